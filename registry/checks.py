@@ -1,0 +1,268 @@
+"""Checks that need the whole registry: ids against files, references, values, missing metadata.
+
+Each check adds issues to the report and never raises, so one run lists every
+problem. Every rule has a stable code, listed in ``RULES`` with what it means.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from pydantic import BaseModel
+
+from registry.ids import parse_id
+from registry.loader import Registry
+from registry.models import Evidence, Record, Reproduction, Result, Review
+from registry.models.records import EvidenceProperty, ReviewStatus
+from registry.report import Issue, Report, Severity
+
+#: Every whole-registry rule, by code. Load-time codes (yaml-syntax, schema-*, ...) are in loader.py.
+RULES: dict[str, str] = {
+    "id-kind-mismatch": "the kind named in the id differs from the record's kind",
+    "file-name-mismatch": "the file is not '<kind>/<id>.yaml'",
+    "unresolved-reference": "a reference names no record",
+    "reference-wrong-kind": "a reference names a record of the wrong kind",
+    "value-mismatch": "a result's printed value and numeric value disagree",
+    "missing-unknown-field": "a missing-metadata entry names a field the kind does not have",
+    "missing-contradiction": "a missing-metadata entry names a field that has a value",
+    "missing-duplicate": "two missing-metadata entries name the same field",
+    "missing-unexplained": "a reportable field is empty without a missing-metadata entry",
+    "review-hash-mismatch": "a review's artifact hash differs from its source's pinned hash",
+    "review-unverifiable": "a source-checked review names no artifact hash (warning)",
+    "review-url-mismatch": "a review's retrieval URL differs from its source's (warning)",
+    "evidence-statement-mismatch": "an evidence row's statement differs from its subject's printed value",
+    "reproduction-comparison-mismatch": "a reproduction's comparison disagrees with its result or its own value",
+    "reproduction-recipe-mismatch": "a reproduction and its recipe reproduce different results",
+    "date-in-future": "a date or time lies after today",
+}
+
+
+def check_registry(registry: Registry, report: Report, *, today: dt.date | None = None) -> Report:
+    """Run every whole-registry rule over ``registry``, adding issues to ``report``."""
+    today = today or dt.datetime.now(dt.timezone.utc).date()
+    for record in registry.records.values():
+        checker = _Checker(registry, report, record)
+        checker.identity()
+        checker.references()
+        checker.missing_metadata()
+        checker.dates(today)
+        if isinstance(record, Result):
+            checker.result_values(record)
+        elif isinstance(record, Review):
+            checker.review_source(record)
+        elif isinstance(record, Evidence):
+            checker.evidence_statement(record)
+        elif isinstance(record, Reproduction):
+            checker.reproduction(record)
+    return report
+
+
+class _Checker:
+    """The rules, applied to one record."""
+
+    def __init__(self, registry: Registry, report: Report, record: Record) -> None:
+        self.registry = registry
+        self.report = report
+        self.record = record
+
+    def add(self, code: str, message: str, field: tuple[str | int, ...] = (), *, warning: bool = False) -> None:
+        self.report.add(
+            Issue(
+                file=self.registry.relpath(self.record.id),
+                line=self.registry.line_of(self.record.id, field),
+                code=code,
+                message=message,
+                severity=Severity.WARNING if warning else Severity.ERROR,
+                record_id=self.record.id,
+                field=".".join(str(p) for p in field) or None,
+            )
+        )
+
+    # -- identity ---------------------------------------------------------------------------
+
+    def identity(self) -> None:
+        record = self.record
+        id_kind = parse_id(record.id).kind
+        if id_kind != record.kind_token:
+            self.add("id-kind-mismatch",
+                     f"the id names kind {id_kind!r} but the record is a {record.kind_token!r}; "
+                     f"rename it to '<batch>-<yyyymmdd>-{record.kind_token}-<slug>'", ("id",))
+        path = self.registry.paths[record.id]
+        expected = f"{record.kind_token}/{record.id}.yaml"
+        if path.stem != record.id or path.parent.name != record.kind_token:
+            self.add("file-name-mismatch",
+                     f"a {record.kind_token} with id {record.id!r} belongs in {expected}; move the file there",
+                     ("id",))
+
+    # -- references -------------------------------------------------------------------------
+
+    def references(self) -> None:
+        for path, value, kinds in _references(self.record):
+            target = self.registry.records.get(value)
+            if target is None:
+                close = self.registry.suggest(value, limit=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                self.add("unresolved-reference", f"{value!r} names no record in the registry{hint}", path)
+            elif "*" not in kinds and target.kind_token not in kinds:
+                self.add("reference-wrong-kind",
+                         f"{value!r} is a {target.kind_token}, but this field needs a {' or '.join(kinds)}", path)
+
+    # -- missing metadata -------------------------------------------------------------------
+
+    def missing_metadata(self) -> None:
+        record = self.record
+        fields = type(record).model_fields
+        seen: set[str] = set()
+        for index, entry in enumerate(record.missing_metadata):
+            where = ("missing_metadata", index, "field")
+            if entry.field in seen:
+                self.add("missing-duplicate", f"{entry.field!r} is listed as missing twice; keep one entry", where)
+            seen.add(entry.field)
+            if entry.field not in fields or entry.field in ("id", "kind", "missing_metadata"):
+                self.add("missing-unknown-field",
+                         f"a {record.kind_token} has no field {entry.field!r}; name one of its fields", where)
+            elif not _is_empty(getattr(record, entry.field)):
+                self.add("missing-contradiction",
+                         f"{entry.field!r} is listed as missing ({entry.reason.value}) but has a value; "
+                         f"remove the value or the entry", where)
+        for name, info in fields.items():
+            extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+            if extra.get("x-reportable") and _is_empty(getattr(record, name)) and name not in seen:
+                self.add("missing-unexplained",
+                         f"{name!r} is empty; give its value, or add a missing_metadata entry "
+                         f"(field: {name}, reason: unreported | not-applicable | not-separately-documented | "
+                         f"not-transcribed)", (name,) if name in self._keys() else ())
+
+    def _keys(self) -> set[str]:
+        doc = self.registry.docs.get(self.record.id)
+        return {p[0] for p in doc.lines if len(p) == 1} if doc else set()  # type: ignore[misc]
+
+    # -- dates ------------------------------------------------------------------------------
+
+    def dates(self, today: dt.date) -> None:
+        for path, value in _walk(self.record):
+            day = value.date() if isinstance(value, dt.datetime) else value if isinstance(value, dt.date) else None
+            if isinstance(value, dt.datetime) and value.tzinfo is not None:
+                day = value.astimezone(dt.timezone.utc).date()
+            if day is not None and day > today:
+                self.add("date-in-future", f"{value.isoformat()} lies in the future (today is {today.isoformat()})",
+                         path)
+        if self.record.kind_token == "release":
+            release_day = self.record.date  # type: ignore[attr-defined]
+            if release_day > today:
+                self.add("date-in-future", f"release date {release_day} lies in the future", ("name",))
+
+    # -- kind-specific ----------------------------------------------------------------------
+
+    def result_values(self, result: Result) -> None:
+        printed = parse_printed(result.printed_value)
+        if printed is None:
+            self.add("value-mismatch",
+                     f"printed value {result.printed_value!r} is not a number as printed; keep the source's digits",
+                     ("printed_value",))
+        elif printed != result.numeric_value:
+            self.add("value-mismatch",
+                     f"printed value {result.printed_value!r} reads {printed}, but numeric_value is "
+                     f"{result.numeric_value}; they must agree", ("numeric_value",))
+
+    def review_source(self, review: Review) -> None:
+        source = self.registry.records.get(review.source)
+        pinned = getattr(source, "sha256", None)
+        if review.artifact_sha256 is not None and pinned is not None and review.artifact_sha256 != pinned:
+            self.add("review-hash-mismatch",
+                     f"the review checked a file with SHA-256 {review.artifact_sha256}, but the source pins "
+                     f"{pinned}; a review of another file cannot source-check these records", ("artifact_sha256",))
+        if review.status is ReviewStatus.SOURCE_CHECKED and review.artifact_sha256 is None:
+            self.add("review-unverifiable",
+                     "this review grants 'source-checked' but names no artifact hash, so nobody can tell which "
+                     "file it checked", ("status",), warning=True)
+        url = getattr(source, "retrieval_url", None)
+        if review.retrieval_url is not None and url is not None and review.retrieval_url != url:
+            self.add("review-url-mismatch",
+                     f"the review retrieved {review.retrieval_url}, the source names {url}", ("retrieval_url",),
+                     warning=True)
+
+    def evidence_statement(self, evidence: Evidence) -> None:
+        subject = self.registry.records.get(evidence.subject)
+        if evidence.property is EvidenceProperty.REPORTED_RESULT and isinstance(subject, Result):
+            if evidence.statement != subject.printed_value:
+                self.add("evidence-statement-mismatch",
+                         f"the row states {evidence.statement!r} but its result prints {subject.printed_value!r}",
+                         ("statement",))
+
+    def reproduction(self, reproduction: Reproduction) -> None:
+        recipe = self.registry.records.get(reproduction.recipe)
+        if recipe is not None and getattr(recipe, "result", reproduction.result) != reproduction.result:
+            self.add("reproduction-recipe-mismatch",
+                     f"the reproduction is of {reproduction.result!r} but its recipe is for "
+                     f"{getattr(recipe, 'result')!r}", ("recipe",))
+        result = self.registry.records.get(reproduction.result)
+        comparison = reproduction.comparison
+        if comparison is None:
+            return
+        if isinstance(result, Result) and comparison.transcribed != result.numeric_value:
+            self.add("reproduction-comparison-mismatch",
+                     f"comparison.transcribed is {comparison.transcribed} but the result's numeric value is "
+                     f"{result.numeric_value}", ("comparison", "transcribed"))
+        if reproduction.value is not None and comparison.reproduced != reproduction.value:
+            self.add("reproduction-comparison-mismatch",
+                     f"comparison.reproduced is {comparison.reproduced} but the reproduction's value is "
+                     f"{reproduction.value}", ("comparison", "reproduced"))
+
+
+def parse_printed(text: str) -> Decimal | None:
+    """A printed number as a Decimal: thousands separators dropped, Unicode minus read as '-'."""
+    cleaned = text.strip().replace("\u2212", "-").replace(",", "").replace("\u2009", "").replace("\u00a0", "")
+    try:
+        value = Decimal(cleaned)
+    except InvalidOperation:
+        return None
+    return value if value.is_finite() else None
+
+
+def _is_empty(value: Any) -> bool:
+    return value is None or value == [] or value == {} or value == ""
+
+
+def _walk(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], Any]]:
+    """Every (path, leaf value) inside a model, depth first."""
+    if isinstance(value, BaseModel):
+        for name in type(value).model_fields:
+            yield from _walk(getattr(value, name), (*path, name))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _walk(item, (*path, index))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _walk(item, (*path, key))
+    else:
+        yield path, value
+
+
+def _references(record: Record) -> Iterator[tuple[tuple[str | int, ...], str, list[str]]]:
+    """Every (path, id, allowed kinds) a record refers to, found through the fields' x-references markers."""
+    for name, info in type(record).model_fields.items():
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        kinds = extra.get("x-references")
+        if not kinds:
+            continue
+        value = getattr(record, name)
+        if isinstance(value, list):
+            for index, item in enumerate(value):
+                yield (name, index), item, list(kinds)  # type: ignore[arg-type]
+        elif value is not None:
+            yield (name,), value, list(kinds)  # type: ignore[arg-type]
+
+
+def validate(root: Any, *, today: dt.date | None = None) -> tuple[Registry, Report]:
+    """Load and check the registry under ``root``: the one entry point for every consumer."""
+    from pathlib import Path
+
+    from registry.loader import load_registry
+
+    registry, report = load_registry(Path(root))
+    check_registry(registry, report, today=today)
+    return registry, report

@@ -1,0 +1,183 @@
+"""Loading a records folder into one typed, id-indexed registry.
+
+Every file is read once; every problem met while reading is added to the report
+instead of stopping the load, so that one bad file never hides the others.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
+
+from registry.errors import RecordFileError, RegistryError, UnknownRecordError
+from registry.models import KIND_MODELS, Record
+from registry.report import Issue, Report, format_path
+from registry.yamlio import LoadedYaml, parse_yaml, read_text
+
+R = TypeVar("R", bound=Record)
+
+RECORD_SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass
+class Registry:
+    """All records of one folder, by id, with the file and key lines each came from."""
+
+    root: Path
+    records: dict[str, Record] = field(default_factory=dict)
+    paths: dict[str, Path] = field(default_factory=dict)
+    docs: dict[str, LoadedYaml] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def __contains__(self, record_id: object) -> bool:
+        return record_id in self.records
+
+    def get(self, record_id: str) -> Record:
+        """The record with this id, or ``UnknownRecordError`` with the closest ids."""
+        try:
+            return self.records[record_id]
+        except KeyError:
+            raise UnknownRecordError(record_id, self.suggest(record_id)) from None
+
+    def get_as(self, record_id: str, model: type[R]) -> R:
+        record = self.get(record_id)
+        if not isinstance(record, model):
+            raise RegistryError(
+                f"{record_id!r} is a {record.kind_token}, not a {model.kind_token}",
+                f"run 'registry list --kind {model.kind_token}' to see the ids of that kind",
+            )
+        return record
+
+    def suggest(self, record_id: str, limit: int = 5) -> list[str]:
+        ids = list(self.records)
+        close = difflib.get_close_matches(record_id, ids, n=limit, cutoff=0.6)
+        contains = [i for i in ids if record_id and record_id in i and i not in close]
+        return (close + sorted(contains))[:limit]
+
+    def of_kind(self, model: type[R]) -> list[R]:
+        return sorted((r for r in self.records.values() if isinstance(r, model)), key=lambda r: r.id)
+
+    def referrers(self, record_id: str, model: type[R], field_name: str) -> list[R]:
+        """Records of ``model`` whose ``field_name`` names ``record_id`` (a back link)."""
+        found = []
+        for record in self.of_kind(model):
+            value = getattr(record, field_name)
+            if value == record_id or (isinstance(value, list) and record_id in value):
+                found.append(record)
+        return found
+
+    def relpath(self, record_id: str) -> str:
+        return display_path(self.paths[record_id], self.root)
+
+    def line_of(self, record_id: str, path: tuple[str | int, ...]) -> int | None:
+        doc = self.docs.get(record_id)
+        return doc.line_of(path) if doc else None
+
+
+def display_path(path: Path, root: Path) -> str:
+    """A record file's path as the user knows it: from the records folder's name down."""
+    try:
+        return str(Path(root.name) / path.relative_to(root))
+    except ValueError:
+        return str(path)
+
+
+def record_files(root: Path) -> Iterator[Path]:
+    """Every record file under ``root``, sorted, skipping hidden files (such as temporary writes)."""
+    for path in sorted(root.rglob("*")):
+        if any(part.startswith(".") for part in path.relative_to(root).parts):
+            continue
+        if path.is_file() and path.suffix in RECORD_SUFFIXES:
+            yield path
+
+
+def load_registry(root: Path) -> tuple[Registry, Report]:
+    """Read and type-check every record under ``root``; cross-record checks are in ``checks``."""
+    if not root.is_dir():
+        raise RegistryError(
+            f"records folder {str(root)!r} does not exist",
+            "run the command from the project folder, or point --records at a folder of record files",
+        )
+    registry = Registry(root=root)
+    report = Report()
+    for path in record_files(root):
+        report.files += 1
+        _load_file(path, registry, report)
+    report.records = len(registry.records)
+    return registry, report
+
+
+def _load_file(path: Path, registry: Registry, report: Report) -> None:
+    shown = display_path(path, registry.root)
+    try:
+        doc = parse_yaml(read_text(path))
+    except RecordFileError as exc:
+        report.add(Issue(file=shown, line=exc.line, code=exc.code, message=exc.message))
+        return
+    data = doc.data
+    if not isinstance(data, dict):
+        found = "a list" if isinstance(data, list) else f"a single {type(data).__name__} value"
+        report.add(
+            Issue(file=shown, line=1, code="not-a-mapping",
+                  message=f"a record file holds one mapping (key: value lines), but this one holds {found}")
+        )
+        return
+    record_id = data.get("id") if isinstance(data.get("id"), str) else None
+    kind = data.get("kind")
+    if kind is None:
+        report.add(Issue(file=shown, line=1, code="missing-kind", record_id=record_id, field="kind",
+                         message=f"the record has no 'kind'; add one of: {', '.join(KIND_MODELS)}"))
+        return
+    model = KIND_MODELS.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        close = difflib.get_close_matches(str(kind), list(KIND_MODELS), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        report.add(Issue(file=shown, line=doc.line_of(("kind",)), code="unknown-kind", record_id=record_id,
+                         field="kind",
+                         message=f"unknown kind {kind!r}{hint}; the kinds are: {', '.join(KIND_MODELS)}"))
+        return
+    try:
+        record = model.model_validate(data)
+    except ValidationError as exc:
+        for error in exc.errors(include_url=False):
+            loc = tuple(error["loc"])
+            report.add(Issue(file=shown, line=doc.line_of(loc), code="schema-" + error["type"].replace("_", "-"),
+                             record_id=record_id, field=format_path(loc) or None,
+                             message=_explain(error, model)))
+        return
+    if record.id in registry.records:
+        first = registry.relpath(record.id)
+        report.add(Issue(file=shown, line=doc.line_of(("id",)), code="duplicate-id", record_id=record.id,
+                         field="id", message=f"id {record.id!r} is already used by {first}; ids must be unique"))
+        return
+    registry.records[record.id] = record
+    registry.paths[record.id] = path
+    registry.docs[record.id] = doc
+
+
+def _explain(error: Any, model: type[Record]) -> str:
+    """Pydantic's message, reworded where it does not say what to do."""
+    loc = error["loc"]
+    name = str(loc[-1]) if loc else ""
+    kind = model.kind_token
+    if error["type"] == "missing":
+        return f"required field {name!r} is missing; add it to the {kind}"
+    if error["type"] == "extra_forbidden":
+        fields = list(model.model_fields) if len(loc) == 1 else []
+        close = difflib.get_close_matches(name, fields, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else "; remove it or check its spelling"
+        return f"unknown field {name!r} on a {kind}{hint}"
+    message = str(error["msg"])
+    if error["type"] == "value_error" and message.startswith("Value error, "):
+        message = message[len("Value error, "):]
+    shown = repr(error.get("input"))
+    if len(shown) > 80:
+        shown = shown[:77] + "..."
+    return f"{message} (found {shown})" if "input" in error and error["type"] != "value_error" else message

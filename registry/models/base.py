@@ -1,0 +1,99 @@
+"""What every record shares: the id, missing-metadata entries, derivation notes, field markers.
+
+Each field is defined once, with ``Field(description=...)``: that description is the
+documentation, the JSON Schema and the validation. Two markers in a field's
+``json_schema_extra`` feed the whole-registry checks:
+
+- ``x-references``: the field holds ids of records of these kinds (``"*"`` for any kind);
+- ``x-reportable``: the source may leave the field unstated; an empty value must then be
+  explained by a missing-metadata entry.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any, ClassVar
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
+
+from registry.ids import ID_PATTERN, MAX_ID_LENGTH
+
+RecordId = Annotated[
+    str,
+    StringConstraints(pattern=ID_PATTERN, max_length=MAX_ID_LENGTH),
+    Field(description="A stable id: '<batch>-<yyyymmdd>-<kind>-<slug>', lowercase letters, digits and hyphens."),
+]
+Sha256 = Annotated[
+    str,
+    StringConstraints(pattern=r"^[0-9a-f]{64}$"),
+    Field(description="A SHA-256 digest as 64 lowercase hexadecimal digits."),
+]
+Text = Annotated[str, StringConstraints(min_length=1)]
+Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")]
+HttpsUrl = Annotated[str, StringConstraints(pattern=r"^https?://[^\s]+$")]
+Timestamp = AwareDatetime
+
+
+def ref(*kinds: str, description: str, default: Any = ...) -> Any:
+    """A field that holds the id of a record of one of ``kinds`` (``"*"``: any kind)."""
+    return Field(default, description=description, json_schema_extra={"x-references": list(kinds)})
+
+
+def refs(*kinds: str, description: str) -> Any:
+    """A field that holds a list of ids of records of one of ``kinds``."""
+    return Field(default_factory=list, description=description, json_schema_extra={"x-references": list(kinds)})
+
+
+def reportable(description: str) -> Any:
+    """A field the source may leave unstated: empty only with a missing-metadata entry."""
+    return Field(None, description=description, json_schema_extra={"x-reportable": True})
+
+
+class MissingReason(StrEnum):
+    """Why a field has no value. A closed vocabulary, so that gaps can be counted and queried."""
+
+    UNREPORTED = "unreported"
+    """The source does not state it."""
+    NOT_APPLICABLE = "not-applicable"
+    """The field does not apply to this record (a memory benchmark has no data split)."""
+    NOT_SEPARATELY_DOCUMENTED = "not-separately-documented"
+    """Documented only on a linked record, not on this one (see the note)."""
+    NOT_TRANSCRIBED = "not-transcribed"
+    """The source may state it, but no curator has transcribed it yet."""
+
+
+class Strict(BaseModel):
+    """Base of every model: unknown keys are errors, values are immutable once loaded."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=False)
+
+
+class MissingMetadata(Strict):
+    """One field the record leaves empty on purpose, and why."""
+
+    field: Text = Field(description="Name of the empty field on this record (for example 'uncertainty').")
+    reason: MissingReason = Field(description="Why the field is empty, from a closed vocabulary.")
+    note: Text | None = Field(None, description="What exactly is missing and what is known instead.")
+
+
+class Record(Strict):
+    """Fields common to every record kind."""
+
+    kind_token: ClassVar[str]
+
+    id: RecordId = Field(description="The record's stable id; also its file name, without '.yaml'.")
+    derivation: Text | None = Field(
+        None,
+        description=(
+            "How this record's id, or any of its values, was derived rather than read off a page "
+            "(for example an id built by the batch convention where a page names the record but not its id)."
+        ),
+    )
+    missing_metadata: list[MissingMetadata] = Field(
+        default_factory=list,
+        description="Fields this record leaves empty on purpose, each with a reason.",
+    )
+
+    def missing(self, field: str) -> MissingMetadata | None:
+        return next((entry for entry in self.missing_metadata if entry.field == field), None)
+

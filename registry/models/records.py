@@ -1,0 +1,314 @@
+"""The transcribed record kinds: what a curator reads off a paper and a reviewer checks.
+
+A source is the paper; a model family and a configuration say what was tested; a
+protocol and a dataset say how; an evaluation joins them; a result is one printed
+number; a review says who checked what against the pinned PDF; an evidence row ties
+one statement to its place in the source; a release names a published state of the
+registry.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from registry.models.base import (
+    HttpsUrl,
+    Record,
+    Sha256,
+    Slug,
+    Strict,
+    Text,
+    Timestamp,
+    ref,
+    refs,
+    reportable,
+)
+
+
+class Source(Record):
+    """A published document, pinned to one exact file by its SHA-256."""
+
+    kind_token = "source"
+    kind: Literal["source"]
+    title: Text = Field(description="Title as printed on the document.")
+    authors: list[Text] = Field(min_length=1, description="Author surnames in printed order.")
+    year: int = Field(ge=1900, le=2100, description="Year of publication.")
+    venue: Text = Field(description="Where it appeared, as cited (for example 'ICLR 2026 workshop').")
+    role: Literal["original"] = Field(
+        description="How the source relates to the results it supports: 'original' is the publication that printed them."
+    )
+    host: Text = Field(description="Who serves the pinned file (for example 'OpenReview').")
+    heading: Text = Field(description="The running heading that identifies this version of the document.")
+    page_count: int = Field(ge=1, description="Number of pages in the pinned PDF.")
+    pdf_creation_date: dt.date = Field(description="The pinned PDF's CreationDate.")
+    retrieval_url: HttpsUrl = Field(description="Where the pinned PDF was retrieved from.")
+    sha256: Sha256 = Field(description="SHA-256 of the pinned PDF file: the artifact every review must match.")
+    hash_scope: Text | None = reportable("What bytes the SHA-256 covers (for example the whole file as downloaded).")
+
+    @property
+    def authors_label(self) -> str:
+        if len(self.authors) == 1:
+            return self.authors[0]
+        if len(self.authors) == 2:
+            return f"{self.authors[0]} and {self.authors[1]}"
+        return f"{self.authors[0]} et al."
+
+    @property
+    def citation(self) -> str:
+        """'Title (Saadat and Fellay, ICLR 2026 workshop)', as the pages cite it."""
+        return f"{self.title} ({self.authors_label}, {self.venue})"
+
+    @property
+    def version_statement(self) -> str:
+        """Which file this is, in the words the pages use."""
+        return (
+            f"{self.host} PDF headed '{self.heading}' "
+            f"({self.page_count} pages; PDF CreationDate {self.pdf_creation_date.isoformat()})"
+        )
+
+
+class ModelFamily(Record):
+    """A family of models, for example the Nucleotide Transformer."""
+
+    kind_token = "family"
+    kind: Literal["family"]
+    name: Text = Field(description="The family's name.")
+
+
+class Hardware(Strict):
+    """The hardware a source says it ran on, as the source words it."""
+
+    description: Text = Field(description="The hardware as stated, with where the source states it.")
+
+
+class FineTuning(Strict):
+    """How the model was adapted or trained in this configuration."""
+
+    description: Text = Field(description="The adaptation or training recipe, including what the source leaves open.")
+
+
+class Configuration(Record):
+    """One tested configuration: a model in a specific setup, as one source ran it."""
+
+    kind_token = "config"
+    kind: Literal["config"]
+    name: Text = Field(description="Display name, with its source in parentheses.")
+    description: Text | None = reportable("One or two sentences on what was run.")
+    profile: Text | None = Field(None, description="A reviewed explanatory profile of the configuration, if any.")
+    areas: list[Slug] = Field(default_factory=list, description="Application areas (for example 'dna-genomes').")
+    contexts: list[Slug] = Field(default_factory=list, description="Contexts of use (for example 'research').")
+    method_types: list[Slug] = Field(default_factory=list, description="Method types (for example 'foundation_model').")
+    reported_name: Text = Field(description="The model's name as the source reports it (for example 'NT 2.5B').")
+    model_family: str = ref("family", description="The model family this configures.")
+    source: str = ref("source", description="The source that describes this configuration.")
+    source_locator: Text | None = reportable("Where in the source the configuration is described.")
+    hardware: Hardware | None = reportable("The hardware the source ran this configuration on.")
+    provenance_note: Text | None = Field(None, description="Who implemented and measured it, and what that implies.")
+    checkpoint: Text | None = reportable("The exact checkpoint (repository and revision) that was run.")
+    version: Text | None = reportable("Code or software versions the source gives.")
+    fine_tuning: FineTuning | None = reportable("How the model was adapted or trained.")
+    training_setting: Text | None = reportable("Which training setting or ablation stage this is.")
+
+
+class Protocol(Record):
+    """How an evaluation is carried out, as the source describes it."""
+
+    kind_token = "protocol"
+    kind: Literal["protocol"]
+    name: Text = Field(description="Display name, with its source and locator in parentheses.")
+    source: str = ref("source", description="The source that defines the protocol.")
+
+
+class Dataset(Record):
+    """The data an evaluation runs on."""
+
+    kind_token = "dataset"
+    kind: Literal["dataset"]
+    name: Text = Field(description="Display name, with its source in parentheses.")
+    source: str = ref("source", description="The source that describes the data.")
+    seed: int | None = Field(None, description="Random seed of a synthetic dataset, where the source gives one.")
+
+
+class Independence(StrEnum):
+    """Who ran an evaluation relative to the model's developers."""
+
+    INDEPENDENT_EXTERNAL = "independent-external"
+    DEVELOPER = "developer"
+
+
+class UpdateMode(StrEnum):
+    """Which parameters a training step updates."""
+
+    FULL = "full"
+    LORA = "lora"
+
+
+class Evaluation(Record):
+    """One configuration run under one protocol on one dataset."""
+
+    kind_token = "evaluation"
+    kind: Literal["evaluation"]
+    name: Text = Field(description="Display name of the evaluation.")
+    configuration: str = ref("config", description="The tested configuration (the system under evaluation).")
+    protocol: str = ref("protocol", description="The protocol followed.")
+    dataset: str = ref("dataset", description="The dataset used.")
+    independence: Independence = Field(description="Whether the evaluators developed the model.")
+    aggregation: Text | None = reportable("How per-item scores were aggregated.")
+    coverage_scored: int | None = reportable("How many items were scored.")
+    coverage_eligible: int | None = reportable("How many items were eligible.")
+    split: Text | None = reportable("The data split evaluated.")
+    adaptation: Text | None = reportable("What the model did during the evaluation (for example 'Training step').")
+    update_mode: UpdateMode | None = reportable("Whether a training step updates all weights or a LoRA adapter.")
+    scoring_implementation: Text | None = reportable("The code that computed the metric.")
+
+    @model_validator(mode="after")
+    def _coverage_is_ordered(self) -> Evaluation:
+        if self.coverage_scored is not None and self.coverage_eligible is not None:
+            if self.coverage_scored > self.coverage_eligible:
+                raise ValueError(
+                    f"coverage_scored ({self.coverage_scored}) exceeds coverage_eligible ({self.coverage_eligible})"
+                )
+        return self
+
+
+class Direction(StrEnum):
+    LOWER = "lower"
+    HIGHER = "higher"
+
+
+class Result(Record):
+    """One number as a source printed it, with what it measures and where it was printed."""
+
+    kind_token = "result"
+    kind: Literal["result"]
+    evaluation: str = ref("evaluation", description="The evaluation that produced this number.")
+    metric: Slug = Field(description="What is measured (for example 'peak-memory').")
+    metric_direction: Direction = Field(description="Whether lower or higher is better.")
+    metric_qualifier: Text = Field(description="Conditions that qualify the metric (stage, length, batch size).")
+    unit: Slug = Field(description="Unit of the value (for example 'gigabyte').")
+    unit_detail: Text | None = Field(None, description="How the source prints the unit, and any ambiguity in it.")
+    printed_value: Text = Field(description="The value exactly as printed, as text (for example '33.88').")
+    numeric_value: Decimal = Field(description="The printed value as an exact decimal; must equal printed_value.")
+    uncertainty: Text | None = reportable("The uncertainty the source gives for the value.")
+    scope_note: Text | None = Field(None, description="What exactly the value covers, with where the source says so.")
+    hardware: Hardware | None = reportable("The hardware the value was measured on.")
+    source: str = ref("source", description="The source that printed the value.")
+    source_locator: Text = Field(description="Where the value is printed: section, page, quoted sentence, figure.")
+
+    @field_validator("numeric_value", mode="before")
+    @classmethod
+    def _no_binary_floats(cls, value: object) -> object:
+        if isinstance(value, float):
+            raise ValueError(
+                "numeric_value is a YAML float, which cannot hold decimals exactly; quote it: numeric_value: '11.49'"
+            )
+        return value
+
+
+class ReviewStatus(StrEnum):
+    """What a review establishes. Source checking is not reproduction."""
+
+    SOURCE_CHECKED = "source-checked"
+
+
+class ReviewMethod(StrEnum):
+    """How a reviewer checked a record against its source."""
+
+    SOURCE_HASH_VERIFICATION = "source-hash-verification"
+    PDF_TEXT_PARSE = "pdf-text-parse"
+    AI_ASSISTED_SOURCE_REVIEW = "ai-assisted-source-review"
+    SCOPE_REVIEW = "scope-review"
+    INDEPENDENT_CELL_CHECK = "independent-cell-check"
+    RENDERED_SOURCE_VISUAL_CHECK = "rendered-source-visual-check"
+    HUMAN_SOURCE_REVIEW = "human-source-review"
+
+
+class Review(Record):
+    """One dated check of one or more records against the pinned source."""
+
+    kind_token = "review"
+    kind: Literal["review"]
+    subjects: list[str] = refs("*", description="The records this review checked.")
+    source: str = ref("source", description="The source the records were checked against.")
+    status: ReviewStatus = Field(description="The status this review grants its subjects.")
+    reviewer: Text | None = reportable("Who reviewed: a person, an agent or a script with its version.")
+    reviewer_note: Text | None = Field(None, description="Who the reviewer is and what kind of review this was.")
+    reviewed_at: Timestamp | None = reportable("When the review was done (with a time zone).")
+    artifact_sha256: Sha256 | None = reportable("SHA-256 of the file the reviewer checked; must equal the source's.")
+    extraction_sha256: Sha256 | None = Field(
+        None, description="SHA-256 of the text extracted from the PDF, where the review parsed it."
+    )
+    retrieval_url: HttpsUrl | None = reportable("Where the reviewed file was retrieved from.")
+    methods: list[ReviewMethod] = Field(default_factory=list, description="How the review checked the records.")
+    method_note: Text | None = Field(None, description="What the methods did, in detail.")
+    note: Text | None = Field(None, description="The review's conclusion.")
+
+    @field_validator("subjects")
+    @classmethod
+    def _has_subjects(cls, value: list[str]) -> list[str]:
+        if not value:
+            raise ValueError("a review must name at least one subject record")
+        return value
+
+
+class EvidenceProperty(StrEnum):
+    REPORTED_RESULT = "reported-result"
+
+
+class ClaimScope(StrEnum):
+    INDIVIDUAL_CLAIMS = "individual-claims"
+    CONTEXT_ONLY = "context-only"
+
+
+class SourceIndependence(StrEnum):
+    INDEPENDENT_PAPER = "independent-paper"
+    DEVELOPER_PAPER = "developer-paper"
+
+
+class Evidence(Record):
+    """One statement of a record tied to one place in one source, and the review that checked it."""
+
+    kind_token = "evidence"
+    kind: Literal["evidence"]
+    subject: str = ref("*", description="The record the statement belongs to.")
+    property: EvidenceProperty = Field(description="Which property of the subject the statement gives.")
+    statement: Text = Field(description="The statement as the registry holds it (for a result, its printed value).")
+    claim_scope: ClaimScope = Field(description="Whether the citation verifies this statement or only gives context.")
+    source: str = ref("source", description="The source cited.")
+    source_locator: Text = Field(description="Where in the source the statement is made.")
+    source_independence: SourceIndependence = Field(description="Whether the source's authors developed the model.")
+    review: str = ref("review", description="The review that checked this statement.")
+    field: Text | None = reportable("The subject's field the statement fills.")
+    source_artifact_sha256: Sha256 | None = reportable("SHA-256 of the source file this row was checked against.")
+    hash_scope: Text | None = reportable("What bytes that SHA-256 covers.")
+    extraction_artifact_sha256: Sha256 | None = reportable("SHA-256 of the extraction this row was read from.")
+
+
+class Release(Record):
+    """A named, published state of the registry."""
+
+    kind_token = "release"
+    kind: Literal["release"]
+    name: str = Field(
+        pattern=r"^\d{4}-\d{2}-\d{2}-[0-9a-f]{12}$",
+        description="'<yyyy-mm-dd>-<12 hex digits>': the release date and a prefix of its content hash.",
+    )
+    members: list[str] = refs("*", description="The records this release published.")
+
+    @property
+    def date(self) -> dt.date:
+        return dt.date.fromisoformat(self.name[:10])
+
+    @field_validator("name")
+    @classmethod
+    def _date_is_real(cls, value: str) -> str:
+        try:
+            dt.date.fromisoformat(value[:10])
+        except ValueError as exc:
+            raise ValueError(f"release name {value!r} does not start with a real date: {exc}") from exc
+        return value
