@@ -1,0 +1,39 @@
+# Set-up and everyday tasks. `make demo` and `make test` each do all the set-up a fresh clone needs.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+# On a GPU machine, install your own CUDA build of torch first and set TORCH_SPEC= (empty).
+TORCH_SPEC ?= torch==2.13.0
+
+.PHONY: demo test lint setup-core setup-full clean
+
+$(VENV)/.core: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q -e '.[test,postgres]'
+	touch $@
+
+$(VENV)/.full: $(VENV)/.core
+	$(if $(TORCH_SPEC),$(PIP) install -q '$(TORCH_SPEC)')
+	$(PIP) install -q -e '.[measure,test,postgres,dev]'
+	touch $@
+
+setup-core: $(VENV)/.core
+setup-full: $(VENV)/.full
+
+## The main job on the bundled records: validate them, then show the two results side by side.
+demo: setup-core
+	$(VENV)/bin/registry validate
+	$(VENV)/bin/registry list --kind result
+
+## The whole test suite (CPU; GPU-only tests skip with a reason).
+test: setup-full
+	$(PY) -m pytest -q
+
+lint: setup-full
+	$(VENV)/bin/ruff check registry measure review tests
+	$(VENV)/bin/mypy registry
+
+clean:
+	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,29 @@
+"""The ``registry`` command. Each command group lives in its own module; this one only assembles them.
+
+Heavy libraries (torch, the database layer, pypdf) are imported inside the commands
+that need them, so ``registry --help`` and ``registry validate`` start instantly.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from registry.cli import core
+
+app = typer.Typer(
+    name="registry",
+    help=(
+        "An evidence registry for published machine-learning results: every number with its source, "
+        "its review, what the source leaves unstated, and what we measured ourselves."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+)
+
+core.register(app)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,49 @@
+"""The one place where library failures become messages and exit statuses."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import typer
+from rich.console import Console
+
+from registry.errors import InvalidRegistryError, RegistryError
+
+err_console = Console(stderr=True, highlight=False)
+
+
+@contextmanager
+def user_errors(debug: bool = False) -> Iterator[None]:
+    """Turn known failures into 'Error: ... / Hint: ...' and exit status 1; a traceback only with --debug."""
+    try:
+        yield
+    except typer.Exit:
+        raise
+    except InvalidRegistryError as exc:
+        from registry.cli.output import print_report
+
+        print_report(exc.report, console=err_console)  # type: ignore[arg-type]
+        _fail(exc, debug)
+    except RegistryError as exc:
+        _fail(exc, debug)
+    except KeyboardInterrupt:
+        err_console.print("Interrupted; nothing half-written was kept.")
+        raise typer.Exit(130) from None
+    except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
+        if debug:
+            raise
+        err_console.print(f"[red]Error:[/] unexpected {type(exc).__name__}: {exc}")
+        err_console.print("Hint: run again with --debug for the traceback, and report it.")
+        raise typer.Exit(1) from None
+
+
+def _fail(exc: RegistryError, debug: bool) -> None:
+    if debug:
+        raise exc
+    err_console.print(f"[red]Error:[/] {exc.message}")
+    if exc.hint:
+        err_console.print(f"Hint: {exc.hint}")
+    sys.stderr.flush()
+    raise typer.Exit(1) from None

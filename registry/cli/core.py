@@ -1,0 +1,154 @@
+"""Commands over the records themselves: validate, show, list, release, schema."""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from pathlib import Path
+
+import typer
+
+from registry.cli._errors import user_errors
+from registry.cli.options import DebugOption, RecordsOption
+from registry.cli.output import console, print_report
+from registry.errors import InvalidRegistryError, RegistryError
+from registry.ids import KINDS
+
+
+class Format(StrEnum):
+    TEXT = "text"
+    JSON = "json"
+
+
+def load_valid(records: Path):  # type: ignore[no-untyped-def]
+    """The registry, or InvalidRegistryError carrying the report: commands only read valid registries."""
+    from registry.checks import validate
+
+    registry, report = validate(records)
+    if not report.valid:
+        raise InvalidRegistryError(report)
+    return registry
+
+
+def validate_command(
+    records: Path = RecordsOption,
+    format: Format = typer.Option(Format.TEXT, "--format", "-f", help="'text' for people, 'json' for tools."),
+    debug: bool = DebugOption,
+) -> None:
+    """Check every record file and the registry as a whole; list every problem at once.
+
+    Exit status 0 when the registry is valid (warnings allowed), 1 when it is not.
+    """
+    from registry.checks import validate
+
+    with user_errors(debug):
+        _, report = validate(records)
+        if format is Format.JSON:
+            typer.echo(report.to_json())
+        else:
+            print_report(report)
+    raise typer.Exit(int(not report.valid))
+
+
+def show_command(
+    record_id: str = typer.Argument(..., metavar="ID", help="Stable id of the record to show."),
+    records: Path = RecordsOption,
+    format: Format = typer.Option(Format.TEXT, "--format", "-f", help="'text' renders the page; 'json' the record."),
+    debug: bool = DebugOption,
+) -> None:
+    """Show one record the way its page reads (a result: methods, evidence, review, sources, metadata)."""
+    from registry.show import render_record
+
+    with user_errors(debug):
+        registry = load_valid(records)
+        record = registry.get(record_id.strip())
+        if format is Format.JSON:
+            typer.echo(json.dumps(record.model_dump(mode="json", exclude_none=True), indent=2, ensure_ascii=False))
+        else:
+            console.print(render_record(registry, record))
+
+
+def list_command(
+    kind: str | None = typer.Option(None, "--kind", "-k", help=f"Only records of this kind: {', '.join(KINDS)}."),
+    records: Path = RecordsOption,
+    debug: bool = DebugOption,
+) -> None:
+    """List records, optionally of one kind. '--kind result' shows the results side by side."""
+    from rich.table import Table
+
+    from registry import display
+    from registry.models import KIND_MODELS
+    from registry.show import results_table
+
+    with user_errors(debug):
+        if kind is not None and kind not in KIND_MODELS:
+            import difflib
+
+            close = difflib.get_close_matches(kind, list(KIND_MODELS), n=1)
+            raise RegistryError(
+                f"unknown kind {kind!r}" + (f" (did you mean {close[0]!r}?)" if close else ""),
+                f"the kinds are: {', '.join(KIND_MODELS)}",
+            )
+        registry = load_valid(records)
+        if kind == "result":
+            console.print(results_table(registry))
+            return
+        table = Table("Kind", "Stable ID", "Name", "Review", title="Records")
+        order = {k: i for i, k in enumerate(KIND_MODELS)}
+        chosen = sorted(
+            (r for r in registry.records.values() if kind is None or r.kind_token == kind),
+            key=lambda r: (order[r.kind_token], r.id),
+        )
+        for record in chosen:
+            table.add_row(record.kind_token, record.id, display.record_name(record),
+                          display.status_label(registry, record.id))
+        console.print(table)
+        console.print(f"{len(chosen)} record(s)")
+
+
+def release_command(
+    records: Path = RecordsOption,
+    format: Format = typer.Option(Format.TEXT, "--format", "-f", help="'text' or 'json'."),
+    debug: bool = DebugOption,
+) -> None:
+    """Name the registry's current content ('<latest date>-<content hash prefix>') and list recorded releases.
+
+    Two people with the same records get the same name; any change to a record changes it.
+    """
+    from registry.models import Release
+    from registry.release import content_digest, release_name
+
+    with user_errors(debug):
+        registry = load_valid(records)
+        name = release_name(registry)
+        recorded = [r.name for r in registry.of_kind(Release)]
+        if format is Format.JSON:
+            typer.echo(json.dumps({"name": name, "sha256": content_digest(registry), "recorded": recorded}, indent=2))
+            return
+        console.print(f"Current content: [bold]{name}[/]")
+        for release in recorded:
+            console.print(f"Recorded release: {release}")
+
+
+def schema_command(
+    out: Path = typer.Option(Path("schema"), "--out", "-o", help="Folder to write '<kind>.schema.json' files into."),
+    debug: bool = DebugOption,
+) -> None:
+    """Write the JSON Schema of every record kind, for editors that check records as they are typed."""
+    from registry.schema import write_schemas
+
+    with user_errors(debug):
+        try:
+            written = write_schemas(out)
+        except OSError as exc:
+            raise RegistryError(f"cannot write schemas to {str(out)!r}: {exc.strerror}",
+                                "choose a writable folder with --out") from exc
+        console.print(f"Wrote {len(written)} schemas to {out}/")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("validate")(validate_command)
+    app.command("show")(show_command)
+    app.command("list")(list_command)
+    app.command("release")(release_command)
+    app.command("schema")(schema_command)

@@ -1,0 +1,166 @@
+"""Rendering rules: how stored values read on a page.
+
+Display values, labels and the phrases for missing metadata are computed here from
+the records, never stored: a record holds '33.88' and 'uncertainty: unreported',
+and this module says '33.9' and 'Not reported by the source'.
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+
+from registry.loader import Registry
+from registry.models import (
+    Configuration,
+    Dataset,
+    Evaluation,
+    MissingReason,
+    Protocol,
+    Record,
+    Release,
+    Reproduction,
+    Result,
+    Review,
+)
+from registry.models.records import Independence, ReviewStatus
+
+DISPLAY_SIGNIFICANT_DIGITS = 3
+
+METRIC_LABELS = {"peak-memory": "Peak memory"}
+UNIT_SYMBOLS = {"gigabyte": "GB", "gibibyte": "GiB", "megabyte": "MB", "percent": "%"}
+INDEPENDENCE_LABELS = {
+    Independence.INDEPENDENT_EXTERNAL: "Independent external evaluation",
+    Independence.DEVELOPER: "Evaluation by the model's developers",
+}
+STATUS_LABELS = {ReviewStatus.SOURCE_CHECKED: "source checked", None: "not reviewed"}
+
+#: How an unreported field reads, where 'Not reported' alone would say too little.
+UNREPORTED_PHRASES = {
+    "uncertainty": "Not reported by the source",
+    "update_mode": "LoRA or full update not stated",
+}
+REASON_PHRASES = {
+    MissingReason.UNREPORTED: "Not reported",
+    MissingReason.NOT_APPLICABLE: "Not applicable",
+    MissingReason.NOT_TRANSCRIBED: "Not transcribed",
+}
+
+PROFILE_ABSENT = "An explanatory profile has not yet been reviewed for this record."
+SOURCE_CHECK_CAVEAT = "Source checking is not independent reproduction."
+NO_VERIFIED_RECIPE = (
+    "No execution recipe has been verified for this exact configuration and evaluation. "
+    "A benchmark's general instructions may use different inputs, splits or model settings."
+)
+
+
+def display_value(value: Decimal) -> str:
+    """A value rounded for display: 3 significant digits, whole numbers from 100 up (33.88 -> 33.9).
+
+    Rounding only ever removes digits: a value printed with fewer digits is shown as printed.
+    """
+    if len(value.as_tuple().digits) <= DISPLAY_SIGNIFICANT_DIGITS or value == 0:
+        return format(value, "f")
+    if abs(value) >= 10 ** DISPLAY_SIGNIFICANT_DIGITS:
+        return format(value.quantize(Decimal(1), rounding=ROUND_HALF_UP), "f")
+    exponent = value.adjusted() - DISPLAY_SIGNIFICANT_DIGITS + 1
+    return format(value.quantize(Decimal(1).scaleb(exponent), rounding=ROUND_HALF_UP), "f")
+
+
+def metric_label(metric: str) -> str:
+    return METRIC_LABELS.get(metric, metric.replace("-", " ").capitalize())
+
+
+def unit_symbol(unit: str) -> str:
+    return UNIT_SYMBOLS.get(unit, unit)
+
+
+def field_label(name: str) -> str:
+    return name.replace("_", " ").capitalize().replace("sha256", "SHA-256")
+
+
+def missing_phrase(record: Record, field: str) -> str:
+    """How an empty field reads: from its missing-metadata entry, or 'Not recorded' where there is none."""
+    entry = record.missing(field)
+    if entry is None:
+        return "Not recorded"
+    if entry.reason is MissingReason.UNREPORTED and field in UNREPORTED_PHRASES:
+        return UNREPORTED_PHRASES[field]
+    if entry.reason is MissingReason.NOT_SEPARATELY_DOCUMENTED:
+        phrase = f"{field_label(field)} not separately documented"
+        return f"{phrase}; {entry.note}" if entry.note else phrase
+    return REASON_PHRASES[entry.reason]
+
+
+def value_or_missing(record: Record, field: str) -> str:
+    value = getattr(record, field)
+    if value is None or value == []:
+        return missing_phrase(record, field)
+    return str(getattr(value, "value", value))
+
+
+def coverage(evaluation: Evaluation) -> str:
+    """'Not reported scored / Not reported eligible', or the counts."""
+    return (
+        f"{value_or_missing(evaluation, 'coverage_scored')} scored / "
+        f"{value_or_missing(evaluation, 'coverage_eligible')} eligible"
+    )
+
+
+def adaptation(evaluation: Evaluation) -> str:
+    """'Training step; LoRA or full update not stated'."""
+    parts = [value_or_missing(evaluation, "adaptation")]
+    if evaluation.update_mode is not None:
+        parts.append(f"{evaluation.update_mode.value} update")
+    else:
+        parts.append(missing_phrase(evaluation, "update_mode"))
+    return "; ".join(parts)
+
+
+def review_status(registry: Registry, record_id: str) -> ReviewStatus | None:
+    """The strongest status any review grants the record (None: not reviewed)."""
+    statuses = {review.status for review in registry.referrers(record_id, Review, "subjects")}
+    return ReviewStatus.SOURCE_CHECKED if ReviewStatus.SOURCE_CHECKED in statuses else None
+
+
+def status_label(registry: Registry, record_id: str) -> str:
+    return STATUS_LABELS[review_status(registry, record_id)]
+
+
+def releases_of(registry: Registry, record_id: str) -> list[Release]:
+    return registry.referrers(record_id, Release, "members")
+
+
+def result_context(registry: Registry, result: Result) -> tuple[Evaluation, Configuration, Protocol, Dataset]:
+    """The evaluation, configuration, protocol and dataset a result belongs to."""
+    evaluation = registry.get_as(result.evaluation, Evaluation)
+    return (
+        evaluation,
+        registry.get_as(evaluation.configuration, Configuration),
+        registry.get_as(evaluation.protocol, Protocol),
+        registry.get_as(evaluation.dataset, Dataset),
+    )
+
+
+def result_title(registry: Registry, result: Result) -> str:
+    """'Peak memory (Training, ...) of NT 2.5B, ... on Synthetic uniform random DNA sequences, ...'."""
+    _, configuration, _, dataset = result_context(registry, result)
+    return f"{metric_label(result.metric)} ({result.metric_qualifier}) of {configuration.name} on {dataset.name}"
+
+
+def finding(result: Result) -> str:
+    """'33.9 Peak memory (Training, ...)' as the configuration page's table reads."""
+    return f"{display_value(result.numeric_value)} {metric_label(result.metric)} ({result.metric_qualifier})"
+
+
+def record_name(record: Record) -> str:
+    """A one-line name for any record."""
+    for attr in ("name", "title"):
+        value = getattr(record, attr, None)
+        if isinstance(value, str):
+            return value
+    if isinstance(record, Result):
+        return f"{record.printed_value} {unit_symbol(record.unit)} {metric_label(record.metric)}"
+    if isinstance(record, Reproduction):
+        shown = f"{record.value} {unit_symbol('gigabyte')}" if record.value is not None else record.outcome.value
+        return f"{record.method.value} {shown} on {record.hardware.name}"
+    return record.id

@@ -1,0 +1,55 @@
+"""Release names computed from content: '<date>-<hash prefix>', the same for anyone with the same records.
+
+The date is the latest date any record holds (not today's), and the hash is the
+SHA-256 of the records' canonical JSON, so the name changes exactly when the content
+does. Release records themselves are left out: naming a release must not change it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+
+from registry.loader import Registry
+from registry.models import Release
+
+HASH_PREFIX_LENGTH = 12
+
+
+def content_digest(registry: Registry) -> str:
+    """SHA-256 of every non-release record, as canonical JSON sorted by id."""
+    digest = hashlib.sha256()
+    for record_id in sorted(registry.records):
+        record = registry.records[record_id]
+        if isinstance(record, Release):
+            continue
+        canonical = json.dumps(record.model_dump(mode="json"), sort_keys=True, separators=(",", ":"),
+                               ensure_ascii=False)
+        digest.update(canonical.encode("utf-8"))
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+def content_date(registry: Registry) -> dt.date | None:
+    """The latest date held anywhere in the non-release records."""
+    from registry.checks import _walk
+
+    latest: dt.date | None = None
+    for record in registry.records.values():
+        if isinstance(record, Release):
+            continue
+        for _, value in _walk(record):
+            day = value.astimezone(dt.timezone.utc).date() if isinstance(value, dt.datetime) and value.tzinfo \
+                else value.date() if isinstance(value, dt.datetime) \
+                else value if isinstance(value, dt.date) else None
+            if day is not None and (latest is None or day > latest):
+                latest = day
+    return latest
+
+
+def release_name(registry: Registry) -> str:
+    """The name of the registry's current content, for example '2026-10-22-1b7cf027e4f6'."""
+    day = content_date(registry)
+    stamp = day.isoformat() if day else "0000-00-00"
+    return f"{stamp}-{content_digest(registry)[:HASH_PREFIX_LENGTH]}"

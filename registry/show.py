@@ -1,0 +1,332 @@
+"""Rich renderings of records, laid out the way their pages read.
+
+A configuration shows its evaluations and results; a result shows its methods,
+reproduction notes, evidence, sources and technical metadata. Transcribed, reviewed,
+reproduced and estimated values are always shown apart, each with its label.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from pydantic import BaseModel
+from rich.console import Group, RenderableType
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from registry import display as d
+from registry.loader import Registry
+from registry.models import (
+    Configuration,
+    Evaluation,
+    Evidence,
+    ModelFamily,
+    Record,
+    Recipe,
+    Reproduction,
+    Result,
+    Review,
+    Source,
+)
+
+
+def render_record(registry: Registry, record: Record) -> RenderableType:
+    """The page of one record."""
+    if isinstance(record, Result):
+        return _result_page(registry, record)
+    if isinstance(record, Configuration):
+        return _configuration_page(registry, record)
+    return _generic_page(registry, record)
+
+
+# -- pages --------------------------------------------------------------------------------------
+
+
+def _result_page(registry: Registry, result: Result) -> RenderableType:
+    evaluation, configuration, protocol, dataset = d.result_context(registry, result)
+    source = registry.get_as(result.source, Source)
+    status = d.status_label(registry, result.id)
+    unit = d.unit_symbol(result.unit)
+
+    headline = Text()
+    headline.append(d.display_value(result.numeric_value), style="bold")
+    headline.append(f" {d.metric_label(result.metric)} ({result.metric_qualifier})")
+    headline.append(f"\nTranscribed value: {result.printed_value} {unit} as printed", style="cyan")
+    headline.append(f" (display value {d.display_value(result.numeric_value)}; {status})")
+
+    methods = _fields_table(
+        [
+            ("Tested configuration", configuration.name),
+            ("Protocol", protocol.name),
+            ("Dataset", dataset.name),
+            ("Procedure", protocol.name),
+            ("Evaluation", evaluation.name),
+            ("Coverage", d.coverage(evaluation)),
+            ("Uncertainty", d.value_or_missing(result, "uncertainty")),
+            ("Evidence", f"{d.INDEPENDENCE_LABELS[evaluation.independence]} · {status} · "
+                         f"{source.citation} · {result.source_locator}"),
+        ]
+    )
+    parts: list[RenderableType] = [
+        Text(d.result_title(registry, result), style="bold underline"),
+        headline,
+        Rule("Methods", align="left"),
+        methods,
+        Text(
+            f"A {status} result verifies the numerical transcription, not every model or protocol detail. "
+            f"Evaluation metadata: {d.status_label(registry, evaluation.id)}. {d.SOURCE_CHECK_CAVEAT}",
+            style="dim",
+        ),
+        Rule("Reproduction", align="left"),
+        _fields_table(
+            [
+                ("Split", d.value_or_missing(evaluation, "split")),
+                ("Adaptation", d.adaptation(evaluation)),
+                ("Scoring implementation", d.value_or_missing(evaluation, "scoring_implementation")),
+            ]
+        ),
+        _recipes_and_reproductions(registry, result),
+        Rule("Evidence", align="left"),
+        _evidence_table(registry, result.id),
+        Rule("Sources and history", align="left"),
+        _sources_and_history(registry, result.id, [source]),
+        Rule("Technical metadata and extraction receipts", align="left"),
+        _technical_metadata(registry, result),
+        Rule("Related records", align="left"),
+        Text(f"- evaluation: {evaluation.name}"),
+    ]
+    return Group(*parts)
+
+
+def _configuration_page(registry: Registry, configuration: Configuration) -> RenderableType:
+    evaluations = registry.referrers(configuration.id, Evaluation, "configuration")
+    results = [r for e in evaluations for r in registry.referrers(e.id, Result, "evaluation")]
+    table = Table("Tested configuration", "Protocol and dataset", "Finding", "Evidence and details",
+                  show_lines=True, expand=True)
+    for evaluation in evaluations:
+        protocol = registry.records[evaluation.protocol]
+        dataset = registry.records[evaluation.dataset]
+        for result in registry.referrers(evaluation.id, Result, "evaluation"):
+            source = registry.get_as(result.source, Source)
+            table.add_row(
+                f"Configuration: {configuration.name}",
+                f"Protocol: {d.record_name(protocol)}\nDataset: {d.record_name(dataset)}",
+                f"{d.finding(result)}\n{result.unit} · {result.metric_direction.value}\n"
+                f"Transcribed: {result.printed_value} {d.unit_symbol(result.unit)}\n"
+                f"Uncertainty: {d.value_or_missing(result, 'uncertainty')}\nCoverage: {d.coverage(evaluation)}",
+                f"{d.INDEPENDENCE_LABELS[evaluation.independence]} · {d.status_label(registry, result.id)}\n"
+                f"{evaluation.name}\n{result.id}\nAggregation: {d.value_or_missing(evaluation, 'aggregation')}\n"
+                f"{source.citation} · {result.source_locator}",
+            )
+    family = registry.records.get(configuration.model_family)
+    parts: list[RenderableType] = [
+        Text(configuration.name, style="bold underline"),
+        Text(d.value_or_missing(configuration, "description")),
+        Rule("Overview", align="left"),
+        Text(configuration.profile or d.PROFILE_ABSENT),
+        Rule("Evaluations and results", align="left"),
+        Text(f"{_count(evaluations, 'evaluation')} · {_count(results, 'result')}. "
+             "Different protocols are not a single leaderboard."),
+        table,
+        Text(d.SOURCE_CHECK_CAVEAT, style="dim"),
+        Rule("Evidence", align="left"),
+        _evidence_table(registry, configuration.id),
+        Rule("Sources and history", align="left"),
+        _sources_and_history(registry, configuration.id, [registry.get_as(configuration.source, Source)]),
+        Rule("Technical metadata and extraction receipts", align="left"),
+        _technical_metadata(registry, configuration),
+        Rule("Related records", align="left"),
+        Text("\n".join(
+            [f"- configuration of: {d.record_name(family) if family else configuration.model_family}"]
+            + [f"- system: {e.name}" for e in evaluations]
+        )),
+    ]
+    return Group(*parts)
+
+
+def _generic_page(registry: Registry, record: Record) -> RenderableType:
+    parts: list[RenderableType] = [
+        Text(d.record_name(record), style="bold underline"),
+        _technical_metadata(registry, record),
+    ]
+    if isinstance(record, Source):
+        parts.insert(1, Text(f"{record.citation}\nOriginal source · {record.version_statement}"))
+    back = _back_links(registry, record.id)
+    if back:
+        parts += [Rule("Referred to by", align="left"), Text("\n".join(back))]
+    return Group(*parts)
+
+
+# -- sections -----------------------------------------------------------------------------------
+
+
+def _recipes_and_reproductions(registry: Registry, result: Result) -> RenderableType:
+    recipes = registry.referrers(result.id, Recipe, "result")
+    reproductions = registry.referrers(result.id, Reproduction, "result")
+    parts: list[RenderableType] = []
+    if not any(recipe.verified for recipe in recipes):
+        parts.append(Text(d.NO_VERIFIED_RECIPE, style="dim"))
+    for recipe in recipes:
+        parts.append(Text(f"Recipe: {recipe.id} (run it with 'registry reproduce {result.id}')"))
+    if reproductions:
+        table = Table("Kind", "Value", "vs transcribed", "Setting", "Hardware", "Date", title="Our runs")
+        for run in sorted(reproductions, key=lambda r: (r.method.value, r.started_at, r.id)):
+            if run.value is not None:
+                value = f"{run.value} GB ({run.value_gib} GiB)"
+            else:
+                value = f"{run.outcome.value}: {run.error}"
+            comparison = (f"{run.comparison.difference:+} GB, ×{run.comparison.ratio}" if run.comparison else "")
+            table.add_row(
+                "measured" if run.method.value == "measured" else "estimated (not measured)",
+                value,
+                comparison,
+                ", ".join(f"{k}={v}" for k, v in run.setting.items()),
+                run.hardware.name,
+                run.started_at.date().isoformat(),
+            )
+        parts.append(table)
+    else:
+        parts.append(Text("No reproduction has been filed for this result.", style="dim"))
+    return Group(*parts)
+
+
+def _evidence_table(registry: Registry, record_id: str) -> RenderableType:
+    rows = registry.referrers(record_id, Evidence, "subject")
+    if not rows:
+        return Text("0 evidence rows. No evidence rows are recorded for this record.", style="dim")
+    table = Table("Property and statement", "Original source and location", "Review and provenance",
+                  title=f"{_count(rows, 'evidence row')}", show_lines=True, expand=True)
+    for row in rows:
+        source = registry.get_as(row.source, Source)
+        review = registry.get_as(row.review, Review)
+        methods = ", ".join(m.value for m in review.methods)
+        reviewed_at = review.reviewed_at.isoformat().replace("+00:00", "Z") if review.reviewed_at else ""
+        table.add_row(
+            f"{d.field_label(row.property.value)} {row.statement}\n{d.field_label(row.claim_scope.value)}",
+            f"{source.citation}\n{row.source_locator}\nVersion: {source.version_statement}",
+            f"{review.status.value.replace('-', ' ')} [{methods}] · {reviewed_at} · "
+            f"{row.source_independence.value.replace('-', ' ')}\n"
+            f"Audit details: {review.note or ''}\n"
+            f"Field: {_or_missing(row, 'field')}\n"
+            f"Source artifact SHA-256: {_or_missing(row, 'source_artifact_sha256')}\n"
+            f"Hash scope: {_or_missing(row, 'hash_scope')}\n"
+            f"Extraction artifact SHA-256: {_or_missing(row, 'extraction_artifact_sha256')}",
+        )
+    return table
+
+
+def _sources_and_history(registry: Registry, record_id: str, sources: Iterable[Source]) -> RenderableType:
+    releases = d.releases_of(registry, record_id)
+    release = " · ".join(f"Release {r.name}" for r in releases) or "Not in any recorded release"
+    lines = [f"{release} · Record review: {d.status_label(registry, record_id)}"]
+    lines += [f"- {s.citation} · Original source · {s.version_statement}" for s in sources]
+    return Text("\n".join(lines))
+
+
+def _technical_metadata(registry: Registry, record: Record) -> RenderableType:
+    rows: list[tuple[str, str]] = [("Stable ID", record.id)]
+    for name in type(record).model_fields:
+        if name in ("id", "kind", "missing_metadata"):
+            continue
+        value = getattr(record, name)
+        if value is None or value == [] or value == {}:
+            if record.missing(name):
+                rows.append((d.field_label(name), d.missing_phrase(record, name)))
+            continue
+        rows.append((d.field_label(name), _plain(value)))
+    for entry in record.missing_metadata:
+        note = f"; note: {entry.note}" if entry.note else ""
+        rows.append(("Missing metadata", f"{entry.field}: reason: {entry.reason.value}{note}"))
+    for review in registry.referrers(record.id, Review, "subjects"):
+        rows.append(("Review", _review_line(review)))
+    return _fields_table(rows)
+
+
+def _review_line(review: Review) -> str:
+    parts = [f"status: {review.status.value}"]
+    for name in ("reviewer", "reviewer_note", "reviewed_at", "artifact_sha256", "extraction_sha256",
+                 "retrieval_url", "methods", "method_note", "note"):
+        value = getattr(review, name)
+        if value not in (None, []):
+            parts.append(f"{name.replace('_', ' ')}: {_plain(value)}")
+    if review.missing_metadata:
+        parts.append("not transcribed: " + ", ".join(e.field for e in review.missing_metadata))
+    return "; ".join(parts)
+
+
+def _back_links(registry: Registry, record_id: str) -> list[str]:
+    from registry.checks import _references
+
+    lines = []
+    for other in registry.records.values():
+        for path, value, _ in _references(other):
+            if value == record_id:
+                lines.append(f"- {other.kind_token} {other.id} ({path[0]})")
+    return lines
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+
+def _fields_table(rows: Iterable[tuple[str, str]]) -> Table:
+    table = Table(show_header=False, box=None, pad_edge=False, expand=True)
+    table.add_column(style="bold", no_wrap=True, ratio=1)
+    table.add_column(ratio=4)
+    for label, value in rows:
+        table.add_row(label, value)
+    return table
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, BaseModel):
+        return "; ".join(f"{k.replace('_', ' ')}: {_plain(v)}" for k, v in value.model_dump().items() if v is not None)
+    if isinstance(value, list):
+        return "; ".join(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_plain(v)}" for k, v in value.items())
+    if hasattr(value, "isoformat"):
+        return value.isoformat().replace("+00:00", "Z")
+    return str(getattr(value, "value", value))
+
+
+def _or_missing(record: Record, field: str) -> str:
+    value = getattr(record, field)
+    return str(value) if value is not None else d.missing_phrase(record, field)
+
+
+def _count(items: list[Any], noun: str) -> str:
+    return f"{len(items)} {noun}{'' if len(items) == 1 else 's'}"
+
+
+def results_table(registry: Registry) -> Table:
+    """Every result side by side: transcribed value, status, and our runs, never merged."""
+    table = Table("Result", "Transcribed", "Display", "Status", "Measured by us", "Estimated by us", "Stable ID",
+                  title="Results", show_lines=True)
+    for result in registry.of_kind(Result):
+        _, configuration, _, _ = d.result_context(registry, result)
+        runs = registry.referrers(result.id, Reproduction, "result")
+        unit = d.unit_symbol(result.unit)
+        table.add_row(
+            f"{configuration.name}\n{d.metric_label(result.metric)} ({result.metric_qualifier})",
+            f"{result.printed_value} {unit}",
+            d.display_value(result.numeric_value),
+            d.status_label(registry, result.id),
+            _runs_summary([r for r in runs if r.method.value == "measured"], unit),
+            _runs_summary([r for r in runs if r.method.value == "estimated"], unit),
+            result.id,
+        )
+    return table
+
+
+def _runs_summary(runs: list[Reproduction], unit: str) -> str:
+    ok = [r for r in runs if r.value is not None and r.comparison is not None]
+    if not runs:
+        return "none"
+    if not ok:
+        return f"{len(runs)} run(s), no value"
+    best = min(ok, key=lambda r: abs(r.comparison.difference))  # type: ignore[union-attr]
+    hardware = {r.hardware.name for r in ok}
+    return (f"{len(ok)} setting(s) on {', '.join(sorted(hardware))}; nearest {best.value} {unit} "
+            f"(×{best.comparison.ratio}) with " + ", ".join(f"{k}={v}" for k, v in best.setting.items()))
