@@ -174,6 +174,10 @@ def _explain(error: Any, model: type[Record]) -> str:
         close = difflib.get_close_matches(name, fields, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else "; remove it or check its spelling"
         return f"unknown field {name!r} on a {kind}{hint}"
+    if error["type"] == "string_pattern_mismatch":
+        return _explain_pattern(error)
+    if error["type"] == "string_type" and isinstance(error.get("input"), (int, float)):
+        return f"expected text but YAML read the number {error['input']!r}; quote the value ('...')"
     message = str(error["msg"])
     if error["type"] == "value_error" and message.startswith("Value error, "):
         message = message[len("Value error, "):]
@@ -181,3 +185,19 @@ def _explain(error: Any, model: type[Record]) -> str:
     if len(shown) > 80:
         shown = shown[:77] + "..."
     return f"{message} (found {shown})" if "input" in error and error["type"] != "value_error" else message
+
+
+def _explain_pattern(error: Any) -> str:
+    """Say in words what a pattern wants, instead of printing the regular expression."""
+    from registry.ids import ID_PATTERN, parse_id
+
+    pattern = (error.get("ctx") or {}).get("pattern", "")
+    value = error.get("input")
+    if pattern == ID_PATTERN:
+        try:
+            parse_id(value)
+        except ValueError as exc:
+            return str(exc)
+    if pattern == r"^[0-9a-f]{64}$":
+        return f"expected a SHA-256 as 64 lowercase hexadecimal digits, found {value!r}"
+    return f"{value!r} does not have the expected form ({pattern})"

@@ -23,6 +23,8 @@ from registry.errors import RecordFileError
 
 #: Record files are small; anything larger is a mistake (or an attack).
 MAX_FILE_BYTES = 1_000_000
+#: Records are a few levels deep; a deeper document is a mistake (and would exhaust the stack).
+MAX_DEPTH = 32
 
 Path_ = tuple[str | int, ...]
 
@@ -107,11 +109,23 @@ class _Builder:
             )
         self.seen.add(id(node))
         self.lines.setdefault(path, node.start_mark.line + 1)
+        if len(path) > MAX_DEPTH:
+            raise RecordFileError(
+                "yaml-too-deep", f"values nest more than {MAX_DEPTH} levels deep; records are shallow",
+                line=node.start_mark.line + 1,
+            )
         if isinstance(node, yaml.MappingNode):
             return self._mapping(node, path)
         if isinstance(node, yaml.SequenceNode):
             return [self.build(child, (*path, index)) for index, child in enumerate(node.value)]
-        return self.loader.construct_object(node, deep=True)
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except (ValueError, OverflowError) as exc:
+            # PyYAML reads 2026-02-30 as a date and fails; say which value, not where in PyYAML.
+            raise RecordFileError(
+                "invalid-value", f"{node.value!r} cannot be read: {exc}; write a real date or quote the text",
+                line=node.start_mark.line + 1,
+            ) from exc
 
     def _mapping(self, node: yaml.MappingNode, path: Path_) -> dict[Any, Any]:
         if any(key.tag == "tag:yaml.org,2002:merge" for key, _ in node.value):

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from registry.errors import InvalidRegistryError, RegistryError
 
@@ -34,7 +35,7 @@ def user_errors(debug: bool = False) -> Iterator[None]:
     except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
         if debug:
             raise
-        err_console.print(f"[red]Error:[/] unexpected {type(exc).__name__}: {exc}")
+        err_console.print(f"[red]Error:[/] unexpected {type(exc).__name__}: {escape(str(exc))}", soft_wrap=True)
         err_console.print("Hint: run again with --debug for the traceback, and report it.")
         raise typer.Exit(1) from None
 
@@ -42,8 +43,8 @@ def user_errors(debug: bool = False) -> Iterator[None]:
 def _fail(exc: RegistryError, debug: bool) -> None:
     if debug:
         raise exc
-    err_console.print(f"[red]Error:[/] {exc.message}")
+    err_console.print(f"[red]Error:[/] {escape(exc.message)}", soft_wrap=True)
     if exc.hint:
-        err_console.print(f"Hint: {exc.hint}")
+        err_console.print(f"Hint: {escape(exc.hint)}", soft_wrap=True)
     sys.stderr.flush()
     raise typer.Exit(1) from None

@@ -1,0 +1,183 @@
+"""`registry validate`: every rule has an invalid record under tests/data/invalid and a test of its code and message."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from registry.checks import RULES, validate
+from tests.conftest import DATA
+
+INVALID = DATA / "invalid"
+
+#: case folder under tests/data/invalid -> (expected code, a fragment its message must hold, file it must name)
+CASES: dict[str, tuple[str, str, str]] = {
+    "yaml-syntax": ("yaml-syntax", "not valid YAML", "result-broken.yaml:3"),
+    "empty-file": ("empty-file", "holds no YAML document", "result-empty.yaml"),
+    "not-a-mapping": ("not-a-mapping", "holds a list", "result-list.yaml:1"),
+    "binary-file": ("binary-file", "looks binary", "result-binary.yaml"),
+    "yaml-alias": ("yaml-alias", "anchors and aliases are not allowed", "result-bomb.yaml:2"),
+    "yaml-too-deep": ("yaml-too-deep", "nest more than 32 levels", "family-deep.yaml:3"),
+    "duplicate-key": ("duplicate-key", "key 'name' appears twice", "family-twice.yaml:4"),
+    "invalid-value": ("invalid-value", "'2026-02-30' cannot be read: day is out of range", "source-baddate.yaml:11"),
+    "missing-kind": ("missing-kind", "has no 'kind'; add one of: source, family", "family-nokind.yaml:1"),
+    "unknown-kind": ("unknown-kind", "unknown kind 'famly' (did you mean 'family'?)", "family-unknown.yaml:1"),
+    "schema-missing": ("schema-missing", "required field 'name' is missing", "family-noname.yaml:1"),
+    "schema-extra-forbidden": ("schema-extra-forbidden", "unknown field 'nmae' on a family; did you mean 'name'?",
+                               "family-extra.yaml:4"),
+    "schema-string-pattern-mismatch": ("schema-string-pattern-mismatch", "'../../etc/passwd' is not a stable id",
+                                       "family/escape.yaml:3"),
+    "schema-string-type": ("schema-string-type", "YAML read the number", "review-unquoted-hash.yaml:8"),
+    "schema-value-error": ("schema-value-error", "quote it: numeric_value: '11.49'", "result-float.yaml:9"),
+    "invalid-release-date": ("schema-value-error", "does not start with a real date", "release-bad.yaml:3"),
+    "duplicate-id": ("duplicate-id", "is already used by", "family-"),
+    "id-kind-mismatch": ("id-kind-mismatch", "the id names kind 'protocol' but the record is a 'dataset'",
+                         "protocol-misfiled.yaml:2"),
+    "file-name-mismatch": ("file-name-mismatch", "belongs in protocol/saadat-fellay-20261015-protocol-real-name.yaml",
+                           "protocol-other-name.yaml:2"),
+    "unresolved-reference": ("unresolved-reference", "did you mean 'saadat-fellay-20261015-source-optimizing-genomic",
+                             "protocol-dangling.yaml:4"),
+    "reference-wrong-kind": ("reference-wrong-kind", "is a family, but this field needs a source",
+                             "protocol-wrong-kind.yaml:4"),
+    "value-mismatch": ("value-mismatch", "printed value '33.88' reads 33.88, but numeric_value is 33.89",
+                       "result-value-mismatch.yaml:9"),
+    "missing-unknown-field": ("missing-unknown-field", "a result has no field 'hardwear'", "missing-unknown.yaml:15"),
+    "missing-contradiction": ("missing-contradiction", "'uncertainty' is listed as missing (unreported) but has a value",
+                              "missing-contradiction.yaml:14"),
+    "missing-duplicate": ("missing-duplicate", "'uncertainty' is listed as missing twice", "missing-duplicate.yaml:17"),
+    "missing-unexplained": ("missing-unexplained", "'hardware' is empty; give its value, or add a missing_metadata",
+                            "missing-unexplained.yaml"),
+    "review-hash-mismatch": ("review-hash-mismatch", "but the source pins 4bc2452110f280a7", "review-wrong-file.yaml:8"),
+    "review-unverifiable": ("review-unverifiable", "names no artifact hash", "review-no-hash.yaml:5"),
+    "review-url-mismatch": ("review-url-mismatch", "the source names https://openreview.net", "review-other-url.yaml:9"),
+    "evidence-statement-mismatch": ("evidence-statement-mismatch", "the row states '33.9' but its result prints '33.88'",
+                                    "evidence-wrong-statement.yaml:5"),
+    "date-in-future": ("date-in-future", "2999-01-01T00:00:00+00:00 lies in the future",
+                       "review-from-the-future.yaml:7"),
+}
+WARNINGS = {"review-unverifiable", "review-url-mismatch"}
+
+
+def with_case(records_dir: Path, case: str) -> Path:
+    shutil.copytree(INVALID / case, records_dir, dirs_exist_ok=True)
+    return records_dir
+
+
+def test_bundled_records_are_valid() -> None:
+    _, report = validate(Path(__file__).parent.parent / "records")
+    assert report.valid, [i.message for i in report.errors]
+    assert report.records == report.files >= 15
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_each_rule_reports_its_code_and_message(records_dir: Path, case: str) -> None:
+    code, fragment, where = CASES[case]
+    _, report = validate(with_case(records_dir, case))
+    matching = [i for i in report.issues if i.code == code and fragment in i.message]
+    assert matching, f"no {code} issue with {fragment!r}; got {[(i.code, i.message) for i in report.issues]}"
+    assert any(where in i.location for i in matching), [i.location for i in matching]
+    assert report.valid == (code in WARNINGS)
+
+
+def test_every_rule_has_an_invalid_case() -> None:
+    tested = {code for code, _, _ in CASES.values()}
+    untested = set(RULES) - tested - {"reproduction-comparison-mismatch", "reproduction-recipe-mismatch"}
+    assert not untested, f"rules without an invalid record under tests/data/invalid: {sorted(untested)}"
+    assert sorted(p.name for p in INVALID.iterdir()) == sorted(CASES)
+
+
+def test_every_problem_is_reported_at_once(records_dir: Path) -> None:
+    for case in ("yaml-syntax", "schema-missing", "value-mismatch", "unresolved-reference", "date-in-future"):
+        with_case(records_dir, case)
+    _, report = validate(records_dir)
+    codes = {i.code for i in report.errors}
+    assert {"yaml-syntax", "schema-missing", "value-mismatch", "unresolved-reference", "date-in-future"} <= codes
+
+
+def test_oversized_file_is_refused_unread(records_dir: Path) -> None:
+    big = records_dir / "family" / "saadat-fellay-20261015-family-huge.yaml"
+    big.write_text("kind: family\nid: saadat-fellay-20261015-family-huge\nname: " + "x" * 1_100_000 + "\n")
+    _, report = validate(records_dir)
+    assert [i.code for i in report.errors] == ["file-too-large"]
+    assert "record files are limited to 1,000,000 bytes" in report.errors[0].message
+
+
+def test_hidden_and_non_yaml_files_are_ignored(records_dir: Path) -> None:
+    (records_dir / "result" / ".partial.yaml.tmp").write_text("garbage: [")
+    (records_dir / "result" / ".hidden.yaml").write_text("garbage: [")
+    (records_dir / "NOTES.txt").write_text("not a record")
+    _, report = validate(records_dir)
+    assert report.valid
+
+
+def tree_digest(root: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        digest.update(str(path.relative_to(root)).encode())
+        if path.is_file():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+@pytest.mark.parametrize("case", ["yaml-alias", "binary-file", "not-a-mapping", "schema-string-pattern-mismatch"])
+def test_validate_writes_nothing(records_dir: Path, cli, case: str) -> None:  # type: ignore[no-untyped-def]
+    with_case(records_dir, case)
+    before = tree_digest(records_dir.parent)
+    result = cli("validate", "--records", records_dir)
+    assert result.exit_code == 1
+    assert tree_digest(records_dir.parent) == before
+
+
+# -- the command end to end --------------------------------------------------------------------
+
+
+def test_cli_valid_registry_exits_zero(cli) -> None:  # type: ignore[no-untyped-def]
+    result = cli("validate")
+    assert result.exit_code == 0, result.output
+    assert "valid:" in result.output and "0 errors" in result.output
+
+
+def test_cli_reports_file_line_field_and_exits_one(records_dir: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    with_case(records_dir, "value-mismatch")
+    result = cli("validate", "--records", records_dir)
+    assert result.exit_code == 1
+    assert "records/result/saadat-fellay-20261015-result-value-mismatch.yaml:9: error value-mismatch" in result.output
+    assert "[numeric_value]" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_cli_json_report(records_dir: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    with_case(records_dir, "schema-extra-forbidden")
+    result = cli("validate", "--records", records_dir, "--format", "json")
+    assert result.exit_code == 1
+    report = json.loads(result.output)
+    assert report["valid"] is False and report["errors"] == 1
+    issue = next(i for i in report["issues"] if i["severity"] == "error")
+    assert issue == {
+        "file": "records/family/saadat-fellay-20261015-family-extra.yaml",
+        "line": 4,
+        "code": "schema-extra-forbidden",
+        "message": "unknown field 'nmae' on a family; did you mean 'name'?",
+        "severity": "error",
+        "record_id": "saadat-fellay-20261015-family-extra",
+        "field": "nmae",
+    }
+
+
+def test_cli_missing_records_folder(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    result = cli("validate", "--records", tmp_path / "nowhere")
+    assert result.exit_code == 1
+    assert "records folder" in result.output and "does not exist" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_records_option_reads_environment(records_dir: Path, runner, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from registry.cli import app
+
+    with_case(records_dir, "empty-file")
+    result = runner.invoke(app, ["validate"], env={"REGISTRY_RECORDS": str(records_dir)})
+    assert result.exit_code == 1 and "empty-file" in result.output
