@@ -74,6 +74,11 @@ def unit_symbol(unit: str) -> str:
     return UNIT_SYMBOLS.get(unit, unit)
 
 
+def label(token: str) -> str:
+    """'reported-result' -> 'Reported result'."""
+    return token.replace("-", " ").replace("_", " ").capitalize()
+
+
 def field_label(name: str) -> str:
     return name.replace("_", " ").capitalize().replace("sha256", "SHA-256")
 

@@ -56,10 +56,13 @@ class Registry:
         return record
 
     def suggest(self, record_id: str, limit: int = 5) -> list[str]:
-        ids = list(self.records)
-        close = difflib.get_close_matches(record_id, ids, n=limit, cutoff=0.6)
-        contains = [i for i in ids if record_id and record_id in i and i not in close]
-        return (close + sorted(contains))[:limit]
+        """Closest ids: those that start with or contain what was typed first, then look-alikes."""
+        ids = sorted(self.records)
+        typed = record_id.strip()
+        prefixed = [i for i in ids if typed and i.startswith(typed)]
+        contains = [i for i in ids if typed and typed in i and i not in prefixed]
+        close = [i for i in difflib.get_close_matches(typed, ids, n=limit, cutoff=0.6) if i not in prefixed + contains]
+        return (prefixed + contains + close)[:limit]
 
     def of_kind(self, model: type[R]) -> list[R]:
         return sorted((r for r in self.records.values() if isinstance(r, model)), key=lambda r: r.id)

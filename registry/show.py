@@ -7,6 +7,7 @@ reproduced and estimated values are always shown apart, each with its label.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -110,7 +111,7 @@ def _configuration_page(registry: Registry, configuration: Configuration) -> Ren
         dataset = registry.records[evaluation.dataset]
         for result in registry.referrers(evaluation.id, Result, "evaluation"):
             source = registry.get_as(result.source, Source)
-            table.add_row(
+            _row(table,
                 f"Configuration: {configuration.name}",
                 f"Protocol: {d.record_name(protocol)}\nDataset: {d.record_name(dataset)}",
                 f"{d.finding(result)}\n{result.unit} · {result.metric_direction.value}\n"
@@ -178,7 +179,7 @@ def _recipes_and_reproductions(registry: Registry, result: Result) -> Renderable
             else:
                 value = f"{run.outcome.value}: {run.error}"
             comparison = (f"{run.comparison.difference:+} GB, ×{run.comparison.ratio}" if run.comparison else "")
-            table.add_row(
+            _row(table,
                 "measured" if run.method.value == "measured" else "estimated (not measured)",
                 value,
                 comparison,
@@ -201,12 +202,12 @@ def _evidence_table(registry: Registry, record_id: str) -> RenderableType:
     for row in rows:
         source = registry.get_as(row.source, Source)
         review = registry.get_as(row.review, Review)
-        methods = ", ".join(m.value for m in review.methods)
+        methods = json.dumps([m.value for m in review.methods], separators=(",", ":"))
         reviewed_at = review.reviewed_at.isoformat().replace("+00:00", "Z") if review.reviewed_at else ""
-        table.add_row(
-            f"{d.field_label(row.property.value)} {row.statement}\n{d.field_label(row.claim_scope.value)}",
+        _row(table,
+            f"{d.label(row.property.value)} {row.statement}\n{d.label(row.claim_scope.value)}",
             f"{source.citation}\n{row.source_locator}\nVersion: {source.version_statement}",
-            f"{review.status.value.replace('-', ' ')} [{methods}] · {reviewed_at} · "
+            f"{review.status.value.replace('-', ' ')} {methods} · {reviewed_at} · "
             f"{row.source_independence.value.replace('-', ' ')}\n"
             f"Audit details: {review.note or ''}\n"
             f"Field: {_or_missing(row, 'field')}\n"
@@ -275,8 +276,13 @@ def _fields_table(rows: Iterable[tuple[str, str]]) -> Table:
     table.add_column(style="bold", no_wrap=True, ratio=1)
     table.add_column(ratio=4)
     for label, value in rows:
-        table.add_row(label, value)
+        table.add_row(label, Text(value))
     return table
+
+
+def _row(table: Table, *cells: str | Text) -> None:
+    """Add a row whose text is shown as written: brackets in record text are not Rich markup."""
+    table.add_row(*(cell if isinstance(cell, Text) else Text(cell) for cell in cells))
 
 
 def _plain(value: Any) -> str:
@@ -301,21 +307,22 @@ def _count(items: list[Any], noun: str) -> str:
 
 
 def results_table(registry: Registry) -> Table:
-    """Every result side by side: transcribed value, status, and our runs, never merged."""
-    table = Table("Result", "Transcribed", "Display", "Status", "Measured by us", "Estimated by us", "Stable ID",
-                  title="Results", show_lines=True)
+    """Every result side by side: transcribed value, review status, and our runs, never merged."""
+    table = Table("Result and stable id", "Transcribed", "Display", "Review", "Measured by us", "Estimated by us",
+                  title="Results", show_lines=True, expand=True)
     for result in registry.of_kind(Result):
         _, configuration, _, _ = d.result_context(registry, result)
         runs = registry.referrers(result.id, Reproduction, "result")
         unit = d.unit_symbol(result.unit)
-        table.add_row(
-            f"{configuration.name}\n{d.metric_label(result.metric)} ({result.metric_qualifier})",
+        name = Text(f"{configuration.name}\n", overflow="fold")
+        name.append(result.id, style="dim")
+        _row(table,
+            name,
             f"{result.printed_value} {unit}",
             d.display_value(result.numeric_value),
             d.status_label(registry, result.id),
-            _runs_summary([r for r in runs if r.method.value == "measured"], unit),
-            _runs_summary([r for r in runs if r.method.value == "estimated"], unit),
-            result.id,
+            Text(_runs_summary([r for r in runs if r.method.value == "measured"], unit)),
+            Text(_runs_summary([r for r in runs if r.method.value == "estimated"], unit)),
         )
     return table
 
