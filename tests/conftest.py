@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
+
+# Wide output, so that assertions on rendered phrases do not depend on line wrapping.
+os.environ["COLUMNS"] = "250"
 
 import pytest
 from typer.testing import CliRunner

@@ -1,0 +1,75 @@
+"""Every command has help text and a section in the README; everyday commands start without heavy imports."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import typer.main
+
+from registry.cli import app
+from tests.conftest import ROOT
+
+HEAVY = ("torch", "deepspeed", "transformers", "peft", "pypdf", "sqlalchemy", "sqlmodel", "httpx")
+
+
+def all_commands() -> list[tuple[str, object]]:
+    """(full name, click command) for every leaf command, groups included ('db build')."""
+    group = typer.main.get_command(app)
+    found = []
+
+    def walk(prefix: str, command) -> None:  # type: ignore[no-untyped-def]
+        subcommands = getattr(command, "commands", None)
+        if subcommands:
+            for name, sub in subcommands.items():
+                walk(f"{prefix} {name}".strip(), sub)
+        else:
+            found.append((prefix, command))
+
+    walk("", group)
+    return found
+
+
+def test_every_command_has_help(cli) -> None:  # type: ignore[no-untyped-def]
+    commands = all_commands()
+    assert {"validate", "show", "list", "release", "schema"} <= {name for name, _ in commands}
+    for name, command in commands:
+        assert (command.help or "").strip(), f"'registry {name}' has no help text"
+        result = cli(*name.split(), "--help")
+        assert result.exit_code == 0 and "Usage:" in result.output, name
+        for param in command.params:
+            if param.param_type_name == "option" and not param.hidden:
+                assert param.help, f"option {param.opts} of 'registry {name}' has no help"
+
+
+def test_every_command_is_documented_in_the_readme() -> None:
+    readme = (ROOT / "README.md").read_text()
+    for name, _ in all_commands():
+        assert f"`registry {name}" in readme, f"README has no section for 'registry {name}'"
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "make test" in readme and "make demo" in readme
+    assert ci.rstrip().splitlines()[-1].strip() == "make test"
+
+
+def test_help_and_validate_do_not_import_heavy_libraries() -> None:
+    code = (
+        "import sys\n"
+        "from typer.testing import CliRunner\n"
+        "from registry.cli import app\n"
+        "runner = CliRunner()\n"
+        "assert runner.invoke(app, ['--help']).exit_code == 0\n"
+        "assert runner.invoke(app, ['validate', '--records', sys.argv[1]]).exit_code == 0\n"
+        f"print(' '.join(m for m in {HEAVY!r} if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code, str(ROOT / "records")], capture_output=True, text=True,
+                          cwd=ROOT, check=True)
+    assert done.stdout.strip() == "", f"heavy modules imported: {done.stdout.strip()}"
+
+
+def test_console_script_runs() -> None:
+    done = subprocess.run([sys.executable, "-m", "registry", "--help"], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0 and "validate" in done.stdout

@@ -1,0 +1,73 @@
+"""`registry release` names content reproducibly; `registry schema` writes schemas that accept the records."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+from registry.checks import validate
+from registry.ids import KINDS
+from registry.release import release_name
+from tests.conftest import BUNDLED_RECORDS, RESULT_11
+
+
+def test_release_name_is_date_and_hash_prefix(cli) -> None:  # type: ignore[no-untyped-def]
+    result = cli("release", "--format", "json")
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}-[0-9a-f]{12}", data["name"])
+    assert data["name"].startswith("2026-10-15-")  # the latest date any record holds: the reviews
+    assert data["name"].endswith(data["sha256"][:12])
+    assert data["recorded"] == ["2026-10-22-1b7cf027e4f6"]
+
+
+def test_same_records_same_name_anywhere(tmp_path: Path) -> None:
+    copy = tmp_path / "elsewhere" / "records"
+    shutil.copytree(BUNDLED_RECORDS, copy)
+    # Comments and key order are presentation, not content.
+    path = next((copy / "result").glob("*zero2.yaml"))
+    path.write_text("# a new comment\n" + path.read_text())
+    assert release_name(validate(copy)[0]) == release_name(validate(BUNDLED_RECORDS)[0])
+
+
+def test_any_change_changes_the_name(records_dir: Path) -> None:
+    before = release_name(validate(records_dir)[0])
+    path = records_dir / "result" / f"{RESULT_11}.yaml"
+    path.write_text(path.read_text().replace("Printed as GB", "Printed as GB (decimal)"))
+    after = release_name(validate(records_dir)[0])
+    assert before != after and before[:10] == after[:10]
+
+
+def test_schema_writes_one_file_per_kind_and_accepts_the_records(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "schema"
+    result = cli("schema", "--out", out)
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == sorted(f"{k}.schema.json" for k in KINDS)
+    for path in sorted(BUNDLED_RECORDS.rglob("*.yaml")):
+        data = json.loads(json.dumps(yaml.safe_load(path.read_text()), default=str))
+        schema = json.loads((out / f"{data['kind']}.schema.json").read_text())
+        jsonschema.validate(data, schema)
+
+
+def test_schema_rejects_what_validate_rejects(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    cli("schema", "--out", tmp_path)
+    schema = json.loads((tmp_path / "family.schema.json").read_text())
+    bad = {"kind": "family", "id": "../escape", "name": "x"}
+    try:
+        jsonschema.validate(bad, schema)
+    except jsonschema.ValidationError as exc:
+        assert "does not match" in exc.message
+    else:
+        raise AssertionError("the schema accepted an id that escapes the folder")
+
+
+def test_schema_unwritable_folder(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = cli("schema", "--out", blocker / "schema")
+    assert result.exit_code == 1 and "cannot write schemas" in result.output

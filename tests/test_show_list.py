@@ -1,0 +1,97 @@
+"""`registry show` and `registry list`, end to end."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import CONFIG_33, RESULT_11, RESULT_33, SOURCE
+
+
+def test_show_result_reads_like_its_page(cli) -> None:  # type: ignore[no-untyped-def]
+    result = cli("show", RESULT_11)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    for phrase in (
+        "11.5 Peak memory (Training, sequence length 1000, batch size 16, stage + DeepSpeed",
+        "Transcribed value: 11.49 GB as printed (display value 11.5; source checked)",
+        "Tested configuration NT 2.5B, training with FlashAttention, checkpointing and ZeRO-2 offload",
+        "Uncertainty Not reported by the source",
+        "Coverage Not reported scored / Not reported eligible",
+        "Adaptation Training step; LoRA or full update not stated",
+        "Split Not applicable",
+        "Evaluation metadata: source checked",
+        "Release 2026-10-22-1b7cf027e4f6 · Record review: source checked",
+        "Audit details: Value, metric and identity match the source.",
+        "No reproduction has been filed for this result.",
+    ):
+        assert phrase in text, phrase
+
+
+def test_show_configuration_lists_its_evaluations_and_results(cli) -> None:  # type: ignore[no-untyped-def]
+    result = cli("show", CONFIG_33)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "1 evaluation · 1 result" in text
+    assert "33.9 Peak memory" in text and "Transcribed: 33.88 GB" in text
+    assert "checkpoint: reason: unreported; note: The paper names the family and parameter count only." in text
+    assert "0 evidence rows" in text
+
+
+def test_show_other_kinds_and_back_links(cli) -> None:  # type: ignore[no-untyped-def]
+    result = cli("show", SOURCE)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "OpenReview PDF headed 'Published as a workshop paper at ICLR 2026' (11 pages; PDF CreationDate" in text
+    assert f"result {RESULT_33} (source)" in text
+    assert "hash_scope: reason: unreported" in text
+
+
+def test_show_json(cli) -> None:  # type: ignore[no-untyped-def]
+    result = cli("show", RESULT_33, "--format", "json")
+    assert result.exit_code == 0
+    record = json.loads(result.output)
+    assert record["printed_value"] == "33.88" and record["numeric_value"] == "33.88"
+    assert record["kind"] == "result"
+
+
+def test_show_unknown_id_suggests_close_ids(cli) -> None:  # type: ignore[no-untyped-def]
+    result = cli("show", "saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-checkpointing-zero")
+    assert result.exit_code == 1
+    assert "no record has the id" in result.output
+    assert f"did you mean: {RESULT_33}" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_show_path_like_id_is_just_unknown(cli) -> None:  # type: ignore[no-untyped-def]
+    result = cli("show", "../../etc/passwd")
+    assert result.exit_code == 1 and "no record has the id '../../etc/passwd'" in result.output
+
+
+def test_show_refuses_an_invalid_registry(records_dir: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    (records_dir / "family" / "broken.yaml").write_text("kind: [")
+    result = cli("show", RESULT_11, "--records", records_dir)
+    assert result.exit_code == 1
+    assert "yaml-syntax" in result.output and "the registry is not valid" in result.output
+
+
+def test_list_all_and_by_kind(cli) -> None:  # type: ignore[no-untyped-def]
+    everything = cli("list")
+    assert everything.exit_code == 0 and "15 record(s)" in everything.output
+    reviews = cli("list", "--kind", "review")
+    assert reviews.exit_code == 0 and "3 record(s)" in reviews.output
+    assert "source" not in reviews.output.split("Records")[1].split("\n")[3]  # rows are reviews only
+
+
+def test_list_results_side_by_side(cli) -> None:  # type: ignore[no-untyped-def]
+    result = cli("list", "--kind", "result")
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())
+    assert "33.88 GB" in text and "11.49 GB" in text and "33.9" in text and "11.5" in text
+    assert "Measured by us" in text and "Estimated by us" in text
+
+
+def test_list_unknown_kind(cli) -> None:  # type: ignore[no-untyped-def]
+    result = cli("list", "--kind", "results")
+    assert result.exit_code == 1
+    assert "unknown kind 'results' (did you mean 'result'?)" in result.output
