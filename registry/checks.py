@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from registry.ids import parse_id
 from registry.loader import Registry
-from registry.models import Evidence, Record, Reproduction, Result, Review
+from registry.models import Evidence, Recipe, Record, Reproduction, Result, Review
 from registry.models.records import EvidenceProperty, ReviewStatus
 from registry.report import Issue, Report, Severity
 
@@ -42,7 +42,7 @@ RULES: dict[str, str] = {
 
 def check_registry(registry: Registry, report: Report, *, today: dt.date | None = None) -> Report:
     """Run every whole-registry rule over ``registry``, adding issues to ``report``."""
-    today = today or dt.datetime.now(dt.timezone.utc).date()
+    today = today or dt.datetime.now(dt.UTC).date()
     for record in registry.records.values():
         checker = _Checker(registry, report, record)
         checker.identity()
@@ -146,7 +146,7 @@ class _Checker:
         for path, value in _walk(self.record):
             day = value.date() if isinstance(value, dt.datetime) else value if isinstance(value, dt.date) else None
             if isinstance(value, dt.datetime) and value.tzinfo is not None:
-                day = value.astimezone(dt.timezone.utc).date()
+                day = value.astimezone(dt.UTC).date()
             if day is not None and day > today:
                 self.add("date-in-future", f"{value.isoformat()} lies in the future (today is {today.isoformat()})",
                          path)
@@ -195,10 +195,10 @@ class _Checker:
 
     def reproduction(self, reproduction: Reproduction) -> None:
         recipe = self.registry.records.get(reproduction.recipe)
-        if recipe is not None and getattr(recipe, "result", reproduction.result) != reproduction.result:
+        if isinstance(recipe, Recipe) and recipe.result != reproduction.result:
             self.add("reproduction-recipe-mismatch",
                      f"the reproduction is of {reproduction.result!r} but its recipe is for "
-                     f"{getattr(recipe, 'result')!r}", ("recipe",))
+                     f"{recipe.result!r}", ("recipe",))
         result = self.registry.records.get(reproduction.result)
         comparison = reproduction.comparison
         if comparison is None:

@@ -40,7 +40,7 @@ def content_date(registry: Registry) -> dt.date | None:
         if isinstance(record, Release):
             continue
         for _, value in _walk(record):
-            day = value.astimezone(dt.timezone.utc).date() if isinstance(value, dt.datetime) and value.tzinfo \
+            day = value.astimezone(dt.UTC).date() if isinstance(value, dt.datetime) and value.tzinfo \
                 else value.date() if isinstance(value, dt.datetime) \
                 else value if isinstance(value, dt.date) else None
             if day is not None and (latest is None or day > latest):

@@ -23,9 +23,8 @@ from registry.models import (
     Configuration,
     Evaluation,
     Evidence,
-    ModelFamily,
-    Record,
     Recipe,
+    Record,
     Reproduction,
     Result,
     Review,
@@ -328,12 +327,14 @@ def results_table(registry: Registry) -> Table:
 
 
 def _runs_summary(runs: list[Reproduction], unit: str) -> str:
-    ok = [r for r in runs if r.value is not None and r.comparison is not None]
+    """How many settings ran, and the one nearest the transcribed value."""
     if not runs:
         return "none"
-    if not ok:
+    compared = [(r, r.comparison) for r in runs if r.value is not None and r.comparison is not None]
+    if not compared:
         return f"{len(runs)} run(s), no value"
-    best = min(ok, key=lambda r: abs(r.comparison.difference))  # type: ignore[union-attr]
-    hardware = {r.hardware.name for r in ok}
-    return (f"{len(ok)} setting(s) on {', '.join(sorted(hardware))}; nearest {best.value} {unit} "
-            f"(×{best.comparison.ratio}) with " + ", ".join(f"{k}={v}" for k, v in best.setting.items()))
+    best, comparison = min(compared, key=lambda pair: abs(pair[1].difference))
+    hardware = sorted({r.hardware.name for r, _ in compared})
+    setting = ", ".join(f"{k}={v}" for k, v in best.setting.items())
+    return (f"{len(compared)} setting(s) on {', '.join(hardware)}; nearest {best.value} {unit} "
+            f"(×{comparison.ratio}) with {setting}")

@@ -26,7 +26,7 @@ def new_review() -> Review:
         source=SOURCE,
         status="source-checked",
         reviewer="a curator",
-        reviewed_at=dt.datetime(2026, 11, 1, 12, 0, tzinfo=dt.timezone.utc),
+        reviewed_at=dt.datetime(2026, 11, 1, 12, 0, tzinfo=dt.UTC),
         artifact_sha256=SHA,
         retrieval_url="https://openreview.net/pdf?id=NUleWh1GFx",
         methods=["source-hash-verification", "human-source-review"],

@@ -40,7 +40,9 @@ class Source(Record):
     year: int = Field(ge=1900, le=2100, description="Year of publication.")
     venue: Text = Field(description="Where it appeared, as cited (for example 'ICLR 2026 workshop').")
     role: Literal["original"] = Field(
-        description="How the source relates to the results it supports: 'original' is the publication that printed them."
+        description=(
+            "How the source relates to the results it supports: 'original' is the publication that printed them."
+        )
     )
     host: Text = Field(description="Who serves the pinned file (for example 'OpenReview').")
     heading: Text = Field(description="The running heading that identifies this version of the document.")
@@ -181,6 +183,28 @@ class Direction(StrEnum):
     HIGHER = "higher"
 
 
+class SourceClaim(StrEnum):
+    """What a listed source check asserts about a result, beyond its value, unit and quote."""
+
+    MODEL_LABEL = "model-label"
+    """The model's name as printed (must also be its configuration's reported name)."""
+    PROTOCOL = "protocol"
+    DATA_LINK = "data-link"
+    FIGURE_STAGE = "figure-stage"
+    DIRECTION = "direction"
+    HARDWARE = "hardware"
+
+
+class SourceCheck(Strict):
+    """One further assertion a source check makes: this text is printed on this page of the pinned PDF."""
+
+    claim: SourceClaim = Field(description="What the text supports (model label, protocol, data link, ...).")
+    text: Text = Field(description="The text as printed in the source, word for word.")
+    page: int | None = Field(
+        None, ge=1, description="The page it is printed on; empty: the page the source locator cites."
+    )
+
+
 class Result(Record):
     """One number as a source printed it, with what it measures and where it was printed."""
 
@@ -199,6 +223,13 @@ class Result(Record):
     hardware: Hardware | None = reportable("The hardware the value was measured on.")
     source: str = ref("source", description="The source that printed the value.")
     source_locator: Text = Field(description="Where the value is printed: section, page, quoted sentence, figure.")
+    source_checks: list[SourceCheck] = Field(
+        default_factory=list,
+        description=(
+            "Further assertions 'registry review' makes against the pinned PDF, beyond the quote, value and unit "
+            "the locator gives: each is text printed on a page (for example the model label 'NT 2.5B')."
+        ),
+    )
 
     @field_validator("numeric_value", mode="before")
     @classmethod
