@@ -305,25 +305,31 @@ def _count(items: list[Any], noun: str) -> str:
     return f"{len(items)} {noun}{'' if len(items) == 1 else 's'}"
 
 
-def results_table(registry: Registry) -> Table:
-    """Every result side by side: transcribed value, review status, and our runs, never merged."""
-    table = Table("Result and stable id", "Transcribed", "Display", "Review", "Measured by us", "Estimated by us",
-                  title="Results", show_lines=True, expand=True)
-    for result in registry.of_kind(Result):
-        _, configuration, _, _ = d.result_context(registry, result)
+def results_table(registry: Registry) -> RenderableType:
+    """Every result side by side: transcribed value, review status, and our runs, never merged.
+
+    Ids are long, so they are listed under the table, keyed by row number.
+    """
+    table = Table("#", "Evaluation", "Transcribed (display)", "Review", "Measured by us", "Estimated by us",
+                  title="Results", show_lines=True)
+    for column in table.columns:
+        column.overflow = "fold"
+    legend = Text()
+    for number, result in enumerate(registry.of_kind(Result), start=1):
+        evaluation = registry.get_as(result.evaluation, Evaluation)
         runs = registry.referrers(result.id, Reproduction, "result")
         unit = d.unit_symbol(result.unit)
-        name = Text(f"{configuration.name}\n", overflow="fold")
-        name.append(result.id, style="dim")
-        _row(table,
-            name,
-            f"{result.printed_value} {unit}",
-            d.display_value(result.numeric_value),
+        _row(
+            table,
+            str(number),
+            evaluation.name,
+            f"{result.printed_value} {unit} ({d.display_value(result.numeric_value)})",
             d.status_label(registry, result.id),
-            Text(_runs_summary([r for r in runs if r.method.value == "measured"], unit)),
-            Text(_runs_summary([r for r in runs if r.method.value == "estimated"], unit)),
+            _runs_summary([r for r in runs if r.method.value == "measured"], unit),
+            _runs_summary([r for r in runs if r.method.value == "estimated"], unit),
         )
-    return table
+        legend.append(f"#{number} {result.id}\n", style="dim")
+    return Group(table, legend)
 
 
 def _runs_summary(runs: list[Reproduction], unit: str) -> str:
