@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from registry.cli import core
+from registry.cli import core, db
 
 app = typer.Typer(
     name="registry",
@@ -23,6 +23,7 @@ app = typer.Typer(
 )
 
 core.register(app)
+db.register(app)
 
 
 def main() -> None:

@@ -1,0 +1,277 @@
+"""Write a validated registry into a database: a SQLite file, or a PostgreSQL server a team shares.
+
+A SQLite database is built in a temporary file beside the target and renamed into place only once
+it is complete, so a failure or a kill part-way leaves the previous database untouched. A server
+database is rebuilt in one transaction (PostgreSQL's DDL is transactional): readers see the old
+tables until the new ones are committed, and a failure rolls everything back. Rows are inserted in
+a fixed order (kinds in dependency order, ids sorted), so two builds from the same records give
+the same content.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Table as SaTable
+from sqlalchemy import create_engine, event, insert, text
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+from sqlalchemy.schema import CreateIndex, CreateTable
+
+from registry.db.rows import Row, ensure_tables_match, record_rows
+from registry.db.tables import KIND_TABLES, METADATA, SCHEMA_VERSION, MetaRow, RecordRow, all_children
+from registry.db.views import VIEWS, create_views, drop_views
+from registry.errors import RegistryError
+from registry.loader import Registry
+from registry.models import KIND_MODELS
+
+#: Rows buffered before they are written; bounds memory on large registries.
+FLUSH_ROWS = 50_000
+
+
+@dataclass(frozen=True)
+class BuildSummary:
+    """What a build wrote, for the command to report."""
+
+    target: str
+    records: int
+    rows: int
+    tables: int
+    views: int
+    seconds: float
+
+
+def ordered_tables() -> list[SaTable]:
+    """Every table, each after the tables its foreign keys point to."""
+    tables = [RecordRow.__table__, *(t.__table__ for t in KIND_TABLES.values())]
+    tables += [child.table.__table__ for child in all_children()]
+    tables.append(MetaRow.__table__)
+    assert len(tables) == len(METADATA.tables), "a table is missing from ordered_tables()"
+    return tables  # type: ignore[return-value]
+
+
+def registry_rows(registry: Registry) -> Iterator[tuple[str, Row]]:
+    """Every (table, row) of the registry: kinds in dependency order, ids sorted within a kind."""
+    order = {kind: index for index, kind in enumerate(KIND_MODELS)}
+    root = registry.root
+    for record_id in sorted(registry.records, key=lambda i: (order[registry.records[i].kind_token], i)):
+        path = registry.paths[record_id]
+        try:
+            shown = path.relative_to(root).as_posix()
+        except ValueError:
+            shown = path.as_posix()
+        yield from record_rows(registry.records[record_id], shown)
+    yield "registry_meta", {"key": "schema_version", "value": str(SCHEMA_VERSION)}
+    yield "registry_meta", {"key": "records", "value": str(len(registry.records))}
+
+
+def _create_schema(connection: Connection) -> None:
+    """Tables first, then indexes (after the rows go in, indexes build faster) and views are added by ``_fill``."""
+    for table in ordered_tables():
+        connection.execute(CreateTable(table))
+
+
+def _create_indexes(connection: Connection) -> None:
+    for table in ordered_tables():
+        for index in sorted(table.indexes, key=lambda i: str(i.name)):
+            connection.execute(CreateIndex(index))
+
+
+def _fill(connection: Connection, registry: Registry) -> int:
+    """Insert every row, in table order, a bounded batch at a time; returns the number of rows."""
+    tables = {str(table.name): table for table in ordered_tables()}
+    buffers: dict[str, list[Row]] = {name: [] for name in tables}
+    pending = 0
+    written = 0
+
+    def flush() -> None:
+        nonlocal pending, written
+        for name, rows in buffers.items():
+            if rows:
+                insert_rows(connection, tables[name], rows)
+                written += len(rows)
+                rows.clear()
+        pending = 0
+
+    for name, row in registry_rows(registry):
+        buffers[name].append(row)
+        pending += 1
+        if pending >= FLUSH_ROWS:
+            flush()
+    flush()
+    return written
+
+
+def insert_rows(connection: Connection, table: SaTable, rows: list[Row]) -> None:
+    """One executemany for a batch of rows of one table."""
+    connection.execute(insert(table), rows)
+
+
+def _populate(connection: Connection, registry: Registry) -> int:
+    _create_schema(connection)
+    written = _fill(connection, registry)
+    _create_indexes(connection)
+    create_views(connection)
+    return written
+
+
+# -- SQLite ---------------------------------------------------------------------------------
+
+
+def _sqlite_engine(path: Path) -> Engine:
+    engine = create_engine(f"sqlite:///{path}")
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        # The file is temporary until renamed: no rollback journal, no fsync per commit (one at the end).
+        cursor.execute("PRAGMA journal_mode = OFF")
+        cursor.execute("PRAGMA synchronous = OFF")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    return engine
+
+
+def build_sqlite(registry: Registry, out: Path) -> BuildSummary:
+    """Build the database into ``out`` atomically: a temporary file beside it, renamed into place when complete."""
+    ensure_tables_match()
+    started = time.perf_counter()
+    out = Path(out)
+    if out.is_dir():
+        raise RegistryError(f"{str(out)!r} is a folder", "give --out a file name, for example registry.db")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+    except OSError as exc:
+        raise RegistryError(
+            f"cannot write the database next to {str(out)!r}: {exc.strerror}",
+            "choose a writable folder with --out",
+        ) from exc
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        engine = _sqlite_engine(tmp)
+        try:
+            with engine.begin() as connection:
+                written = _populate(connection, registry)
+            with engine.connect() as connection:
+                problems = connection.execute(text("PRAGMA foreign_key_check")).fetchall()
+                if problems:
+                    raise RegistryError(f"the built database breaks {len(problems)} foreign keys; nothing was replaced")
+        finally:
+            engine.dispose()
+        with open(tmp, "rb+") as handle:
+            os.fsync(handle.fileno())
+        os.replace(tmp, out)
+        _fsync_folder(out.parent)
+    except SQLAlchemyError as exc:
+        raise RegistryError(
+            f"building {str(out)!r} failed: {_first_line(exc)}; the previous database, if any, is untouched",
+            "run again with --debug for the details, and report it",
+        ) from exc
+    except OSError as exc:
+        raise RegistryError(
+            f"cannot write the database {str(out)!r}: {exc.strerror or exc}; the previous database, if any, is "
+            "untouched",
+            "check the free disk space and that the folder is writable",
+        ) from exc
+    finally:
+        tmp.unlink(missing_ok=True)
+    return BuildSummary(str(out), len(registry.records), written, len(ordered_tables()), len(VIEWS),
+                        time.perf_counter() - started)
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make the rename itself durable (where the platform allows opening a folder)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+# -- a server (PostgreSQL) ------------------------------------------------------------------
+
+
+def shown_url(url: str) -> str:
+    """The URL with its password hidden, for messages."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url
+
+
+def server_engine(url: str) -> Engine:
+    """An engine for a database URL, with failures turned into messages that say what to check."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError as exc:
+        raise RegistryError(
+            f"{url!r} is not a database URL",
+            "write it as postgresql+psycopg://USER:PASSWORD@HOST:PORT/DATABASE",
+        ) from exc
+    if parsed.get_backend_name() != "postgresql":
+        raise RegistryError(
+            f"--db {shown_url(url)!r}: only PostgreSQL servers are supported",
+            "use a postgresql+psycopg:// URL, or --out FILE for a SQLite file",
+        )
+    try:
+        return create_engine(parsed, pool_pre_ping=False)
+    except (NoSuchModuleError, ModuleNotFoundError) as exc:
+        raise RegistryError(
+            f"the database driver for {parsed.drivername!r} is not installed",
+            "install it with: pip install 'registry[postgres]' (psycopg), and use postgresql+psycopg:// URLs",
+        ) from exc
+
+
+def connection_error(url: str, exc: Exception) -> RegistryError:
+    return RegistryError(
+        f"cannot use the database at {shown_url(url)}: {_first_line(exc)}",
+        "check that the server is running and reachable, and the user, password and database name in the URL",
+    )
+
+
+def build_server(registry: Registry, url: str) -> BuildSummary:
+    """Build the same tables, rows and views into a server database, replacing this registry's tables there."""
+    ensure_tables_match()
+    started = time.perf_counter()
+    engine = server_engine(url)
+    try:
+        try:
+            connection = engine.connect()
+        except SQLAlchemyError as exc:
+            raise connection_error(url, exc) from exc
+        with connection:
+            try:
+                with connection.begin():
+                    drop_views(connection)
+                    for table in reversed(ordered_tables()):
+                        connection.execute(text(f'DROP TABLE IF EXISTS "{table.name}" CASCADE'))
+                    written = _populate(connection, registry)
+            except SQLAlchemyError as exc:
+                raise RegistryError(
+                    f"building into {shown_url(url)} failed: {_first_line(exc)}; nothing was changed there",
+                    "check that the user may create tables in this database; run again with --debug for the details",
+                ) from exc
+    finally:
+        engine.dispose()
+    return BuildSummary(shown_url(url), len(registry.records), written, len(ordered_tables()), len(VIEWS),
+                        time.perf_counter() - started)
+
+
+def _first_line(exc: BaseException) -> str:
+    orig = getattr(exc, "orig", None)
+    message = str(orig if orig is not None else exc).strip()
+    return message.splitlines()[0] if message else type(exc).__name__

@@ -1,0 +1,258 @@
+"""One read-only query against a built database, stopped if it runs too long.
+
+Three guards, so that no single mistake lets a query write: the statement must be a single
+SELECT or WITH (checked here, before the database sees it); the database is opened read-only
+(SQLite: a ``mode=ro`` URI, ``PRAGMA query_only`` and an authorizer that allows reads only;
+PostgreSQL: a READ ONLY transaction, rolled back afterwards); and a time limit (SQLite: a
+progress handler; PostgreSQL: ``statement_timeout``). Every failure is a ``QueryError`` that
+says what to do next.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from registry.errors import RegistryError
+
+DEFAULT_TIMEOUT_S = 10.0
+#: SQLite virtual-machine steps between two looks at the clock.
+PROGRESS_STEPS = 1_000
+ALLOWED_FIRST_WORDS = ("select", "with")
+#: Statements that change a database or a session; named as such when refused.
+WRITE_WORDS = frozenset({
+    "insert", "update", "delete", "replace", "upsert", "merge", "create", "drop", "alter", "truncate", "attach",
+    "detach", "pragma", "vacuum", "reindex", "analyze", "begin", "commit", "end", "rollback", "savepoint",
+    "release", "grant", "revoke", "copy", "set", "reset", "call", "do", "lock", "listen", "notify", "load",
+    "cluster", "refresh", "comment", "security", "discard", "prepare", "execute", "deallocate", "import",
+})
+#: Pragmas that only describe the schema, usable as table-valued functions (pragma_table_info('result')).
+READ_ONLY_PRAGMAS = frozenset({
+    "table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo",
+    "foreign_key_list", "collation_list", "function_list", "module_list", "pragma_list", "database_list",
+})
+_ALLOWED_ACTIONS = frozenset({sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION,
+                              getattr(sqlite3, "SQLITE_RECURSIVE", 33)})
+
+
+class QueryError(RegistryError):
+    """A query that cannot run, or was stopped; the message says why and the hint what to try."""
+
+
+@dataclass
+class QueryResult:
+    """Column names and rows; ``truncated`` when more rows existed than were asked for."""
+
+    columns: list[str]
+    rows: list[tuple[Any, ...]]
+    truncated: bool = False
+
+
+# -- the statement --------------------------------------------------------------------------
+
+_WRITE_HINT = "only SELECT (or WITH ... SELECT) queries run here; to change data, edit the records and rebuild"
+
+
+def split_statements(sql: str) -> list[str]:
+    """The statements in ``sql``, split at semicolons outside quotes and comments, comments removed."""
+    statements: list[str] = []
+    current: list[str] = []
+    i, n = 0, len(sql)
+    closers = {"'": "'", '"': '"', "`": "`", "[": "]"}
+    while i < n:
+        char = sql[i]
+        if char in closers:
+            end = sql.find(closers[char], i + 1)
+            while end != -1 and char in "'\"`" and sql[end + 1:end + 2] == char:  # doubled quote inside
+                end = sql.find(char, end + 2)
+            if end == -1:
+                raise QueryError(
+                    f"the query has an unclosed {char} quote",
+                    "close the quote; in SQL, text is written in single quotes: WHERE unit = 'gigabyte'",
+                )
+            current.append(sql[i:end + 1])
+            i = end + 1
+        elif sql.startswith("--", i):
+            end = sql.find("\n", i)
+            i = n if end == -1 else end
+            current.append(" ")
+        elif sql.startswith("/*", i):
+            end = sql.find("*/", i + 2)
+            i = n if end == -1 else end + 2
+            current.append(" ")
+        elif char == ";":
+            statements.append("".join(current).strip())
+            current = []
+            i += 1
+        else:
+            current.append(char)
+            i += 1
+    statements.append("".join(current).strip())
+    return [statement for statement in statements if statement]
+
+
+def check_read_only(sql: str) -> str:
+    """The single SELECT/WITH statement in ``sql`` (comments removed), or a QueryError saying what is wrong."""
+    statements = split_statements(sql)
+    if not statements:
+        raise QueryError("the query is empty", "write a SELECT, for example: registry query \"SELECT * FROM results_flat\"")
+    if len(statements) > 1:
+        raise QueryError(
+            f"the query holds {len(statements)} statements; only one runs at a time",
+            "remove the semicolons between statements and run them one by one",
+        )
+    statement = statements[0]
+    match = re.match(r"[(\s]*([A-Za-z_]+)", statement)
+    first = match.group(1).lower() if match else ""
+    if first in ALLOWED_FIRST_WORDS:
+        return statement
+    if first in WRITE_WORDS:
+        raise QueryError(f"{first.upper()} statements are not allowed: the database is read-only", _WRITE_HINT)
+    raise QueryError(
+        f"a query must start with SELECT or WITH, but this one starts with {statement.split()[0]!r}",
+        "check the spelling, for example: SELECT result_id, printed_value, unit FROM results_flat",
+    )
+
+
+# -- SQLite ---------------------------------------------------------------------------------
+
+
+def _authorize(action: int, arg1: str | None, arg2: str | None, _db: str | None, _trigger: str | None) -> int:
+    """Reads only: SELECT, reading columns, functions, recursive CTEs and schema-describing pragmas."""
+    if action in _ALLOWED_ACTIONS:
+        return sqlite3.SQLITE_OK
+    if action == sqlite3.SQLITE_PRAGMA and arg1 is not None and arg1.lower() in READ_ONLY_PRAGMAS:
+        return sqlite3.SQLITE_OK
+    if action == sqlite3.SQLITE_UPDATE and arg1 in ("sqlite_master", "sqlite_schema"):
+        # SQLite asks this while a pragma function reads the schema; IGNORE leaves the schema unchanged
+        # (and the connection is read-only anyway).
+        return sqlite3.SQLITE_IGNORE
+    return sqlite3.SQLITE_DENY
+
+
+def open_sqlite_read_only(path: Path) -> sqlite3.Connection:
+    """``path`` opened read-only, or a QueryError saying how to get a database there."""
+    if not path.exists():
+        raise QueryError(f"no database at {str(path)!r}",
+                         "build it first with 'registry db build' (or point --db at the file)")
+    if path.is_dir():
+        raise QueryError(f"{str(path)!r} is a folder, not a database file", "point --db at a .db file")
+    uri = path.resolve().as_uri() + "?mode=ro"
+    try:
+        connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
+        connection.execute("PRAGMA query_only = ON")
+        connection.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+    except sqlite3.DatabaseError as exc:
+        raise QueryError(f"{str(path)!r} is not a database SQLite can read: {exc}",
+                         "rebuild it with 'registry db build'") from exc
+    connection.set_authorizer(_authorize)
+    return connection
+
+
+def run_sqlite(path: Path, sql: str, *, timeout: float = DEFAULT_TIMEOUT_S, max_rows: int | None = None) -> QueryResult:
+    """Run one read-only statement against the SQLite file ``path``."""
+    statement = check_read_only(sql)
+    connection = open_sqlite_read_only(path)
+    deadline = time.monotonic() + timeout
+    connection.set_progress_handler(lambda: int(time.monotonic() > deadline), PROGRESS_STEPS)
+    try:
+        cursor = connection.execute(statement)
+        columns = [column[0] for column in cursor.description or []]
+        rows = cursor.fetchall() if max_rows is None else cursor.fetchmany(max_rows + 1)
+    except sqlite3.DatabaseError as exc:
+        raise _sqlite_error(exc, timeout, time.monotonic() > deadline) from exc
+    except (sqlite3.Warning, sqlite3.ProgrammingError) as exc:
+        raise QueryError(f"the query cannot run: {exc}", "run one SELECT statement at a time") from exc
+    finally:
+        connection.close()
+    truncated = max_rows is not None and len(rows) > max_rows
+    return QueryResult(columns, rows[:max_rows] if truncated else rows, truncated)
+
+
+def _sqlite_error(exc: sqlite3.DatabaseError, timeout: float, late: bool) -> QueryError:
+    message = str(exc)
+    if message == "interrupted" and late:
+        return QueryError(
+            f"the query ran longer than {timeout:g} s and was stopped",
+            "narrow it (WHERE, LIMIT, fewer joins), or allow more time with --timeout SECONDS",
+        )
+    if "not authorized" in message or "readonly" in message or "read-only" in message:
+        return QueryError(f"the query tries to change the database ({message}); the database is read-only",
+                          _WRITE_HINT)
+    if "no such table" in message or "no such column" in message:
+        return QueryError(
+            f"the query failed: {message}",
+            "list the tables and views with: registry query \"SELECT type, name FROM sqlite_master ORDER BY name\"",
+        )
+    return QueryError(f"the query failed: {message}", "check the SQL syntax near the place SQLite names")
+
+
+# -- a server (PostgreSQL) ------------------------------------------------------------------
+
+
+def run_server(url: str, sql: str, *, timeout: float = DEFAULT_TIMEOUT_S, max_rows: int | None = None) -> QueryResult:
+    """Run one statement in a READ ONLY transaction with a statement timeout, then roll back."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from registry.db.build import connection_error, server_engine
+
+    statement = check_read_only(sql)
+    engine = server_engine(url)
+    try:
+        try:
+            raw = engine.raw_connection()
+        except SQLAlchemyError as exc:
+            raise connection_error(url, exc) from exc
+        try:
+            cursor = raw.cursor()
+            cursor.execute("SET TRANSACTION READ ONLY")
+            cursor.execute(f"SET LOCAL statement_timeout = {max(1, int(timeout * 1000))}")
+            try:
+                cursor.execute(statement)
+                columns = [column[0] for column in cursor.description or []]
+                rows = cursor.fetchall() if max_rows is None else cursor.fetchmany(max_rows + 1)
+            except Exception as exc:  # noqa: BLE001 - the driver's errors, translated below
+                raise _server_error(exc, timeout) from exc
+        finally:
+            raw.rollback()
+            raw.close()
+    finally:
+        engine.dispose()
+    truncated = max_rows is not None and len(rows) > max_rows
+    return QueryResult(columns, [tuple(row) for row in (rows[:max_rows] if truncated else rows)], truncated)
+
+
+def _server_error(exc: Exception, timeout: float) -> QueryError:
+    sqlstate = getattr(exc, "sqlstate", None)
+    message = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    if sqlstate == "57014":  # query_canceled
+        return QueryError(
+            f"the query ran longer than {timeout:g} s and was stopped",
+            "narrow it (WHERE, LIMIT, fewer joins), or allow more time with --timeout SECONDS",
+        )
+    if sqlstate == "25006" or (sqlstate or "").startswith("42501"):  # read_only_sql_transaction, no privilege
+        return QueryError(f"the query tries to change the database ({message}); the database is read-only",
+                          _WRITE_HINT)
+    return QueryError(f"the query failed: {message}", "check the SQL near the place the server names")
+
+
+# -- either ---------------------------------------------------------------------------------
+
+
+def is_url(db: str) -> bool:
+    return "://" in db
+
+
+def run_query(db: str, sql: str, *, timeout: float = DEFAULT_TIMEOUT_S, max_rows: int | None = None) -> QueryResult:
+    """Run ``sql`` read-only against ``db``: a SQLite file path, a sqlite:/// URL or a PostgreSQL URL."""
+    if timeout <= 0:
+        raise QueryError(f"--timeout must be more than 0 seconds, not {timeout:g}", "for example --timeout 30")
+    if db.startswith("sqlite:///"):
+        return run_sqlite(Path(db[len("sqlite:///"):]), sql, timeout=timeout, max_rows=max_rows)
+    if is_url(db):
+        return run_server(db, sql, timeout=timeout, max_rows=max_rows)
+    return run_sqlite(Path(db), sql, timeout=timeout, max_rows=max_rows)

@@ -1,0 +1,133 @@
+"""The views a user would otherwise write: flat results, missing metadata, reproductions beside results.
+
+Each view is plain SQL that SQLite and PostgreSQL both run, so a query written against one
+works against the other. Review status follows the rule the pages use (``display.review_status``):
+the strongest status any review grants the record, or 'not-reviewed'.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import text
+from sqlalchemy.engine import Connection
+
+from registry.models.records import ReviewStatus
+
+#: Review statuses from strongest to weakest; every status must be listed (a test checks it).
+STATUS_STRENGTH: tuple[ReviewStatus, ...] = (ReviewStatus.SOURCE_CHECKED,)
+NOT_REVIEWED = "not-reviewed"
+
+
+def _status_case() -> str:
+    whens = "\n".join(
+        f"         WHEN EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id\n"
+        f"                      WHERE s.subject = rec.id AND v.status = '{status.value}') THEN '{status.value}'"
+        for status in STATUS_STRENGTH
+    )
+    return f"CASE\n{whens}\n         ELSE '{NOT_REVIEWED}' END"
+
+
+#: View name -> (what it shows, its SELECT). Created in this order: later views may use earlier ones.
+VIEWS: dict[str, tuple[str, str]] = {
+    "record_review_status": (
+        "Every record's review status: the strongest status any review grants it, or 'not-reviewed'.",
+        f"""
+SELECT rec.id AS record_id,
+       rec.kind AS kind,
+       {_status_case()} AS review_status,
+       (SELECT COUNT(*) FROM review_subject s WHERE s.subject = rec.id) AS review_count
+FROM record rec""",
+    ),
+    "results_flat": (
+        "One row per result, with its evaluation, configuration, model family, protocol, dataset, source "
+        "and review status.",
+        """
+SELECT r.id AS result_id,
+       r.printed_value,
+       r.numeric_value,
+       r.numeric_value_float,
+       r.unit,
+       r.unit_detail,
+       r.metric,
+       r.metric_direction,
+       r.metric_qualifier,
+       r.uncertainty,
+       r.scope_note,
+       r.hardware_description AS hardware,
+       r.source_locator,
+       st.review_status,
+       e.id AS evaluation_id,
+       e.name AS evaluation_name,
+       e.independence,
+       e.split,
+       e.adaptation,
+       e.update_mode,
+       c.id AS configuration_id,
+       c.name AS configuration_name,
+       c.reported_name,
+       c.checkpoint,
+       f.id AS model_family_id,
+       f.name AS model_family_name,
+       p.id AS protocol_id,
+       p.name AS protocol_name,
+       d.id AS dataset_id,
+       d.name AS dataset_name,
+       s.id AS source_id,
+       s.title AS source_title,
+       s.year AS source_year,
+       s.venue AS source_venue,
+       s.sha256 AS source_sha256
+FROM result r
+JOIN evaluation e ON e.id = r.evaluation
+JOIN config c ON c.id = e.configuration
+JOIN family f ON f.id = c.model_family
+JOIN protocol p ON p.id = e.protocol
+JOIN dataset d ON d.id = e.dataset
+JOIN source s ON s.id = r.source
+JOIN record_review_status st ON st.record_id = r.id""",
+    ),
+    "missing_metadata_all": (
+        "Every field any record leaves empty on purpose, with the record's kind and file, the reason and the note.",
+        """
+SELECT m.record_id,
+       rec.kind,
+       m.field,
+       m.reason,
+       m.note,
+       rec.path
+FROM missing_metadata m
+JOIN record rec ON rec.id = m.record_id""",
+    ),
+    "reproductions_side_by_side": (
+        "Every reproduction beside the result it reproduces: transcribed and reproduced values, their "
+        "difference and ratio (reproduced / transcribed), in the result's unit.",
+        """
+SELECT rp.id AS reproduction_id,
+       r.id AS result_id,
+       rp.recipe AS recipe_id,
+       rp.method,
+       rp.outcome,
+       rp.hardware_kind,
+       rp.hardware_name,
+       r.unit,
+       r.printed_value AS transcribed_printed_value,
+       r.numeric_value AS transcribed_value,
+       rp.value AS reproduced_value,
+       rp.value_gib AS reproduced_value_gib,
+       rp.value_float - r.numeric_value_float AS difference,
+       rp.value_float / NULLIF(r.numeric_value_float, 0) AS ratio,
+       rp.started_at,
+       rp.git_commit
+FROM reproduction rp
+JOIN result r ON r.id = rp.result""",
+    ),
+}
+
+
+def create_views(connection: Connection) -> None:
+    for name, (_, select) in VIEWS.items():
+        connection.execute(text(f"CREATE VIEW {name} AS{select}"))
+
+
+def drop_views(connection: Connection) -> None:
+    for name in reversed(VIEWS):
+        connection.execute(text(f"DROP VIEW IF EXISTS {name}"))
