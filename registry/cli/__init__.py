@@ -9,6 +9,7 @@ from __future__ import annotations
 import typer
 
 from registry.cli import core, db
+from registry.cli import review as review_cli
 
 app = typer.Typer(
     name="registry",
@@ -24,6 +25,7 @@ app = typer.Typer(
 
 core.register(app)
 db.register(app)
+review_cli.register(app)
 
 
 def main() -> None:

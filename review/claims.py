@@ -1,0 +1,389 @@
+"""The claims a source check asserts, derived from the records, and how each is checked.
+
+Nothing here knows a particular paper. Every assertion comes from a record field:
+
+- the *source locator* gives pages and quotes (grammar below): the page must exist and the
+  quote must be printed on it;
+- a result's *printed value* must appear in its quote, as printed, and on the page inside
+  the quoted text; an evidence row's *statement* the same, when it states a reported result;
+- a result's *unit* (and its ``unit_detail``, 'Printed as GB') must be printed with the value;
+- a result's *source checks* list further text (model label, protocol, data link, figure
+  stage, direction, hardware) that must be printed on a page; a model label must also be
+  the reported name of the result's configuration;
+- a configuration's *reported name* must be printed on the page its locator quotes;
+- the *source* itself: its page count, its running heading on page 1, its CreationDate.
+
+Locator grammar. A locator is free text, kept word for word; the checker reads from it every
+``(page N): '<quote>'`` (also ``(p. N)``; the quote in straight or curly single or double
+quotes, ending at a closing mark followed by ``;``, ``,``, ``.``, ``:``, ``)``, a space or
+the end). Example: ``Section 3.3 'ZeRO offload' paragraph (page 6): 'the NT 2.5B checkpoint
+(33.88 → 11.49 GB)'; stage + DeepSpeed (...) of Figure 3``. A locator with no page, or with a
+page but no quote after it, cannot be checked.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from review.errors import NotCheckableError
+from review.pdftext import (
+    Extraction,
+    TextMatch,
+    closest_text,
+    find_on_pages,
+    find_text,
+    normalize,
+    normalize_quote,
+    number_pattern,
+    unit_pattern,
+)
+
+if TYPE_CHECKING:
+    from registry.loader import Registry
+    from registry.models import Record, Result, Source
+
+_PAGE = r"\((?:page|p\.)\s*(?P<page>\d+)\)"
+_QUOTE = (
+    r"\s*:\s*(?:['\u2018](?P<single>.+?)['\u2019]|[\"\u201c](?P<double>.+?)[\"\u201d])"
+    r"(?=[\s;,.:)]|$)"
+)
+_PAGE_RE = re.compile(_PAGE, re.IGNORECASE)
+_CITATION_RE = re.compile(_PAGE + _QUOTE, re.IGNORECASE | re.DOTALL)
+GRAMMAR = "\"... (page N): '<quoted text>' ...\""
+
+#: How units are printed. Used to check a record's unit against what the page prints.
+UNIT_SYMBOLS: dict[str, tuple[str, ...]] = {
+    "byte": ("B", "bytes"),
+    "kilobyte": ("kB", "KB", "kilobytes"),
+    "megabyte": ("MB", "megabytes"),
+    "gigabyte": ("GB", "gigabytes", "gigabyte"),
+    "terabyte": ("TB", "terabytes"),
+    "kibibyte": ("KiB",),
+    "mebibyte": ("MiB",),
+    "gibibyte": ("GiB",),
+    "tebibyte": ("TiB",),
+    "second": ("s", "sec", "seconds"),
+    "millisecond": ("ms", "milliseconds"),
+    "minute": ("min", "minutes"),
+    "hour": ("h", "hours"),
+    "percent": ("%", "percent"),
+}
+_ALL_SYMBOLS = {symbol: unit for unit, symbols in UNIT_SYMBOLS.items() for symbol in symbols}
+_PRINTED_AS = re.compile(r"printed as\s+['\"\u2018\u201c]?(?P<symbol>[^'\"\u2019\u201d,;()\s]+)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Citation:
+    """One place a locator quotes: a page and the text printed there."""
+
+    page: int
+    quote: str
+
+
+def parse_locator(locator: str, record_id: str = "the record") -> list[Citation]:
+    """Every ``(page N): '<quote>'`` in ``locator``, or ``NotCheckableError`` saying what is missing."""
+    citations = [
+        Citation(int(m["page"]), " ".join((m["single"] or m["double"]).split()))
+        for m in _CITATION_RE.finditer(locator)
+    ]
+    if citations:
+        return citations
+    pages = [m["page"] for m in _PAGE_RE.finditer(locator)]
+    if pages:
+        raise NotCheckableError(
+            f"cannot check {record_id}: its source locator cites page {pages[0]} but quotes no text",
+            f"a locator is checked by the text it quotes, as in {GRAMMAR}; add the sentence that prints the value",
+        )
+    raise NotCheckableError(
+        f"cannot check {record_id}: its source locator names no page ({locator!r})",
+        f"the checker reads locators of the form {GRAMMAR}; add the page and a quote of the printed text",
+    )
+
+
+def locator_of(record: Record) -> str | None:
+    value = getattr(record, "source_locator", None)
+    return value if isinstance(value, str) else None
+
+
+# -- assertions -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Assertion:
+    """One checked claim: what the record says, whether the PDF agrees, where, and how it matched."""
+
+    record_id: str
+    claim: str
+    expected: str
+    passed: bool
+    page: int | None = None
+    matched: str = ""
+    detail: str = ""
+
+    @property
+    def outcome(self) -> str:
+        return "pass" if self.passed else "fail"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Something a record says that the PDF can confirm. Subclasses check one kind of claim."""
+
+    record_id: str
+    claim: str
+
+    def check(self, doc: Extraction) -> Assertion:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _result(self, expected: str, passed: bool, page: int | None = None, matched: str = "",
+                detail: str = "") -> Assertion:
+        return Assertion(self.record_id, self.claim, expected, passed, page, matched, detail)
+
+    @staticmethod
+    def _missing_page(doc: Extraction, page: int) -> str:
+        return f"page {page} does not exist: the PDF has {doc.page_count} pages"
+
+
+@dataclass(frozen=True)
+class PageExists(Claim):
+    page: int
+
+    def check(self, doc: Extraction) -> Assertion:
+        expected = f"page {self.page}"
+        if doc.page(self.page) is None:
+            return self._result(expected, False, self.page, detail=self._missing_page(doc, self.page))
+        return self._result(expected, True, self.page, detail=f"the PDF has {doc.page_count} pages")
+
+
+@dataclass(frozen=True)
+class TextOnPage(Claim):
+    """Text that must be printed on a page (a locator's quote, a model label, a heading)."""
+
+    page: int
+    text: str
+
+    def check(self, doc: Extraction) -> Assertion:
+        expected = f"'{self.text}'"
+        page_text = doc.page(self.page)
+        if page_text is None:
+            return self._result(expected, False, self.page, detail=self._missing_page(doc, self.page))
+        match = find_text(page_text, self.text)
+        if match is not None:
+            return self._result(expected, True, self.page, match.shown, match.how_text)
+        return self._result(expected, False, self.page, detail=self._why_absent(doc, page_text))
+
+    def _why_absent(self, doc: Extraction, page_text: str) -> str:
+        detail = f"not printed on page {self.page}"
+        elsewhere = [p for p in find_on_pages(doc, self.text) if p != self.page]
+        if elsewhere:
+            detail += f"; it is printed on page {', '.join(map(str, elsewhere))} instead"
+        close = closest_text(page_text, self.text)
+        if close is not None:
+            detail += f"; closest text on page {self.page}: '{close[0]}' ({close[1]:.0%} alike)"
+        return detail
+
+
+@dataclass(frozen=True)
+class ValueInQuote(Claim):
+    """A printed value must be in the record's quote, as printed, and in the quoted text on the page."""
+
+    page: int
+    quote: str
+    value: str
+
+    def check(self, doc: Extraction) -> Assertion:
+        expected = f"'{self.value}'"
+        pattern = number_pattern(self.value)
+        if not pattern.search(normalize_quote(self.quote)):
+            return self._result(expected, False, self.page,
+                                detail=f"the record's own quote '{self.quote}' does not print '{self.value}'; "
+                                       "the locator must quote the text that prints the value")
+        page_text = doc.page(self.page)
+        if page_text is None:
+            return self._result(expected, False, self.page, detail=self._missing_page(doc, self.page))
+        match = find_text(page_text, self.quote)
+        found = pattern.search(match.normalized) if match is not None else None
+        if found is not None:
+            return self._result(expected, True, self.page, found.group(),
+                                f"printed as '{self.value}' in the quoted text")
+        on_page = normalize(page_text).text
+        if pattern.search(on_page):
+            return self._result(expected, False, self.page,
+                                detail=f"'{self.value}' is printed on page {self.page}, but the quoted text is not")
+        detail = f"'{self.value}' is not printed on page {self.page}"
+        others = [n for n, text in enumerate(doc.pages, start=1) if n != self.page and
+                  pattern.search(normalize(text).text)]
+        if others:
+            detail += f" (it is printed on page {', '.join(map(str, others))})"
+        return self._result(expected, False, self.page, detail=detail)
+
+
+@dataclass(frozen=True)
+class UnitWithValue(Claim):
+    """The unit the record gives must be the one printed with the value."""
+
+    page: int
+    quote: str
+    value: str
+    unit: str
+    symbols: tuple[str, ...]
+
+    def check(self, doc: Extraction) -> Assertion:
+        expected = f"{' or '.join(self.symbols)} ({self.unit})"
+        page_text = doc.page(self.page)
+        if page_text is None:
+            return self._result(expected, False, self.page, detail=self._missing_page(doc, self.page))
+        match = find_text(page_text, self.quote)
+        if match is None:
+            return self._result(expected, False, self.page,
+                                detail=f"the quoted text is not on page {self.page}, so its unit cannot be read")
+        return self._in_quote(match, page_text, expected)
+
+    def _in_quote(self, match: TextMatch, page_text: str, expected: str) -> Assertion:
+        text = match.normalized
+        value = number_pattern(self.value).search(text)
+        after = text[value.end():] if value else text
+        printed = re.match(r"\s*([A-Za-z%]+)", after)
+        if printed and printed.group(1) in _ALL_SYMBOLS and printed.group(1) not in self.symbols:
+            other = printed.group(1)
+            return self._result(expected, False, self.page, match.shown,
+                                f"the page prints '{self.value} {other}' ({_ALL_SYMBOLS[other]}), not {expected}")
+        for region, where in ((after, f"after '{self.value}' in the quoted text"), (text, "in the quoted text")):
+            for symbol in self.symbols:
+                hit = unit_pattern(symbol).search(region)
+                if hit:
+                    shown = f"{self.value}{after[:hit.end()]}" if region is after and value else symbol
+                    return self._result(expected, True, self.page, shown, f"'{symbol}' printed {where}")
+        on_page = normalize(page_text).text
+        for symbol in self.symbols:
+            if unit_pattern(symbol).search(on_page):
+                return self._result(expected, True, self.page, symbol,
+                                    f"'{symbol}' printed on page {self.page}, outside the quoted text")
+        return self._result(expected, False, self.page, match.shown,
+                            f"no {expected} is printed with the value on page {self.page}")
+
+
+@dataclass(frozen=True)
+class RecordsAgree(Claim):
+    """Two records must say the same thing (a listed model label and the configuration's reported name)."""
+
+    expected: str
+    found: str
+    why: str
+
+    def check(self, doc: Extraction) -> Assertion:
+        if self.expected == self.found:
+            return self._result(f"'{self.expected}'", True, detail=self.why)
+        return self._result(f"'{self.expected}'", False, detail=f"{self.why}, but it is '{self.found}'")
+
+
+@dataclass(frozen=True)
+class PageCount(Claim):
+    expected: int
+
+    def check(self, doc: Extraction) -> Assertion:
+        passed = doc.page_count == self.expected
+        detail = f"the PDF has {doc.page_count} pages"
+        return self._result(f"{self.expected} pages", passed, detail=detail)
+
+
+@dataclass(frozen=True)
+class CreationDate(Claim):
+    expected: str
+
+    def check(self, doc: Extraction) -> Assertion:
+        if doc.creation_date is None:
+            return self._result(self.expected, False, detail="the PDF states no CreationDate")
+        found = {doc.creation_date, doc.creation_date_utc}
+        shown = doc.creation_date if doc.creation_date == doc.creation_date_utc else (
+            f"{doc.creation_date} ({doc.creation_date_utc} UTC)")
+        return self._result(self.expected, self.expected in found, detail=f"the PDF's CreationDate is {shown}")
+
+
+# -- claims from records ---------------------------------------------------------------------------
+
+
+def source_claims(source: Source) -> list[Claim]:
+    """What the source record says about the file: its page count, its heading, its CreationDate."""
+    return [
+        PageCount(source.id, "page count", source.page_count),
+        TextOnPage(source.id, "heading", 1, source.heading),
+        CreationDate(source.id, "creation date", source.pdf_creation_date.isoformat()),
+    ]
+
+
+def record_claims(registry: Registry, record: Record) -> list[Claim]:
+    """Every claim ``record`` makes about the page its locator cites (NotCheckableError if it cites none)."""
+    from registry.models import Configuration, Evidence, Result
+    from registry.models.records import EvidenceProperty
+
+    locator = locator_of(record)
+    if locator is None:
+        raise NotCheckableError(
+            f"cannot check {record.id}: a {record.kind_token} cites no place in a source",
+            "give the id of a result, an evidence row, a configuration or a source",
+        )
+    citations = parse_locator(locator, record.id)
+    claims: list[Claim] = []
+    for citation in citations:
+        claims.append(PageExists(record.id, "page", citation.page))
+        claims.append(TextOnPage(record.id, "quote", citation.page, citation.quote))
+    if isinstance(record, Result):
+        claims += _result_claims(registry, record, citations)
+    elif isinstance(record, Evidence) and record.property is EvidenceProperty.REPORTED_RESULT:
+        cited = _citing(citations, record.statement)
+        claims.append(ValueInQuote(record.id, "statement", cited.page, cited.quote, record.statement))
+    elif isinstance(record, Configuration):
+        claims.append(TextOnPage(record.id, "model label", citations[0].page, record.reported_name))
+    return claims
+
+
+def _citing(citations: list[Citation], value: str) -> Citation:
+    """The citation whose quote prints ``value`` (the first one if none does: its check then fails)."""
+    pattern = number_pattern(value)
+    return next((c for c in citations if pattern.search(normalize_quote(c.quote))), citations[0])
+
+
+def _result_claims(registry: Registry, result: Result, citations: list[Citation]) -> list[Claim]:
+    from registry.models import Configuration, Evaluation
+    from registry.models.records import SourceClaim
+
+    cited = _citing(citations, result.printed_value)
+    claims: list[Claim] = [ValueInQuote(result.id, "printed value", cited.page, cited.quote, result.printed_value)]
+    claims += _unit_claims(result, cited)
+    evaluation = registry.records.get(result.evaluation)
+    configuration = (registry.records.get(evaluation.configuration)
+                     if isinstance(evaluation, Evaluation) else None)
+    for check in result.source_checks:
+        label = check.claim.value.replace("-", " ")
+        claims.append(TextOnPage(result.id, label, check.page or cited.page, check.text))
+        if check.claim is SourceClaim.MODEL_LABEL and isinstance(configuration, Configuration):
+            claims.append(RecordsAgree(result.id, "model label (config)", check.text,
+                                       configuration.reported_name,
+                                       "the configuration's reported name"))
+    return claims
+
+
+def _unit_claims(result: Result, cited: Citation) -> list[Claim]:
+    known = UNIT_SYMBOLS.get(result.unit, ())
+    printed = _PRINTED_AS.search(result.unit_detail or "")
+    if printed is not None:
+        symbol = printed["symbol"]
+        claims: list[Claim] = []
+        if known and symbol not in known:
+            claims.append(RecordsAgree(result.id, "unit detail = unit", symbol, known[0],
+                                       f"unit_detail says the unit is printed as '{symbol}'; "
+                                       f"the unit {result.unit} is printed as {', '.join(known)}"))
+        return [*claims, UnitWithValue(result.id, "unit", cited.page, cited.quote, result.printed_value,
+                                       result.unit, (symbol,))]
+    if known:
+        return [UnitWithValue(result.id, "unit", cited.page, cited.quote, result.printed_value, result.unit, known)]
+    return [RecordsAgree(result.id, "unit", result.unit, "(no printed form)",
+                         f"the checker knows no printed form of the unit {result.unit!r} and unit_detail "
+                         f"does not say 'Printed as ...'; add that to unit_detail")]
+
+
+def check_claims(claims: list[Claim], doc: Extraction) -> list[Assertion]:
+    return [claim.check(doc) for claim in claims]

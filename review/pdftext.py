@@ -1,0 +1,385 @@
+"""Text from the pinned PDF, page by page, and quote matching that survives typesetting.
+
+Extraction uses pypdf and keeps the raw text of every page. The *extraction artifact*
+is that text with the pages joined by form feeds (``\\f``, as pdftotext separates
+them), encoded as UTF-8; its SHA-256 is what a review records as ``extraction_sha256``.
+
+Text extracted from a typeset paper differs from the words a curator typed: lines
+break inside sentences, words are hyphenated at line ends (while real hyphens such as
+``Stage-2`` must survive), ligatures come out as single characters (``ﬁ``), and
+arrows, minus signs, quotes and spaces come in several Unicode forms. ``find_text``
+therefore matches in steps, and says which step matched and what it had to read
+differently:
+
+1. verbatim, in the raw page text;
+2. after normalizing both sides: Unicode compatibility forms (ligatures, non-breaking
+   and thin spaces), the minus sign and Unicode hyphens read as ``-``, curly quotes as
+   straight ones, ``->`` and long arrows as ``→``, and every run of white space
+   (line breaks included) as one space. A hyphen at a line end may be either a
+   hyphenation (dropped: ``check-⏎point`` matches ``checkpoint``) or a real hyphen
+   (kept: ``Stage-⏎2`` matches ``Stage-2``); the quote decides which;
+3. as step 2, but letting spaces differ: a quote's space may be absent and the page may
+   add one (pypdf sometimes drops or adds spaces between words set in different fonts).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from review.errors import PdfError
+from review.fetch import sniff
+
+PAGE_SEPARATOR = "\f"
+#: Stands, in normalized text, for a hyphen at a line end (or a soft hyphen): dropped or kept as the quote needs.
+SOFT = "\x00"
+_HYPHENS = "-\u2010\u2011\u00ad"
+
+_CHAR_MAP: dict[str, tuple[str, str]] = {
+    "\u2212": ("-", "minus sign '\u2212' read as '-'"),
+    "\u2010": ("-", "Unicode hyphen read as '-'"),
+    "\u2011": ("-", "non-breaking hyphen read as '-'"),
+    "\u2012": ("-", "figure dash read as '-'"),
+    "\ufe63": ("-", "small hyphen-minus read as '-'"),
+    "\uff0d": ("-", "full-width hyphen-minus read as '-'"),
+    "\u27f6": ("\u2192", "long arrow '\u27f6' read as '\u2192'"),
+    "\u2018": ("'", "curly quote read as straight"),
+    "\u2019": ("'", "curly quote read as straight"),
+    "\u201c": ('"', "curly quote read as straight"),
+    "\u201d": ('"', "curly quote read as straight"),
+    "\u200b": ("", "zero-width space dropped"),
+    "\ufeff": ("", "zero-width space dropped"),
+}
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """The text of every page of one PDF, as pypdf extracted it."""
+
+    pages: tuple[str, ...]
+    extractor: str
+    """Which library and version extracted the text (for example 'pypdf 5.1.0')."""
+    creation_date: str | None = None
+    """The PDF's CreationDate as an ISO date (its own time zone), where it has one."""
+    creation_date_utc: str | None = None
+
+    @property
+    def page_count(self) -> int:
+        return len(self.pages)
+
+    @property
+    def text(self) -> str:
+        """The extraction artifact: raw page texts joined by form feeds."""
+        return PAGE_SEPARATOR.join(self.pages)
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+
+    def page(self, number: int) -> str | None:
+        """The text of page ``number`` (1-based), or None past the end."""
+        return self.pages[number - 1] if 1 <= number <= len(self.pages) else None
+
+
+def extract_pdf(path: Path) -> Extraction:
+    """Every page's text, or a ``PdfError`` saying what is wrong with the file and what to do.
+
+    pypdf's own log lines and warnings about damaged files are silenced: the error says it once.
+    """
+    import logging
+    import warnings
+
+    logger = logging.getLogger("pypdf")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return _extract(path)
+    finally:
+        logger.setLevel(level)
+
+
+def _extract(path: Path) -> Extraction:
+    import pypdf
+    from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError, PyPdfError
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise PdfError(path, f"cannot read {path}: {exc.strerror}", "check the file's permissions") from exc
+    kind = sniff(data[:1024])
+    if kind == "html":
+        raise PdfError(path, f"{path} is an HTML page, not a PDF",
+                       "save the PDF itself (not the web page that links to it) and pass it with --pdf")
+    if kind != "pdf":
+        shown = "is empty" if kind == "empty" else f"starts with {data[:16]!r}"
+        raise PdfError(path, f"{path} is not a PDF: it {shown}", "pass the PDF file of the source with --pdf")
+    if b"%%EOF" not in data[-4096:] and b"%%EOF" not in data:
+        raise PdfError(path, f"{path} is a truncated PDF: it has no end-of-file marker",
+                       "download the PDF again; an interrupted download leaves such a file")
+    broken = (PdfReadError, PyPdfError, ValueError, KeyError, TypeError, AttributeError, IndexError,
+              AssertionError, RecursionError, OverflowError, ZeroDivisionError)
+    corrupt_hint = "the file is damaged; download the PDF again, or check it opens in a PDF viewer"
+    try:
+        reader = pypdf.PdfReader(path, strict=False)
+        if reader.is_encrypted:
+            try:
+                unlocked = reader.decrypt("")
+            except DependencyError as exc:
+                raise PdfError(path, f"{path} is encrypted with a cipher pypdf needs an extra package for: {exc}",
+                               "install the 'cryptography' package, or pass a decrypted copy with --pdf") from exc
+            if not unlocked:
+                raise PdfError(path, f"{path} is an encrypted PDF that needs a password to open",
+                               "save an unencrypted copy (print to PDF) and pass it with --pdf; its hash will "
+                               "differ, so update the source record only if that copy is the one to pin")
+        pages = []
+        for index, page in enumerate(reader.pages, start=1):
+            try:
+                pages.append(page.extract_text() or "")
+            except broken as exc:
+                raise PdfError(path, f"page {index} of {path} cannot be read: {type(exc).__name__}: {exc}",
+                               corrupt_hint) from exc
+        created = reader.metadata.creation_date if reader.metadata is not None else None
+    except PdfError:
+        raise
+    except FileNotDecryptedError as exc:
+        raise PdfError(path, f"{path} is an encrypted PDF that needs a password to open",
+                       "save an unencrypted copy and pass it with --pdf") from exc
+    except broken as exc:
+        raise PdfError(path, f"{path} is a corrupt PDF: {type(exc).__name__}: {exc}", corrupt_hint) from exc
+    if not pages:
+        raise PdfError(path, f"{path} is a PDF without pages", corrupt_hint)
+    creation = creation_utc = None
+    if created is not None:
+        import datetime as dt
+
+        creation = created.date().isoformat()
+        aware = created if created.tzinfo else created.replace(tzinfo=dt.UTC)
+        creation_utc = aware.astimezone(dt.UTC).date().isoformat()
+    return Extraction(pages=tuple(pages), extractor=f"pypdf {pypdf.__version__}", creation_date=creation,
+                      creation_date_utc=creation_utc)
+
+
+# -- normalization ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Normalized:
+    """Normalized text, with each character's span in the raw text and what was read differently."""
+
+    text: str
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+    notes: tuple[str | None, ...]
+
+
+def normalize(raw: str) -> Normalized:
+    """Normalize ``raw`` for matching (see the module docstring), keeping a map back to the raw text."""
+    out: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    notes: list[str | None] = []
+
+    def emit(chars: str, start: int, end: int, note: str | None) -> None:
+        for char in chars:
+            out.append(char)
+            starts.append(start)
+            ends.append(end)
+            notes.append(note)
+
+    i, n = 0, len(raw)
+    while i < n:
+        char = raw[i]
+        if char == "\u00ad":
+            emit(SOFT, i, i + 1, "soft hyphen")
+            i += 1
+            continue
+        if char in _HYPHENS and out and out[-1].isalnum():
+            j = i + 1
+            while j < n and raw[j] in " \t":
+                j += 1
+            if j < n and raw[j] in "\r\n":
+                while j < n and raw[j].isspace():
+                    j += 1
+                emit(SOFT, i, j, None)
+                i = j
+                continue
+        if char.isspace() or unicodedata.category(char) == "Zs":
+            j = i
+            while j < n and (raw[j].isspace() or unicodedata.category(raw[j]) == "Zs"):
+                j += 1
+            run = raw[i:j]
+            if out and out[-1] != " ":
+                note = "line break read as a space" if ("\n" in run or "\r" in run) else (
+                    None if run == " " else "non-breaking or special space read as a space")
+                emit(" ", i, j, note)
+            i = j
+            continue
+        if raw.startswith("->", i):
+            emit("\u2192", i, i + 2, "'->' read as '\u2192'")
+            i += 2
+            continue
+        if char in _CHAR_MAP:
+            mapped, note = _CHAR_MAP[char]
+            emit(mapped, i, i + 1, note)
+            i += 1
+            continue
+        compat = unicodedata.normalize("NFKC", char)
+        if compat != char:
+            kind = "ligature" if "LIGATURE" in unicodedata.name(char, "") else "compatibility character"
+            emit(compat, i, i + 1, f"{kind} '{char}' read as '{compat}'")
+        else:
+            emit(char, i, i + 1, None)
+        i += 1
+    while out and out[-1] == " ":
+        for stack in (out, starts, ends, notes):
+            stack.pop()
+    return Normalized("".join(out), tuple(starts), tuple(ends), tuple(notes))
+
+
+def normalize_quote(text: str) -> str:
+    """A quote or value as typed by a curator, normalized the same way (hyphenation marks dropped)."""
+    return normalize(text).text.replace(SOFT, "")
+
+
+# -- matching -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TextMatch:
+    """Where a quote was found on a page, and how."""
+
+    raw: str
+    """The page's text that matched, as extracted (line breaks included)."""
+    normalized: str
+    """The same text normalized, hyphenation resolved the way the quote reads."""
+    how: tuple[str, ...] = field(default_factory=tuple)
+    """What had to be read differently ('verbatim' when nothing)."""
+
+    @property
+    def shown(self) -> str:
+        return self.raw.replace("\r\n", "\n").replace("\n", "\u23ce")
+
+    @property
+    def how_text(self) -> str:
+        return "; ".join(self.how)
+
+
+def _pattern(quote: str, *, lenient_spaces: bool) -> re.Pattern[str]:
+    """A regex for a normalized quote: hyphenation marks may sit between any two characters and stand
+    for a quote's hyphen; with ``lenient_spaces``, a quote's space may be absent and the page may add one."""
+    tokens = [" ?" if (c == " " and lenient_spaces) else f"[-{SOFT}]" if c == "-" else re.escape(c) for c in quote]
+    joiner = f"[ {SOFT}]?" if lenient_spaces else f"{SOFT}?"
+    pattern = tokens[0]
+    for previous, char, token in zip(quote, quote[1:], tokens[1:], strict=False):
+        pattern += token if lenient_spaces and " " in (previous, char) else joiner + token
+    return re.compile(pattern)
+
+
+def _align(group: str, quote: str) -> tuple[str, int, int, bool]:
+    """Read a match the way the quote reads: (text, hyphens joined, hyphens kept, spacing differed)."""
+    out: list[str] = []
+    joined = kept = 0
+    spacing = False
+    j = 0
+    for k, char in enumerate(group):
+        if j < len(quote) and quote[j] == " " and char != " ":
+            j += 1
+            spacing = True
+        if char == " ":
+            if j < len(quote) and quote[j] == " ":
+                out.append(" ")
+                j += 1
+            else:
+                spacing = True
+        elif char == SOFT:
+            if j < len(quote) and quote[j] == "-" and group[k + 1:k + 2] != "-":
+                out.append("-")
+                kept += 1
+                j += 1
+            else:
+                joined += 1
+        else:
+            out.append(char)
+            j += 1
+    return "".join(out), joined, kept, spacing
+
+
+def find_text(page: str, quote: str) -> TextMatch | None:
+    """Find ``quote`` in ``page``: verbatim, then normalized, then with spacing differences; None if absent."""
+    if not quote.strip():
+        return None
+    if quote in page:
+        return TextMatch(raw=quote, normalized=normalize_quote(quote), how=("verbatim",))
+    norm = normalize(page)
+    wanted = normalize_quote(quote)
+    for lenient in (False, True):
+        match = _pattern(wanted, lenient_spaces=lenient).search(norm.text)
+        if match is None:
+            continue
+        first, last = match.start(), match.end() - 1
+        resolved, joined, kept, spacing = _align(match.group(), wanted)
+        how: list[str] = []
+        for note in normalize(quote).notes:
+            if note and f"in the quote, {note}" not in how and note != "soft hyphen":
+                how.append(f"in the quote, {note}")
+        for note in norm.notes[first:last + 1]:
+            if note and note not in how and note != "soft hyphen":
+                how.append(note)
+        if joined:
+            how.append(f"hyphenation at a line end joined ({joined}x)")
+        if kept:
+            how.append(f"hyphen at a line end kept ({kept}x)")
+        if spacing:
+            how.append("spaces ignored (the extracted text spaces words differently)")
+        raw = page[norm.starts[first]:norm.ends[last]]
+        return TextMatch(raw=raw, normalized=resolved, how=tuple(how) or ("normalized",))
+    return None
+
+
+def find_on_pages(extraction: Extraction, quote: str) -> list[int]:
+    """Every page (1-based) that holds ``quote``."""
+    return [number for number, page in enumerate(extraction.pages, start=1) if find_text(page, quote)]
+
+
+def closest_text(page: str, quote: str, *, cutoff: float = 0.75) -> tuple[str, float] | None:
+    """The passage of ``page`` most like ``quote`` (normalized), with its similarity, if any comes close."""
+    norm = normalize(page)
+    wanted = normalize_quote(quote)
+    text = norm.text.replace(SOFT, "")
+    size = len(wanted)
+    if not size or len(text) < size // 2:
+        return None
+    matcher = difflib.SequenceMatcher(None, autojunk=False)
+    matcher.set_seq2(wanted)
+    scored = []
+    for start in range(0, max(1, len(text) - size + 1)):
+        matcher.set_seq1(text[start:start + size])
+        scored.append((matcher.quick_ratio(), start))
+    best: tuple[float, int] | None = None
+    for _, start in sorted(scored, reverse=True)[:40]:
+        matcher.set_seq1(text[start:start + size])
+        ratio = matcher.ratio()
+        if best is None or ratio > best[0]:
+            best = (ratio, start)
+    if best is None or best[0] < cutoff:
+        return None
+    return text[best[1]:best[1] + size], best[0]
+
+
+# -- numbers and units ----------------------------------------------------------------------------
+
+
+def number_pattern(printed: str) -> re.Pattern[str]:
+    """A printed number as a token: not part of a longer number ('33.88' is not in '133.88' or '33.881')."""
+    return re.compile(r"(?<![0-9.,])" + re.escape(normalize_quote(printed)) + r"(?![0-9]|[.,][0-9])")
+
+
+def unit_pattern(symbol: str) -> re.Pattern[str]:
+    """A unit symbol as a token ('GB' is not in 'GiB' or 'GBs')."""
+    return re.compile(r"(?<![A-Za-z])" + re.escape(normalize_quote(symbol)) + r"(?![A-Za-z])")

@@ -1,0 +1,244 @@
+"""One source check from start to end: choose the records, get the PDF, check every claim, build the review.
+
+``run_review`` does the checking and returns every assertion; ``write_review`` turns a
+run in which every assertion passed into a new review record, written beside the
+existing reviews (never over them) with ``registry.writer.write_record``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from registry.errors import RegistryError
+from review.claims import Assertion, Claim, check_claims, locator_of, record_claims, source_claims
+from review.errors import NotCheckableError
+
+if TYPE_CHECKING:
+    from registry.loader import Registry
+    from registry.models import Record, Review, Source
+    from review.fetch import PdfArtifact
+    from review.pdftext import Extraction
+
+
+@dataclass
+class Plan:
+    """What one run checks: the source, the records whose claims are checked, and the claims."""
+
+    source: Source
+    subjects: list[str]
+    claims: list[Claim]
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    """Records citing the source that are not checked, and why."""
+
+
+@dataclass
+class ReviewRun:
+    """A finished check: the verified PDF, its text, and every assertion."""
+
+    plan: Plan
+    pdf: PdfArtifact
+    extraction: Extraction
+    assertions: list[Assertion]
+    text_path: Path | None = None
+
+    @property
+    def failures(self) -> list[Assertion]:
+        return [a for a in self.assertions if not a.passed]
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.assertions) and not self.failures
+
+
+def plan_review(registry: Registry, record_id: str) -> Plan:
+    """The claims to check for ``record_id``: a source (every record that quotes it), or one citing record."""
+    from registry.models import Source
+
+    record = registry.get(record_id)
+    if isinstance(record, Source):
+        return _plan_source(registry, record)
+    source_id = getattr(record, "source", None)
+    source = registry.records.get(source_id) if isinstance(source_id, str) else None
+    if not isinstance(source, Source):
+        raise NotCheckableError(
+            f"cannot check {record.id}: a {record.kind_token} cites no source",
+            "give the id of a result, an evidence row, a configuration or a source",
+        )
+    claims = record_claims(registry, record)
+    return Plan(source=source, subjects=[record.id], claims=[*source_claims(source), *claims])
+
+
+def _plan_source(registry: Registry, source: Source) -> Plan:
+    claims: list[Claim] = source_claims(source)
+    subjects = [source.id]
+    skipped: list[tuple[str, str]] = []
+    for record in _citing(registry, source.id):
+        try:
+            claims += record_claims(registry, record)
+        except NotCheckableError as exc:
+            skipped.append((record.id, exc.message.split(": ", 1)[-1]))
+            continue
+        subjects.append(record.id)
+    return Plan(source=source, subjects=subjects, claims=claims, skipped=skipped)
+
+
+def _citing(registry: Registry, source_id: str) -> list[Record]:
+    from registry.models import KIND_MODELS
+
+    order = {kind: index for index, kind in enumerate(KIND_MODELS)}
+    found = [r for r in registry.records.values()
+             if getattr(r, "source", None) == source_id and locator_of(r) is not None]
+    return sorted(found, key=lambda r: (order[r.kind_token], r.id))
+
+
+def run_review(
+    registry: Registry,
+    record_id: str,
+    *,
+    pdf: Path | None = None,
+    cache_dir: Path | None = None,
+    **fetch_options: Any,
+) -> ReviewRun:
+    """Plan, fetch and verify the PDF, extract its text, check every claim. Raises only for bad input."""
+    from review.fetch import acquire_pdf, default_cache_dir
+    from review.pdftext import extract_pdf
+
+    plan = plan_review(registry, record_id)
+    cache_dir = cache_dir if cache_dir is not None else default_cache_dir()
+    artifact = acquire_pdf(plan.source, pdf=pdf, cache_dir=cache_dir, **fetch_options)
+    extraction = extract_pdf(artifact.path)
+    assertions = check_claims(plan.claims, extraction)
+    text_path = keep_text(cache_dir, artifact.sha256, extraction)
+    return ReviewRun(plan=plan, pdf=artifact, extraction=extraction, assertions=assertions, text_path=text_path)
+
+
+def keep_text(cache_dir: Path, pdf_sha256: str, extraction: Extraction) -> Path | None:
+    """Keep the extraction artifact beside the cached PDF, named by both hashes; best effort only."""
+    path = cache_dir / f"{pdf_sha256}.{extraction.sha256}.txt"
+    if path.is_file():
+        return path
+    data = extraction.text.encode("utf-8")
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=cache_dir)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.replace(name, path)
+        finally:
+            Path(name).unlink(missing_ok=True)
+    except OSError:
+        return None
+    return path
+
+
+# -- the review record ---------------------------------------------------------------------------
+
+
+def review_id(registry: Registry, run: ReviewRun, today: dt.date) -> str:
+    """'<batch>-<yyyymmdd>-review-<subject>-pdf-check', with '-2', '-3', ... if that id is taken."""
+    from registry.ids import MAX_ID_LENGTH, parse_id
+
+    source = parse_id(run.plan.source.id)
+    subject = run.plan.subjects[0] if len(run.plan.subjects) == 1 else run.plan.source.id
+    parsed = parse_id(subject)
+    head = f"{source.batch}-{today:%Y%m%d}-review-"
+    tail = "-pdf-check"
+    slug = f"{parsed.kind}-{parsed.slug}"
+    room = MAX_ID_LENGTH - len(head) - len(tail) - 4
+    if len(slug) > room:
+        slug = slug[:room].rsplit("-", 1)[0]
+    base = f"{head}{slug}{tail}"
+    candidate, number = base, 1
+    while candidate in registry.records or (registry.root / "review" / f"{candidate}.yaml").exists():
+        number += 1
+        candidate = f"{base}-{number}"
+    return candidate
+
+
+def build_review(registry: Registry, run: ReviewRun, *, now: dt.datetime | None = None) -> Review:
+    """The review record a fully passing run earns; RegistryError if any assertion failed."""
+    from registry.models import Review
+    from registry.models.records import ReviewMethod, ReviewStatus
+    from review import REVIEWER
+
+    if not run.passed:
+        failed = ", ".join(sorted({a.claim for a in run.failures}))
+        raise RegistryError(
+            f"not writing a review: {len(run.failures)} of {len(run.assertions)} assertions failed ({failed})",
+            "a 'source-checked' review is written only when every assertion passes; fix the record or check "
+            "that the PDF is the one the source pins, then run again",
+        )
+    now = (now or dt.datetime.now(dt.UTC)).replace(microsecond=0)
+    source = run.plan.source
+    return Review(
+        kind="review",
+        id=review_id(registry, run, now.date()),
+        subjects=list(run.plan.subjects),
+        source=source.id,
+        status=ReviewStatus.SOURCE_CHECKED,
+        reviewer=REVIEWER,
+        reviewer_note=(
+            "The registry's review script, run by whoever ran 'registry review'; no human review claimed. "
+            "Automated check of the transcription against the pinned PDF, not reproduction."
+        ),
+        reviewed_at=now,
+        artifact_sha256=run.pdf.sha256,
+        extraction_sha256=run.extraction.sha256,
+        retrieval_url=source.retrieval_url,
+        methods=[ReviewMethod.SOURCE_HASH_VERIFICATION, ReviewMethod.PDF_TEXT_PARSE],
+        method_note=method_note(run),
+        note=(f"All {len(run.assertions)} assertions passed: the quoted text, printed values and units match "
+              "the cited pages of the pinned PDF."),
+    )
+
+
+def method_note(run: ReviewRun) -> str:
+    """What was asserted and how each quote matched, in words."""
+    origin = {
+        "download": f"downloaded from {run.pdf.url}",
+        "cache": "read from the local cache",
+        "given": "a copy supplied by the reviewer",
+    }[run.pdf.origin]
+    lines = [
+        f"Matched the pinned PDF SHA-256 ({origin}). Extracted the text of all {run.extraction.page_count} pages "
+        f"with {run.extraction.extractor}; extraction_sha256 is the SHA-256 of the page texts joined by form "
+        "feeds (UTF-8). Quotes are matched verbatim where possible, otherwise after normalizing line breaks, "
+        "hyphenation at line ends, ligatures, arrows, minus signs, quotes and spaces. Asserted:"
+    ]
+    by_record: dict[str, list[Assertion]] = {}
+    for assertion in run.assertions:
+        by_record.setdefault(assertion.record_id, []).append(assertion)
+    for record_id, assertions in by_record.items():
+        parts = []
+        for a in assertions:
+            where = f" on page {a.page}" if a.page is not None else ""
+            how = f" ({a.detail})" if a.detail else ""
+            parts.append(f"{a.claim} {a.expected}{where}{how}")
+        lines.append(f"- {record_id}: " + "; ".join(parts) + ".")
+    return "\n".join(lines)
+
+
+def write_review(root: Path, registry: Registry, run: ReviewRun, *, now: dt.datetime | None = None) -> tuple[
+        Review, Path]:
+    """Write the review a passing run earns beside the existing reviews; the registry must stay valid."""
+    from registry.checks import validate
+    from registry.writer import write_record
+
+    review = build_review(registry, run, now=now)
+    path = write_record(root, review, comment="Written by 'registry review': an automated source check.")
+    _, report = validate(root)
+    if not report.valid:
+        path.unlink(missing_ok=True)
+        first = report.errors[0]
+        raise RegistryError(
+            f"the review {review.id} would leave the registry invalid ({first.code}: {first.message}); "
+            "it was not kept",
+            "run 'registry validate' and fix the problems it lists, then run again",
+        )
+    return review, path

@@ -1,0 +1,298 @@
+"""Claims from records, quote matching across typesetting, and each claim against generated PDFs."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from registry.checks import validate
+from registry.errors import RegistryError
+from review.claims import Citation, parse_locator
+from review.errors import NotCheckableError, PdfError
+from review.pdftext import extract_pdf, find_text, normalize_quote, number_pattern, unit_pattern
+from review.review import ReviewRun, plan_review, run_review
+from tests.conftest import CONFIG_33, RESULT_11, RESULT_33, SOURCE
+from tests.test_review_support import (
+    HEADING,
+    QUOTE,
+    build_pdf,
+    corrupt,
+    encrypted,
+    fresh_records,
+    needs_unicode_font,
+    pin,
+    source_like_pdf,
+    truncated,
+)
+
+LOCATOR_11 = (
+    "Section 3.3 'ZeRO offload' paragraph (page 6): 'the NT 2.5B checkpoint (33.88 \u2192 11.49 GB)'; "
+    "stage + DeepSpeed (FlashAttention, checkpointing and ZeRO Stage-2 CPU offload) of Figure 3"
+)
+
+
+@pytest.fixture(autouse=True)
+def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests pass the PDF or fail before fetching; a download attempt is a bug."""
+    import review.fetch
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the test tried to download")
+
+    monkeypatch.setattr(review.fetch, "download_pdf", refuse)
+
+
+# -- the locator grammar ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("locator", "expected"), [
+    (LOCATOR_11, [Citation(6, QUOTE)]),
+    ("Table 2 (p. 4): \"33.88\"", [Citation(4, "33.88")]),
+    ("Section 1 (page 2): \u2018curly quoted text\u2019.", [Citation(2, "curly quoted text")]),
+    ("(page 3): 'the model's size' and (page 9): 'a second quote'",
+     [Citation(3, "the model's size"), Citation(9, "a second quote")]),
+    ("(Page 5): 'a quote folded\n  across YAML lines'", [Citation(5, "a quote folded across YAML lines")]),
+])
+def test_locator_grammar(locator: str, expected: list[Citation]) -> None:
+    assert parse_locator(locator) == expected
+
+
+@pytest.mark.parametrize(("locator", "message"), [
+    ("Section 2.2 'Models'; Section 2.3; Section 2.4", "names no page"),
+    ("Section 3.3 'ZeRO offload' paragraph (page 6); Figure 3", "cites page 6 but quotes no text"),
+    ("", "names no page"),
+])
+def test_locator_without_page_or_quote_cannot_be_checked(locator: str, message: str) -> None:
+    with pytest.raises(NotCheckableError, match=message) as caught:
+        parse_locator(locator, "some-record")
+    assert "some-record" in caught.value.message and "(page N): '<quoted text>'" in (caught.value.hint or "")
+
+
+# -- matching across typesetting ---------------------------------------------------------------------
+
+@pytest.mark.parametrize(("page", "quote", "how"), [
+    ("x the NT 2.5B checkpoint (33.88 \u2192 11.49 GB) y", QUOTE, "verbatim"),
+    ("the NT 2.5B\ncheckpoint (33.88 \u2192 11.49 GB)", QUOTE, "line break read as a space"),
+    ("the NT 2.5B check-\npoint (33.88 \u2192 11.49 GB)", QUOTE, "hyphenation at a line end joined"),
+    ("with ZeRO Stage-\n2 offload", "ZeRO Stage-2 offload", "hyphen at a line end kept"),
+    ("a more e\ufb03cient \ufb01t, \ufb02at", "a more efficient fit, flat", "ligature '\ufb03' read as 'ffi'"),
+    ("the NT 2.5B checkpoint (33.88 -> 11.49 GB)", QUOTE, "'->' read as '\u2192'"),
+    ("the NT 2.5B checkpoint (33.88 \u2192 11.49 GB)", "the NT 2.5B checkpoint (33.88 -> 11.49 GB)",
+     "in the quote, '->' read as '\u2192'"),
+    ("a change of \u22121.2 points", "a change of -1.2 points", "minus sign '\u2212' read as '-'"),
+    ("the NT\u00a02.5B model", "the NT 2.5B model", "non-breaking or special space"),
+    ("the NT\u20092.5B model", "the NT 2.5B model", "non-breaking or special space"),
+    ("the \u2018ZeRO offload\u2019 paragraph", "the 'ZeRO offload' paragraph", "curly quote read as straight"),
+    ("theNT2.5Bcheckpoint (33.88\u219211.49GB)", QUOTE, "spaces ignored"),
+    ("the NT 2.5B check\u00adpoint (33.88 \u2192 11.49 GB)", QUOTE, "hyphenation at a line end joined"),
+])
+def test_quotes_match_across_typesetting(page: str, quote: str, how: str) -> None:
+    match = find_text(page, quote)
+    assert match is not None
+    assert how in match.how_text
+    assert normalize_quote(quote).replace(" ", "") in match.normalized.replace(" ", "")
+
+
+@pytest.mark.parametrize(("page", "quote"), [
+    ("the NT 2.5B checkpoint (33.89 \u2192 11.49 GB)", QUOTE),  # one digit changed
+    ("the NT 2.5B checkpoint (33.88 \u2192 11.48 GB)", QUOTE),
+    ("the NT 2.5B check-point (33.88 \u2192 11.49 GB)", QUOTE),  # a hyphen inside a line is real
+    ("with ZeRO Stage-\n2 offload", "ZeRO Stage 2 offload"),
+    ("the NT 2.5B checkpoint (33.88 \u2190 11.49 GB)", QUOTE),  # another arrow
+    ("nothing here", "   "),
+])
+def test_quotes_do_not_match_other_text(page: str, quote: str) -> None:
+    assert find_text(page, quote) is None
+
+
+@pytest.mark.parametrize(("value", "text", "found"), [
+    ("33.88", "(33.88 \u2192 11.49 GB)", True),
+    ("33.88", "133.88 GB", False),
+    ("33.88", "33.881 GB", False),
+    ("33.88", "33.88.", True),
+    ("11.49", "11.49GB", True),
+    ("-1.2", "a change of \u22121.2", True),
+    ("2.5", "NT 2.5B", True),
+])
+def test_printed_values_are_tokens(value: str, text: str, found: bool) -> None:
+    assert bool(number_pattern(value).search(normalize_quote(text))) is found
+
+
+@pytest.mark.parametrize(("symbol", "text", "found"), [
+    ("GB", "11.49 GB)", True), ("GB", "11.49 GiB", False), ("GB", "11.49GB", True), ("GB", "GBs", False),
+    ("%", "12.5%", True),
+])
+def test_units_are_tokens(symbol: str, text: str, found: bool) -> None:
+    assert bool(unit_pattern(symbol).search(text)) is found
+
+
+# -- claims come from the records -----------------------------------------------------------------
+
+def test_claims_of_a_result_come_from_its_fields(tmp_path: Path) -> None:
+    registry, _ = validate(fresh_records(tmp_path))
+    plan = plan_review(registry, RESULT_11)
+    assert plan.subjects == [RESULT_11]
+    claims = {(c.record_id, c.claim) for c in plan.claims}
+    assert claims == {
+        (SOURCE, "page count"), (SOURCE, "heading"), (SOURCE, "creation date"),
+        (RESULT_11, "page"), (RESULT_11, "quote"), (RESULT_11, "printed value"), (RESULT_11, "unit"),
+        (RESULT_11, "model label"), (RESULT_11, "model label (config)"),
+    }
+
+
+def test_a_source_checks_every_record_that_quotes_it(tmp_path: Path) -> None:
+    registry, _ = validate(fresh_records(tmp_path))
+    plan = plan_review(registry, SOURCE)
+    evidence = RESULT_11.replace("-result-", "-evidence-result-") + "-reported-result"
+    assert plan.subjects == [SOURCE, RESULT_33, RESULT_11, evidence]
+    assert CONFIG_33 in dict(plan.skipped)
+    assert "names no page" in dict(plan.skipped)[CONFIG_33]
+
+
+@pytest.mark.parametrize("record_id", [CONFIG_33, "saadat-fellay-20261015-family-nucleotide-transformer"])
+def test_records_without_a_quote_cannot_be_checked(tmp_path: Path, record_id: str) -> None:
+    registry, _ = validate(fresh_records(tmp_path))
+    with pytest.raises(NotCheckableError, match="cannot check"):
+        plan_review(registry, record_id)
+
+
+# -- against generated PDFs -------------------------------------------------------------------------
+
+def _run(tmp_path: Path, pdf: Path, record_id: str = RESULT_11, records: Path | None = None) -> ReviewRun:
+    records = records or fresh_records(tmp_path)
+    pin(records, pdf)
+    registry, report = validate(records)
+    assert report.valid, [i.message for i in report.errors]
+    return run_review(registry, record_id, pdf=pdf, cache_dir=tmp_path / "cache")
+
+
+def _failed(run: ReviewRun) -> dict[tuple[str, str], str]:
+    return {(a.record_id, a.claim): a.detail for a in run.failures}
+
+
+def test_the_source_like_pdf_passes(tmp_path: Path) -> None:
+    run = _run(tmp_path, source_like_pdf(tmp_path / "paper.pdf"), SOURCE)
+    assert run.passed, _failed(run)
+    assert len({a.record_id for a in run.assertions}) == 4
+    quote = next(a for a in run.assertions if a.record_id == RESULT_33 and a.claim == "quote")
+    assert quote.page == 6 and "check-\u23cepoint" in quote.matched
+    assert "hyphenation at a line end joined" in quote.detail
+
+
+def test_unicode_typesetting_in_a_real_pdf(tmp_path: Path) -> None:
+    font = needs_unicode_font()
+    pdf = source_like_pdf(tmp_path / "paper.pdf", font=font)
+    text = extract_pdf(pdf).pages[5]
+    assert "\u2192" in text and "\ufb03" in text and "\u2212" in text and "\u00a0" in text
+    run = _run(tmp_path, pdf)
+    assert run.passed, _failed(run)
+    quote = next(a for a in run.assertions if a.claim == "quote")
+    assert "non-breaking or special space" in quote.detail and "hyphenation at a line end joined" in quote.detail
+    for typed, how in (("less efficient", "ligature"), ("-1.2 samples", "minus sign"),
+                       ("ZeRO Stage-2 offload", "hyphen at a line end kept")):
+        match = find_text(text, typed)
+        assert match is not None and how in match.how_text, typed
+
+
+def test_an_ascii_arrow_reads_as_the_unicode_arrow(tmp_path: Path) -> None:
+    run = _run(tmp_path, source_like_pdf(tmp_path / "paper.pdf", font=None))
+    assert run.passed, _failed(run)
+    quote = next(a for a in run.assertions if a.claim == "quote")
+    assert "->" in quote.matched and "'->' read as '\u2192'" in quote.detail
+
+
+def test_a_changed_digit_fails_naming_the_claims(tmp_path: Path) -> None:
+    pdf = source_like_pdf(tmp_path / "paper.pdf", value="33.89")
+    run33 = _run(tmp_path, pdf, RESULT_33)
+    failed = _failed(run33)
+    assert set(failed) == {(RESULT_33, "quote"), (RESULT_33, "printed value"), (RESULT_33, "unit")}
+    assert "not printed on page 6" in failed[(RESULT_33, "quote")]
+    assert "closest text on page 6: 'the NT 2.5B checkpoint (33.89" in failed[(RESULT_33, "quote")]
+    assert "'33.88' is not printed on page 6" in failed[(RESULT_33, "printed value")]
+    registry, _ = validate(tmp_path / "records")
+    run11 = run_review(registry, RESULT_11, pdf=pdf, cache_dir=tmp_path / "cache")
+    assert "'11.49' is printed on page 6, but the quoted text is not" in _failed(run11)[(RESULT_11, "printed value")]
+
+
+def test_the_quote_on_the_wrong_page_fails(tmp_path: Path) -> None:
+    run = _run(tmp_path, source_like_pdf(tmp_path / "paper.pdf", page=7))
+    failed = _failed(run)
+    assert "it is printed on page 7 instead" in failed[(RESULT_11, "quote")]
+    assert "(it is printed on page 7)" in failed[(RESULT_11, "printed value")]
+    assert (RESULT_11, "model label") in failed and (RESULT_11, "page") not in failed
+
+
+def test_a_page_past_the_end_fails(tmp_path: Path) -> None:
+    records = fresh_records(tmp_path)
+    path = records / "result" / f"{RESULT_11}.yaml"
+    path.write_text(path.read_text().replace("(page 6)", "(page 12)"))
+    run = _run(tmp_path, source_like_pdf(tmp_path / "paper.pdf"), records=records)
+    failed = _failed(run)
+    assert failed[(RESULT_11, "page")] == "page 12 does not exist: the PDF has 11 pages"
+    assert all("page 12 does not exist" in failed[(RESULT_11, claim)] for claim in ("quote", "printed value"))
+
+
+def test_listed_source_checks_are_asserted(tmp_path: Path) -> None:
+    records = fresh_records(tmp_path)
+    path = records / "result" / f"{RESULT_11}.yaml"
+    path.write_text(path.read_text().replace("    text: NT 2.5B\n", "    text: NT 500M\n"
+                                             "  - claim: figure-stage\n    text: ZeRO Stage-2 offload\n"
+                                             "  - claim: hardware\n    text: H100\n    page: 2\n"))
+    run = _run(tmp_path, source_like_pdf(tmp_path / "paper.pdf"), records=records)
+    failed = _failed(run)
+    assert set(failed) == {(RESULT_11, "model label"), (RESULT_11, "model label (config)"), (RESULT_11, "hardware")}
+    assert "but it is 'NT 2.5B'" in failed[(RESULT_11, "model label (config)")]
+    assert failed[(RESULT_11, "hardware")].startswith("not printed on page 2")
+    stage = next(a for a in run.assertions if a.claim == "figure stage")
+    assert stage.passed and "hyphen at a line end kept" in stage.detail
+
+
+def test_the_unit_must_be_the_printed_one(tmp_path: Path) -> None:
+    records = fresh_records(tmp_path)
+    path = records / "result" / f"{RESULT_11}.yaml"
+    path.write_text(path.read_text().replace("unit_detail: Printed as GB", "unit_detail: Printed as MB"))
+    failed = _failed(_run(tmp_path, source_like_pdf(tmp_path / "paper.pdf"), records=records))
+    assert set(failed) == {(RESULT_11, "unit detail = unit"), (RESULT_11, "unit")}
+    assert "the page prints '11.49 GB' (gigabyte)" in failed[(RESULT_11, "unit")]
+
+
+def test_the_source_record_must_describe_the_file(tmp_path: Path) -> None:
+    pdf = build_pdf(tmp_path / "paper.pdf", {6: [QUOTE]}, page_count=10, heading="Under review at ICLR 2026",
+                    created=dt.datetime(2025, 1, 1, tzinfo=dt.UTC))
+    failed = _failed(_run(tmp_path, pdf))
+    assert set(failed) == {(SOURCE, "page count"), (SOURCE, "heading"), (SOURCE, "creation date")}
+    assert failed[(SOURCE, "page count")] == "the PDF has 10 pages"
+    assert f"'{HEADING}'" not in failed[(SOURCE, "heading")] and "not printed on page 1" in failed[(SOURCE, "heading")]
+    assert failed[(SOURCE, "creation date")] == "the PDF's CreationDate is 2025-01-01"
+
+
+def test_the_extraction_hash_is_the_kept_text(tmp_path: Path) -> None:
+    pdf = source_like_pdf(tmp_path / "paper.pdf")
+    run = _run(tmp_path, pdf)
+    assert run.text_path is not None and run.text_path.parent == tmp_path / "cache"
+    assert hashlib.sha256(run.text_path.read_bytes()).hexdigest() == run.extraction.sha256
+    assert run.text_path.read_text(encoding="utf-8").count("\f") == 10
+    assert extract_pdf(pdf).sha256 == run.extraction.sha256
+
+
+# -- bad files ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("make", "message"), [
+    (lambda good, path: corrupt(good, path), "is a corrupt PDF"),
+    (lambda good, path: truncated(good, path), "is a truncated PDF"),
+    (lambda good, path: encrypted(good, path), "encrypted PDF that needs a password"),
+    (lambda good, path: path.write_bytes(b"<!DOCTYPE html><html><body>Sign in</body></html>") and path,
+     "is an HTML page, not a PDF"),
+    (lambda good, path: path.write_bytes(b"PK\x03\x04 a zip file") and path, "is not a PDF"),
+    (lambda good, path: path.write_bytes(b"") is not None and path, "is not a PDF: it is empty"),
+])
+def test_bad_files_give_a_clear_error(tmp_path: Path, make, message: str) -> None:  # type: ignore[no-untyped-def]
+    good = source_like_pdf(tmp_path / "good.pdf")
+    bad = make(good, tmp_path / "bad.pdf")
+    with pytest.raises(PdfError, match=message) as caught:
+        extract_pdf(bad)
+    assert caught.value.hint
+    with pytest.raises(RegistryError, match=message):
+        _run(tmp_path, bad)
