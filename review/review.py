@@ -193,6 +193,10 @@ def build_review(registry: Registry, run: ReviewRun, *, now: dt.datetime | None 
         retrieval_url=source.retrieval_url,
         methods=[ReviewMethod.SOURCE_HASH_VERIFICATION, ReviewMethod.PDF_TEXT_PARSE],
         method_note=method_note(run),
+        derivation=(
+            "Written by 'registry review'; the id is built by the batch convention from the source's batch, the "
+            "date of the review and the checked record (a numeric suffix where that id was taken)."
+        ),
         note=(f"All {len(run.assertions)} assertions passed: the quoted text, printed values and units match "
               "the cited pages of the pinned PDF."),
     )
@@ -217,6 +221,9 @@ def method_note(run: ReviewRun) -> str:
     for record_id, assertions in by_record.items():
         parts = []
         for a in assertions:
+            if a.claim == "page":
+                parts.append(f"page {a.page} exists ({a.detail})")
+                continue
             where = f" on page {a.page}" if a.page is not None else ""
             how = f" ({a.detail})" if a.detail else ""
             parts.append(f"{a.claim} {a.expected}{where}{how}")

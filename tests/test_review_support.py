@@ -79,6 +79,11 @@ def _latin1(line: str) -> str:
     return line.replace("\u2192", "->").replace("\ufb03", "ffi").replace("\u2212", "-")
 
 
+def as_printed(text: str) -> str:
+    """``text`` as ``build_pdf`` prints it by default: unchanged with a Unicode font, '→' as '->' without."""
+    return text if unicode_font() is not None else _latin1(text)
+
+
 def build_pdf(path: Path, pages: dict[int, list[str]], *, page_count: int = 11, heading: str = HEADING,
               created: dt.datetime | None = CREATED, font: Path | None | str = "auto") -> Path:
     """A PDF of ``page_count`` pages, each headed ``heading``, with ``pages[n]`` as the lines of page n.

@@ -1,0 +1,272 @@
+"""`registry review ID` (and `python -m review`): the table, the exit status, --write, and bad input.
+
+Every test works on a private copy of the records whose source pins a PDF generated here.
+A download that reaches past this machine is impossible: the HTTP transport is replaced.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+import yaml
+
+from registry.checks import validate
+from tests.conftest import CONFIG_33, RESULT_11, RESULT_33, ROOT, SOURCE
+from tests.test_review_support import (
+    HEADING,
+    as_printed,
+    corrupt,
+    encrypted,
+    fresh_records,
+    pin,
+    sha256_of,
+    source_like_pdf,
+    truncated,
+)
+
+EVIDENCE_11 = RESULT_11.replace("-result-", "-evidence-result-") + "-reported-result"
+BLOCK_PAGE = b"<!DOCTYPE html><html><body>OpenReview: please sign in</body></html>"
+
+
+@pytest.fixture(autouse=True)
+def offline(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Answer every would-be download like OpenReview does (an HTML page), and remember the URLs."""
+    asked: list[str] = []
+
+    def handle(self: httpx.HTTPTransport, request: httpx.Request) -> httpx.Response:
+        asked.append(str(request.url))
+        return httpx.Response(200, headers={"Content-Type": "text/html"}, content=BLOCK_PAGE, request=request)
+
+    monkeypatch.setattr(httpx.HTTPTransport, "handle_request", handle)
+    monkeypatch.delenv("REGISTRY_CACHE_DIR", raising=False)
+    return asked
+
+
+@pytest.fixture
+def paper(tmp_path: Path) -> Path:
+    return source_like_pdf(tmp_path / "paper.pdf")
+
+
+@pytest.fixture
+def pinned(tmp_path: Path, paper: Path) -> Path:
+    """A copy of the records whose source pins ``paper``."""
+    records = fresh_records(tmp_path)
+    pin(records, paper)
+    return records
+
+
+def review(cli, records: Path, tmp_path: Path, *args: object):  # type: ignore[no-untyped-def]
+    return cli("review", *args, "--records", records, "--cache-dir", tmp_path / "cache")
+
+
+def test_the_source_like_pdf_passes(cli, pinned: Path, paper: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = review(cli, pinned, tmp_path, RESULT_11, "--pdf", paper)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert f"SHA-256 {sha256_of(paper)} matches the source's pin" in out
+    assert "11 pages extracted with pypdf" in out and "extraction SHA-256" in out
+    assert as_printed("the NT\u00a02.5B check-\u23cepoint (33.88 \u2192 11.49 GB)") in out
+    assert "hyphenation at a line end joined" in out
+    for claim in ("page count", "heading", "creation date", "quote", "printed value", "unit", "model label"):
+        assert claim in out, claim
+    assert "FAIL" not in out and "All 9 assertions passed." in out
+    assert not any((pinned / "review").glob("*pdf-check*.yaml")), "nothing is written without --write"
+
+
+def test_a_source_id_checks_every_record_that_quotes_it(cli, pinned: Path, paper: Path,  # type: ignore[no-untyped-def]
+                                                        tmp_path: Path) -> None:
+    result = review(cli, pinned, tmp_path, SOURCE, "--pdf", paper)
+    assert result.exit_code == 0, result.output
+    for record_id in (SOURCE, RESULT_33, RESULT_11, EVIDENCE_11):
+        assert record_id in result.output
+    assert f"Not checked: {CONFIG_33}: its source locator names no page" in result.output
+
+
+def test_the_cache_is_used_without_pdf(cli, pinned: Path, paper: Path, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                       offline: list[str]) -> None:
+    assert review(cli, pinned, tmp_path, RESULT_33, "--pdf", paper).exit_code == 0
+    result = review(cli, pinned, tmp_path, RESULT_33)
+    assert result.exit_code == 0, result.output
+    assert "PDF: the cached copy" in result.output and offline == []
+
+
+def test_a_blocked_download_says_where_to_put_the_pdf(cli, pinned: Path, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                      offline: list[str]) -> None:
+    result = review(cli, pinned, tmp_path, RESULT_11)
+    assert result.exit_code == 1
+    assert offline == ["https://openreview.net/pdf?id=NUleWh1GFx"]
+    out = " ".join(result.output.split())
+    assert "Error: openreview.net answered the scripted download" in out and "HTML page instead of the PDF" in out
+    assert "OpenReview among them, block scripted retrieval" in out
+    cached = tmp_path / "cache" / f"{validate(pinned)[0].records[SOURCE].sha256}.pdf"  # type: ignore[attr-defined]
+    assert f"save it as {cached}, or pass it with --pdf FILE" in out
+    assert "Traceback" not in result.output and list((tmp_path / "cache").iterdir()) == []
+
+
+def test_a_changed_digit_fails(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    pdf = source_like_pdf(tmp_path / "changed.pdf", value="33.89")
+    records = fresh_records(tmp_path)
+    pin(records, pdf)
+    result = review(cli, records, tmp_path, RESULT_33, "--pdf", pdf)
+    assert result.exit_code == 1
+    out = result.output
+    assert "FAIL" in out and "3 of 9 assertions failed" in out
+    assert "'33.88' is not printed on page 6" in out and "closest text on page 6" in out
+
+
+def test_the_quote_on_the_wrong_page_fails(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    pdf = source_like_pdf(tmp_path / "moved.pdf", page=7)
+    records = fresh_records(tmp_path)
+    pin(records, pdf)
+    result = review(cli, records, tmp_path, RESULT_11, "--pdf", pdf)
+    assert result.exit_code == 1
+    assert "it is printed on page 7 instead" in result.output and "FAIL" in result.output
+
+
+def test_write_adds_a_review_beside_the_existing_ones(cli, pinned: Path, paper: Path,  # type: ignore[no-untyped-def]
+                                                      tmp_path: Path) -> None:
+    before = {p.name: p.read_bytes() for p in (pinned / "review").iterdir()}
+    result = review(cli, pinned, tmp_path, RESULT_11, "--pdf", paper, "--write")
+    assert result.exit_code == 0, result.output
+    today = dt.datetime.now(dt.UTC).strftime("%Y%m%d")
+    new_id = f"saadat-fellay-{today}-review-result-nt-2-5b-training-peak-memory-flashattention-checkpointing-zero2" \
+             "-pdf-check"
+    assert f"Wrote review {new_id}" in " ".join(result.output.split())
+    after = {p.name: p.read_bytes() for p in (pinned / "review").iterdir()}
+    assert set(after) - set(before) == {f"{new_id}.yaml"}
+    assert all(after[name] == data for name, data in before.items()), "existing reviews must not change"
+    registry, report = validate(pinned)
+    assert report.valid
+    written = registry.records[new_id]
+    assert written.subjects == [RESULT_11] and written.source == SOURCE  # type: ignore[attr-defined]
+    assert written.status.value == "source-checked"  # type: ignore[attr-defined]
+    assert written.reviewer.startswith("registry review/ ")  # type: ignore[attr-defined]
+    assert [m.value for m in written.methods] == ["source-hash-verification", "pdf-text-parse"]  # type: ignore[attr-defined]
+    assert written.artifact_sha256 == sha256_of(paper)  # type: ignore[attr-defined]
+    kept = next((tmp_path / "cache").glob("*.txt"))
+    assert written.extraction_sha256 == sha256_of(kept)  # type: ignore[attr-defined]
+    assert written.reviewed_at.date() == dt.datetime.now(dt.UTC).date()  # type: ignore[attr-defined]
+    assert written.retrieval_url == "https://openreview.net/pdf?id=NUleWh1GFx"  # type: ignore[attr-defined]
+    note = written.method_note  # type: ignore[attr-defined]
+    assert "quote 'the NT 2.5B checkpoint (33.88 \u2192 11.49 GB)' on page 6" in note
+    assert "hyphenation at a line end joined" in note and f"heading '{HEADING}' on page 1" in note
+
+    again = review(cli, pinned, tmp_path, RESULT_11, "--pdf", paper, "--write")
+    assert again.exit_code == 0 and f"Wrote review {new_id}-2" in " ".join(again.output.split())
+    assert validate(pinned)[1].valid
+
+
+def test_write_is_refused_when_an_assertion_fails(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    pdf = source_like_pdf(tmp_path / "changed.pdf", value="33.89")
+    records = fresh_records(tmp_path)
+    pin(records, pdf)
+    result = review(cli, records, tmp_path, RESULT_33, "--pdf", pdf, "--write")
+    assert result.exit_code == 1
+    assert "Error: not writing a review: 3 of 9 assertions failed (printed value, quote, unit)" in result.output
+    assert not any((records / "review").glob("*pdf-check*"))
+
+
+def _bad_pdf(kind: str, good: Path, path: Path) -> Path:
+    if kind == "corrupt":
+        return corrupt(good, path)
+    if kind == "truncated":
+        return truncated(good, path)
+    if kind == "encrypted":
+        return encrypted(good, path)
+    path.write_bytes(BLOCK_PAGE if kind == "html" else b"just some text, not a PDF")
+    return path
+
+
+@pytest.mark.parametrize(("kind", "message"), [
+    ("corrupt", "is a corrupt PDF"),
+    ("truncated", "is a truncated PDF: it has no end-of-file marker"),
+    ("encrypted", "is an encrypted PDF that needs a password to open"),
+    ("html", "is an HTML page, not a PDF"),
+    ("text", "is not a PDF: it starts with"),
+])
+def test_bad_files_pinned_by_the_source_give_a_message(cli, tmp_path: Path, paper: Path,  # type: ignore[no-untyped-def]
+                                                       kind: str, message: str) -> None:
+    bad = _bad_pdf(kind, paper, tmp_path / f"{kind}.pdf")
+    records = fresh_records(tmp_path)
+    pin(records, bad)
+    result = review(cli, records, tmp_path, RESULT_11, "--pdf", bad)
+    assert result.exit_code == 1
+    out = " ".join(result.output.split())
+    assert "Error:" in out and message in out and "Hint:" in out and "Traceback" not in out
+
+
+def test_a_file_with_another_hash_is_refused(cli, pinned: Path, tmp_path: Path, paper: Path) -> None:  # type: ignore[no-untyped-def]
+    other = source_like_pdf(tmp_path / "other.pdf", value="33.89")
+    result = review(cli, pinned, tmp_path, RESULT_11, "--pdf", other)
+    assert result.exit_code == 1
+    out = " ".join(result.output.split())
+    assert f"expected SHA-256 {sha256_of(paper)}, found {sha256_of(other)}" in out
+    assert "never accepted as the source" in out
+
+
+def test_a_page_past_the_end(cli, pinned: Path, paper: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    path = pinned / "result" / f"{RESULT_11}.yaml"
+    path.write_text(path.read_text().replace("(page 6)", "(page 40)"))
+    result = review(cli, pinned, tmp_path, RESULT_11, "--pdf", paper)
+    assert result.exit_code == 1 and "page 40 does not exist: the PDF has 11 pages" in result.output
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (None, "its source locator names no page"),
+    ("(page 6)", "its source locator cites page 6 but quotes no text"),
+])
+def test_a_locator_without_a_quote(cli, pinned: Path, tmp_path: Path, offline: list[str],  # type: ignore[no-untyped-def]
+                                   edit: str | None, message: str) -> None:
+    record_id = CONFIG_33
+    if edit:
+        record_id = RESULT_33
+        path = pinned / "result" / f"{RESULT_33}.yaml"
+        data = path.read_text()
+        locator = yaml.safe_load(data)["source_locator"]
+        path.write_text(data.replace("(page 6): 'the NT 2.5B checkpoint (33.88 \u2192 11.49 GB)';", "(page 6);"))
+        assert yaml.safe_load(path.read_text())["source_locator"] != locator
+    result = review(cli, pinned, tmp_path, record_id)
+    assert result.exit_code == 1 and offline == []
+    out = " ".join(result.output.split())
+    assert f"Error: cannot check {record_id}: {message}" in out and "(page N): '<quoted text>'" in out
+
+
+def test_an_unknown_id(cli, pinned: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = review(cli, pinned, tmp_path, RESULT_11 + "-typo")
+    assert result.exit_code == 1 and "no record has the id" in result.output and "did you mean" in result.output
+
+
+def test_a_missing_pdf_path(cli, pinned: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = review(cli, pinned, tmp_path, RESULT_11, "--pdf", tmp_path / "nowhere.pdf")
+    assert result.exit_code == 1 and "does not exist" in result.output and "Traceback" not in result.output
+
+
+def test_python_m_review_runs_the_same_command(pinned: Path, paper: Path, tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "review", RESULT_11, "--records", str(pinned), "--pdf", str(paper),
+         "--cache-dir", str(tmp_path / "cache")],
+        capture_output=True, text=True, cwd=ROOT, env={"COLUMNS": "250", "PATH": "", "HOME": str(tmp_path)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "All 9 assertions passed." in done.stdout
+    usage = subprocess.run([sys.executable, "-m", "review", "--help"], capture_output=True, text=True, cwd=ROOT)
+    assert usage.returncode == 0 and "python -m review" in usage.stdout and "--write" in usage.stdout
+
+
+def test_help_does_not_import_pypdf_or_httpx() -> None:
+    code = (
+        "import sys\n"
+        "from typer.testing import CliRunner\n"
+        "from registry.cli import app\n"
+        "runner = CliRunner()\n"
+        "assert runner.invoke(app, ['--help']).exit_code == 0\n"
+        "assert runner.invoke(app, ['review', '--help']).exit_code == 0\n"
+        "print(' '.join(m for m in ('pypdf', 'httpx', 'review.pdftext', 'review.fetch') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert done.stdout.strip() == ""
