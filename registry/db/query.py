@@ -196,8 +196,6 @@ def _sqlite_error(exc: sqlite3.DatabaseError, timeout: float, late: bool) -> Que
 
 def run_server(url: str, sql: str, *, timeout: float = DEFAULT_TIMEOUT_S, max_rows: int | None = None) -> QueryResult:
     """Run one statement in a READ ONLY transaction with a statement timeout, then roll back."""
-    from sqlalchemy.exc import SQLAlchemyError
-
     from registry.db.build import connection_error, server_engine
 
     statement = check_read_only(sql)
@@ -205,7 +203,7 @@ def run_server(url: str, sql: str, *, timeout: float = DEFAULT_TIMEOUT_S, max_ro
     try:
         try:
             raw = engine.raw_connection()
-        except SQLAlchemyError as exc:
+        except Exception as exc:  # noqa: BLE001 - SQLAlchemy may pass the driver's own error through
             raise connection_error(url, exc) from exc
         try:
             cursor = raw.cursor()

@@ -1,0 +1,407 @@
+"""`registry db build`: tables mirror the records, views say what the records say, builds are atomic and repeatable."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from pydantic import Field
+
+from registry import display
+from registry.checks import validate
+from registry.db import build as build_module
+from registry.db import rows
+from registry.db.tables import KIND_TABLES, child_of
+from registry.db.views import NOT_REVIEWED, STATUS_STRENGTH, VIEWS
+from registry.models import KIND_MODELS, Evaluation, Recipe, Reproduction, Result
+from registry.models.records import ReviewStatus
+from registry.models.reproduction import Comparison, FixedConditions, Knob, RunHardware
+from registry.writer import write_record
+from tests.conftest import CONFIG_33, RESULT_11, RESULT_33, ROOT, SOURCE
+
+RECIPE = "saadat-fellay-20261015-recipe-nt-2-5b-training-peak-memory-checkpointing"
+REPRODUCTION = "saadat-fellay-20261015-reproduction-nt-2-5b-checkpointing-h200-full"
+
+
+def build(cli, records: Path, out: Path):  # type: ignore[no-untyped-def]
+    result = cli("db", "build", "--records", records, "--out", out)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def query(path: Path, sql: str, *params: object) -> list[tuple]:  # type: ignore[type-arg]
+    connection = sqlite3.connect(path)
+    try:
+        return connection.execute(sql, params).fetchall()
+    finally:
+        connection.close()
+
+
+def content(path: Path) -> list[str]:
+    connection = sqlite3.connect(path)
+    try:
+        return list(connection.iterdump())
+    finally:
+        connection.close()
+
+
+@pytest.fixture
+def built(cli, records_dir: Path, tmp_path: Path) -> Path:  # type: ignore[no-untyped-def]
+    out = tmp_path / "registry.db"
+    build(cli, records_dir, out)
+    return out
+
+
+def add_reproduction(records: Path, value: str = "30.12") -> Reproduction:
+    """A recipe and one measured run of it for the 33.88 GB result, written as records would be."""
+    recipe = Recipe(
+        kind="recipe", id=RECIPE, result=RESULT_33, experiment="nt-training-memory",
+        fixed=FixedConditions(model="nt-2-5b", stage="checkpointing", sequence_length=1000, batch_size=16,
+                              data_seed=42, metric="peak-memory"),
+        knobs=[Knob(name="update_mode", candidates=["full", "lora"], note="Not stated for this ablation."),
+               Knob(name="lora_rank", candidates=[16, 8]), Knob(name="offload", candidates=[False, True])],
+    )
+    reproduced = Decimal(value)
+    transcribed = Decimal("33.88")
+    reproduction = Reproduction(
+        kind="reproduction", id=REPRODUCTION, result=RESULT_33, recipe=RECIPE, method="measured",
+        setting={"update_mode": "full", "lora_rank": 16, "offload": False}, outcome="ok",
+        # A copy of the value, not the same object: yaml.dump would write a shared object as an alias.
+        value_bytes=int(reproduced * 10**9), value=Decimal(value), value_gib=Decimal("28.05"),
+        breakdown_bytes={"parameters": 10_000_000_000, "optimizer": 15_000_000_000},
+        comparison=Comparison(transcribed=transcribed, reproduced=reproduced, difference=reproduced - transcribed,
+                              ratio=(reproduced / transcribed).quantize(Decimal("0.0001"))),
+        hardware=RunHardware(kind="gpu", name="NVIDIA H200", memory_bytes=150_000_000_000, count=1),
+        software={"python": "3.11.7", "torch": "2.13.0", "cuda": None}, git_commit="abcdef1",
+        command="registry reproduce " + RECIPE, started_at=dt.datetime(2026, 11, 1, 10, 0, tzinfo=dt.UTC),
+        duration_s=12.5,
+    )
+    write_record(records, recipe)
+    write_record(records, reproduction)
+    return reproduction
+
+
+# -- tables mirror the models ---------------------------------------------------------------
+
+
+def test_every_field_of_every_kind_has_a_home() -> None:
+    assert set(KIND_TABLES) == set(KIND_MODELS)
+    assert rows.check_tables() == []
+    for kind in KIND_MODELS:
+        for name, home in rows.field_homes(kind).items():
+            assert home and not str(home).startswith("<"), f"{kind}.{name} has no column or child table"
+
+
+def test_a_field_added_to_a_model_without_a_column_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    class WiderResult(Result):
+        confidence_interval: str | None = Field(None, description="A field the tables do not have.")
+        seeds: list[int] = Field(default_factory=list, description="A list without a child table.")
+
+    monkeypatch.setitem(KIND_MODELS, "result", WiderResult)
+    problems = rows.check_tables()
+    assert "table 'result' lacks column 'confidence_interval' for result" in problems
+    assert "result.seeds is a list or mapping without a child table" in problems
+    with pytest.raises(rows.SchemaMismatchError, match="confidence_interval"):
+        rows.ensure_tables_match()
+
+
+def test_a_column_whose_field_was_removed_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    fields = {k: v for k, v in Evaluation.model_fields.items() if k != "split"}
+    monkeypatch.setattr(Evaluation, "model_fields", fields)
+    assert "column evaluation.split mirrors no field of evaluation" in rows.check_tables()
+
+
+def test_every_review_status_has_a_strength() -> None:
+    assert set(STATUS_STRENGTH) == set(ReviewStatus)
+
+
+# -- the command ----------------------------------------------------------------------------
+
+
+def test_build_reports_what_it_wrote(cli, records_dir: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = build(cli, records_dir, tmp_path / "out" / "registry.db")
+    assert "Built" in result.output and "records as" in result.output
+    assert (tmp_path / "out" / "registry.db").is_file()
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["registry.db"], "no temporary file is left behind"
+
+
+def test_every_record_has_its_row(built: Path, records_dir: Path) -> None:
+    registry, _ = validate(records_dir)
+    assert query(built, "SELECT COUNT(*) FROM record") == [(len(registry.records),)]
+    for kind, table in KIND_TABLES.items():
+        expected = sorted(r.id for r in registry.records.values() if r.kind_token == kind)
+        assert [r[0] for r in query(built, f"SELECT id FROM {table.__tablename__} ORDER BY id")] == expected
+    paths = dict(query(built, "SELECT id, path FROM record"))
+    assert paths[RESULT_33] == f"result/{RESULT_33}.yaml"
+
+
+def test_numbers_keep_their_exactness(built: Path) -> None:
+    rows_ = query(built, "SELECT printed_value, numeric_value, typeof(numeric_value), numeric_value_float "
+                         "FROM result WHERE id = ?", RESULT_11)
+    assert rows_ == [("11.49", "11.49", "text", 11.49)]
+
+
+def test_lists_keep_their_order(built: Path, records_dir: Path) -> None:
+    assert query(built, "SELECT author FROM source_author WHERE source_id = ? ORDER BY position", SOURCE) == [
+        ("Saadat",), ("Fellay",)]
+    assert query(built, "SELECT area FROM config_area WHERE config_id = ?", CONFIG_33) == [("dna-genomes",)]
+    review = "saadat-fellay-20261015-review-result-nt-2-5b-training-peak-memory-flashattention-checkpointing-zero2"
+    methods = [m for (m,) in query(built, "SELECT method FROM review_method WHERE review_id = ? ORDER BY position",
+                                   review)]
+    registry, _ = validate(records_dir)
+    assert methods == [m.value for m in registry.records[review].methods]  # type: ignore[attr-defined]
+    members = query(built, "SELECT COUNT(*) FROM release_member")[0][0]
+    assert members == sum(len(r.members) for r in registry.records.values() if r.kind_token == "release")  # type: ignore[attr-defined]
+
+
+def test_timestamps_are_stored_in_utc(built: Path) -> None:
+    stamps = {s for (s,) in query(built, "SELECT reviewed_at FROM review WHERE reviewed_at IS NOT NULL")}
+    assert stamps == {"2026-10-15 22:00:00.000000"}
+
+
+def test_foreign_keys_hold_for_every_reference(built: Path) -> None:
+    assert query(built, "PRAGMA foreign_key_check") == []
+    fks = query(built, "SELECT m.name, p.\"from\", p.\"table\" FROM sqlite_master m, pragma_foreign_key_list(m.name) p "
+                       "WHERE m.type = 'table'")
+    assert ("result", "evaluation", "evaluation") in fks
+    assert ("evaluation", "configuration", "config") in fks
+    assert ("review_subject", "subject", "record") in fks
+    assert ("evidence", "review", "review") in fks
+    assert ("reproduction", "recipe", "recipe") in fks
+    for kind in KIND_MODELS:
+        for name, info in KIND_MODELS[kind].model_fields.items():
+            extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+            if not extra.get("x-references"):
+                continue
+            child = child_of(kind, name)
+            table, column = (child.name, child.value) if child else (kind, name)
+            assert [fk for fk in fks if fk[:2] == (table, column)], f"{kind}.{name} has no foreign key"
+
+
+# -- the views ------------------------------------------------------------------------------
+
+
+def test_results_flat_says_what_the_records_say(built: Path, records_dir: Path) -> None:
+    registry, _ = validate(records_dir)
+    flat = {row[0]: row for row in query(
+        built,
+        "SELECT result_id, printed_value, numeric_value, unit, metric, review_status, evaluation_id, "
+        "configuration_id, model_family_name, protocol_id, dataset_id, source_id, uncertainty FROM results_flat")}
+    assert set(flat) == {RESULT_33, RESULT_11}
+    assert flat[RESULT_33][1:6] == ("33.88", "33.88", "gigabyte", "peak-memory", "source-checked")
+    assert flat[RESULT_11][1:6] == ("11.49", "11.49", "gigabyte", "peak-memory", "source-checked")
+    for result_id, row in flat.items():
+        result = registry.get_as(result_id, Result)
+        evaluation, configuration, protocol, dataset = display.result_context(registry, result)
+        family = registry.records[configuration.model_family]
+        assert row[6:12] == (evaluation.id, configuration.id, family.name, protocol.id,  # type: ignore[attr-defined]
+                             dataset.id, result.source)
+        assert row[12] is None, "the source did not report an uncertainty"
+
+
+def test_review_status_follows_the_pages_rule(built: Path, records_dir: Path) -> None:
+    registry, _ = validate(records_dir)
+    statuses = dict(query(built, "SELECT record_id, review_status FROM record_review_status"))
+    assert set(statuses) == set(registry.records)
+    for record_id, status in statuses.items():
+        expected = display.review_status(registry, record_id)
+        assert status == (expected.value if expected else NOT_REVIEWED), record_id
+
+
+def test_missing_metadata_view_lists_every_entry(built: Path, records_dir: Path) -> None:
+    registry, _ = validate(records_dir)
+    expected = {(r.id, r.kind_token, m.field, m.reason.value, m.note)
+                for r in registry.records.values() for m in r.missing_metadata}
+    got = set(query(built, "SELECT record_id, kind, field, reason, note FROM missing_metadata_all"))
+    assert got == expected
+    unreported = query(built, "SELECT record_id FROM missing_metadata_all WHERE kind = 'result' "
+                              "AND field = 'uncertainty' AND reason = 'unreported' ORDER BY record_id")
+    assert unreported == [(RESULT_33,), (RESULT_11,)]
+    unknown_checkpoints = query(built, "SELECT COUNT(*) FROM missing_metadata_all WHERE kind = 'config' "
+                                       "AND field = 'checkpoint'")
+    assert unknown_checkpoints == [(2,)]
+
+
+def test_reproductions_view_is_empty_without_reproductions(built: Path) -> None:
+    assert query(built, "SELECT COUNT(*) FROM reproductions_side_by_side") == [(0,)]
+
+
+def test_reproductions_sit_beside_their_results(cli, records_dir: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    reproduction = add_reproduction(records_dir)
+    out = tmp_path / "registry.db"
+    build(cli, records_dir, out)
+    [row] = query(out, "SELECT reproduction_id, result_id, transcribed_printed_value, transcribed_value, "
+                       "reproduced_value, unit, ratio, difference, method, hardware_name FROM reproductions_side_by_side")
+    assert row[:6] == (REPRODUCTION, RESULT_33, "33.88", "33.88", "30.12", "gigabyte")
+    assert row[6] == pytest.approx(30.12 / 33.88)
+    assert row[7] == pytest.approx(30.12 - 33.88)
+    assert row[8:] == ("measured", "NVIDIA H200")
+    setting = query(out, "SELECT knob, value, value_type FROM reproduction_setting ORDER BY knob")
+    assert setting == [("lora_rank", "16", "integer"), ("offload", "false", "boolean"), ("update_mode", "full", "string")]
+    candidates = query(out, "SELECT k.name, c.value, c.value_type FROM recipe_knob k JOIN recipe_knob_candidate c "
+                            "ON c.recipe_id = k.recipe_id AND c.knob_position = k.position "
+                            "ORDER BY k.position, c.position")
+    assert candidates[:2] == [("update_mode", "full", "string"), ("update_mode", "lora", "string")]
+    assert ("offload", "false", "boolean") in candidates
+    assert query(out, "SELECT name, version FROM reproduction_software ORDER BY name") == [
+        ("cuda", None), ("python", "3.11.7"), ("torch", "2.13.0")]
+    assert query(out, "SELECT comparison_ratio, hardware_memory_bytes, value_bytes FROM reproduction") == [
+        (str(reproduction.comparison.ratio), 150_000_000_000, 30_120_000_000)]  # type: ignore[union-attr]
+    assert query(out, "SELECT started_at FROM reproduction") == [("2026-11-01 10:00:00.000000",)]
+
+
+def test_every_view_is_documented_and_runs(built: Path) -> None:
+    for name, (description, _) in VIEWS.items():
+        assert description
+        query(built, f"SELECT * FROM {name}")
+
+
+# -- validation first, atomic, repeatable ---------------------------------------------------
+
+
+def test_an_invalid_registry_is_not_built(cli, records_dir: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result_file = records_dir / "result" / f"{RESULT_33}.yaml"
+    result_file.write_text(result_file.read_text().replace("numeric_value: '33.88'", "numeric_value: '33.89'"))
+    out = tmp_path / "registry.db"
+    result = cli("db", "build", "--records", records_dir, "--out", out)
+    assert result.exit_code == 1
+    assert "value-mismatch" in result.output and "the registry is not valid" in result.output
+    assert "Traceback" not in result.output
+    assert not out.exists()
+    assert list(tmp_path.glob(".registry.db.*")) == []
+
+
+def test_an_invalid_registry_leaves_the_last_good_database(cli, built: Path, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    before = content(built)
+    (records_dir / "family" / "broken.yaml").write_text("kind: family\nid: [\n")
+    result = cli("db", "build", "--records", records_dir, "--out", built)
+    assert result.exit_code == 1 and "yaml-syntax" in result.output
+    assert content(built) == before
+
+
+def test_two_builds_from_the_same_records_have_the_same_content(cli, records_dir: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    add_reproduction(records_dir)
+    first, second = tmp_path / "a.db", tmp_path / "b.db"
+    build(cli, records_dir, first)
+    build(cli, records_dir, second)
+    assert content(first) == content(second)
+    assert first.read_bytes() == second.read_bytes()
+
+
+def test_a_build_that_fails_part_way_leaves_the_previous_database(  # type: ignore[no-untyped-def]
+    cli, built: Path, records_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = content(built)
+    add_reproduction(records_dir)
+    calls = []
+    real_insert = build_module.insert_rows
+
+    def failing_insert(connection, table, rows_):  # type: ignore[no-untyped-def]
+        calls.append(table.name)
+        if len(calls) == 5:
+            raise OSError(28, "No space left on device")
+        real_insert(connection, table, rows_)
+
+    monkeypatch.setattr(build_module, "insert_rows", failing_insert)
+    result = cli("db", "build", "--records", records_dir, "--out", built)
+    assert result.exit_code == 1
+    assert "No space left on device" in result.output and "the previous database, if any, is untouched" in result.output
+    assert "Traceback" not in result.output
+    assert content(built) == before
+    assert sorted(p.name for p in built.parent.iterdir() if p.name.startswith(".registry.db")) == []
+
+
+def test_a_build_killed_part_way_leaves_the_previous_database(built: Path, records_dir: Path) -> None:
+    before = content(built)
+    add_reproduction(records_dir)
+    script = textwrap.dedent(f"""
+        import os, signal
+        from pathlib import Path
+        from registry.checks import validate
+        from registry.db import build
+        real = build.insert_rows
+        calls = []
+        def insert_then_die(connection, table, rows):
+            real(connection, table, rows)
+            calls.append(1)
+            if len(calls) == 3:
+                os.kill(os.getpid(), signal.SIGKILL)
+        build.insert_rows = insert_then_die
+        registry, _ = validate({str(records_dir)!r})
+        build.build_sqlite(registry, Path({str(built)!r}))
+    """)
+    process = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert process.returncode == -9, process.stderr
+    assert content(built) == before
+    leftovers = [p for p in built.parent.iterdir() if p.name.startswith(".registry.db.")]
+    assert all(p.name.endswith(".tmp") for p in leftovers), "a killed build leaves at most a hidden temporary file"
+
+
+def test_out_must_be_a_file(cli, records_dir: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = cli("db", "build", "--records", records_dir, "--out", tmp_path)
+    assert result.exit_code != 0
+    assert "Traceback" not in result.output
+
+
+def test_unwritable_folder_gets_a_message(cli, records_dir: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    result = cli("db", "build", "--records", records_dir, "--out", blocked / "registry.db")
+    assert result.exit_code == 1
+    assert "cannot write the database" in result.output and "--out" in result.output
+
+
+@pytest.mark.parametrize(
+    ("url", "fragment"),
+    [
+        ("registry.db", "is not a database URL"),
+        ("mysql://user@localhost/registry", "only PostgreSQL servers are supported"),
+        ("postgresql+nosuchdriver://u@localhost/x", "driver"),
+        ("postgresql+psycopg://registry:wrong@127.0.0.1:1/none", "cannot use the database at"),
+    ],
+)
+def test_bad_server_urls_get_a_message(cli, records_dir: Path, url: str, fragment: str) -> None:  # type: ignore[no-untyped-def]
+    result = cli("db", "build", "--records", records_dir, "--db", url)
+    assert result.exit_code == 1, result.output
+    assert fragment in result.output
+    assert "Traceback" not in result.output
+    assert ":wrong@" not in result.output, "passwords are never printed"
+
+
+def test_a_sqlite_url_builds_a_file(cli, records_dir: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "via-url.db"
+    result = cli("db", "build", "--records", records_dir, "--db", f"sqlite:///{out}")
+    assert result.exit_code == 0, result.output
+    assert query(out, "SELECT COUNT(*) FROM results_flat") == [(2,)]
+
+
+def test_help_and_validate_do_not_import_the_database_layer() -> None:
+    code = (
+        "import sys\n"
+        "from typer.testing import CliRunner\n"
+        "import registry.cli\n"
+        "assert 'sqlalchemy' not in sys.modules and 'sqlmodel' not in sys.modules, 'import registry.cli'\n"
+        "runner = CliRunner()\n"
+        "assert runner.invoke(registry.cli.app, ['--help']).exit_code == 0\n"
+        "assert runner.invoke(registry.cli.app, ['validate', '--records', 'records']).exit_code == 0\n"
+        "loaded = [m for m in ('sqlalchemy', 'sqlmodel') if m in sys.modules]\n"
+        "assert not loaded, loaded\n"
+    )
+    process = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert process.returncode == 0, process.stderr
+
+
+def test_the_built_file_opens_in_plain_sqlite(built: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "copy.db"
+    shutil.copy(built, copy)
+    os.chmod(copy, 0o444)
+    assert query(copy, "SELECT value FROM registry_meta WHERE key = 'schema_version'") == [("1",)]
+    assert query(copy, "PRAGMA integrity_check") == [("ok",)]

@@ -1,0 +1,237 @@
+"""`registry query`: read-only, one SELECT at a time, time-limited, clear messages, table/csv/json output."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from registry.db.query import QueryError, check_read_only, open_sqlite_read_only, split_statements
+from tests.conftest import RESULT_11, RESULT_33
+
+
+@pytest.fixture
+def db(cli, records_dir: Path, tmp_path: Path) -> Path:  # type: ignore[no-untyped-def]
+    out = tmp_path / "registry.db"
+    result = cli("db", "build", "--records", records_dir, "--out", out)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def run(cli, db: Path, sql: str, *options: str):  # type: ignore[no-untyped-def]
+    return cli("query", "--db", db, "--records", db.parent / "records", *options, "--", sql)
+
+
+GOOD = [
+    "SELECT result_id, printed_value FROM results_flat",
+    "select result_id from results_flat",
+    "  \n\tSELECT 1",
+    "SELECT 1;",
+    "SELECT 1 ;  \n",
+    "-- a comment first\nSELECT 1",
+    "/* block; comment */ SELECT 1",
+    "SELECT 'a;b' AS text_with_semicolon",
+    "SELECT 'it''s' AS quoted_quote",
+    'SELECT "printed_value" FROM result',
+    "SELECT [printed_value] FROM result",
+    "WITH big AS (SELECT * FROM result WHERE numeric_value_float > 20) SELECT id FROM big",
+    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5) SELECT SUM(i) FROM n",
+    "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name",
+    "SELECT name, type FROM pragma_table_info('result')",
+    "SELECT * FROM missing_metadata_all WHERE field = 'uncertainty'",
+    "SELECT COUNT(*) FROM record_review_status GROUP BY review_status",
+    "SELECT 1 -- trailing comment with ; inside",
+    "SELECT upper('drop table result')",
+]
+
+BAD = [
+    ("INSERT INTO family (id, name) VALUES ('x', 'y')", "INSERT statements are not allowed"),
+    ("insert into family values ('x', 'y', null)", "INSERT statements are not allowed"),
+    ("UPDATE result SET printed_value = '1'", "UPDATE statements are not allowed"),
+    ("DELETE FROM result", "DELETE statements are not allowed"),
+    ("DROP TABLE result", "DROP statements are not allowed"),
+    ("DROP VIEW results_flat", "DROP statements are not allowed"),
+    ("CREATE TABLE x (a)", "CREATE statements are not allowed"),
+    ("ALTER TABLE result ADD COLUMN x", "ALTER statements are not allowed"),
+    ("REPLACE INTO family VALUES ('x', 'y', null)", "REPLACE statements are not allowed"),
+    ("ATTACH DATABASE '/tmp/other.db' AS other", "ATTACH statements are not allowed"),
+    ("DETACH DATABASE main", "DETACH statements are not allowed"),
+    ("PRAGMA query_only = 0", "PRAGMA statements are not allowed"),
+    ("PRAGMA journal_mode = WAL", "PRAGMA statements are not allowed"),
+    ("PRAGMA user_version = 7", "PRAGMA statements are not allowed"),
+    ("pragma writable_schema = 1", "PRAGMA statements are not allowed"),
+    ("VACUUM", "VACUUM statements are not allowed"),
+    ("REINDEX", "REINDEX statements are not allowed"),
+    ("ANALYZE", "ANALYZE statements are not allowed"),
+    ("BEGIN IMMEDIATE", "BEGIN statements are not allowed"),
+    ("  -- sneaky\n  DELETE FROM result", "DELETE statements are not allowed"),
+    ("/* comment */ DROP TABLE result", "DROP statements are not allowed"),
+    ("SELECT 1; DROP TABLE result", "holds 2 statements"),
+    ("SELECT 1; ATTACH DATABASE 'x.db' AS x", "holds 2 statements"),
+    ("SELECT 1;SELECT 2", "holds 2 statements"),
+    ("WITH x AS (SELECT 1) DELETE FROM result", "the database is read-only"),
+    ("WITH x AS (SELECT 1) INSERT INTO family VALUES ('x', 'y', null)", "the database is read-only"),
+    ("WITH x AS (SELECT 1) UPDATE result SET unit = 'x'", "the database is read-only"),
+    ("", "the query is empty"),
+    ("   ;  ; ", "the query is empty"),
+    ("-- only a comment", "the query is empty"),
+    ("SELEC 1", "must start with SELECT or WITH"),
+    ("EXPLAIN SELECT 1", "must start with SELECT or WITH"),
+    ("SELECT 'unclosed", "unclosed ' quote"),
+    ("SELECT * FROM", "the query failed"),
+    ("SELECT * FROM no_such_table", "no such table: no_such_table"),
+    ("SELECT no_such_column FROM result", "no such column"),
+    ("SELECT load_extension('/tmp/evil.so')", "the query"),
+]
+
+
+@pytest.mark.parametrize("sql", GOOD)
+def test_good_queries_run(cli, db: Path, sql: str) -> None:  # type: ignore[no-untyped-def]
+    result = run(cli, db, sql)
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize(("sql", "fragment"), BAD)
+def test_bad_queries_are_refused_with_a_message(cli, db: Path, sql: str, fragment: str) -> None:  # type: ignore[no-untyped-def]
+    before = digest(db)
+    result = run(cli, db, sql)
+    assert result.exit_code == 1, result.output
+    assert fragment in result.output
+    assert "Hint:" in result.output
+    assert "Traceback" not in result.output
+    assert digest(db) == before, "the database is never changed"
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "INSERT INTO family (id, name) VALUES ('x', 'y')",
+        "DELETE FROM result",
+        "DROP TABLE result",
+        "UPDATE result SET unit = 'x'",
+        "CREATE TABLE x (a)",
+        "ATTACH DATABASE ':memory:' AS other",
+        "PRAGMA query_only = 0",
+        "PRAGMA user_version = 3",
+    ],
+)
+def test_the_connection_itself_refuses_writes(db: Path, statement: str) -> None:
+    """Past the statement check, the read-only connection and its authorizer still refuse every write."""
+    before = digest(db)
+    connection = open_sqlite_read_only(db)
+    try:
+        with pytest.raises(sqlite3.DatabaseError):
+            connection.execute(statement)
+            connection.commit()
+    finally:
+        connection.close()
+    assert digest(db) == before
+
+
+def test_split_statements_ignores_quotes_and_comments() -> None:
+    assert split_statements("SELECT ';' -- ;\n; SELECT \"a;b\" /* ; */") == ["SELECT ';'", 'SELECT "a;b"']
+    assert check_read_only("  select 1 ; ") == "select 1"
+    with pytest.raises(QueryError, match="holds 3 statements"):
+        check_read_only("SELECT 1; SELECT 2; SELECT 3")
+
+
+def test_results_as_a_table(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
+    result = run(cli, db, "SELECT printed_value, unit, review_status FROM results_flat ORDER BY numeric_value_float")
+    assert result.exit_code == 0, result.output
+    assert "11.49" in result.output and "33.88" in result.output
+    assert "gigabyte" in result.output and "source-checked" in result.output
+    assert "2 row(s)" in result.output
+
+
+def test_long_values_are_wrapped_not_cut(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
+    result = run(cli, db, "SELECT result_id FROM results_flat")
+    assert "…" not in result.output
+    assert "".join(result.output.split()).count("flashattention-checkpointing") == 2
+
+
+def test_null_is_shown_as_null(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
+    result = run(cli, db, "SELECT uncertainty FROM results_flat LIMIT 1")
+    assert "NULL" in result.output
+
+
+def test_results_as_csv(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
+    result = run(cli, db, "SELECT result_id, numeric_value, uncertainty FROM results_flat ORDER BY result_id", "-f",
+                 "csv")
+    assert result.exit_code == 0, result.output
+    rows = list(csv.reader(io.StringIO(result.stdout)))
+    assert rows == [["result_id", "numeric_value", "uncertainty"], [RESULT_33, "33.88", ""], [RESULT_11, "11.49", ""]]
+
+
+def test_results_as_json(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
+    result = run(cli, db, "SELECT result_id, numeric_value, numeric_value_float, uncertainty, review_status "
+                          "FROM results_flat ORDER BY result_id", "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == [
+        {"result_id": RESULT_33, "numeric_value": "33.88", "numeric_value_float": 33.88, "uncertainty": None,
+         "review_status": "source-checked"},
+        {"result_id": RESULT_11, "numeric_value": "11.49", "numeric_value_float": 11.49, "uncertainty": None,
+         "review_status": "source-checked"},
+    ]
+
+
+def test_table_rows_are_capped_but_csv_gives_all(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
+    sql = "SELECT field FROM missing_metadata ORDER BY record_id, position"
+    capped = run(cli, db, sql, "--max-rows", "3")
+    assert capped.exit_code == 0
+    assert "the first 3 rows; more exist" in capped.output
+    full = run(cli, db, sql, "--max-rows", "3", "-f", "csv")
+    assert len(full.stdout.splitlines()) > 4
+
+
+def test_a_long_query_is_stopped(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
+    endless = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT COUNT(*) FROM n"
+    result = run(cli, db, endless, "--timeout", "0.3")
+    assert result.exit_code == 1
+    assert "ran longer than 0.3 s and was stopped" in result.output and "--timeout" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_missing_database_says_how_to_build_one(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = cli("query", "SELECT 1", "--db", tmp_path / "nowhere.db", "--records", tmp_path)
+    assert result.exit_code == 1
+    assert "no database at" in result.output and "registry db build" in result.output
+    assert not (tmp_path / "nowhere.db").exists(), "a read-only open never creates the file"
+
+
+def test_a_file_that_is_not_a_database(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    bogus = tmp_path / "registry.db"
+    bogus.write_text("this is not a database\n" * 100)
+    result = cli("query", "SELECT 1", "--db", bogus, "--records", tmp_path)
+    assert result.exit_code == 1
+    assert "is not a database SQLite can read" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_folder_is_not_a_database(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = cli("query", "SELECT 1", "--db", tmp_path, "--records", tmp_path)
+    assert result.exit_code == 1 and "is a folder" in result.output
+
+
+def test_an_unreachable_server_gets_a_message(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = cli("query", "SELECT 1", "--db", "postgresql+psycopg://u:secret@127.0.0.1:1/x", "--records", tmp_path)
+    assert result.exit_code == 1
+    assert "cannot use the database at" in result.output and "secret" not in result.output
+
+
+def test_the_records_changed_after_the_build(cli, db: Path, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    fresh = run(cli, db, "SELECT 1")
+    assert "Warning" not in fresh.output
+    os.utime(db, (1_000_000_000, 1_000_000_000))  # built long ago
+    stale = cli("query", "SELECT 1", "--db", db, "--records", records_dir)
+    assert stale.exit_code == 0
+    assert "changed after" in stale.output and "registry db build" in stale.output
