@@ -22,7 +22,7 @@ KnobValue = str | int | bool
 class FixedConditions(Strict):
     """The conditions of the experiment that the source states."""
 
-    model: Slug = Field(description="Model configuration name known to measure/ (for example 'nt-2.5b').")
+    model: Slug = Field(description="Model configuration name known to measure/ (for example 'nt-2-5b').")
     stage: Slug = Field(description="Ablation stage, cumulative (baseline, flash-attention, checkpointing, deepspeed).")
     sequence_length: int = Field(ge=1, description="Sequence length as the source states it.")
     batch_size: int = Field(ge=1, description="Batch size as the source states it.")
@@ -45,6 +45,7 @@ class Recipe(Record):
     kind: Literal["recipe"]
     result: str = ref("result", description="The result this recipe reproduces.")
     experiment: Slug = Field(description="The measure/ experiment that runs it (for example 'nt-training-memory').")
+    dataset: str | None = ref("dataset", default=None, description="The dataset record the stated data comes from.")
     fixed: FixedConditions = Field(description="The conditions the source states.")
     knobs: list[Knob] = Field(default_factory=list, description="Conditions the source leaves unstated.")
     verified: bool = Field(
@@ -77,9 +78,27 @@ class RunHardware(Strict):
     """The hardware a reproduction ran on, named as it was."""
 
     kind: Literal["gpu", "cpu-estimate"] = Field(description="A GPU measurement, or an estimate made on a CPU.")
-    name: Text = Field(description="Device name as the driver reports it (for example 'NVIDIA H200'), or the CPU.")
+    name: Text = Field(
+        description="Device name as the driver reports it (for example 'NVIDIA H200'); for an estimate, how it was "
+        "made (for example 'CPU estimate (FakeTensorMode + MemTracker)'), never a GPU's name."
+    )
     memory_bytes: NonNegativeInt | None = Field(None, description="Total device memory, in bytes.")
     count: int = Field(1, ge=1, description="Number of devices used.")
+
+
+#: GB and GiB values are kept to this many decimal places where they are not exact.
+DECIMAL_PLACES = 6
+_QUANTUM = Decimal(1).scaleb(-DECIMAL_PLACES)
+
+
+def gib(value_bytes: int) -> Decimal:
+    """Bytes as GiB (2^30 bytes), rounded to ``DECIMAL_PLACES``."""
+    return (Decimal(value_bytes) / Decimal(2**30)).quantize(_QUANTUM)
+
+
+def ratio(reproduced: Decimal, transcribed: Decimal) -> Decimal:
+    """reproduced / transcribed, rounded to ``DECIMAL_PLACES``."""
+    return (reproduced / transcribed).quantize(_QUANTUM)
 
 
 class Comparison(Strict):
@@ -87,8 +106,19 @@ class Comparison(Strict):
 
     transcribed: Decimal = Field(description="The result's numeric value, copied when the run was filed.")
     reproduced: Decimal = Field(description="This run's value in the result's unit.")
-    difference: Decimal = Field(description="reproduced - transcribed.")
-    ratio: Decimal = Field(description="reproduced / transcribed.")
+    difference: Decimal = Field(description="reproduced - transcribed, exactly.")
+    ratio: Decimal = Field(description="reproduced / transcribed, rounded to 6 decimal places.")
+
+    @model_validator(mode="after")
+    def _arithmetic(self) -> Comparison:
+        if self.difference != self.reproduced - self.transcribed:
+            raise ValueError(f"difference must be reproduced - transcribed = {self.reproduced - self.transcribed}")
+        if self.transcribed != 0 and self.ratio != ratio(self.reproduced, self.transcribed):
+            raise ValueError(f"ratio must be reproduced / transcribed = {ratio(self.reproduced, self.transcribed)}")
+        return self
+
+
+AttentionImpl = Literal["eager", "flash-attn", "sdpa-flash", "sdpa-flash-cpu"]
 
 
 class Reproduction(Record):
@@ -99,17 +129,44 @@ class Reproduction(Record):
     result: str = ref("result", description="The transcribed result this run reproduces.")
     recipe: str = ref("recipe", description="The recipe that was run.")
     method: ReproductionMethod = Field(description="Measured on hardware, or estimated.")
-    setting: dict[str, KnobValue] = Field(description="The value of every knob in this run.")
+    model: Slug = Field(description="The measure/ model configuration that ran; the recipe's, or the check fails.")
+    setting: dict[str, KnobValue] = Field(
+        description="The value of every recipe knob that applies to this run (knobs that do not apply are left out)."
+    )
     outcome: Outcome = Field(description="Whether the run produced a value.")
     error: Text | None = Field(None, description="What went wrong, where the outcome is not 'ok'.")
     value_bytes: NonNegativeInt | None = Field(None, description="The peak, in bytes (allocated memory).")
     value: Decimal | None = Field(None, description="The peak in the result's unit (GB = 10^9 bytes).")
-    value_gib: Decimal | None = Field(None, description="The peak in GiB (2^30 bytes), since 'GB' is ambiguous.")
+    value_gib: Decimal | None = Field(
+        None, description="The peak in GiB (2^30 bytes), rounded to 6 decimal places, since 'GB' is ambiguous."
+    )
     reserved_bytes: NonNegativeInt | None = Field(None, description="Peak reserved by the allocator, in bytes.")
+    warmup_peak_bytes: NonNegativeInt | None = Field(
+        None, description="Peak allocated during the warm-up step(s), in bytes (measured runs only)."
+    )
     breakdown_bytes: dict[str, NonNegativeInt] = Field(
-        default_factory=dict, description="Peak split by category (parameters, gradients, optimizer, ...)."
+        default_factory=dict,
+        description="For an estimate, the peak split by category (parameters, gradients, optimizer_state, "
+        "activations, temporaries, ...); for a measurement, allocator snapshots (allocated_after_build, "
+        "allocated_between_steps).",
     )
     comparison: Comparison | None = Field(None, description="Beside the transcribed value.")
+    attention_impl: AttentionImpl | None = Field(
+        None,
+        description="The attention that ran: 'eager'; 'flash-attn' (the flash-attn package); 'sdpa-flash' "
+        "(PyTorch SDPA restricted to its CUDA flash kernel); 'sdpa-flash-cpu' (its CPU flash kernel, in an estimate).",
+    )
+    tokens_per_sequence: int | None = Field(None, ge=1, description="Tokens fed per sequence, CLS included.")
+    parameters: NonNegativeInt | None = Field(None, description="Parameters of the model that ran.")
+    trainable_parameters: NonNegativeInt | None = Field(None, description="Of those, the ones trained.")
+    steps: NonNegativeInt | None = Field(
+        None, description="Training steps the peak was taken over (an estimate traces one steady-state step)."
+    )
+    warmup_steps: NonNegativeInt | None = Field(None, description="Steps run before the peak statistics were reset.")
+    method_note: Text | None = Field(
+        None, description="How the value was obtained and what it leaves out (for an estimate, how it models what "
+        "it cannot trace, such as DeepSpeed's CPU offload)."
+    )
     hardware: RunHardware = Field(description="Where it ran.")
     software: dict[str, str | None] = Field(description="Versions of python, torch, CUDA and the other libraries.")
     git_commit: str | None = Field(None, pattern=r"^[0-9a-f]{7,40}(\+dirty)?$", description="The project's commit.")
@@ -118,9 +175,21 @@ class Reproduction(Record):
     duration_s: float = Field(ge=0, description="Wall time of the run, in seconds.")
 
     @model_validator(mode="after")
-    def _outcome_matches_value(self) -> Reproduction:
-        if self.outcome is Outcome.OK and self.value_bytes is None:
-            raise ValueError("a reproduction with outcome 'ok' needs value_bytes")
+    def _consistent(self) -> Reproduction:
+        if self.outcome is Outcome.OK and (self.value_bytes is None or self.value is None):
+            raise ValueError("a reproduction with outcome 'ok' needs value_bytes and value")
         if self.outcome is not Outcome.OK and self.error is None:
             raise ValueError(f"a reproduction with outcome {self.outcome.value!r} needs an error message")
+        if self.outcome is not Outcome.OK and self.value_bytes is not None:
+            raise ValueError(f"a reproduction with outcome {self.outcome.value!r} has no value; drop value_bytes")
+        if self.value_bytes is None and (self.value is not None or self.value_gib is not None):
+            raise ValueError("value and value_gib are derived from value_bytes, which is missing")
+        if self.value_bytes is not None and self.value_gib is not None and self.value_gib != gib(self.value_bytes):
+            raise ValueError(f"value_gib must be value_bytes / 2^30 = {gib(self.value_bytes)}")
+        if self.comparison is not None and self.value is None:
+            raise ValueError("a comparison needs a value")
+        expected = "gpu" if self.method is ReproductionMethod.MEASURED else "cpu-estimate"
+        if self.hardware.kind != expected:
+            raise ValueError(f"a {self.method.value} reproduction runs on hardware of kind {expected!r}, "
+                             f"not {self.hardware.kind!r}")
         return self
