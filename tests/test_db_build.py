@@ -23,7 +23,7 @@ from registry.db.tables import KIND_TABLES, child_of
 from registry.db.views import NOT_REVIEWED, STATUS_STRENGTH, VIEWS
 from registry.models import KIND_MODELS, Evaluation, Recipe, Reproduction, Result
 from registry.models.records import ReviewStatus
-from registry.models.reproduction import Comparison, FixedConditions, Knob, RunHardware
+from registry.models.reproduction import Comparison, FixedConditions, Knob, RunHardware, gib, ratio
 from registry.writer import write_record
 from tests.conftest import CONFIG_33, RESULT_11, RESULT_33, ROOT, SOURCE
 
@@ -72,13 +72,15 @@ def add_reproduction(records: Path, value: str = "30.12") -> Reproduction:
     reproduced = Decimal(value)
     transcribed = Decimal("33.88")
     reproduction = Reproduction(
-        kind="reproduction", id=REPRODUCTION, result=RESULT_33, recipe=RECIPE, method="measured",
+        kind="reproduction", id=REPRODUCTION, result=RESULT_33, recipe=RECIPE, method="measured", model="nt-2-5b",
         setting={"update_mode": "full", "lora_rank": 16, "offload": False}, outcome="ok",
         # A copy of the value, not the same object: yaml.dump would write a shared object as an alias.
-        value_bytes=int(reproduced * 10**9), value=Decimal(value), value_gib=Decimal("28.05"),
+        value_bytes=int(reproduced * 10**9), value=Decimal(value),
+        value_gib=gib(int(reproduced * 10**9)), warmup_peak_bytes=29_000_000_000, attention_impl="flash-attn",
+        tokens_per_sequence=1000, steps=3, warmup_steps=1, method_note="Peak of torch.cuda.max_memory_allocated.",
         breakdown_bytes={"parameters": 10_000_000_000, "optimizer": 15_000_000_000},
         comparison=Comparison(transcribed=transcribed, reproduced=reproduced, difference=reproduced - transcribed,
-                              ratio=(reproduced / transcribed).quantize(Decimal("0.0001"))),
+                              ratio=ratio(reproduced, transcribed)),
         hardware=RunHardware(kind="gpu", name="NVIDIA H200", memory_bytes=150_000_000_000, count=1),
         software={"python": "3.11.7", "torch": "2.13.0", "cuda": None}, git_commit="abcdef1",
         command="registry reproduce " + RECIPE, started_at=dt.datetime(2026, 11, 1, 10, 0, tzinfo=dt.UTC),
@@ -230,8 +232,10 @@ def test_missing_metadata_view_lists_every_entry(built: Path, records_dir: Path)
     assert unknown_checkpoints == [(2,)]
 
 
-def test_reproductions_view_is_empty_without_reproductions(built: Path) -> None:
-    assert query(built, "SELECT COUNT(*) FROM reproductions_side_by_side") == [(0,)]
+def test_reproductions_view_has_a_row_per_reproduction(built: Path, records_dir: Path) -> None:
+    registry, _ = validate(records_dir)
+    expected = sorted((r.id,) for r in registry.of_kind(Reproduction))
+    assert query(built, "SELECT reproduction_id FROM reproductions_side_by_side ORDER BY reproduction_id") == expected
 
 
 def test_reproductions_sit_beside_their_results(cli, records_dir: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -239,23 +243,28 @@ def test_reproductions_sit_beside_their_results(cli, records_dir: Path, tmp_path
     out = tmp_path / "registry.db"
     build(cli, records_dir, out)
     [row] = query(out, "SELECT reproduction_id, result_id, transcribed_printed_value, transcribed_value, "
-                       "reproduced_value, unit, ratio, difference, method, hardware_name FROM reproductions_side_by_side")
+                       "reproduced_value, unit, ratio, difference, method, hardware_name FROM reproductions_side_by_side "
+                       "WHERE reproduction_id = ?", REPRODUCTION)
     assert row[:6] == (REPRODUCTION, RESULT_33, "33.88", "33.88", "30.12", "gigabyte")
     assert row[6] == pytest.approx(30.12 / 33.88)
     assert row[7] == pytest.approx(30.12 - 33.88)
     assert row[8:] == ("measured", "NVIDIA H200")
-    setting = query(out, "SELECT knob, value, value_type FROM reproduction_setting ORDER BY knob")
+    setting = query(out, "SELECT knob, value, value_type FROM reproduction_setting WHERE reproduction_id = ? "
+                         "ORDER BY knob", REPRODUCTION)
     assert setting == [("lora_rank", "16", "integer"), ("offload", "false", "boolean"), ("update_mode", "full", "string")]
     candidates = query(out, "SELECT k.name, c.value, c.value_type FROM recipe_knob k JOIN recipe_knob_candidate c "
                             "ON c.recipe_id = k.recipe_id AND c.knob_position = k.position "
-                            "ORDER BY k.position, c.position")
+                            "WHERE k.recipe_id = ? ORDER BY k.position, c.position", RECIPE)
     assert candidates[:2] == [("update_mode", "full", "string"), ("update_mode", "lora", "string")]
     assert ("offload", "false", "boolean") in candidates
-    assert query(out, "SELECT name, version FROM reproduction_software ORDER BY name") == [
+    assert query(out, "SELECT name, version FROM reproduction_software WHERE reproduction_id = ? ORDER BY name",
+                 REPRODUCTION) == [
         ("cuda", None), ("python", "3.11.7"), ("torch", "2.13.0")]
-    assert query(out, "SELECT comparison_ratio, hardware_memory_bytes, value_bytes FROM reproduction") == [
+    assert query(out, "SELECT comparison_ratio, hardware_memory_bytes, value_bytes FROM reproduction WHERE id = ?",
+                 REPRODUCTION) == [
         (str(reproduction.comparison.ratio), 150_000_000_000, 30_120_000_000)]  # type: ignore[union-attr]
-    assert query(out, "SELECT started_at FROM reproduction") == [("2026-11-01 10:00:00.000000",)]
+    assert query(out, "SELECT started_at FROM reproduction WHERE id = ?", REPRODUCTION) == [
+        ("2026-11-01 10:00:00.000000",)]
 
 
 def test_every_view_is_documented_and_runs(built: Path) -> None:

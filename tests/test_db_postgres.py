@@ -19,7 +19,7 @@ import pytest
 from registry.db import build as build_module
 from registry.db.build import ordered_tables
 from tests.conftest import RESULT_11, RESULT_33
-from tests.test_db_build import REPRODUCTION, add_reproduction
+from tests.test_db_build import RECIPE, REPRODUCTION, add_reproduction
 
 pytestmark = pytest.mark.postgres
 
@@ -117,7 +117,8 @@ def test_reproductions_view_on_the_server(cli, records_dir: Path, pg_url: str) -
     add_reproduction(records_dir)
     build_pg(cli, records_dir, pg_url)
     [row] = query_json(cli, pg_url, "SELECT reproduction_id, transcribed_value, reproduced_value, ratio "
-                                    "FROM reproductions_side_by_side")
+                                    "FROM reproductions_side_by_side WHERE reproduction_id = "
+                                    f"'{REPRODUCTION}'")
     assert row["reproduction_id"] == REPRODUCTION
     assert (row["transcribed_value"], row["reproduced_value"]) == ("33.88", "30.12")
     assert row["ratio"] == pytest.approx(30.12 / 33.88)
@@ -127,7 +128,7 @@ def test_rebuilding_replaces_the_tables(cli, records_dir: Path, pg_url: str) -> 
     build_pg(cli, records_dir, pg_url)
     add_reproduction(records_dir)
     build_pg(cli, records_dir, pg_url)
-    assert pg(pg_url, "SELECT COUNT(*) FROM reproduction") == [(1,)]
+    assert pg(pg_url, f"SELECT COUNT(*) FROM reproduction WHERE id = '{REPRODUCTION}'") == [(1,)]
     assert pg(pg_url, "SELECT COUNT(*) FROM result") == [(2,)]
 
 
@@ -151,7 +152,7 @@ def test_a_failed_build_changes_nothing_on_the_server(  # type: ignore[no-untype
     assert "simulated failure part-way" in result.output and "Traceback" not in result.output
     assert "reproduction" in calls
     assert pg(pg_url, "SELECT COUNT(*) FROM results_flat") == [(2,)]
-    assert pg(pg_url, "SELECT COUNT(*) FROM recipe") == [(0,)], "the failed build's rows were rolled back"
+    assert pg(pg_url, f"SELECT COUNT(*) FROM recipe WHERE id = '{RECIPE}'") == [(0,)], "rolled back"
 
 
 @pytest.mark.parametrize(

@@ -333,6 +333,7 @@ class RecipeRow(Table, table=True):
     id: str = _record_id()
     result: str = _ref("result")
     experiment: str
+    dataset: str | None = _ref("dataset", optional=True)
     fixed_model: str
     fixed_stage: str
     fixed_sequence_length: int = _int()
@@ -371,6 +372,7 @@ class ReproductionRow(Table, table=True):
     result: str = _ref("result")
     recipe: str = _ref("recipe")
     method: str
+    model: str
     outcome: str
     error: str | None = None
     value_bytes: int | None = _int(optional=True)
@@ -379,6 +381,7 @@ class ReproductionRow(Table, table=True):
     value_gib: Decimal | None = _exact(optional=True)
     value_gib_float: float | None = _float(optional=True)
     reserved_bytes: int | None = _int(optional=True)
+    warmup_peak_bytes: int | None = _int(optional=True)
     comparison_transcribed: Decimal | None = _exact(optional=True)
     comparison_transcribed_float: float | None = _float(optional=True)
     comparison_reproduced: Decimal | None = _exact(optional=True)
@@ -387,6 +390,13 @@ class ReproductionRow(Table, table=True):
     comparison_difference_float: float | None = _float(optional=True)
     comparison_ratio: Decimal | None = _exact(optional=True)
     comparison_ratio_float: float | None = _float(optional=True)
+    attention_impl: str | None = None
+    tokens_per_sequence: int | None = _int(optional=True)
+    parameters: int | None = _int(optional=True)
+    trainable_parameters: int | None = _int(optional=True)
+    steps: int | None = _int(optional=True)
+    warmup_steps: int | None = _int(optional=True)
+    method_note: str | None = None
     hardware_kind: str
     hardware_name: str
     hardware_memory_bytes: int | None = _int(optional=True)
