@@ -99,7 +99,8 @@ def check_read_only(sql: str) -> str:
     """The single SELECT/WITH statement in ``sql`` (comments removed), or a QueryError saying what is wrong."""
     statements = split_statements(sql)
     if not statements:
-        raise QueryError("the query is empty", "write a SELECT, for example: registry query \"SELECT * FROM results_flat\"")
+        raise QueryError("the query is empty",
+                         "write a SELECT, for example: registry query \"SELECT * FROM results_flat\"")
     if len(statements) > 1:
         raise QueryError(
             f"the query holds {len(statements)} statements; only one runs at a time",

@@ -274,4 +274,5 @@ def record_rows(record: Record, path: str) -> Iterator[tuple[str, Row]]:
         put(row, values[name])
     yield table, row
     for name, child in children:
-        yield from _child_rows(child, (record.id,), values[name])
+        if values[name]:
+            yield from _child_rows(child, (record.id,), values[name])

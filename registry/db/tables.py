@@ -60,13 +60,13 @@ class UtcTimestamp(TypeDecorator[dt.datetime]):
     def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
         if value is None:
             return None
-        utc = value.astimezone(dt.timezone.utc)
+        utc = value.astimezone(dt.UTC)
         return utc.replace(tzinfo=None) if dialect.name == "sqlite" else utc
 
     def process_result_value(self, value: Any, dialect: Dialect) -> dt.datetime | None:
         if value is None:
             return None
-        return value.replace(tzinfo=dt.timezone.utc) if value.tzinfo is None else value
+        return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value
 
 
 class Table(SQLModel, registry=mapper_registry()):
