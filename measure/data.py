@@ -125,7 +125,10 @@ def make_batch(batch_size: int, length: int, unit: LengthUnit | str = LengthUnit
                 target.append(IGNORE_INDEX)
                 continue
             draw = rng.random()
-            masked.append(MASK_ID if draw < 0.8 else rng.randrange(FIRST_REGULAR_ID, VOCAB_SIZE) if draw < 0.9 else token)
+            if draw < 0.8:
+                masked.append(MASK_ID)
+            else:
+                masked.append(rng.randrange(FIRST_REGULAR_ID, VOCAB_SIZE) if draw < 0.9 else token)
             target.append(token)
         input_ids.append(masked)
         labels.append(target)

@@ -23,7 +23,15 @@ from measure.env import estimate_hardware
 from measure.errors import require
 from measure.outcome import Method, RunOutcome, Status, short_error
 from measure.settings import Precision, Setting
-from measure.step import build_model, build_optimizer, parameter_counts, required_modules, trainable, training_step
+from measure.step import (
+    build_model,
+    build_optimizer,
+    parameter_counts,
+    quiet,
+    required_modules,
+    trainable,
+    training_step,
+)
 
 #: Breakdown keys, from MemTracker's categories.
 CATEGORIES = {
@@ -75,13 +83,14 @@ class Trace:
 
 def estimate(setting: Setting) -> RunOutcome:
     """The CPU estimate of ``setting``'s peak, as a run outcome (errors become outcomes, never exceptions)."""
-    started = dt.datetime.now(dt.timezone.utc)
+    started = dt.datetime.now(dt.UTC)
     clock = time.perf_counter()
     outcome = RunOutcome(setting=setting, method=Method.ESTIMATED, hardware=estimate_hardware(), started_at=started,
                          steps=1, warmup_steps=0)
     outcome.method_note = ESTIMATE_NOTE + (OFFLOAD_NOTE if setting.stage.deepspeed else "")
     try:
-        trace = trace_step(setting)
+        with quiet():
+            trace = trace_step(setting)
     except Exception as exc:  # noqa: BLE001 - any failure of one setting is that setting's outcome
         outcome.status, outcome.error = Status.ERROR, short_error(exc)
     else:

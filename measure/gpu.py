@@ -28,6 +28,7 @@ from measure.step import (
     engine_step,
     init_distributed_once,
     parameter_counts,
+    quiet,
     required_modules,
     training_step,
 )
@@ -56,14 +57,15 @@ def measure(setting: Setting, *, device: str = "cuda", steps: int = 2, warmup_st
         setting=setting,
         method=Method.MEASURED if cuda else Method.DRY_RUN,
         hardware=gpu_hardware(torch.device(device).index or 0) if cuda else cpu_hardware(),
-        started_at=dt.datetime.now(dt.timezone.utc),
+        started_at=dt.datetime.now(dt.UTC),
         steps=steps,
         warmup_steps=warmup_steps,
         method_note=(MEASURE_NOTE.format(steps=steps, warmup=warmup_steps) if cuda else DRY_RUN_NOTE),
     )
     clock = time.perf_counter()
     try:
-        _run(setting, outcome, torch.device(device), steps, warmup_steps)
+        with quiet():
+            _run(setting, outcome, torch.device(device), steps, warmup_steps)
     except Exception as exc:  # noqa: BLE001 - a failed setting is that setting's outcome, not the end of the run
         outcome.status = Status.OUT_OF_MEMORY if _is_out_of_memory(exc) else Status.ERROR
         outcome.error = short_error(exc)

@@ -30,6 +30,26 @@ ATTENTION_IMPLS = {
 }
 
 
+@contextmanager
+def quiet() -> Iterator[None]:
+    """Silence notices that say nothing about the run (checkpointing and tracker warnings, DeepSpeed info)."""
+    import logging
+    import warnings
+
+    loggers = [logging.getLogger(name) for name in ("transformers", "DeepSpeed", "deepspeed", "torch.distributed")]
+    levels = [logger.level for logger in loggers]
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r".*(Skipping (PRE|POST)_BW hook|deprecated|use_cache).*")
+        warnings.filterwarnings("ignore", category=FutureWarning)
+        for logger in loggers:
+            logger.setLevel(logging.ERROR)
+        try:
+            yield
+        finally:
+            for logger, level in zip(loggers, levels, strict=True):
+                logger.setLevel(level)
+
+
 def flash_attn_installed() -> bool:
     return importlib.util.find_spec("flash_attn") is not None
 

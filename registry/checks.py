@@ -34,8 +34,9 @@ RULES: dict[str, str] = {
     "review-unverifiable": "a source-checked review names no artifact hash (warning)",
     "review-url-mismatch": "a review's retrieval URL differs from its source's (warning)",
     "evidence-statement-mismatch": "an evidence row's statement differs from its subject's printed value",
-    "reproduction-comparison-mismatch": "a reproduction's comparison disagrees with its result or its own value",
-    "reproduction-recipe-mismatch": "a reproduction and its recipe reproduce different results",
+    "reproduction-comparison-mismatch": "a reproduction's value or comparison disagrees with its bytes or its result",
+    "reproduction-recipe-mismatch": "a reproduction disagrees with its recipe: another result, another model, a knob "
+    "the recipe lacks (or, as a warning, a value outside the recipe's candidates)",
     "date-in-future": "a date or time lies after today",
 }
 
@@ -195,11 +196,39 @@ class _Checker:
 
     def reproduction(self, reproduction: Reproduction) -> None:
         recipe = self.registry.records.get(reproduction.recipe)
-        if isinstance(recipe, Recipe) and recipe.result != reproduction.result:
-            self.add("reproduction-recipe-mismatch",
-                     f"the reproduction is of {reproduction.result!r} but its recipe is for "
-                     f"{recipe.result!r}", ("recipe",))
         result = self.registry.records.get(reproduction.result)
+        if isinstance(recipe, Recipe):
+            if recipe.result != reproduction.result:
+                self.add("reproduction-recipe-mismatch",
+                         f"the reproduction is of {reproduction.result!r} but its recipe is for {recipe.result!r}",
+                         ("recipe",))
+            if recipe.fixed.model != reproduction.model:
+                self.add("reproduction-recipe-mismatch",
+                         f"the reproduction ran model {reproduction.model!r} but its recipe states "
+                         f"{recipe.fixed.model!r}; a run of another model (a smoke run) is never filed", ("model",))
+            candidates = {knob.name: knob.candidates for knob in recipe.knobs}
+            for name, value in reproduction.setting.items():
+                if name not in candidates:
+                    self.add("reproduction-recipe-mismatch",
+                             f"the recipe has no knob {name!r}; its knobs are: {', '.join(candidates) or 'none'}",
+                             ("setting", name))
+                elif not any(value == c and type(value) is type(c) for c in candidates[name]):
+                    self.add("reproduction-recipe-mismatch",
+                             f"{name}={value!r} is not among the recipe's candidates {candidates[name]}; add it "
+                             f"there if it is worth sweeping", ("setting", name), warning=True)
+        if isinstance(result, Result) and reproduction.value_bytes is not None and reproduction.value is not None:
+            from registry.errors import RegistryError
+            from registry.reproduce import value_in_unit
+
+            try:
+                expected = value_in_unit(reproduction.value_bytes, result.unit)
+            except RegistryError as exc:
+                self.add("reproduction-comparison-mismatch", exc.message, ("value",))
+            else:
+                if expected != reproduction.value:
+                    self.add("reproduction-comparison-mismatch",
+                             f"value is {reproduction.value} but value_bytes {reproduction.value_bytes} is "
+                             f"{expected} {result.unit}s", ("value",))
         comparison = reproduction.comparison
         if comparison is None:
             return

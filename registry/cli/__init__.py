@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from registry.cli import core, db
+from registry.cli import core, db, reproduce
 from registry.cli import review as review_cli
 
 app = typer.Typer(
@@ -26,6 +26,7 @@ app = typer.Typer(
 core.register(app)
 db.register(app)
 review_cli.register(app)
+reproduce.register(app)
 
 
 def main() -> None:
