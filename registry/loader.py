@@ -7,6 +7,7 @@ instead of stopping the load, so that one bad file never hides the others.
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -93,12 +94,35 @@ def display_path(path: Path, root: Path) -> str:
 
 
 def record_files(root: Path) -> Iterator[Path]:
-    """Every record file under ``root``, sorted, skipping hidden files (such as temporary writes)."""
-    for path in sorted(root.rglob("*")):
-        if any(part.startswith(".") for part in path.relative_to(root).parts):
-            continue
-        if path.is_file() and path.suffix in RECORD_SUFFIXES:
-            yield path
+    """Every record file under ``root``, sorted, skipping hidden files (such as temporary writes).
+
+    Walks with ``os.scandir`` (a registry can hold hundreds of thousands of files): real folders are
+    entered, links to folders are not, links to files count as files. Sorted as paths sort.
+    """
+    found: list[tuple[tuple[str, ...], str]] = []
+
+    def walk(folder: str, parts: tuple[str, ...]) -> None:
+        try:
+            with os.scandir(folder) as entries:
+                listed = list(entries)
+        except OSError:
+            return
+        for entry in listed:
+            name = entry.name
+            if name.startswith("."):
+                continue
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    walk(entry.path, (*parts, name))
+                elif name.endswith(RECORD_SUFFIXES) and entry.is_file():
+                    found.append(((*parts, name), entry.path))
+            except OSError:
+                continue
+
+    walk(str(root), ())
+    found.sort()
+    for _, path in found:
+        yield Path(path)
 
 
 def load_registry(root: Path) -> tuple[Registry, Report]:
@@ -118,31 +142,33 @@ def load_registry(root: Path) -> tuple[Registry, Report]:
 
 
 def _load_file(path: Path, registry: Registry, report: Report) -> None:
-    shown = display_path(path, registry.root)
+    def shown() -> str:  # only files with a problem need it
+        return display_path(path, registry.root)
+
     try:
         doc = parse_yaml(read_text(path))
     except RecordFileError as exc:
-        report.add(Issue(file=shown, line=exc.line, code=exc.code, message=exc.message))
+        report.add(Issue(file=shown(), line=exc.line, code=exc.code, message=exc.message))
         return
     data = doc.data
     if not isinstance(data, dict):
         found = "a list" if isinstance(data, list) else f"a single {type(data).__name__} value"
         report.add(
-            Issue(file=shown, line=1, code="not-a-mapping",
+            Issue(file=shown(), line=1, code="not-a-mapping",
                   message=f"a record file holds one mapping (key: value lines), but this one holds {found}")
         )
         return
     record_id = data.get("id") if isinstance(data.get("id"), str) else None
     kind = data.get("kind")
     if kind is None:
-        report.add(Issue(file=shown, line=1, code="missing-kind", record_id=record_id, field="kind",
+        report.add(Issue(file=shown(), line=1, code="missing-kind", record_id=record_id, field="kind",
                          message=f"the record has no 'kind'; add one of: {', '.join(KIND_MODELS)}"))
         return
     model = KIND_MODELS.get(kind) if isinstance(kind, str) else None
     if model is None:
         close = difflib.get_close_matches(str(kind), list(KIND_MODELS), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        report.add(Issue(file=shown, line=doc.line_of(("kind",)), code="unknown-kind", record_id=record_id,
+        report.add(Issue(file=shown(), line=doc.line_of(("kind",)), code="unknown-kind", record_id=record_id,
                          field="kind",
                          message=f"unknown kind {kind!r}{hint}; the kinds are: {', '.join(KIND_MODELS)}"))
         return
@@ -151,13 +177,13 @@ def _load_file(path: Path, registry: Registry, report: Report) -> None:
     except ValidationError as exc:
         for error in exc.errors(include_url=False):
             loc = tuple(error["loc"])
-            report.add(Issue(file=shown, line=doc.line_of(loc), code="schema-" + error["type"].replace("_", "-"),
+            report.add(Issue(file=shown(), line=doc.line_of(loc), code="schema-" + error["type"].replace("_", "-"),
                              record_id=record_id, field=format_path(loc) or None,
                              message=_explain(error, model)))
         return
     if record.id in registry.records:
         first = registry.relpath(record.id)
-        report.add(Issue(file=shown, line=doc.line_of(("id",)), code="duplicate-id", record_id=record.id,
+        report.add(Issue(file=shown(), line=doc.line_of(("id",)), code="duplicate-id", record_id=record.id,
                          field="id", message=f"id {record.id!r} is already used by {first}; ids must be unique"))
         return
     registry.records[record.id] = record

@@ -37,6 +37,7 @@ from registry.db.tables import (
     RecordRow,
     UtcTimestamp,
     all_children,
+    sa_table,
 )
 from registry.db.views import VIEWS, create_views, drop_views
 from registry.errors import RegistryError
@@ -61,11 +62,11 @@ class BuildSummary:
 
 def ordered_tables() -> list[SaTable]:
     """Every table, each after the tables its foreign keys point to."""
-    tables = [RecordRow.__table__, *(t.__table__ for t in KIND_TABLES.values())]
-    tables += [child.table.__table__ for child in all_children()]
-    tables.append(MetaRow.__table__)
+    tables = [sa_table(RecordRow), *(sa_table(t) for t in KIND_TABLES.values())]
+    tables += [sa_table(child.table) for child in all_children()]
+    tables.append(sa_table(MetaRow))
     assert len(tables) == len(METADATA.tables), "a table is missing from ordered_tables()"
-    return tables  # type: ignore[return-value]
+    return tables
 
 
 def registry_rows(registry: Registry) -> Iterator[tuple[str, Row]]:

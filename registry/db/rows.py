@@ -104,7 +104,7 @@ def _child_problems(where: str, child: Child, annotation: Any) -> list[str]:
     columns = set(_columns(child.table))
     wanted = set(child.owner)
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
-    item = _unwrap(args[-1]) if args else Any
+    item: Any = _unwrap(args[-1]) if args else Any
     if origin is dict:
         wanted |= {child.key or "<key>"}
     else:
@@ -235,7 +235,7 @@ def _table_columns(table: Any) -> tuple[str, ...]:
 
 
 @cache
-def _item_setters(model: type[BaseModel]) -> tuple[tuple[str, Setter], ...]:
+def _item_setters(model: Any) -> tuple[tuple[str, Setter], ...]:
     return tuple((sub, _setter(sub, info.annotation)) for sub, info in model.model_fields.items())
 
 
@@ -254,7 +254,7 @@ def _child_rows(child: Child, owner: tuple[Any, ...], value: Any) -> Iterator[tu
             else:
                 row[child.value] = _plain(item)
         else:
-            for sub, put in _item_setters(type(item)):
+            for sub, put in _item_setters(type(item)):  # type: ignore[arg-type]
                 if sub in child.children:
                     nested.extend(_child_rows(child.children[sub], (*owner, key), getattr(item, sub)))
                 else:

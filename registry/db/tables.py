@@ -23,6 +23,7 @@ from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import BigInteger, Date, DateTime, Double, ForeignKeyConstraint, Numeric, String, TypeDecorator
+from sqlalchemy import Table as SaTable
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import registry as mapper_registry
 from sqlmodel import Field, SQLModel
@@ -71,6 +72,11 @@ class UtcTimestamp(TypeDecorator[dt.datetime]):
 
 class Table(SQLModel, registry=mapper_registry()):
     """Base of every registry table, with its own metadata so no other SQLModel table mixes in."""
+
+
+def sa_table(model: type[Table]) -> SaTable:
+    """The SQLAlchemy table behind a table class (SQLModel sets ``__table__`` when the class is made)."""
+    return model.__table__  # type: ignore[attr-defined,no-any-return]
 
 
 # Column helpers: every integer is 64-bit (seeds and byte counts outgrow 32 bits).
