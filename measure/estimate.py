@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from measure.config import get_size
 from measure.data import make_batch
 from measure.env import estimate_hardware
 from measure.errors import require
@@ -113,7 +114,7 @@ def trace_step(setting: Setting) -> Trace:
     mode = FakeTensorMode()
     _materialize(model, mode)
     batch = make_batch(setting.batch_size, setting.sequence_length, setting.length_unit, setting.data_seed,
-                       max_tokens=None)
+                       max_tokens=get_size(setting.model).max_tokens)
     input_ids, labels = batch.tensors("cpu")
     tracker = _tracker_class()()
     with mode:
@@ -129,6 +130,8 @@ def trace_step(setting: Setting) -> Trace:
                                input_ids, labels, *extra)
         with tracker:
             loss = training_step(model, optimizer, input_ids, labels, setting, attention)
+            loss_dtype = str(loss.dtype).replace("torch.", "")
+            del loss
             tracker.reset_mod_stats()
         at_rest = _by_category(tracker.get_tracker_snapshot("current"))
         peak = _by_category(tracker.get_tracker_snapshot("peak"))
@@ -139,7 +142,7 @@ def trace_step(setting: Setting) -> Trace:
         if other > inputs:
             snapshot["zero_buffers" if setting.stage.deepspeed else "other"] = other - inputs
     return Trace(peak=_nonzero(peak), at_rest=_nonzero(at_rest), parameters=total, trainable_parameters=n_trainable,
-                 attention=attention, loss_dtype=str(loss.dtype).replace("torch.", ""))
+                 attention=attention, loss_dtype=loss_dtype)
 
 
 def _materialize(model: Any, mode: Any) -> None:

@@ -16,6 +16,7 @@ import gc
 import time
 from typing import Any
 
+from measure.config import get_size
 from measure.data import make_batch
 from measure.env import cpu_hardware, gpu_hardware
 from measure.errors import require
@@ -87,11 +88,11 @@ def _run(setting: Setting, outcome: RunOutcome, device: Any, steps: int, warmup_
     outcome.attention_impl = attention
     outcome.parameters, outcome.trainable_parameters = parameter_counts(model)
     input_ids, labels = make_batch(setting.batch_size, setting.sequence_length, setting.length_unit,
-                                   setting.data_seed).tensors(device)
+                                   setting.data_seed, max_tokens=get_size(setting.model).max_tokens).tensors(device)
     try:
         if setting.stage.deepspeed:
             init_distributed_once("nccl" if cuda else "gloo")
-            engine = build_engine(model, setting, pin_memory=cuda)
+            engine = build_engine(model, setting)
             input_ids, labels = input_ids.to(engine.device), labels.to(engine.device)
 
             def step() -> Any:
@@ -119,9 +120,6 @@ def _run(setting: Setting, outcome: RunOutcome, device: Any, steps: int, warmup_
             torch.cuda.synchronize(device)
             outcome.peak_bytes = int(torch.cuda.max_memory_allocated(device))
             outcome.reserved_bytes = int(torch.cuda.max_memory_reserved(device))
-        else:
-            outcome.status = Status.ERROR
-            outcome.error = "dry run on a CPU: no CUDA allocator statistics, so no memory was measured"
     finally:
         if engine is not None:
             engine.destroy()
