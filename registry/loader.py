@@ -7,8 +7,10 @@ instead of stopping the load, so that one bad file never hides the others.
 from __future__ import annotations
 
 import difflib
+import gc
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -134,11 +136,29 @@ def load_registry(root: Path) -> tuple[Registry, Report]:
         )
     registry = Registry(root=root)
     report = Report()
-    for path in record_files(root):
-        report.files += 1
-        _load_file(path, registry, report)
+    with gc_paused():
+        for path in record_files(root):
+            report.files += 1
+            _load_file(path, registry, report)
     report.records = len(registry.records)
     return registry, report
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cycle collector while many long-lived objects are made (records hold no cycles).
+
+    Python's collector rescans every object made so far each time enough new ones appear; over
+    hundreds of thousands of records that costs a third of the load. Reference counting still
+    frees everything as usual, and the collector is back on afterwards.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _load_file(path: Path, registry: Registry, report: Report) -> None:

@@ -116,7 +116,7 @@ def _print_table(columns: list[str], rows: list[tuple[Any, ...]]) -> None:
 
     table = Table(show_lines=False)
     for column in columns:
-        table.add_column(column, overflow="fold")
+        table.add_column(column, overflow="fold", min_width=min(len(column), 24))
     for row in rows:
         table.add_row(*(Text("NULL", style="dim") if value is None else Text(_text(value)) for value in row))
     console.print(table)

@@ -41,7 +41,7 @@ from registry.db.tables import (
 )
 from registry.db.views import VIEWS, create_views, drop_views
 from registry.errors import RegistryError
-from registry.loader import Registry
+from registry.loader import Registry, gc_paused
 from registry.models import KIND_MODELS
 
 #: Rows buffered before they are written; bounds memory on large registries.
@@ -208,7 +208,7 @@ def build_sqlite(registry: Registry, out: Path) -> BuildSummary:
     try:
         engine = _sqlite_engine(tmp)
         try:
-            with engine.begin() as connection:
+            with engine.begin() as connection, gc_paused():
                 written = _populate(connection, registry)
             with engine.connect() as connection:
                 problems = connection.execute(text("PRAGMA foreign_key_check")).fetchall()
@@ -308,7 +308,8 @@ def build_server(registry: Registry, url: str) -> BuildSummary:
                     drop_views(connection)
                     for table in reversed(ordered_tables()):
                         connection.execute(text(f'DROP TABLE IF EXISTS "{table.name}" CASCADE'))
-                    written = _populate(connection, registry)
+                    with gc_paused():
+                        written = _populate(connection, registry)
             except SQLAlchemyError as exc:
                 raise RegistryError(
                     f"building into {shown_url(url)} failed: {_first_line(exc)}; nothing was changed there",
