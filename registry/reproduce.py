@@ -190,9 +190,10 @@ def value_in_unit(value_bytes: int, unit: str) -> Decimal:
 
 
 def compare(result: Result, value: Decimal) -> Comparison:
-    transcribed = result.numeric_value
-    return Comparison(transcribed=transcribed, reproduced=value, difference=value - transcribed,
-                      ratio=ratio(value, transcribed))
+    """The value beside the result's; fresh Decimal objects, since YAML would write a shared one as an alias."""
+    transcribed, reproduced = Decimal(str(result.numeric_value)), Decimal(str(value))
+    return Comparison(transcribed=transcribed, reproduced=reproduced, difference=reproduced - transcribed,
+                      ratio=ratio(reproduced, transcribed))
 
 
 def reproduction_id(result: Result, outcome: RunOutcome) -> str:

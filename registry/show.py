@@ -163,33 +163,67 @@ def _generic_page(registry: Registry, record: Record) -> RenderableType:
 
 
 def _recipes_and_reproductions(registry: Registry, result: Result) -> RenderableType:
+    """The recipe (what the source states, what it leaves open) and our runs: measured and estimated apart."""
     recipes = registry.referrers(result.id, Recipe, "result")
     reproductions = registry.referrers(result.id, Reproduction, "result")
     parts: list[RenderableType] = []
     if not any(recipe.verified for recipe in recipes):
         parts.append(Text(d.NO_VERIFIED_RECIPE, style="dim"))
     for recipe in recipes:
-        parts.append(Text(f"Recipe: {recipe.id} (run it with 'registry reproduce {result.id}')"))
-    if reproductions:
-        table = Table("Kind", "Value", "vs transcribed", "Setting", "Hardware", "Date", title="Our runs")
-        for run in sorted(reproductions, key=lambda r: (r.method.value, r.started_at, r.id)):
-            if run.value is not None:
-                value = f"{run.value} GB ({run.value_gib} GiB)"
-            else:
-                value = f"{run.outcome.value}: {run.error}"
-            comparison = (f"{run.comparison.difference:+} GB, ×{run.comparison.ratio}" if run.comparison else "")
-            _row(table,
-                "measured" if run.method.value == "measured" else "estimated (not measured)",
-                value,
-                comparison,
-                ", ".join(f"{k}={v}" for k, v in run.setting.items()),
-                run.hardware.name,
-                run.started_at.date().isoformat(),
-            )
-        parts.append(table)
-    else:
+        fixed = recipe.fixed
+        knobs = "; ".join(f"{k.name} ({' | '.join(_knob_text(c) for c in k.candidates)})" for k in recipe.knobs)
+        parts.append(Text(
+            f"Recipe: {recipe.id} ({'verified' if recipe.verified else 'not verified'}; run it with "
+            f"'registry reproduce {result.id}')\n"
+            f"States: model {fixed.model}, stage {fixed.stage}, sequence length {fixed.sequence_length}, batch size "
+            f"{fixed.batch_size}, data seed {fixed.data_seed}, metric {fixed.metric}\n"
+            f"Leaves open: {knobs or 'nothing'}"
+        ))
+    if not reproductions:
         parts.append(Text("No reproduction has been filed for this result.", style="dim"))
+        return Group(*parts)
+    unit = d.unit_symbol(result.unit)
+    for method, title in (("measured", "Measured by us"), ("estimated", "Estimated by us (not measured)")):
+        runs = [r for r in reproductions if r.method.value == method]
+        if runs:
+            parts.append(_runs_table(runs, f"{title}: {len(runs)} run(s) beside the transcribed "
+                                           f"{result.printed_value} {unit}", unit))
+    if not any(r.method.value == "measured" for r in reproductions):
+        parts.append(Text("No measurement has been filed yet: the values above are estimates, not measurements.",
+                          style="dim"))
     return Group(*parts)
+
+
+def _runs_table(runs: list[Reproduction], title: str, unit: str) -> Table:
+    """One row per run, nearest the transcribed value first; knobs shared by every run go in the caption."""
+    settings = [run.setting for run in runs]
+    names = list(dict.fromkeys(name for setting in settings for name in setting))
+    varying = [n for n in names if len({repr(s.get(n)) for s in settings}) > 1] if len(runs) > 1 else names
+    shared = [f"{n}={settings[0][n]}" for n in names if n not in varying and all(n in s for s in settings)]
+    hardware = sorted({run.hardware.name for run in runs})
+    caption = f"Hardware: {', '.join(hardware)}" + (f"; every run: {', '.join(shared)}" if shared else "")
+    table = Table("Setting", f"Value {unit} (GiB)", "vs transcribed", "Attention", "Date", title=title,
+                  caption=caption, show_lines=len(varying) > 1)
+    for column in table.columns:
+        column.overflow = "fold"
+
+    def order(run: Reproduction) -> tuple[int, Any, str]:
+        return (0, abs(run.comparison.difference), run.id) if run.comparison else (1, 0, run.id)
+
+    for run in sorted(runs, key=order):
+        if run.value is not None and run.value_bytes is not None:
+            value = f"{run.value_bytes / 1e9:.2f} ({run.value_bytes / 2**30:.2f} GiB)"
+        else:
+            value = f"{run.outcome.value}: {run.error}"
+        comparison = f"{run.comparison.difference:+.2f}, ×{run.comparison.ratio:.3f}" if run.comparison else ""
+        _row(table,
+             "\n".join(f"{n}={run.setting[n]}" for n in varying if n in run.setting) or "-",
+             value, comparison, run.attention_impl or "", run.started_at.date().isoformat())
+    return table
+
+
+def _knob_text(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _evidence_table(registry: Registry, record_id: str) -> RenderableType:
@@ -336,11 +370,11 @@ def _runs_summary(runs: list[Reproduction], unit: str) -> str:
     """How many settings ran, and the one nearest the transcribed value."""
     if not runs:
         return "none"
-    compared = [(r, r.comparison) for r in runs if r.value is not None and r.comparison is not None]
+    compared = [(r, r.comparison) for r in runs if r.value_bytes is not None and r.comparison is not None]
     if not compared:
         return f"{len(runs)} run(s), no value"
     best, comparison = min(compared, key=lambda pair: abs(pair[1].difference))
     hardware = sorted({r.hardware.name for r, _ in compared})
     setting = ", ".join(f"{k}={v}" for k, v in best.setting.items())
-    return (f"{len(compared)} setting(s) on {', '.join(hardware)}; nearest {best.value} {unit} "
-            f"(×{comparison.ratio}) with {setting}")
+    return (f"{len(compared)} setting(s) on {', '.join(hardware)}; nearest {comparison.reproduced:.2f} {unit} "
+            f"(×{comparison.ratio:.3f}) with {setting}")

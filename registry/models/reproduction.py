@@ -190,6 +190,7 @@ class Reproduction(Record):
             raise ValueError("a comparison needs a value")
         expected = "gpu" if self.method is ReproductionMethod.MEASURED else "cpu-estimate"
         if self.hardware.kind != expected:
-            raise ValueError(f"a {self.method.value} reproduction runs on hardware of kind {expected!r}, "
+            article = "an" if self.method is ReproductionMethod.ESTIMATED else "a"
+            raise ValueError(f"{article} {self.method.value} reproduction runs on hardware of kind {expected!r}, "
                              f"not {self.hardware.kind!r}")
         return self

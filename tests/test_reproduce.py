@@ -1,0 +1,231 @@
+"""registry.reproduce: recipes resolved to settings, outcomes filed as reproduction records, and their checks."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from measure.outcome import Hardware, Method, RunOutcome, Status
+from measure.settings import Setting, Stage
+from registry.checks import validate
+from registry.errors import RegistryError
+from registry.ids import ID_PATTERN
+from registry.models import Dataset, Recipe, Reproduction, Result
+from registry.models.reproduction import ReproductionMethod
+from registry.reproduce import (
+    Job,
+    RunEnvironment,
+    build_record,
+    parse_overrides,
+    plan,
+    recipe_for,
+    recipe_settings,
+    value_in_unit,
+)
+from registry.writer import write_record
+from registry.yamlio import dump_yaml, parse_yaml, read_text
+from tests.conftest import BUNDLED_RECORDS, RESULT_11, RESULT_33
+
+ENV = RunEnvironment(software={"python": "3.11.7", "torch": "2.13.0+cpu"}, git_commit="0123abc",
+                     command="registry reproduce (test)")
+STAGE_WORDS = {"checkpointing": "stage + Checkpointing", "deepspeed": "stage + DeepSpeed"}
+
+
+@pytest.fixture(scope="module")
+def bundled():  # type: ignore[no-untyped-def]
+    registry, report = validate(BUNDLED_RECORDS)
+    assert report.valid
+    return registry
+
+
+def outcome_for(setting: Setting, *, method: Method = Method.MEASURED, peak: int | None = 30_120_000_000,
+                status: Status = Status.OK, error: str | None = None) -> RunOutcome:
+    """A run outcome as measure/ returns it. The numbers are test inputs, never filed in records/."""
+    hardware = Hardware("gpu", "NVIDIA H200", 150_000_000_000) if method is Method.MEASURED else Hardware(
+        "cpu-estimate", "CPU estimate (FakeTensorMode + MemTracker)")
+    return RunOutcome(setting=setting, method=method, hardware=hardware, status=status, peak_bytes=peak,
+                      reserved_bytes=None if peak is None else peak + 2**30, error=error,
+                      started_at=dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.UTC), steps=2, warmup_steps=1,
+                      attention_impl="sdpa-flash", parameters=2_547_801_226, trainable_parameters=2_547_801_226,
+                      breakdown_bytes={"allocated_after_build": 5_095_602_452}, duration_s=12.5)
+
+
+@pytest.mark.parametrize(("result_id", "stage", "count"), [(RESULT_33, "checkpointing", 20),
+                                                            (RESULT_11, "deepspeed", 48)])
+def test_each_result_resolves_to_its_recipe(bundled, result_id: str, stage: str, count: int) -> None:  # type: ignore[no-untyped-def]
+    result, recipe = recipe_for(bundled, result_id)
+    assert recipe.result == result.id and recipe.fixed.stage == stage and not recipe.verified
+    settings = recipe_settings(recipe)
+    assert len(settings) == len(set(settings)) == count
+    first = settings[0]
+    assert first.knobs() == {k.name: k.candidates[0] for k in recipe.knobs if k.name in first.knobs()}
+    assert (first.model, first.sequence_length, first.batch_size, first.data_seed) == ("nt-2-5b", 1000, 16, 42)
+
+
+@pytest.mark.parametrize("result_id", [RESULT_33, RESULT_11])
+def test_recipes_state_what_their_results_state(bundled, result_id: str) -> None:  # type: ignore[no-untyped-def]
+    result, recipe = recipe_for(bundled, result_id)
+    fixed = recipe.fixed
+    assert f"sequence length {fixed.sequence_length}, batch size {fixed.batch_size}" in result.metric_qualifier
+    assert STAGE_WORDS[fixed.stage] in result.metric_qualifier
+    assert fixed.metric == result.metric
+    dataset = bundled.get_as(recipe.dataset, Dataset)
+    assert dataset.seed == fixed.data_seed
+    for knob in recipe.knobs:
+        assert knob.note, f"knob {knob.name} must say what the source leaves open"
+
+
+def test_overrides_narrow_the_sweep(bundled) -> None:  # type: ignore[no-untyped-def]
+    _, recipe = recipe_for(bundled, RESULT_11)
+    overrides = parse_overrides(["precision=pure-bf16", "update_mode=full", "update_mode=full",
+                                 "reduce_bucket_size=1000"])
+    assert overrides == {"precision": ["pure-bf16"], "update_mode": ["full"], "reduce_bucket_size": [1000]}
+    settings = recipe_settings(recipe, overrides)
+    assert len(settings) == 2 * 2  # overlap_comm x length_unit
+    assert {s.reduce_bucket_size for s in settings} == {1000}
+
+
+def test_errors_name_what_exists(bundled, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    _, recipe = recipe_for(bundled, RESULT_33)
+    with pytest.raises(RegistryError, match="has no knob 'reduce_bucket_size'") as caught:
+        recipe_settings(recipe, {"reduce_bucket_size": [1]})
+    assert "precision" in (caught.value.hint or "")
+    with pytest.raises(RegistryError, match="is a recipe, not a result"):
+        recipe_for(bundled, recipe.id)
+    for path in (records_dir / "recipe").iterdir():
+        path.unlink()
+    registry, _ = validate(records_dir)
+    with pytest.raises(RegistryError, match="has no recipe, so there is nothing to re-run"):
+        recipe_for(registry, RESULT_33)
+
+
+def test_smoke_plan_uses_the_tiny_model(bundled) -> None:  # type: ignore[no-untyped-def]
+    the_plan = plan(bundled, RESULT_33, method=ReproductionMethod.ESTIMATED, smoke=True, limit=3)
+    assert [job.setting.model for job in the_plan.jobs] == ["nt-tiny"] * 3 and the_plan.smoke
+
+
+def test_value_in_the_result_unit_is_exact() -> None:
+    assert value_in_unit(33_880_000_001, "gigabyte") == Decimal("33.880000001")
+    assert value_in_unit(2**30, "gibibyte") == Decimal("1.000000")
+    with pytest.raises(RegistryError, match="cannot express a memory peak in unit 'percent'"):
+        value_in_unit(1, "percent")
+
+
+def test_measured_record_round_trip(bundled, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    result, recipe = recipe_for(bundled, RESULT_33)
+    setting = recipe_settings(recipe)[0]
+    record = build_record(Job(setting, result, recipe), outcome_for(setting), ENV)
+    assert re.match(ID_PATTERN, record.id) and record.id.startswith("saadat-fellay-20261120-reproduction-")
+    assert "-measured-full-bf16w-fp32adam-tok-" in record.id
+    assert (record.value, record.value_gib, record.value_bytes) == (Decimal("30.12"), Decimal("28.051436"),
+                                                                   30_120_000_000)
+    assert record.comparison is not None
+    assert (record.comparison.transcribed, record.comparison.difference, record.comparison.ratio) == (
+        Decimal("33.88"), Decimal("-3.76"), Decimal("0.889020"))
+    assert record.setting == {"update_mode": "full", "precision": "bf16-weights-fp32-adam", "length_unit": "tokens"}
+    assert (record.model, record.tokens_per_sequence, record.hardware.name) == ("nt-2-5b", 1000, "NVIDIA H200")
+    result_before = read_text(records_dir / "result" / f"{RESULT_33}.yaml")
+    path = write_record(records_dir, record)
+    assert path == records_dir / "reproduction" / f"{record.id}.yaml"
+    registry, report = validate(records_dir)
+    assert report.valid and not [i for i in report.issues if i.record_id == record.id], report.issues
+    assert registry.get_as(record.id, Reproduction) == record
+    assert read_text(records_dir / "result" / f"{RESULT_33}.yaml") == result_before
+
+
+@pytest.mark.parametrize(("status", "error"), [(Status.OUT_OF_MEMORY, "OutOfMemoryError: CUDA out of memory."),
+                                               (Status.ERROR, "RuntimeError: cpu_adam failed to build")])
+def test_failures_are_filed_as_outcomes_not_numbers(bundled, records_dir: Path, status: Status,  # type: ignore[no-untyped-def]
+                                                    error: str) -> None:
+    result, recipe = recipe_for(bundled, RESULT_11)
+    setting = recipe_settings(recipe)[0]
+    record = build_record(Job(setting, result, recipe), outcome_for(setting, peak=None, status=status, error=error),
+                          ENV)
+    assert record.outcome.value == status.value and record.error == error
+    assert record.value is None and record.comparison is None
+    write_record(records_dir, record)
+    assert validate(records_dir)[1].valid
+
+
+def test_estimated_record_is_labelled_as_such(bundled) -> None:  # type: ignore[no-untyped-def]
+    result, recipe = recipe_for(bundled, RESULT_11)
+    setting = recipe_settings(recipe)[0]
+    record = build_record(Job(setting, result, recipe), outcome_for(setting, method=Method.ESTIMATED,
+                                                                    peak=11_441_303_336), ENV)
+    assert record.method is ReproductionMethod.ESTIMATED and record.hardware.kind == "cpu-estimate"
+    assert "-estimated-" in record.id and "H100" not in record.hardware.name and "H200" not in record.hardware.name
+
+
+def test_a_dry_run_or_a_stage_without_result_is_never_filed(bundled) -> None:  # type: ignore[no-untyped-def]
+    result, recipe = recipe_for(bundled, RESULT_33)
+    setting = recipe_settings(recipe)[0]
+    with pytest.raises(RegistryError, match="never filed"):
+        build_record(Job(setting, result, recipe), outcome_for(setting, method=Method.DRY_RUN, peak=None), ENV)
+    with pytest.raises(RegistryError, match="without a transcribed result"):
+        build_record(Job(Setting("nt-2-5b", Stage.BASELINE, 1000, 16)), outcome_for(setting), ENV)
+
+
+def tampered(bundled, records_dir: Path, **changes: object) -> list[tuple[str, str, str]]:  # type: ignore[no-untyped-def]
+    result, recipe = recipe_for(bundled, RESULT_33)
+    setting = recipe_settings(recipe)[0]
+    record = build_record(Job(setting, result, recipe), outcome_for(setting), ENV)
+    data = parse_yaml(dump_yaml(record.model_dump(mode="json", exclude_none=True))).data
+    data.update(changes)
+    path = records_dir / "reproduction" / f"{record.id}.yaml"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(dump_yaml(data))
+    _, report = validate(records_dir)
+    return [(i.code, i.severity.value, i.message) for i in report.issues if i.record_id == record.id]
+
+
+def test_check_value_against_bytes(bundled, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    issues = tampered(bundled, records_dir, value_bytes=30_120_000_001, value_gib="28.051436")
+    assert [(c, s) for c, s, _ in issues] == [("reproduction-comparison-mismatch", "error")]
+    assert "value_bytes 30120000001 is 30.120000001 gigabytes" in issues[0][2]
+
+
+def test_check_model_and_knobs_against_the_recipe(bundled, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    issues = tampered(bundled, records_dir, model="nt-tiny",
+                      setting={"update_mode": "full", "precision": "bf16-weights-fp32-adam", "length_unit": "tokens",
+                               "lora_rank": 8})
+    codes = sorted((c, s) for c, s, _ in issues)
+    assert codes == [("reproduction-recipe-mismatch", "error")] * 2
+    messages = " ".join(m for _, _, m in issues)
+    assert "ran model 'nt-tiny' but its recipe states 'nt-2-5b'" in messages and "no knob 'lora_rank'" in messages
+
+
+def test_value_outside_the_candidates_is_only_a_warning(bundled, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    issues = tampered(bundled, records_dir, setting={"update_mode": "full", "precision": "bf16-weights-fp32-adam",
+                                                     "length_unit": "tokens", "adamw_impl": "foreach"})
+    assert issues == []  # adamw_impl=foreach is a candidate
+    issues = tampered(bundled, records_dir, setting={"update_mode": "full", "precision": "bf16-weights-fp32-adam",
+                                                     "length_unit": "codons"})
+    assert [(c, s) for c, s, _ in issues] == [("reproduction-recipe-mismatch", "warning")]
+
+
+def test_model_rules_hold_for_any_writer() -> None:
+    base = {"kind": "reproduction", "id": "saadat-fellay-20261120-reproduction-x", "result": RESULT_33,
+            "recipe": "saadat-fellay-20261015-recipe-x", "method": "estimated", "model": "nt-2-5b", "setting": {},
+            "outcome": "ok", "value_bytes": 2**30, "value": "1.073741824", "value_gib": "1.000000",
+            "hardware": {"kind": "gpu", "name": "NVIDIA H200"}, "software": {}, "command": "x",
+            "started_at": "2026-11-20T09:30:00Z", "duration_s": 1}
+    with pytest.raises(ValueError, match="an estimated reproduction runs on hardware of kind 'cpu-estimate'"):
+        Reproduction.model_validate(base)
+    with pytest.raises(ValueError, match="value_gib must be value_bytes / 2\\^30 = 1.000000"):
+        Reproduction.model_validate(base | {"method": "measured", "value_gib": "1.07"})
+    with pytest.raises(ValueError, match="needs an error message"):
+        Reproduction.model_validate(base | {"method": "measured", "outcome": "error", "value_bytes": None,
+                                            "value": None, "value_gib": None})
+    with pytest.raises(ValueError, match="difference must be reproduced - transcribed"):
+        Reproduction.model_validate(base | {"method": "measured", "comparison": {
+            "transcribed": "33.88", "reproduced": "1.073741824", "difference": "-32", "ratio": "0.031692"}})
+
+
+def test_recipe_records_are_typed(bundled) -> None:  # type: ignore[no-untyped-def]
+    recipes = bundled.of_kind(Recipe)
+    assert {r.result for r in recipes} == {RESULT_33, RESULT_11}
+    assert all(isinstance(bundled.get(r.result), Result) for r in recipes)

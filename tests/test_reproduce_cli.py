@@ -1,0 +1,163 @@
+"""`registry reproduce`, end to end through the CLI, and what `show` and `list` make of its records."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import BUNDLED_RECORDS, RESULT_11, RESULT_33
+
+HAS_TORCH = importlib.util.find_spec("torch") is not None and importlib.util.find_spec("transformers") is not None
+
+
+def cuda_available() -> bool:
+    if not HAS_TORCH:
+        return False
+    import torch
+
+    return bool(torch.cuda.is_available())
+
+
+def tiny_recipes(records_dir: Path) -> Path:
+    """The bundled registry with both recipes pointed at the tiny model, so that a real run takes seconds."""
+    for path in (records_dir / "recipe").iterdir():
+        path.write_text(path.read_text().replace("model: nt-2-5b", "model: nt-tiny"))
+    return records_dir
+
+
+def digest(folder: Path) -> str:
+    return hashlib.sha256(b"".join(p.read_bytes() for p in sorted(folder.rglob("*.yaml")))).hexdigest()
+
+
+def test_plan_lists_settings_most_plausible_first(cli) -> None:  # type: ignore[no-untyped-def]
+    result = cli("reproduce", RESULT_33, "--plan")
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if re.match(r"\s*\d+\. ", line)]
+    assert len(lines) == 20
+    assert "1. nt-2-5b checkpointing: update_mode=full, precision=bf16-weights-fp32-adam, length_unit=tokens" in lines[0]
+    narrowed = cli("reproduce", RESULT_11, "--plan", "--setting", "precision=pure-bf16", "--limit", "3")
+    assert narrowed.exit_code == 0 and narrowed.output.count("precision=pure-bf16") == 3
+
+
+@pytest.mark.skipif(cuda_available(), reason="checks the message on machines without a GPU")
+def test_measuring_without_a_gpu_says_what_to_do(cli) -> None:  # type: ignore[no-untyped-def]
+    result = cli("reproduce", RESULT_33)
+    assert result.exit_code == 1
+    assert "no CUDA GPU is visible here" in result.output and "add --estimate" in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [(["--setting", "precison=pure-bf16"], "did you mean 'precision'"),
+     (["--setting", "reduce_bucket_size=5"], "has no knob 'reduce_bucket_size'"),
+     (["--setting", "precision"], "write it as NAME=VALUE")],
+)
+def test_bad_settings_are_explained(cli, args: list[str], message: str) -> None:  # type: ignore[no-untyped-def]
+    result = cli("reproduce", RESULT_33, "--estimate", *args)
+    assert result.exit_code == 1 and message in " ".join(result.output.split()), result.output
+    assert "Traceback" not in result.output
+
+
+def test_unknown_or_wrong_kind_of_id(cli) -> None:  # type: ignore[no-untyped-def]
+    unknown = cli("reproduce", RESULT_33 + "-zero", "--estimate")
+    assert unknown.exit_code == 1 and "did you mean" in unknown.output
+    wrong = cli("reproduce", "saadat-fellay-20261015-dataset-synthetic-uniform-random-dna-seed-42", "--estimate")
+    assert wrong.exit_code == 1 and "is a dataset, not a result" in wrong.output
+
+
+def test_without_the_measure_extra_it_names_the_install(cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name.split(".")[0] in ("torch", "transformers") else real(name, *a))
+    result = cli("reproduce", RESULT_33, "--estimate")
+    assert result.exit_code == 1
+    text = " ".join(result.output.split())
+    assert "this needs the 'measure' extra, but torch, transformers are not installed" in text
+    assert "pip install -e '.[measure]'" in text and "Traceback" not in result.output
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="needs the measure extra (torch, transformers)")
+def test_smoke_runs_the_path_and_files_nothing(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    before = digest(records_dir)
+    result = cli("reproduce", RESULT_11, "--smoke", "--limit", "2", "--records", records_dir)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "transcribed (as printed) 11.49" in text and "Model nt-tiny" in text
+    assert "nothing was filed" in text
+    assert digest(records_dir) == before and not (records_dir / "reproduction").exists()
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="needs the measure extra (torch, transformers)")
+def test_estimate_writes_one_record_per_setting(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    tiny_recipes(records_dir)
+    result_file = records_dir / "result" / f"{RESULT_11}.yaml"
+    transcribed = result_file.read_bytes()
+    result = cli("reproduce", RESULT_11, "--estimate", "--limit", "3", "--records", records_dir)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "Peak memory: transcribed 11.49 GB beside our estimated values" in text
+    assert "Wrote 3 reproduction record(s)" in text and "Nearest:" in text
+    written = sorted((records_dir / "reproduction").iterdir())
+    assert len(written) == 3 and all("-reproduction-" in p.name and "-estimated-" in p.name for p in written)
+    assert result_file.read_bytes() == transcribed, "the transcribed result is never modified"
+
+    valid = cli("validate", "--records", records_dir)
+    assert valid.exit_code == 0, valid.output
+    from registry.checks import validate
+    from registry.models import Reproduction
+
+    registry, _ = validate(records_dir)
+    record = registry.get_as(written[0].stem, Reproduction)
+    assert record.method.value == "estimated" and record.hardware.kind == "cpu-estimate"
+    assert record.command == f"registry reproduce {RESULT_11} --estimate --limit 3 --records {records_dir}"
+    assert "emulated, not run" in (record.method_note or "") and record.software["torch"]
+    assert record.model == "nt-tiny" and record.comparison is not None and record.value_bytes
+
+    page = " ".join(cli("show", RESULT_11, "--records", records_dir).output.split())
+    assert "Estimated by us (not measured): 3 run(s) beside the transcribed 11.49 GB" in page
+    assert "No measurement has been filed yet" in page and "reduce_bucket_size=6553600" in page
+    listing = " ".join(cli("list", "--kind", "result", "--records", records_dir).output.split())
+    assert "3 setting(s) on CPU estimate (FakeTensorMode + MemTracker)" in listing
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="needs the measure extra (torch, transformers)")
+def test_no_write_runs_but_writes_nothing(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    tiny_recipes(records_dir)
+    result = cli("reproduce", RESULT_33, "--estimate", "--limit", "1", "--no-write", "--records", records_dir)
+    assert result.exit_code == 0, result.output
+    assert "No record was written" in result.output and not (records_dir / "reproduction").exists()
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="needs a CUDA GPU")
+def test_measure_on_a_gpu_writes_a_measured_record(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    tiny_recipes(records_dir)
+    result = cli("reproduce", RESULT_33, "--limit", "1", "--records", records_dir)
+    assert result.exit_code == 0, result.output
+    [record] = (records_dir / "reproduction").iterdir()
+    assert "method: measured" in record.read_text() and "kind: gpu" in record.read_text()
+
+
+def test_help_and_validate_never_import_torch() -> None:
+    code = (
+        "import sys\n"
+        "from typer.testing import CliRunner\n"
+        "from registry.cli import app\n"
+        "runner = CliRunner()\n"
+        "assert runner.invoke(app, ['--help']).exit_code == 0\n"
+        "assert runner.invoke(app, ['reproduce', '--help']).exit_code == 0\n"
+        f"assert runner.invoke(app, ['validate', '--records', {str(BUNDLED_RECORDS)!r}]).exit_code == 0\n"
+        f"assert runner.invoke(app, ['reproduce', {RESULT_33!r}, '--plan', '--records', "
+        f"{str(BUNDLED_RECORDS)!r}]).exit_code == 0\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'transformers', 'peft', 'deepspeed'))\n"
+        "assert not heavy, heavy\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
