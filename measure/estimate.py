@@ -46,7 +46,7 @@ CATEGORIES = {
 }
 
 ESTIMATE_NOTE = (
-    "Estimated, not measured: one training step of the full model traced under PyTorch FakeTensorMode (fake CPU "
+    "Estimated, not measured: one training step of the model traced under PyTorch FakeTensorMode (fake CPU "
     "tensors) with torch.distributed._tools.mem_tracker.MemTracker; optimizer state created beforehand, so the "
     "traced step is a steady-state step. CPU autocast and the CPU SDPA flash kernel stand in for their CUDA "
     "counterparts. Left out: the CUDA context, cuBLAS workspaces, FlashAttention's CUDA backward buffers and the "
