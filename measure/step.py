@@ -36,6 +36,10 @@ def quiet() -> Iterator[None]:
     import logging
     import warnings
 
+    if importlib.util.find_spec("transformers") is not None:
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.get_logger()  # configures its root logger now, so that it does not reset our level later
     loggers = [logging.getLogger(name) for name in ("transformers", "DeepSpeed", "deepspeed", "torch.distributed")]
     levels = [logger.level for logger in loggers]
     with warnings.catch_warnings():
