@@ -9,7 +9,7 @@ in <out>/ablation.jsonl (every setting), and a fresh <out>/reproductions.tar.gz 
 both, so a run cut short keeps everything it finished. A setting that does not fit,
 crashes, or whose DeepSpeed ops fail to build is recorded with its error, not as a number.
 
-    python -m measure.run_gpu_ablation --out "$OUT" --deadline 480     # on the GPU machine
+    python -m measure.run_gpu_ablation --out "$OUT" --deadline 420     # on the GPU machine
     python -m measure.run_gpu_ablation --dry-run --out /tmp/dry         # tiny model on the CPU
 
 See measure/README.md for the machine set-up (wheels to carry, the exact command).
@@ -35,7 +35,8 @@ from measure.settings import Stage, interleave
 DRY_RUN_MODEL = "nt-tiny"
 #: A dry run keeps every stage and knob but shrinks the batch, so that the CPU gets through it in seconds.
 DRY_RUN_SHAPE = {"batch_size": 2, "sequence_length": 64}
-DEFAULT_DEADLINE_S = 480.0
+DEFAULT_DEADLINE_S = 420.0
+DEFAULT_SETTING_TIMEOUT_S = 300
 
 
 def build_jobs(registry: Any, *, dry_run: bool = False) -> list[Any]:
@@ -83,6 +84,27 @@ def _restage(jobs: Sequence[Any], stage: Stage) -> list[Any]:
         if all(other.setting != setting for other in seen):
             seen.append(Job(setting))
     return seen
+
+
+def already_measured(registry: Any, runs: Path) -> set[tuple[str, str, str]]:
+    """(model, stage, knobs as JSON) of every setting some earlier GPU run finished, from records and kept logs."""
+    from registry.models import Recipe, Reproduction
+
+    done: set[tuple[str, str, str]] = set()
+    for record in registry.of_kind(Reproduction):
+        recipe = registry.records.get(record.recipe)
+        if record.method.value == "measured" and isinstance(recipe, Recipe):
+            done.add((record.model, recipe.fixed.stage, json.dumps(record.setting, sort_keys=True)))
+    for log in sorted(runs.glob("*.jsonl")) if runs.is_dir() else []:
+        for line in log.read_text(encoding="utf-8").splitlines():
+            entry = json.loads(line) if line.strip() else {}
+            if entry.get("method") == "measured":
+                done.add((entry["model"], entry["stage"], json.dumps(entry["setting"], sort_keys=True)))
+    return done
+
+
+def job_key(job: Any) -> tuple[str, str, str]:
+    return (job.setting.model, job.setting.stage.value, json.dumps(job.setting.knobs(), sort_keys=True))
 
 
 def log_line(outcome: RunOutcome, record_id: str | None) -> dict[str, Any]:
@@ -147,6 +169,33 @@ def prebuild_deepspeed_ops(out: Path) -> subprocess.Popen[bytes] | None:
     return subprocess.Popen([sys.executable, "-c", code], stdout=log, stderr=subprocess.STDOUT)
 
 
+def run_with_timeout(job: Any, seconds: int, *, steps: int, device: str) -> RunOutcome:
+    """``run_job``, abandoned with a TimeoutError outcome if it takes longer than ``seconds`` (a hung set-up)."""
+    import datetime as dt
+    import signal
+
+    from measure.env import cpu_hardware, gpu_hardware
+    from measure.outcome import Method, Status
+    from registry.reproduce import run_job
+
+    def give_up(signum: int, frame: Any) -> None:
+        raise TimeoutError(f"the setting ran past {seconds} s and was abandoned")
+
+    started = dt.datetime.now(dt.UTC)
+    previous = signal.signal(signal.SIGALRM, give_up)
+    signal.alarm(seconds)
+    try:
+        return run_job(job, "measured", steps=steps, device=device)
+    except TimeoutError as exc:
+        hardware = gpu_hardware() if device == "cuda" else cpu_hardware()
+        return RunOutcome(setting=job.setting, method=Method.MEASURED if device == "cuda" else Method.DRY_RUN,
+                          hardware=hardware, started_at=started, status=Status.ERROR, error=f"TimeoutError: {exc}",
+                          duration_s=float(seconds))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m measure.run_gpu_ablation", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -159,8 +208,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None, help="run only the first N settings")
     parser.add_argument("--deadline", type=float, default=DEFAULT_DEADLINE_S,
                         help="start no setting after this many seconds (default: %(default)s)")
+    parser.add_argument("--setting-timeout", type=int, default=DEFAULT_SETTING_TIMEOUT_S,
+                        help="give up on one setting after this many seconds (default: %(default)s)")
     parser.add_argument("--steps", type=int, default=2, help="measured steps after one warm-up step")
     parser.add_argument("--plan", action="store_true", help="print the settings in order and stop")
+    parser.add_argument("--redo", action="store_true",
+                        help="also run settings an earlier GPU run finished (records, or logs under --runs)")
+    parser.add_argument("--runs", type=Path, default=Path("measure/runs"),
+                        help="kept ablation logs of earlier GPU runs (default: %(default)s)")
     args = parser.parse_args(argv)
 
     from registry.checks import validate
@@ -173,7 +228,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not report.valid:
         print(f"the registry under {args.records} is not valid; run 'registry validate' first", file=sys.stderr)
         return 2
-    jobs = build_jobs(registry, dry_run=args.dry_run)[: args.limit]
+    jobs = build_jobs(registry, dry_run=args.dry_run)
+    if not args.redo and not args.dry_run:
+        done = already_measured(registry, args.runs)
+        skipped = [job for job in jobs if job_key(job) in done]
+        jobs = [job for job in jobs if job_key(job) not in done]
+        if skipped:
+            print(f"skipping {len(skipped)} setting(s) an earlier GPU run finished (--redo runs them again)")
+    jobs = jobs[: args.limit]
     if args.plan:
         for index, job in enumerate(jobs, start=1):
             print(f"{index:3d}. {job.setting.stage.value:15s} {'record' if job.result else 'log   '} "
@@ -195,8 +257,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{len(jobs)} settings on {'the CPU (dry run)' if args.dry_run else torch.cuda.get_device_name(0)}; "
           f"software: {json.dumps(env.software)}; commit {env.git_commit}", flush=True)
 
-    from registry.reproduce import run_job
-
     written: list[str] = []
     with (args.out / "ablation.jsonl").open("a", encoding="utf-8") as log:
         for index, job in enumerate(jobs, start=1):
@@ -210,7 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     builder.wait(timeout=max(args.deadline - elapsed, 1))
                 except subprocess.TimeoutExpired:
                     pass
-            outcome = run_job(job, "measured", steps=args.steps, device=device)
+            outcome = run_with_timeout(job, args.setting_timeout, steps=args.steps, device=device)
             record_id = None
             if job.result is not None and outcome.method.value == "measured":
                 try:
