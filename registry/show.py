@@ -179,18 +179,16 @@ def _recipes_and_reproductions(registry: Registry, result: Result) -> Renderable
             f"{fixed.batch_size}, data seed {fixed.data_seed}, metric {fixed.metric}\n"
             f"Leaves open: {knobs or 'nothing'}"
         ))
-    if not reproductions:
-        parts.append(Text("No reproduction has been filed for this result.", style="dim"))
-        return Group(*parts)
+    if not any(r.method.value == "measured" for r in reproductions):
+        detail = (" Nothing has been measured yet: the estimates below are predictions, not measurements."
+                  if reproductions else "")
+        parts.append(Text(f"No reproduction has been filed for this result.{detail}", style="dim"))
     unit = d.unit_symbol(result.unit)
     for method, title in (("measured", "Measured by us"), ("estimated", "Estimated by us (not measured)")):
         runs = [r for r in reproductions if r.method.value == method]
         if runs:
             parts.append(_runs_table(runs, f"{title}: {len(runs)} run(s) beside the transcribed "
                                            f"{result.printed_value} {unit}", unit))
-    if not any(r.method.value == "measured" for r in reproductions):
-        parts.append(Text("No measurement has been filed yet: the values above are estimates, not measurements.",
-                          style="dim"))
     return Group(*parts)
 
 

@@ -122,7 +122,8 @@ def test_estimate_writes_one_record_per_setting(cli, records_dir: Path) -> None:
 
     page = " ".join(cli("show", RESULT_11, "--records", records_dir).output.split())
     assert "Estimated by us (not measured): 3 run(s) beside the transcribed 11.49 GB" in page
-    assert "No measurement has been filed yet" in page and "reduce_bucket_size=6553600" in page
+    assert "Nothing has been measured yet: the estimates below are predictions, not measurements." in page
+    assert "reduce_bucket_size=6553600" in page
     listing = " ".join(cli("list", "--kind", "result", "--records", records_dir).output.split())
     assert "3 setting(s) on CPU estimate (FakeTensorMode + MemTracker)" in listing
 
