@@ -6,6 +6,7 @@ import datetime as dt
 import importlib.util
 import json
 import shutil
+import sysconfig
 import tarfile
 from pathlib import Path
 
@@ -22,6 +23,8 @@ needs_torch = pytest.mark.skipif(not HAS_TORCH, reason="needs the measure extra 
 DEEPSPEED_OPS_MISSING = (
     "deepspeed is not installed" if importlib.util.find_spec("deepspeed") is None
     else "no C++ compiler to build DeepSpeed's CPU Adam" if not (shutil.which("c++") or shutil.which("g++"))
+    else "no Python headers (Python.h) to build DeepSpeed's CPU Adam"
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists()
     else None
 )
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib.util
 import math
 import shutil
+import sysconfig
+from pathlib import Path
 
 import pytest
 
@@ -30,6 +32,8 @@ needs_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a C
 DEEPSPEED_OPS_MISSING = (
     "deepspeed is not installed" if importlib.util.find_spec("deepspeed") is None
     else "no C++ compiler to build DeepSpeed's CPU Adam" if not (shutil.which("c++") or shutil.which("g++"))
+    else "no Python headers (Python.h) to build DeepSpeed's CPU Adam"
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists()
     else "ninja is not installed (DeepSpeed builds its ops with it)"
     if not (shutil.which("ninja") or importlib.util.find_spec("ninja")) else None
 )
