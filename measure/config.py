@@ -85,7 +85,6 @@ def esm_config(size: ModelSize, attn_implementation: str = "sdpa") -> Any:
         num_hidden_layers=size.num_layers,
         num_attention_heads=size.num_heads,
         intermediate_size=size.intermediate_size,
-        hidden_act="gelu",
         hidden_dropout_prob=0.0,
         attention_probs_dropout_prob=0.0,
         max_position_embeddings=MAX_POSITIONS,

@@ -58,7 +58,8 @@ def build_jobs(registry: Any, *, dry_run: bool = False) -> list[Any]:
         result = registry.get_as(recipe.result, Result)
         settings = recipe_settings(recipe)
         if dry_run:
-            settings = [replace(s, model=DRY_RUN_MODEL, **DRY_RUN_SHAPE) for s in settings]
+            settings = [replace(s, model=DRY_RUN_MODEL, batch_size=DRY_RUN_SHAPE["batch_size"],
+                                sequence_length=DRY_RUN_SHAPE["sequence_length"]) for s in settings]
         sweeps.append([Job(s, result, recipe) for s in settings])
     stages_with_recipes = {job.setting.stage for sweep in sweeps for job in sweep}
     reference = next((sweep for sweep in sweeps if sweep[0].setting.stage is Stage.CHECKPOINTING), sweeps[0])
@@ -185,7 +186,7 @@ def run_with_timeout(job: Any, seconds: int, *, steps: int, device: str) -> RunO
     previous = signal.signal(signal.SIGALRM, give_up)
     signal.alarm(seconds)
     try:
-        return run_job(job, "measured", steps=steps, device=device)
+        return run_job(job, Method.MEASURED, steps=steps, device=device)
     except TimeoutError as exc:
         hardware = gpu_hardware() if device == "cuda" else cpu_hardware()
         return RunOutcome(setting=job.setting, method=Method.MEASURED if device == "cuda" else Method.DRY_RUN,

@@ -108,7 +108,7 @@ class Setting:
 
     def normalized(self) -> Setting:
         """This setting with the knobs that do not apply to it set to None."""
-        changes = {name: None for name, spec in KNOBS.items() if not spec.applies(self)}
+        changes: dict[str, Any] = {name: None for name, spec in KNOBS.items() if not spec.applies(self)}
         changes.update({name: KNOBS[name].default for name in KNOBS
                         if name not in changes and getattr(self, name) is None})
         return replace(self, **changes)
@@ -122,7 +122,8 @@ class Setting:
         """A copy with knob values replaced (names checked against ``KNOBS``)."""
         for name in values:
             knob_spec(name)
-        return replace(self, **dict(values)).normalized()
+        changes: dict[str, Any] = dict(values)
+        return replace(self, **changes).normalized()
 
     def with_model(self, model: str) -> Setting:
         return replace(self, model=model)

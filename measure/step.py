@@ -107,7 +107,7 @@ def build_model(setting: Setting, device: Any) -> tuple[Any, str]:
     implementation, label = attention_for(setting.stage, device.type)
     config = esm_config(get_size(setting.model), implementation)
     with default_dtype(weight_dtype(setting.precision)), device:
-        model = EsmForMaskedLM(config)
+        model: Any = EsmForMaskedLM(config)
     if setting.stage.checkpointing:
         kwargs = {"use_reentrant": False}
         if hasattr(model, "activation_checkpointing_enable"):  # transformers >= 5.2x; the older name warns there
