@@ -193,30 +193,33 @@ def _recipes_and_reproductions(registry: Registry, result: Result) -> Renderable
 
 
 def _runs_table(runs: list[Reproduction], title: str, unit: str) -> Table:
-    """One row per run, nearest the transcribed value first; knobs shared by every run go in the caption."""
+    """One row per run, nearest the transcribed value first; what every run shares goes in the caption."""
     settings = [run.setting for run in runs]
     names = list(dict.fromkeys(name for setting in settings for name in setting))
     varying = [n for n in names if len({repr(s.get(n)) for s in settings}) > 1] if len(runs) > 1 else names
-    shared = [f"{n}={settings[0][n]}" for n in names if n not in varying and all(n in s for s in settings)]
-    hardware = sorted({run.hardware.name for run in runs})
-    caption = f"Hardware: {', '.join(hardware)}" + (f"; every run: {', '.join(shared)}" if shared else "")
-    table = Table("Setting", f"Value {unit} (GiB)", "vs transcribed", "Attention", "Date", title=title,
-                  caption=caption, show_lines=len(varying) > 1)
-    for column in table.columns:
-        column.overflow = "fold"
+    shared = [f"{n}={_knob_text(settings[0][n])}" for n in names
+              if n not in varying and all(n in s for s in settings)]
+    days = sorted({run.started_at.date().isoformat() for run in runs})
+    caption = (f"Hardware: {', '.join(sorted({run.hardware.name for run in runs}))}; attention: "
+               f"{', '.join(sorted({run.attention_impl or 'not recorded' for run in runs}))}; "
+               f"{'run on ' + days[0] if len(days) == 1 else f'runs from {days[0]} to {days[-1]}'}"
+               + (f"; every run: {', '.join(shared)}" if shared else ""))
+    table = Table(title=title, caption=caption, show_lines=len(varying) > 1)
+    table.add_column("Setting", min_width=24, overflow="fold")
+    table.add_column("Value", justify="right", overflow="fold")
+    table.add_column("vs transcribed", justify="right")
 
     def order(run: Reproduction) -> tuple[int, Any, str]:
         return (0, abs(run.comparison.difference), run.id) if run.comparison else (1, 0, run.id)
 
     for run in sorted(runs, key=order):
         if run.value is not None and run.value_bytes is not None:
-            value = f"{run.value_bytes / 1e9:.2f} ({run.value_bytes / 2**30:.2f} GiB)"
+            value = f"{run.value_bytes / 1e9:.2f} {unit}\n{run.value_bytes / 2**30:.2f} GiB"
         else:
             value = f"{run.outcome.value}: {run.error}"
-        comparison = f"{run.comparison.difference:+.2f}, ×{run.comparison.ratio:.3f}" if run.comparison else ""
-        _row(table,
-             "\n".join(f"{n}={run.setting[n]}" for n in varying if n in run.setting) or "-",
-             value, comparison, run.attention_impl or "", run.started_at.date().isoformat())
+        comparison = f"{run.comparison.difference:+.2f} {unit}\n×{run.comparison.ratio:.3f}" if run.comparison else ""
+        _row(table, "\n".join(f"{n}={_knob_text(run.setting[n])}" for n in varying if n in run.setting) or "-",
+             value, comparison)
     return table
 
 
@@ -365,14 +368,14 @@ def results_table(registry: Registry) -> RenderableType:
 
 
 def _runs_summary(runs: list[Reproduction], unit: str) -> str:
-    """How many settings ran, and the one nearest the transcribed value."""
+    """How many settings ran, where, and the one nearest the transcribed value."""
     if not runs:
         return "none"
     compared = [(r, r.comparison) for r in runs if r.value_bytes is not None and r.comparison is not None]
     if not compared:
         return f"{len(runs)} run(s), no value"
     best, comparison = min(compared, key=lambda pair: abs(pair[1].difference))
-    hardware = sorted({r.hardware.name for r, _ in compared})
-    setting = ", ".join(f"{k}={v}" for k, v in best.setting.items())
-    return (f"{len(compared)} setting(s) on {', '.join(hardware)}; nearest {comparison.reproduced:.2f} {unit} "
-            f"(×{comparison.ratio:.3f}) with {setting}")
+    where = sorted({"CPU estimate" if r.hardware.kind == "cpu-estimate" else r.hardware.name for r, _ in compared})
+    setting = ", ".join(_knob_text(v) for v in best.setting.values())
+    return (f"{len(compared)} setting(s), {', '.join(where)}; nearest {comparison.reproduced:.2f} {unit} "
+            f"(×{comparison.ratio:.3f}): {setting}")

@@ -125,7 +125,7 @@ def test_estimate_writes_one_record_per_setting(cli, records_dir: Path) -> None:
     assert "Nothing has been measured yet: the estimates below are predictions, not measurements." in page
     assert "reduce_bucket_size=6553600" in page
     listing = " ".join(cli("list", "--kind", "result", "--records", records_dir).output.split())
-    assert "3 setting(s) on CPU estimate (FakeTensorMode + MemTracker)" in listing
+    assert "3 setting(s), CPU estimate; nearest" in listing
 
 
 @pytest.mark.skipif(not HAS_TORCH, reason="needs the measure extra (torch, transformers)")
