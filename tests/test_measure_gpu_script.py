@@ -117,3 +117,11 @@ def test_each_finished_setting_is_written_at_once(tmp_path: Path, records_dir: P
     assert script.main(args) == 0
     again = [json.loads(x) for x in (out / "ablation.jsonl").read_text().splitlines()][3:]
     assert [x["stage"] for x in again] == ["flash-attention", "checkpointing", "deepspeed"]
+
+
+def test_a_broken_record_elsewhere_does_not_cost_the_gpu_session(records_dir: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    (records_dir / "family" / "half-edited.yaml").write_text("kind: [")
+    assert script.main(["--records", str(records_dir), "--plan", "--limit", "2"]) == 0
+    captured = capsys.readouterr()
+    assert "has 1 error(s)" in captured.err and "continuing" in captured.err
+    assert len(captured.out.splitlines()) == 2

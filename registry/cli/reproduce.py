@@ -55,15 +55,14 @@ def reproduce_command(
                 )
             method = ReproductionMethod.ESTIMATED
             err_console.print("No CUDA GPU here: the smoke run estimates on the CPU instead.")
-        if smoke and limit is None:
-            limit = 1
-        the_plan = rp.plan(registry, result_id, method=method, overrides=overrides, limit=limit, smoke=smoke)
+        the_plan = rp.plan(registry, result_id, method=method, overrides=overrides, smoke=smoke,
+                           limit=1 if smoke and limit is None else limit)
         if plan_only:
             _print_plan(the_plan)
             return
         rp.check_requirements(the_plan.jobs, method)
         command = rp.command_line(the_plan.result.id, estimate=estimate, smoke=smoke, overrides=overrides,
-                                  limit=None if smoke and limit == 1 else limit,
+                                  limit=limit,
                                   steps=None if estimate or steps == 2 else steps, records=records)
         write_root = None if (smoke or no_write) else records
         filed = _run_with_progress(the_plan, rp.RunEnvironment.collect(command), write_root, steps)
