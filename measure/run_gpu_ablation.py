@@ -36,7 +36,7 @@ DRY_RUN_MODEL = "nt-tiny"
 #: A dry run keeps every stage and knob but shrinks the batch, so that the CPU gets through it in seconds.
 DRY_RUN_SHAPE = {"batch_size": 2, "sequence_length": 64}
 DEFAULT_DEADLINE_S = 420.0
-DEFAULT_SETTING_TIMEOUT_S = 300
+DEFAULT_SETTING_TIMEOUT_S = 240
 
 
 def build_jobs(registry: Any, *, dry_run: bool = False) -> list[Any]:
