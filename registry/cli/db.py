@@ -49,18 +49,15 @@ def build_command(
     mirror the record kinds; the views results_flat, missing_metadata_all, record_review_status
     and reproductions_side_by_side hold the usual joins. Query it with 'registry query'.
     """
-    from registry.cli.core import load_valid
-
     with user_errors(debug):
-        from registry.db.build import build_server, build_sqlite
+        from registry.db.build import build_database
 
-        registry = load_valid(records)
         if db is not None and db.startswith("sqlite:///"):
             out, db = Path(db[len("sqlite:///"):]), None
         if db is not None and "://" not in db:
             raise RegistryError(f"--db {db!r} is not a database URL",
                                 "use --out FILE for a SQLite file, or --db postgresql+psycopg://USER:PASS@HOST/DB")
-        summary = build_server(registry, db) if db is not None else build_sqlite(registry, out)
+        summary = build_database(records, out=out, url=db)
         console.print(
             f"Built {summary.target}: {summary.records} records as {summary.rows} rows in {summary.tables} tables "
             f"and {summary.views} views ({summary.seconds:.1f} s)"

@@ -204,10 +204,24 @@ def _setter(name: str, annotation: Any) -> Setter:
 
         return put_nested
 
+    if _may_be_enum(annotation):
+
+        def put_enum(row: Row, value: Any) -> None:
+            row[name] = value.value if isinstance(value, Enum) else value
+
+        return put_enum
+
     def put_scalar(row: Row, value: Any) -> None:
-        row[name] = value.value if isinstance(value, Enum) else value
+        row[name] = value
 
     return put_scalar
+
+
+def _may_be_enum(annotation: Any) -> bool:
+    """Whether a field's values can be enum members (stored as their values)."""
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return any(_may_be_enum(arg) for arg in typing.get_args(annotation))
+    return not (isinstance(annotation, type) and not issubclass(annotation, Enum)) and annotation is not type(None)
 
 
 @cache
