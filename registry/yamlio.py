@@ -205,11 +205,10 @@ class _FastReader:
             raise _NotSimple
         self.rows = rows = text.split("\n")
         #: Each row's indentation, or -1 for a blank or comment-only row.
-        self.indents: list[int] = []
-        indents = self.indents
-        for row in rows:
-            stripped = row.lstrip(" ")
-            indents.append(len(row) - len(stripped) if stripped and stripped[0] != "#" else -1)
+        self.indents: list[int] = [
+            len(row) - len(stripped) if stripped and stripped[0] != "#" else -1
+            for row, stripped in zip(rows, [row.lstrip(" ") for row in rows], strict=True)
+        ]
         self.lines: dict[Path_, int] = {}
 
     def read(self) -> LoadedYaml:
