@@ -440,7 +440,14 @@ def _resolve(value: str) -> Any:
 
 
 class _Dumper(yaml.SafeDumper):
-    """Block style, keys in the order given, multi-line strings as literal blocks."""
+    """Block style, keys in the order given, multi-line strings as literal blocks.
+
+    Never anchors or aliases: the same object twice in a record (a Decimal shared by two
+    fields) is written out twice, since record files refuse aliases on reading.
+    """
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
 
 
 def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:

@@ -73,3 +73,14 @@ def test_decimal_survives_as_text() -> None:
     registry, _ = load(BUNDLED_RECORDS)
     text = record_to_yaml(registry.records[RESULT_11])
     assert "printed_value: '11.49'" in text and "numeric_value: '11.49'" in text
+
+
+def test_shared_values_are_written_out_not_aliased() -> None:
+    from decimal import Decimal
+
+    from registry.yamlio import dump_yaml, parse_yaml
+
+    shared = Decimal("33.88")  # one object in two fields, as a reproduction's value and comparison hold it
+    text = dump_yaml({"value": shared, "comparison": {"reproduced": shared}})
+    assert "&" not in text and "*" not in text
+    assert parse_yaml(text).data == {"value": "33.88", "comparison": {"reproduced": "33.88"}}
