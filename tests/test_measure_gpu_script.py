@@ -62,6 +62,7 @@ def test_plan_prints_the_order(capsys) -> None:  # type: ignore[no-untyped-def]
 @needs_torch
 def test_dry_run_runs_without_deepspeed_and_files_nothing(tmp_path: Path, records_dir: Path) -> None:
     out = tmp_path / "out"
+    before = sorted((records_dir / "reproduction").glob("*.yaml"))
     assert script.main(["--records", str(records_dir), "--dry-run", "--out", str(out), "--limit", "1"]) == 0
     [line] = [json.loads(x) for x in (out / "ablation.jsonl").read_text().splitlines()]
     assert (line["method"], line["status"], line["stage"], line["model"]) == ("dry-run", "ok", "checkpointing",
@@ -69,7 +70,7 @@ def test_dry_run_runs_without_deepspeed_and_files_nothing(tmp_path: Path, record
     assert line["peak_bytes"] is None and len(line["losses"]) == 3 and line["record"] is None
     with tarfile.open(out / "reproductions.tar.gz") as tar:
         assert tar.getnames() == ["ablation.jsonl"]
-    assert not (records_dir / "reproduction").exists()
+    assert sorted((records_dir / "reproduction").glob("*.yaml")) == before
 
 
 @needs_torch
@@ -103,9 +104,10 @@ def test_each_finished_setting_is_written_at_once(tmp_path: Path, records_dir: P
     monkeypatch.setattr(script, "run_with_timeout", synthetic_measurement)
     monkeypatch.setattr(script, "prebuild_deepspeed_ops", lambda out: None)
     out = tmp_path / "out"
+    bundled = {p.name for p in (records_dir / "reproduction").glob("*.yaml")}
     args = ["--records", str(records_dir), "--out", str(out), "--limit", "3", "--runs", str(out)]
     assert script.main(args) == 0
-    written = sorted(p.name for p in (records_dir / "reproduction").iterdir())
+    written = sorted(p.name for p in (records_dir / "reproduction").iterdir() if p.name not in bundled)
     assert len(written) == 2 and all("-measured-" in name for name in written)
     assert validate(records_dir)[1].valid
     lines = [json.loads(x) for x in (out / "ablation.jsonl").read_text().splitlines()]
