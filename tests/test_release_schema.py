@@ -12,7 +12,7 @@ import yaml
 
 from registry.checks import validate
 from registry.ids import KINDS
-from registry.release import release_name
+from registry.release import content_date, release_name
 from tests.conftest import BUNDLED_RECORDS, RESULT_11
 
 
@@ -21,7 +21,7 @@ def test_release_name_is_date_and_hash_prefix(cli) -> None:  # type: ignore[no-u
     assert result.exit_code == 0
     data = json.loads(result.output)
     assert re.fullmatch(r"\d{4}-\d{2}-\d{2}-[0-9a-f]{12}", data["name"])
-    assert data["name"].startswith("2026-10-15-")  # the latest date any record holds: the reviews
+    assert data["name"].startswith(f"{content_date(validate(BUNDLED_RECORDS)[0])}-")
     assert data["name"].endswith(data["sha256"][:12])
     assert data["recorded"] == ["2026-10-22-1b7cf027e4f6"]
 
@@ -71,3 +71,10 @@ def test_schema_unwritable_folder(tmp_path: Path, cli) -> None:  # type: ignore[
     blocker.write_text("not a folder")
     result = cli("schema", "--out", blocker / "schema")
     assert result.exit_code == 1 and "cannot write schemas" in result.output
+
+
+def test_release_date_is_the_latest_date_in_the_content(tmp_path: Path) -> None:
+    copy = tmp_path / "records"
+    shutil.copytree(BUNDLED_RECORDS, copy, ignore=shutil.ignore_patterns("recipe", "reproduction"))
+    # The transcribed records' latest date is their reviews' (2026-10-15), not today and not the release's.
+    assert release_name(validate(copy)[0]).startswith("2026-10-15-")

@@ -56,6 +56,11 @@ CASES: dict[str, tuple[str, str, str]] = {
     "review-url-mismatch": ("review-url-mismatch", "the source names https://openreview.net", "review-other-url.yaml:9"),
     "evidence-statement-mismatch": ("evidence-statement-mismatch", "the row states '33.9' but its result prints '33.88'",
                                     "evidence-wrong-statement.yaml:5"),
+    "reproduction-comparison-mismatch": ("reproduction-comparison-mismatch",
+                                         "comparison.transcribed is 33.89 but the result's numeric value is 33.88",
+                                         "test-wrong-transcribed.yaml:25"),
+    "reproduction-recipe-mismatch": ("reproduction-recipe-mismatch", "but its recipe is for",
+                                     "test-other-recipe.yaml:5"),
     "date-in-future": ("date-in-future", "2999-01-01T00:00:00+00:00 lies in the future",
                        "review-from-the-future.yaml:7"),
 }
@@ -85,7 +90,7 @@ def test_each_rule_reports_its_code_and_message(records_dir: Path, case: str) ->
 
 def test_every_rule_has_an_invalid_case() -> None:
     tested = {code for code, _, _ in CASES.values()}
-    untested = set(RULES) - tested - {"reproduction-comparison-mismatch", "reproduction-recipe-mismatch"}
+    untested = set(RULES) - tested
     assert not untested, f"rules without an invalid record under tests/data/invalid: {sorted(untested)}"
     assert sorted(p.name for p in INVALID.iterdir()) == sorted(CASES)
 
