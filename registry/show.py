@@ -376,6 +376,6 @@ def _runs_summary(runs: list[Reproduction], unit: str) -> str:
         return f"{len(runs)} run(s), no value"
     best, comparison = min(compared, key=lambda pair: abs(pair[1].difference))
     where = sorted({"CPU estimate" if r.hardware.kind == "cpu-estimate" else r.hardware.name for r, _ in compared})
-    setting = ", ".join(_knob_text(v) for v in best.setting.values())
+    setting = ", ".join(f"{name}={_knob_text(value)}" for name, value in best.setting.items())
     return (f"{len(compared)} setting(s), {', '.join(where)}; nearest {comparison.reproduced:.2f} {unit} "
             f"(×{comparison.ratio:.3f}): {setting}")
