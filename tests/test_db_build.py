@@ -246,8 +246,9 @@ def test_reproductions_sit_beside_their_results(cli, records_dir: Path, tmp_path
                        "reproduced_value, unit, ratio, difference, method, hardware_name FROM reproductions_side_by_side "
                        "WHERE reproduction_id = ?", REPRODUCTION)
     assert row[:6] == (REPRODUCTION, RESULT_33, "33.88", "33.88", "30.12", "gigabyte")
-    assert row[6] == pytest.approx(30.12 / 33.88)
-    assert row[7] == pytest.approx(30.12 - 33.88)
+    assert row[6] == str(reproduction.comparison.ratio)  # exact, as filed  # type: ignore[union-attr]
+    assert row[7] == "-3.76"
+    assert float(row[6]) == pytest.approx(30.12 / 33.88, abs=1e-6)
     assert row[8:] == ("measured", "NVIDIA H200")
     setting = query(out, "SELECT knob, value, value_type FROM reproduction_setting WHERE reproduction_id = ? "
                          "ORDER BY knob", REPRODUCTION)

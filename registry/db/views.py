@@ -99,7 +99,8 @@ JOIN record rec ON rec.id = m.record_id""",
     ),
     "reproductions_side_by_side": (
         "Every reproduction beside the result it reproduces: transcribed and reproduced values, their "
-        "difference and ratio (reproduced / transcribed), in the result's unit.",
+        "difference and ratio (reproduced / transcribed), in the result's unit. Values, difference and ratio "
+        "are exact as filed; the *_float columns are for arithmetic and sorting.",
         """
 SELECT rp.id AS reproduction_id,
        r.id AS result_id,
@@ -113,8 +114,11 @@ SELECT rp.id AS reproduction_id,
        r.numeric_value AS transcribed_value,
        rp.value AS reproduced_value,
        rp.value_gib AS reproduced_value_gib,
-       rp.value_float - r.numeric_value_float AS difference,
-       rp.value_float / NULLIF(r.numeric_value_float, 0) AS ratio,
+       rp.comparison_difference AS difference,
+       rp.comparison_ratio AS ratio,
+       rp.value_float AS reproduced_value_float,
+       rp.comparison_difference_float AS difference_float,
+       rp.comparison_ratio_float AS ratio_float,
        rp.started_at,
        rp.git_commit
 FROM reproduction rp
