@@ -180,9 +180,9 @@ def _recipes_and_reproductions(registry: Registry, result: Result) -> Renderable
             f"Leaves open: {knobs or 'nothing'}"
         ))
     if not any(r.method.value == "measured" for r in reproductions):
-        detail = (" Nothing has been measured yet: the estimates below are predictions, not measurements."
-                  if reproductions else "")
-        parts.append(Text(f"No reproduction has been filed for this result.{detail}", style="dim"))
+        message = ("Nothing has been measured yet: the estimates below are predictions, not measurements."
+                   if reproductions else "No reproduction has been filed for this result.")
+        parts.append(Text(message, style="dim"))
     unit = d.unit_symbol(result.unit)
     for method, title in (("measured", "Measured by us"), ("estimated", "Estimated by us (not measured)")):
         runs = [r for r in reproductions if r.method.value == method]

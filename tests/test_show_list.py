@@ -23,7 +23,8 @@ def test_show_result_reads_like_its_page(cli) -> None:  # type: ignore[no-untype
         "Evaluation metadata: source checked",
         "Release 2026-10-22-1b7cf027e4f6 · Record review: source checked",
         "Audit details: Value, metric and identity match the source.",
-        "No reproduction has been filed for this result.",
+        "Nothing has been measured yet: the estimates below are predictions, not measurements.",
+        "Estimated by us (not measured)",
     ):
         assert phrase in text, phrase
 
@@ -98,3 +99,13 @@ def test_list_unknown_kind(cli) -> None:  # type: ignore[no-untyped-def]
     result = cli("list", "--kind", "results")
     assert result.exit_code == 1
     assert "unknown kind 'results' (did you mean 'result'?)" in result.output
+
+
+def test_show_result_without_reproductions(records_dir: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    import shutil
+
+    shutil.rmtree(records_dir / "reproduction")
+    result = cli("show", RESULT_11, "--records", records_dir)
+    assert result.exit_code == 0
+    assert "No reproduction has been filed for this result." in result.output
+    assert "Estimated by us" not in result.output.split("Reproduction")[1].split("Evidence")[0]
