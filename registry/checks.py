@@ -7,7 +7,9 @@ problem. Every rule has a stable code, listed in ``RULES`` with what it means.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Iterator
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -129,9 +131,8 @@ class _Checker:
                 self.add("missing-contradiction",
                          f"{entry.field!r} is listed as missing ({entry.reason.value}) but has a value; "
                          f"remove the value or the entry", where)
-        for name, info in fields.items():
-            extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
-            if extra.get("x-reportable") and _is_empty(getattr(record, name)) and name not in seen:
+        for name in _plan(type(record)).reportable:
+            if name not in seen and _is_empty(getattr(record, name)):
                 self.add("missing-unexplained",
                          f"{name!r} is empty; give its value, or add a missing_metadata entry "
                          f"(field: {name}, reason: unreported | not-applicable | not-separately-documented | "
@@ -144,17 +145,22 @@ class _Checker:
     # -- dates ------------------------------------------------------------------------------
 
     def dates(self, today: dt.date) -> None:
-        for path, value in _walk(self.record):
+        record = self.record
+        for name in _plan(type(record)).date_fields:
+            self._future(_walk(getattr(record, name), (name,)), today)
+        if record.kind_token == "release":
+            release_day = record.date  # type: ignore[attr-defined]
+            if release_day > today:
+                self.add("date-in-future", f"release date {release_day} lies in the future", ("name",))
+
+    def _future(self, leaves: Iterator[tuple[tuple[str | int, ...], Any]], today: dt.date) -> None:
+        for path, value in leaves:
             day = value.date() if isinstance(value, dt.datetime) else value if isinstance(value, dt.date) else None
             if isinstance(value, dt.datetime) and value.tzinfo is not None:
                 day = value.astimezone(dt.UTC).date()
             if day is not None and day > today:
                 self.add("date-in-future", f"{value.isoformat()} lies in the future (today is {today.isoformat()})",
                          path)
-        if self.record.kind_token == "release":
-            release_day = self.record.date  # type: ignore[attr-defined]
-            if release_day > today:
-                self.add("date-in-future", f"release date {release_day} lies in the future", ("name",))
 
     # -- kind-specific ----------------------------------------------------------------------
 
@@ -273,17 +279,60 @@ def _walk(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[
 
 def _references(record: Record) -> Iterator[tuple[tuple[str | int, ...], str, list[str]]]:
     """Every (path, id, allowed kinds) a record refers to, found through the fields' x-references markers."""
-    for name, info in type(record).model_fields.items():
-        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
-        kinds = extra.get("x-references")
-        if not kinds:
-            continue
+    for name, kinds in _plan(type(record)).references:
         value = getattr(record, name)
         if isinstance(value, list):
             for index, item in enumerate(value):
-                yield (name, index), item, list(kinds)  # type: ignore[arg-type]
+                yield (name, index), item, kinds
         elif value is not None:
-            yield (name,), value, list(kinds)  # type: ignore[arg-type]
+            yield (name,), value, kinds
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """Which fields of a kind each rule looks at, worked out once per kind rather than per record."""
+
+    references: list[tuple[str, list[str]]]
+    reportable: list[str]
+    date_fields: list[str]
+
+
+@functools.cache
+def _plan(model: type[BaseModel]) -> _Plan:
+    references: list[tuple[str, list[str]]] = []
+    reportable: list[str] = []
+    date_fields: list[str] = []
+    for name, info in model.model_fields.items():
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        kinds = extra.get("x-references")
+        if isinstance(kinds, list):
+            references.append((name, [str(kind) for kind in kinds]))
+        if extra.get("x-reportable"):
+            reportable.append(name)
+        if _may_hold_dates(info.annotation):
+            date_fields.append(name)
+    return _Plan(references, reportable, date_fields)
+
+
+def _may_hold_dates(annotation: Any) -> bool:
+    """Whether a field's type can hold a date or a time anywhere inside it (per its JSON Schema)."""
+    from pydantic import TypeAdapter
+
+    def formats(node: Any) -> Iterator[str]:
+        if isinstance(node, dict):
+            if isinstance(node.get("format"), str):
+                yield node["format"]
+            for value in node.values():
+                yield from formats(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from formats(value)
+
+    try:
+        schema = TypeAdapter(annotation).json_schema()
+    except Exception:  # noqa: BLE001 - a type without a schema: look at its values to be safe
+        return True
+    return any(f in ("date", "date-time") for f in formats(schema))
 
 
 def validate(root: Any, *, today: dt.date | None = None) -> tuple[Registry, Report]:
