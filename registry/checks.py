@@ -146,21 +146,14 @@ class _Checker:
 
     def dates(self, today: dt.date) -> None:
         record = self.record
-        for name in _plan(type(record)).date_fields:
-            self._future(_walk(getattr(record, name), (name,)), today)
+        for path, value, day in dates_in(record):
+            if day > today:
+                self.add("date-in-future", f"{value.isoformat()} lies in the future (today is {today.isoformat()})",
+                         path)
         if record.kind_token == "release":
             release_day = record.date  # type: ignore[attr-defined]
             if release_day > today:
                 self.add("date-in-future", f"release date {release_day} lies in the future", ("name",))
-
-    def _future(self, leaves: Iterator[tuple[tuple[str | int, ...], Any]], today: dt.date) -> None:
-        for path, value in leaves:
-            day = value.date() if isinstance(value, dt.datetime) else value if isinstance(value, dt.date) else None
-            if isinstance(value, dt.datetime) and value.tzinfo is not None:
-                day = value.astimezone(dt.UTC).date()
-            if day is not None and day > today:
-                self.add("date-in-future", f"{value.isoformat()} lies in the future (today is {today.isoformat()})",
-                         path)
 
     # -- kind-specific ----------------------------------------------------------------------
 
@@ -246,6 +239,19 @@ class _Checker:
             self.add("reproduction-comparison-mismatch",
                      f"comparison.reproduced is {comparison.reproduced} but the reproduction's value is "
                      f"{reproduction.value}", ("comparison", "reproduced"))
+
+
+def dates_in(record: Record) -> Iterator[tuple[tuple[str | int, ...], dt.date | dt.datetime, dt.date]]:
+    """Every date or time a record holds, with its path and its day (in UTC for a time with a zone)."""
+    for name in _plan(type(record)).date_fields:
+        for path, value in _walk(getattr(record, name), (name,)):
+            if isinstance(value, dt.datetime):
+                day = value.astimezone(dt.UTC).date() if value.tzinfo is not None else value.date()
+            elif isinstance(value, dt.date):
+                day = value
+            else:
+                continue
+            yield path, value, day
 
 
 def parse_printed(text: str) -> Decimal | None:

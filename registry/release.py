@@ -33,19 +33,11 @@ def content_digest(registry: Registry) -> str:
 
 def content_date(registry: Registry) -> dt.date | None:
     """The latest date held anywhere in the non-release records."""
-    from registry.checks import _walk
+    from registry.checks import dates_in
 
-    latest: dt.date | None = None
-    for record in registry.records.values():
-        if isinstance(record, Release):
-            continue
-        for _, value in _walk(record):
-            day = value.astimezone(dt.UTC).date() if isinstance(value, dt.datetime) and value.tzinfo \
-                else value.date() if isinstance(value, dt.datetime) \
-                else value if isinstance(value, dt.date) else None
-            if day is not None and (latest is None or day > latest):
-                latest = day
-    return latest
+    days = [day for record in registry.records.values() if not isinstance(record, Release)
+            for _, _, day in dates_in(record)]
+    return max(days, default=None)
 
 
 def release_name(registry: Registry) -> str:
