@@ -7,17 +7,13 @@ problem. Every rule has a stable code, listed in ``RULES`` with what it means.
 from __future__ import annotations
 
 import datetime as dt
-import functools
-from collections.abc import Iterator
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
-
-from pydantic import BaseModel
 
 from registry.ids import parse_id
 from registry.loader import Registry
 from registry.models import Evidence, Recipe, Record, Reproduction, Result, Review
+from registry.models.fields import dates_in, field_plan, references_in
 from registry.models.records import EvidenceProperty, ReviewStatus
 from registry.report import Issue, Report, Severity
 
@@ -103,7 +99,7 @@ class _Checker:
     # -- references -------------------------------------------------------------------------
 
     def references(self) -> None:
-        for path, value, kinds in _references(self.record):
+        for path, value, kinds in references_in(self.record):
             target = self.registry.records.get(value)
             if target is None:
                 close = self.registry.suggest(value, limit=1)
@@ -131,7 +127,7 @@ class _Checker:
                 self.add("missing-contradiction",
                          f"{entry.field!r} is listed as missing ({entry.reason.value}) but has a value; "
                          f"remove the value or the entry", where)
-        for name in _plan(type(record)).reportable:
+        for name in field_plan(type(record)).reportable:
             if name not in seen and _is_empty(getattr(record, name)):
                 self.add("missing-unexplained",
                          f"{name!r} is empty; give its value, or add a missing_metadata entry "
@@ -241,19 +237,6 @@ class _Checker:
                      f"{reproduction.value}", ("comparison", "reproduced"))
 
 
-def dates_in(record: Record) -> Iterator[tuple[tuple[str | int, ...], dt.date | dt.datetime, dt.date]]:
-    """Every date or time a record holds, with its path and its day (in UTC for a time with a zone)."""
-    for name in _plan(type(record)).date_fields:
-        for path, value in _walk(getattr(record, name), (name,)):
-            if isinstance(value, dt.datetime):
-                day = value.astimezone(dt.UTC).date() if value.tzinfo is not None else value.date()
-            elif isinstance(value, dt.date):
-                day = value
-            else:
-                continue
-            yield path, value, day
-
-
 def parse_printed(text: str) -> Decimal | None:
     """A printed number as a Decimal: thousands separators dropped, Unicode minus read as '-'."""
     cleaned = text.strip().replace("\u2212", "-").replace(",", "").replace("\u2009", "").replace("\u00a0", "")
@@ -266,79 +249,6 @@ def parse_printed(text: str) -> Decimal | None:
 
 def _is_empty(value: Any) -> bool:
     return value is None or value == [] or value == {} or value == ""
-
-
-def _walk(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], Any]]:
-    """Every (path, leaf value) inside a model, depth first."""
-    if isinstance(value, BaseModel):
-        for name in type(value).model_fields:
-            yield from _walk(getattr(value, name), (*path, name))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _walk(item, (*path, index))
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _walk(item, (*path, key))
-    else:
-        yield path, value
-
-
-def _references(record: Record) -> Iterator[tuple[tuple[str | int, ...], str, list[str]]]:
-    """Every (path, id, allowed kinds) a record refers to, found through the fields' x-references markers."""
-    for name, kinds in _plan(type(record)).references:
-        value = getattr(record, name)
-        if isinstance(value, list):
-            for index, item in enumerate(value):
-                yield (name, index), item, kinds
-        elif value is not None:
-            yield (name,), value, kinds
-
-
-@dataclass(frozen=True)
-class _Plan:
-    """Which fields of a kind each rule looks at, worked out once per kind rather than per record."""
-
-    references: list[tuple[str, list[str]]]
-    reportable: list[str]
-    date_fields: list[str]
-
-
-@functools.cache
-def _plan(model: type[BaseModel]) -> _Plan:
-    references: list[tuple[str, list[str]]] = []
-    reportable: list[str] = []
-    date_fields: list[str] = []
-    for name, info in model.model_fields.items():
-        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
-        kinds = extra.get("x-references")
-        if isinstance(kinds, list):
-            references.append((name, [str(kind) for kind in kinds]))
-        if extra.get("x-reportable"):
-            reportable.append(name)
-        if _may_hold_dates(info.annotation):
-            date_fields.append(name)
-    return _Plan(references, reportable, date_fields)
-
-
-def _may_hold_dates(annotation: Any) -> bool:
-    """Whether a field's type can hold a date or a time anywhere inside it (per its JSON Schema)."""
-    from pydantic import TypeAdapter
-
-    def formats(node: Any) -> Iterator[str]:
-        if isinstance(node, dict):
-            if isinstance(node.get("format"), str):
-                yield node["format"]
-            for value in node.values():
-                yield from formats(value)
-        elif isinstance(node, list):
-            for value in node:
-                yield from formats(value)
-
-    try:
-        schema = TypeAdapter(annotation).json_schema()
-    except Exception:  # noqa: BLE001 - a type without a schema: look at its values to be safe
-        return True
-    return any(f in ("date", "date-time") for f in formats(schema))
 
 
 def validate(root: Any, *, today: dt.date | None = None) -> tuple[Registry, Report]:

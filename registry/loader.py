@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from registry.errors import RecordFileError, RegistryError, UnknownRecordError
 from registry.models import KIND_MODELS, Record
+from registry.models.fields import FieldPath, references_in
 from registry.report import Issue, Report, format_path
 from registry.yamlio import LoadedYaml, parse_yaml, read_text
 
@@ -80,6 +81,11 @@ class Registry:
             if value == record_id or (isinstance(value, list) and record_id in value):
                 found.append(record)
         return found
+
+    def links_to(self, record_id: str) -> list[tuple[Record, FieldPath]]:
+        """Every (record, field path) whose reference names ``record_id``, in the order records were loaded."""
+        return [(other, path) for other in self.records.values()
+                for path, value, _ in references_in(other) if value == record_id]
 
     def relpath(self, record_id: str) -> str:
         return display_path(self.paths[record_id], self.root)

@@ -13,6 +13,7 @@ import json
 
 from registry.loader import Registry
 from registry.models import Release
+from registry.models.fields import dates_in
 
 HASH_PREFIX_LENGTH = 12
 
@@ -33,8 +34,6 @@ def content_digest(registry: Registry) -> str:
 
 def content_date(registry: Registry) -> dt.date | None:
     """The latest date held anywhere in the non-release records."""
-    from registry.checks import dates_in
-
     days = [day for record in registry.records.values() if not isinstance(record, Release)
             for _, _, day in dates_in(record)]
     return max(days, default=None)

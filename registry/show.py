@@ -292,14 +292,7 @@ def _review_line(review: Review) -> str:
 
 
 def _back_links(registry: Registry, record_id: str) -> list[str]:
-    from registry.checks import _references
-
-    lines = []
-    for other in registry.records.values():
-        for path, value, _ in _references(other):
-            if value == record_id:
-                lines.append(f"- {other.kind_token} {other.id} ({path[0]})")
-    return lines
+    return [f"- {other.kind_token} {other.id} ({path[0]})" for other, path in registry.links_to(record_id)]
 
 
 # -- helpers ------------------------------------------------------------------------------------

@@ -1,9 +1,12 @@
-"""Shared fixtures: a private copy of the bundled records, and a CLI runner."""
+"""Shared fixtures: a private copy of the bundled records, a CLI runner, and an import probe."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 # Wide output, so that assertions on rendered phrases do not depend on line wrapping.
@@ -45,3 +48,26 @@ def cli(runner: CliRunner):  # type: ignore[no-untyped-def]
         return runner.invoke(app, [str(a) for a in args])
 
     return invoke
+
+
+def modules_imported_by(commands: list[list[str]], watched: tuple[str, ...]) -> list[str]:
+    """Run CLI ``commands`` in a fresh interpreter; the ``watched`` packages (or their submodules) it imported.
+
+    Each command must exit with status 0. A fresh interpreter, because this test process
+    has long since imported everything.
+    """
+    code = (
+        "import json, sys\n"
+        "from typer.testing import CliRunner\n"
+        "from registry.cli import app\n"
+        "runner = CliRunner()\n"
+        "for args in json.loads(sys.argv[1]):\n"
+        "    result = runner.invoke(app, args)\n"
+        "    assert result.exit_code == 0, (args, result.output)\n"
+        "watched = tuple(json.loads(sys.argv[2]))\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m in watched or m.split('.')[0] in watched)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code, json.dumps(commands), json.dumps(watched)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
