@@ -7,15 +7,19 @@ problem. Every rule has a stable code, listed in ``RULES`` with what it means.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from registry.errors import RegistryError
 from registry.ids import parse_id
 from registry.loader import Registry
-from registry.models import Evidence, Recipe, Record, Reproduction, Result, Review
+from registry.models import Evidence, Recipe, Record, Reproduction, Result, Review, Source
 from registry.models.fields import dates_in, field_plan, references_in
 from registry.models.records import EvidenceProperty, ReviewStatus
+from registry.models.reproduction import ReproductionMethod
 from registry.report import Issue, Report, Severity
+from registry.units import bytes_in_unit
 
 #: Every whole-registry rule, by code. Load-time codes (yaml-syntax, schema-*, ...) are in loader.py.
 RULES: dict[str, str] = {
@@ -29,12 +33,16 @@ RULES: dict[str, str] = {
     "missing-duplicate": "two missing-metadata entries name the same field",
     "missing-unexplained": "a reportable field is empty without a missing-metadata entry",
     "review-hash-mismatch": "a review's artifact hash differs from its source's pinned hash",
+    "review-subject-mismatch": "a review's subject cites another source than the one the review checked against",
     "review-unverifiable": "a source-checked review names no artifact hash (warning)",
     "review-url-mismatch": "a review's retrieval URL differs from its source's (warning)",
     "evidence-statement-mismatch": "an evidence row's statement differs from its subject's printed value",
+    "evidence-review-mismatch": "an evidence row's review did not check its subject, or checked another source",
     "reproduction-comparison-mismatch": "a reproduction's value or comparison disagrees with its bytes or its result",
     "reproduction-recipe-mismatch": "a reproduction disagrees with its recipe: another result, another model, a knob "
     "the recipe lacks (or, as a warning, a value outside the recipe's candidates)",
+    "reproduction-method-mismatch": "a measured run records no CUDA version or a CPU kernel, or an estimate names a "
+    "GPU as its hardware",
     "date-in-future": "a date or time lies after today",
 }
 
@@ -180,8 +188,24 @@ class _Checker:
             self.add("review-url-mismatch",
                      f"the review retrieved {review.retrieval_url}, the source names {url}", ("retrieval_url",),
                      warning=True)
+        for index, subject_id in enumerate(review.subjects):
+            subject = self.registry.records.get(subject_id)
+            cited = subject.id if isinstance(subject, Source) else getattr(subject, "source", None)
+            if cited is not None and cited != review.source:
+                self.add("review-subject-mismatch",
+                         f"{subject_id!r} cites {cited!r}, but this review checked {review.source!r}; a review "
+                         f"can only source-check records of the source it read", ("subjects", index))
 
     def evidence_statement(self, evidence: Evidence) -> None:
+        review = self.registry.records.get(evidence.review)
+        if isinstance(review, Review):
+            if evidence.subject not in review.subjects:
+                self.add("evidence-review-mismatch",
+                         f"the row cites review {review.id!r}, which did not check {evidence.subject!r}; cite the "
+                         f"review that lists it among its subjects", ("review",))
+            if evidence.source != review.source:
+                self.add("evidence-review-mismatch",
+                         f"the row cites {evidence.source!r}, but its review checked {review.source!r}", ("source",))
         subject = self.registry.records.get(evidence.subject)
         if evidence.property is EvidenceProperty.REPORTED_RESULT and isinstance(subject, Result):
             if evidence.statement != subject.printed_value:
@@ -189,7 +213,26 @@ class _Checker:
                          f"the row states {evidence.statement!r} but its result prints {subject.printed_value!r}",
                          ("statement",))
 
+    def reproduction_method(self, reproduction: Reproduction) -> None:
+        """A value is filed as measured only with the GPU it was read off; an estimate never wears a GPU's name."""
+        hardware = reproduction.hardware  # its kind matches the method (the model checks that)
+        if reproduction.method is ReproductionMethod.MEASURED:
+            if not reproduction.software.get("cuda"):
+                self.add("reproduction-method-mismatch",
+                         "a measured run must record the CUDA version it ran with (software.cuda)", ("software",))
+            if reproduction.attention_impl == "sdpa-flash-cpu":
+                self.add("reproduction-method-mismatch",
+                         "'sdpa-flash-cpu' is the CPU kernel an estimate traces; a GPU run uses 'sdpa-flash', "
+                         "'flash-attn' or 'eager'", ("attention_impl",))
+        else:
+            named = _ACCELERATOR_NAME.search(hardware.name)
+            if named:
+                self.add("reproduction-method-mismatch",
+                         f"an estimate's hardware name says how it was made, never a GPU's name, but it holds "
+                         f"{named.group(0)!r}; put the GPU it predicts for in the method note", ("hardware", "name"))
+
     def reproduction(self, reproduction: Reproduction) -> None:
+        self.reproduction_method(reproduction)
         recipe = self.registry.records.get(reproduction.recipe)
         result = self.registry.records.get(reproduction.result)
         if isinstance(recipe, Recipe):
@@ -212,11 +255,8 @@ class _Checker:
                              f"{name}={value!r} is not among the recipe's candidates {candidates[name]}; add it "
                              f"there if it is worth sweeping", ("setting", name), warning=True)
         if isinstance(result, Result) and reproduction.value_bytes is not None and reproduction.value is not None:
-            from registry.errors import RegistryError
-            from registry.reproduce import value_in_unit
-
             try:
-                expected = value_in_unit(reproduction.value_bytes, result.unit)
+                expected = bytes_in_unit(reproduction.value_bytes, result.unit)
             except RegistryError as exc:
                 self.add("reproduction-comparison-mismatch", exc.message, ("value",))
             else:
@@ -235,6 +275,13 @@ class _Checker:
             self.add("reproduction-comparison-mismatch",
                      f"comparison.reproduced is {comparison.reproduced} but the reproduction's value is "
                      f"{reproduction.value}", ("comparison", "reproduced"))
+
+
+#: Names that only a GPU (or another accelerator) goes by; an estimate's hardware name must hold none of them.
+_ACCELERATOR_NAME = re.compile(
+    r"\b(nvidia|tesla|geforce|quadro|rtx|[abhlv]\d{2,3}|gh\d{3}|gb\d{3}|amd instinct|mi\d{3}x?|radeon|tpu|gaudi)\b",
+    re.IGNORECASE,
+)
 
 
 def parse_printed(text: str) -> Decimal | None:

@@ -7,6 +7,7 @@ and this module says '33.9' and 'Not reported by the source'.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 
 from registry.loader import Registry
@@ -23,11 +24,12 @@ from registry.models import (
     Review,
 )
 from registry.models.records import Independence, ReviewStatus
+from registry.units import bytes_in_unit
+from registry.units import symbol as unit_symbol  # the one table of units, under the name the pages use
 
 DISPLAY_SIGNIFICANT_DIGITS = 3
 
 METRIC_LABELS = {"peak-memory": "Peak memory"}
-UNIT_SYMBOLS = {"gigabyte": "GB", "gibibyte": "GiB", "megabyte": "MB", "percent": "%"}
 INDEPENDENCE_LABELS = {
     Independence.INDEPENDENT_EXTERNAL: "Independent external evaluation",
     Independence.DEVELOPER: "Evaluation by the model's developers",
@@ -70,8 +72,23 @@ def metric_label(metric: str) -> str:
     return METRIC_LABELS.get(metric, metric.replace("-", " ").capitalize())
 
 
-def unit_symbol(unit: str) -> str:
-    return UNIT_SYMBOLS.get(unit, unit)
+def knob_text(value: object) -> str:
+    """A knob's value as recipes and commands write it: booleans as 'true'/'false'."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def split_knobs(settings: Sequence[Mapping[str, object]]) -> tuple[list[str], list[str]]:
+    """Knob names whose value differs between ``settings``, and 'name=value' for those every setting shares.
+
+    Tables of runs name the varying knobs on each row and the shared ones once, in the caption.
+    """
+    names = list(dict.fromkeys(name for setting in settings for name in setting))
+    if len(settings) <= 1:
+        return names, []
+    varying = [n for n in names if len({repr(s.get(n)) for s in settings}) > 1]
+    shared = [f"{n}={knob_text(settings[0][n])}" for n in names
+              if n not in varying and all(n in s for s in settings)]
+    return varying, shared
 
 
 def label(token: str) -> str:
@@ -166,6 +183,7 @@ def record_name(record: Record) -> str:
     if isinstance(record, Result):
         return f"{record.printed_value} {unit_symbol(record.unit)} {metric_label(record.metric)}"
     if isinstance(record, Reproduction):
-        shown = f"{record.value} {unit_symbol('gigabyte')}" if record.value is not None else record.outcome.value
+        shown = (f"{bytes_in_unit(record.value_bytes, 'gigabyte')} GB" if record.value_bytes is not None
+                 else record.outcome.value)
         return f"{record.method.value} {shown} on {record.hardware.name}"
     return record.id

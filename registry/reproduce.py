@@ -24,12 +24,12 @@ from registry.errors import RegistryError
 from registry.ids import MAX_ID_LENGTH, parse_id
 from registry.loader import Registry
 from registry.models import Recipe, Reproduction, Result
-from registry.models.reproduction import Comparison, Outcome, ReproductionMethod, RunHardware, gib, ratio
+from registry.models.reproduction import Comparison, Outcome, ReproductionMethod, RunHardware, ratio
+from registry.units import bytes_in_unit, gib
 from registry.writer import write_record
 
 #: The model a smoke run uses instead of the recipe's.
 SMOKE_MODEL = "nt-tiny"
-_UNIT_DIVISORS = {"gigabyte": Decimal(10) ** 9, "megabyte": Decimal(10) ** 6, "gibibyte": Decimal(2) ** 30}
 
 
 @dataclass(frozen=True)
@@ -179,16 +179,6 @@ def check_requirements(jobs: Sequence[Job], method: ReproductionMethod | Method)
     require(*needed)
 
 
-def value_in_unit(value_bytes: int, unit: str) -> Decimal:
-    """Bytes in the result's unit, exactly for decimal units (GB = 10^9 bytes)."""
-    if unit not in _UNIT_DIVISORS:
-        raise RegistryError(f"cannot express a memory peak in unit {unit!r}",
-                            f"reproductions compare bytes with results in: {', '.join(_UNIT_DIVISORS)}")
-    if unit == "gibibyte":
-        return gib(value_bytes)
-    return (Decimal(value_bytes) / _UNIT_DIVISORS[unit]).normalize()
-
-
 def compare(result: Result, value: Decimal) -> Comparison:
     """The value beside the result's; fresh Decimal objects, since YAML would write a shared one as an alias."""
     transcribed, reproduced = Decimal(str(result.numeric_value)), Decimal(str(value))
@@ -220,7 +210,7 @@ def build_record(job: Job, outcome: RunOutcome, env: RunEnvironment) -> Reproduc
     if status is Outcome.OK and outcome.peak_bytes is None:
         status, error = Outcome.ERROR, error or "the run finished without a peak value"
     ok = status is Outcome.OK and outcome.peak_bytes is not None
-    value = value_in_unit(outcome.peak_bytes, result.unit) if ok and outcome.peak_bytes is not None else None
+    value = bytes_in_unit(outcome.peak_bytes, result.unit) if ok and outcome.peak_bytes is not None else None
     return Reproduction.model_validate(
         {
             "kind": "reproduction",
@@ -273,7 +263,8 @@ def reproduce(jobs: Sequence[Job], method: ReproductionMethod | Method, env: Run
         entry = Filed(job=job, outcome=outcome)
         if job.result is not None and outcome.method is not Method.DRY_RUN:
             entry.record = build_record(job, outcome, env)
-            entry.comparison = entry.record.comparison
+            if job.recipe is not None and outcome.setting.model == job.recipe.fixed.model:
+                entry.comparison = entry.record.comparison  # a smoke run's tiny model compares with nothing
             if write_root is not None:
                 entry.path = write_record(write_root, entry.record)
         filed.append(entry)

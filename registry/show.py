@@ -30,6 +30,7 @@ from registry.models import (
     Review,
     Source,
 )
+from registry.units import gib
 
 
 def render_record(registry: Registry, record: Record) -> RenderableType:
@@ -171,7 +172,7 @@ def _recipes_and_reproductions(registry: Registry, result: Result) -> Renderable
         parts.append(Text(d.NO_VERIFIED_RECIPE, style="dim"))
     for recipe in recipes:
         fixed = recipe.fixed
-        knobs = "; ".join(f"{k.name} ({' | '.join(_knob_text(c) for c in k.candidates)})" for k in recipe.knobs)
+        knobs = "; ".join(f"{k.name} ({' | '.join(d.knob_text(c) for c in k.candidates)})" for k in recipe.knobs)
         parts.append(Text(
             f"Recipe: {recipe.id} ({'verified' if recipe.verified else 'not verified'}; run it with "
             f"'registry reproduce {result.id}')\n"
@@ -194,11 +195,7 @@ def _recipes_and_reproductions(registry: Registry, result: Result) -> Renderable
 
 def _runs_table(runs: list[Reproduction], title: str, unit: str) -> Table:
     """One row per run, nearest the transcribed value first; what every run shares goes in the caption."""
-    settings = [run.setting for run in runs]
-    names = list(dict.fromkeys(name for setting in settings for name in setting))
-    varying = [n for n in names if len({repr(s.get(n)) for s in settings}) > 1] if len(runs) > 1 else names
-    shared = [f"{n}={_knob_text(settings[0][n])}" for n in names
-              if n not in varying and all(n in s for s in settings)]
+    varying, shared = d.split_knobs([run.setting for run in runs])
     days = sorted({run.started_at.date().isoformat() for run in runs})
     caption = (f"Hardware: {', '.join(sorted({run.hardware.name for run in runs}))}; attention: "
                f"{', '.join(sorted({run.attention_impl or 'not recorded' for run in runs}))}; "
@@ -214,17 +211,13 @@ def _runs_table(runs: list[Reproduction], title: str, unit: str) -> Table:
 
     for run in sorted(runs, key=order):
         if run.value is not None and run.value_bytes is not None:
-            value = f"{run.value_bytes / 1e9:.2f} {unit}\n{run.value_bytes / 2**30:.2f} GiB"
+            value = f"{run.value:.2f} {unit}\n{gib(run.value_bytes):.2f} GiB"
         else:
             value = f"{run.outcome.value}: {run.error}"
         comparison = f"{run.comparison.difference:+.2f} {unit}\n×{run.comparison.ratio:.3f}" if run.comparison else ""
-        _row(table, "\n".join(f"{n}={_knob_text(run.setting[n])}" for n in varying if n in run.setting) or "-",
+        _row(table, "\n".join(f"{n}={d.knob_text(run.setting[n])}" for n in varying if n in run.setting) or "-",
              value, comparison)
     return table
-
-
-def _knob_text(value: object) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _evidence_table(registry: Registry, record_id: str) -> RenderableType:
@@ -369,6 +362,6 @@ def _runs_summary(runs: list[Reproduction], unit: str) -> str:
         return f"{len(runs)} run(s), no value"
     best, comparison = min(compared, key=lambda pair: abs(pair[1].difference))
     where = sorted({"CPU estimate" if r.hardware.kind == "cpu-estimate" else r.hardware.name for r, _ in compared})
-    setting = ", ".join(f"{name}={_knob_text(value)}" for name, value in best.setting.items())
+    setting = ", ".join(f"{name}={d.knob_text(value)}" for name, value in best.setting.items())
     return (f"{len(compared)} setting(s), {', '.join(where)}; nearest {comparison.reproduced:.2f} {unit} "
             f"(×{comparison.ratio:.3f}): {setting}")

@@ -24,13 +24,13 @@ from registry.reproduce import (
     plan,
     recipe_for,
     recipe_settings,
-    value_in_unit,
 )
+from registry.units import bytes_in_unit
 from registry.writer import write_record
 from registry.yamlio import dump_yaml, parse_yaml, read_text
 from tests.conftest import BUNDLED_RECORDS, RESULT_11, RESULT_33
 
-ENV = RunEnvironment(software={"python": "3.11.7", "torch": "2.13.0+cpu"}, git_commit="0123abc",
+ENV = RunEnvironment(software={"python": "3.11.7", "torch": "2.13.0+cu128", "cuda": "12.8"}, git_commit="0123abc",
                      command="registry reproduce (test)")
 STAGE_WORDS = {"checkpointing": "stage + Checkpointing", "deepspeed": "stage + DeepSpeed"}
 
@@ -109,10 +109,12 @@ def test_smoke_plan_uses_the_tiny_model(bundled) -> None:  # type: ignore[no-unt
 
 
 def test_value_in_the_result_unit_is_exact() -> None:
-    assert value_in_unit(33_880_000_001, "gigabyte") == Decimal("33.880000001")
-    assert value_in_unit(2**30, "gibibyte") == Decimal("1.000000")
+    assert bytes_in_unit(33_880_000_001, "gigabyte") == Decimal("33.880000001")
+    assert bytes_in_unit(2**30, "gibibyte") == Decimal("1.000000")
+    assert str(bytes_in_unit(30 * 10**9, "gigabyte")) == "30"  # never '3E+1' in a record or on screen
+    assert str(bytes_in_unit(33_880_000_000, "megabyte")) == "33880"
     with pytest.raises(RegistryError, match="cannot express a memory peak in unit 'percent'"):
-        value_in_unit(1, "percent")
+        bytes_in_unit(1, "percent")
 
 
 def test_measured_record_round_trip(bundled, records_dir: Path) -> None:  # type: ignore[no-untyped-def]

@@ -52,10 +52,15 @@ CASES: dict[str, tuple[str, str, str]] = {
     "missing-unexplained": ("missing-unexplained", "'hardware' is empty; give its value, or add a missing_metadata",
                             "missing-unexplained.yaml"),
     "review-hash-mismatch": ("review-hash-mismatch", "but the source pins 4bc2452110f280a7", "review-wrong-file.yaml:8"),
+    "review-subject-mismatch": ("review-subject-mismatch", "a review can only source-check records of the source",
+                                "review-other-paper.yaml:5"),
     "review-unverifiable": ("review-unverifiable", "names no artifact hash", "review-no-hash.yaml:5"),
     "review-url-mismatch": ("review-url-mismatch", "the source names https://openreview.net", "review-other-url.yaml:9"),
     "evidence-statement-mismatch": ("evidence-statement-mismatch", "the row states '33.9' but its result prints '33.88'",
                                     "evidence-wrong-statement.yaml:5"),
+    "evidence-review-mismatch": ("evidence-review-mismatch", "which did not check", "evidence-wrong-review.yaml:13"),
+    "reproduction-method-mismatch": ("reproduction-method-mismatch", "never a GPU's name, but it holds 'NVIDIA'",
+                                     "test-gpu-named-estimate.yaml"),
     "reproduction-comparison-mismatch": ("reproduction-comparison-mismatch",
                                          "comparison.transcribed is 33.89 but the result's numeric value is 33.88",
                                          "test-wrong-transcribed.yaml:25"),
@@ -186,3 +191,32 @@ def test_records_option_reads_environment(records_dir: Path, runner, monkeypatch
     with_case(records_dir, "empty-file")
     result = runner.invoke(app, ["validate"], env={"REGISTRY_RECORDS": str(records_dir)})
     assert result.exit_code == 1 and "empty-file" in result.output
+
+
+def test_a_cpu_estimate_cannot_be_filed_as_measured(records_dir: Path) -> None:
+    [estimate] = sorted((records_dir / "reproduction").iterdir())[:1]
+    text = estimate.read_text()
+    text = text.replace("method: estimated", "method: measured").replace("kind: cpu-estimate", "kind: gpu")
+    estimate.write_text(text.replace("name: CPU estimate (FakeTensorMode + MemTracker)", "name: NVIDIA H100 80GB HBM3"))
+    _, report = validate(records_dir)
+    messages = {i.message for i in report.errors if i.code == "reproduction-method-mismatch"}
+    assert any("must record the CUDA version" in m for m in messages), messages
+    assert any("'sdpa-flash-cpu' is the CPU kernel an estimate traces" in m for m in messages), messages
+
+
+def test_an_estimate_must_say_it_ran_on_no_gpu(records_dir: Path) -> None:
+    [estimate] = sorted((records_dir / "reproduction").iterdir())[:1]
+    estimate.write_text(estimate.read_text().replace("kind: cpu-estimate", "kind: gpu"))
+    _, report = validate(records_dir)
+    assert [(i.code, i.message) for i in report.errors] == [
+        ("schema-value-error", "an estimated reproduction runs on hardware of kind 'cpu-estimate', not 'gpu'")]
+
+
+def test_reviews_and_evidence_only_cover_transcribed_records(records_dir: Path) -> None:
+    [estimate] = sorted((records_dir / "reproduction").iterdir())[:1]
+    review = next((records_dir / "review").glob("*zero2.yaml"))
+    text = review.read_text()
+    review.write_text(text.replace("subjects:\n", f"subjects:\n  - {estimate.stem}\n", 1))
+    _, report = validate(records_dir)
+    assert any(i.code == "reference-wrong-kind" and "is a reproduction, but this field needs a source" in i.message
+               for i in report.errors), [i.message for i in report.errors]

@@ -121,16 +121,17 @@ def results_table(the_plan: Any, filed: list[Any]) -> Any:
     from rich.table import Table
 
     from registry import display as d
+    from registry.units import bytes_in_unit, gib
 
     result = the_plan.result
     unit = d.unit_symbol(result.unit)
     kind = "estimated" if the_plan.method.value == "estimated" else "measured"
     knobs = [entry.outcome.setting.knobs() for entry in filed]
-    names = list(dict.fromkeys(name for row in knobs for name in row))
-    varying = [n for n in names if len({str(row.get(n)) for row in knobs}) > 1] if len(knobs) > 1 else names
-    same = [f"{n}={knobs[0][n]}" for n in names if n not in varying and all(n in row for row in knobs)]
+    varying, same = d.split_knobs(knobs)
     model = filed[0].outcome.setting.model if filed else ""
     caption = f"Model {model}" + (f"; in every row: {', '.join(same)}" if same else "")
+    if the_plan.smoke:
+        caption += f"; a smoke run of a tiny model, not comparable with the transcribed {result.printed_value} {unit}"
     table = Table(title=f"{d.metric_label(result.metric)}: transcribed {result.printed_value} {unit} beside our "
                         f"{kind} values", caption=caption, box=box.SIMPLE_HEAD, show_lines=len(varying) > 1)
     table.add_column("Setting", overflow="fold", min_width=32)
@@ -144,9 +145,9 @@ def results_table(the_plan: Any, filed: list[Any]) -> Any:
         outcome, comparison = entry.outcome, entry.comparison
         ok = outcome.ok and outcome.peak_bytes is not None
         table.add_row(
-            "\n".join(f"{n}={row[n]}" for n in varying if n in row) or "-",
-            f"{outcome.peak_bytes / 1e9:.2f}" if ok else "-",
-            f"{outcome.peak_bytes / 2**30:.2f}" if ok else "-",
+            "\n".join(f"{n}={d.knob_text(row[n])}" for n in varying if n in row) or "-",
+            f"{bytes_in_unit(outcome.peak_bytes, result.unit):.2f}" if ok else "-",
+            f"{gib(outcome.peak_bytes):.2f}" if ok else "-",
             f"{comparison.difference:+.2f}" if comparison else "-",
             f"×{comparison.ratio:.3f}" if comparison else "-",
             "ok" if ok else f"{outcome.status.value}: {outcome.error}",

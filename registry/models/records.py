@@ -247,6 +247,10 @@ class ReviewStatus(StrEnum):
     SOURCE_CHECKED = "source-checked"
 
 
+#: Kinds whose records are read off a source, so that a review can check them against it.
+TRANSCRIBED_KINDS = ("source", "family", "config", "protocol", "dataset", "evaluation", "result", "evidence")
+
+
 class ReviewMethod(StrEnum):
     """How a reviewer checked a record against its source."""
 
@@ -264,7 +268,11 @@ class Review(Record):
 
     kind_token = "review"
     kind: Literal["review"]
-    subjects: list[str] = refs("*", description="The records this review checked.")
+    subjects: list[str] = refs(
+        *TRANSCRIBED_KINDS,
+        description="The records this review checked: transcribed records only (a review checks a transcription "
+        "against its source; our own reproductions and estimates are never source-checked).",
+    )
     source: str = ref("source", description="The source the records were checked against.")
     status: ReviewStatus = Field(description="The status this review grants its subjects.")
     reviewer: Text | None = reportable("Who reviewed: a person, an agent or a script with its version.")
@@ -306,7 +314,7 @@ class Evidence(Record):
 
     kind_token = "evidence"
     kind: Literal["evidence"]
-    subject: str = ref("*", description="The record the statement belongs to.")
+    subject: str = ref(*TRANSCRIBED_KINDS, description="The transcribed record the statement belongs to.")
     property: EvidenceProperty = Field(description="Which property of the subject the statement gives.")
     statement: Text = Field(description="The statement as the registry holds it (for a result, its printed value).")
     claim_scope: ClaimScope = Field(description="Whether the citation verifies this statement or only gives context.")

@@ -15,6 +15,7 @@ from typing import Literal
 from pydantic import Field, NonNegativeInt, model_validator
 
 from registry.models.base import Record, Slug, Strict, Text, Timestamp, ref
+from registry.units import DECIMAL_PLACES, gib
 
 KnobValue = str | int | bool
 
@@ -86,19 +87,9 @@ class RunHardware(Strict):
     count: int = Field(1, ge=1, description="Number of devices used.")
 
 
-#: GB and GiB values are kept to this many decimal places where they are not exact.
-DECIMAL_PLACES = 6
-_QUANTUM = Decimal(1).scaleb(-DECIMAL_PLACES)
-
-
-def gib(value_bytes: int) -> Decimal:
-    """Bytes as GiB (2^30 bytes), rounded to ``DECIMAL_PLACES``."""
-    return (Decimal(value_bytes) / Decimal(2**30)).quantize(_QUANTUM)
-
-
 def ratio(reproduced: Decimal, transcribed: Decimal) -> Decimal:
     """reproduced / transcribed, rounded to ``DECIMAL_PLACES``."""
-    return (reproduced / transcribed).quantize(_QUANTUM)
+    return (reproduced / transcribed).quantize(Decimal(1).scaleb(-DECIMAL_PLACES))
 
 
 class Comparison(Strict):
