@@ -13,7 +13,7 @@ from typing import Any
 
 from registry.errors import RegistryError
 from registry.ids import parse_id
-from registry.loader import Registry
+from registry.loader import Registry, display_path
 from registry.models import Evidence, Recipe, Record, Reproduction, Result, Review, Source
 from registry.models.fields import dates_in, field_plan, references_in
 from registry.models.records import EvidenceProperty, ReviewStatus
@@ -26,6 +26,7 @@ RULES: dict[str, str] = {
     "id-kind-mismatch": "the kind named in the id differs from the record's kind",
     "file-name-mismatch": "the file is not '<kind>/<id>.yaml'",
     "unresolved-reference": "a reference names no record",
+    "references-unchecked": "references to a record whose file did not load wait until it loads (warning)",
     "reference-wrong-kind": "a reference names a record of the wrong kind",
     "value-mismatch": "a result's printed value and numeric value disagree",
     "missing-unknown-field": "a missing-metadata entry names a field the kind does not have",
@@ -50,8 +51,9 @@ RULES: dict[str, str] = {
 def check_registry(registry: Registry, report: Report, *, today: dt.date | None = None) -> Report:
     """Run every whole-registry rule over ``registry``, adding issues to ``report``."""
     today = today or dt.datetime.now(dt.UTC).date()
+    unchecked: dict[str, list[str]] = {}
     for record in registry.records.values():
-        checker = _Checker(registry, report, record)
+        checker = _Checker(registry, report, record, unchecked)
         checker.identity()
         checker.references()
         checker.missing_metadata()
@@ -64,15 +66,24 @@ def check_registry(registry: Registry, report: Report, *, today: dt.date | None 
             checker.evidence_statement(record)
         elif isinstance(record, Reproduction):
             checker.reproduction(record)
+    for record_id, referrers in unchecked.items():
+        path = registry.failed[record_id]
+        report.add(Issue(
+            file=display_path(path, registry.root), line=1, code="references-unchecked", severity=Severity.WARNING,
+            record_id=record_id,
+            message=f"this record did not load, so the {len(referrers)} reference(s) to it (from {referrers[0]}"
+                    f"{' and others' if len(referrers) > 1 else ''}) are checked only once its errors are fixed",
+        ))
     return report
 
 
 class _Checker:
     """The rules, applied to one record."""
 
-    def __init__(self, registry: Registry, report: Report, record: Record) -> None:
+    def __init__(self, registry: Registry, report: Report, record: Record, unchecked: dict[str, list[str]]) -> None:
         self.registry = registry
         self.report = report
+        self.unchecked = unchecked  # id of a record that did not load -> ids of the records that name it
         self.record = record
 
     def add(self, code: str, message: str, field: tuple[str | int, ...] = (), *, warning: bool = False) -> None:
@@ -109,8 +120,10 @@ class _Checker:
     def references(self) -> None:
         for path, value, kinds in references_in(self.record):
             target = self.registry.records.get(value)
-            if target is None:
-                close = self.registry.suggest(value, limit=1)
+            if target is None and value in self.registry.failed:
+                self.unchecked.setdefault(value, []).append(self.record.id)  # one warning there, not one per link
+            elif target is None:
+                close = self.registry.suggest(value, limit=1, kinds=kinds)
                 hint = f"; did you mean {close[0]!r}?" if close else ""
                 self.add("unresolved-reference", f"{value!r} names no record in the registry{hint}", path)
             elif "*" not in kinds and target.kind_token not in kinds:
@@ -302,8 +315,9 @@ def validate(root: Any, *, today: dt.date | None = None) -> tuple[Registry, Repo
     """Load and check the registry under ``root``: the one entry point for every consumer."""
     from pathlib import Path
 
-    from registry.loader import load_registry
+    from registry.loader import gc_paused, load_registry
 
-    registry, report = load_registry(Path(root))
-    check_registry(registry, report, today=today)
+    with gc_paused():
+        registry, report = load_registry(Path(root))
+        check_registry(registry, report, today=today)
     return registry, report

@@ -38,6 +38,10 @@ class Registry:
     records: dict[str, Record] = field(default_factory=dict)
     paths: dict[str, Path] = field(default_factory=dict)
     docs: dict[str, LoadedYaml] = field(default_factory=dict)
+    #: Ids of records whose file was read but did not load (schema errors, a duplicate id), with that file.
+    failed: dict[str, Path] = field(default_factory=dict)
+    _links: tuple[int, dict[str, list[tuple[Record, FieldPath]]]] | None = field(default=None, repr=False,
+                                                                                 compare=False)
 
     def __len__(self) -> int:
         return len(self.records)
@@ -61,9 +65,9 @@ class Registry:
             )
         return record
 
-    def suggest(self, record_id: str, limit: int = 5) -> list[str]:
-        """Closest ids: those that start with or contain what was typed first, then look-alikes."""
-        ids = sorted(self.records)
+    def suggest(self, record_id: str, limit: int = 5, kinds: list[str] | None = None) -> list[str]:
+        """Closest ids (of ``kinds`` only, if given): first those that start with or contain what was typed."""
+        ids = sorted(i for i, r in self.records.items() if kinds is None or "*" in kinds or r.kind_token in kinds)
         typed = record_id.strip()
         prefixed = [i for i in ids if typed and i.startswith(typed)]
         contains = [i for i in ids if typed and typed in i and i not in prefixed]
@@ -74,18 +78,24 @@ class Registry:
         return sorted((r for r in self.records.values() if isinstance(r, model)), key=lambda r: r.id)
 
     def referrers(self, record_id: str, model: type[R], field_name: str) -> list[R]:
-        """Records of ``model`` whose ``field_name`` names ``record_id`` (a back link)."""
-        found = []
-        for record in self.of_kind(model):
-            value = getattr(record, field_name)
-            if value == record_id or (isinstance(value, list) and record_id in value):
-                found.append(record)
-        return found
+        """Records of ``model`` whose ``field_name`` names ``record_id`` (a back link), in id order."""
+        found = {other.id: other for other, path in self.links_to(record_id)
+                 if isinstance(other, model) and path[0] == field_name}
+        return [found[key] for key in sorted(found)]  # type: ignore[misc]
 
     def links_to(self, record_id: str) -> list[tuple[Record, FieldPath]]:
-        """Every (record, field path) whose reference names ``record_id``, in the order records were loaded."""
-        return [(other, path) for other in self.records.values()
-                for path, value, _ in references_in(other) if value == record_id]
+        """Every (record, field path) whose reference names ``record_id``, in the order records were loaded.
+
+        The back links of the whole registry are indexed on first use, so that pages and tables that ask
+        for many of them cost one pass over the records, not one per question.
+        """
+        if self._links is None or self._links[0] != len(self.records):
+            index: dict[str, list[tuple[Record, FieldPath]]] = {}
+            for other in self.records.values():
+                for path, value, _ in references_in(other):
+                    index.setdefault(value, []).append((other, path))
+            self._links = (len(self.records), index)
+        return list(self._links[1].get(record_id, ()))
 
     def relpath(self, record_id: str) -> str:
         return display_path(self.paths[record_id], self.root)
@@ -180,16 +190,16 @@ def gc_paused() -> Iterator[None]:
     """Pause the cycle collector while many long-lived objects are made (records hold no cycles).
 
     Python's collector rescans every object made so far each time enough new ones appear; over
-    hundreds of thousands of records that costs a third of the load, and again in every later
-    pass. So the collector is paused, and what was made is then frozen (``gc.freeze``: left out
-    of later scans). Reference counting still frees everything as usual.
+    hundreds of thousands of records that costs a third of the load, and again in every pass
+    that follows (so ``checks.validate`` keeps it paused through the checks too). Reference
+    counting still frees everything as usual, and nothing is frozen: a process that loads
+    registries again and again gets its memory back.
     """
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        gc.freeze()
         if enabled:
             gc.enable()
 
@@ -226,6 +236,8 @@ def _load_file(path: Path, doc: LoadedYaml | RecordFileError, registry: Registry
     try:
         record = model.model_validate(data)
     except ValidationError as exc:
+        if record_id is not None:
+            registry.failed.setdefault(record_id, path)
         for error in exc.errors(include_url=False):
             loc = tuple(error["loc"])
             report.add(Issue(file=shown(), line=doc.line_of(loc), code="schema-" + error["type"].replace("_", "-"),
