@@ -87,19 +87,27 @@ def _restage(jobs: Sequence[Any], stage: Stage) -> list[Any]:
     return seen
 
 
+#: Outcomes that answer a setting for good on this GPU; any other outcome is tried again.
+SETTLED = ("ok", "out-of-memory")
+
+
 def already_measured(registry: Any, runs: Path) -> set[tuple[str, str, str]]:
-    """(model, stage, knobs as JSON) of every setting some earlier GPU run finished, from records and kept logs."""
+    """(model, stage, knobs as JSON) of every setting an earlier GPU run settled, from records and kept logs.
+
+    Settled: it gave a value, or it did not fit (out of memory is this GPU's answer for that setting). A
+    setting that crashed, timed out or could not start (DeepSpeed's ops failing to build) is run again.
+    """
     from registry.models import Recipe, Reproduction
 
     done: set[tuple[str, str, str]] = set()
     for record in registry.of_kind(Reproduction):
         recipe = registry.records.get(record.recipe)
-        if record.method.value == "measured" and isinstance(recipe, Recipe):
+        if record.method.value == "measured" and record.outcome.value in SETTLED and isinstance(recipe, Recipe):
             done.add((record.model, recipe.fixed.stage, json.dumps(record.setting, sort_keys=True)))
     for log in sorted(runs.glob("*.jsonl")) if runs.is_dir() else []:
         for line in log.read_text(encoding="utf-8").splitlines():
             entry = json.loads(line) if line.strip() else {}
-            if entry.get("method") == "measured":
+            if entry.get("method") == "measured" and entry.get("status") in SETTLED:
                 done.add((entry["model"], entry["stage"], json.dumps(entry["setting"], sort_keys=True)))
     return done
 
@@ -282,8 +290,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     write_record(args.records, record)
                     record_id = record.id
                     written.append(record_id)
-                except RegistryError as exc:
-                    outcome.error = f"{outcome.error or ''} (record not written: {exc.message})".strip()
+                except (RegistryError, ValueError) as exc:  # pydantic's ValidationError is a ValueError
+                    message = exc.message if isinstance(exc, RegistryError) else str(exc).splitlines()[0]
+                    outcome.error = f"{outcome.error or ''} (record not written: {message})".strip()
             log.write(json.dumps(log_line(outcome, record_id)) + "\n")
             log.flush()
             pack(args.out, args.records, written)

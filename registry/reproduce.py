@@ -187,16 +187,22 @@ def compare(result: Result, value: Decimal) -> Comparison:
 
 
 def reproduction_id(result: Result, outcome: RunOutcome) -> str:
-    """'<result batch>-<run date>-reproduction-<result slug>-<method>-<knobs>-<hash>'."""
+    """'<result batch>-<run date>-reproduction-<result slug>-<method>-<knobs>-<hash>', at most MAX_ID_LENGTH long.
+
+    The hash covers everything that tells runs apart, so the id stays unique when a long slug or knob
+    token has to be shortened to fit: the knobs go first, then the slug.
+    """
     parsed = parse_id(result.id)
     fingerprint = json.dumps([outcome.setting.model, outcome.setting.knobs(), outcome.method.value,
                               outcome.started_at.isoformat(), outcome.hardware.name], sort_keys=True)
     digest = hashlib.sha256(fingerprint.encode()).hexdigest()[:6]
-    head = f"{parsed.batch}-{outcome.started_at:%Y%m%d}-reproduction-{parsed.slug}-{outcome.method.value}"
-    token = outcome.setting.id_token()
-    room = MAX_ID_LENGTH - len(head) - len(digest) - 2
-    token = token[:room].strip("-")
-    return f"{head}-{token}-{digest}" if token else f"{head}-{digest}"
+    prefix = f"{parsed.batch}-{outcome.started_at:%Y%m%d}-reproduction-"
+    method = outcome.method.value
+    room = MAX_ID_LENGTH - len(prefix) - len(digest) - 1  # what is left for '<slug>-<method>[-<knobs>]'
+    slug = parsed.slug[:max(1, room - len(method) - 1)].strip("-")
+    body = f"{slug}-{method}"
+    token = outcome.setting.id_token()[:max(0, room - len(body) - 1)].strip("-")
+    return f"{prefix}{body}-{token}-{digest}" if token else f"{prefix}{body}-{digest}"
 
 
 def build_record(job: Job, outcome: RunOutcome, env: RunEnvironment) -> Reproduction:

@@ -128,3 +128,15 @@ def test_a_broken_record_elsewhere_does_not_cost_the_gpu_session(records_dir: Pa
     captured = capsys.readouterr()
     assert "has 1 error(s)" in captured.err and "continuing" in captured.err
     assert len(captured.out.splitlines()) == 2
+
+
+def test_only_settled_settings_are_skipped_next_time(tmp_path: Path) -> None:
+    """A value or an out-of-memory settles a setting; a crash or a failed DeepSpeed build is tried again."""
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    entries = [{"method": "measured", "status": status, "model": "nt-2-5b", "stage": "deepspeed",
+                "setting": {"precision": status}} for status in ("ok", "out-of-memory", "error")]
+    (runs / "earlier.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
+    registry, _ = validate(BUNDLED_RECORDS)
+    done = script.already_measured(registry, runs)
+    assert {json.loads(knobs)["precision"] for _, _, knobs in done} == {"ok", "out-of-memory"}

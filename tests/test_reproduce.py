@@ -13,7 +13,7 @@ from measure.outcome import Hardware, Method, RunOutcome, Status
 from measure.settings import Setting, Stage
 from registry.checks import validate
 from registry.errors import RegistryError
-from registry.ids import ID_PATTERN
+from registry.ids import ID_PATTERN, MAX_ID_LENGTH
 from registry.models import Dataset, Recipe, Reproduction, Result
 from registry.models.reproduction import ReproductionMethod
 from registry.reproduce import (
@@ -115,6 +115,18 @@ def test_value_in_the_result_unit_is_exact() -> None:
     assert str(bytes_in_unit(33_880_000_000, "megabyte")) == "33880"
     with pytest.raises(RegistryError, match="cannot express a memory peak in unit 'percent'"):
         bytes_in_unit(1, "percent")
+
+
+def test_a_long_result_id_still_gives_a_valid_reproduction_id(bundled) -> None:  # type: ignore[no-untyped-def]
+    result, recipe = recipe_for(bundled, RESULT_33)
+    long_id = ("saadat-fellay-20261015-result-" + "-".join(["peak-memory-of-a-very-long-configuration"] * 5))
+    long_id = long_id[:MAX_ID_LENGTH].rstrip("-")
+    assert len(long_id) >= MAX_ID_LENGTH - 1
+    long_result = result.model_copy(update={"id": long_id})
+    ids = {build_record(Job(setting, long_result, recipe), outcome_for(setting), ENV).id
+           for setting in recipe_settings(recipe)}
+    assert len(ids) == len(recipe_settings(recipe))  # still one id per setting
+    assert all(len(i) <= MAX_ID_LENGTH and re.match(ID_PATTERN, i) and "-measured" in i for i in ids), ids
 
 
 def test_measured_record_round_trip(bundled, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
