@@ -24,6 +24,7 @@ from registry.units import bytes_in_unit
 #: Every whole-registry rule, by code. Load-time codes (yaml-syntax, schema-*, ...) are in loader.py.
 RULES: dict[str, str] = {
     "id-kind-mismatch": "the kind named in the id differs from the record's kind",
+    "id-date-invalid": "the date in the id is not a real day",
     "file-name-mismatch": "the file is not '<kind>/<id>.yaml'",
     "unresolved-reference": "a reference names no record",
     "references-unchecked": "references to a record whose file did not load wait until it loads (warning)",
@@ -103,7 +104,13 @@ class _Checker:
 
     def identity(self) -> None:
         record = self.record
-        id_kind = parse_id(record.id).kind
+        parsed = parse_id(record.id)
+        id_kind = parsed.kind
+        try:
+            dt.datetime.strptime(parsed.date, "%Y%m%d")
+        except ValueError:
+            self.add("id-date-invalid", f"{parsed.date!r} in the id is not a real day; the id's date is the batch's "
+                     f"'yyyymmdd' (for example {dt.date.today():%Y%m%d})", ("id",))
         if id_kind != record.kind_token:
             self.add("id-kind-mismatch",
                      f"the id names kind {id_kind!r} but the record is a {record.kind_token!r}; "

@@ -54,17 +54,13 @@ def parse_id(value: str) -> StableId:
         raise ValueError(f"an id must be a string, not {type(value).__name__}")
     if len(value) > MAX_ID_LENGTH:
         raise ValueError(f"id is {len(value)} characters long; the limit is {MAX_ID_LENGTH}")
-    match = _ID_RE.match(value)
+    match = _ID_RE.fullmatch(value)  # not .match: '$' would let a trailing line break through
     if match is None:
         raise ValueError(
             f"{value!r} is not a stable id: expected '<batch>-<yyyymmdd>-<kind>-<slug>' in lowercase "
             f"letters, digits and single hyphens, with kind one of {', '.join(KINDS)}"
         )
     return StableId(**match.groupdict())
-
-
-def is_valid_id(value: object) -> bool:
-    return isinstance(value, str) and len(value) <= MAX_ID_LENGTH and _ID_RE.match(value) is not None
 
 
 def slugify(text: str) -> str:

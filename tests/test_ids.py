@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from registry.ids import is_valid_id, parse_id, slugify
+from registry.ids import parse_id, slugify
 
 GOOD = [
     ("saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-checkpointing-zero2", "result"),
@@ -26,18 +26,18 @@ BAD = [
     "saadat fellay-20261015-result-x",
     "",
     "a-20260101-result-" + "x" * 200,
+    "saadat-fellay-20261015-result-x\n",
 ]
 
 
 @pytest.mark.parametrize(("value", "kind"), GOOD)
 def test_good_ids_parse_and_name_their_kind(value: str, kind: str) -> None:
     parsed = parse_id(value)
-    assert parsed.kind == kind and str(parsed) == value and is_valid_id(value)
+    assert parsed.kind == kind and str(parsed) == value
 
 
 @pytest.mark.parametrize("value", BAD)
 def test_bad_ids_are_refused_with_a_reason(value: str) -> None:
-    assert not is_valid_id(value)
     with pytest.raises(ValueError, match="not a stable id|limit is 200"):
         parse_id(value)
 
