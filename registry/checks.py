@@ -18,7 +18,7 @@ from registry.models import Evidence, Recipe, Record, Reproduction, Result, Revi
 from registry.models.fields import dates_in, field_plan, references_in
 from registry.models.records import EvidenceProperty, ReviewStatus
 from registry.models.reproduction import ReproductionMethod
-from registry.report import Issue, Report, Severity
+from registry.report import Issue, Report, Severity, format_path
 from registry.units import bytes_in_unit
 
 #: Every whole-registry rule, by code. Load-time codes (yaml-syntax, schema-*, ...) are in loader.py.
@@ -96,7 +96,7 @@ class _Checker:
                 message=message,
                 severity=Severity.WARNING if warning else Severity.ERROR,
                 record_id=self.record.id,
-                field=".".join(str(p) for p in field) or None,
+                field=format_path(field) or None,
             )
         )
 

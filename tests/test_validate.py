@@ -242,3 +242,10 @@ def test_reviews_and_evidence_only_cover_transcribed_records(records_dir: Path) 
     _, report = validate(records_dir)
     assert any(i.code == "reference-wrong-kind" and "is a reproduction, but this field needs a source" in i.message
                for i in report.errors), [i.message for i in report.errors]
+
+
+def test_field_paths_read_the_same_from_every_rule(records_dir: Path) -> None:
+    """Load-time and whole-registry issues both write 'missing_metadata[1].field', never 'missing_metadata.1.field'."""
+    _, report = validate(with_case(records_dir, "missing-duplicate"))
+    [issue] = [i for i in report.errors if i.code == "missing-duplicate"]
+    assert issue.field is not None and re.fullmatch(r"missing_metadata\[\d+\]\.field", issue.field), issue.field
