@@ -166,6 +166,10 @@ def load_registry(root: Path) -> tuple[Registry, Report]:
                 report.files += 1
                 _load_file(path, doc, registry, report)
     report.records = len(registry.records)
+    if not paths:
+        report.add(Issue(file=str(root), line=None, code="no-records",
+                         message=f"no record files (*.yaml) under {str(root)!r}; point --records at the folder that "
+                                 f"holds '<kind>/<id>.yaml' files"))
     return registry, report
 
 

@@ -11,6 +11,7 @@ import datetime as dt
 import hashlib
 import json
 
+from registry.errors import RegistryError
 from registry.loader import Registry
 from registry.models import Release
 from registry.models.fields import dates_in
@@ -42,5 +43,8 @@ def content_date(registry: Registry) -> dt.date | None:
 def release_name(registry: Registry) -> str:
     """The name of the registry's current content, for example '2026-10-22-1b7cf027e4f6'."""
     day = content_date(registry)
-    stamp = day.isoformat() if day else "0000-00-00"
+    if day is None:
+        raise RegistryError("no record holds a date, so the registry's content has no release date yet",
+                            "add a record with a date (a source's publication date, a review's time) and try again")
+    stamp = day.isoformat()
     return f"{stamp}-{content_digest(registry)[:HASH_PREFIX_LENGTH]}"

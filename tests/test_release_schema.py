@@ -8,9 +8,11 @@ import shutil
 from pathlib import Path
 
 import jsonschema
+import pytest
 import yaml
 
 from registry.checks import validate
+from registry.errors import RegistryError
 from registry.ids import KINDS
 from registry.release import content_date, release_name
 from tests.conftest import BUNDLED_RECORDS, RESULT_11
@@ -78,3 +80,12 @@ def test_release_date_is_the_latest_date_in_the_content(tmp_path: Path) -> None:
     shutil.copytree(BUNDLED_RECORDS, copy, ignore=shutil.ignore_patterns("recipe", "reproduction"))
     # The transcribed records' latest date is their reviews' (2026-10-15), not today and not the release's.
     assert release_name(validate(copy)[0]).startswith("2026-10-15-")
+
+
+def test_a_registry_without_dates_has_no_release_name(tmp_path: Path) -> None:
+    (tmp_path / "family").mkdir()
+    shutil.copy(next((BUNDLED_RECORDS / "family").iterdir()), tmp_path / "family")
+    registry, report = validate(tmp_path)
+    assert report.valid
+    with pytest.raises(RegistryError, match="no record holds a date"):
+        release_name(registry)

@@ -249,3 +249,10 @@ def test_field_paths_read_the_same_from_every_rule(records_dir: Path) -> None:
     _, report = validate(with_case(records_dir, "missing-duplicate"))
     [issue] = [i for i in report.errors if i.code == "missing-duplicate"]
     assert issue.field is not None and re.fullmatch(r"missing_metadata\[\d+\]\.field", issue.field), issue.field
+
+
+def test_a_folder_without_records_is_an_error_not_an_empty_success(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "notes.txt").write_text("not a record")
+    done = cli("validate", "--records", tmp_path)
+    assert done.exit_code == 1 and "no-records" in done.output
+    assert "point --records at the folder that holds '<kind>/<id>.yaml' files" in done.output
