@@ -35,6 +35,7 @@ INDEPENDENCE_LABELS = {
     Independence.DEVELOPER: "Evaluation by the model's developers",
 }
 STATUS_LABELS = {ReviewStatus.SOURCE_CHECKED: "source checked", None: "not reviewed"}
+UNVERIFIABLE_NOTE = "(no artifact hash)"
 
 #: How an unreported field reads, where 'Not reported' alone would say too little.
 UNREPORTED_PHRASES = {
@@ -145,7 +146,15 @@ def review_status(registry: Registry, record_id: str) -> ReviewStatus | None:
 
 
 def status_label(registry: Registry, record_id: str) -> str:
-    return STATUS_LABELS[review_status(registry, record_id)]
+    """'source checked', 'not reviewed', or, where no granting review names the file it checked,
+    'source checked (no artifact hash)': a check nobody can repeat is never shown like one they can."""
+    status = review_status(registry, record_id)
+    if status is ReviewStatus.SOURCE_CHECKED and not any(
+        review.artifact_sha256 for review in registry.referrers(record_id, Review, "subjects")
+        if review.status is ReviewStatus.SOURCE_CHECKED
+    ):
+        return f"{STATUS_LABELS[status]} {UNVERIFIABLE_NOTE}"
+    return STATUS_LABELS[status]
 
 
 def releases_of(registry: Registry, record_id: str) -> list[Release]:
@@ -182,6 +191,8 @@ def record_name(record: Record) -> str:
             return value
     if isinstance(record, Result):
         return f"{record.printed_value} {unit_symbol(record.unit)} {metric_label(record.metric)}"
+    if isinstance(record, Review):
+        return f"{record.status.value} review of {len(record.subjects)} record(s)"
     if isinstance(record, Reproduction):
         shown = (f"{bytes_in_unit(record.value_bytes, 'gigabyte')} GB" if record.value_bytes is not None
                  else record.outcome.value)

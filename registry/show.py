@@ -76,7 +76,7 @@ def _result_page(registry: Registry, result: Result) -> RenderableType:
         Rule("Methods", align="left"),
         methods,
         Text(
-            f"A {status} result verifies the numerical transcription, not every model or protocol detail. "
+            "A source-checked result verifies the numerical transcription, not every model or protocol detail. "
             f"Evaluation metadata: {d.status_label(registry, evaluation.id)}. {d.SOURCE_CHECK_CAVEAT}",
             style="dim",
         ),
@@ -279,8 +279,8 @@ def _review_line(review: Review) -> str:
         value = getattr(review, name)
         if value not in (None, []):
             parts.append(f"{name.replace('_', ' ')}: {_plain(value)}")
-    if review.missing_metadata:
-        parts.append("not transcribed: " + ", ".join(e.field for e in review.missing_metadata))
+    for entry in review.missing_metadata:  # each gap with its own reason: not every gap is 'not transcribed'
+        parts.append(f"{entry.field.replace('_', ' ')}: {d.missing_phrase(review, entry.field).lower()}")
     return "; ".join(parts)
 
 
@@ -294,7 +294,7 @@ def _back_links(registry: Registry, record_id: str) -> list[str]:
 def _fields_table(rows: Iterable[tuple[str, str]]) -> Table:
     table = Table(show_header=False, box=None, pad_edge=False, expand=True)
     table.add_column(style="bold", no_wrap=True, ratio=1)
-    table.add_column(ratio=4)
+    table.add_column(ratio=4, overflow="fold")  # long ids break across lines rather than lose their end
     for label, value in rows:
         table.add_row(label, Text(value))
     return table
@@ -363,5 +363,6 @@ def _runs_summary(runs: list[Reproduction], unit: str) -> str:
     best, comparison = min(compared, key=lambda pair: abs(pair[1].difference))
     where = sorted({"CPU estimate" if r.hardware.kind == "cpu-estimate" else r.hardware.name for r, _ in compared})
     setting = ", ".join(f"{name}={d.knob_text(value)}" for name, value in best.setting.items())
-    return (f"{len(compared)} setting(s), {', '.join(where)}; nearest {comparison.reproduced:.2f} {unit} "
+    return (f"{len(compared)} setting(s), {', '.join(where)}; nearest the transcribed value: "
+            f"{comparison.reproduced:.2f} {unit} "
             f"(×{comparison.ratio:.3f}): {setting}")

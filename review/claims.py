@@ -4,9 +4,13 @@ Nothing here knows a particular paper. Every assertion comes from a record field
 
 - the *source locator* gives pages and quotes (grammar below): the page must exist and the
   quote must be printed on it;
-- a result's *printed value* must appear in its quote, as printed, and on the page inside
-  the quoted text; an evidence row's *statement* the same, when it states a reported result;
-- a result's *unit* (and its ``unit_detail``, 'Printed as GB') must be printed with the value;
+- a result's *printed value* must appear in its quote, as printed (its sign included: '33.88'
+  is not '-33.88'), and on the page inside the quoted text; an evidence row's *statement* the
+  same, when it states a reported result;
+- a result's *unit* (and its ``unit_detail``, 'Printed as GB') must be printed with the value:
+  right after it, or after the numbers that share it ('33.88 → 11.49 GB'), in the quoted text
+  or where the cited sentence goes on past the quote; the unit printed elsewhere on the page
+  does not count;
 - a result's *source checks* list further text (model label, protocol, data link, figure
   stage, direction, hardware) that must be printed on a page; a model label must also be
   the reported name of the result's configuration;
@@ -41,6 +45,8 @@ from review.pdftext import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from registry.loader import Registry
     from registry.models import Record, Result, Source
 
@@ -196,15 +202,17 @@ class ValueInQuote(Claim):
     def check(self, doc: Extraction) -> Assertion:
         expected = f"'{self.value}'"
         pattern = number_pattern(self.value)
-        if not pattern.search(normalize_quote(self.quote)):
+        quoted = normalize_quote(self.quote)
+        if not pattern.search(quoted):
+            slip = _sign_slip(self.value, lambda p: p.search(quoted), "it")
             return self._result(expected, False, self.page,
-                                detail=f"the record's own quote '{self.quote}' does not print '{self.value}'; "
+                                detail=f"the record's own quote '{self.quote}' does not print '{self.value}'{slip}; "
                                        "the locator must quote the text that prints the value")
         page_text = doc.page(self.page)
         if page_text is None:
             return self._result(expected, False, self.page, detail=self._missing_page(doc, self.page))
         match = find_text(page_text, self.quote)
-        found = pattern.search(match.normalized) if match is not None else None
+        found = match.search(pattern) if match is not None else None
         if found is not None:
             return self._result(expected, True, self.page, found.group(),
                                 f"printed as '{self.value}' in the quoted text")
@@ -213,6 +221,8 @@ class ValueInQuote(Claim):
             return self._result(expected, False, self.page,
                                 detail=f"'{self.value}' is printed on page {self.page}, but the quoted text is not")
         detail = f"'{self.value}' is not printed on page {self.page}"
+        if match is not None:
+            detail += _sign_slip(self.value, lambda p: match.search(p, overlapping=True), "the quoted text")
         others = [n for n, text in enumerate(doc.pages, start=1) if n != self.page and
                   pattern.search(normalize(text).text)]
         if others:
@@ -220,9 +230,38 @@ class ValueInQuote(Claim):
         return self._result(expected, False, self.page, detail=detail)
 
 
+def _sign_slip(value: str, search: Callable[[re.Pattern[str]], re.Match[str] | None], where: str) -> str:
+    """' (<where> prints '-33.88' ...)' when the text prints ``value`` with the other sign, else ''.
+
+    A dropped or added minus sign is the one slip that leaves every digit in place, so it is named."""
+    plain = normalize_quote(value)
+    if not re.fullmatch(r"[-+]?[0-9][0-9.,]*", plain):
+        return ""
+    other = plain[1:] if plain.startswith("-") else "-" + plain.lstrip("+")
+    found = search(number_pattern(other))
+    if found is None:
+        return ""
+    sign = "with a minus sign the record's value lacks" if other.startswith("-") else (
+        "without the minus sign the record's value has")
+    return f" ({where} prints '{found.group()}', {sign}; a printed value keeps the sign the source prints)"
+
+
+#: After a value, further numbers that share its unit: '33.88 → 11.49 GB', '10 to 20 s', '1.2, 3.4 and 5.6 %'.
+_SHARED_UNIT = re.compile(r"(?:\s*(?:\u2192|-|\u2013|\u2014|/|,|to|and|or)\s*-?[0-9]+(?:[.,][0-9]+)*)*")
+#: The word or symbol printed next: where a unit would be.
+_NEXT_WORD = re.compile(r"\s*(%|[^\W\d_]+)")
+
+
 @dataclass(frozen=True)
 class UnitWithValue(Claim):
-    """The unit the record gives must be the one printed with the value."""
+    """The unit the record gives must be the one printed with the value.
+
+    'With the value' means right after it, or after the further numbers that share its unit
+    ('33.88 → 11.49 GB' gives 33.88 its GB), in the quoted text or, where the quote stops before
+    the unit, in the sentence the quote comes from. A unit printed elsewhere on the page, or
+    elsewhere in the quote, belongs to some other number: it is reported, but it is a failure,
+    since a 'source-checked' review is written only when every assertion passes.
+    """
 
     page: int
     quote: str
@@ -239,30 +278,45 @@ class UnitWithValue(Claim):
         if match is None:
             return self._result(expected, False, self.page,
                                 detail=f"the quoted text is not on page {self.page}, so its unit cannot be read")
-        return self._in_quote(match, page_text, expected)
-
-    def _in_quote(self, match: TextMatch, page_text: str, expected: str) -> Assertion:
-        text = match.normalized
-        value = number_pattern(self.value).search(text)
-        after = text[value.end():] if value else text
-        printed = re.match(r"\s*([A-Za-z%]+)", after)
-        if printed and printed.group(1) in _ALL_SYMBOLS and printed.group(1) not in self.symbols:
-            other = printed.group(1)
+        value = match.search(number_pattern(self.value))
+        if value is None:
             return self._result(expected, False, self.page, match.shown,
-                                f"the page prints '{self.value} {other}' ({_ALL_SYMBOLS[other]}), not {expected}")
-        for region, where in ((after, f"after '{self.value}' in the quoted text"), (text, "in the quoted text")):
-            for symbol in self.symbols:
-                hit = unit_pattern(symbol).search(region)
-                if hit:
-                    shown = f"{self.value}{after[:hit.end()]}" if region is after and value else symbol
-                    return self._result(expected, True, self.page, shown, f"'{symbol}' printed {where}")
+                                f"'{self.value}' is not printed in the quoted text on page {self.page}, so the unit "
+                                "printed with it cannot be read")
+        return self._with_value(match, value, page_text, expected)
+
+    def _with_value(self, match: TextMatch, value: re.Match[str], page_text: str, expected: str) -> Assertion:
+        text = value.string
+        shared = _SHARED_UNIT.match(text, value.end())
+        at = shared.end() if shared else value.end()
+        quote_end = len(match.before) + len(match.normalized)
+        for symbol in self.symbols:
+            hit = re.compile(r"\s*" + unit_pattern(symbol).pattern).match(text, at)
+            if hit:
+                where = ("in the quoted text" if hit.end() <= quote_end else
+                         f"on page {self.page} just after the quoted text, in the sentence the quote comes from")
+                return self._result(expected, True, self.page, text[value.start():hit.end()],
+                                    f"'{symbol}' printed with '{self.value}' {where}")
+        word = _NEXT_WORD.match(text, at)
+        if word and word.group(1) in _ALL_SYMBOLS:
+            printed = text[value.start():word.end()]
+            return self._result(expected, False, self.page, printed,
+                                f"the page prints '{printed}' ({_ALL_SYMBOLS[word.group(1)]}), not {expected}; "
+                                "correct the record's unit (or unit_detail) to the printed one")
+        fix = ("quote the text that prints the value with its unit, or correct the record's unit "
+               "if the value is printed without one")
+        for symbol in self.symbols:
+            if unit_pattern(symbol).search(match.normalized):
+                return self._result(expected, False, self.page, match.shown,
+                                    f"'{symbol}' is printed in the quoted text, but not with '{self.value}'; {fix}")
         on_page = normalize(page_text).text
         for symbol in self.symbols:
             if unit_pattern(symbol).search(on_page):
-                return self._result(expected, True, self.page, symbol,
-                                    f"'{symbol}' printed on page {self.page}, outside the quoted text")
+                return self._result(expected, False, self.page, match.shown,
+                                    f"'{symbol}' is printed on page {self.page}, but not with '{self.value}' in the "
+                                    f"quoted text: a unit elsewhere on the page does not say the value's unit; {fix}")
         return self._result(expected, False, self.page, match.shown,
-                            f"no {expected} is printed with the value on page {self.page}")
+                            f"no {expected} is printed with '{self.value}' on page {self.page}; {fix}")
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ differently:
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import hashlib
 import re
@@ -38,6 +39,8 @@ PAGE_SEPARATOR = "\f"
 #: Stands, in normalized text, for a hyphen at a line end (or a soft hyphen): dropped or kept as the quote needs.
 SOFT = "\x00"
 _HYPHENS = "-\u2010\u2011\u00ad"
+#: How much of the page around a match ``TextMatch`` keeps (normalized characters each side).
+CONTEXT = 40
 
 _CHAR_MAP: dict[str, tuple[str, str]] = {
     "\u2212": ("-", "minus sign '\u2212' read as '-'"),
@@ -260,6 +263,10 @@ class TextMatch:
     """The same text normalized, hyphenation resolved the way the quote reads."""
     how: tuple[str, ...] = field(default_factory=tuple)
     """What had to be read differently ('verbatim' when nothing)."""
+    before: str = ""
+    """A little of the page's normalized text just before the match (empty at the start of the page)."""
+    after: str = ""
+    """A little of the page's normalized text just after the match: how the cited sentence goes on."""
 
     @property
     def shown(self) -> str:
@@ -268,6 +275,22 @@ class TextMatch:
     @property
     def how_text(self) -> str:
         return "; ".join(self.how)
+
+    def search(self, pattern: re.Pattern[str], *, overlapping: bool = False) -> re.Match[str] | None:
+        """The first hit of ``pattern`` that lies inside the matched text, read with the page around it
+        (with ``overlapping``, the first hit that shares at least one character with it).
+
+        A quote's edges can cut a token: the quote '33.88 → 11.49' is found in '(−33.88 → 11.49',
+        and '33' in '33.88'. Searching the matched text alone would take the cut token for a whole one;
+        with the page's text on either side, the token's own boundaries (its sign, its last digit) decide.
+        The hit's ``string`` is that wider text, so a caller can read on past the quote.
+        """
+        text = self.before + self.normalized + self.after
+        low, high = len(self.before), len(self.before) + len(self.normalized)
+        for hit in pattern.finditer(text):
+            if (hit.start() < high and hit.end() > low) if overlapping else (low <= hit.start() and hit.end() <= high):
+                return hit
+        return None
 
 
 def _pattern(quote: str, *, lenient_spaces: bool) -> re.Pattern[str]:
@@ -314,9 +337,12 @@ def find_text(page: str, quote: str) -> TextMatch | None:
     """Find ``quote`` in ``page``: verbatim, then normalized, then with spacing differences; None if absent."""
     if not quote.strip():
         return None
-    if quote in page:
-        return TextMatch(raw=quote, normalized=normalize_quote(quote), how=("verbatim",))
     norm = normalize(page)
+    if quote in page:
+        start = page.index(quote)
+        first, stop = bisect.bisect_left(norm.starts, start), bisect.bisect_left(norm.starts, start + len(quote))
+        before, after = _context(norm, first, stop)
+        return TextMatch(raw=quote, normalized=normalize_quote(quote), how=("verbatim",), before=before, after=after)
     wanted = normalize_quote(quote)
     for lenient in (False, True):
         match = _pattern(wanted, lenient_spaces=lenient).search(norm.text)
@@ -338,8 +364,16 @@ def find_text(page: str, quote: str) -> TextMatch | None:
         if spacing:
             how.append("spaces ignored (the extracted text spaces words differently)")
         raw = page[norm.starts[first]:norm.ends[last]]
-        return TextMatch(raw=raw, normalized=resolved, how=tuple(how) or ("normalized",))
+        before, after = _context(norm, first, last + 1)
+        return TextMatch(raw=raw, normalized=resolved, how=tuple(how) or ("normalized",), before=before, after=after)
     return None
+
+
+def _context(norm: Normalized, first: int, stop: int) -> tuple[str, str]:
+    """The normalized text around ``norm.text[first:stop]``, ``CONTEXT`` characters each side: enough to see
+    a sign or a digit the quote cut off, and a unit printed just after it. Hyphenation marks stay, so that
+    a hyphen at a line end ('1-⏎33.88') still separates tokens and is still not read as a minus sign."""
+    return norm.text[max(0, first - CONTEXT):first], norm.text[stop:stop + CONTEXT]
 
 
 def find_on_pages(extraction: Extraction, quote: str) -> list[int]:
@@ -375,9 +409,26 @@ def closest_text(page: str, quote: str, *, cutoff: float = 0.75) -> tuple[str, f
 # -- numbers and units ----------------------------------------------------------------------------
 
 
+#: What a page may print as a minus sign once normalized: '-' (the minus sign and Unicode hyphens
+#: already read as '-'; U+2212 is kept for text that was not normalized) and the en dash, which
+#: some typesetting uses for a minus.
+_MINUS = "[-\u2212\u2013]"
+
+
 def number_pattern(printed: str) -> re.Pattern[str]:
-    """A printed number as a token: not part of a longer number ('33.88' is not in '133.88' or '33.881')."""
-    return re.compile(r"(?<![0-9.,])" + re.escape(normalize_quote(printed)) + r"(?![0-9]|[.,][0-9])")
+    """A printed number as a token, with its sign: not part of a longer number ('33.88' is not in
+    '133.88' or '33.881'), and not the same digits with the other sign ('33.88' is not in '-33.88',
+    '-33.88' is not in '33.88'), so that a transcription that drops or adds a minus sign fails.
+
+    A minus is a sign only where it is attached to the number and does not follow a letter or a
+    digit: the '-' of 'Stage-2', of a range '10-20' or of a hyphenated line end is not a sign.
+    """
+    value = normalize_quote(printed)
+    tail = r"(?![0-9]|[.,][0-9])"
+    if len(value) > 1 and re.match(_MINUS, value):
+        return re.compile(r"(?<![^\W_])(?<![.,])" + _MINUS + re.escape(value[1:]) + tail)
+    unsigned = rf"(?<![0-9.,])(?<![\W_]{_MINUS})(?<!^{_MINUS})"
+    return re.compile(unsigned + re.escape(value) + tail)
 
 
 def unit_pattern(symbol: str) -> re.Pattern[str]:

@@ -20,7 +20,7 @@ from review.errors import NotCheckableError
 
 if TYPE_CHECKING:
     from registry.loader import Registry
-    from registry.models import Record, Review, Source
+    from registry.models import MissingMetadata, Record, Review, Source
     from review.fetch import PdfArtifact
     from review.pdftext import Extraction
 
@@ -176,6 +176,7 @@ def build_review(registry: Registry, run: ReviewRun, *, now: dt.datetime | None 
         )
     now = (now or dt.datetime.now(dt.UTC)).replace(microsecond=0)
     source = run.plan.source
+    retrieval_url, missing = _retrieval(run)
     return Review(
         kind="review",
         id=review_id(registry, run, now.date()),
@@ -190,7 +191,7 @@ def build_review(registry: Registry, run: ReviewRun, *, now: dt.datetime | None 
         reviewed_at=now,
         artifact_sha256=run.pdf.sha256,
         extraction_sha256=run.extraction.sha256,
-        retrieval_url=source.retrieval_url,
+        retrieval_url=retrieval_url,
         methods=[ReviewMethod.SOURCE_HASH_VERIFICATION, ReviewMethod.PDF_TEXT_PARSE],
         method_note=method_note(run),
         derivation=(
@@ -199,18 +200,43 @@ def build_review(registry: Registry, run: ReviewRun, *, now: dt.datetime | None 
         ),
         note=(f"All {len(run.assertions)} assertions passed: the quoted text, printed values and units match "
               "the cited pages of the pinned PDF."),
+        missing_metadata=missing,
     )
+
+
+#: Where a checked file came from, when this run did not download it.
+_ORIGIN_PHRASES = {
+    "given": "a local file given with --pdf",
+    "cache": "a copy from the local PDF cache, where files are kept under their SHA-256",
+}
+
+
+def _retrieval(run: ReviewRun) -> tuple[str | None, list[MissingMetadata]]:
+    """The review's retrieval URL, or the missing-metadata entry that says why it has none.
+
+    ``retrieval_url`` says where the reviewed file was retrieved from, so it is recorded only when
+    this run downloaded the file. A file given with --pdf or read from the cache was retrieved by
+    someone, some time, from somewhere this run cannot know; copying the source's URL would claim a
+    retrieval that did not happen. The SHA-256 match, not the URL, is what ties the file to the source.
+    """
+    from registry.models import MissingMetadata, MissingReason
+
+    if run.pdf.origin == "download":
+        return run.pdf.url, []
+    note = (f"This review retrieved no file: it checked {_ORIGIN_PHRASES[run.pdf.origin]}, whose SHA-256 matched "
+            "the source's pin; the hash, not a URL, ties that file to the source.")
+    return None, [MissingMetadata(field="retrieval_url", reason=MissingReason.NOT_APPLICABLE, note=note)]
 
 
 def method_note(run: ReviewRun) -> str:
     """What was asserted and how each quote matched, in words."""
-    origin = {
-        "download": f"downloaded from {run.pdf.url}",
-        "cache": "read from the local cache",
-        "given": "a copy supplied by the reviewer",
-    }[run.pdf.origin]
+    if run.pdf.origin == "download":
+        origin = f"downloaded by this run from {run.pdf.url}"
+    else:
+        origin = f"{_ORIGIN_PHRASES[run.pdf.origin]}, not downloaded by this run (so no retrieval URL is recorded)"
     lines = [
-        f"Matched the pinned PDF SHA-256 ({origin}). Extracted the text of all {run.extraction.page_count} pages "
+        f"Checked file: {origin}. Its SHA-256 matched the source's pin, which is what ties the file to the "
+        f"source however it was obtained. Extracted the text of all {run.extraction.page_count} pages "
         f"with {run.extraction.extractor}; extraction_sha256 is the SHA-256 of the page texts joined by form "
         "feeds (UTF-8). Quotes are matched verbatim where possible, otherwise after normalizing line breaks, "
         "hyphenation at line ends, ligatures, arrows, minus signs, quotes and spaces. Asserted:"

@@ -10,9 +10,9 @@ import pytest
 
 from registry.checks import validate
 from registry.errors import RegistryError
-from review.claims import Citation, parse_locator
+from review.claims import Citation, UnitWithValue, ValueInQuote, parse_locator
 from review.errors import NotCheckableError, PdfError
-from review.pdftext import extract_pdf, find_text, normalize_quote, number_pattern, unit_pattern
+from review.pdftext import Extraction, extract_pdf, find_text, normalize_quote, number_pattern, unit_pattern
 from review.review import ReviewRun, plan_review, run_review
 from tests.conftest import CONFIG_33, RESULT_11, RESULT_33, SOURCE
 from tests.test_review_support import (
@@ -115,9 +115,42 @@ def test_quotes_do_not_match_other_text(page: str, quote: str) -> None:
     ("11.49", "11.49GB", True),
     ("-1.2", "a change of \u22121.2", True),
     ("2.5", "NT 2.5B", True),
+    # the sign is part of the token: a dropped or added minus sign is another number
+    ("33.88", "(\u221233.88 \u2192 11.49 GB)", False),
+    ("33.88", "(-33.88 GB)", False),
+    ("33.88", "a change of -33.88", False),
+    ("33.88", "-33.88", False),
+    ("33.88", "a change of \u201333.88", False),
+    ("-33.88", "(33.88 \u2192 11.49 GB)", False),
+    ("-33.88", "33.88", False),
+    ("\u221233.88", "a change of 33.88", False),
+    ("-33.88", "(\u221233.88 GB)", True),
+    ("\u221233.88", "(-33.88 GB)", True),
+    ("-33.88", "a change of \u201333.88", True),
+    ("-33.88", "-33.88", True),
+    # a hyphen after a letter or a digit is no sign
+    ("2", "ZeRO Stage-2 offload", True),
+    ("-2", "ZeRO Stage-2 offload", False),
+    ("20", "10-20 GB", True),
+    ("-20", "10-20 GB", False),
 ])
 def test_printed_values_are_tokens(value: str, text: str, found: bool) -> None:
     assert bool(number_pattern(value).search(normalize_quote(text))) is found
+
+
+@pytest.mark.parametrize(("page", "quote", "value", "found"), [
+    ("the checkpoint (\u221233.88 \u2192 11.49 GB)", "33.88 \u2192 11.49 GB", "33.88", None),
+    ("the checkpoint (-33.88 \u2192 11.49 GB)", "33.88 \u2192 11.49 GB", "33.88", None),
+    ("the checkpoint (33.881 GB)", "the checkpoint (33.88", "33.88", None),
+    ("the checkpoint (33.88 \u2192 11.49 GB)", "33.88 \u2192 11.49 GB", "33.88", "33.88"),
+    ("the checkpoint (\u221233.88 \u2192 11.49 GB)", "(\u221233.88 \u2192 11.49 GB)", "-33.88", "-33.88"),
+])
+def test_a_value_cut_by_the_quote_is_read_whole(page: str, quote: str, value: str, found: str | None) -> None:
+    """The quote can start or stop inside a number; the page around it decides which number it is."""
+    match = find_text(page, quote)
+    assert match is not None
+    hit = match.search(number_pattern(value))
+    assert (hit.group() if hit else None) == found
 
 
 @pytest.mark.parametrize(("symbol", "text", "found"), [
@@ -256,6 +289,116 @@ def test_the_unit_must_be_the_printed_one(tmp_path: Path) -> None:
     failed = _failed(_run(tmp_path, source_like_pdf(tmp_path / "paper.pdf"), records=records))
     assert set(failed) == {(RESULT_11, "unit detail = unit"), (RESULT_11, "unit")}
     assert "the page prints '11.49 GB' (gigabyte)" in failed[(RESULT_11, "unit")]
+
+
+def _edit(records: Path, record_id: str, old: str, new: str) -> None:
+    path = records / "result" / f"{record_id}.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} is not in {path.name}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+@pytest.mark.parametrize("font", ["unicode", "ascii"])
+def test_a_dropped_minus_sign_fails(tmp_path: Path, font: str) -> None:
+    """The page prints '\u221233.88' (or '-33.88'), the record '33.88' and a quote that starts at the digits:
+    the quote is on the page, but the value it prints is another number."""
+    typeface = needs_unicode_font() if font == "unicode" else None
+    pdf = source_like_pdf(tmp_path / "paper.pdf", value="\u221233.88", font=typeface)
+    assert ("\u221233.88" if typeface else "-33.88") in extract_pdf(pdf).pages[5]
+    records = fresh_records(tmp_path)
+    _edit(records, RESULT_33, f"'{QUOTE}'", "'33.88 \u2192 11.49 GB'")
+    run = _run(tmp_path, pdf, RESULT_33, records)
+    failed = _failed(run)
+    assert set(failed) == {(RESULT_33, "printed value"), (RESULT_33, "unit")}
+    assert failed[(RESULT_33, "printed value")].startswith(
+        "'33.88' is not printed on page 6 (the quoted text prints '-33.88', with a minus sign the record's value "
+        "lacks; a printed value keeps the sign the source prints)")
+    assert "'33.88' is not printed in the quoted text" in failed[(RESULT_33, "unit")]
+    quote = next(a for a in run.assertions if a.claim == "quote")
+    assert quote.passed, "the quote alone cannot tell: it starts after the sign"
+
+
+@pytest.mark.parametrize(("printed", "quote", "passed", "detail"), [
+    # the record adds a sign the page does not print: its own quote (rightly) lacks it
+    ("-33.88", QUOTE, False, f"the record's own quote '{QUOTE}' does not print '-33.88' (it prints '33.88', without "
+                             "the minus sign the record's value has; a printed value keeps the sign the source prints)"),
+    # ... or the quote starts at the digits, so the quote cannot tell
+    ("-33.88", "-33.88 \u2192 11.49 GB", False, "'-33.88' is not printed on page 6"),
+    ("33.88", "33.88 \u2192 11.49 GB", True, "printed as '33.88' in the quoted text"),
+])
+def test_an_added_minus_sign_fails(tmp_path: Path, printed: str, quote: str, passed: bool, detail: str) -> None:
+    """The record says '-33.88' where the page prints '33.88'."""
+    doc = extract_pdf(source_like_pdf(tmp_path / "paper.pdf"))
+    got = ValueInQuote(RESULT_33, "printed value", 6, quote, printed).check(doc)
+    assert got.passed is passed and got.detail.startswith(detail), got.detail
+
+
+@pytest.mark.parametrize(("printed", "font"), [("-33.88", "ascii"), ("\u221233.88", "ascii"),
+                                               ("-33.88", "unicode"), ("\u221233.88", "unicode")])
+def test_a_minus_sign_on_both_sides_passes(tmp_path: Path, printed: str, font: str) -> None:
+    """'\u2212' and '-' are the same sign, on the page and in the record."""
+    typeface = needs_unicode_font() if font == "unicode" else None
+    doc = extract_pdf(source_like_pdf(tmp_path / "paper.pdf", value="\u221233.88", font=typeface))
+    quote = QUOTE.replace("(33.88", f"({printed}")
+    value = ValueInQuote(RESULT_33, "printed value", 6, quote, printed).check(doc)
+    assert value.passed and value.matched == "-33.88", value.detail
+    unit = UnitWithValue(RESULT_33, "unit", 6, quote, printed, "gigabyte", ("GB",)).check(doc)
+    assert unit.passed and unit.matched == "-33.88 \u2192 11.49 GB", unit.detail
+
+
+#: Page 6 with the value printed without its unit, and 'GB' printed with another number further on.
+UNIT_ELSEWHERE = [
+    "ZeRO offload lowers the peak further for the NT 2.5B checkpoint (33.88 \u2192 11.49),",
+    "at the cost of a slower step; the CPU then holds 5 GB of optimizer state.",
+]
+
+
+def test_a_unit_printed_elsewhere_on_the_page_fails(tmp_path: Path) -> None:
+    """The quote prints no unit; 'GB' on the same page belongs to another number and proves nothing."""
+    pdf = build_pdf(tmp_path / "paper.pdf", {6: UNIT_ELSEWHERE})
+    records = fresh_records(tmp_path)
+    _edit(records, RESULT_11, f"'{QUOTE}'", "'the NT 2.5B checkpoint (33.88 \u2192 11.49)'")
+    run = _run(tmp_path, pdf, RESULT_11, records)
+    failed = _failed(run)
+    assert set(failed) == {(RESULT_11, "unit")}, "everything but the unit is printed as the record says"
+    assert failed[(RESULT_11, "unit")].startswith(
+        "'GB' is printed on page 6, but not with '11.49' in the quoted text: a unit elsewhere on the page does not "
+        "say the value's unit; quote the text that prints the value with its unit")
+
+
+def test_a_quote_that_stops_before_the_unit_reads_it_from_the_cited_sentence(tmp_path: Path) -> None:
+    records = fresh_records(tmp_path)
+    _edit(records, RESULT_11, f"'{QUOTE}'", "'the NT 2.5B checkpoint (33.88 \u2192 11.49'")
+    run = _run(tmp_path, source_like_pdf(tmp_path / "paper.pdf"), RESULT_11, records)
+    assert run.passed, _failed(run)
+    unit = next(a for a in run.assertions if a.claim == "unit")
+    assert unit.matched == "11.49 GB"
+    assert unit.detail == "'GB' printed with '11.49' on page 6 just after the quoted text, in the sentence the quote comes from"
+
+
+def test_the_unit_printed_with_the_value_in_the_quote_passes(tmp_path: Path) -> None:
+    run = _run(tmp_path, source_like_pdf(tmp_path / "paper.pdf"), RESULT_33)
+    assert run.passed, _failed(run)
+    unit = next(a for a in run.assertions if a.claim == "unit")
+    assert unit.matched == "33.88 \u2192 11.49 GB" and unit.detail == "'GB' printed with '33.88' in the quoted text"
+
+
+@pytest.mark.parametrize(("page", "quote", "value", "passed", "detail"), [
+    ("peak 33.88 GB here", "peak 33.88 GB", "33.88", True, "'GB' printed with '33.88' in the quoted text"),
+    ("peak 33.88GB here", "peak 33.88GB", "33.88", True, "in the quoted text"),
+    ("from 20.1, 15.2 and 11.49 GB", "from 20.1, 15.2 and 11.49 GB", "20.1", True, "in the quoted text"),
+    ("from 33.88 to 11.49 GB", "from 33.88 to", "33.88", True, "just after the quoted text"),
+    ("peak 33.88 MB here", "peak 33.88 MB", "33.88", False, "the page prints '33.88 MB' (megabyte), not GB"),
+    ("peak 33.88 \u2192 11.49 MB", "peak 33.88", "33.88", False, "the page prints '33.88 \u2192 11.49 MB'"),
+    ("GB used: peak 33.88 here", "GB used: peak 33.88", "33.88", False,
+     "'GB' is printed in the quoted text, but not with '33.88'"),
+    ("peak 33.88 samples", "peak 33.88 samples", "33.88", False, "no GB (gigabyte) is printed with '33.88'"),
+])
+def test_the_unit_must_be_printed_with_the_value(page: str, quote: str, value: str, passed: bool,
+                                                 detail: str) -> None:
+    claim = UnitWithValue("some-result", "unit", 1, quote, value, "gigabyte", ("GB",))
+    got = claim.check(Extraction(pages=(page,), extractor="test"))
+    assert got.passed is passed and detail in got.detail, got.detail
 
 
 def test_the_source_record_must_describe_the_file(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from tests.conftest import CONFIG_33, RESULT_11, RESULT_33, ROOT, SOURCE, module
 from tests.test_review_support import (
     HEADING,
     as_printed,
+    build_pdf,
     corrupt,
     encrypted,
     fresh_records,
@@ -151,14 +152,87 @@ def test_write_adds_a_review_beside_the_existing_ones(cli, pinned: Path, paper: 
     kept = next((tmp_path / "cache").glob("*.txt"))
     assert written.extraction_sha256 == sha256_of(kept)  # type: ignore[attr-defined]
     assert written.reviewed_at.date() == dt.datetime.now(dt.UTC).date()  # type: ignore[attr-defined]
-    assert written.retrieval_url == "https://openreview.net/pdf?id=NUleWh1GFx"  # type: ignore[attr-defined]
+    assert written.retrieval_url is None, "nothing was retrieved: the file came from --pdf"  # type: ignore[attr-defined]
+    missing = written.missing("retrieval_url")
+    assert missing is not None and missing.reason.value == "not-applicable"
+    assert "a local file given with --pdf" in (missing.note or "")
     note = written.method_note  # type: ignore[attr-defined]
+    assert note.startswith("Checked file: a local file given with --pdf, not downloaded by this run")
     assert "quote 'the NT 2.5B checkpoint (33.88 \u2192 11.49 GB)' on page 6" in note
     assert "hyphenation at a line end joined" in note and f"heading '{HEADING}' on page 1" in note
 
     again = review(cli, pinned, tmp_path, RESULT_11, "--pdf", paper, "--write")
     assert again.exit_code == 0 and f"Wrote review {new_id}-2" in " ".join(again.output.split())
     assert validate(pinned)[1].valid
+
+
+def _written(records: Path, before: set[str]):  # type: ignore[no-untyped-def]
+    """The one review a --write run added, loaded from a registry that must still be valid."""
+    registry, report = validate(records)
+    assert report.valid, [i.message for i in report.errors]
+    assert not [i for i in report.issues if i.code == "review-url-mismatch"]
+    (added,) = {p.stem for p in (records / "review").glob("*.yaml")} - before
+    return registry.records[added]
+
+
+def test_write_after_a_download_records_the_url(cli, pinned: Path, paper: Path, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only a file this run downloaded names the URL it came from."""
+    asked: list[str] = []
+
+    def serve(self: httpx.HTTPTransport, request: httpx.Request) -> httpx.Response:
+        asked.append(str(request.url))
+        return httpx.Response(200, headers={"Content-Type": "application/pdf"}, content=paper.read_bytes(),
+                              request=request)
+
+    monkeypatch.setattr(httpx.HTTPTransport, "handle_request", serve)
+    before = {p.stem for p in (pinned / "review").glob("*.yaml")}
+    result = review(cli, pinned, tmp_path, RESULT_11, "--write")
+    assert result.exit_code == 0, result.output
+    assert asked == ["https://openreview.net/pdf?id=NUleWh1GFx"] and "PDF: downloaded from" in result.output
+    written = _written(pinned, before)
+    assert written.retrieval_url == "https://openreview.net/pdf?id=NUleWh1GFx"
+    assert written.missing_metadata == []
+    assert written.method_note.startswith(
+        "Checked file: downloaded by this run from https://openreview.net/pdf?id=NUleWh1GFx.")
+
+
+def test_write_from_the_cache_records_no_url(cli, pinned: Path, paper: Path, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                             offline: list[str]) -> None:
+    """A cached copy was retrieved some other time, from somewhere this run cannot know: no URL is claimed."""
+    assert review(cli, pinned, tmp_path, RESULT_11, "--pdf", paper).exit_code == 0
+    before = {p.stem for p in (pinned / "review").glob("*.yaml")}
+    result = review(cli, pinned, tmp_path, RESULT_11, "--write")
+    assert result.exit_code == 0, result.output
+    assert "PDF: the cached copy" in result.output and offline == []
+    written = _written(pinned, before)
+    assert written.retrieval_url is None
+    missing = written.missing("retrieval_url")
+    assert missing is not None and missing.reason.value == "not-applicable"
+    assert "the local PDF cache, where files are kept under their SHA-256" in (missing.note or "")
+    assert "the hash, not a URL, ties that file to the source" in (missing.note or "")
+    assert written.method_note.startswith("Checked file: a copy from the local PDF cache")
+    shown = cli("show", written.id, "--records", pinned)
+    assert shown.exit_code == 0, shown.output
+
+
+def test_write_is_refused_when_the_unit_is_only_elsewhere_on_the_page(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A unit printed on the page but not with the value is a failure, so no review is written."""
+    pdf = build_pdf(tmp_path / "unitless.pdf", {6: [
+        "ZeRO offload lowers the peak further for the NT 2.5B checkpoint (33.88 \u2192 11.49),",
+        "at the cost of a slower step; the CPU then holds 5 GB of optimizer state.",
+    ]})
+    records = fresh_records(tmp_path)
+    pin(records, pdf)
+    path = records / "result" / f"{RESULT_11}.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("(33.88 \u2192 11.49 GB)'", "(33.88 \u2192 11.49)'"),
+                    encoding="utf-8")
+    result = review(cli, records, tmp_path, RESULT_11, "--pdf", pdf, "--write")
+    assert result.exit_code == 1
+    out = " ".join(result.output.split())
+    assert "'GB' is printed on page 6, but not with '11.49' in the quoted text" in out
+    assert "Error: not writing a review: 1 of 9 assertions failed (unit)" in out
+    assert not any((records / "review").glob("*pdf-check*"))
 
 
 def test_write_is_refused_when_an_assertion_fails(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -95,6 +95,21 @@ def test_list_results_side_by_side(cli) -> None:  # type: ignore[no-untyped-def]
     assert "Measured by us" in text and "Estimated by us" in text
 
 
+def test_a_review_without_artifact_hash_is_not_shown_like_one_with_it(cli) -> None:  # type: ignore[no-untyped-def]
+    rows = [line for line in cli("list", "--kind", "result").output.splitlines() if line.startswith("│ ")]
+    first = next(line for line in rows if "│ 1 │" in line)
+    second = next(line for line in rows if "│ 2 │" in line)
+    assert "source checked (no artifact hash)" in first  # 33.88 GB: its review names no file
+    assert "source checked" in second and "no artifact hash" not in second  # 11.49 GB: a pinned file
+
+
+def test_list_names_what_each_record_is_and_no_review_of_our_own_runs(cli) -> None:  # type: ignore[no-untyped-def]
+    reviews = " ".join(cli("list", "--kind", "review").output.split())
+    assert "source-checked review of 2 record(s)" in reviews
+    runs = cli("list", "--kind", "reproduction").output
+    assert "not reviewed" not in runs and "source checked" not in runs
+
+
 def test_list_unknown_kind(cli) -> None:  # type: ignore[no-untyped-def]
     result = cli("list", "--kind", "results")
     assert result.exit_code == 1

@@ -13,6 +13,7 @@ from registry.cli.options import DebugOption, RecordsOption
 from registry.cli.output import console, print_report
 from registry.errors import InvalidRegistryError, RegistryError
 from registry.ids import KINDS
+from registry.models.records import TRANSCRIBED_KINDS
 
 
 class Format(StrEnum):
@@ -93,7 +94,11 @@ def list_command(
         if kind == "result":
             console.print(results_table(registry))
             return
-        table = Table("Kind", "Stable ID", "Name", "Review", title="Records")
+        table = Table(title="Records")
+        table.add_column("Kind", no_wrap=True)
+        table.add_column("Stable ID", overflow="fold")  # ids are what users copy from here: never cut short
+        table.add_column("Name", overflow="fold")
+        table.add_column("Review", overflow="fold")
         order = {k: i for i, k in enumerate(KIND_MODELS)}
         chosen = sorted(
             (r for r in registry.records.values() if kind is None or r.kind_token == kind),
@@ -101,7 +106,8 @@ def list_command(
         )
         for record in chosen:
             table.add_row(record.kind_token, record.id, display.record_name(record),
-                          display.status_label(registry, record.id))
+                          display.status_label(registry, record.id) if record.kind_token in TRANSCRIBED_KINDS
+                          else "-")
         console.print(table)
         console.print(f"{len(chosen)} record(s)")
 
