@@ -477,8 +477,10 @@ def dump_yaml(data: Mapping[str, Any]) -> str:
 def write_atomic(path: Path, text: str, *, overwrite: bool = False) -> None:
     """Write ``text`` to a temporary file beside ``path``, fsync it, then rename it into place.
 
-    A failure or a kill part-way leaves either the old file or none, never half a file.
-    With ``overwrite=False`` an existing file is never replaced: records are append-only.
+    A failure or a kill part-way leaves either the old file or none, never half a file; the
+    folder is synced too, so the new name survives a power cut. The file gets the permissions
+    any new file gets under the user's umask (the temporary file is created owner-only). With
+    ``overwrite=False`` an existing file is never replaced: records are append-only.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.exists() and not overwrite:
@@ -486,6 +488,7 @@ def write_atomic(path: Path, text: str, *, overwrite: bool = False) -> None:
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     tmp = Path(tmp_name)
     try:
+        os.fchmod(fd, 0o666 & ~current_umask())
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
@@ -493,7 +496,42 @@ def write_atomic(path: Path, text: str, *, overwrite: bool = False) -> None:
         if overwrite:
             os.replace(tmp, path)
         else:
-            # link() fails if the target appeared meanwhile, so a concurrent writer is never clobbered.
-            os.link(tmp, path)
+            _link_new(tmp, path)
+        sync_folder(path.parent)
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def _link_new(tmp: Path, path: Path) -> None:
+    """Put ``tmp`` at ``path`` only if nothing is there, so that a concurrent writer is never clobbered."""
+    try:
+        os.link(tmp, path)  # fails if the target appeared meanwhile
+    except FileExistsError:
+        raise FileExistsError(f"{path} already exists; records are never overwritten") from None
+    except OSError:
+        # A file system without hard links (some network and FAT mounts): look, then rename. Only a
+        # second writer of the very same id in the same instant could slip between the two.
+        if path.exists():
+            raise FileExistsError(f"{path} already exists; records are never overwritten") from None
+        os.replace(tmp, path)
+
+
+def current_umask() -> int:
+    """The process's umask (reading it means setting it, so it is set straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def sync_folder(folder: Path) -> None:
+    """fsync a folder, so that a rename or link inside it is on disk (where the platform allows it)."""
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -84,3 +85,24 @@ def test_shared_values_are_written_out_not_aliased() -> None:
     text = dump_yaml({"value": shared, "comparison": {"reproduced": shared}})
     assert "&" not in text and "*" not in text
     assert parse_yaml(text).data == {"value": "33.88", "comparison": {"reproduced": "33.88"}}
+
+
+def test_written_files_get_the_umask_permissions_and_links_are_optional(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    old = os.umask(0o022)
+    try:
+        write_atomic(tmp_path / "a.yaml", "kind: family\n")
+        assert stat.S_IMODE((tmp_path / "a.yaml").stat().st_mode) == 0o644  # not the temporary file's 0600
+
+        def no_links(*_args: object) -> None:
+            raise PermissionError("hard links are not supported here")
+
+        monkeypatch.setattr(os, "link", no_links)
+        write_atomic(tmp_path / "b.yaml", "kind: family\n")
+        assert (tmp_path / "b.yaml").read_text() == "kind: family\n"
+        with pytest.raises(FileExistsError, match="records are never overwritten"):
+            write_atomic(tmp_path / "b.yaml", "kind: other\n")
+        assert (tmp_path / "b.yaml").read_text() == "kind: family\n"
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["a.yaml", "b.yaml"]  # no temporary file left
+    finally:
+        os.umask(old)
