@@ -106,11 +106,12 @@ class Registry:
 
 
 def display_path(path: Path, root: Path) -> str:
-    """A record file's path as the user knows it: from the records folder's name down."""
+    """A record file's path as one that opens from where the command ran: relative below it, else absolute."""
+    full = path if path.is_absolute() else Path.cwd() / path
     try:
-        return str(Path(root.name) / path.relative_to(root))
+        return str(full.relative_to(Path.cwd()))
     except ValueError:
-        return str(path)
+        return str(full)
 
 
 def record_files(root: Path) -> Iterator[Path]:
@@ -249,13 +250,24 @@ def _load_file(path: Path, doc: LoadedYaml | RecordFileError, registry: Registry
                              message=_explain(error, model)))
         return
     if record.id in registry.records:
-        first = registry.relpath(record.id)
-        report.add(Issue(file=shown(), line=doc.line_of(("id",)), code="duplicate-id", record_id=record.id,
-                         field="id", message=f"id {record.id!r} is already used by {first}; ids must be unique"))
+        kept, kept_path, kept_doc = record, path, doc
+        if _well_named(registry.paths[record.id], record) or not _well_named(path, record):
+            kept, kept_path, kept_doc = registry.records[record.id], registry.paths[record.id], registry.docs[record.id]
+        other_path, other_doc = (registry.paths[record.id], registry.docs[record.id]) if kept is record else (path, doc)
+        registry.records[record.id], registry.paths[record.id], registry.docs[record.id] = kept, kept_path, kept_doc
+        # The copy is blamed, not the file named '<kind>/<id>.yaml', whichever of them was read first.
+        report.add(Issue(file=display_path(other_path, registry.root), line=other_doc.line_of(("id",)),
+                         code="duplicate-id", record_id=record.id, field="id",
+                         message=f"id {record.id!r} is already used by {display_path(kept_path, registry.root)}; "
+                                 f"ids must be unique"))
         return
     registry.records[record.id] = record
     registry.paths[record.id] = path
     registry.docs[record.id] = doc
+
+
+def _well_named(path: Path, record: Record) -> bool:
+    return path.stem == record.id and path.parent.name == record.kind_token
 
 
 def _explain(error: Any, model: type[Record]) -> str:

@@ -182,9 +182,10 @@ def test_cli_reports_file_line_field_and_exits_one(records_dir: Path, cli) -> No
     assert "Traceback" not in result.output
 
 
-def test_cli_json_report(records_dir: Path, cli) -> None:  # type: ignore[no-untyped-def]
+def test_cli_json_report(records_dir: Path, cli, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     with_case(records_dir, "schema-extra-forbidden")
-    result = cli("validate", "--records", records_dir, "--format", "json")
+    monkeypatch.chdir(records_dir.parent)
+    result = cli("validate", "--records", "records", "--format", "json")
     assert result.exit_code == 1
     report = json.loads(result.output)
     assert report["valid"] is False and report["errors"] == 1
@@ -256,3 +257,23 @@ def test_a_folder_without_records_is_an_error_not_an_empty_success(tmp_path: Pat
     done = cli("validate", "--records", tmp_path)
     assert done.exit_code == 1 and "no-records" in done.output
     assert "point --records at the folder that holds '<kind>/<id>.yaml' files" in done.output
+
+
+def test_the_copy_is_blamed_for_a_duplicate_id_not_the_well_named_file(records_dir: Path) -> None:
+    _, report = validate(with_case(records_dir, "duplicate-id"))
+    [issue] = [i for i in report.errors if i.code == "duplicate-id"]
+    assert issue.file.endswith("family/saadat-fellay-20261015-family-copy.yaml"), issue.file
+    assert "family/saadat-fellay-20261015-family-nucleotide-transformer.yaml" in issue.message
+
+
+def test_reported_paths_open_from_where_the_command_ran(records_dir: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    with_case(records_dir, "value-mismatch")
+    monkeypatch.chdir(records_dir.parent)
+    [inside] = [i.file for i in validate(records_dir)[1].errors]
+    assert inside.startswith("records/result/") and Path(inside).is_file()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    [outside] = [i.file for i in validate(records_dir)[1].errors]
+    assert Path(outside).is_absolute() and Path(outside).is_file()
