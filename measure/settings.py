@@ -130,7 +130,8 @@ class Setting:
 
     def label(self) -> str:
         """A short, readable summary of the knobs, for progress lines and tables."""
-        return ", ".join(f"{name}={value}" for name, value in self.knobs().items())
+        return ", ".join(f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+                         for name, value in self.knobs().items())
 
     def id_token(self) -> str:
         """The knobs in a few characters, for record ids ('full-bf16w-fp32adam-tok')."""
@@ -163,7 +164,9 @@ def _enum(kind: type[StrEnum]) -> Callable[[Any], Any]:
             return kind(value)
         except ValueError:
             choices = [member.value for member in kind]
-            raise MeasureError(f"{value!r} is not one of {', '.join(choices)}") from None
+            close = difflib.get_close_matches(str(value).replace("_", "-"), choices, n=1, cutoff=0.6)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise MeasureError(f"{value!r} is not one of {', '.join(choices)}{hint}") from None
 
     return parse
 

@@ -108,7 +108,7 @@ def test_parse_assignment(text: str, expected: tuple[str, object]) -> None:
     ("text", "message"),
     [("precision", "not a knob setting"), ("precison=pure-bf16", "did you mean 'precision'"),
      ("precision=bf16", "not one of bf16-weights-fp32-adam"), ("reduce_bucket_size=0", "not a positive whole"),
-     ("overlap_comm=maybe", "not true or false")],
+     ("overlap_comm=maybe", "not true or false"), ("precision=pure_bf16", "(did you mean 'pure-bf16'?)")],
 )
 def test_bad_knobs_say_what_was_expected(text: str, message: str) -> None:
     with pytest.raises(MeasureError) as caught:

@@ -15,7 +15,8 @@ app = typer.Typer(
     name="registry",
     help=(
         "An evidence registry for published machine-learning results: every number with its source, "
-        "its review, what the source leaves unstated, and what we measured ourselves."
+        "its review, what the source leaves unstated, and what we measured or estimated ourselves, "
+        "never merged with what was printed."
     ),
     no_args_is_help=True,
     add_completion=False,
