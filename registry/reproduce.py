@@ -179,9 +179,14 @@ def check_requirements(jobs: Sequence[Job], method: ReproductionMethod | Method)
     require(*needed)
 
 
-def compare(result: Result, value: Decimal) -> Comparison:
-    """The value beside the result's; fresh Decimal objects, since YAML would write a shared one as an alias."""
+def compare(result: Result, value: Decimal) -> Comparison | None:
+    """The value beside the result's, or None where the result is 0 (no ratio to give).
+
+    Fresh Decimal objects, since YAML would write a shared one as an alias.
+    """
     transcribed, reproduced = Decimal(str(result.numeric_value)), Decimal(str(value))
+    if transcribed == 0:
+        return None
     return Comparison(transcribed=transcribed, reproduced=reproduced, difference=reproduced - transcribed,
                       ratio=ratio(reproduced, transcribed))
 

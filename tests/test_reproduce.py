@@ -129,6 +129,14 @@ def test_a_long_result_id_still_gives_a_valid_reproduction_id(bundled) -> None: 
     assert all(len(i) <= MAX_ID_LENGTH and re.match(ID_PATTERN, i) and "-measured" in i for i in ids), ids
 
 
+def test_a_result_of_zero_gets_no_ratio(bundled) -> None:  # type: ignore[no-untyped-def]
+    result, recipe = recipe_for(bundled, RESULT_33)
+    zero = result.model_copy(update={"numeric_value": Decimal(0), "printed_value": "0"})
+    setting = recipe_settings(recipe)[0]
+    record = build_record(Job(setting, zero, recipe), outcome_for(setting), ENV)
+    assert record.value == Decimal("30.12") and record.comparison is None
+
+
 def test_measured_record_round_trip(bundled, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
     result, recipe = recipe_for(bundled, RESULT_33)
     setting = recipe_settings(recipe)[0]
