@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import time
 from decimal import Decimal
 from pathlib import Path
 
@@ -23,7 +24,8 @@ from registry.db.tables import KIND_TABLES, child_of
 from registry.db.views import NOT_REVIEWED, STATUS_STRENGTH, VIEWS
 from registry.models import KIND_MODELS, Evaluation, Recipe, Reproduction, Result
 from registry.models.records import ReviewStatus
-from registry.models.reproduction import Comparison, FixedConditions, Knob, RunHardware, gib, ratio
+from registry.models.reproduction import Comparison, FixedConditions, Knob, RunHardware, ratio
+from registry.units import gib
 from registry.writer import write_record
 from tests.conftest import CONFIG_33, RESULT_11, RESULT_33, ROOT, SOURCE
 
@@ -82,7 +84,8 @@ def add_reproduction(records: Path, value: str = "30.12") -> Reproduction:
         comparison=Comparison(transcribed=transcribed, reproduced=reproduced, difference=reproduced - transcribed,
                               ratio=ratio(reproduced, transcribed)),
         hardware=RunHardware(kind="gpu", name="NVIDIA H200", memory_bytes=150_000_000_000, count=1),
-        software={"python": "3.11.7", "torch": "2.13.0", "cuda": None}, git_commit="abcdef1",
+        # A measured run names its CUDA (a check); a library with no version still maps to NULL.
+        software={"python": "3.11.7", "torch": "2.13.0", "cuda": "13.0", "flash_attn": None}, git_commit="abcdef1",
         command="registry reproduce " + RECIPE, started_at=dt.datetime(2026, 11, 1, 10, 0, tzinfo=dt.UTC),
         duration_s=12.5,
     )
@@ -260,7 +263,7 @@ def test_reproductions_sit_beside_their_results(cli, records_dir: Path, tmp_path
     assert ("offload", "false", "boolean") in candidates
     assert query(out, "SELECT name, version FROM reproduction_software WHERE reproduction_id = ? ORDER BY name",
                  REPRODUCTION) == [
-        ("cuda", None), ("python", "3.11.7"), ("torch", "2.13.0")]
+        ("cuda", "13.0"), ("flash_attn", None), ("python", "3.11.7"), ("torch", "2.13.0")]
     assert query(out, "SELECT comparison_ratio, hardware_memory_bytes, value_bytes FROM reproduction WHERE id = ?",
                  REPRODUCTION) == [
         (str(reproduction.comparison.ratio), 150_000_000_000, 30_120_000_000)]  # type: ignore[union-attr]
@@ -369,6 +372,76 @@ def test_unwritable_folder_gets_a_message(cli, records_dir: Path, tmp_path: Path
     assert "cannot write the database" in result.output and "--out" in result.output
 
 
+# -- never replacing a file that is not a registry database -----------------------------------
+
+
+@pytest.mark.parametrize("name", ["README.md", "registry.db", "notes.sqlite"])
+def test_out_leaves_a_file_it_did_not_build_untouched(cli, records_dir: Path, tmp_path: Path, name: str) -> None:  # type: ignore[no-untyped-def]
+    precious = tmp_path / name
+    precious.write_bytes(b"# Project\n\nHand-written notes, not a database.\n\x00\xff")
+    before = precious.read_bytes(), precious.stat().st_mtime_ns
+    result = cli("db", "build", "--records", records_dir, "--out", precious)
+    assert result.exit_code == 1, result.output
+    assert "already exists and is not a database that 'registry db build' wrote" in result.output
+    assert "it was left untouched" in result.output and "--out" in result.output
+    assert "Traceback" not in result.output
+    assert (precious.read_bytes(), precious.stat().st_mtime_ns) == before, "byte for byte, time included"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == [], "no temporary file left"
+
+
+def test_out_leaves_another_sqlite_database_untouched(cli, records_dir: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    other = tmp_path / "app.db"
+    connection = sqlite3.connect(other)
+    connection.execute("CREATE TABLE users (name TEXT)")
+    connection.execute("INSERT INTO users VALUES ('ada')")
+    connection.commit()
+    connection.close()
+    before = other.read_bytes()
+    result = cli("db", "build", "--records", records_dir, "--out", other)
+    assert result.exit_code == 1 and "is not a database that 'registry db build' wrote" in result.output
+    assert other.read_bytes() == before
+
+
+def test_out_replaces_a_previous_registry_database(cli, built: Path, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    connection = sqlite3.connect(built)
+    connection.execute("INSERT INTO registry_meta VALUES ('left-over', 'from the previous build')")
+    connection.commit()
+    connection.close()
+    build(cli, records_dir, built)
+    assert query(built, "SELECT COUNT(*) FROM registry_meta WHERE key = 'left-over'") == [(0,)], "replaced"
+    assert query(built, "SELECT COUNT(*) FROM results_flat") == [(2,)]
+
+
+def test_out_replaces_an_empty_file(cli, records_dir: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """An empty file holds nothing to lose (touch registry.db, then build)."""
+    empty = tmp_path / "registry.db"
+    empty.touch()
+    build(cli, records_dir, empty)
+    assert query(empty, "SELECT COUNT(*) FROM results_flat") == [(2,)]
+
+
+def test_the_file_time_is_when_the_records_were_read(  # type: ignore[no-untyped-def]
+    cli, records_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The build time is kept as the file's modification time (not inside: builds stay byte-identical),
+    and it is when reading the records began, so that an edit made during the build counts as later."""
+    import registry.checks
+
+    real_validate = registry.checks.validate
+    times: dict[str, int] = {}
+
+    def timed_validate(records: Path):  # type: ignore[no-untyped-def]
+        times["read"] = time.time_ns()
+        found = real_validate(records)
+        times["validated"] = time.time_ns()
+        return found
+
+    monkeypatch.setattr(registry.checks, "validate", timed_validate)
+    out = tmp_path / "registry.db"
+    build(cli, records_dir, out)
+    assert out.stat().st_mtime_ns <= times["read"] < times["validated"]
+
+
 @pytest.mark.parametrize(
     ("url", "fragment"),
     [
@@ -386,11 +459,26 @@ def test_bad_server_urls_get_a_message(cli, records_dir: Path, url: str, fragmen
     assert ":wrong@" not in result.output, "passwords are never printed"
 
 
-def test_a_sqlite_url_builds_a_file(cli, records_dir: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    out = tmp_path / "via-url.db"
-    result = cli("db", "build", "--records", records_dir, "--db", f"sqlite:///{out}")
-    assert result.exit_code == 0, result.output
-    assert query(out, "SELECT COUNT(*) FROM results_flat") == [(2,)]
+@pytest.mark.parametrize(
+    ("url", "hint"),
+    [
+        # SQLAlchemy's rule: three slashes, a path relative to the current folder; four, an absolute one.
+        ("sqlite:///tmp/y.db", "--out tmp/y.db (relative to the current folder, as this URL says), or --out /tmp/y.db"),
+        ("sqlite:////srv/y.db", "--out /srv/y.db"),
+        ("sqlite+pysqlite:///y.db?timeout=5", "--out y.db (relative"),
+        ("sqlite://", "--out FILE"),
+    ],
+)
+def test_a_sqlite_url_is_refused_and_points_at_out(  # type: ignore[no-untyped-def]
+    cli, records_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, url: str, hint: str
+) -> None:
+    """--db is for a server; a sqlite:/// URL, easily read as absolute when it is not, is not guessed at."""
+    monkeypatch.chdir(tmp_path)
+    result = cli("db", "build", "--records", records_dir, "--db", url)
+    assert result.exit_code == 1, result.output
+    assert "names a SQLite file, but --db is for a PostgreSQL server" in result.output
+    assert hint in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "tmp").exists() and not Path("/srv/y.db").exists(), "nothing is written"
 
 
 def test_help_and_validate_do_not_import_the_database_layer() -> None:

@@ -174,6 +174,93 @@ def test_server_queries_are_read_only(cli, records_dir: Path, pg_url: str, sql: 
     assert pg(pg_url, "SELECT COUNT(*) FROM result") == [(2,)]
 
 
+EXPLOIT = "SELECT $$'$$; COMMIT; CREATE TABLE pwned AS SELECT 1 AS x; SELECT $$'$$"
+
+
+@pytest.fixture
+def no_pwned(pg_url: str) -> Iterator[str]:
+    """The test server's URL, with no table 'pwned' before or after (should a test fail half-way)."""
+    from sqlalchemy import create_engine, text
+
+    def drop() -> None:
+        engine = create_engine(pg_url)
+        try:
+            with engine.begin() as connection:
+                connection.execute(text("DROP TABLE IF EXISTS pwned"))
+        finally:
+            engine.dispose()
+
+    drop()
+    yield pg_url
+    drop()
+
+
+def pwned_exists(url: str) -> bool:
+    return pg(url, "SELECT to_regclass('public.pwned') IS NOT NULL") == [(True,)]
+
+
+def test_a_dollar_quoted_commit_cannot_write(cli, records_dir: Path, no_pwned: str) -> None:  # type: ignore[no-untyped-def]
+    """The finding: $$'$$ hid the semicolons from the check, and COMMIT ended the READ ONLY transaction."""
+    result = cli("query", "--db", no_pwned, "--", EXPLOIT)
+    assert result.exit_code == 1, result.output
+    assert "holds 4 statements" in result.output and "Traceback" not in result.output
+    assert not pwned_exists(no_pwned)
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        EXPLOIT,
+        "SELECT 1; COMMIT; CREATE TABLE pwned AS SELECT 1 AS x",
+        "SELECT 1; SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE; CREATE TABLE pwned AS SELECT 1 AS x",
+    ],
+)
+def test_the_server_itself_runs_one_statement(no_pwned: str, monkeypatch: pytest.MonkeyPatch, sql: str) -> None:
+    """Should the statement check ever miss a semicolon, the server still refuses a second statement."""
+    from registry.db import query as query_module
+
+    monkeypatch.setattr(query_module, "check_read_only", lambda statement, dialect="sqlite": statement)
+    with pytest.raises(query_module.QueryError, match="holds more than one statement"):
+        query_module.run_server(no_pwned, sql)
+    assert not pwned_exists(no_pwned)
+
+
+def test_every_transaction_of_the_session_is_read_only(pg_url: str) -> None:
+    from registry.db.query import run_server
+
+    result = run_server(pg_url, "SELECT current_setting('default_transaction_read_only'), "
+                                "current_setting('transaction_read_only')")
+    assert result.rows == [("on", "on")]
+
+
+def test_options_in_the_url_are_kept(pg_url: str) -> None:
+    from urllib.parse import quote
+
+    from registry.db.query import run_server
+
+    separator = "&" if "?" in pg_url else "?"
+    url = f"{pg_url}{separator}options={quote('-c application_name=registry-probe')}"
+    result = run_server(url, "SELECT current_setting('application_name'), current_setting('default_transaction_read_only')")
+    assert result.rows == [("registry-probe", "on")]
+
+
+@pytest.mark.parametrize(
+    ("sql", "expected"),
+    [
+        ("SELECT COUNT(*) AS n FROM results_flat WHERE unit LIKE '%gig%'", [{"n": 2}]),
+        ("SELECT '100%' AS text", [{"text": "100%"}]),
+        ("SELECT $$it's; %s fine$$ AS text", [{"text": "it's; %s fine"}]),
+        ("SELECT E'it\\'s' AS text", [{"text": "it's"}]),
+        ("-- a comment first\nSELECT 1 AS n", [{"n": 1}]),
+    ],
+)
+def test_quotes_and_percent_signs_on_the_server(  # type: ignore[no-untyped-def]
+    cli, records_dir: Path, pg_url: str, sql: str, expected: list[dict]  # type: ignore[type-arg]
+) -> None:
+    build_pg(cli, records_dir, pg_url)
+    assert query_json(cli, pg_url, sql) == expected
+
+
 def test_a_long_server_query_is_stopped(cli, records_dir: Path, pg_url: str) -> None:  # type: ignore[no-untyped-def]
     result = cli("query", "--db", pg_url, "--timeout", "0.5", "--", "SELECT pg_sleep(5)")
     assert result.exit_code == 1

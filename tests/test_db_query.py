@@ -7,6 +7,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import sqlite3
 from pathlib import Path
 
@@ -145,6 +146,68 @@ def test_split_statements_ignores_quotes_and_comments() -> None:
         check_read_only("SELECT 1; SELECT 2; SELECT 3")
 
 
+EXPLOIT = "SELECT $$'$$; COMMIT; CREATE TABLE pwned AS SELECT 1 AS x; SELECT $$'$$"
+
+
+@pytest.mark.parametrize(
+    ("sql", "statements"),
+    [
+        # Dollar quotes: a quote or a semicolon inside is text; the tag must match.
+        ("SELECT $$it's; fine$$", ["SELECT $$it's; fine$$"]),
+        ("SELECT $tag$ a $$ ; b $tag$; SELECT 2", ["SELECT $tag$ a $$ ; b $tag$", "SELECT 2"]),
+        ("SELECT $a$ $b$ ; $a$", ["SELECT $a$ $b$ ; $a$"]),
+        ("SELECT $_ü1$;$_ü1$", ["SELECT $_ü1$;$_ü1$"]),
+        (EXPLOIT, ["SELECT $$'$$", "COMMIT", "CREATE TABLE pwned AS SELECT 1 AS x", "SELECT $$'$$"]),
+        # Not dollar quotes: a $ inside a name, and a positional parameter.
+        ("SELECT a$$b; SELECT 2", ["SELECT a$$b", "SELECT 2"]),
+        ("SELECT $1; SELECT $2", ["SELECT $1", "SELECT $2"]),
+        # Escape strings: a backslash escapes a quote, and E must stand alone before the quote.
+        ("SELECT E'it\\'s; fine'", ["SELECT E'it\\'s; fine'"]),
+        ("SELECT e'\\\\'; SELECT 2", ["SELECT e'\\\\'", "SELECT 2"]),
+        ("SELECT E'a''b;c'", ["SELECT E'a''b;c'"]),
+        ("SELECT E'\\'; COMMIT; SELECT \\''", ["SELECT E'\\'; COMMIT; SELECT \\''"]),
+        ("SELECT name'\\'; SELECT 2", ["SELECT name'\\'", "SELECT 2"]),
+        # Block comments nest on PostgreSQL.
+        ("SELECT 1 /* a /* b */ ; c */ ; SELECT 2", ["SELECT 1", "SELECT 2"]),
+        ("SELECT ARRAY[']'] -- ;", ["SELECT ARRAY[']']"]),
+    ],
+)
+def test_split_statements_by_postgresql_rules(sql: str, statements: list[str]) -> None:
+    assert split_statements(sql, "postgresql") == statements
+
+
+def test_split_statements_by_sqlite_rules() -> None:
+    """SQLite has no dollar quotes or escape strings: what it would read as one statement stays one."""
+    assert split_statements(EXPLOIT) == [EXPLOIT]
+    assert split_statements("SELECT E'\\'; SELECT 2") == ["SELECT E'\\'", "SELECT 2"]
+    assert split_statements("SELECT 1 /* a /* b */ ; SELECT 2") == ["SELECT 1", "SELECT 2"]
+    assert split_statements("SELECT [a;b], `c;d`") == ["SELECT [a;b], `c;d`"]
+
+
+def test_the_dollar_quote_exploit_is_refused_by_the_statement_check() -> None:
+    with pytest.raises(QueryError, match="holds 4 statements"):
+        check_read_only(EXPLOIT, "postgresql")
+    assert check_read_only("SELECT $$'$$; ", "postgresql") == "SELECT $$'$$"
+
+
+@pytest.mark.parametrize(
+    ("sql", "fragment"),
+    [("SELECT $$open", "unclosed $$ quote"), ("SELECT $x$ a $y$", "unclosed $x$ quote"),
+     ("SELECT E'open\\'", "unclosed ' quote")],
+)
+def test_unclosed_postgresql_quotes(sql: str, fragment: str) -> None:
+    with pytest.raises(QueryError, match=re.escape(fragment)):
+        split_statements(sql, "postgresql")
+
+
+def test_the_dollar_quote_exploit_against_a_sqlite_file(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
+    """SQLite reads it as one (broken) statement; it fails, and the file is unchanged."""
+    before = digest(db)
+    result = run(cli, db, EXPLOIT)
+    assert result.exit_code == 1 and "the query failed" in result.output and "Traceback" not in result.output
+    assert digest(db) == before
+
+
 def test_results_as_a_table(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
     result = run(cli, db, "SELECT printed_value, unit, review_status FROM results_flat ORDER BY numeric_value_float")
     assert result.exit_code == 0, result.output
@@ -226,6 +289,86 @@ def test_an_unreachable_server_gets_a_message(cli, tmp_path: Path) -> None:  # t
     result = cli("query", "SELECT 1", "--db", "postgresql+psycopg://u:secret@127.0.0.1:1/x", "--records", tmp_path)
     assert result.exit_code == 1
     assert "cannot use the database at" in result.output and "secret" not in result.output
+
+
+def test_a_record_edited_in_place_after_the_build(cli, db: Path, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """An edit that leaves the folder's time alone (writing into the file) is noticed too."""
+    assert "Warning" not in run(cli, db, "SELECT 1").output
+    folder = records_dir / "result"
+    folder_time = folder.stat().st_mtime_ns
+    record = folder / f"{RESULT_33}.yaml"
+    with open(record, "r+", encoding="utf-8") as handle:
+        text = handle.read()
+        assert "33.88" in text
+        handle.seek(0)
+        handle.write(text.replace("33.88", "44.88"))
+    assert folder.stat().st_mtime_ns == folder_time, "an edit in place, as the finding describes"
+    stale = run(cli, db, "SELECT 1")
+    assert stale.exit_code == 0
+    assert f"record files under {records_dir}/ changed after {db} was built (1 edited)" in stale.output
+    assert f"registry db build --records {records_dir} --out {db}" in stale.output
+
+
+def test_records_added_and_removed_after_the_build(cli, db: Path, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    removed = records_dir / "result" / f"{RESULT_11}.yaml"
+    added = records_dir / "family" / "new-family.yaml"
+    added.write_text("kind: family\n")
+    original = removed.read_bytes()
+    removed.unlink()
+    stale = run(cli, db, "SELECT 1")
+    assert "(1 added, 1 removed)" in stale.output
+    removed.write_bytes(original)  # back, but written after the build: its content may differ
+    added.unlink()
+    assert "(1 edited)" in run(cli, db, "SELECT 1").output
+
+
+def test_files_the_build_does_not_read_are_not_changes(cli, db: Path, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    (records_dir / "result" / ".draft.yaml").write_text("kind: result\n")  # hidden: a temporary write
+    (records_dir / "NOTES.md").write_text("not a record\n")
+    (records_dir / ".cache").mkdir()
+    (records_dir / ".cache" / "x.yaml").write_text("{}\n")
+    assert "Warning" not in run(cli, db, "SELECT 1").output
+
+
+def test_no_stale_check_without_the_records(cli, db: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = cli("query", "SELECT 1", "--db", db, "--records", tmp_path / "elsewhere")
+    assert result.exit_code == 0 and "Warning" not in result.output
+
+
+def test_the_stale_check_also_follows_a_sqlite_url(cli, db: Path, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    os.utime(records_dir / "result" / f"{RESULT_33}.yaml")  # touched now, after the build
+    result = cli("query", "SELECT 1", "--db", f"sqlite:///{db}", "--records", records_dir)
+    assert result.exit_code == 0 and "(1 edited)" in result.output
+
+
+def test_a_query_that_starts_with_a_comment_goes_after_double_dash(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
+    sql = "-- results in gigabytes\nSELECT COUNT(*) AS n FROM results_flat WHERE unit LIKE '%gig%'"
+    as_option = cli("query", "--db", db, "--format", "json", sql)
+    assert as_option.exit_code == 2
+    assert "looks like SQL, not an option: put -- before SQL" in as_option.output
+    assert 'registry query -- "$(cat query.sql)"' in as_option.output
+    after_dashes = cli("query", "--db", db, "--format", "json", "--records", db.parent / "records", "--", sql)
+    assert after_dashes.exit_code == 0, after_dashes.output
+    assert json.loads(after_dashes.stdout) == [{"n": 2}]
+    help_text = " ".join(cli("query", "--help").output.split())
+    assert "SQL that starts with '-' (such as a -- comment) goes after --" in help_text
+
+
+def test_an_unknown_option_still_gets_click_s_message(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
+    result = cli("query", "--db", db, "--fromat", "csv", "SELECT 1")
+    assert result.exit_code == 2 and "No such option: --fromat" in result.output
+
+
+def test_a_value_with_spaces_after_an_option_is_not_taken_for_sql(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = cli("query", "--db", "-odd name.db", "SELECT 1", "--records", tmp_path)
+    assert result.exit_code == 1 and "no database at '-odd name.db'" in result.output
+
+
+def test_a_url_of_another_server_gets_a_query_hint(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = cli("query", "SELECT 1", "--db", "mysql://x", "--records", tmp_path)
+    assert result.exit_code == 1
+    assert "only PostgreSQL servers are supported" in result.output
+    assert "--db FILE for a SQLite file" in result.output and "--out" not in result.output
 
 
 def test_the_records_changed_after_the_build(cli, db: Path, records_dir: Path) -> None:  # type: ignore[no-untyped-def]

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from typer.core import TyperCommand
 
 from registry.cli._errors import err_console, user_errors
 from registry.cli.options import DebugOption, RecordsOption
@@ -52,8 +53,9 @@ def build_command(
     with user_errors(debug):
         from registry.db.build import build_database
 
-        if db is not None and db.startswith("sqlite:///"):
-            out, db = Path(db[len("sqlite:///"):]), None
+        if db is not None and db.split(":", 1)[0].split("+")[0].lower() == "sqlite":
+            raise RegistryError(f"--db {db!r} names a SQLite file, but --db is for a PostgreSQL server",
+                                _sqlite_url_hint(db))
         if db is not None and "://" not in db:
             raise RegistryError(f"--db {db!r} is not a database URL",
                                 "use --out FILE for a SQLite file, or --db postgresql+psycopg://USER:PASS@HOST/DB")
@@ -64,8 +66,49 @@ def build_command(
         )
 
 
+def _sqlite_url_hint(url: str) -> str:
+    """Where a sqlite:/// URL points, by SQLAlchemy's rule (three slashes: relative; four: absolute), as --out."""
+    rest = url.split("://", 1)[1] if "://" in url else ""
+    path = rest[1:].split("?", 1)[0] if rest.startswith("/") else ""
+    if not path:
+        return "write a SQLite file with --out FILE, for example --out registry.db"
+    if path.startswith("/"):
+        return f"write a SQLite file with --out FILE: --out {path}"
+    return (f"write a SQLite file with --out FILE: --out {path} (relative to the current folder, as this URL "
+            f"says), or --out /{path} for an absolute path")
+
+
+class QueryCommand(TyperCommand):
+    """'registry query', with a hint when SQL that starts with '-' (a -- comment) would be taken for an option."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        takes_value = {name for param in self.params if param.param_type_name == "option"
+                       and not getattr(param, "is_flag", False) for name in param.opts}
+        after_option = False
+        for arg in args:
+            if arg == "--":
+                break
+            if after_option or arg.split("=", 1)[0] in takes_value:
+                after_option = arg in takes_value  # "--db X": X is the option's value; "--db=X" has it
+                continue
+            if arg.startswith("-") and any(char.isspace() for char in arg):
+                # An option never holds a space or a line break: this is SQL, such as "-- a comment\nSELECT 1".
+                ctx.fail(f"{_first_line(arg)!r} looks like SQL, not an option: put -- before SQL that starts with "
+                         f"'-' (such as a -- comment), for example: registry query -- \"$(cat query.sql)\"")
+        return super().parse_args(ctx, args)  # type: ignore[no-any-return]
+
+
+def _first_line(text: str) -> str:
+    line = text.splitlines()[0]
+    return line if len(line) <= 40 else line[:39] + "…"
+
+
 def query_command(
-    sql: str = typer.Argument(..., metavar="SQL", help="One SELECT (or WITH ... SELECT) statement."),
+    sql: str = typer.Argument(
+        ..., metavar="SQL",
+        help="One SELECT (or WITH ... SELECT) statement. SQL that starts with '-' (such as a -- comment) goes "
+             "after --, or it is read as an option: registry query -- \"$(cat query.sql)\".",
+    ),
     db: str = typer.Option(
         DEFAULT_DB, "--db", metavar="FILE|URL",
         help="The database: a SQLite file built by 'registry db build' (default registry.db) or a PostgreSQL URL.",
@@ -83,15 +126,18 @@ def query_command(
     """Run one read-only SQL query against the database built by 'registry db build'.
 
     The database is opened read-only, only a single SELECT or WITH statement runs, and a query
-    that runs longer than --timeout is stopped. Warns when the records changed after the build.
+    that runs longer than --timeout is stopped. With a SQLite file, warns when a record file
+    under --records was added, removed or modified after the build (each file's modification
+    time against the database file's, which the build sets to when it read the records).
     """
     with user_errors(debug):
-        from registry.db.query import is_url, run_query
+        from registry.db.query import run_query, sqlite_path
 
         limit = max_rows if format is QueryFormat.TABLE else None
         result = run_query(db, sql, timeout=timeout, max_rows=limit)
-        if not is_url(db):
-            _warn_if_stale(Path(db), records)
+        path = sqlite_path(db)
+        if path is not None:
+            _warn_if_stale(path, records)
         if format is QueryFormat.CSV:
             writer = csv.writer(sys.stdout, lineterminator="\n")
             writer.writerow(result.columns)
@@ -139,18 +185,18 @@ def _json_value(value: Any) -> Any:
 
 
 def _warn_if_stale(db: Path, records: Path) -> None:
-    """Warn when record files were added or removed after the database was built (folder times)."""
-    try:
-        built = db.stat().st_mtime
-        folders = [records, *(p for p in records.iterdir() if p.is_dir())]
-        changed = max(folder.stat().st_mtime for folder in folders)
-    except OSError:
+    """Warn when record files were edited, added or removed after the database was built."""
+    from registry.db.freshness import record_changes
+
+    changes = record_changes(db, records)
+    if not changes:
         return
-    if changed > built:
-        err_console.print(
-            f"Warning: records under {records}/ changed after {db} was built; "
-            f"run 'registry db build --records {records}' to refresh it."
-        )
+    out = "" if db == Path(DEFAULT_DB) else f" --out {db}"
+    err_console.print(
+        f"Warning: record files under {records}/ changed after {db} was built ({changes.describe()}); "
+        f"run 'registry db build --records {records}{out}' to refresh it.",
+        markup=False, soft_wrap=True,
+    )
 
 
 def register(app: typer.Typer) -> None:
@@ -161,4 +207,4 @@ def register(app: typer.Typer) -> None:
     )
     db_app.command("build")(build_command)
     app.add_typer(db_app, name="db")
-    app.command("query")(query_command)
+    app.command("query", cls=QueryCommand)(query_command)

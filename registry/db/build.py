@@ -5,13 +5,16 @@ it is complete, so a failure or a kill part-way leaves the previous database unt
 database is rebuilt in one transaction (PostgreSQL's DDL is transactional): readers see the old
 tables until the new ones are committed, and a failure rolls everything back. Rows are inserted in
 a fixed order (kinds in dependency order, ids sorted), so two builds from the same records give
-the same content.
+the same content, byte for byte; so the build time is not stored inside the file, but as the
+file's modification time, set to when the records were read (``registry query`` compares the
+record files against it). An existing file is replaced only when it is a database built here.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import os
+import sqlite3
 import tempfile
 import time
 from collections.abc import Iterator
@@ -180,15 +183,20 @@ def build_database(records: Path, *, out: Path | None = None, url: str | None = 
     """
     from registry.checks import validate
 
+    target = Path(out) if out is not None else Path("registry.db")
+    # A bad URL or a file that must not be replaced is reported before a long validation.
     if url is not None:
-        server_engine(url).dispose()  # a bad URL is reported before a long validation
+        server_engine(url).dispose()
+    else:
+        ensure_replaceable(target)
+    read_at = time.time_ns()  # before the first record is read: an edit from now on makes the database stale
     with gc_paused():  # records make no reference cycles; the collector would rescan them all, often
         registry, report = validate(records)
     if not report.valid:
         raise InvalidRegistryError(report)
     if url is not None:
         return build_server(registry, url)
-    return build_sqlite(registry, out if out is not None else Path("registry.db"))
+    return build_sqlite(registry, target, records_read_at=read_at)
 
 
 # -- SQLite ---------------------------------------------------------------------------------
@@ -213,13 +221,19 @@ def _sqlite_engine(path: Path) -> Engine:
     return engine
 
 
-def build_sqlite(registry: Registry, out: Path) -> BuildSummary:
-    """Build the database into ``out`` atomically: a temporary file beside it, renamed into place when complete."""
+def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None = None) -> BuildSummary:
+    """Build the database into ``out`` atomically: a temporary file beside it, renamed into place when complete.
+
+    ``records_read_at`` (nanoseconds since the epoch, when reading the records began; default: now)
+    becomes the file's modification time, which ``registry query`` compares the record files against.
+    """
     ensure_tables_match()
     started = time.perf_counter()
+    read_at = time.time_ns() if records_read_at is None else records_read_at
     out = Path(out)
     if out.is_dir():
         raise RegistryError(f"{str(out)!r} is a folder", "give --out a file name, for example registry.db")
+    ensure_replaceable(out)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp_name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
@@ -237,6 +251,7 @@ def build_sqlite(registry: Registry, out: Path) -> BuildSummary:
                 written = _populate(connection, registry)
         finally:
             engine.dispose()
+        os.utime(tmp, ns=(time.time_ns(), read_at))
         with open(tmp, "rb+") as handle:
             os.fsync(handle.fileno())
         os.replace(tmp, out)
@@ -256,6 +271,40 @@ def build_sqlite(registry: Registry, out: Path) -> BuildSummary:
         tmp.unlink(missing_ok=True)
     return BuildSummary(str(out), len(registry.records), written, len(ordered_tables()), len(VIEWS),
                         time.perf_counter() - started)
+
+
+def is_registry_database(path: Path) -> bool:
+    """Whether ``path`` is a SQLite database that a build wrote: it has ``registry_meta`` with a schema version."""
+    try:
+        connection = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+    except (sqlite3.Error, OSError):
+        return False
+    try:
+        row = connection.execute("SELECT value FROM registry_meta WHERE key = 'schema_version'").fetchone()
+    except sqlite3.Error:
+        return False
+    finally:
+        connection.close()
+    return row is not None
+
+
+def ensure_replaceable(out: Path) -> None:
+    """Refuse to replace a file that is not a database built here: '--out README.md' must not destroy a README.
+
+    A database from any earlier build may be replaced (that is what rebuilding is), and so may an
+    empty file (it holds nothing to lose); any other file is left exactly as it is.
+    """
+    try:
+        if not out.exists() or out.is_dir() or (out.is_file() and out.stat().st_size == 0):
+            return  # nothing there yet; a folder gets its own message
+    except OSError:
+        return  # the write itself will report what is wrong
+    if not (out.is_file() and is_registry_database(out)):
+        raise RegistryError(
+            f"{str(out)!r} already exists and is not a database that 'registry db build' wrote; it was left "
+            "untouched",
+            "choose another file with --out (for example --out registry.db), or move that file away first",
+        )
 
 
 def _fsync_folder(folder: Path) -> None:
@@ -283,8 +332,13 @@ def shown_url(url: str) -> str:
         return url
 
 
-def server_engine(url: str) -> Engine:
-    """An engine for a database URL, with failures turned into messages that say what to check."""
+def server_engine(url: str, *, read_only: bool = False, file_option: str = "--out FILE") -> Engine:
+    """An engine for a database URL, with failures turned into messages that say what to check.
+
+    ``read_only`` opens every session with ``default_transaction_read_only=on`` (added to any
+    ``options`` the URL gives), so that no transaction in it can write, whatever it runs.
+    ``file_option`` is the option of the calling command that takes a SQLite file, for the hint.
+    """
     try:
         parsed = make_url(url)
     except ArgumentError as exc:
@@ -295,10 +349,15 @@ def server_engine(url: str) -> Engine:
     if parsed.get_backend_name() != "postgresql":
         raise RegistryError(
             f"--db {shown_url(url)!r}: only PostgreSQL servers are supported",
-            "use a postgresql+psycopg:// URL, or --out FILE for a SQLite file",
+            f"use a postgresql+psycopg:// URL, or {file_option} for a SQLite file",
         )
+    connect_args: dict[str, Any] = {}
+    if read_only:
+        given = parsed.query.get("options", "")
+        given = " ".join(given) if isinstance(given, tuple) else given
+        connect_args["options"] = f"{given} -c default_transaction_read_only=on".strip()
     try:
-        return create_engine(parsed, pool_pre_ping=False)
+        return create_engine(parsed, pool_pre_ping=False, connect_args=connect_args)
     except (NoSuchModuleError, ModuleNotFoundError) as exc:
         raise RegistryError(
             f"the database driver for {parsed.drivername!r} is not installed",

@@ -1,11 +1,13 @@
 """One read-only query against a built database, stopped if it runs too long.
 
 Three guards, so that no single mistake lets a query write: the statement must be a single
-SELECT or WITH (checked here, before the database sees it); the database is opened read-only
-(SQLite: a ``mode=ro`` URI, ``PRAGMA query_only`` and an authorizer that allows reads only;
-PostgreSQL: a READ ONLY transaction, rolled back afterwards); and a time limit (SQLite: a
-progress handler; PostgreSQL: ``statement_timeout``). Every failure is a ``QueryError`` that
-says what to do next.
+SELECT or WITH (checked here, before the database sees it, split by the rules of the database's
+own SQL); the database runs exactly one statement and is opened read-only (SQLite: a ``mode=ro``
+URI, ``PRAGMA query_only``, an authorizer that allows reads only, and ``execute``, which refuses
+a second statement; PostgreSQL: a session whose transactions are all read-only, a READ ONLY
+transaction rolled back afterwards, and the extended query protocol, with which the server
+itself refuses a second statement); and a time limit (SQLite: a progress handler; PostgreSQL:
+``statement_timeout``). Every failure is a ``QueryError`` that says what to do next.
 """
 
 from __future__ import annotations
@@ -57,32 +59,63 @@ class QueryResult:
 _WRITE_HINT = "only SELECT (or WITH ... SELECT) queries run here; to change data, edit the records and rebuild"
 
 
-def split_statements(sql: str) -> list[str]:
-    """The statements in ``sql``, split at semicolons outside quotes and comments, comments removed."""
+#: An identifier or keyword; both SQLite and PostgreSQL allow ``$`` after its first character.
+_WORD = re.compile(r"[A-Za-z_\u0080-\U0010ffff][A-Za-z_0-9$\u0080-\U0010ffff]*")
+#: A PostgreSQL dollar quote's opening (and closing) tag: ``$$`` or ``$tag$`` (``$1`` is a parameter).
+_DOLLAR_TAG = re.compile(r"\$(?:[A-Za-z_\u0080-\U0010ffff][A-Za-z_0-9\u0080-\U0010ffff]*)?\$")
+DIALECTS = ("sqlite", "postgresql")
+
+
+def split_statements(sql: str, dialect: str = "sqlite") -> list[str]:
+    """The statements in ``sql``, split at semicolons outside quotes and comments, comments removed.
+
+    Quotes and comments follow the rules of ``dialect``, so that the statements found are the ones
+    that database would see: SQLite also quotes names with `backticks` and [brackets]; PostgreSQL
+    has dollar quotes ($$...$$, $tag$...$tag$), escape strings (E'it\\'s', where a backslash
+    escapes a quote) and nested block comments. A quote left open is an error.
+    """
+    if dialect not in DIALECTS:
+        raise ValueError(f"unknown SQL dialect {dialect!r}")
+    postgres = dialect == "postgresql"
     statements: list[str] = []
     current: list[str] = []
     i, n = 0, len(sql)
-    closers = {"'": "'", '"': '"', "`": "`", "[": "]"}
+    closers = {"'": "'", '"': '"'} if postgres else {"'": "'", '"': '"', "`": "`", "[": "]"}
     while i < n:
         char = sql[i]
-        if char in closers:
+        word = _WORD.match(sql, i)
+        if word is not None:
+            # A whole name at once: a $ inside one (a$$b) opens no quote, and E'...' is told from name'...'.
+            i = word.end()
+            if postgres and word.group() in ("E", "e") and sql.startswith("'", i):
+                end = _escape_string_end(sql, i)
+                current.append(sql[word.start():end + 1])
+                i = end + 1
+            else:
+                current.append(word.group())
+        elif char in closers:
             end = sql.find(closers[char], i + 1)
             while end != -1 and char in "'\"`" and sql[end + 1:end + 2] == char:  # doubled quote inside
                 end = sql.find(char, end + 2)
             if end == -1:
-                raise QueryError(
-                    f"the query has an unclosed {char} quote",
-                    "close the quote; in SQL, text is written in single quotes: WHERE unit = 'gigabyte'",
-                )
+                raise _unclosed(char)
             current.append(sql[i:end + 1])
             i = end + 1
+        elif postgres and char == "$" and (tag := _DOLLAR_TAG.match(sql, i)) is not None:
+            end = sql.find(tag.group(), tag.end())
+            if end == -1:
+                raise QueryError(
+                    f"the query has an unclosed {tag.group()} quote",
+                    f"end the quoted text with a second {tag.group()}, for example: SELECT $$it's$$",
+                )
+            i = end + len(tag.group())
+            current.append(sql[tag.start():i])
         elif sql.startswith("--", i):
             end = sql.find("\n", i)
             i = n if end == -1 else end
             current.append(" ")
         elif sql.startswith("/*", i):
-            end = sql.find("*/", i + 2)
-            i = n if end == -1 else end + 2
+            i = _block_comment_end(sql, i, nested=postgres)
             current.append(" ")
         elif char == ";":
             statements.append("".join(current).strip())
@@ -95,9 +128,48 @@ def split_statements(sql: str) -> list[str]:
     return [statement for statement in statements if statement]
 
 
-def check_read_only(sql: str) -> str:
+def _unclosed(char: str) -> QueryError:
+    return QueryError(
+        f"the query has an unclosed {char} quote",
+        "close the quote; in SQL, text is written in single quotes: WHERE unit = 'gigabyte'",
+    )
+
+
+def _escape_string_end(sql: str, start: int) -> int:
+    """The closing quote of the PostgreSQL escape string whose opening quote is at ``start``."""
+    i, n = start + 1, len(sql)
+    while i < n:
+        if sql[i] == "\\":
+            i += 2  # a backslash escapes the next character, a quote included
+        elif sql[i] == "'":
+            if sql.startswith("'", i + 1):  # a doubled quote inside
+                i += 2
+            else:
+                return i
+        else:
+            i += 1
+    raise _unclosed("'")
+
+
+def _block_comment_end(sql: str, start: int, *, nested: bool) -> int:
+    """Just past the block comment opened at ``start``; PostgreSQL's nest (/* /* */ */), SQLite's do not."""
+    if not nested:
+        end = sql.find("*/", start + 2)
+        return len(sql) if end == -1 else end + 2
+    depth, i, n = 1, start + 2, len(sql)
+    while i < n and depth:
+        if sql.startswith("/*", i):
+            depth, i = depth + 1, i + 2
+        elif sql.startswith("*/", i):
+            depth, i = depth - 1, i + 2
+        else:
+            i += 1
+    return i
+
+
+def check_read_only(sql: str, dialect: str = "sqlite") -> str:
     """The single SELECT/WITH statement in ``sql`` (comments removed), or a QueryError saying what is wrong."""
-    statements = split_statements(sql)
+    statements = split_statements(sql, dialect)
     if not statements:
         raise QueryError("the query is empty",
                          "write a SELECT, for example: registry query \"SELECT * FROM results_flat\"")
@@ -196,22 +268,30 @@ def _sqlite_error(exc: sqlite3.DatabaseError, timeout: float, late: bool) -> Que
 
 
 def run_server(url: str, sql: str, *, timeout: float = DEFAULT_TIMEOUT_S, max_rows: int | None = None) -> QueryResult:
-    """Run one statement in a READ ONLY transaction with a statement timeout, then roll back."""
+    """Run one statement in a READ ONLY transaction with a statement timeout, then roll back.
+
+    The session is opened with every transaction read-only (``default_transaction_read_only``), so
+    even a COMMIT smuggled past the statement check would only start another read-only transaction;
+    and the statement is sent as a prepared statement (the extended query protocol), which the
+    server refuses outright when it holds more than one command. Without ``prepare``, psycopg sends
+    a query without parameters as a simple query, where "SELECT 1; COMMIT; ..." runs every part.
+    """
     from registry.db.build import connection_error, server_engine
 
-    statement = check_read_only(sql)
-    engine = server_engine(url)
+    statement = check_read_only(sql, "postgresql")
+    engine = server_engine(url, read_only=True, file_option="--db FILE")
     try:
         try:
             raw = engine.raw_connection()
         except Exception as exc:  # noqa: BLE001 - SQLAlchemy may pass the driver's own error through
             raise connection_error(url, exc) from exc
         try:
-            cursor = raw.cursor()
+            cursor: Any = raw.cursor()  # psycopg 3's own cursor, whose execute takes prepare=
             cursor.execute("SET TRANSACTION READ ONLY")
             cursor.execute(f"SET LOCAL statement_timeout = {max(1, int(timeout * 1000))}")
             try:
-                cursor.execute(statement)
+                # No parameters are passed, so a % in the query (LIKE '%gig%') is sent as it is.
+                cursor.execute(statement, prepare=True)
                 columns = [column[0] for column in cursor.description or []]
                 rows = cursor.fetchall() if max_rows is None else cursor.fetchmany(max_rows + 1)
             except Exception as exc:  # noqa: BLE001 - the driver's errors, translated below
@@ -236,6 +316,9 @@ def _server_error(exc: Exception, timeout: float) -> QueryError:
     if sqlstate == "25006" or (sqlstate or "").startswith("42501"):  # read_only_sql_transaction, no privilege
         return QueryError(f"the query tries to change the database ({message}); the database is read-only",
                           _WRITE_HINT)
+    if sqlstate == "42601" and "multiple commands" in message:  # the server's own one-statement rule
+        return QueryError(f"the query holds more than one statement ({message}); only one runs at a time",
+                          "remove the semicolons between statements and run them one by one")
     return QueryError(f"the query failed: {message}", "check the SQL near the place the server names")
 
 
@@ -246,12 +329,22 @@ def is_url(db: str) -> bool:
     return "://" in db
 
 
+def sqlite_path(db: str) -> Path | None:
+    """The SQLite file ``db`` names (a path, or a sqlite:/// URL), or None for a server URL.
+
+    URLs follow SQLAlchemy: sqlite:///registry.db is relative to the current folder,
+    sqlite:////srv/registry.db (four slashes) is absolute.
+    """
+    if db.startswith("sqlite:///"):
+        return Path(db[len("sqlite:///"):])
+    return None if is_url(db) else Path(db)
+
+
 def run_query(db: str, sql: str, *, timeout: float = DEFAULT_TIMEOUT_S, max_rows: int | None = None) -> QueryResult:
     """Run ``sql`` read-only against ``db``: a SQLite file path, a sqlite:/// URL or a PostgreSQL URL."""
     if timeout <= 0:
         raise QueryError(f"--timeout must be more than 0 seconds, not {timeout:g}", "for example --timeout 30")
-    if db.startswith("sqlite:///"):
-        return run_sqlite(Path(db[len("sqlite:///"):]), sql, timeout=timeout, max_rows=max_rows)
-    if is_url(db):
+    path = sqlite_path(db)
+    if path is None:
         return run_server(db, sql, timeout=timeout, max_rows=max_rows)
-    return run_sqlite(Path(db), sql, timeout=timeout, max_rows=max_rows)
+    return run_sqlite(path, sql, timeout=timeout, max_rows=max_rows)
