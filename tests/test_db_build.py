@@ -6,6 +6,7 @@ import datetime as dt
 import os
 import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
 import textwrap
@@ -503,3 +504,13 @@ def test_the_built_file_opens_in_plain_sqlite(built: Path, tmp_path: Path) -> No
     os.chmod(copy, 0o444)
     assert query(copy, "SELECT value FROM registry_meta WHERE key = 'schema_version'") == [("1",)]
     assert query(copy, "PRAGMA integrity_check") == [("ok",)]
+
+
+def test_the_database_gets_the_umask_permissions(records_dir: Path, tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        out = tmp_path / "shared.db"
+        build_module.build_sqlite(validate(records_dir)[0], out)
+        assert stat.S_IMODE(out.stat().st_mode) == 0o644  # readable by the team, like any new file
+    finally:
+        os.umask(old)

@@ -46,6 +46,7 @@ from registry.db.views import VIEWS, create_views, drop_views
 from registry.errors import InvalidRegistryError, RegistryError
 from registry.loader import Registry, gc_paused
 from registry.models import KIND_MODELS
+from registry.yamlio import current_umask, sync_folder
 
 #: Rows buffered before they are written; bounds memory on large registries.
 FLUSH_ROWS = 50_000
@@ -242,6 +243,7 @@ def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None =
             f"cannot write the database next to {str(out)!r}: {exc.strerror}",
             "choose a writable folder with --out",
         ) from exc
+    os.fchmod(fd, 0o666 & ~current_umask())  # a shared database reads like any new file, not owner-only
     os.close(fd)
     tmp = Path(tmp_name)
     try:
@@ -255,7 +257,7 @@ def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None =
         with open(tmp, "rb+") as handle:
             os.fsync(handle.fileno())
         os.replace(tmp, out)
-        _fsync_folder(out.parent)
+        sync_folder(out.parent)
     except SQLAlchemyError as exc:
         raise RegistryError(
             f"building {str(out)!r} failed: {_first_line(exc)}; the previous database, if any, is untouched",
@@ -305,20 +307,6 @@ def ensure_replaceable(out: Path) -> None:
             "untouched",
             "choose another file with --out (for example --out registry.db), or move that file away first",
         )
-
-
-def _fsync_folder(folder: Path) -> None:
-    """Make the rename itself durable (where the platform allows opening a folder)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 # -- a server (PostgreSQL) ------------------------------------------------------------------
