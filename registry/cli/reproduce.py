@@ -27,7 +27,7 @@ def reproduce_command(
     ),
     limit: int | None = typer.Option(None, "--limit", "-n", min=1, help="Run only the first N settings."),
     plan_only: bool = typer.Option(False, "--plan", help="List the settings in the order they would run; run nothing."),
-    no_write: bool = typer.Option(False, "--no-write", "--dry-run", help="Run and show, but write no record."),
+    no_write: bool = typer.Option(False, "--no-write", help="Run and show, but write no record."),
     steps: int = typer.Option(2, "--steps", min=1, help="Measured steps after the warm-up step (GPU only)."),
     records: Path = RecordsOption,
     debug: bool = DebugOption,
