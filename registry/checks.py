@@ -7,6 +7,7 @@ problem. Every rule has a stable code, listed in ``RULES`` with what it means.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -106,9 +107,7 @@ class _Checker:
         record = self.record
         parsed = parse_id(record.id)
         id_kind = parsed.kind
-        try:
-            dt.datetime.strptime(parsed.date, "%Y%m%d")
-        except ValueError:
+        if not _is_real_day(parsed.date):
             self.add("id-date-invalid", f"{parsed.date!r} in the id is not a real day; the id's date is the batch's "
                      f"'yyyymmdd' (for example {dt.date.today():%Y%m%d})", ("id",))
         if id_kind != record.kind_token:
@@ -302,6 +301,16 @@ _ACCELERATOR_NAME = re.compile(
     r"\b(nvidia|tesla|geforce|quadro|rtx|[abhlv]\d{2,3}|gh\d{3}|gb\d{3}|amd instinct|mi\d{3}x?|radeon|tpu|gaudi)\b",
     re.IGNORECASE,
 )
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_real_day(yyyymmdd: str) -> bool:
+    """Whether 'yyyymmdd' names a day that exists (cached: a batch's records share their date)."""
+    try:
+        dt.date(int(yyyymmdd[:4]), int(yyyymmdd[4:6]), int(yyyymmdd[6:]))
+    except ValueError:
+        return False
+    return True
 
 
 def parse_printed(text: str) -> Decimal | None:
