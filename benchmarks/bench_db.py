@@ -356,6 +356,9 @@ def main() -> None:
 
     import registry.checks  # noqa: F401
     import registry.db.build  # noqa: F401
+    from registry import loader
+
+    loader.FREEZE_AFTER_LOAD = True  # as the command line sets it (registry.cli.main)
 
     for key, value in provenance().items():
         print(f"# {key}: {value}")

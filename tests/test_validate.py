@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from registry.checks import RULES, validate
-from tests.conftest import DATA
+from tests.conftest import BUNDLED_RECORDS, DATA
 
 INVALID = DATA / "invalid"
 
@@ -277,3 +277,20 @@ def test_reported_paths_open_from_where_the_command_ran(records_dir: Path, tmp_p
     monkeypatch.chdir(elsewhere)
     [outside] = [i.file for i in validate(records_dir)[1].errors]
     assert Path(outside).is_absolute() and Path(outside).is_file()
+
+
+def test_a_library_load_freezes_nothing_the_command_line_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long-running process gets its memory back after each load; a one-shot command skips the rescans."""
+    import gc
+
+    from registry import loader
+
+    before = gc.get_freeze_count()
+    validate(BUNDLED_RECORDS)
+    assert gc.get_freeze_count() == before and gc.isenabled()
+    monkeypatch.setattr(loader, "FREEZE_AFTER_LOAD", True)
+    try:
+        validate(BUNDLED_RECORDS)
+        assert gc.get_freeze_count() > before and gc.isenabled()
+    finally:
+        gc.unfreeze()

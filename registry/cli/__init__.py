@@ -31,4 +31,8 @@ reproduce.register(app)
 
 
 def main() -> None:
+    """The console script: one command, then exit, so loaded records are frozen out of the collector."""
+    from registry import loader
+
+    loader.FREEZE_AFTER_LOAD = True
     app()
