@@ -15,7 +15,18 @@ from typing import Any
 from registry.errors import RegistryError
 from registry.ids import parse_id
 from registry.loader import Registry, display_path
-from registry.models import Evidence, Recipe, Record, Reproduction, Result, Review, Source
+from registry.models import (
+    Configuration,
+    Evaluation,
+    Evidence,
+    ModelFamily,
+    Recipe,
+    Record,
+    Reproduction,
+    Result,
+    Review,
+    Source,
+)
 from registry.models.fields import dates_in, field_plan, references_in
 from registry.models.records import EvidenceProperty, ReviewStatus
 from registry.models.reproduction import ReproductionMethod
@@ -44,8 +55,8 @@ RULES: dict[str, str] = {
     "reproduction-comparison-mismatch": "a reproduction's value or comparison disagrees with its bytes or its result",
     "reproduction-recipe-mismatch": "a reproduction disagrees with its recipe: another result, another model, a knob "
     "the recipe lacks (or, as a warning, a value outside the recipe's candidates)",
-    "reproduction-method-mismatch": "a measured run records no CUDA version or a CPU kernel, or an estimate names a "
-    "GPU as its hardware",
+    "reproduction-method-mismatch": "a measured run records no GPU runtime version or a CPU kernel, or an estimate "
+    "names a GPU as its hardware",
     "date-in-future": "a date or time lies after today",
 }
 
@@ -209,11 +220,31 @@ class _Checker:
                      warning=True)
         for index, subject_id in enumerate(review.subjects):
             subject = self.registry.records.get(subject_id)
-            cited = subject.id if isinstance(subject, Source) else getattr(subject, "source", None)
-            if cited is not None and cited != review.source:
+            cited = self._sources_of(subject) if subject is not None else set()
+            if cited and review.source not in cited:
                 self.add("review-subject-mismatch",
-                         f"{subject_id!r} cites {cited!r}, but this review checked {review.source!r}; a review "
-                         f"can only source-check records of the source it read", ("subjects", index))
+                         f"{subject_id!r} comes from {', '.join(repr(c) for c in sorted(cited))}, but this review "
+                         f"checked {review.source!r}; a review can only source-check records of the source it read",
+                         ("subjects", index))
+
+    def _sources_of(self, record: Record) -> set[str]:
+        """The sources a record was transcribed from: its own, or those of the records it is made of.
+
+        An evaluation comes from the sources of its configuration, protocol and dataset; a model
+        family from those of its configurations. Empty where nothing says (a dangling reference).
+        """
+        records = self.registry.records
+        if isinstance(record, Source):
+            return {record.id}
+        own = getattr(record, "source", None)
+        if isinstance(own, str):
+            return {own}
+        if isinstance(record, Evaluation):
+            parts = (records.get(record.configuration), records.get(record.protocol), records.get(record.dataset))
+            return {source for p in parts if isinstance(source := getattr(p, "source", None), str)}
+        if isinstance(record, ModelFamily):
+            return {c.source for c, _ in self.registry.links_to(record.id) if isinstance(c, Configuration)}
+        return set()
 
     def evidence_statement(self, evidence: Evidence) -> None:
         review = self.registry.records.get(evidence.review)
@@ -236,9 +267,10 @@ class _Checker:
         """A value is filed as measured only with the GPU it was read off; an estimate never wears a GPU's name."""
         hardware = reproduction.hardware  # its kind matches the method (the model checks that)
         if reproduction.method is ReproductionMethod.MEASURED:
-            if not reproduction.software.get("cuda"):
+            if not (reproduction.software.get("cuda") or reproduction.software.get("hip")):
                 self.add("reproduction-method-mismatch",
-                         "a measured run must record the CUDA version it ran with (software.cuda)", ("software",))
+                         "a measured run must record the GPU runtime it ran with (software.cuda, or software.hip on "
+                         "ROCm)", ("software",))
             if reproduction.attention_impl == "sdpa-flash-cpu":
                 self.add("reproduction-method-mismatch",
                          "'sdpa-flash-cpu' is the CPU kernel an estimate traces; a GPU run uses 'sdpa-flash', "
@@ -298,10 +330,10 @@ class _Checker:
 
 #: Names that only a GPU (or another accelerator) goes by; an estimate's hardware name must hold none of them.
 _ACCELERATOR_NAME = re.compile(
-    r"\b(nvidia|tesla|geforce|quadro|rtx|[abhlv]\d{2,3}|gh\d{3}|gb\d{3}|amd instinct|mi\d{3}x?|radeon|tpu|gaudi)\b",
+    r"\b(nvidia|tesla|geforce|quadro|rtx|gtx|gpu|cuda|rocm|amd instinct|radeon|tpu|gaudi\d*|"
+    r"[abhlvtpk]\d{1,4}[a-z]{0,2}|gh\d{3}|gb\d{3}|mi\d{2,3}[a-z]?)\b",
     re.IGNORECASE,
 )
-
 
 @functools.lru_cache(maxsize=4096)
 def _is_real_day(yyyymmdd: str) -> bool:

@@ -223,7 +223,7 @@ def test_a_cpu_estimate_cannot_be_filed_as_measured(records_dir: Path) -> None:
     estimate.write_text(text.replace("name: CPU estimate (FakeTensorMode + MemTracker)", "name: NVIDIA H100 80GB HBM3"))
     _, report = validate(records_dir)
     messages = {i.message for i in report.errors if i.code == "reproduction-method-mismatch"}
-    assert any("must record the CUDA version" in m for m in messages), messages
+    assert any("must record the GPU runtime it ran with" in m for m in messages), messages
     assert any("'sdpa-flash-cpu' is the CPU kernel an estimate traces" in m for m in messages), messages
 
 
@@ -235,6 +235,19 @@ def test_an_estimate_must_say_it_ran_on_no_gpu(records_dir: Path) -> None:
         ("schema-value-error", "an estimated reproduction runs on hardware of kind 'cpu-estimate', not 'gpu'")]
 
 
+def test_a_review_of_another_paper_cannot_check_an_evaluation_or_a_family(records_dir: Path) -> None:
+    """Evaluations and families name no source themselves: theirs come from their parts (configs, protocols, data)."""
+    with_case(records_dir, "review-subject-mismatch")
+    review = records_dir / "review" / "saadat-fellay-20261015-review-other-paper.yaml"
+    evaluation = "saadat-fellay-20261015-evaluation-nt-2-5b-training-peak-memory-deepspeed"
+    family = "saadat-fellay-20261015-family-nucleotide-transformer"
+    text = re.sub(r"(?m)^subjects:\n(  - .*\n)+", f"subjects:\n  - {evaluation}\n  - {family}\n", review.read_text())
+    review.write_text(text)
+    _, report = validate(records_dir)
+    fields = sorted(i.field for i in report.errors if i.code == "review-subject-mismatch")
+    assert fields == ["subjects[0]", "subjects[1]"], [(i.code, i.message) for i in report.errors]
+
+
 def test_reviews_and_evidence_only_cover_transcribed_records(records_dir: Path) -> None:
     [estimate] = sorted((records_dir / "reproduction").iterdir())[:1]
     review = next((records_dir / "review").glob("*zero2.yaml"))
@@ -242,7 +255,11 @@ def test_reviews_and_evidence_only_cover_transcribed_records(records_dir: Path) 
     review.write_text(text.replace("subjects:\n", f"subjects:\n  - {estimate.stem}\n", 1))
     _, report = validate(records_dir)
     assert any(i.code == "reference-wrong-kind" and "is a reproduction, but this field needs a source" in i.message
-               for i in report.errors), [i.message for i in report.errors]
+               and i.field == "subjects[0]" for i in report.errors), [i.message for i in report.errors]
+    evidence = next((records_dir / "evidence").iterdir())
+    evidence.write_text(re.sub(r"(?m)^subject: .*$", f"subject: {estimate.stem}", evidence.read_text()))
+    _, report = validate(records_dir)
+    assert any(i.code == "reference-wrong-kind" and i.field == "subject" for i in report.errors)
 
 
 def test_field_paths_read_the_same_from_every_rule(records_dir: Path) -> None:
@@ -294,3 +311,14 @@ def test_a_library_load_freezes_nothing_the_command_line_does(monkeypatch: pytes
         assert gc.get_freeze_count() > before and gc.isenabled()
     finally:
         gc.unfreeze()
+
+
+@pytest.mark.parametrize(("name", "flagged"), [
+    ("Tesla T4", True), ("NVIDIA L40S", True), ("A10G", True), ("Gaudi2", True), ("AMD Instinct MI300X", True),
+    ("CPU estimate on AMD EPYC 7B13", False), ("CPU estimate (meta tensors) on Apple M2", False),
+])
+def test_an_estimate_never_wears_a_gpu_name(records_dir: Path, name: str, flagged: bool) -> None:
+    [estimate] = sorted((records_dir / "reproduction").iterdir())[:1]
+    estimate.write_text(estimate.read_text().replace("name: CPU estimate (FakeTensorMode + MemTracker)", f"name: {name}"))
+    _, report = validate(records_dir)
+    assert any(i.code == "reproduction-method-mismatch" for i in report.errors) == flagged
