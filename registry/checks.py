@@ -65,8 +65,9 @@ def check_registry(registry: Registry, report: Report, *, today: dt.date | None 
     """Run every whole-registry rule over ``registry``, adding issues to ``report``."""
     today = today or dt.datetime.now(dt.UTC).date()
     unchecked: dict[str, list[str]] = {}
+    suggestions = _Suggestions(registry)
     for record in registry.records.values():
-        checker = _Checker(registry, report, record, unchecked)
+        checker = _Checker(registry, report, record, unchecked, suggestions)
         checker.identity()
         checker.references()
         checker.missing_metadata()
@@ -90,12 +91,38 @@ def check_registry(registry: Registry, report: Report, *, today: dt.date | None 
     return report
 
 
+class _Suggestions:
+    """'Did you mean' for unresolved references: once per missing id, and only for the first few hundred.
+
+    Each lookup compares the id with every id of the kinds the field takes; a registry with
+    thousands of dangling references (a folder copied without its sources) must not pay that
+    thousands of times over.
+    """
+
+    LIMIT = 200
+
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+        self.found: dict[tuple[str, tuple[str, ...]], str | None] = {}
+
+    def suggest(self, value: str, kinds: list[str]) -> str | None:
+        key = (value, tuple(kinds))
+        if key not in self.found:
+            if len(self.found) >= self.LIMIT:
+                return None
+            close = self.registry.suggest(value, limit=1, kinds=kinds)
+            self.found[key] = close[0] if close else None
+        return self.found[key]
+
+
 class _Checker:
     """The rules, applied to one record."""
 
-    def __init__(self, registry: Registry, report: Report, record: Record, unchecked: dict[str, list[str]]) -> None:
+    def __init__(self, registry: Registry, report: Report, record: Record, unchecked: dict[str, list[str]],
+                 suggestions: _Suggestions) -> None:
         self.registry = registry
         self.report = report
+        self.suggestions = suggestions
         self.unchecked = unchecked  # id of a record that did not load -> ids of the records that name it
         self.record = record
 
@@ -140,8 +167,8 @@ class _Checker:
             if target is None and value in self.registry.failed:
                 self.unchecked.setdefault(value, []).append(self.record.id)  # one warning there, not one per link
             elif target is None:
-                close = self.registry.suggest(value, limit=1, kinds=kinds)
-                hint = f"; did you mean {close[0]!r}?" if close else ""
+                close = self.suggestions.suggest(value, kinds)
+                hint = f"; did you mean {close!r}?" if close else ""
                 self.add("unresolved-reference", f"{value!r} names no record in the registry{hint}", path)
             elif "*" not in kinds and target.kind_token not in kinds:
                 self.add("reference-wrong-kind",

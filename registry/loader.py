@@ -42,6 +42,7 @@ class Registry:
     failed: dict[str, Path] = field(default_factory=dict)
     _links: tuple[int, dict[str, list[tuple[Record, FieldPath]]]] | None = field(default=None, repr=False,
                                                                                  compare=False)
+    _ids: tuple[int, dict[tuple[str, ...] | None, list[str]]] | None = field(default=None, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.records)
@@ -67,12 +68,21 @@ class Registry:
 
     def suggest(self, record_id: str, limit: int = 5, kinds: list[str] | None = None) -> list[str]:
         """Closest ids (of ``kinds`` only, if given): first those that start with or contain what was typed."""
-        ids = sorted(i for i, r in self.records.items() if kinds is None or "*" in kinds or r.kind_token in kinds)
+        ids = self._sorted_ids(None if kinds is None or "*" in kinds else tuple(sorted(kinds)))
         typed = record_id.strip()
         prefixed = [i for i in ids if typed and i.startswith(typed)]
         contains = [i for i in ids if typed and typed in i and i not in prefixed]
         close = [i for i in difflib.get_close_matches(typed, ids, n=limit, cutoff=0.6) if i not in prefixed + contains]
         return (prefixed + contains + close)[:limit]
+
+    def _sorted_ids(self, kinds: tuple[str, ...] | None) -> list[str]:
+        """Ids (of ``kinds``) in order, sorted once per registry rather than once per question."""
+        if self._ids is None or self._ids[0] != len(self.records):
+            self._ids = (len(self.records), {})
+        cache = self._ids[1]
+        if kinds not in cache:
+            cache[kinds] = sorted(i for i, r in self.records.items() if kinds is None or r.kind_token in kinds)
+        return cache[kinds]
 
     def of_kind(self, model: type[R]) -> list[R]:
         return sorted((r for r in self.records.values() if isinstance(r, model)), key=lambda r: r.id)
@@ -221,8 +231,14 @@ def _load_file(path: Path, doc: LoadedYaml | RecordFileError, registry: Registry
     def shown() -> str:  # only files with a problem need it
         return display_path(path, registry.root)
 
+    def did_not_load(record_id: str | None) -> None:
+        # References to this record wait until it loads (one warning, see checks); a file that
+        # could not be read is known by its name, which is its id by convention.
+        registry.failed.setdefault(record_id or path.stem, path)
+
     if isinstance(doc, RecordFileError):
         report.add(Issue(file=shown(), line=doc.line, code=doc.code, message=doc.message))
+        did_not_load(None)
         return
     data = doc.data
     if not isinstance(data, dict):
@@ -231,12 +247,14 @@ def _load_file(path: Path, doc: LoadedYaml | RecordFileError, registry: Registry
             Issue(file=shown(), line=1, code="not-a-mapping",
                   message=f"a record file holds one mapping (key: value lines), but this one holds {found}")
         )
+        did_not_load(None)
         return
     record_id = data.get("id") if isinstance(data.get("id"), str) else None
     kind = data.get("kind")
     if kind is None:
         report.add(Issue(file=shown(), line=1, code="missing-kind", record_id=record_id, field="kind",
                          message=f"the record has no 'kind'; add one of: {', '.join(KIND_MODELS)}"))
+        did_not_load(record_id)
         return
     model = KIND_MODELS.get(kind) if isinstance(kind, str) else None
     if model is None:
@@ -245,12 +263,12 @@ def _load_file(path: Path, doc: LoadedYaml | RecordFileError, registry: Registry
         report.add(Issue(file=shown(), line=doc.line_of(("kind",)), code="unknown-kind", record_id=record_id,
                          field="kind",
                          message=f"unknown kind {kind!r}{hint}; the kinds are: {', '.join(KIND_MODELS)}"))
+        did_not_load(record_id)
         return
     try:
         record = model.model_validate(data)
     except ValidationError as exc:
-        if record_id is not None:
-            registry.failed.setdefault(record_id, path)
+        did_not_load(record_id)
         for error in exc.errors(include_url=False):
             loc = tuple(error["loc"])
             report.add(Issue(file=shown(), line=doc.line_of(loc), code="schema-" + error["type"].replace("_", "-"),

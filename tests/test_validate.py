@@ -111,6 +111,19 @@ def test_references_to_a_record_that_did_not_load_are_one_warning_not_many(recor
     assert not any(i.code == "unresolved-reference" for i in report.issues)
 
 
+@pytest.mark.parametrize(("breakage", "code"), [
+    (lambda text: text.replace("kind: result", "kind: reslt"), "unknown-kind"),
+    (lambda text: text.replace("kind: result\n", ""), "missing-kind"),
+    (lambda text: text + "printed_value: [unclosed\n", "yaml-syntax"),
+])
+def test_whatever_stops_a_record_loading_its_referrers_wait(records_dir: Path, breakage, code: str) -> None:  # type: ignore[no-untyped-def]
+    result = records_dir / "result" / "saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-checkpointing-zero2.yaml"
+    result.write_text(breakage(result.read_text()))
+    _, report = validate(records_dir)
+    assert [i.code for i in report.errors] == [code]
+    assert [i.code for i in report.issues if i.code == "references-unchecked"] == ["references-unchecked"]
+
+
 def test_a_suggested_id_is_of_a_kind_the_field_accepts(records_dir: Path) -> None:
     evidence = next((records_dir / "evidence").iterdir())
     text = evidence.read_text()
@@ -322,3 +335,17 @@ def test_an_estimate_never_wears_a_gpu_name(records_dir: Path, name: str, flagge
     estimate.write_text(estimate.read_text().replace("name: CPU estimate (FakeTensorMode + MemTracker)", f"name: {name}"))
     _, report = validate(records_dir)
     assert any(i.code == "reproduction-method-mismatch" for i in report.errors) == flagged
+
+
+def test_did_you_mean_stops_after_enough_lookups(records_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Thousands of dangling references must not each compare their id with every id in the registry."""
+    from registry import checks
+
+    monkeypatch.setattr(checks._Suggestions, "LIMIT", 1)
+    for name in ("a", "b"):
+        (records_dir / "protocol" / f"saadat-fellay-20261015-protocol-{name}.yaml").write_text(
+            f"kind: protocol\nid: saadat-fellay-20261015-protocol-{name}\nname: Protocol {name}\n"
+            f"source: saadat-fellay-20261015-source-optimizing-genomic-language-model{name}\n")
+    _, report = validate(records_dir)
+    hints = ["did you mean" in i.message for i in report.errors if i.code == "unresolved-reference"]
+    assert sorted(hints) == [False, True]
