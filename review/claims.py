@@ -246,8 +246,9 @@ def _sign_slip(value: str, search: Callable[[re.Pattern[str]], re.Match[str] | N
     return f" ({where} prints '{found.group()}', {sign}; a printed value keeps the sign the source prints)"
 
 
-#: After a value, further numbers that share its unit: '33.88 → 11.49 GB', '10 to 20 s', '1.2, 3.4 and 5.6 %'.
-_SHARED_UNIT = re.compile(r"(?:\s*(?:\u2192|-|\u2013|\u2014|/|,|to|and|or)\s*-?[0-9]+(?:[.,][0-9]+)*)*")
+#: After a value, further numbers that share its unit: '33.88 → 11.49 GB', '10 to 20 s', '10–20 s'. Only arrows
+#: and ranges: in '16 and 94 GB' or '3 or 4 GB' the unit may well belong to the last number alone.
+_SHARED_UNIT = re.compile(r"(?:\s*(?:\u2192|->|-|\u2013|\u2014|/|to)\s*-?[0-9]+(?:[.,][0-9]+)*)*")
 #: The word or symbol printed next: where a unit would be.
 _NEXT_WORD = re.compile(r"\s*(%|[^\W\d_]+)")
 
@@ -287,9 +288,9 @@ class UnitWithValue(Claim):
 
     def _with_value(self, match: TextMatch, value: re.Match[str], page_text: str, expected: str) -> Assertion:
         text = value.string
-        shared = _SHARED_UNIT.match(text, value.end())
-        at = shared.end() if shared else value.end()
         quote_end = len(match.before) + len(match.normalized)
+        shared = _SHARED_UNIT.match(text, value.end())  # a range or an arrow shares its unit, inside the quote or on
+        at = shared.end() if shared else value.end()
         for symbol in self.symbols:
             hit = re.compile(r"\s*" + unit_pattern(symbol).pattern).match(text, at)
             if hit:

@@ -386,7 +386,10 @@ def test_the_unit_printed_with_the_value_in_the_quote_passes(tmp_path: Path) -> 
 @pytest.mark.parametrize(("page", "quote", "value", "passed", "detail"), [
     ("peak 33.88 GB here", "peak 33.88 GB", "33.88", True, "'GB' printed with '33.88' in the quoted text"),
     ("peak 33.88GB here", "peak 33.88GB", "33.88", True, "in the quoted text"),
-    ("from 20.1, 15.2 and 11.49 GB", "from 20.1, 15.2 and 11.49 GB", "20.1", True, "in the quoted text"),
+    ("from 20.1, 15.2 and 11.49 GB", "from 20.1, 15.2 and 11.49 GB", "20.1", False, "not with '20.1'"),
+    ("with a batch size of 16 and 94 GB H100 GPUs", "batch size of 16", "16", False, "not with '16'"),
+    ("it reaches 3 or 4 GB", "it reaches 3", "3", False, "not with '3'"),
+    ("from 10\u201320 GB", "from 10\u201320 GB", "10", True, "in the quoted text"),
     ("from 33.88 to 11.49 GB", "from 33.88 to", "33.88", True, "just after the quoted text"),
     ("peak 33.88 MB here", "peak 33.88 MB", "33.88", False, "the page prints '33.88 MB' (megabyte), not GB"),
     ("peak 33.88 \u2192 11.49 MB", "peak 33.88", "33.88", False, "the page prints '33.88 \u2192 11.49 MB'"),
