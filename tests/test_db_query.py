@@ -371,6 +371,13 @@ def test_a_url_of_another_server_gets_a_query_hint(cli, tmp_path: Path) -> None:
     assert "--db FILE for a SQLite file" in result.output and "--out" not in result.output
 
 
+@pytest.mark.parametrize("driver", ["psycopg2", "pg8000", "asyncpg"])
+def test_queries_need_the_driver_that_refuses_a_second_statement(cli, tmp_path: Path, driver: str) -> None:  # type: ignore[no-untyped-def]
+    result = cli("query", "SELECT 1", "--db", f"postgresql+{driver}://u:p@127.0.0.1:1/x", "--records", tmp_path)
+    assert result.exit_code == 1
+    assert f"queries run only through the psycopg (version 3) driver, not '{driver}'" in result.output
+
+
 def test_the_records_changed_after_the_build(cli, db: Path, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
     fresh = run(cli, db, "SELECT 1")
     assert "Warning" not in fresh.output

@@ -339,6 +339,8 @@ def server_engine(url: str, *, read_only: bool = False, file_option: str = "--ou
             f"--db {shown_url(url)!r}: only PostgreSQL servers are supported",
             f"use a postgresql+psycopg:// URL, or {file_option} for a SQLite file",
         )
+    if parsed.drivername == "postgresql":
+        parsed = parsed.set(drivername="postgresql+psycopg")  # the driver the postgres extra installs
     connect_args: dict[str, Any] = {}
     if read_only:
         given = parsed.query.get("options", "")

@@ -279,6 +279,7 @@ def run_server(url: str, sql: str, *, timeout: float = DEFAULT_TIMEOUT_S, max_ro
     from registry.db.build import connection_error, server_engine
 
     statement = check_read_only(sql, "postgresql")
+    _require_psycopg(url)
     engine = server_engine(url, read_only=True, file_option="--db FILE")
     try:
         try:
@@ -303,6 +304,23 @@ def run_server(url: str, sql: str, *, timeout: float = DEFAULT_TIMEOUT_S, max_ro
         engine.dispose()
     truncated = max_rows is not None and len(rows) > max_rows
     return QueryResult(columns, [tuple(row) for row in (rows[:max_rows] if truncated else rows)], truncated)
+
+
+def _require_psycopg(url: str) -> None:
+    """Queries need psycopg 3: its prepared statements make the server itself refuse a second command."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        name = make_url(url).drivername
+    except ArgumentError:
+        return  # server_engine says what is wrong with the URL
+    if name.startswith("postgresql+") and name != "postgresql+psycopg":
+        raise QueryError(
+            f"queries run only through the psycopg (version 3) driver, not {name.split('+', 1)[1]!r}: it is the one "
+            "that makes the server itself refuse a second statement",
+            "write the URL as postgresql+psycopg://USER:PASSWORD@HOST/DB (or postgresql://, which means the same here)",
+        )
 
 
 def _server_error(exc: Exception, timeout: float) -> QueryError:
