@@ -222,6 +222,14 @@ def test_review_status_follows_the_pages_rule(built: Path, records_dir: Path) ->
         assert status == (expected.value if expected else NOT_REVIEWED), record_id
 
 
+def test_a_check_without_artifact_hash_reads_apart_in_sql_as_on_the_pages(built: Path, records_dir: Path) -> None:
+    registry, _ = validate(records_dir)
+    pinned = dict(query(built, "SELECT result_id, review_artifact_pinned FROM results_flat"))
+    assert pinned == {RESULT_33: 0, RESULT_11: 1}
+    for result_id, flag in pinned.items():
+        assert (display.UNVERIFIABLE_NOTE in display.status_label(registry, result_id)) == (flag == 0)
+
+
 def test_missing_metadata_view_lists_every_entry(built: Path, records_dir: Path) -> None:
     registry, _ = validate(records_dir)
     expected = {(r.id, r.kind_token, m.field, m.reason.value, m.note)
@@ -439,8 +447,9 @@ def test_the_file_time_is_when_the_records_were_read(  # type: ignore[no-untyped
 
     monkeypatch.setattr(registry.checks, "validate", timed_validate)
     out = tmp_path / "registry.db"
+    before = time.time_ns()
     build(cli, records_dir, out)
-    assert out.stat().st_mtime_ns <= times["read"] < times["validated"]
+    assert before <= out.stat().st_mtime_ns <= times["read"] < times["validated"]
 
 
 @pytest.mark.parametrize(

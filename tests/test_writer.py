@@ -100,9 +100,15 @@ def test_written_files_get_the_umask_permissions_and_links_are_optional(
         monkeypatch.setattr(os, "link", no_links)
         write_atomic(tmp_path / "b.yaml", "kind: family\n")
         assert (tmp_path / "b.yaml").read_text() == "kind: family\n"
+
+        def another_writer_first(_tmp: object, target: Path) -> None:  # the name appears between look and link
+            Path(target).write_text("kind: theirs\n")
+            raise PermissionError("hard links are not supported here")
+
+        monkeypatch.setattr(os, "link", another_writer_first)
         with pytest.raises(FileExistsError, match="records are never overwritten"):
-            write_atomic(tmp_path / "b.yaml", "kind: other\n")
-        assert (tmp_path / "b.yaml").read_text() == "kind: family\n"
-        assert sorted(p.name for p in tmp_path.iterdir()) == ["a.yaml", "b.yaml"]  # no temporary file left
+            write_atomic(tmp_path / "c.yaml", "kind: ours\n")
+        assert (tmp_path / "c.yaml").read_text() == "kind: theirs\n"
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["a.yaml", "b.yaml", "c.yaml"]  # no temporary file left
     finally:
         os.umask(old)

@@ -2,7 +2,8 @@
 
 Each view is plain SQL that SQLite and PostgreSQL both run, so a query written against one
 works against the other. Review status follows the rule the pages use (``display.review_status``):
-the strongest status any review grants the record, or 'not-reviewed'.
+the strongest status any review grants the record, or 'not-reviewed'; ``artifact_pinned`` says, as the
+pages' "(no artifact hash)" does, whether a review granting it names the SHA-256 of the file it checked.
 """
 
 from __future__ import annotations
@@ -29,11 +30,15 @@ def _status_case() -> str:
 #: View name -> (what it shows, its SELECT). Created in this order: later views may use earlier ones.
 VIEWS: dict[str, tuple[str, str]] = {
     "record_review_status": (
-        "Every record's review status: the strongest status any review grants it, or 'not-reviewed'.",
+        "Every record's review status: the strongest status any review grants it, or 'not-reviewed'; "
+        "artifact_pinned is 1 where a review granting it names the SHA-256 of the file it checked.",
         f"""
 SELECT rec.id AS record_id,
        rec.kind AS kind,
        {_status_case()} AS review_status,
+       CASE WHEN EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id
+                         WHERE s.subject = rec.id AND v.status = '{STATUS_STRENGTH[0].value}'
+                           AND v.artifact_sha256 IS NOT NULL) THEN 1 ELSE 0 END AS artifact_pinned,
        (SELECT COUNT(*) FROM review_subject s WHERE s.subject = rec.id) AS review_count
 FROM record rec""",
     ),
@@ -55,6 +60,7 @@ SELECT r.id AS result_id,
        r.hardware_description AS hardware,
        r.source_locator,
        st.review_status,
+       st.artifact_pinned AS review_artifact_pinned,
        e.id AS evaluation_id,
        e.name AS evaluation_name,
        e.independence,
