@@ -354,15 +354,19 @@ def results_table(registry: Registry) -> RenderableType:
 
 
 def _runs_summary(runs: list[Reproduction], unit: str) -> str:
-    """How many settings ran, where, and the one nearest the transcribed value."""
+    """How many settings gave a value, where, and the one nearest the transcribed value."""
     if not runs:
         return "none"
-    compared = [(r, r.comparison) for r in runs if r.value_bytes is not None and r.comparison is not None]
-    if not compared:
+    values = [(r, r.value) for r in runs if r.value is not None]
+    if not values:
         return f"{len(runs)} run(s), no value"
+    where = sorted({"CPU estimate" if r.hardware.kind == "cpu-estimate" else r.hardware.name for r, _ in values})
+    head = f"{len(values)} setting(s), {', '.join(where)}"
+    compared = [(r, r.comparison) for r, _ in values if r.comparison is not None]
+    if not compared:  # a transcribed 0 has no ratio to compare with
+        low, high = min(v for _, v in values), max(v for _, v in values)
+        return f"{head}; from {low:.2f} to {high:.2f} {unit}"
     best, comparison = min(compared, key=lambda pair: abs(pair[1].difference))
-    where = sorted({"CPU estimate" if r.hardware.kind == "cpu-estimate" else r.hardware.name for r, _ in compared})
     setting = ", ".join(f"{name}={d.knob_text(value)}" for name, value in best.setting.items())
-    return (f"{len(compared)} setting(s), {', '.join(where)}; nearest the transcribed value: "
-            f"{comparison.reproduced:.2f} {unit} "
+    return (f"{head}; nearest the transcribed value: {comparison.reproduced:.2f} {unit} "
             f"(×{comparison.ratio:.3f}): {setting}")

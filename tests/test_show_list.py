@@ -124,3 +124,16 @@ def test_show_result_without_reproductions(records_dir: Path, cli) -> None:  # t
     assert result.exit_code == 0
     assert "No reproduction has been filed for this result." in result.output
     assert "Estimated by us" not in result.output.split("Reproduction")[1].split("Evidence")[0]
+
+
+def test_runs_without_a_ratio_still_show_their_values() -> None:
+    """A transcribed 0 gives runs a value but no ratio: they are not 'no value'."""
+    from registry.checks import validate
+    from registry.models import Reproduction
+    from registry.show import _runs_summary
+    from tests.conftest import BUNDLED_RECORDS
+
+    registry, _ = validate(BUNDLED_RECORDS)
+    runs = [r.model_copy(update={"comparison": None}) for r in registry.of_kind(Reproduction)][:3]
+    summary = _runs_summary(runs, "GB")
+    assert summary.startswith("3 setting(s), CPU estimate; from ") and summary.endswith(" GB"), summary
