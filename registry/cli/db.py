@@ -35,7 +35,8 @@ class QueryFormat(StrEnum):
 def build_command(
     out: Path = typer.Option(
         Path(DEFAULT_DB), "--out", "-o", dir_okay=False,
-        help="SQLite file to write (default registry.db); replaced only once the new one is complete.",
+        help="SQLite file to write (default registry.db); replaced only once the new one is complete, and only "
+        "if it is a database an earlier build wrote (any other file is left untouched).",
     ),
     db: str | None = typer.Option(
         None, "--db", metavar="URL",
