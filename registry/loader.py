@@ -310,6 +310,13 @@ def _explain(error: Any, model: type[Record]) -> str:
         return f"unknown field {name!r} on a {kind}{hint}"
     if error["type"] == "string_pattern_mismatch":
         return _explain_pattern(error)
+    if error["type"] == "enum" and name == "unit":
+        from registry.units import Unit, unit_named
+
+        meant = unit_named(str(error.get("input")))
+        hint = f"; write {meant.value!r}" if meant else ""
+        return (f"{error.get('input')!r} is not one of the units ({', '.join(u.value for u in Unit)}){hint}; "
+                f"how the source prints it goes in unit_detail (for example 'Printed as GB')")
     if error["type"] == "string_type" and isinstance(error.get("input"), (int, float)):
         return f"expected text but YAML read the number {error['input']!r}; quote the value ('...')"
     message = str(error["msg"])

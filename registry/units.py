@@ -7,13 +7,37 @@ display, the reproduction records and the whole-registry checks all convert thro
 from __future__ import annotations
 
 from decimal import Decimal
+from enum import StrEnum
 
 from registry.errors import RegistryError
 
+
+class Unit(StrEnum):
+    """The units a result may be in: a closed list, so that one unit is never stored under two names.
+
+    Add a unit here (with its symbol below) when a source prints one that is missing.
+    """
+
+    GIGABYTE = "gigabyte"
+    GIBIBYTE = "gibibyte"
+    MEGABYTE = "megabyte"
+    MEBIBYTE = "mebibyte"
+    PERCENT = "percent"
+    SECOND = "second"
+    MILLISECOND = "millisecond"
+    HOUR = "hour"
+    TOKENS_PER_SECOND = "tokens-per-second"
+    SAMPLES_PER_SECOND = "samples-per-second"
+    DIMENSIONLESS = "dimensionless"
+
+
 #: How a unit is written after a value.
-SYMBOLS = {"gigabyte": "GB", "gibibyte": "GiB", "megabyte": "MB", "percent": "%"}
+SYMBOLS = {"gigabyte": "GB", "gibibyte": "GiB", "megabyte": "MB", "mebibyte": "MiB", "percent": "%",
+           "second": "s", "millisecond": "ms", "hour": "h", "tokens-per-second": "tokens/s",
+           "samples-per-second": "samples/s", "dimensionless": ""}
 #: Bytes in one unit, for the units a memory peak can be compared in (GB = 10^9 bytes, GiB = 2^30).
-BYTES_PER_UNIT = {"gigabyte": Decimal(10) ** 9, "megabyte": Decimal(10) ** 6, "gibibyte": Decimal(2) ** 30}
+BYTES_PER_UNIT = {"gigabyte": Decimal(10) ** 9, "megabyte": Decimal(10) ** 6, "gibibyte": Decimal(2) ** 30,
+                  "mebibyte": Decimal(2) ** 20}
 #: Values that do not come out exact (GiB) are kept to this many decimal places.
 DECIMAL_PLACES = 6
 _QUANTUM = Decimal(1).scaleb(-DECIMAL_PLACES)
@@ -22,6 +46,16 @@ _QUANTUM = Decimal(1).scaleb(-DECIMAL_PLACES)
 def symbol(unit: str) -> str:
     """'gigabyte' -> 'GB'; a unit without a symbol is written out."""
     return SYMBOLS.get(unit, unit)
+
+
+def unit_named(written: str) -> Unit | None:
+    """The unit a curator probably meant by ``written`` ('GB', 'gb', 'Gigabytes'), or None."""
+    text = written.strip()
+    for unit, printed in SYMBOLS.items():
+        if printed and text.lower() == printed.lower():
+            return Unit(unit)
+    singular = text.lower().replace(" ", "-").removesuffix("s")
+    return next((unit for unit in Unit if unit.value == singular or unit.value == text.lower()), None)
 
 
 def gib(value_bytes: int) -> Decimal:

@@ -349,3 +349,15 @@ def test_did_you_mean_stops_after_enough_lookups(records_dir: Path, monkeypatch:
     _, report = validate(records_dir)
     hints = ["did you mean" in i.message for i in report.errors if i.code == "unresolved-reference"]
     assert sorted(hints) == [False, True]
+
+
+@pytest.mark.parametrize(("written", "meant"), [("GB", "gigabyte"), ("gb", "gigabyte"), ("Gigabytes", "gigabyte"),
+                                               ("%", "percent"), ("furlongs", None)])
+def test_a_unit_comes_from_the_closed_list(records_dir: Path, written: str, meant: str | None) -> None:
+    """One unit, one name: 'GB' and 'gb' would otherwise sit beside 'gigabyte' in every query."""
+    result = records_dir / "result" / "saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-checkpointing.yaml"
+    result.write_text(result.read_text().replace("\nunit: gigabyte\n", f"\nunit: '{written}'\n"))
+    _, report = validate(records_dir)
+    [issue] = [i for i in report.errors if i.field == "unit"]
+    assert issue.code == "schema-enum" and "is not one of the units (gigabyte, gibibyte" in issue.message
+    assert (f"write {meant!r}" in issue.message) if meant else ("; write" not in issue.message)

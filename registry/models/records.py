@@ -28,6 +28,7 @@ from registry.models.base import (
     refs,
     reportable,
 )
+from registry.units import Unit
 
 
 class Source(Record):
@@ -214,7 +215,7 @@ class Result(Record):
     metric: Slug = Field(description="What is measured (for example 'peak-memory').")
     metric_direction: Direction = Field(description="Whether lower or higher is better.")
     metric_qualifier: Text = Field(description="Conditions that qualify the metric (stage, length, batch size).")
-    unit: Slug = Field(description="Unit of the value (for example 'gigabyte').")
+    unit: Unit = Field(description="Unit of the value, from a closed list (for example 'gigabyte'; see units.py).")
     unit_detail: Text | None = Field(None, description="How the source prints the unit, and any ambiguity in it.")
     printed_value: Text = Field(description="The value exactly as printed, as text (for example '33.88').")
     numeric_value: Decimal = Field(description="The printed value as an exact decimal; must equal printed_value.")
