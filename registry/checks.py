@@ -29,7 +29,7 @@ from registry.models import (
 )
 from registry.models.fields import dates_in, field_plan, references_in
 from registry.models.records import EvidenceProperty, ReviewStatus
-from registry.models.reproduction import ReproductionMethod
+from registry.models.reproduction import Outcome, ReproductionMethod
 from registry.report import Issue, Report, Severity, format_path
 from registry.units import bytes_in_unit
 
@@ -55,8 +55,8 @@ RULES: dict[str, str] = {
     "reproduction-comparison-mismatch": "a reproduction's value or comparison disagrees with its bytes or its result",
     "reproduction-recipe-mismatch": "a reproduction disagrees with its recipe: another result, another model, a knob "
     "the recipe lacks (or, as a warning, a value outside the recipe's candidates)",
-    "reproduction-method-mismatch": "a measured run records no GPU runtime version or a CPU kernel, or an estimate "
-    "names a GPU as its hardware",
+    "reproduction-method-mismatch": "a measured run records no GPU runtime, a CPU-only torch, a CPU kernel or no "
+    "warm-up; an estimate names a GPU as its hardware; the id names the other method",
     "date-in-future": "a date or time lies after today",
 }
 
@@ -293,6 +293,11 @@ class _Checker:
     def reproduction_method(self, reproduction: Reproduction) -> None:
         """A value is filed as measured only with the GPU it was read off; an estimate never wears a GPU's name."""
         hardware = reproduction.hardware  # its kind matches the method (the model checks that)
+        other = "estimated" if reproduction.method is ReproductionMethod.MEASURED else "measured"
+        if f"-{other}-" in reproduction.id and f"-{reproduction.method.value}-" not in reproduction.id:
+            self.add("reproduction-method-mismatch",
+                     f"the id says {other!r} but the method is {reproduction.method.value!r}; a record copied as a "
+                     f"template keeps the other run's id and values: file a new run instead", ("method",))
         if reproduction.method is ReproductionMethod.MEASURED:
             if not (reproduction.software.get("cuda") or reproduction.software.get("hip")):
                 self.add("reproduction-method-mismatch",
@@ -302,6 +307,15 @@ class _Checker:
                 self.add("reproduction-method-mismatch",
                          "'sdpa-flash-cpu' is the CPU kernel an estimate traces; a GPU run uses 'sdpa-flash', "
                          "'flash-attn' or 'eager'", ("attention_impl",))
+            torch = reproduction.software.get("torch") or ""
+            if torch.endswith("+cpu"):
+                self.add("reproduction-method-mismatch",
+                         f"torch {torch} is a CPU-only build, which cannot have measured a GPU", ("software",))
+            if reproduction.outcome is Outcome.OK and not reproduction.warmup_steps:
+                self.add("reproduction-method-mismatch",
+                         "a measured peak is read after at least one warm-up step, but warmup_steps is "
+                         f"{reproduction.warmup_steps}; an estimate traces one step without a warm-up",
+                         ("warmup_steps",))
         else:
             named = _ACCELERATOR_NAME.search(hardware.name)
             if named:

@@ -101,7 +101,8 @@ def test_each_finished_setting_is_written_at_once(tmp_path: Path, records_dir: P
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     monkeypatch.setattr(torch.cuda, "get_device_name", lambda *a: "Test GPU")
-    monkeypatch.setattr(torch.version, "cuda", "12.8")  # a measured record names the CUDA it ran with
+    monkeypatch.setattr(torch.version, "cuda", "12.8")  # a measured record names the CUDA it ran with,
+    monkeypatch.setattr(torch, "__version__", "2.13.0+cu128")  # and a torch build that can use it
     monkeypatch.setattr(script, "run_with_timeout", synthetic_measurement)
     monkeypatch.setattr(script, "prebuild_deepspeed_ops", lambda out: None)
     out = tmp_path / "out"

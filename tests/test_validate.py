@@ -238,6 +238,21 @@ def test_a_cpu_estimate_cannot_be_filed_as_measured(records_dir: Path) -> None:
     messages = {i.message for i in report.errors if i.code == "reproduction-method-mismatch"}
     assert any("must record the GPU runtime it ran with" in m for m in messages), messages
     assert any("'sdpa-flash-cpu' is the CPU kernel an estimate traces" in m for m in messages), messages
+    assert any("the id says 'estimated' but the method is 'measured'" in m for m in messages), messages
+    assert any("warmup_steps is 0" in m for m in messages), messages
+
+
+def test_an_estimate_dressed_as_a_measurement_is_still_caught(records_dir: Path) -> None:
+    """Every GPU-looking field filled in by hand: the CPU torch build and the missing warm-up still tell."""
+    [estimate] = sorted((records_dir / "reproduction").iterdir())[:1]
+    text = estimate.read_text().replace("method: estimated", "method: measured").replace("kind: cpu-estimate", "kind: gpu")
+    text = text.replace("name: CPU estimate (FakeTensorMode + MemTracker)", "name: NVIDIA H100")
+    text = text.replace("cuda: null", "cuda: '12.4'").replace("attention_impl: sdpa-flash-cpu", "attention_impl: sdpa-flash")
+    estimate.write_text(text)
+    _, report = validate(records_dir)
+    messages = [i.message for i in report.errors if i.code == "reproduction-method-mismatch"]
+    assert any("is a CPU-only build, which cannot have measured a GPU" in m for m in messages), messages
+    assert any("warmup_steps is 0" in m for m in messages), messages
 
 
 def test_an_estimate_must_say_it_ran_on_no_gpu(records_dir: Path) -> None:
