@@ -6,6 +6,8 @@ that need them, so ``registry --help`` and ``registry validate`` start instantly
 
 from __future__ import annotations
 
+import sys
+
 import typer
 
 from registry.cli import core, db, reproduce
@@ -35,4 +37,12 @@ def main() -> None:
     from registry import loader
 
     loader.FREEZE_AFTER_LOAD = True
-    app()
+    try:
+        app(standalone_mode=True)
+    finally:
+        try:
+            sys.stdout.flush()  # output piped into 'head' may find its reader gone only now
+        except BrokenPipeError:
+            from registry.cli._errors import quiet_closed_stdout
+
+            quiet_closed_stdout()

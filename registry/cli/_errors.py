@@ -29,6 +29,9 @@ def user_errors(debug: bool = False) -> Iterator[None]:
         _fail(exc, debug)
     except RegistryError as exc:
         _fail(exc, debug)
+    except BrokenPipeError:
+        quiet_closed_stdout()
+        raise typer.Exit(0) from None  # the reader stopped early ('| head'): nothing went wrong here
     except KeyboardInterrupt:
         err_console.print("Interrupted; nothing half-written was kept.")
         raise typer.Exit(130) from None
@@ -38,6 +41,15 @@ def user_errors(debug: bool = False) -> Iterator[None]:
         err_console.print(f"[red]Error:[/] unexpected {type(exc).__name__}: {escape(str(exc))}", soft_wrap=True)
         err_console.print("Hint: run again with --debug for the traceback, and report it.")
         raise typer.Exit(1) from None
+
+
+def quiet_closed_stdout() -> None:
+    """Point stdout at /dev/null once its reader is gone, so the exit flush does not fail a second time."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _fail(exc: RegistryError, debug: bool) -> None:
