@@ -400,3 +400,11 @@ def test_output_piped_into_head_ends_quietly(db: Path) -> None:
     process.stdout.close()  # the reader goes away, as head does
     errors = process.stderr.read().decode()
     assert process.wait(timeout=60) == 0 and errors == "", errors
+
+
+def test_a_wide_result_shows_every_column(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
+    """Columns that cannot fit the terminal go one block per row, never silently dropped."""
+    result = cli("query", "SELECT *, 'LASTVALUE' AS last_col FROM results_flat", "--db", db)
+    assert result.exit_code == 0, result.output
+    assert "columns do not fit" in result.output and "row 2" in result.output
+    assert result.output.count("LASTVALUE") == 2 and "source_sha256" in result.output

@@ -155,15 +155,34 @@ def query_command(
 
 
 def _print_table(columns: list[str], rows: list[tuple[Any, ...]]) -> None:
+    """Rows as a table; where the columns cannot all fit the terminal, one block per row (like psql's \\x).
+
+    A table that does not fit would lose columns without a word, which a query's user cannot tell.
+    """
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(show_lines=False)
-    for column in columns:
-        table.add_column(column, overflow="fold", min_width=min(len(column), 24))
-    for row in rows:
-        table.add_row(*(Text("NULL", style="dim") if value is None else Text(_text(value)) for value in row))
-    console.print(table)
+    def cell(value: Any) -> Text:
+        return Text("NULL", style="dim") if value is None else Text(_text(value))
+
+    needed = sum(min(len(column), 24) + 3 for column in columns) + 1
+    if needed <= console.width:
+        table = Table(show_lines=False)
+        for column in columns:
+            table.add_column(column, overflow="fold", min_width=min(len(column), 24))
+        for row in rows:
+            table.add_row(*(cell(value) for value in row))
+        console.print(table)
+        return
+    console.print(f"({len(columns)} columns do not fit {console.width} characters: one block per row; "
+                  f"--format csv or json for other tools)", style="dim")
+    for number, row in enumerate(rows, start=1):
+        block = Table(title=f"row {number}", title_justify="left", show_header=False)
+        block.add_column(style="bold", no_wrap=True)
+        block.add_column(overflow="fold")
+        for column, value in zip(columns, row, strict=True):
+            block.add_row(column, cell(value))
+        console.print(block)
 
 
 def _text(value: Any) -> str:
