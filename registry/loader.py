@@ -310,6 +310,11 @@ def _explain(error: Any, model: type[Record]) -> str:
         return f"unknown field {name!r} on a {kind}{hint}"
     if error["type"] == "string_pattern_mismatch":
         return _explain_pattern(error)
+    if error["type"] == "timezone_aware":
+        given = error.get("input")
+        day = given.isoformat()[:10] if hasattr(given, "isoformat") else "2026-11-20"
+        return (f"{name!r} is a moment, so it needs a time with its zone (found {given!s}); write for example "
+                f"{day}T00:00:00Z, and say in a note if the source gives only the day")
     if error["type"] == "enum" and name == "unit":
         from registry.units import Unit, unit_named
 

@@ -100,11 +100,23 @@ def _parse_full(text: str) -> LoadedYaml:
         line = exc.problem_mark.line + 1 if exc.problem_mark is not None else None
         problem = exc.problem or "invalid YAML"
         context = f" ({exc.context})" if exc.context else ""
-        raise RecordFileError("yaml-syntax", f"not valid YAML: {problem}{context}", line=line) from exc
+        hint = _SYNTAX_HINTS.get(problem, "")
+        raise RecordFileError("yaml-syntax", f"not valid YAML: {problem}{context}{hint}", line=line) from exc
     except yaml.YAMLError as exc:
         raise RecordFileError("yaml-syntax", f"not valid YAML: {exc}") from exc
     finally:
         loader.dispose()
+
+
+#: What to do about the YAML mistakes curators make most.
+_COLON_HINT = (
+    "; a value that holds ': ' (a locator such as \"Figure 3 (page 6): '...'\") must be quoted, or written as a "
+    "block: 'key: >-' with the text on the lines below, indented"
+)
+_SYNTAX_HINTS = {
+    "mapping values are not allowed here": _COLON_HINT,  # PyYAML's words
+    "mapping values are not allowed in this context": _COLON_HINT,  # libyaml's
+}
 
 
 class _Builder:

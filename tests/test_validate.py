@@ -376,3 +376,24 @@ def test_a_unit_comes_from_the_closed_list(records_dir: Path, written: str, mean
     [issue] = [i for i in report.errors if i.field == "unit"]
     assert issue.code == "schema-enum" and "is not one of the units (gigabyte, gibibyte" in issue.message
     assert (f"write {meant!r}" in issue.message) if meant else ("; write" not in issue.message)
+
+
+def test_the_commonest_curator_mistakes_say_what_to_write(records_dir: Path) -> None:
+    result = records_dir / "result" / "saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-checkpointing.yaml"
+    text = re.sub(r"(?ms)^source_locator: >-\n(  .*?\n)(?=\S)", "source_locator: Figure 3 (page 6): 'x'\n",
+                  result.read_text())
+    result.write_text(text)
+    review = records_dir / "review" / "saadat-fellay-20261015-review-config-nt-2-5b-training-flashattention-checkpointing.yaml"
+    review.write_text(re.sub(r"(?m)^reviewed_at: .*$", "reviewed_at: 2026-11-20", review.read_text()))
+    _, report = validate(records_dir)
+    messages = {i.code: i.message for i in report.errors}
+    assert "a value that holds ': '" in messages["yaml-syntax"] and "must be quoted" in messages["yaml-syntax"]
+    assert "write for example 2026-11-20T00:00:00Z" in messages["schema-timezone-aware"]
+
+
+def test_a_float_value_is_told_to_quote_its_own_digits(records_dir: Path) -> None:
+    result = records_dir / "result" / "saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-checkpointing.yaml"
+    result.write_text(result.read_text().replace("numeric_value: '33.88'", "numeric_value: 33.88"))
+    _, report = validate(records_dir)
+    [issue] = [i for i in report.errors if i.field == "numeric_value"]
+    assert "quote it: numeric_value: '33.88'" in issue.message

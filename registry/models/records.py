@@ -237,7 +237,8 @@ class Result(Record):
     def _no_binary_floats(cls, value: object) -> object:
         if isinstance(value, float):
             raise ValueError(
-                "numeric_value is a YAML float, which cannot hold decimals exactly; quote it: numeric_value: '11.49'"
+                f"numeric_value is a YAML float, which cannot hold decimals exactly; quote it: numeric_value: "
+                f"'{value!r}' (with every digit the source prints, trailing zeros included)"
             )
         return value
 
