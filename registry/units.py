@@ -66,7 +66,7 @@ def gib(value_bytes: int) -> Decimal:
 def bytes_in_unit(value_bytes: int, unit: str) -> Decimal:
     """Bytes in ``unit``: exact for the decimal units, ``gib`` for GiB; never in exponent form (30, not 3E+1)."""
     if unit not in BYTES_PER_UNIT:
-        raise RegistryError(f"cannot express a memory peak in unit {unit!r}",
+        raise RegistryError(f"cannot express a memory peak in unit {str(unit)!r}",
                             f"reproductions compare bytes with results in: {', '.join(BYTES_PER_UNIT)}")
     if unit == "gibibyte":
         return gib(value_bytes)

@@ -75,6 +75,8 @@ UNIT_SYMBOLS: dict[str, tuple[str, ...]] = {
     "minute": ("min", "minutes"),
     "hour": ("h", "hours"),
     "percent": ("%", "percent"),
+    "tokens-per-second": ("tokens/s", "tok/s", "tokens per second"),
+    "samples-per-second": ("samples/s", "samples per second"),
 }
 _ALL_SYMBOLS = {symbol: unit for unit, symbols in UNIT_SYMBOLS.items() for symbol in symbols}
 _PRINTED_AS = re.compile(r"printed as\s+['\"\u2018\u201c]?(?P<symbol>[^'\"\u2019\u201d,;()\s]+)", re.IGNORECASE)
@@ -335,6 +337,17 @@ class RecordsAgree(Claim):
 
 
 @dataclass(frozen=True)
+class CannotCheck(Claim):
+    """A claim the checker cannot assert, and why: always a failure, so that --write never grants it."""
+
+    expected: str
+    why: str
+
+    def check(self, doc: Extraction) -> Assertion:
+        return self._result(self.expected, False, detail=self.why)
+
+
+@dataclass(frozen=True)
 class PageCount(Claim):
     expected: int
 
@@ -435,9 +448,10 @@ def _unit_claims(result: Result, cited: Citation) -> list[Claim]:
                                        result.unit, (symbol,))]
     if known:
         return [UnitWithValue(result.id, "unit", cited.page, cited.quote, result.printed_value, result.unit, known)]
-    return [RecordsAgree(result.id, "unit", result.unit, "(no printed form)",
-                         f"the checker knows no printed form of the unit {result.unit!r} and unit_detail "
-                         f"does not say 'Printed as ...'; add that to unit_detail")]
+    return [CannotCheck(result.id, "unit", str(result.unit),
+                        f"no printed form of the unit {str(result.unit)!r} is known, and unit_detail does not "
+                        f"say how the page prints it: add 'Printed as <symbol>' to unit_detail (for example "
+                        f"'Printed as ms')")]
 
 
 def check_claims(claims: list[Claim], doc: Extraction) -> list[Assertion]:

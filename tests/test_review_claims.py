@@ -442,3 +442,17 @@ def test_bad_files_give_a_clear_error(tmp_path: Path, make, message: str) -> Non
     assert caught.value.hint
     with pytest.raises(RegistryError, match=message):
         _run(tmp_path, bad)
+
+
+def test_a_unit_without_a_known_printed_form_says_what_to_add() -> None:
+    from registry.models import Result
+    from review.claims import _unit_claims
+    from tests.conftest import BUNDLED_RECORDS
+
+    registry, _ = validate(BUNDLED_RECORDS)
+    result = registry.get_as(RESULT_33, Result).model_copy(update={"unit": "dimensionless", "unit_detail": None})
+    [claim] = _unit_claims(result, Citation(6, QUOTE))
+    got = claim.check(Extraction(pages=("x",), extractor="test"))
+    assert not got.passed
+    assert got.detail == ("no printed form of the unit 'dimensionless' is known, and unit_detail does not say how "
+                          "the page prints it: add 'Printed as <symbol>' to unit_detail (for example 'Printed as ms')")
