@@ -13,7 +13,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from registry.errors import RegistryError
-from registry.ids import parse_id
+from registry.ids import a_kind, parse_id
 from registry.loader import Registry, display_path
 from registry.models import (
     Configuration,
@@ -150,13 +150,18 @@ class _Checker:
                      f"'yyyymmdd' (for example {dt.date.today():%Y%m%d})", ("id",))
         if id_kind != record.kind_token:
             self.add("id-kind-mismatch",
-                     f"the id names kind {id_kind!r} but the record is a {record.kind_token!r}; "
+                     f"the id names kind {id_kind!r} but the record is {a_kind(repr(record.kind_token))}; "
                      f"rename it to '<batch>-<yyyymmdd>-{record.kind_token}-<slug>'", ("id",))
         path = self.registry.paths[record.id]
         expected = f"{record.kind_token}/{record.id}.yaml"
         if path.stem != record.id or path.parent.name != record.kind_token:
             self.add("file-name-mismatch",
-                     f"a {record.kind_token} with id {record.id!r} belongs in {expected}; move the file there",
+                     f"{a_kind(record.kind_token)} with id {record.id!r} belongs in {expected}; move the file there",
+                     ("id",))
+        elif path.parent == self.registry.root:
+            self.add("file-name-mismatch",
+                     f"{path.name} lies directly in the records folder {self.registry.root.name!r}, which looks like "
+                     f"the {record.kind_token!r} folder itself: point --records at the folder that holds it",
                      ("id",))
 
     # -- references -------------------------------------------------------------------------
@@ -172,7 +177,8 @@ class _Checker:
                 self.add("unresolved-reference", f"{value!r} names no record in the registry{hint}", path)
             elif "*" not in kinds and target.kind_token not in kinds:
                 self.add("reference-wrong-kind",
-                         f"{value!r} is a {target.kind_token}, but this field needs a {' or '.join(kinds)}", path)
+                         f"{value!r} is {a_kind(target.kind_token)}, but this field needs {a_kind(' or '.join(kinds))}",
+                         path)
 
     # -- missing metadata -------------------------------------------------------------------
 

@@ -66,3 +66,8 @@ def parse_id(value: str) -> StableId:
 def slugify(text: str) -> str:
     """Turn free text into an id slug ('NT 2.5B' -> 'nt-2-5b')."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def a_kind(kind: str) -> str:
+    """'a result', 'an evaluation': a kind (or any noun) with its article, for messages."""
+    return f"{'an' if kind.lstrip(chr(39))[:1] in 'aeiou' else 'a'} {kind}"

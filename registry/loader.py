@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from pydantic import ValidationError
 
 from registry.errors import RecordFileError, RegistryError, UnknownRecordError
+from registry.ids import a_kind
 from registry.models import KIND_MODELS, Record
 from registry.models.fields import FieldPath, references_in
 from registry.report import Issue, Report, format_path
@@ -61,7 +62,7 @@ class Registry:
         record = self.get(record_id)
         if not isinstance(record, model):
             raise RegistryError(
-                f"{record_id!r} is a {record.kind_token}, not a {model.kind_token}",
+                f"{record_id!r} is {a_kind(record.kind_token)}, not {a_kind(model.kind_token)}",
                 f"run 'registry list --kind {model.kind_token}' to see the ids of that kind",
             )
         return record

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from registry.ids import parse_id, slugify
+from registry.ids import a_kind, parse_id, slugify
 
 GOOD = [
     ("saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-checkpointing-zero2", "result"),
@@ -44,3 +44,9 @@ def test_bad_ids_are_refused_with_a_reason(value: str) -> None:
 
 def test_slugify() -> None:
     assert slugify("NT 2.5B, training (FlashAttention)") == "nt-2-5b-training-flashattention"
+
+
+@pytest.mark.parametrize(("kind", "phrase"), [("result", "a result"), ("evaluation", "an evaluation"),
+                                               ("'evidence'", "an 'evidence'"), ("family or source", "a family or source")])
+def test_a_kind_with_its_article(kind: str, phrase: str) -> None:
+    assert a_kind(kind) == phrase

@@ -397,3 +397,10 @@ def test_a_float_value_is_told_to_quote_its_own_digits(records_dir: Path) -> Non
     _, report = validate(records_dir)
     [issue] = [i for i in report.errors if i.field == "numeric_value"]
     assert "quote it: numeric_value: '33.88'" in issue.message
+
+
+def test_a_kind_folder_given_as_the_records_folder_is_named(records_dir: Path) -> None:
+    _, report = validate(records_dir / "result")
+    mismatches = [i for i in report.errors if i.code == "file-name-mismatch"]
+    assert len(mismatches) == 2
+    assert all("point --records at the folder that holds it" in i.message for i in mismatches)

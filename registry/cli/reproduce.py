@@ -170,9 +170,12 @@ def _print_footer(the_plan: Any, filed: list[Any], write_root: Path | None) -> N
                       "works; its values are not comparable with the transcribed one, and nothing was filed.")
     elif ok:
         best = min(ok, key=lambda entry: abs(entry.comparison.difference))
-        console.print(f"Nearest: {best.outcome.setting.label()} at {best.comparison.reproduced} "
-                      f"({best.comparison.difference:+} against {best.comparison.transcribed}, "
-                      f"×{best.comparison.ratio}).", soft_wrap=True)
+        from registry.units import symbol
+
+        unit = symbol(the_plan.result.unit)
+        console.print(f"Nearest: {best.outcome.setting.label()} at {best.comparison.reproduced} {unit} "
+                      f"({best.comparison.difference:+} {unit} against the transcribed {best.comparison.transcribed} "
+                      f"{unit}, ×{best.comparison.ratio}).", soft_wrap=True)
     written = [entry.path for entry in filed if entry.path is not None]
     if written:
         console.print(f"Wrote {len(written)} reproduction record(s) to {write_root}/reproduction/; "
