@@ -404,3 +404,21 @@ def test_a_kind_folder_given_as_the_records_folder_is_named(records_dir: Path) -
     mismatches = [i for i in report.errors if i.code == "file-name-mismatch"]
     assert len(mismatches) == 2
     assert all("point --records at the folder that holds it" in i.message for i in mismatches)
+
+
+@pytest.mark.parametrize("format", ["text", "json"])
+def test_validate_piped_into_head_keeps_its_verdict(tmp_path: Path, format: str) -> None:
+    """The reader stopping early must not turn an invalid registry into exit status 0 (set -o pipefail)."""
+    import subprocess
+    import sys
+
+    (tmp_path / "family").mkdir()
+    for number in range(3000):  # enough report to outgrow the pipe's buffer
+        (tmp_path / "family" / f"saadat-fellay-20261015-family-f{number}.yaml").write_text("kind: [\n")
+    command = [sys.executable, "-m", "registry", "validate", "--records", str(tmp_path), "--format", format]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline()
+    process.stdout.close()
+    errors = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 1 and errors == "", errors

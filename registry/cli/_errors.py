@@ -7,12 +7,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
+from registry.cli.output import PipeConsole
 from registry.errors import InvalidRegistryError, RegistryError
 
-err_console = Console(stderr=True, highlight=False)
+err_console = PipeConsole(stderr=True, highlight=False)
 
 
 @contextmanager

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from registry.cli._errors import user_errors
+from registry.cli._errors import quiet_closed_stdout, user_errors
 from registry.cli.options import DebugOption, RecordsOption
 from registry.cli.output import console, print_report
 from registry.errors import InvalidRegistryError, RegistryError
@@ -44,11 +44,16 @@ def validate_command(
 
     with user_errors(debug):
         _, report = validate(records)
-        if format is Format.JSON:
-            typer.echo(report.to_json())
-        else:
-            print_report(report)
-    raise typer.Exit(int(not report.valid))
+        status = int(not report.valid)
+        try:
+            if format is Format.JSON:
+                typer.echo(report.to_json())
+            else:
+                print_report(report)
+        except BrokenPipeError:  # the reader stopped early; the verdict still decides the status
+            quiet_closed_stdout()
+            raise typer.Exit(status) from None
+    raise typer.Exit(status)
 
 
 def show_command(

@@ -7,7 +7,19 @@ from rich.markup import escape
 
 from registry.report import Report, Severity
 
-console = Console(highlight=False)
+
+class PipeConsole(Console):
+    """A console that lets a closed pipe ('| head') reach the command as BrokenPipeError.
+
+    Rich would otherwise end the process itself with status 1, before the command could say
+    with which status it should end (``validate`` keeps its verdict).
+    """
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError
+
+
+console = PipeConsole(highlight=False)
 
 
 def print_report(report: Report, console: Console = console) -> None:
