@@ -37,6 +37,8 @@ DRY_RUN_MODEL = "nt-tiny"
 DRY_RUN_SHAPE = {"batch_size": 2, "sequence_length": 64}
 DEFAULT_DEADLINE_S = 420.0
 DEFAULT_SETTING_TIMEOUT_S = 240
+#: No setting starts with less time than this left before the deadline.
+MIN_SETTING_S = 60
 
 
 def build_jobs(registry: Any, *, dry_run: bool = False) -> list[Any]:
@@ -205,6 +207,23 @@ def run_with_timeout(job: Any, seconds: int, *, steps: int, device: str) -> RunO
         signal.signal(signal.SIGALRM, previous)
 
 
+def _at_least_one(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"needs at least 1 measured step, not {value}")
+    return value
+
+
+def _time_for_another(clock: float, deadline: float, remaining: int) -> bool:
+    """Whether a setting may start: at least MIN_SETTING_S must be left before the deadline."""
+    elapsed = time.monotonic() - clock
+    if deadline - elapsed < MIN_SETTING_S:
+        print(f"deadline: {elapsed:.0f} s elapsed, {deadline - elapsed:.0f} s left; {remaining} settings not started",
+              flush=True)
+        return False
+    return True
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m measure.run_gpu_ablation", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -216,10 +235,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "nothing")
     parser.add_argument("--limit", type=int, default=None, help="run only the first N settings")
     parser.add_argument("--deadline", type=float, default=DEFAULT_DEADLINE_S,
-                        help="start no setting after this many seconds (default: %(default)s)")
+                        help="end by this many seconds: no setting starts with less than "
+                        f"{MIN_SETTING_S} s left, and a running one gets at most the time left (default: %(default)s)")
     parser.add_argument("--setting-timeout", type=int, default=DEFAULT_SETTING_TIMEOUT_S,
                         help="give up on one setting after this many seconds (default: %(default)s)")
-    parser.add_argument("--steps", type=int, default=2, help="measured steps after one warm-up step")
+    parser.add_argument("--steps", type=_at_least_one, default=2, help="measured steps after one warm-up step")
     parser.add_argument("--plan", action="store_true", help="print the settings in order and stop")
     parser.add_argument("--redo", action="store_true",
                         help="also run settings an earlier GPU run finished (records, or logs under --runs)")
@@ -272,17 +292,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     written: list[str] = []
     with (args.out / "ablation.jsonl").open("a", encoding="utf-8") as log:
         for index, job in enumerate(jobs, start=1):
-            elapsed = time.monotonic() - clock
-            if elapsed > args.deadline:
-                print(f"deadline: {elapsed:.0f} s elapsed, {len(jobs) - index + 1} settings not started", flush=True)
+            if not _time_for_another(clock, args.deadline, len(jobs) - index + 1):
                 break
             if builder is not None and job.setting.stage.deepspeed and builder.poll() is None:
                 print("waiting for DeepSpeed's CPU Adam to finish compiling ...", flush=True)
                 try:
-                    builder.wait(timeout=max(args.deadline - elapsed, 1))
+                    builder.wait(timeout=max(args.deadline - (time.monotonic() - clock) - MIN_SETTING_S, 1))
                 except subprocess.TimeoutExpired:
                     pass
-            outcome = run_with_timeout(job, args.setting_timeout, steps=args.steps, device=device)
+                if not _time_for_another(clock, args.deadline, len(jobs) - index + 1):
+                    break
+            left = args.deadline - (time.monotonic() - clock)
+            outcome = run_with_timeout(job, max(1, min(args.setting_timeout, int(left))), steps=args.steps,
+                                       device=device)
             record_id = None
             if job.result is not None and outcome.method.value == "measured":
                 try:

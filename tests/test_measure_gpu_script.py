@@ -141,3 +141,17 @@ def test_only_settled_settings_are_skipped_next_time(tmp_path: Path) -> None:
     registry, _ = validate(BUNDLED_RECORDS)
     done = script.already_measured(registry, runs)
     assert {json.loads(knobs)["precision"] for _, _, knobs in done} == {"ok", "out-of-memory"}
+
+
+def test_no_setting_starts_without_a_minute_left(tmp_path: Path, records_dir: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The script ends by --deadline: it never starts a setting it cannot give a minute."""
+    out = tmp_path / "out"
+    assert script.main(["--records", str(records_dir), "--dry-run", "--out", str(out), "--deadline", "30"]) == 0
+    printed = capsys.readouterr().out
+    assert "deadline: " in printed and "settings not started" in printed
+    assert not (out / "ablation.jsonl").read_text().strip()
+
+
+def test_at_least_one_measured_step(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit):
+        script.main(["--dry-run", "--out", str(tmp_path), "--steps", "0"])
