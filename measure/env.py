@@ -28,11 +28,13 @@ def software_versions() -> dict[str, str | None]:
     versions.update({name: package_version(name) for name in PACKAGES})
     versions["cuda"] = None
     versions["cudnn"] = None
+    versions["hip"] = None
     if versions["torch"] is not None:
         import torch
 
         versions["torch"] = torch.__version__
         versions["cuda"] = torch.version.cuda
+        versions["hip"] = getattr(torch.version, "hip", None)  # ROCm builds name their runtime here
         cudnn = torch.backends.cudnn.version() if torch.backends.cudnn.is_available() else None
         versions["cudnn"] = str(cudnn) if cudnn is not None else None
     versions["registry"] = package_version("registry")

@@ -314,7 +314,7 @@ class _Checker:
                          "'sdpa-flash-cpu' is the CPU kernel an estimate traces; a GPU run uses 'sdpa-flash', "
                          "'flash-attn' or 'eager'", ("attention_impl",))
             torch = reproduction.software.get("torch") or ""
-            if torch.endswith("+cpu"):
+            if "+cpu" in torch:
                 self.add("reproduction-method-mismatch",
                          f"torch {torch} is a CPU-only build, which cannot have measured a GPU", ("software",))
             if reproduction.outcome is Outcome.OK and not reproduction.warmup_steps:

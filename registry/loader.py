@@ -313,9 +313,12 @@ def _explain(error: Any, model: type[Record]) -> str:
         return _explain_pattern(error)
     if error["type"] == "timezone_aware":
         given = error.get("input")
-        day = given.isoformat()[:10] if hasattr(given, "isoformat") else "2026-11-20"
+        if hasattr(given, "hour"):  # a time without its zone: keep the time, add one
+            example = given.replace(microsecond=0).isoformat() + "Z"
+        else:
+            example = (given.isoformat() if hasattr(given, "isoformat") else "2026-11-20") + "T00:00:00Z"
         return (f"{name!r} is a moment, so it needs a time with its zone (found {given!s}); write for example "
-                f"{day}T00:00:00Z, and say in a note if the source gives only the day")
+                f"{example} (Z: UTC), and say in a note if the source gives only the day")
     if error["type"] == "enum" and name == "unit":
         from registry.units import Unit, unit_named
 

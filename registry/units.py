@@ -15,7 +15,8 @@ from registry.errors import RegistryError
 class Unit(StrEnum):
     """The units a result may be in: a closed list, so that one unit is never stored under two names.
 
-    Add a unit here (with its symbol below) when a source prints one that is missing.
+    Add a unit here when a source prints one that is missing, with its symbol below and the
+    ways pages print it in ``review/claims.py`` (a test checks that both are there).
     """
 
     GIGABYTE = "gigabyte"
@@ -28,13 +29,12 @@ class Unit(StrEnum):
     HOUR = "hour"
     TOKENS_PER_SECOND = "tokens-per-second"
     SAMPLES_PER_SECOND = "samples-per-second"
-    DIMENSIONLESS = "dimensionless"
 
 
 #: How a unit is written after a value.
 SYMBOLS = {"gigabyte": "GB", "gibibyte": "GiB", "megabyte": "MB", "mebibyte": "MiB", "percent": "%",
            "second": "s", "millisecond": "ms", "hour": "h", "tokens-per-second": "tokens/s",
-           "samples-per-second": "samples/s", "dimensionless": ""}
+           "samples-per-second": "samples/s"}
 #: Bytes in one unit, for the units a memory peak can be compared in (GB = 10^9 bytes, GiB = 2^30).
 BYTES_PER_UNIT = {"gigabyte": Decimal(10) ** 9, "megabyte": Decimal(10) ** 6, "gibibyte": Decimal(2) ** 30,
                   "mebibyte": Decimal(2) ** 20}
@@ -51,8 +51,8 @@ def symbol(unit: str) -> str:
 def unit_named(written: str) -> Unit | None:
     """The unit a curator probably meant by ``written`` ('GB', 'gb', 'Gigabytes'), or None."""
     text = written.strip()
-    for unit, printed in SYMBOLS.items():
-        if printed and text.lower() == printed.lower():
+    for unit, printed in SYMBOLS.items():  # symbols match as printed: 'Gb' is a gigabit, not a gigabyte
+        if printed and text == printed:
             return Unit(unit)
     singular = text.lower().replace(" ", "-").removesuffix("s")
     return next((unit for unit in Unit if unit.value == singular or unit.value == text.lower()), None)

@@ -450,9 +450,17 @@ def test_a_unit_without_a_known_printed_form_says_what_to_add() -> None:
     from tests.conftest import BUNDLED_RECORDS
 
     registry, _ = validate(BUNDLED_RECORDS)
-    result = registry.get_as(RESULT_33, Result).model_copy(update={"unit": "dimensionless", "unit_detail": None})
+    result = registry.get_as(RESULT_33, Result).model_copy(update={"unit": "furlong", "unit_detail": None})
     [claim] = _unit_claims(result, Citation(6, QUOTE))
     got = claim.check(Extraction(pages=("x",), extractor="test"))
     assert not got.passed
-    assert got.detail == ("no printed form of the unit 'dimensionless' is known, and unit_detail does not say how "
+    assert got.detail == ("no printed form of the unit 'furlong' is known, and unit_detail does not say how "
                           "the page prints it: add 'Printed as <symbol>' to unit_detail (for example 'Printed as ms')")
+
+
+def test_every_unit_of_the_closed_list_can_be_checked_and_shown() -> None:
+    from registry.units import SYMBOLS, Unit
+    from review.claims import UNIT_SYMBOLS
+
+    assert {unit.value for unit in Unit} <= set(UNIT_SYMBOLS)
+    assert {unit.value for unit in Unit} == set(SYMBOLS) and all(SYMBOLS.values())

@@ -366,8 +366,8 @@ def test_did_you_mean_stops_after_enough_lookups(records_dir: Path, monkeypatch:
     assert sorted(hints) == [False, True]
 
 
-@pytest.mark.parametrize(("written", "meant"), [("GB", "gigabyte"), ("gb", "gigabyte"), ("Gigabytes", "gigabyte"),
-                                               ("%", "percent"), ("furlongs", None)])
+@pytest.mark.parametrize(("written", "meant"), [("GB", "gigabyte"), ("Gigabytes", "gigabyte"), ("%", "percent"),
+                                               ("Gb", None), ("gb", None), ("furlongs", None)])
 def test_a_unit_comes_from_the_closed_list(records_dir: Path, written: str, meant: str | None) -> None:
     """One unit, one name: 'GB' and 'gb' would otherwise sit beside 'gigabyte' in every query."""
     result = records_dir / "result" / "saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-checkpointing.yaml"
@@ -389,6 +389,10 @@ def test_the_commonest_curator_mistakes_say_what_to_write(records_dir: Path) -> 
     messages = {i.code: i.message for i in report.errors}
     assert "a value that holds ': '" in messages["yaml-syntax"] and "must be quoted" in messages["yaml-syntax"]
     assert "write for example 2026-11-20T00:00:00Z" in messages["schema-timezone-aware"]
+    review.write_text(re.sub(r"(?m)^reviewed_at: .*$", "reviewed_at: 2026-11-20 10:30:00", review.read_text()))
+    _, report = validate(records_dir)
+    [moment] = [i.message for i in report.errors if i.code == "schema-timezone-aware"]
+    assert "write for example 2026-11-20T10:30:00Z (Z: UTC)" in moment, moment
 
 
 def test_a_float_value_is_told_to_quote_its_own_digits(records_dir: Path) -> None:
