@@ -63,3 +63,17 @@ def test_help_and_validate_do_not_import_heavy_libraries() -> None:
 def test_console_script_runs() -> None:
     done = subprocess.run([sys.executable, "-m", "registry", "--help"], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0 and "validate" in done.stdout
+
+
+def test_every_issue_code_is_in_the_readme() -> None:
+    """Every code validate can print, whole-registry rule or load-time problem, has a row in the README."""
+    import re
+
+    from registry.checks import RULES
+
+    readme = (ROOT / "README.md").read_text()
+    sources = " ".join(p.read_text() for p in (ROOT / "registry").rglob("*.py"))
+    load_time = set(re.findall(r'(?:RecordFileError\(|code=)\s*"([a-z][a-z-]*[a-z])"', sources))  # not 'schema-'+
+    assert load_time >= {"yaml-syntax", "no-records", "duplicate-id"}, load_time
+    missing = sorted(code for code in set(RULES) | load_time if f"`{code}`" not in readme)
+    assert not missing, f"codes without a README row: {missing}"
