@@ -125,15 +125,15 @@ def display_path(path: Path, root: Path) -> str:
         return str(full)
 
 
-def record_files(root: Path) -> Iterator[Path]:
-    """Every record file under ``root``, sorted, skipping hidden files (such as temporary writes).
+def scan_record_files(root: Path) -> Iterator[tuple[tuple[str, ...], os.DirEntry[str]]]:
+    """Every record file under ``root`` as (path parts below root, directory entry), in no order.
 
-    Walks with ``os.scandir`` (a registry can hold hundreds of thousands of files): real folders are
-    entered, links to folders are not, links to files count as files. Sorted as paths sort.
+    The one definition of which files are records: hidden names (such as temporary writes) are
+    skipped, real folders are entered, links to folders are not, links to files count as files.
+    Walks with ``os.scandir``: a registry can hold hundreds of thousands of files.
     """
-    found: list[tuple[tuple[str, ...], str]] = []
 
-    def walk(folder: str, parts: tuple[str, ...]) -> None:
+    def walk(folder: str, parts: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], os.DirEntry[str]]]:
         try:
             with os.scandir(folder) as entries:
                 listed = list(entries)
@@ -145,14 +145,18 @@ def record_files(root: Path) -> Iterator[Path]:
                 continue
             try:
                 if entry.is_dir(follow_symlinks=False):
-                    walk(entry.path, (*parts, name))
+                    yield from walk(entry.path, (*parts, name))
                 elif name.endswith(RECORD_SUFFIXES) and entry.is_file():
-                    found.append(((*parts, name), entry.path))
+                    yield (*parts, name), entry
             except OSError:
                 continue
 
-    walk(str(root), ())
-    found.sort()
+    yield from walk(str(root), ())
+
+
+def record_files(root: Path) -> Iterator[Path]:
+    """Every record file under ``root``, sorted as paths sort (see ``scan_record_files`` for which)."""
+    found = sorted((parts, entry.path) for parts, entry in scan_record_files(root))
     for _, path in found:
         yield Path(path)
 

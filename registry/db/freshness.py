@@ -9,12 +9,11 @@ one ``os.scandir`` walk and one ``stat`` per file, about a second for 300,000 fi
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from registry.loader import RECORD_SUFFIXES
+from registry.loader import scan_record_files
 
 
 @dataclass(frozen=True)
@@ -70,35 +69,18 @@ def _listed_files(db: Path) -> set[str] | None:
 def _compare(root: Path, listed: set[str], built_ns: int) -> tuple[int, int]:
     """(edited, added) among the record files under ``root``; the files found are taken out of ``listed``.
 
-    Walks the same files as ``registry.loader.record_files`` (hidden names skipped, real folders
-    entered, links to folders not, links to files counted, with their target's time), comparing
-    as it goes: no list of 300,000 paths is kept.
+    Walks the same files the loader reads (``scan_record_files``, links to files with their target's
+    time), comparing as it goes: no list of 300,000 paths is kept.
     """
     edited = added = 0
-
-    def walk(folder: str, prefix: str) -> None:
-        nonlocal edited, added
+    for parts, entry in scan_record_files(root):
+        relative = "/".join(parts)
+        if relative not in listed:
+            added += 1
+            continue
+        listed.remove(relative)
         try:
-            with os.scandir(folder) as entries:
-                found = list(entries)
+            edited += entry.stat().st_mtime_ns > built_ns
         except OSError:
-            return
-        for entry in found:
-            name = entry.name
-            if name.startswith("."):
-                continue
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    walk(entry.path, f"{prefix}{name}/")
-                elif name.endswith(RECORD_SUFFIXES) and entry.is_file():
-                    relative = f"{prefix}{name}"
-                    if relative not in listed:
-                        added += 1
-                    else:
-                        listed.remove(relative)
-                        edited += entry.stat().st_mtime_ns > built_ns
-            except OSError:
-                continue
-
-    walk(str(root), "")
+            continue
     return edited, added
