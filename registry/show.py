@@ -30,6 +30,7 @@ from registry.models import (
     Review,
     Source,
 )
+from registry.models.reproduction import Comparison
 from registry.units import gib
 
 
@@ -329,44 +330,56 @@ def _count(items: list[Any], noun: str) -> str:
 def results_table(registry: Registry) -> RenderableType:
     """Every result side by side: transcribed value, review status, and our runs, never merged.
 
-    Ids are long, so they are listed under the table, keyed by row number.
+    Ids and the settings of the nearest runs are long, so they are listed under the table, keyed
+    by row number, where they read whole at any terminal width.
     """
-    table = Table("#", "Evaluation", "Transcribed (display)", "Review", "Measured by us", "Estimated by us",
-                  title="Results", show_lines=True)
-    for column in table.columns:
-        column.overflow = "fold"
+    table = Table(title="Results", show_lines=True, expand=True)
+    table.add_column("#", no_wrap=True)
+    for header, share in (("Evaluation", 5), ("Transcribed (display)", 4), ("Review", 4), ("Measured by us", 3),
+                          ("Estimated by us", 5)):  # shares that keep every header word whole at 80 columns
+        table.add_column(header, ratio=share, overflow="fold")
     legend = Text()
     for number, result in enumerate(registry.of_kind(Result), start=1):
         evaluation = registry.get_as(result.evaluation, Evaluation)
         runs = registry.referrers(result.id, Reproduction, "result")
         unit = d.unit_symbol(result.unit)
+        by_method = {method: [r for r in runs if r.method.value == method] for method in ("measured", "estimated")}
         _row(
             table,
             str(number),
             evaluation.name,
             f"{result.printed_value} {unit} ({d.display_value(result.numeric_value)})",
             d.status_label(registry, result.id),
-            _runs_summary([r for r in runs if r.method.value == "measured"], unit),
-            _runs_summary([r for r in runs if r.method.value == "estimated"], unit),
+            _runs_summary(by_method["measured"], unit),
+            _runs_summary(by_method["estimated"], unit),
         )
         legend.append(f"#{number} {result.id}\n", style="dim")
+        for method, method_runs in by_method.items():
+            nearest = _nearest(method_runs)
+            if nearest is not None:
+                setting = ", ".join(f"{name}={d.knob_text(value)}" for name, value in nearest[0].setting.items())
+                legend.append(f"   nearest {method}: {setting}\n", style="dim")
     return Group(table, legend)
 
 
+def _nearest(runs: list[Reproduction]) -> tuple[Reproduction, Comparison] | None:
+    """The run whose value lies nearest the transcribed one, with its comparison (None: nothing compared)."""
+    compared = [(r, r.comparison) for r in runs if r.value is not None and r.comparison is not None]
+    return min(compared, key=lambda pair: abs(pair[1].difference)) if compared else None
+
+
 def _runs_summary(runs: list[Reproduction], unit: str) -> str:
-    """How many settings gave a value, where, and the one nearest the transcribed value."""
+    """How many settings gave a value, where, and the value nearest the transcribed one."""
     if not runs:
         return "none"
-    values = [(r, r.value) for r in runs if r.value is not None]
+    values = [r.value for r in runs if r.value is not None]
     if not values:
         return f"{len(runs)} run(s), no value"
-    where = sorted({"CPU estimate" if r.hardware.kind == "cpu-estimate" else r.hardware.name for r, _ in values})
+    where = sorted({"CPU estimate" if r.hardware.kind == "cpu-estimate" else r.hardware.name
+                    for r in runs if r.value is not None})
     head = f"{len(values)} setting(s), {', '.join(where)}"
-    compared = [(r, r.comparison) for r, _ in values if r.comparison is not None]
-    if not compared:  # a transcribed 0 has no ratio to compare with
-        low, high = min(v for _, v in values), max(v for _, v in values)
-        return f"{head}; from {low:.2f} to {high:.2f} {unit}"
-    best, comparison = min(compared, key=lambda pair: abs(pair[1].difference))
-    setting = ", ".join(f"{name}={d.knob_text(value)}" for name, value in best.setting.items())
-    return (f"{head}; nearest the transcribed value: {comparison.reproduced:.2f} {unit} "
-            f"(×{comparison.ratio:.3f}): {setting}")
+    nearest = _nearest(runs)
+    if nearest is None:  # a transcribed 0 has no ratio to compare with
+        return f"{head}; from {min(values):.2f} to {max(values):.2f} {unit}"
+    comparison = nearest[1]
+    return f"{head}; nearest the transcribed value: {comparison.reproduced:.2f} {unit} (×{comparison.ratio:.3f})"

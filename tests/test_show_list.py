@@ -93,6 +93,8 @@ def test_list_results_side_by_side(cli) -> None:  # type: ignore[no-untyped-def]
     text = " ".join(result.output.split())
     assert "33.88 GB" in text and "11.49 GB" in text and "33.9" in text and "11.5" in text
     assert "Measured by us" in text and "Estimated by us" in text
+    # The nearest run's setting is listed whole under the table, not folded inside a cell.
+    assert "nearest estimated: update_mode=full, precision=bf16-weights-fp32-adam, length_unit=tokens" in text
 
 
 def test_a_review_without_artifact_hash_is_not_shown_like_one_with_it(cli) -> None:  # type: ignore[no-untyped-def]
