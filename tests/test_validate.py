@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from registry.checks import RULES, validate
-from tests.conftest import BUNDLED_RECORDS, DATA
+from tests.conftest import BUNDLED_RECORDS, DATA, RESULT_11, RESULT_33
 
 INVALID = DATA / "invalid"
 
@@ -117,7 +117,7 @@ def test_references_to_a_record_that_did_not_load_are_one_warning_not_many(recor
     (lambda text: text + "printed_value: [unclosed\n", "yaml-syntax"),
 ])
 def test_whatever_stops_a_record_loading_its_referrers_wait(records_dir: Path, breakage, code: str) -> None:  # type: ignore[no-untyped-def]
-    result = records_dir / "result" / "saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-checkpointing-zero2.yaml"
+    result = records_dir / "result" / f"{RESULT_11}.yaml"
     result.write_text(breakage(result.read_text()))
     _, report = validate(records_dir)
     assert [i.code for i in report.errors] == [code]
@@ -128,7 +128,7 @@ def test_a_suggested_id_is_of_a_kind_the_field_accepts(records_dir: Path) -> Non
     evidence = next((records_dir / "evidence").iterdir())
     text = evidence.read_text()
     # A prefix of the result ids: without the kind filter, the suggestion would be a result.
-    typo = "saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-checkpointing-zero"
+    typo = RESULT_11[:-1]
     evidence.write_text(re.sub(r"(?m)^review: .*$", f"review: {typo}", text))
     _, report = validate(records_dir)
     [issue] = [i for i in report.errors if i.code == "unresolved-reference"]
@@ -370,7 +370,7 @@ def test_did_you_mean_stops_after_enough_lookups(records_dir: Path, monkeypatch:
                                                ("Gb", None), ("gb", None), ("furlongs", None)])
 def test_a_unit_comes_from_the_closed_list(records_dir: Path, written: str, meant: str | None) -> None:
     """One unit, one name: 'GB' and 'gb' would otherwise sit beside 'gigabyte' in every query."""
-    result = records_dir / "result" / "saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-checkpointing.yaml"
+    result = records_dir / "result" / f"{RESULT_33}.yaml"
     result.write_text(result.read_text().replace("\nunit: gigabyte\n", f"\nunit: '{written}'\n"))
     _, report = validate(records_dir)
     [issue] = [i for i in report.errors if i.field == "unit"]
@@ -379,7 +379,7 @@ def test_a_unit_comes_from_the_closed_list(records_dir: Path, written: str, mean
 
 
 def test_the_commonest_curator_mistakes_say_what_to_write(records_dir: Path) -> None:
-    result = records_dir / "result" / "saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-checkpointing.yaml"
+    result = records_dir / "result" / f"{RESULT_33}.yaml"
     text = re.sub(r"(?ms)^source_locator: >-\n(  .*?\n)(?=\S)", "source_locator: Figure 3 (page 6): 'x'\n",
                   result.read_text())
     result.write_text(text)
@@ -396,7 +396,7 @@ def test_the_commonest_curator_mistakes_say_what_to_write(records_dir: Path) -> 
 
 
 def test_a_float_value_is_told_to_quote_its_own_digits(records_dir: Path) -> None:
-    result = records_dir / "result" / "saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-checkpointing.yaml"
+    result = records_dir / "result" / f"{RESULT_33}.yaml"
     result.write_text(result.read_text().replace("numeric_value: '33.88'", "numeric_value: 33.88"))
     _, report = validate(records_dir)
     [issue] = [i for i in report.errors if i.field == "numeric_value"]
