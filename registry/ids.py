@@ -11,27 +11,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-#: Kind tokens, as they appear both in ids and in a record's ``kind`` field.
-KINDS: tuple[str, ...] = (
-    "source",
-    "family",
-    "config",
-    "protocol",
-    "dataset",
-    "evaluation",
-    "result",
-    "review",
-    "evidence",
-    "release",
-    "recipe",
-    "reproduction",
-)
-
 MAX_ID_LENGTH = 200
 
 _WORD = r"[a-z0-9]+"
 _WORDS = rf"{_WORD}(?:-{_WORD})*"
-ID_PATTERN = rf"^(?P<batch>{_WORDS}?)-(?P<date>\d{{8}})-(?P<kind>{'|'.join(KINDS)})-(?P<slug>{_WORDS})$"
+#: The batch is the shortest run of words before the first 8-digit date (a slug may hold dates of its own); the
+#: kind is one word, checked against the registered kinds by ``parse_id`` (and against the record's own kind by
+#: the whole-registry checks), so that this grammar does not depend on which kinds exist.
+ID_PATTERN = rf"^(?P<batch>(?:{_WORD}(?:-{_WORD})*?)??)-(?P<date>\d{{8}})-(?P<kind>[a-z]+)-(?P<slug>{_WORDS})$"
 _ID_RE = re.compile(ID_PATTERN)
 
 
@@ -48,19 +35,33 @@ class StableId:
         return f"{self.batch}-{self.date}-{self.kind}-{self.slug}"
 
 
-def parse_id(value: str) -> StableId:
-    """Split an id into its parts, or raise ``ValueError`` saying what is wrong with it."""
+def split_id(value: str) -> StableId:
+    """Split an id into its parts by the grammar alone (any one-word kind), or raise ``ValueError``."""
     if not isinstance(value, str):
         raise ValueError(f"an id must be a string, not {type(value).__name__}")
     if len(value) > MAX_ID_LENGTH:
         raise ValueError(f"id is {len(value)} characters long; the limit is {MAX_ID_LENGTH}")
     match = _ID_RE.fullmatch(value)  # not .match: '$' would let a trailing line break through
     if match is None:
-        raise ValueError(
-            f"{value!r} is not a stable id: expected '<batch>-<yyyymmdd>-<kind>-<slug>' in lowercase "
-            f"letters, digits and single hyphens, with kind one of {', '.join(KINDS)}"
-        )
+        raise ValueError(_not_an_id(value))
     return StableId(**match.groupdict())
+
+
+def parse_id(value: str) -> StableId:
+    """Split an id into its parts, or raise ``ValueError`` saying what is wrong with it (its kind included)."""
+    from registry.models import KINDS
+
+    parsed = split_id(value)
+    if parsed.kind not in KINDS:
+        raise ValueError(_not_an_id(value))
+    return parsed
+
+
+def _not_an_id(value: str) -> str:
+    from registry.models import KINDS
+
+    return (f"{value!r} is not a stable id: expected '<batch>-<yyyymmdd>-<kind>-<slug>' in lowercase letters, "
+            f"digits and single hyphens, with kind one of {', '.join(KINDS)}")
 
 
 def slugify(text: str) -> str:

@@ -17,11 +17,11 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from registry.errors import RecordFileError, RegistryError, UnknownRecordError
-from registry.ids import a_kind
+from registry import codes
+from registry.errors import RecordFileError, RegistryError, UnknownRecordError, WrongKindError
 from registry.models import KIND_MODELS, Record
 from registry.models.fields import FieldPath, references_in
-from registry.report import Issue, Report, format_path
+from registry.report import Report, format_path
 from registry.yamlio import LoadedYaml, parse_yaml, read_text
 
 R = TypeVar("R", bound=Record)
@@ -61,10 +61,7 @@ class Registry:
     def get_as(self, record_id: str, model: type[R]) -> R:
         record = self.get(record_id)
         if not isinstance(record, model):
-            raise RegistryError(
-                f"{record_id!r} is {a_kind(record.kind_token)}, not {a_kind(model.kind_token)}",
-                f"run 'registry list --kind {model.kind_token}' to see the ids of that kind",
-            )
+            raise WrongKindError(record_id, found=record.kind_token, expected=model.kind_token)
         return record
 
     def suggest(self, record_id: str, limit: int = 5, kinds: list[str] | None = None) -> list[str]:
@@ -166,7 +163,7 @@ def load_registry(root: Path) -> tuple[Registry, Report]:
     if not root.is_dir():
         raise RegistryError(
             f"records folder {str(root)!r} does not exist",
-            "run the command from the project folder, or point --records at a folder of record files",
+            "run the command from the project folder, or point {records} at a folder of record files",
         )
     registry = Registry(root=root)
     report = Report()
@@ -183,9 +180,8 @@ def load_registry(root: Path) -> tuple[Registry, Report]:
                 _load_file(path, doc, registry, report)
     report.records = len(registry.records)
     if not paths:
-        report.add(Issue(file=str(root), line=None, code="no-records",
-                         message=f"no record files (*.yaml) under {str(root)!r}; point --records at the folder that "
-                                 f"holds '<kind>/<id>.yaml' files"))
+        report.add(codes.NO_RECORDS.issue(str(root), None, f"no record files (*.yaml) under {str(root)!r}; point "
+                                          "{records} at the folder that holds '<kind>/<id>.yaml' files"))
     return registry, report
 
 
@@ -242,32 +238,30 @@ def _load_file(path: Path, doc: LoadedYaml | RecordFileError, registry: Registry
         registry.failed.setdefault(record_id or path.stem, path)
 
     if isinstance(doc, RecordFileError):
-        report.add(Issue(file=shown(), line=doc.line, code=doc.code, message=doc.message))
+        report.add(doc.code.issue(shown(), doc.line, doc.message))
         did_not_load(None)
         return
     data = doc.data
     if not isinstance(data, dict):
         found = "a list" if isinstance(data, list) else f"a single {type(data).__name__} value"
-        report.add(
-            Issue(file=shown(), line=1, code="not-a-mapping",
-                  message=f"a record file holds one mapping (key: value lines), but this one holds {found}")
-        )
+        report.add(codes.NOT_A_MAPPING.issue(
+            shown(), 1, f"a record file holds one mapping (key: value lines), but this one holds {found}"))
         did_not_load(None)
         return
     record_id = data.get("id") if isinstance(data.get("id"), str) else None
     kind = data.get("kind")
     if kind is None:
-        report.add(Issue(file=shown(), line=1, code="missing-kind", record_id=record_id, field="kind",
-                         message=f"the record has no 'kind'; add one of: {', '.join(KIND_MODELS)}"))
+        report.add(codes.MISSING_KIND.issue(shown(), 1, f"the record has no 'kind'; add one of: "
+                                            f"{', '.join(KIND_MODELS)}", record_id=record_id, field="kind"))
         did_not_load(record_id)
         return
     model = KIND_MODELS.get(kind) if isinstance(kind, str) else None
     if model is None:
         close = difflib.get_close_matches(str(kind), list(KIND_MODELS), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        report.add(Issue(file=shown(), line=doc.line_of(("kind",)), code="unknown-kind", record_id=record_id,
-                         field="kind",
-                         message=f"unknown kind {kind!r}{hint}; the kinds are: {', '.join(KIND_MODELS)}"))
+        report.add(codes.UNKNOWN_KIND.issue(shown(), doc.line_of(("kind",)),
+                                            f"unknown kind {kind!r}{hint}; the kinds are: {', '.join(KIND_MODELS)}",
+                                            record_id=record_id, field="kind"))
         did_not_load(record_id)
         return
     try:
@@ -276,9 +270,9 @@ def _load_file(path: Path, doc: LoadedYaml | RecordFileError, registry: Registry
         did_not_load(record_id)
         for error in exc.errors(include_url=False):
             loc = tuple(error["loc"])
-            report.add(Issue(file=shown(), line=doc.line_of(loc), code="schema-" + error["type"].replace("_", "-"),
-                             record_id=record_id, field=format_path(loc) or None,
-                             message=_explain(error, model)))
+            report.add(codes.SCHEMA.issue(shown(), doc.line_of(loc), _explain(error, model),
+                                          code=codes.schema_code(error["type"]), record_id=record_id,
+                                          field=format_path(loc) or None))
         return
     if record.id in registry.records:
         kept, kept_path, kept_doc = record, path, doc
@@ -287,10 +281,10 @@ def _load_file(path: Path, doc: LoadedYaml | RecordFileError, registry: Registry
         other_path, other_doc = (registry.paths[record.id], registry.docs[record.id]) if kept is record else (path, doc)
         registry.records[record.id], registry.paths[record.id], registry.docs[record.id] = kept, kept_path, kept_doc
         # The copy is blamed, not the file named '<kind>/<id>.yaml', whichever of them was read first.
-        report.add(Issue(file=display_path(other_path, registry.root), line=other_doc.line_of(("id",)),
-                         code="duplicate-id", record_id=record.id, field="id",
-                         message=f"id {record.id!r} is already used by {display_path(kept_path, registry.root)}; "
-                                 f"ids must be unique"))
+        report.add(codes.DUPLICATE_ID.issue(display_path(other_path, registry.root), other_doc.line_of(("id",)),
+                                            f"id {record.id!r} is already used by "
+                                            f"{display_path(kept_path, registry.root)}; ids must be unique",
+                                            record_id=record.id, field="id"))
         return
     registry.records[record.id] = record
     registry.paths[record.id] = path

@@ -7,8 +7,11 @@ batch in one pass. Codes are stable: tools and tests match on them, not on wordi
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
+
+from registry.errors import INPUTS, worded
 
 
 class Severity(StrEnum):
@@ -33,6 +36,10 @@ class Issue:
     @property
     def location(self) -> str:
         return f"{self.file}:{self.line}" if self.line is not None else self.file
+
+    def text(self, names: Mapping[str, str] = INPUTS) -> str:
+        """The message with the inputs it refers to named by ``names`` (see ``registry.errors.worded``)."""
+        return worded(self.message, names)
 
 
 @dataclass
@@ -61,18 +68,19 @@ class Report:
     def sorted_issues(self) -> list[Issue]:
         return sorted(self.issues, key=lambda i: (i.file, i.line or 0, i.code, i.field or "", i.message))
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self, names: Mapping[str, str] = INPUTS) -> dict[str, object]:
         return {
             "valid": self.valid,
             "files": self.files,
             "records": self.records,
             "errors": len(self.errors),
             "warnings": len(self.warnings),
-            "issues": [{**asdict(issue), "severity": issue.severity.value} for issue in self.sorted_issues()],
+            "issues": [{**asdict(issue), "message": issue.text(names), "severity": issue.severity.value}
+                       for issue in self.sorted_issues()],
         }
 
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
+    def to_json(self, names: Mapping[str, str] = INPUTS) -> str:
+        return json.dumps(self.to_dict(names), indent=2, ensure_ascii=False)
 
 
 def format_path(path: tuple[str | int, ...]) -> str:

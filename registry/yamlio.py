@@ -20,6 +20,7 @@ from typing import Any
 
 import yaml
 
+from registry import codes
 from registry.errors import RecordFileError
 
 #: Record files are small; anything larger is a mistake (or an attack).
@@ -57,19 +58,18 @@ def read_text(path: Path) -> str:
         with open(path, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
             if size > MAX_FILE_BYTES:
-                raise RecordFileError(
-                    "file-too-large", f"file is {size:,} bytes; record files are limited to {MAX_FILE_BYTES:,} bytes"
-                )
+                raise RecordFileError(codes.FILE_TOO_LARGE,
+                                      f"file is {size:,} bytes; record files are limited to {MAX_FILE_BYTES:,} bytes")
             raw = handle.read()
     except OSError as exc:
-        raise RecordFileError("unreadable-file", f"cannot read the file: {exc.strerror}") from exc
+        raise RecordFileError(codes.UNREADABLE_FILE, f"cannot read the file: {exc.strerror}") from exc
     if b"\x00" in raw:
-        raise RecordFileError("binary-file", "file holds NUL bytes: it looks binary, not a YAML record")
+        raise RecordFileError(codes.BINARY_FILE, "file holds NUL bytes: it looks binary, not a YAML record")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise RecordFileError(
-            "binary-file", f"file is not UTF-8 text (byte {exc.start} cannot be decoded); save it as UTF-8"
+            codes.BINARY_FILE, f"file is not UTF-8 text (byte {exc.start} cannot be decoded); save it as UTF-8"
         ) from exc
 
 
@@ -92,7 +92,7 @@ def _parse_full(text: str) -> LoadedYaml:
     try:
         node = loader.get_single_node()
         if node is None:
-            raise RecordFileError("empty-file", "file holds no YAML document; write one record as a mapping")
+            raise RecordFileError(codes.EMPTY_FILE, "file holds no YAML document; write one record as a mapping")
         builder = _Builder(loader)
         data = builder.build(node, ())
         return LoadedYaml(data, builder.lines)
@@ -101,9 +101,9 @@ def _parse_full(text: str) -> LoadedYaml:
         problem = exc.problem or "invalid YAML"
         context = f" ({exc.context})" if exc.context else ""
         hint = _SYNTAX_HINTS.get(problem, "")
-        raise RecordFileError("yaml-syntax", f"not valid YAML: {problem}{context}{hint}", line=line) from exc
+        raise RecordFileError(codes.YAML_SYNTAX, f"not valid YAML: {problem}{context}{hint}", line=line) from exc
     except yaml.YAMLError as exc:
-        raise RecordFileError("yaml-syntax", f"not valid YAML: {exc}") from exc
+        raise RecordFileError(codes.YAML_SYNTAX, f"not valid YAML: {exc}") from exc
     finally:
         loader.dispose()
 
@@ -130,7 +130,7 @@ class _Builder:
     def build(self, node: yaml.Node, path: Path_) -> Any:
         if id(node) in self.seen:
             raise RecordFileError(
-                "yaml-alias",
+                codes.YAML_ALIAS,
                 "YAML anchors and aliases are not allowed in record files; write the value out in full",
                 line=node.start_mark.line + 1,
             )
@@ -138,7 +138,7 @@ class _Builder:
         self.lines.setdefault(path, node.start_mark.line + 1)
         if len(path) > MAX_DEPTH:
             raise RecordFileError(
-                "yaml-too-deep", f"values nest more than {MAX_DEPTH} levels deep; records are shallow",
+                codes.YAML_TOO_DEEP, f"values nest more than {MAX_DEPTH} levels deep; records are shallow",
                 line=node.start_mark.line + 1,
             )
         if isinstance(node, yaml.MappingNode):
@@ -150,25 +150,23 @@ class _Builder:
         except (ValueError, OverflowError) as exc:
             # PyYAML reads 2026-02-30 as a date and fails; say which value, not where in PyYAML.
             raise RecordFileError(
-                "invalid-value", f"{node.value!r} cannot be read: {exc}; write a real date or quote the text",
+                codes.INVALID_VALUE, f"{node.value!r} cannot be read: {exc}; write a real date or quote the text",
                 line=node.start_mark.line + 1,
             ) from exc
 
     def _mapping(self, node: yaml.MappingNode, path: Path_) -> dict[Any, Any]:
         if any(key.tag == "tag:yaml.org,2002:merge" for key, _ in node.value):
-            raise RecordFileError(
-                "yaml-alias", "YAML merge keys ('<<') are not allowed in record files", line=node.start_mark.line + 1
-            )
+            raise RecordFileError(codes.YAML_ALIAS, "YAML merge keys ('<<') are not allowed in record files",
+                                  line=node.start_mark.line + 1)
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
             key = self.build(key_node, path)
             if not isinstance(key, (str, int)):
-                raise RecordFileError(
-                    "yaml-syntax", f"mapping keys must be plain text, found {key!r}", line=key_node.start_mark.line + 1
-                )
+                raise RecordFileError(codes.YAML_SYNTAX, f"mapping keys must be plain text, found {key!r}",
+                                      line=key_node.start_mark.line + 1)
             if key in result:
                 raise RecordFileError(
-                    "duplicate-key",
+                    codes.DUPLICATE_KEY,
                     f"key {key!r} appears twice in the same mapping; keep one",
                     line=key_node.start_mark.line + 1,
                 )

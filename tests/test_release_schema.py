@@ -13,7 +13,7 @@ import yaml
 
 from registry.checks import validate
 from registry.errors import RegistryError
-from registry.ids import KINDS
+from registry.models import KINDS
 from registry.release import content_date, release_name
 from tests.conftest import BUNDLED_RECORDS, RESULT_11
 

@@ -226,7 +226,7 @@ def test_value_outside_the_candidates_is_only_a_warning(bundled, records_dir: Pa
     assert issues == []  # adamw_impl=foreach is a candidate
     issues = tampered(bundled, records_dir, setting={"update_mode": "full", "precision": "bf16-weights-fp32-adam",
                                                      "length_unit": "codons"})
-    assert [(c, s) for c, s, _ in issues] == [("reproduction-recipe-mismatch", "warning")]
+    assert [(c, s) for c, s, _ in issues] == [("reproduction-setting-unswept", "warning")]
 
 
 def test_model_rules_hold_for_any_writer() -> None:

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from registry.checks import RULES, validate
+from registry.checks import validate
+from registry.codes import CODES, Severity
 from tests.conftest import BUNDLED_RECORDS, DATA, RESULT_11, RESULT_33
 
 INVALID = DATA / "invalid"
@@ -69,10 +70,13 @@ CASES: dict[str, tuple[str, str, str]] = {
                                          "test-wrong-transcribed.yaml:25"),
     "reproduction-recipe-mismatch": ("reproduction-recipe-mismatch", "but its recipe is for",
                                      "test-other-recipe.yaml:5"),
+    "reproduction-setting-unswept": ("reproduction-setting-unswept",
+                                     "precision='fp16-mixed' is not among the recipe's candidates",
+                                     "test-unswept-precision.yaml:10"),
     "date-in-future": ("date-in-future", "2999-01-01T00:00:00+00:00 lies in the future",
                        "review-from-the-future.yaml:7"),
 }
-WARNINGS = {"review-unverifiable", "review-url-mismatch"}
+WARNINGS = {code for code, declared in CODES.items() if declared.severity is Severity.WARNING}
 #: Warnings that only ever come with an error (the record behind them did not load).
 WITH_ERRORS = {"references-unchecked"}
 
@@ -98,11 +102,30 @@ def test_each_rule_reports_its_code_and_message(records_dir: Path, case: str) ->
     assert report.valid == (code in WARNINGS and code not in WITH_ERRORS)
 
 
-def test_every_rule_has_an_invalid_case() -> None:
-    tested = {code for code, _, _ in CASES.values()}
-    untested = set(RULES) - tested
-    assert not untested, f"rules without an invalid record under tests/data/invalid: {sorted(untested)}"
+#: Declared codes whose bad input cannot be a file under tests/data/invalid, with the test that makes it.
+TESTED_ELSEWHERE = {
+    "no-records": "test_a_folder_without_records_is_an_error_not_an_empty_success",
+    "file-too-large": "test_oversized_file_is_refused_unread",
+    "unreadable-file": "test_an_unreadable_file_is_reported",
+}
+
+
+def test_every_declared_code_has_an_invalid_case() -> None:
+    tested = {code for code, _, _ in CASES.values()} | set(TESTED_ELSEWHERE)
+    untested = [code for code, declared in CODES.items() if not declared.is_family and code not in tested]
+    assert not untested, f"codes without an invalid record under tests/data/invalid: {untested}"
+    assert any(code.startswith("schema-") for code in tested)
     assert sorted(p.name for p in INVALID.iterdir()) == sorted(CASES)
+    for code, test in TESTED_ELSEWHERE.items():
+        assert test in globals(), f"{code}: no test named {test}"
+
+
+def test_every_reported_code_is_declared(records_dir: Path) -> None:
+    from registry.codes import is_declared
+
+    for case in CASES:
+        _, report = validate(with_case(records_dir, case))
+        assert all(is_declared(issue.code) for issue in report.issues), case
 
 
 def test_references_to_a_record_that_did_not_load_are_one_warning_not_many(records_dir: Path) -> None:
@@ -141,6 +164,23 @@ def test_every_problem_is_reported_at_once(records_dir: Path) -> None:
     _, report = validate(records_dir)
     codes = {i.code for i in report.errors}
     assert {"yaml-syntax", "schema-missing", "value-mismatch", "unresolved-reference", "date-in-future"} <= codes
+
+
+def test_an_unreadable_file_is_reported(records_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+
+    target = records_dir / "family" / "saadat-fellay-20261015-family-nucleotide-transformer.yaml"
+    real_open = builtins.open
+
+    def refusing_open(file, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if Path(file) == target:
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", refusing_open)
+    _, report = validate(records_dir)
+    [issue] = [i for i in report.errors if i.code == "unreadable-file"]
+    assert "cannot read the file: Permission denied" in issue.message and issue.file.endswith(target.name)
 
 
 def test_oversized_file_is_refused_unread(records_dir: Path) -> None:
@@ -407,7 +447,10 @@ def test_a_kind_folder_given_as_the_records_folder_is_named(records_dir: Path) -
     _, report = validate(records_dir / "result")
     mismatches = [i for i in report.errors if i.code == "file-name-mismatch"]
     assert len(mismatches) == 2
-    assert all("point --records at the folder that holds it" in i.message for i in mismatches)
+    assert all("point the records folder at the folder that holds it" in i.text() for i in mismatches)
+    from registry.cli.options import FLAGS
+
+    assert all("point --records at the folder that holds it" in i.text(FLAGS) for i in mismatches)
 
 
 @pytest.mark.parametrize("format", ["text", "json"])

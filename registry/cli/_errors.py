@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import typer
 from rich.markup import escape
 
+from registry.cli.options import FLAGS
 from registry.cli.output import PipeConsole
-from registry.errors import InvalidRegistryError, RegistryError
+from registry.errors import InvalidRegistryError, RegistryError, UnknownRecordError, WrongKindError
 
 err_console = PipeConsole(stderr=True, highlight=False)
 
@@ -52,11 +54,24 @@ def quiet_closed_stdout() -> None:
     os.close(devnull)
 
 
+#: Advice that names commands, for library errors whose own hint cannot (a library never names a command).
+ADVICE: dict[type[RegistryError], Callable[[Any], str]] = {
+    WrongKindError: lambda exc: f"run 'registry list --kind {exc.expected}' to see the ids of that kind",
+    UnknownRecordError: lambda exc: ("did you mean: " + ", ".join(exc.suggestions)) if exc.suggestions
+    else "run 'registry list' to see the ids",
+    InvalidRegistryError: lambda exc: "run 'registry validate' and fix the problems it lists",
+}
+
+
 def _fail(exc: RegistryError, debug: bool) -> None:
     if debug:
         raise exc
-    err_console.print(f"[red]Error:[/] {escape(exc.message)}", soft_wrap=True)
-    if exc.hint:
-        err_console.print(f"Hint: {escape(exc.hint)}", soft_wrap=True)
+    message, hint = exc.worded(FLAGS)
+    advice = next((advise for kind, advise in ADVICE.items() if isinstance(exc, kind)), None)
+    if advice is not None:
+        hint = advice(exc)
+    err_console.print(f"[red]Error:[/] {escape(message)}", soft_wrap=True)
+    if hint:
+        err_console.print(f"Hint: {escape(hint)}", soft_wrap=True)
     sys.stderr.flush()
     raise typer.Exit(1) from None

@@ -9,11 +9,10 @@ from pathlib import Path
 import typer
 
 from registry.cli._errors import quiet_closed_stdout, user_errors
-from registry.cli.options import DebugOption, RecordsOption
+from registry.cli.options import FLAGS, DebugOption, RecordsOption
 from registry.cli.output import console, print_report
 from registry.errors import InvalidRegistryError, RegistryError
-from registry.ids import KINDS
-from registry.models.records import TRANSCRIBED_KINDS
+from registry.models import KINDS, TRANSCRIBED_KINDS
 
 
 class Format(StrEnum):
@@ -47,7 +46,7 @@ def validate_command(
         status = int(not report.valid)
         try:
             if format is Format.JSON:
-                typer.echo(report.to_json())
+                typer.echo(report.to_json(FLAGS))
             else:
                 print_report(report)
         except BrokenPipeError:  # the reader stopped early; the verdict still decides the status

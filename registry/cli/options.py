@@ -15,3 +15,16 @@ RecordsOption = typer.Option(
     file_okay=False,
 )
 DebugOption = typer.Option(False, "--debug", help="Show the full traceback of an unexpected error.")
+
+#: How the command line names each input that library messages refer to (``registry.errors.INPUTS``).
+FLAGS: dict[str, str] = {
+    "records": "--records",
+    "out": "--out",
+    "db": "--db",
+    "db_file": "--db",
+    "pdf": "--pdf",
+    "cache_dir": "--cache-dir (or $REGISTRY_CACHE_DIR)",
+    "timeout": "--timeout",
+    "max_rows": "--max-rows",
+    "debug": "--debug",
+}

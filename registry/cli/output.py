@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
+from registry.cli.options import FLAGS
 from registry.report import Report, Severity
 
 
@@ -29,7 +30,7 @@ def print_report(report: Report, console: Console = console) -> None:
         field = " " + escape(f"[{issue.field}]") if issue.field else ""
         console.print(f"{escape(issue.location)}: [{style}]{issue.severity.value}[/] [bold]{issue.code}[/]{field}",
                       soft_wrap=True)
-        console.print(f"    {escape(issue.message)}", soft_wrap=True)
+        console.print(f"    {escape(issue.text(FLAGS))}", soft_wrap=True)
     verdict = "[green]valid[/]" if report.valid else "[red]invalid[/]"
     console.print(
         f"{verdict}: {report.records} records in {report.files} files; "

@@ -233,7 +233,7 @@ def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None =
     read_at = time.time_ns() if records_read_at is None else records_read_at
     out = Path(out)
     if out.is_dir():
-        raise RegistryError(f"{str(out)!r} is a folder", "give --out a file name, for example registry.db")
+        raise RegistryError(f"{str(out)!r} is a folder", "give {out} a file name, for example registry.db")
     ensure_replaceable(out)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -241,7 +241,7 @@ def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None =
     except OSError as exc:
         raise RegistryError(
             f"cannot write the database next to {str(out)!r}: {exc.strerror}",
-            "choose a writable folder with --out",
+            "choose a writable folder with {out}",
         ) from exc
     os.fchmod(fd, 0o666 & ~current_umask())  # a shared database reads like any new file, not owner-only
     os.close(fd)
@@ -261,7 +261,7 @@ def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None =
     except SQLAlchemyError as exc:
         raise RegistryError(
             f"building {str(out)!r} failed: {_first_line(exc)}; the previous database, if any, is untouched",
-            "run again with --debug for the details, and report it",
+            "run again with {debug} for the details, and report it",
         ) from exc
     except OSError as exc:
         raise RegistryError(
@@ -305,7 +305,7 @@ def ensure_replaceable(out: Path) -> None:
         raise RegistryError(
             f"{str(out)!r} already exists and is not a database that 'registry db build' wrote; it was left "
             "untouched",
-            "choose another file with --out (for example --out registry.db), or move that file away first",
+            "choose another file for {out} (for example registry.db), or move that file away first",
         )
 
 
@@ -320,12 +320,12 @@ def shown_url(url: str) -> str:
         return url
 
 
-def server_engine(url: str, *, read_only: bool = False, file_option: str = "--out FILE") -> Engine:
+def server_engine(url: str, *, read_only: bool = False, file_input: str = "out") -> Engine:
     """An engine for a database URL, with failures turned into messages that say what to check.
 
     ``read_only`` opens every session with ``default_transaction_read_only=on`` (added to any
     ``options`` the URL gives), so that no transaction in it can write, whatever it runs.
-    ``file_option`` is the option of the calling command that takes a SQLite file, for the hint.
+    ``file_input`` names the caller's input that takes a SQLite file (``registry.errors.INPUTS``), for the hint.
     """
     try:
         parsed = make_url(url)
@@ -336,8 +336,8 @@ def server_engine(url: str, *, read_only: bool = False, file_option: str = "--ou
         ) from exc
     if parsed.get_backend_name() != "postgresql":
         raise RegistryError(
-            f"--db {shown_url(url)!r}: only PostgreSQL servers are supported",
-            f"use a postgresql+psycopg:// URL, or {file_option} for a SQLite file",
+            f"{{db}} {shown_url(url)!r}: only PostgreSQL servers are supported",
+            "use a postgresql+psycopg:// URL, or {" + file_input + "} FILE for a SQLite file",
         )
     if parsed.drivername == "postgresql":
         parsed = parsed.set(drivername="postgresql+psycopg")  # the driver the postgres extra installs
@@ -383,7 +383,7 @@ def build_server(registry: Registry, url: str) -> BuildSummary:
             except SQLAlchemyError as exc:
                 raise RegistryError(
                     f"building into {shown_url(url)} failed: {_first_line(exc)}; nothing was changed there",
-                    "check that the user may create tables in this database; run again with --debug for the details",
+                    "check that the user may create tables in this database; run again with {debug} for the details",
                 ) from exc
     finally:
         engine.dispose()

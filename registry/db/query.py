@@ -211,9 +211,9 @@ def open_sqlite_read_only(path: Path) -> sqlite3.Connection:
     """``path`` opened read-only, or a QueryError saying how to get a database there."""
     if not path.exists():
         raise QueryError(f"no database at {str(path)!r}",
-                         "build it first with 'registry db build' (or point --db at the file)")
+                         "build it first with 'registry db build' (or point {db_file} at the file)")
     if path.is_dir():
-        raise QueryError(f"{str(path)!r} is a folder, not a database file", "point --db at a .db file")
+        raise QueryError(f"{str(path)!r} is a folder, not a database file", "point {db_file} at a .db file")
     uri = path.resolve().as_uri() + "?mode=ro"
     try:
         connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
@@ -251,7 +251,7 @@ def _sqlite_error(exc: sqlite3.DatabaseError, timeout: float, late: bool) -> Que
     if message == "interrupted" and late:
         return QueryError(
             f"the query ran longer than {timeout:g} s and was stopped",
-            "narrow it (WHERE, LIMIT, fewer joins), or allow more time with --timeout SECONDS",
+            "narrow it (WHERE, LIMIT, fewer joins), or allow more time with {timeout} SECONDS",
         )
     if "not authorized" in message or "readonly" in message or "read-only" in message:
         return QueryError(f"the query tries to change the database ({message}); the database is read-only",
@@ -280,7 +280,7 @@ def run_server(url: str, sql: str, *, timeout: float = DEFAULT_TIMEOUT_S, max_ro
 
     statement = check_read_only(sql, "postgresql")
     _require_psycopg(url)
-    engine = server_engine(url, read_only=True, file_option="--db FILE")
+    engine = server_engine(url, read_only=True, file_input="db_file")
     try:
         try:
             raw = engine.raw_connection()
@@ -329,7 +329,7 @@ def _server_error(exc: Exception, timeout: float) -> QueryError:
     if sqlstate == "57014":  # query_canceled
         return QueryError(
             f"the query ran longer than {timeout:g} s and was stopped",
-            "narrow it (WHERE, LIMIT, fewer joins), or allow more time with --timeout SECONDS",
+            "narrow it (WHERE, LIMIT, fewer joins), or allow more time with {timeout} SECONDS",
         )
     if sqlstate == "25006" or (sqlstate or "").startswith("42501"):  # read_only_sql_transaction, no privilege
         return QueryError(f"the query tries to change the database ({message}); the database is read-only",
@@ -361,7 +361,7 @@ def sqlite_path(db: str) -> Path | None:
 def run_query(db: str, sql: str, *, timeout: float = DEFAULT_TIMEOUT_S, max_rows: int | None = None) -> QueryResult:
     """Run ``sql`` read-only against ``db``: a SQLite file path, a sqlite:/// URL or a PostgreSQL URL."""
     if timeout <= 0:
-        raise QueryError(f"--timeout must be more than 0 seconds, not {timeout:g}", "for example --timeout 30")
+        raise QueryError(f"the time limit must be more than 0 seconds, not {timeout:g}", "for example {timeout} 30")
     path = sqlite_path(db)
     if path is None:
         return run_server(db, sql, timeout=timeout, max_rows=max_rows)

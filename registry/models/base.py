@@ -4,15 +4,17 @@ Each field is defined once, with ``Field(description=...)``: that description is
 documentation, the JSON Schema and the validation. Two markers in a field's
 ``json_schema_extra`` feed the whole-registry checks:
 
-- ``x-references``: the field holds ids of records of these kinds (``"*"`` for any kind);
+- ``x-references``: the field holds ids of records of these kinds (``"*"`` for any kind,
+  ``"@transcribed"`` for any kind declared ``transcribed``; see ``registry.models.fields``);
 - ``x-reportable``: the source may leave the field unstated; an empty value must then be
   explained by a missing-metadata entry.
 """
 
 from __future__ import annotations
 
+import typing
 from enum import StrEnum
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
@@ -77,9 +79,37 @@ class MissingMetadata(Strict):
 
 
 class Record(Strict):
-    """Fields common to every record kind."""
+    """Fields common to every record kind, and the declaration of a kind.
+
+    A kind is one subclass: its ``kind: Literal["<token>"]`` field names it (the token is its
+    ``kind`` value, its id's kind word and its folder), and the class keyword ``transcribed=True``
+    says that its records are read off a source, so that a review can check them against it.
+    ``registry.models`` registers every kind; everything else is derived from these classes.
+    """
 
     kind_token: ClassVar[str]
+    """The kind's token ('result'), from its ``kind`` literal."""
+    transcribed: ClassVar[bool] = False
+    """Whether records of this kind are read off a source (and so can be source-checked)."""
+
+    def __init_subclass__(cls, *, transcribed: bool | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if transcribed is not None:
+            cls.transcribed = transcribed
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        field = cls.model_fields.get("kind")
+        tokens = typing.get_args(field.annotation) if field is not None else ()
+        if typing.get_origin(field.annotation if field else None) is not Literal or len(tokens) != 1:
+            raise TypeError(f"{cls.__name__} declares a kind with a field 'kind: Literal[\"<token>\"]'")
+        cls.kind_token = str(tokens[0])
+
+    @classmethod
+    def folder(cls) -> str:
+        """The folder below the records folder that holds this kind's files."""
+        return cls.kind_token
 
     id: RecordId = Field(description="The record's stable id; also its file name, without '.yaml'.")
     derivation: Text | None = Field(

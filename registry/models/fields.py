@@ -26,7 +26,7 @@ class FieldPlan:
     """The fields of one kind that each question looks at."""
 
     references: list[tuple[str, list[str]]]
-    """(field, kinds it may name) for every field marked ``x-references``."""
+    """(field, kinds it may name) for every field marked ``x-references``, groups resolved (``resolve_kinds``)."""
     reportable: list[str]
     """Fields marked ``x-reportable``: empty only with a missing-metadata entry."""
     date_fields: list[str]
@@ -43,12 +43,24 @@ def field_plan(model: type[BaseModel]) -> FieldPlan:
         extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
         kinds = extra.get("x-references")
         if isinstance(kinds, list):
-            references.append((name, [str(kind) for kind in kinds]))
+            references.append((name, resolve_kinds([str(kind) for kind in kinds])))
         if extra.get("x-reportable"):
             reportable.append(name)
         if _may_hold_dates(info.annotation):
             date_fields.append(name)
     return FieldPlan(references, reportable, date_fields)
+
+
+def resolve_kinds(kinds: list[str]) -> list[str]:
+    """A reference marker's kinds with its groups spelled out: '@transcribed' is every transcribed kind."""
+    from registry.models import TRANSCRIBED_KINDS
+
+    resolved: list[str] = []
+    for kind in kinds:
+        for token in (TRANSCRIBED_KINDS if kind == "@transcribed" else (kind,)):
+            if token not in resolved:
+                resolved.append(token)
+    return resolved
 
 
 def references_in(record: Record) -> Iterator[tuple[FieldPath, str, list[str]]]:

@@ -31,10 +31,9 @@ from registry.models.base import (
 from registry.units import Unit
 
 
-class Source(Record):
+class Source(Record, transcribed=True):
     """A published document, pinned to one exact file by its SHA-256."""
 
-    kind_token = "source"
     kind: Literal["source"]
     title: Text = Field(description="Title as printed on the document.")
     authors: list[Text] = Field(min_length=1, description="Author surnames in printed order.")
@@ -75,10 +74,9 @@ class Source(Record):
         )
 
 
-class ModelFamily(Record):
+class ModelFamily(Record, transcribed=True):
     """A family of models, for example the Nucleotide Transformer."""
 
-    kind_token = "family"
     kind: Literal["family"]
     name: Text = Field(description="The family's name.")
 
@@ -95,10 +93,9 @@ class FineTuning(Strict):
     description: Text = Field(description="The adaptation or training recipe, including what the source leaves open.")
 
 
-class Configuration(Record):
+class Configuration(Record, transcribed=True):
     """One tested configuration: a model in a specific setup, as one source ran it."""
 
-    kind_token = "config"
     kind: Literal["config"]
     name: Text = Field(description="Display name, with its source in parentheses.")
     description: Text | None = reportable("One or two sentences on what was run.")
@@ -118,19 +115,17 @@ class Configuration(Record):
     training_setting: Text | None = reportable("Which training setting or ablation stage this is.")
 
 
-class Protocol(Record):
+class Protocol(Record, transcribed=True):
     """How an evaluation is carried out, as the source describes it."""
 
-    kind_token = "protocol"
     kind: Literal["protocol"]
     name: Text = Field(description="Display name, with its source and locator in parentheses.")
     source: str = ref("source", description="The source that defines the protocol.")
 
 
-class Dataset(Record):
+class Dataset(Record, transcribed=True):
     """The data an evaluation runs on."""
 
-    kind_token = "dataset"
     kind: Literal["dataset"]
     name: Text = Field(description="Display name, with its source in parentheses.")
     source: str = ref("source", description="The source that describes the data.")
@@ -151,10 +146,9 @@ class UpdateMode(StrEnum):
     LORA = "lora"
 
 
-class Evaluation(Record):
+class Evaluation(Record, transcribed=True):
     """One configuration run under one protocol on one dataset."""
 
-    kind_token = "evaluation"
     kind: Literal["evaluation"]
     name: Text = Field(description="Display name of the evaluation.")
     configuration: str = ref("config", description="The tested configuration (the system under evaluation).")
@@ -206,10 +200,9 @@ class SourceCheck(Strict):
     )
 
 
-class Result(Record):
+class Result(Record, transcribed=True):
     """One number as a source printed it, with what it measures and where it was printed."""
 
-    kind_token = "result"
     kind: Literal["result"]
     evaluation: str = ref("evaluation", description="The evaluation that produced this number.")
     metric: Slug = Field(description="What is measured (for example 'peak-memory').")
@@ -249,10 +242,6 @@ class ReviewStatus(StrEnum):
     SOURCE_CHECKED = "source-checked"
 
 
-#: Kinds whose records are read off a source, so that a review can check them against it.
-TRANSCRIBED_KINDS = ("source", "family", "config", "protocol", "dataset", "evaluation", "result", "evidence")
-
-
 class ReviewMethod(StrEnum):
     """How a reviewer checked a record against its source."""
 
@@ -268,10 +257,9 @@ class ReviewMethod(StrEnum):
 class Review(Record):
     """One dated check of one or more records against the pinned source."""
 
-    kind_token = "review"
     kind: Literal["review"]
     subjects: list[str] = refs(
-        *TRANSCRIBED_KINDS,
+        "@transcribed",
         description="The records this review checked: transcribed records only (a review checks a transcription "
         "against its source; our own reproductions and estimates are never source-checked).",
     )
@@ -311,12 +299,11 @@ class SourceIndependence(StrEnum):
     DEVELOPER_PAPER = "developer-paper"
 
 
-class Evidence(Record):
+class Evidence(Record, transcribed=True):
     """One statement of a record tied to one place in one source, and the review that checked it."""
 
-    kind_token = "evidence"
     kind: Literal["evidence"]
-    subject: str = ref(*TRANSCRIBED_KINDS, description="The transcribed record the statement belongs to.")
+    subject: str = ref("@transcribed", description="The transcribed record the statement belongs to.")
     property: EvidenceProperty = Field(description="Which property of the subject the statement gives.")
     statement: Text = Field(description="The statement as the registry holds it (for a result, its printed value).")
     claim_scope: ClaimScope = Field(description="Whether the citation verifies this statement or only gives context.")
@@ -333,7 +320,6 @@ class Evidence(Record):
 class Release(Record):
     """A named, published state of the registry."""
 
-    kind_token = "release"
     kind: Literal["release"]
     name: str = Field(
         pattern=r"^\d{4}-\d{2}-\d{2}-[0-9a-f]{12}$",

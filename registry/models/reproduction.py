@@ -42,7 +42,6 @@ class Knob(Strict):
 class Recipe(Record):
     """How to re-run the experiment behind a result."""
 
-    kind_token = "recipe"
     kind: Literal["recipe"]
     result: str = ref("result", description="The result this recipe reproduces.")
     experiment: Slug = Field(description="The measure/ experiment that runs it (for example 'nt-training-memory').")
@@ -115,7 +114,6 @@ AttentionImpl = Literal["eager", "flash-attn", "sdpa-flash", "sdpa-flash-cpu"]
 class Reproduction(Record):
     """One run of one setting of a recipe: a value we measured or estimated ourselves."""
 
-    kind_token = "reproduction"
     kind: Literal["reproduction"]
     result: str = ref("result", description="The transcribed result this run reproduces.")
     recipe: str = ref("recipe", description="The recipe that was run.")

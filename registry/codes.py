@@ -1,0 +1,199 @@
+"""Every issue code ``registry validate`` can report, declared once: code, severity, the rule, what to fix.
+
+Tools and tests match on codes, never on wording, so a code is stable once published. Each
+is declared here and nowhere else: the loader, the YAML reader and the whole-registry checks
+report issues through these objects (``CODE.issue(...)``), the README's table of codes is
+generated from them (``python -m registry.codes --write README.md``; a test keeps it in step),
+and the test that every rule has an invalid record reads them too.
+
+frictionless-py's ``error/error.py`` is the model: one object per kind of problem, with a
+title and a description that documentation is built from.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from registry.report import Issue, Severity
+
+
+class Stage(StrEnum):
+    """When a problem is found, which is also what it stops."""
+
+    FILE = "file"
+    """Reading the file: it is not one readable YAML mapping, so no record is made from it."""
+    SCHEMA = "schema"
+    """Typing the record against its kind: the file is read, but no record is made from it."""
+    REGISTRY = "registry"
+    """Checking the registry as a whole: the record loads, but disagrees with itself or with others."""
+
+
+@dataclass(frozen=True)
+class Code:
+    """One kind of problem."""
+
+    code: str
+    stage: Stage
+    rule: str
+    """What the rule requires, as the README's table says it."""
+    fix: str
+    """What to do about it, in general terms (each message says what to do in its case)."""
+    severity: Severity = Severity.ERROR
+
+    def issue(self, file: str, line: int | None, message: str, *, record_id: str | None = None,
+              field: str | None = None, code: str | None = None) -> Issue:
+        """An issue of this kind at ``file:line``; ``code`` names a member of a family such as ``schema-*``."""
+        return Issue(file=file, line=line, code=code or self.code, message=message, severity=self.severity,
+                     record_id=record_id, field=field)
+
+    @property
+    def is_family(self) -> bool:
+        return self.code.endswith("*")
+
+
+CODES: dict[str, Code] = {}
+
+
+def _declare(code: str, stage: Stage, rule: str, fix: str, severity: Severity = Severity.ERROR) -> Code:
+    if code in CODES:
+        raise ValueError(f"issue code {code!r} is declared twice")
+    CODES[code] = declared = Code(code, stage, rule, fix, severity)
+    return declared
+
+
+F, S, R = Stage.FILE, Stage.SCHEMA, Stage.REGISTRY
+WARNING = Severity.WARNING
+
+# -- reading a file -------------------------------------------------------------------------------
+NO_RECORDS = _declare("no-records", F, "the records folder holds no record files (a wrong records folder)",
+                      "point the command at the folder that holds `<kind>/<id>.yaml` files")
+UNREADABLE_FILE = _declare("unreadable-file", F, "the file cannot be read (permissions, a broken link)",
+                           "check the file's permissions, or remove it")
+FILE_TOO_LARGE = _declare("file-too-large", F, "the file is larger than a record file can be (1,000,000 bytes)",
+                          "split it: one record per file")
+BINARY_FILE = _declare("binary-file", F, "the file is not UTF-8 text", "save it as UTF-8 text")
+EMPTY_FILE = _declare("empty-file", F, "the file holds no YAML document", "write one record as a mapping, or "
+                      "remove the file")
+YAML_SYNTAX = _declare("yaml-syntax", F, "the file is not valid YAML", "fix the YAML at the line given")
+YAML_ALIAS = _declare("yaml-alias", F, "the file uses YAML anchors, aliases or merge keys",
+                      "write every value out in full")
+YAML_TOO_DEEP = _declare("yaml-too-deep", F, "values nest deeper than 32 levels", "records are shallow: flatten it")
+DUPLICATE_KEY = _declare("duplicate-key", F, "a key appears twice in one mapping", "keep one of them")
+INVALID_VALUE = _declare("invalid-value", F, "a value YAML cannot read (such as the date 2026-02-30)",
+                         "write a real value, or quote it as text")
+NOT_A_MAPPING = _declare("not-a-mapping", F, "the file holds a list or a single value, not one mapping",
+                         "write one record as `key: value` lines")
+
+# -- typing a record ------------------------------------------------------------------------------
+MISSING_KIND = _declare("missing-kind", S, "the record does not say which kind it is", "add `kind: <kind>`")
+UNKNOWN_KIND = _declare("unknown-kind", S, "the record's kind is not one of the registry's kinds",
+                        "write one of the kinds the message lists")
+SCHEMA = _declare("schema-*", S, "a field fails its kind's schema (`schema-missing`, `schema-extra-forbidden`, "
+                  "`schema-string-pattern-mismatch`, ...; the suffix is the kind of failure)",
+                  "fix the field named, as the message says")
+
+# -- checking the registry as a whole -------------------------------------------------------------
+DUPLICATE_ID = _declare("duplicate-id", R, "two files hold the same id", "give one of them a new id")
+ID_KIND_MISMATCH = _declare("id-kind-mismatch", R, "the id names another kind than the record's",
+                            "make the id's kind and the record's kind agree")
+ID_DATE_INVALID = _declare("id-date-invalid", R, "the date in the id is not a real day (`20261399`)",
+                           "write the batch's real date in the id")
+FILE_NAME_MISMATCH = _declare("file-name-mismatch", R, "the file is not `<kind>/<id>.yaml`",
+                              "move or rename the file to the path the message gives")
+UNRESOLVED_REFERENCE = _declare("unresolved-reference", R, "a reference names no record",
+                                "correct the id (the message suggests the closest) or add the record")
+REFERENCE_WRONG_KIND = _declare("reference-wrong-kind", R, "a reference names a record of a kind the field does "
+                                "not take", "name a record of a kind the field takes")
+REFERENCES_UNCHECKED = _declare("references-unchecked", R, "the references to a record whose file did not load wait "
+                                "until it loads (one warning on that file, not one error per referrer)",
+                                "fix the errors of that file", WARNING)
+VALUE_MISMATCH = _declare("value-mismatch", R, "a result's printed value and numeric value disagree",
+                          "make numeric_value the exact decimal of the printed digits")
+MISSING_UNKNOWN_FIELD = _declare("missing-unknown-field", R, "a missing-metadata entry names a field the kind does "
+                                 "not have", "name one of the record's fields")
+MISSING_CONTRADICTION = _declare("missing-contradiction", R, "a missing-metadata entry names a field that has a "
+                                 "value", "remove the value or the entry")
+MISSING_DUPLICATE = _declare("missing-duplicate", R, "two missing-metadata entries name the same field",
+                             "keep one entry")
+MISSING_UNEXPLAINED = _declare("missing-unexplained", R, "a reportable field is empty without a missing-metadata "
+                               "entry", "give the value, or add a missing_metadata entry with a reason")
+REVIEW_HASH_MISMATCH = _declare("review-hash-mismatch", R, "a review checked another file than the one its source "
+                                "pins", "review the pinned file, or correct the hash")
+REVIEW_SUBJECT_MISMATCH = _declare("review-subject-mismatch", R, "a review names a subject that cites another source "
+                                   "than the one it checked", "remove the subject, or review its own source")
+REVIEW_UNVERIFIABLE = _declare("review-unverifiable", R, "a source-checked review names no artifact hash",
+                               "add the SHA-256 of the file the review checked", WARNING)
+REVIEW_URL_MISMATCH = _declare("review-url-mismatch", R, "a review retrieved its file from another URL than the "
+                               "source's", "check that both name the same file", WARNING)
+EVIDENCE_STATEMENT_MISMATCH = _declare("evidence-statement-mismatch", R, "an evidence row states another value than "
+                                       "its result prints", "make the statement the result's printed value")
+EVIDENCE_REVIEW_MISMATCH = _declare("evidence-review-mismatch", R, "an evidence row cites a review that did not check "
+                                    "its subject, or checked another source", "cite the review that checked it")
+REPRODUCTION_COMPARISON_MISMATCH = _declare(
+    "reproduction-comparison-mismatch", R, "a reproduction's value disagrees with its bytes, or its comparison with "
+    "its result", "file the run again: values are derived from the bytes and the result")
+REPRODUCTION_RECIPE_MISMATCH = _declare(
+    "reproduction-recipe-mismatch", R, "a reproduction disagrees with its recipe (another result, another model, a "
+    "knob the recipe lacks)", "file a run of the recipe's own setting")
+REPRODUCTION_SETTING_UNSWEPT = _declare(
+    "reproduction-setting-unswept", R, "a reproduction's knob value is not among its recipe's candidates",
+    "add the value to the recipe's candidates if it is worth sweeping", WARNING)
+REPRODUCTION_METHOD_MISMATCH = _declare(
+    "reproduction-method-mismatch", R, "a measured run records no GPU runtime (CUDA or ROCm/HIP version), a CPU-only "
+    "torch, a CPU kernel or no warm-up step; an estimate names a GPU as its hardware; the id names the other method",
+    "file a new run instead of editing a copied record")
+DATE_IN_FUTURE = _declare("date-in-future", R, "a date or time lies after now", "correct the date")
+
+del F, S, R, WARNING
+
+
+def schema_code(pydantic_type: str) -> str:
+    """The member of the ``schema-*`` family for one kind of Pydantic error ('string_type' -> 'schema-string-type')."""
+    return "schema-" + pydantic_type.replace("_", "-")
+
+
+def is_declared(code: str) -> bool:
+    """Whether ``code`` is a declared code or a member of a declared family."""
+    return code in CODES or any(c.is_family and code.startswith(c.code[:-1]) for c in CODES.values())
+
+
+# -- the README's table ---------------------------------------------------------------------------
+
+BEGIN, END = "<!-- codes: begin (generated by 'python -m registry.codes --write README.md') -->", "<!-- codes: end -->"
+
+
+def markdown_table() -> str:
+    """The table of codes as the README shows it, in declaration order."""
+    rows = ["| code | severity | when | rule | what to do |", "|---|---|---|---|---|"]
+    for code in CODES.values():
+        rows.append(f"| `{code.code}` | {code.severity.value} | {code.stage.value} | {code.rule} | {code.fix} |")
+    return "\n".join(rows)
+
+
+def with_table(text: str) -> str:
+    """``text`` (the README) with the generated table between its markers."""
+    start, end = text.find(BEGIN), text.find(END)
+    if start < 0 or end < start:
+        raise ValueError(f"the README has no '{BEGIN}' ... '{END}' section to hold the table of codes")
+    return text[: start + len(BEGIN)] + "\n" + markdown_table() + "\n" + text[end:]
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["--write"] and len(argv) == 2:
+        from registry.yamlio import write_atomic
+
+        path = Path(argv[1])
+        write_atomic(path, with_table(path.read_text(encoding="utf-8")), overwrite=True)
+        return 0
+    if argv:
+        print("usage: python -m registry.codes [--write README.md]", file=sys.stderr)
+        return 2
+    print(markdown_table())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
