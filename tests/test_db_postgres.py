@@ -20,6 +20,7 @@ from registry.db import build as build_module
 from registry.db.build import ordered_tables
 from tests.conftest import RESULT_11, RESULT_33
 from tests.test_db_build import RECIPE, REPRODUCTION, add_reproduction
+from tests.test_db_schema import widen_results
 
 pytestmark = pytest.mark.postgres
 
@@ -153,6 +154,30 @@ def test_a_failed_build_changes_nothing_on_the_server(  # type: ignore[no-untype
     assert "reproduction" in calls
     assert pg(pg_url, "SELECT COUNT(*) FROM results_flat") == [(2,)]
     assert pg(pg_url, f"SELECT COUNT(*) FROM recipe WHERE id = '{RECIPE}'") == [(0,)], "rolled back"
+
+
+def test_a_new_result_field_reaches_the_server(  # type: ignore[no-untyped-def]
+    cli, records_dir: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One edit in the model (see tests/test_db_schema.py) reaches the server's tables and results_flat too."""
+    widen_results(monkeypatch, records_dir)
+    try:
+        build_pg(cli, records_dir, pg_url)
+        assert pg(pg_url, "SELECT id, confidence_interval FROM result ORDER BY id") == [
+            (RESULT_33, "made up for a test"), (RESULT_11, None)]
+        assert pg(pg_url, "SELECT result_id, position, seed FROM result_seed ORDER BY position") == [
+            (RESULT_33, 0, 7), (RESULT_33, 1, 3)]
+        assert pg(pg_url, "SELECT data_type FROM information_schema.columns WHERE table_name = 'result_seed' "
+                          "AND column_name = 'seed'") == [("bigint",)]
+        assert pg(pg_url, "SELECT result_id, confidence_interval FROM results_flat ORDER BY result_id") == [
+            (RESULT_33, "made up for a test"), (RESULT_11, None)]
+    finally:
+        from sqlalchemy import create_engine, text
+
+        engine = create_engine(pg_url)  # the fixture drops only the tables of the models as they are
+        with engine.begin() as connection:
+            connection.execute(text("DROP TABLE IF EXISTS result_seed"))
+        engine.dispose()
 
 
 @pytest.mark.parametrize(

@@ -24,25 +24,15 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Date, create_engine, event, insert, text
+from sqlalchemy import Date, Index, create_engine, event, insert, text
 from sqlalchemy import Table as SaTable
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.schema import CreateIndex, CreateTable
 
-from registry.db.rows import Row, ensure_tables_match, record_rows
-from registry.db.tables import (
-    KIND_TABLES,
-    METADATA,
-    SCHEMA_VERSION,
-    ExactDecimal,
-    MetaRow,
-    RecordRow,
-    UtcTimestamp,
-    all_children,
-    sa_table,
-)
-from registry.db.views import VIEWS, create_views, drop_views
+from registry.db.rows import Row, record_rows
+from registry.db.tables import SCHEMA_VERSION, ExactDecimal, UtcTimestamp, mirror
+from registry.db.views import create_views, drop_views, views
 from registry.errors import InvalidRegistryError, RegistryError
 from registry.loader import Registry, gc_paused
 from registry.models import KIND_MODELS
@@ -65,12 +55,8 @@ class BuildSummary:
 
 
 def ordered_tables() -> list[SaTable]:
-    """Every table, each after the tables its foreign keys point to."""
-    tables = [sa_table(RecordRow), *(sa_table(t) for t in KIND_TABLES.values())]
-    tables += [sa_table(child.table) for child in all_children()]
-    tables.append(sa_table(MetaRow))
-    assert len(tables) == len(METADATA.tables), "a table is missing from ordered_tables()"
-    return tables
+    """Every table (derived from the record models), each after the tables its foreign keys point to."""
+    return mirror().tables()
 
 
 def registry_rows(registry: Registry) -> Iterator[tuple[str, Row]]:
@@ -88,15 +74,32 @@ def registry_rows(registry: Registry) -> Iterator[tuple[str, Row]]:
 
 
 def _create_schema(connection: Connection) -> None:
-    """Tables first, then indexes (after the rows go in, indexes build faster) and views are added by ``_fill``."""
+    """Tables first; indexes (after the rows go in, indexes build faster) and views come after ``_fill``."""
     for table in ordered_tables():
         connection.execute(CreateTable(table))
 
 
+def _indexes() -> list[Index]:
+    return [index for table in ordered_tables() for index in sorted(table.indexes, key=lambda i: str(i.name))]
+
+
 def _create_indexes(connection: Connection) -> None:
-    for table in ordered_tables():
-        for index in sorted(table.indexes, key=lambda i: str(i.name)):
-            connection.execute(CreateIndex(index))
+    for index in _indexes():
+        connection.execute(CreateIndex(index))
+
+
+def schema_ddl(dialect: str) -> str:
+    """The statements a build runs to make its tables, indexes and views, as ``dialect`` ('sqlite' or
+    'postgresql') words them; no server is needed. ``tests/data/golden/`` keeps them, so that a change
+    to the derivation shows up in a diff."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    compiler = {"sqlite": sqlite.dialect, "postgresql": postgresql.dialect}[dialect]()
+    statements = [str(CreateTable(table).compile(dialect=compiler)).strip() for table in ordered_tables()]
+    statements += [str(CreateIndex(index).compile(dialect=compiler)).strip() for index in _indexes()]
+    statements += [f"CREATE VIEW {name} AS{select}" for name, (_, select) in views().items()]
+    script = "\n\n".join(f"{statement};" for statement in statements)
+    return "\n".join(line.rstrip() for line in script.splitlines()) + "\n"
 
 
 def _fill(connection: Connection, registry: Registry) -> int:
@@ -228,7 +231,6 @@ def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None =
     ``records_read_at`` (nanoseconds since the epoch, when reading the records began; default: now)
     becomes the file's modification time, which ``registry query`` compares the record files against.
     """
-    ensure_tables_match()
     started = time.perf_counter()
     read_at = time.time_ns() if records_read_at is None else records_read_at
     out = Path(out)
@@ -271,7 +273,7 @@ def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None =
         ) from exc
     finally:
         tmp.unlink(missing_ok=True)
-    return BuildSummary(str(out), len(registry.records), written, len(ordered_tables()), len(VIEWS),
+    return BuildSummary(str(out), len(registry.records), written, len(ordered_tables()), len(views()),
                         time.perf_counter() - started)
 
 
@@ -364,7 +366,6 @@ def connection_error(url: str, exc: Exception) -> RegistryError:
 
 def build_server(registry: Registry, url: str) -> BuildSummary:
     """Build the same tables, rows and views into a server database, replacing this registry's tables there."""
-    ensure_tables_match()
     started = time.perf_counter()
     engine = server_engine(url)
     try:
@@ -387,7 +388,7 @@ def build_server(registry: Registry, url: str) -> BuildSummary:
                 ) from exc
     finally:
         engine.dispose()
-    return BuildSummary(shown_url(url), len(registry.records), written, len(ordered_tables()), len(VIEWS),
+    return BuildSummary(shown_url(url), len(registry.records), written, len(ordered_tables()), len(views()),
                         time.perf_counter() - started)
 
 

@@ -1,35 +1,82 @@
-"""The database schema: one SQLModel table per record kind, and child tables for lists and mappings.
+"""The database schema, derived from the record models: every table, column, key and index.
 
-Column names follow the record fields, so a YAML key and its column read the same:
+Nothing here lists a record's fields; ``mirror()`` reads them off ``registry.models.KIND_MODELS``
+(the field types, the ``x-references`` markers and the ``Sql`` markers), so a field added to a
+model reaches the tables, the rows and ``results_flat`` with no second edit. The rule:
 
-- a scalar field ``f`` is column ``f`` (a reference keeps its field name and holds the id);
-- a nested object ``f`` (hardware, comparison, ...) is flattened into ``f_<subfield>`` columns;
-- an exact decimal ``f`` is stored twice: ``f`` exactly (NUMERIC on PostgreSQL, the decimal's text on
-  SQLite, whose NUMERIC would round it) and ``f_float`` as a double, for arithmetic and sorting;
-- a list or mapping field has a child table (see ``CHILDREN``), one row per item, keyed by the
-  owning record's id and the item's position (or key).
+- each kind has a table named for its token, keyed by the record's id (also a foreign key to
+  ``record``); ``record`` lists every record (id, kind, file), so that references to records of
+  any kind have a foreign key; ``registry_meta`` holds the schema version and the record count;
+- a scalar field ``f`` is column ``f``; the kind's own fields come first, in the order the model
+  declares them, then the ones every record shares (``derivation``);
+- a nested object ``f`` is flattened into ``f_<subfield>`` columns (recursively);
+- an exact decimal ``f`` is stored twice: ``f`` exactly (NUMERIC on PostgreSQL, the decimal's text
+  on SQLite, whose NUMERIC would round it) and ``f_float`` as a double, for arithmetic and sorting;
+- a value that may be text, a whole number or a flag (a knob's value) is ``f`` as text and
+  ``f_type`` ('string', 'integer' or 'boolean');
+- a list or mapping field has a child table ``<owner table>_<singular>``, one row per item, keyed
+  by the owner's key columns and the item's ``position`` (a list) or its key (a mapping: column
+  ``key``, or as ``Sql(key=...)`` names it). An item that is a plain value goes in column
+  ``<singular>`` (or ``Sql(value=...)``); an item that is an object spreads over its fields'
+  columns, and its own lists and mappings get grandchild tables, keyed by the owner's key with the
+  parent's own key renamed ``<parent singular>_<key>`` (``recipe_knob_candidate`` is keyed by
+  ``recipe_id, knob_position, position``). A list inside a nested object is named by its path
+  (``<owner>_<object>_<singular>``). The singular is the field's name unless ``Sql(singular=...)``
+  gives one (``authors`` -> ``source_author.author``). A list or mapping every record has
+  (declared on ``Record``: ``missing_metadata``) has one table for all kinds, keyed by ``record_id``;
+- a reference (``x-references``) is a foreign key to the table of the kind it names, or to
+  ``record.id`` where it may name several kinds, and it is indexed; ``Sql(index=True)`` indexes
+  any other column;
+- timestamps are stored in UTC; every integer is 64-bit (seeds and byte counts outgrow 32 bits).
 
-``record`` lists every record (id, kind, file), so that references to records of any kind
-(review subjects, release members, evidence subjects, missing-metadata entries) have a foreign key.
-Timestamps are stored in UTC. ``tests/test_db_build.py`` checks that every field of every record
-kind has a home here, so a model change that is not mirrored fails a test.
+``tests/data/golden/schema.*.sql`` hold the DDL this derives, so that a change shows up in a diff.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import types
+import typing
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from enum import Enum
+from functools import cache
+from typing import Any, TypeGuard
 
-from sqlalchemy import BigInteger, Date, DateTime, Double, ForeignKeyConstraint, Numeric, String, TypeDecorator
-from sqlalchemy import Table as SaTable
+from pydantic import AwareDatetime, BaseModel
+from pydantic.fields import FieldInfo
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Date,
+    DateTime,
+    Double,
+    ForeignKey,
+    ForeignKeyConstraint,
+    MetaData,
+    Numeric,
+    String,
+    Table,
+    TypeDecorator,
+)
 from sqlalchemy.engine import Dialect
-from sqlalchemy.orm import registry as mapper_registry
-from sqlmodel import Field, SQLModel
+from sqlalchemy.types import TypeEngine
+
+from registry.models import KIND_MODELS, Record
+from registry.models.base import Sql
+from registry.models.fields import field_plan
 
 #: Bumped when tables or views change incompatibly; stored in ``registry_meta``.
 SCHEMA_VERSION = 1
+
+#: Fields whose home is the ``record`` table rather than the kind's own table (the id is both).
+RECORD_FIELDS = ("id", "kind")
+
+Row = dict[str, Any]
+Put = Callable[[Row, Any], None]
+"""Stores one value into a row, under the columns the rule gives it."""
 
 
 class ExactDecimal(TypeDecorator[Decimal]):
@@ -70,464 +117,416 @@ class UtcTimestamp(TypeDecorator[dt.datetime]):
         return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value
 
 
-class Table(SQLModel, registry=mapper_registry()):
-    """Base of every registry table, with its own metadata so no other SQLModel table mixes in."""
+# -- what the rule produces -----------------------------------------------------------------
 
 
-def sa_table(model: type[Table]) -> SaTable:
-    """The SQLAlchemy table behind a table class (SQLModel sets ``__table__`` when the class is made)."""
-    return model.__table__  # type: ignore[attr-defined,no-any-return]
+@dataclass(frozen=True, eq=False)
+class Stored:
+    """One table of the mirror, and how a record (or one item of a list or mapping) becomes its rows.
 
-
-# Column helpers: every integer is 64-bit (seeds and byte counts outgrow 32 bits).
-
-
-def _record_id() -> Any:
-    return Field(primary_key=True, foreign_key="record.id")
-
-
-def _ref(table: str, *, optional: bool = False) -> Any:
-    return Field(None if optional else ..., foreign_key=f"{table}.id", index=True)
-
-
-def _int(*, optional: bool = False, primary_key: bool = False) -> Any:
-    return Field(None if optional else ..., sa_type=BigInteger, primary_key=primary_key)
-
-
-def _exact(*, optional: bool = False) -> Any:
-    return Field(None if optional else ..., sa_type=ExactDecimal)
-
-
-def _float(*, optional: bool = False) -> Any:
-    return Field(None if optional else ..., sa_type=Double)
-
-
-def _position() -> Any:
-    return Field(primary_key=True, sa_type=BigInteger, description="Position of the item in its list, from 0.")
-
-
-# -- every record ---------------------------------------------------------------------------
-
-
-class RecordRow(Table, table=True):
-    """Every record: its id, its kind and its file (relative to the records folder)."""
-
-    __tablename__ = "record"
-    id: str = Field(primary_key=True)
-    kind: str = Field(index=True)
-    path: str
-
-
-class MissingMetadataRow(Table, table=True):
-    """A field a record leaves empty on purpose, and why (every kind)."""
-
-    __tablename__ = "missing_metadata"
-    record_id: str = Field(primary_key=True, foreign_key="record.id")
-    position: int = _position()
-    field: str = Field(index=True)
-    reason: str = Field(index=True)
-    note: str | None = None
-
-
-# -- the transcribed kinds ------------------------------------------------------------------
-
-
-class SourceRow(Table, table=True):
-    __tablename__ = "source"
-    id: str = _record_id()
-    title: str
-    year: int = _int()
-    venue: str
-    role: str
-    host: str
-    heading: str
-    page_count: int = _int()
-    pdf_creation_date: dt.date = Field(sa_type=Date)
-    retrieval_url: str
-    sha256: str
-    hash_scope: str | None = None
-    derivation: str | None = None
-
-
-class SourceAuthorRow(Table, table=True):
-    __tablename__ = "source_author"
-    source_id: str = Field(primary_key=True, foreign_key="source.id")
-    position: int = _position()
-    author: str
-
-
-class FamilyRow(Table, table=True):
-    __tablename__ = "family"
-    id: str = _record_id()
-    name: str
-    derivation: str | None = None
-
-
-class ConfigRow(Table, table=True):
-    __tablename__ = "config"
-    id: str = _record_id()
-    name: str
-    description: str | None = None
-    profile: str | None = None
-    reported_name: str
-    model_family: str = _ref("family")
-    source: str = _ref("source")
-    source_locator: str | None = None
-    hardware_description: str | None = None
-    provenance_note: str | None = None
-    checkpoint: str | None = None
-    version: str | None = None
-    fine_tuning_description: str | None = None
-    training_setting: str | None = None
-    derivation: str | None = None
-
-
-class ConfigAreaRow(Table, table=True):
-    __tablename__ = "config_area"
-    config_id: str = Field(primary_key=True, foreign_key="config.id")
-    position: int = _position()
-    area: str = Field(index=True)
-
-
-class ConfigContextRow(Table, table=True):
-    __tablename__ = "config_context"
-    config_id: str = Field(primary_key=True, foreign_key="config.id")
-    position: int = _position()
-    context: str = Field(index=True)
-
-
-class ConfigMethodTypeRow(Table, table=True):
-    __tablename__ = "config_method_type"
-    config_id: str = Field(primary_key=True, foreign_key="config.id")
-    position: int = _position()
-    method_type: str = Field(index=True)
-
-
-class ProtocolRow(Table, table=True):
-    __tablename__ = "protocol"
-    id: str = _record_id()
-    name: str
-    source: str = _ref("source")
-    derivation: str | None = None
-
-
-class DatasetRow(Table, table=True):
-    __tablename__ = "dataset"
-    id: str = _record_id()
-    name: str
-    source: str = _ref("source")
-    seed: int | None = _int(optional=True)
-    derivation: str | None = None
-
-
-class EvaluationRow(Table, table=True):
-    __tablename__ = "evaluation"
-    id: str = _record_id()
-    name: str
-    configuration: str = _ref("config")
-    protocol: str = _ref("protocol")
-    dataset: str = _ref("dataset")
-    independence: str
-    aggregation: str | None = None
-    coverage_scored: int | None = _int(optional=True)
-    coverage_eligible: int | None = _int(optional=True)
-    split: str | None = None
-    adaptation: str | None = None
-    update_mode: str | None = None
-    scoring_implementation: str | None = None
-    derivation: str | None = None
-
-
-class ResultRow(Table, table=True):
-    __tablename__ = "result"
-    id: str = _record_id()
-    evaluation: str = _ref("evaluation")
-    metric: str = Field(index=True)
-    metric_direction: str
-    metric_qualifier: str
-    unit: str
-    unit_detail: str | None = None
-    printed_value: str
-    numeric_value: Decimal = _exact()
-    numeric_value_float: float = _float()
-    uncertainty: str | None = None
-    scope_note: str | None = None
-    hardware_description: str | None = None
-    source: str = _ref("source")
-    source_locator: str
-    derivation: str | None = None
-
-
-class ResultSourceCheckRow(Table, table=True):
-    """A further assertion 'registry review' makes: this text is printed on this page of the pinned PDF."""
-
-    __tablename__ = "result_source_check"
-    result_id: str = Field(primary_key=True, foreign_key="result.id")
-    position: int = _position()
-    claim: str
-    text: str
-    page: int | None = _int(optional=True)
-
-
-class ReviewRow(Table, table=True):
-    __tablename__ = "review"
-    id: str = _record_id()
-    source: str = _ref("source")
-    status: str
-    reviewer: str | None = None
-    reviewer_note: str | None = None
-    reviewed_at: dt.datetime | None = Field(None, sa_type=UtcTimestamp)
-    artifact_sha256: str | None = None
-    extraction_sha256: str | None = None
-    retrieval_url: str | None = None
-    method_note: str | None = None
-    note: str | None = None
-    derivation: str | None = None
-
-
-class ReviewSubjectRow(Table, table=True):
-    __tablename__ = "review_subject"
-    review_id: str = Field(primary_key=True, foreign_key="review.id")
-    position: int = _position()
-    subject: str = Field(foreign_key="record.id", index=True)
-
-
-class ReviewMethodRow(Table, table=True):
-    __tablename__ = "review_method"
-    review_id: str = Field(primary_key=True, foreign_key="review.id")
-    position: int = _position()
-    method: str = Field(index=True)
-
-
-class EvidenceRow(Table, table=True):
-    __tablename__ = "evidence"
-    id: str = _record_id()
-    subject: str = Field(foreign_key="record.id", index=True)
-    property: str
-    statement: str
-    claim_scope: str
-    source: str = _ref("source")
-    source_locator: str
-    source_independence: str
-    review: str = _ref("review")
-    field: str | None = None
-    source_artifact_sha256: str | None = None
-    hash_scope: str | None = None
-    extraction_artifact_sha256: str | None = None
-    derivation: str | None = None
-
-
-class ReleaseRow(Table, table=True):
-    __tablename__ = "release"
-    id: str = _record_id()
-    name: str
-    derivation: str | None = None
-
-
-class ReleaseMemberRow(Table, table=True):
-    __tablename__ = "release_member"
-    release_id: str = Field(primary_key=True, foreign_key="release.id")
-    position: int = _position()
-    member: str = Field(foreign_key="record.id", index=True)
-
-
-# -- what we re-ran ourselves ---------------------------------------------------------------
-
-
-class RecipeRow(Table, table=True):
-    __tablename__ = "recipe"
-    id: str = _record_id()
-    result: str = _ref("result")
-    experiment: str
-    dataset: str | None = _ref("dataset", optional=True)
-    fixed_model: str
-    fixed_stage: str
-    fixed_sequence_length: int = _int()
-    fixed_batch_size: int = _int()
-    fixed_data_seed: int = _int()
-    fixed_metric: str
-    verified: bool
-    derivation: str | None = None
-
-
-class RecipeKnobRow(Table, table=True):
-    __tablename__ = "recipe_knob"
-    recipe_id: str = Field(primary_key=True, foreign_key="recipe.id")
-    position: int = _position()
-    name: str
-    note: str | None = None
-
-
-class RecipeKnobCandidateRow(Table, table=True):
-    """One value a recipe's knob may take; ``value_type`` says how to read ``value`` (string, integer, boolean)."""
-
-    __tablename__ = "recipe_knob_candidate"
-    __table_args__ = (
-        ForeignKeyConstraint(["recipe_id", "knob_position"], ["recipe_knob.recipe_id", "recipe_knob.position"]),
-    )
-    recipe_id: str = Field(primary_key=True)
-    knob_position: int = _position()
-    position: int = _position()
-    value: str
-    value_type: str
-
-
-class ReproductionRow(Table, table=True):
-    __tablename__ = "reproduction"
-    id: str = _record_id()
-    result: str = _ref("result")
-    recipe: str = _ref("recipe")
-    method: str
-    model: str
-    outcome: str
-    error: str | None = None
-    value_bytes: int | None = _int(optional=True)
-    value: Decimal | None = _exact(optional=True)
-    value_float: float | None = _float(optional=True)
-    value_gib: Decimal | None = _exact(optional=True)
-    value_gib_float: float | None = _float(optional=True)
-    reserved_bytes: int | None = _int(optional=True)
-    warmup_peak_bytes: int | None = _int(optional=True)
-    comparison_transcribed: Decimal | None = _exact(optional=True)
-    comparison_transcribed_float: float | None = _float(optional=True)
-    comparison_reproduced: Decimal | None = _exact(optional=True)
-    comparison_reproduced_float: float | None = _float(optional=True)
-    comparison_difference: Decimal | None = _exact(optional=True)
-    comparison_difference_float: float | None = _float(optional=True)
-    comparison_ratio: Decimal | None = _exact(optional=True)
-    comparison_ratio_float: float | None = _float(optional=True)
-    attention_impl: str | None = None
-    tokens_per_sequence: int | None = _int(optional=True)
-    parameters: int | None = _int(optional=True)
-    trainable_parameters: int | None = _int(optional=True)
-    steps: int | None = _int(optional=True)
-    warmup_steps: int | None = _int(optional=True)
-    method_note: str | None = None
-    hardware_kind: str
-    hardware_name: str
-    hardware_memory_bytes: int | None = _int(optional=True)
-    hardware_count: int = _int()
-    git_commit: str | None = None
-    command: str
-    started_at: dt.datetime = Field(sa_type=UtcTimestamp)
-    duration_s: float = _float()
-    derivation: str | None = None
-
-
-class ReproductionSettingRow(Table, table=True):
-    """The value of one knob in one run; ``value_type`` says how to read ``value``."""
-
-    __tablename__ = "reproduction_setting"
-    reproduction_id: str = Field(primary_key=True, foreign_key="reproduction.id")
-    knob: str = Field(primary_key=True)
-    value: str
-    value_type: str
-
-
-class ReproductionBreakdownRow(Table, table=True):
-    __tablename__ = "reproduction_breakdown"
-    reproduction_id: str = Field(primary_key=True, foreign_key="reproduction.id")
-    category: str = Field(primary_key=True)
-    bytes: int = _int()
-
-
-class ReproductionSoftwareRow(Table, table=True):
-    __tablename__ = "reproduction_software"
-    reproduction_id: str = Field(primary_key=True, foreign_key="reproduction.id")
-    name: str = Field(primary_key=True)
-    version: str | None = None
-
-
-class MetaRow(Table, table=True):
-    """Facts about the build: schema version and record counts (nothing that changes between two builds)."""
-
-    __tablename__ = "registry_meta"
-    key: str = Field(primary_key=True)
-    value: str
-
-
-# -- where each kind and each list lives ----------------------------------------------------
-
-#: The table of each record kind, by kind token.
-KIND_TABLES: dict[str, type[Table]] = {
-    "source": SourceRow,
-    "family": FamilyRow,
-    "config": ConfigRow,
-    "protocol": ProtocolRow,
-    "dataset": DatasetRow,
-    "evaluation": EvaluationRow,
-    "result": ResultRow,
-    "review": ReviewRow,
-    "evidence": EvidenceRow,
-    "release": ReleaseRow,
-    "recipe": RecipeRow,
-    "reproduction": ReproductionRow,
-}
-
-
-@dataclass(frozen=True)
-class Child:
-    """The table that holds a list or mapping field, one row per item.
-
-    ``owner`` names the column(s) holding the owner's key. A list adds a ``position`` column; a
-    mapping puts its key in ``key``. An item that is a plain value goes in ``value``; an item that
-    is an object spreads its fields over columns of their own names, and its own list fields go to
-    ``children``. Where a value may be text, a number or a flag, ``value_type`` says which.
+    ``owner`` names the columns holding the owner's key (none for a kind's own table); ``key`` is
+    ``position`` for a list, the key column for a mapping, None for a kind's table. ``put`` fills a
+    row from the record or item; ``children`` are the child tables, each with the attribute path
+    that leads from the record or item to its list or mapping.
     """
 
-    table: type[Table]
+    table: Table
     owner: tuple[str, ...]
-    value: str | None = None
-    key: str | None = None
-    children: dict[str, Child] = field(default_factory=dict)
+    key: str | None
+    put: Put
+    children: tuple[tuple[tuple[str, ...], Stored], ...]
+    columns_of: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """The columns each field is stored in (fields stored in child tables are absent)."""
 
     @property
     def name(self) -> str:
-        return str(self.table.__tablename__)
+        return str(self.table.name)
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return tuple(column.name for column in self.table.columns)
+
+    def walk(self) -> Iterator[Stored]:
+        """This table and every table below it, each parent before its children."""
+        yield self
+        for _, child in self.children:
+            yield from child.walk()
 
 
-#: The child table of each list or mapping field, by (kind token, field); kind "*" is every kind.
-CHILDREN: dict[tuple[str, str], Child] = {
-    ("*", "missing_metadata"): Child(MissingMetadataRow, ("record_id",)),
-    ("source", "authors"): Child(SourceAuthorRow, ("source_id",), value="author"),
-    ("config", "areas"): Child(ConfigAreaRow, ("config_id",), value="area"),
-    ("config", "contexts"): Child(ConfigContextRow, ("config_id",), value="context"),
-    ("config", "method_types"): Child(ConfigMethodTypeRow, ("config_id",), value="method_type"),
-    ("result", "source_checks"): Child(ResultSourceCheckRow, ("result_id",)),
-    ("review", "subjects"): Child(ReviewSubjectRow, ("review_id",), value="subject"),
-    ("review", "methods"): Child(ReviewMethodRow, ("review_id",), value="method"),
-    ("release", "members"): Child(ReleaseMemberRow, ("release_id",), value="member"),
-    ("recipe", "knobs"): Child(
-        RecipeKnobRow,
-        ("recipe_id",),
-        children={"candidates": Child(RecipeKnobCandidateRow, ("recipe_id", "knob_position"), value="value")},
-    ),
-    ("reproduction", "setting"): Child(ReproductionSettingRow, ("reproduction_id",), key="knob", value="value"),
-    ("reproduction", "breakdown_bytes"): Child(
-        ReproductionBreakdownRow, ("reproduction_id",), key="category", value="bytes"
-    ),
-    ("reproduction", "software"): Child(ReproductionSoftwareRow, ("reproduction_id",), key="name", value="version"),
-}
+@dataclass(frozen=True, eq=False)
+class Mirror:
+    """Every table of the database, derived from one set of record models."""
+
+    metadata: MetaData
+    kinds: dict[str, Stored]
+    """The table of each kind (its children hang below it), by kind token."""
+    shared: tuple[Stored, ...]
+    """Child tables of the fields every record has, keyed by ``record_id``."""
+    record: Table
+    meta: Table
+
+    def tables(self) -> list[Table]:
+        """Every table, each after the tables its foreign keys point to, in the order they are made."""
+        children = [stored.table for stored in self.shared]
+        for stored in self.kinds.values():
+            children += [child.table for _, top in stored.children if all(top is not s for s in self.shared)
+                         for child in top.walk()]
+        return [self.record, *(stored.table for stored in self.kinds.values()), *children, self.meta]
+
+    def own_columns(self, kind: str) -> list[tuple[str, tuple[str, ...]]]:
+        """(field, its columns) for each of the kind's own fields stored in its table, in field order."""
+        stored = self.kinds[kind]
+        shared = set(Record.model_fields)
+        return [(name, columns) for name, columns in stored.columns_of.items() if name not in shared]
 
 
-def child_of(kind: str, field_name: str) -> Child | None:
-    """The child table of ``kind``'s list or mapping field, if it has one."""
-    return CHILDREN.get((kind, field_name)) or CHILDREN.get(("*", field_name))
+def mirror() -> Mirror:
+    """The tables of the record models as they are now (a test may swap a model for a wider one)."""
+    return derive(tuple(KIND_MODELS.items()))
 
 
-def all_children() -> list[Child]:
-    """Every child table, nested ones after their parents."""
-    found: list[Child] = []
+@cache
+def derive(kinds: tuple[tuple[str, type[Record]], ...]) -> Mirror:
+    """The tables that store records of these kinds."""
+    metadata = MetaData()
+    record = Table(
+        "record", metadata,
+        Column("id", String, primary_key=True),
+        Column("kind", String, nullable=False, index=True),
+        Column("path", String, nullable=False),
+    )
+    deriver = _Deriver(metadata, {token for token, _ in kinds})
+    record_key = _Key("record", "record", (("id", String()),))
+    shared = {
+        name: deriver.child(Record, name, record_key, prefix="")
+        for name, info in Record.model_fields.items()
+        if _is_collection(_unwrap(info.annotation)[0])
+    }
+    tables = {token: deriver.kind_table(token, model, shared) for token, model in kinds}
+    meta = Table(
+        "registry_meta", metadata,
+        Column("key", String, primary_key=True),
+        Column("value", String, nullable=False),
+    )
+    return Mirror(metadata, tables, tuple(shared.values()), record, meta)
 
-    def walk(child: Child) -> None:
-        found.append(child)
-        for sub in child.children.values():
-            walk(sub)
 
-    for child in CHILDREN.values():
-        walk(child)
-    return found
+# -- the rule -------------------------------------------------------------------------------
 
 
-#: Every table, parents before children, in the order they are filled.
-METADATA = Table.metadata
+def _unwrap(annotation: Any) -> tuple[Any, bool]:
+    """(the type, whether it may be None): ``X | None`` -> (X, True); ``Annotated[X, ...]`` -> X."""
+    nullable = False
+    while True:
+        origin = typing.get_origin(annotation)
+        if origin is typing.Annotated:
+            annotation = typing.get_args(annotation)[0]
+            continue
+        if origin in (typing.Union, types.UnionType):
+            args = typing.get_args(annotation)
+            present = tuple(arg for arg in args if arg is not type(None))
+            nullable = nullable or len(present) < len(args)
+            if len(present) == 1:
+                annotation = present[0]
+                continue
+            return typing.Union[present], nullable  # noqa: UP007 - several types: a typed value
+        return annotation, nullable
+
+
+def _is_model(annotation: Any) -> TypeGuard[type[BaseModel]]:
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+
+def _is_collection(annotation: Any) -> bool:
+    return typing.get_origin(annotation) in (list, dict)
+
+
+def _members(annotation: Any) -> tuple[Any, ...]:
+    """The types a union may hold (a plain type holds only itself)."""
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return typing.get_args(annotation)
+    return (annotation,)
+
+
+def _objects(annotation: Any, where: str) -> tuple[type[BaseModel], ...]:
+    """The object types a value may be (one, or each of a union of them); none for a plain value."""
+    members = _members(annotation)
+    objects = tuple(member for member in members if _is_model(member))
+    if objects and len(objects) != len(members):
+        raise TypeError(f"{where}: a value that may be an object or a plain value has no table rule; "
+                        "make every choice an object")
+    return objects
+
+
+def _is_typed_union(annotation: Any) -> bool:
+    """A value that may be one of several plain types (text, a whole number, a flag)."""
+    return len(_members(annotation)) > 1
+
+
+def _marker(info: FieldInfo) -> Sql:
+    return next((item for item in info.metadata if isinstance(item, Sql)), Sql())
+
+
+#: Column type of each plain Python type, most specific first (a bool is an int, a datetime a date).
+_TYPES: tuple[tuple[type, Callable[[], TypeEngine[Any]]], ...] = (
+    (bool, Boolean),
+    (int, BigInteger),
+    (float, Double),
+    (dt.datetime, UtcTimestamp),
+    (AwareDatetime, UtcTimestamp),
+    (dt.date, Date),
+    (str, String),
+)
+
+
+def _column_type(annotation: Any, where: str) -> TypeEngine[Any]:
+    """The column type of a plain value: an enum or a literal by the type of its values."""
+    if typing.get_origin(annotation) is typing.Literal:
+        value_types = {type(value) for value in typing.get_args(annotation)}
+        annotation = value_types.pop() if len(value_types) == 1 else str
+    elif isinstance(annotation, type) and issubclass(annotation, Enum):
+        value_types = {type(member.value) for member in annotation}
+        annotation = value_types.pop() if len(value_types) == 1 else str
+    for python_type, column_type in _TYPES:
+        if isinstance(annotation, type) and issubclass(annotation, python_type):
+            return column_type()
+    raise TypeError(f"{where}: no column type for {annotation!r}; add one to _TYPES in registry/db/tables.py")
+
+
+def typed_text(value: Any) -> tuple[str, str]:
+    """A value that may be text, a whole number or a flag, as (text, type): (True -> 'true', 'boolean')."""
+    if isinstance(value, bool):
+        return ("true" if value else "false"), "boolean"
+    if isinstance(value, int):
+        return str(value), "integer"
+    return str(value), "string"
+
+
+@dataclass(frozen=True)
+class _Key:
+    """The key of a table's rows, for the tables below it: the table, what one row is called, its key columns."""
+
+    table: str
+    singular: str
+    columns: tuple[tuple[str, TypeEngine[Any]], ...]
+
+    def below(self) -> list[tuple[str, TypeEngine[Any]]]:
+        """A child's columns for this key: the inherited ones as they are, the row's own named for the owner."""
+        *inherited, (own, own_type) = self.columns
+        return [*inherited, (f"{self.singular}_{own}", own_type)]
+
+
+@dataclass
+class _Shape:
+    """What the fields of one object contribute to one table: columns, setters, child tables."""
+
+    columns: list[Column[Any]] = field(default_factory=list)
+    puts: list[tuple[str, Put]] = field(default_factory=list)
+    children: list[tuple[tuple[str, ...], Stored]] = field(default_factory=list)
+    columns_of: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+@dataclass
+class _Deriver:
+    """Applies the rule on one ``MetaData``; ``kinds`` are the kind tokens a foreign key may name."""
+
+    metadata: MetaData
+    kinds: set[str]
+
+    def kind_table(self, token: str, model: type[Record], shared: dict[str, Stored]) -> Stored:
+        shape = _Shape()
+        shape.columns.append(Column("id", String, ForeignKey("record.id"), primary_key=True))
+        shape.puts.append(("id", _put_plain("id")))
+        shape.columns_of["id"] = ("id",)
+        key = _Key(token, token, (("id", String()),))
+        own = [name for name in model.model_fields if name not in Record.model_fields]
+        common = [name for name in model.model_fields if name in Record.model_fields]
+        for name in own + common:
+            if name in RECORD_FIELDS:
+                continue
+            if name in shared:
+                shape.children.append(((name,), shared[name]))
+            else:
+                self.add_field(shape, model, name, key, prefix="", nullable=False)
+        table = self.table(token, shape)
+        return Stored(table, (), None, _put_fields(shape.puts), tuple(shape.children), shape.columns_of)
+
+    def add_field(self, shape: _Shape, model: type[BaseModel], name: str, key: _Key, *, prefix: str,
+                  nullable: bool) -> None:
+        """Add what field ``name`` of ``model`` stores (columns, or a child table) to a table of key ``key``."""
+        info = model.model_fields[name]
+        annotation, optional = _unwrap(info.annotation)
+        where = f"{model.__name__}.{name}"
+        if _is_collection(annotation):
+            shape.children.append(((name,), self.child(model, name, key, prefix=prefix)))
+            return
+        before = len(shape.columns)
+        objects = _objects(annotation, where)
+        if objects:
+            inner = _Shape()
+            put = self.spread(inner, objects, key, prefix=f"{prefix}{name}_", nullable=nullable or optional)
+            shape.columns += inner.columns
+            shape.children += [((name, *path), child) for path, child in inner.children]
+        else:
+            put = self.add_value(shape, annotation, f"{prefix}{name}", nullable=nullable or optional, where=where,
+                                 marker=_marker(info), references=dict(field_plan(model).references).get(name))
+        shape.puts.append((name, put))
+        shape.columns_of[name] = tuple(column.name for column in shape.columns[before:])
+
+    def spread(self, shape: _Shape, objects: tuple[type[BaseModel], ...], key: _Key, *, prefix: str,
+               nullable: bool) -> Put:
+        """Add the columns of an object's fields to ``shape`` and return the function that stores it.
+
+        An object that may be one of several types (a union) spreads over the columns of all of
+        them; a field several of them have (a ``kind`` tag) is one column, NOT NULL only where every
+        type requires it.
+        """
+        puts: dict[type[BaseModel], Put] = {}
+        merged: dict[str, tuple[Column[Any], int]] = {}
+        for model in objects:
+            part = _Shape()
+            for sub in model.model_fields:
+                self.add_field(part, model, sub, key, prefix=prefix, nullable=nullable)
+            for column in part.columns:
+                if column.name not in merged:
+                    merged[column.name] = (column, 0)
+                    shape.columns.append(column)
+                first, _ = merged[column.name]
+                if repr(first.type) != repr(column.type):
+                    raise TypeError(f"column {column.name!r} would hold {first.type!r} for one type of "
+                                    f"{prefix.rstrip('_')} and {column.type!r} for another; rename one field")
+                first.nullable = bool(first.nullable or column.nullable)
+                merged[column.name] = (first, merged[column.name][1] + 1)
+            shape.children += part.children
+            puts[model] = _put_fields(part.puts)
+        for column, found_in in merged.values():
+            if found_in < len(objects):
+                column.nullable = True  # some types of the object do not have it
+        if len(objects) == 1:
+            return puts[objects[0]]
+        return _put_by_type(puts)
+
+    def add_value(self, shape: _Shape, annotation: Any, column: str, *, nullable: bool, where: str, marker: Sql,
+                  references: list[str] | None) -> Put:
+        """Add the column(s) of one plain value and return the function that stores it."""
+        index = marker.index or bool(references)
+        if annotation is Decimal:
+            shape.columns.append(Column(column, ExactDecimal(), nullable=nullable, index=index))
+            shape.columns.append(Column(f"{column}_float", Double(), nullable=nullable, index=index))
+            return _put_decimal(column)
+        if _is_typed_union(annotation):
+            for member in _members(annotation):
+                _column_type(member, where)  # each must be a plain value
+            shape.columns.append(Column(column, String(), nullable=nullable, index=index))
+            shape.columns.append(Column(f"{column}_type", String(), nullable=nullable))
+            return _put_typed(column)
+        args: list[Any] = [_column_type(annotation, where)]
+        if references:
+            target = references[0] if len(references) == 1 and references[0] in self.kinds else "record"
+            args.append(ForeignKey(f"{target}.id"))
+        shape.columns.append(Column(column, *args, nullable=nullable, index=index))
+        if isinstance(annotation, type) and issubclass(annotation, Enum):
+            return _put_enum(column)
+        return _put_plain(column)
+
+    def child(self, model: type[BaseModel], name: str, owner: _Key, *, prefix: str) -> Stored:
+        """The child table of list or mapping field ``name`` of ``model``, below a table of key ``owner``."""
+        info = model.model_fields[name]
+        marker = _marker(info)
+        annotation, _ = _unwrap(info.annotation)
+        singular = marker.singular or name
+        table = marker.table or f"{owner.table}_{prefix}{singular}"
+        where = f"{model.__name__}.{name}"
+        args = typing.get_args(annotation)
+        if typing.get_origin(annotation) is dict:
+            row_key: tuple[str, TypeEngine[Any]] = (marker.key or "key", _column_type(_unwrap(args[0])[0], where))
+        else:
+            row_key = ("position", BigInteger())
+        owner_columns = owner.below()
+        key = _Key(table, singular, (*owner_columns, row_key))
+        shape = _Shape()
+        for column, column_type in key.columns:
+            shape.columns.append(Column(column, column_type, primary_key=True))
+        item, item_optional = _unwrap(args[-1]) if args else (Any, True)
+        if _is_collection(item):
+            raise TypeError(f"{where}: a list or mapping of lists has no table rule; make each item an object")
+        objects = _objects(item, where)
+        if objects:
+            put = self.spread(shape, objects, key, prefix="", nullable=item_optional)
+        else:
+            put = self.add_value(shape, item, marker.value or singular, nullable=item_optional, where=where,
+                                 marker=marker, references=dict(field_plan(model).references).get(name))
+        foreign = ForeignKeyConstraint([c for c, _ in owner_columns], [f"{owner.table}.{c}" for c, _ in owner.columns])
+        stored_table = self.table(table, shape, foreign)
+        return Stored(stored_table, tuple(c for c, _ in owner_columns), row_key[0], put, tuple(shape.children),
+                      shape.columns_of)
+
+    def table(self, name: str, shape: _Shape, *constraints: Any) -> Table:
+        names = [column.name for column in shape.columns]
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            raise TypeError(f"table {name!r}: two fields are stored in column(s) {', '.join(repeated)}; rename one")
+        if name in self.metadata.tables:
+            raise TypeError(f"two fields are stored in table {name!r}; give one of them Sql(singular=...)")
+        return Table(name, self.metadata, *shape.columns, *constraints)
+
+
+# -- setters ----------------------------------------------------------------------------------
+
+
+def _put_plain(column: str) -> Put:
+    def put(row: Row, value: Any) -> None:
+        row[column] = value
+
+    return put
+
+
+def _put_enum(column: str) -> Put:
+    def put(row: Row, value: Any) -> None:
+        row[column] = value.value if isinstance(value, Enum) else value
+
+    return put
+
+
+def _put_decimal(column: str) -> Put:
+    float_column = f"{column}_float"
+
+    def put(row: Row, value: Any) -> None:
+        if value is not None:
+            row[column] = value
+            row[float_column] = float(value)
+
+    return put
+
+
+def _put_typed(column: str) -> Put:
+    type_column = f"{column}_type"
+
+    def put(row: Row, value: Any) -> None:
+        if value is not None:
+            row[column], row[type_column] = typed_text(value)
+
+    return put
+
+
+def _put_fields(puts: list[tuple[str, Put]]) -> Put:
+    """Stores an object's fields (nothing for an empty optional object or item)."""
+
+    def put(row: Row, value: Any) -> None:
+        if value is not None:
+            values = value.__dict__
+            for name, put_field in puts:
+                put_field(row, values[name])
+
+    return put
+
+
+def _put_by_type(puts: dict[type[BaseModel], Put]) -> Put:
+    """Stores an object that may be one of several types, by its type's fields."""
+
+    def put(row: Row, value: Any) -> None:
+        if value is not None:
+            found = puts.get(type(value)) or next(p for model, p in puts.items() if isinstance(value, model))
+            found(row, value)
+
+    return put

@@ -1,16 +1,22 @@
 """The views a user would otherwise write: flat results, missing metadata, reproductions beside results.
 
 Each view is plain SQL that SQLite and PostgreSQL both run, so a query written against one
-works against the other. Review status follows the rule the pages use (``display.review_status``):
-the strongest status any review grants the record, or 'not-reviewed'; ``artifact_pinned`` says, as the
-pages' "(no artifact hash)" does, whether a review granting it names the SHA-256 of the file it checked.
+works against the other. ``results_flat`` lists every column of the result's own fields, taken
+from the derived tables (``registry.db.tables``), so a field added to ``Result`` appears there with
+no edit here; the columns it takes from the joined records are chosen by hand. Review status
+follows the rule the pages use (``display.review_status``): the strongest status any review grants
+the record, or 'not-reviewed'; ``artifact_pinned`` says, as the pages' "(no artifact hash)" does,
+whether a review granting it names the SHA-256 of the file it checked.
 """
 
 from __future__ import annotations
 
+from functools import cache
+
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
+from registry.db.tables import Mirror, mirror
 from registry.models.records import ReviewStatus
 
 #: Review statuses from strongest to weakest; every status must be listed (a test checks it).
@@ -27,12 +33,37 @@ def _status_case() -> str:
     return f"CASE\n{whens}\n         ELSE '{NOT_REVIEWED}' END"
 
 
-#: View name -> (what it shows, its SELECT). Created in this order: later views may use earlier ones.
-VIEWS: dict[str, tuple[str, str]] = {
-    "record_review_status": (
-        "Every record's review status: the strongest status any review grants it, or 'not-reviewed'; "
-        "artifact_pinned is 1 where a review granting it names the SHA-256 of the file it checked.",
-        f"""
+#: The result's columns that ``results_flat`` lists first (the value as printed, then its unit); every
+#: other column of the result's own fields follows in field order.
+RESULT_FIRST = ("printed_value", "numeric_value", "numeric_value_float", "unit", "unit_detail")
+#: References ``results_flat`` shows through the joined record (as ``evaluation_id``, ``source_id``).
+RESULT_JOINED = ("evaluation", "source")
+#: Result columns that ``results_flat`` shows under another name.
+RESULT_ALIASES = {"hardware_description": "hardware"}
+
+
+def _result_columns(tables: Mirror) -> str:
+    """The result's own columns as ``results_flat`` selects them: ``r.<column>[ AS <alias>]``, one per line."""
+    columns = [column for name, stored in tables.own_columns("result") if name not in RESULT_JOINED
+               for column in stored]
+    ordered = [c for c in RESULT_FIRST if c in columns] + [c for c in columns if c not in RESULT_FIRST]
+    return "\n".join(
+        f"       r.{c} AS {RESULT_ALIASES[c]}," if c in RESULT_ALIASES else f"       r.{c}," for c in ordered
+    )
+
+
+def views() -> dict[str, tuple[str, str]]:
+    """View name -> (what it shows, its SELECT), for the tables as derived now. Created in this order."""
+    return _views(mirror())
+
+
+@cache
+def _views(tables: Mirror) -> dict[str, tuple[str, str]]:
+    return {
+        "record_review_status": (
+            "Every record's review status: the strongest status any review grants it, or 'not-reviewed'; "
+            "artifact_pinned is 1 where a review granting it names the SHA-256 of the file it checked.",
+            f"""
 SELECT rec.id AS record_id,
        rec.kind AS kind,
        {_status_case()} AS review_status,
@@ -41,24 +72,13 @@ SELECT rec.id AS record_id,
                            AND v.artifact_sha256 IS NOT NULL) THEN 1 ELSE 0 END AS artifact_pinned,
        (SELECT COUNT(*) FROM review_subject s WHERE s.subject = rec.id) AS review_count
 FROM record rec""",
-    ),
-    "results_flat": (
-        "One row per result, with its evaluation, configuration, model family, protocol, dataset, source "
-        "and review status.",
-        """
+        ),
+        "results_flat": (
+            "One row per result, with its evaluation, configuration, model family, protocol, dataset, source "
+            "and review status.",
+            f"""
 SELECT r.id AS result_id,
-       r.printed_value,
-       r.numeric_value,
-       r.numeric_value_float,
-       r.unit,
-       r.unit_detail,
-       r.metric,
-       r.metric_direction,
-       r.metric_qualifier,
-       r.uncertainty,
-       r.scope_note,
-       r.hardware_description AS hardware,
-       r.source_locator,
+{_result_columns(tables)}
        st.review_status,
        st.artifact_pinned AS review_artifact_pinned,
        e.id AS evaluation_id,
@@ -90,10 +110,10 @@ JOIN protocol p ON p.id = e.protocol
 JOIN dataset d ON d.id = e.dataset
 JOIN source s ON s.id = r.source
 JOIN record_review_status st ON st.record_id = r.id""",
-    ),
-    "missing_metadata_all": (
-        "Every field any record leaves empty on purpose, with the record's kind and file, the reason and the note.",
-        """
+        ),
+        "missing_metadata_all": (
+            "Every field any record leaves empty on purpose, with the record's kind and file, the reason and the note.",
+            """
 SELECT m.record_id,
        rec.kind,
        m.field,
@@ -102,12 +122,12 @@ SELECT m.record_id,
        rec.path
 FROM missing_metadata m
 JOIN record rec ON rec.id = m.record_id""",
-    ),
-    "reproductions_side_by_side": (
-        "Every reproduction beside the result it reproduces: transcribed and reproduced values, their "
-        "difference and ratio (reproduced / transcribed), in the result's unit. Values, difference and ratio "
-        "are exact as filed; the *_float columns are for arithmetic and sorting.",
-        """
+        ),
+        "reproductions_side_by_side": (
+            "Every reproduction beside the result it reproduces: transcribed and reproduced values, their "
+            "difference and ratio (reproduced / transcribed), in the result's unit. Values, difference and ratio "
+            "are exact as filed; the *_float columns are for arithmetic and sorting.",
+            """
 SELECT rp.id AS reproduction_id,
        r.id AS result_id,
        rp.recipe AS recipe_id,
@@ -129,15 +149,15 @@ SELECT rp.id AS reproduction_id,
        rp.git_commit
 FROM reproduction rp
 JOIN result r ON r.id = rp.result""",
-    ),
-}
+        ),
+    }
 
 
 def create_views(connection: Connection) -> None:
-    for name, (_, select) in VIEWS.items():
+    for name, (_, select) in views().items():
         connection.execute(text(f"CREATE VIEW {name} AS{select}"))
 
 
 def drop_views(connection: Connection) -> None:
-    for name in reversed(VIEWS):
+    for name in reversed(views()):
         connection.execute(text(f"DROP VIEW IF EXISTS {name}"))

@@ -8,11 +8,16 @@ documentation, the JSON Schema and the validation. Two markers in a field's
   ``"@transcribed"`` for any kind declared ``transcribed``; see ``registry.models.fields``);
 - ``x-reportable``: the source may leave the field unstated; an empty value must then be
   explained by a missing-metadata entry.
+
+A third marker, ``Sql``, sits in a field's annotation (``Annotated[list[Text], Sql(singular="author")]``)
+and says only how the SQL mirror (``registry.db.tables``) names or indexes what the field stores, where
+its naming rule needs a word it cannot derive; it is not part of the JSON Schema.
 """
 
 from __future__ import annotations
 
 import typing
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -51,6 +56,23 @@ def reportable(description: str) -> Any:
     return Field(None, description=description, json_schema_extra={"x-reportable": True})
 
 
+@dataclass(frozen=True)
+class Sql:
+    """How the SQL mirror stores a field, where its rule needs a word (see ``registry.db.tables``).
+
+    ``singular`` is what one item of a list or mapping is called (as linkml's ``singular_name``):
+    the child table is ``<owner table>_<singular>`` and a plain item's column is ``<singular>``.
+    ``table`` names the child table outright; ``key`` is a mapping's key column (default ``key``);
+    ``value`` is a plain item's column; ``index`` asks for an index on the field's column(s).
+    """
+
+    singular: str | None = None
+    table: str | None = None
+    key: str | None = None
+    value: str | None = None
+    index: bool = False
+
+
 class MissingReason(StrEnum):
     """Why a field has no value. A closed vocabulary, so that gaps can be counted and queried."""
 
@@ -73,8 +95,12 @@ class Strict(BaseModel):
 class MissingMetadata(Strict):
     """One field the record leaves empty on purpose, and why."""
 
-    field: Text = Field(description="Name of the empty field on this record (for example 'uncertainty').")
-    reason: MissingReason = Field(description="Why the field is empty, from a closed vocabulary.")
+    field: Annotated[Text, Sql(index=True)] = Field(
+        description="Name of the empty field on this record (for example 'uncertainty')."
+    )
+    reason: Annotated[MissingReason, Sql(index=True)] = Field(
+        description="Why the field is empty, from a closed vocabulary."
+    )
     note: Text | None = Field(None, description="What exactly is missing and what is known instead.")
 
 
@@ -119,7 +145,7 @@ class Record(Strict):
             "(for example an id built by the batch convention where a page names the record but not its id)."
         ),
     )
-    missing_metadata: list[MissingMetadata] = Field(
+    missing_metadata: Annotated[list[MissingMetadata], Sql(table="missing_metadata")] = Field(
         default_factory=list,
         description="Fields this record leaves empty on purpose, each with a reason.",
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 from enum import StrEnum
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -21,6 +21,7 @@ from registry.models.base import (
     Record,
     Sha256,
     Slug,
+    Sql,
     Strict,
     Text,
     Timestamp,
@@ -36,7 +37,9 @@ class Source(Record, transcribed=True):
 
     kind: Literal["source"]
     title: Text = Field(description="Title as printed on the document.")
-    authors: list[Text] = Field(min_length=1, description="Author surnames in printed order.")
+    authors: Annotated[list[Text], Sql(singular="author")] = Field(
+        min_length=1, description="Author surnames in printed order."
+    )
     year: int = Field(ge=1900, le=2100, description="Year of publication.")
     venue: Text = Field(description="Where it appeared, as cited (for example 'ICLR 2026 workshop').")
     role: Literal["original"] = Field(
@@ -100,9 +103,15 @@ class Configuration(Record, transcribed=True):
     name: Text = Field(description="Display name, with its source in parentheses.")
     description: Text | None = reportable("One or two sentences on what was run.")
     profile: Text | None = Field(None, description="A reviewed explanatory profile of the configuration, if any.")
-    areas: list[Slug] = Field(default_factory=list, description="Application areas (for example 'dna-genomes').")
-    contexts: list[Slug] = Field(default_factory=list, description="Contexts of use (for example 'research').")
-    method_types: list[Slug] = Field(default_factory=list, description="Method types (for example 'foundation_model').")
+    areas: Annotated[list[Slug], Sql(singular="area", index=True)] = Field(
+        default_factory=list, description="Application areas (for example 'dna-genomes')."
+    )
+    contexts: Annotated[list[Slug], Sql(singular="context", index=True)] = Field(
+        default_factory=list, description="Contexts of use (for example 'research')."
+    )
+    method_types: Annotated[list[Slug], Sql(singular="method_type", index=True)] = Field(
+        default_factory=list, description="Method types (for example 'foundation_model')."
+    )
     reported_name: Text = Field(description="The model's name as the source reports it (for example 'NT 2.5B').")
     model_family: str = ref("family", description="The model family this configures.")
     source: str = ref("source", description="The source that describes this configuration.")
@@ -205,7 +214,7 @@ class Result(Record, transcribed=True):
 
     kind: Literal["result"]
     evaluation: str = ref("evaluation", description="The evaluation that produced this number.")
-    metric: Slug = Field(description="What is measured (for example 'peak-memory').")
+    metric: Annotated[Slug, Sql(index=True)] = Field(description="What is measured (for example 'peak-memory').")
     metric_direction: Direction = Field(description="Whether lower or higher is better.")
     metric_qualifier: Text = Field(description="Conditions that qualify the metric (stage, length, batch size).")
     unit: Unit = Field(description="Unit of the value, from a closed list (for example 'gigabyte'; see units.py).")
@@ -217,7 +226,7 @@ class Result(Record, transcribed=True):
     hardware: Hardware | None = reportable("The hardware the value was measured on.")
     source: str = ref("source", description="The source that printed the value.")
     source_locator: Text = Field(description="Where the value is printed: section, page, quoted sentence, figure.")
-    source_checks: list[SourceCheck] = Field(
+    source_checks: Annotated[list[SourceCheck], Sql(singular="source_check")] = Field(
         default_factory=list,
         description=(
             "Further assertions 'registry review' makes against the pinned PDF, beyond the quote, value and unit "
@@ -258,7 +267,7 @@ class Review(Record):
     """One dated check of one or more records against the pinned source."""
 
     kind: Literal["review"]
-    subjects: list[str] = refs(
+    subjects: Annotated[list[str], Sql(singular="subject")] = refs(
         "@transcribed",
         description="The records this review checked: transcribed records only (a review checks a transcription "
         "against its source; our own reproductions and estimates are never source-checked).",
@@ -273,7 +282,9 @@ class Review(Record):
         None, description="SHA-256 of the text extracted from the PDF, where the review parsed it."
     )
     retrieval_url: HttpsUrl | None = reportable("Where the reviewed file was retrieved from.")
-    methods: list[ReviewMethod] = Field(default_factory=list, description="How the review checked the records.")
+    methods: Annotated[list[ReviewMethod], Sql(singular="method", index=True)] = Field(
+        default_factory=list, description="How the review checked the records."
+    )
     method_note: Text | None = Field(None, description="What the methods did, in detail.")
     note: Text | None = Field(None, description="The review's conclusion.")
 
@@ -325,7 +336,9 @@ class Release(Record):
         pattern=r"^\d{4}-\d{2}-\d{2}-[0-9a-f]{12}$",
         description="'<yyyy-mm-dd>-<12 hex digits>': the release date and a prefix of its content hash.",
     )
-    members: list[str] = refs("*", description="The records this release published.")
+    members: Annotated[list[str], Sql(singular="member")] = refs(
+        "*", description="The records this release published."
+    )
 
     @property
     def date(self) -> dt.date:

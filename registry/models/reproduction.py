@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from decimal import Decimal
 from enum import StrEnum
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, NonNegativeInt, model_validator
 
-from registry.models.base import Record, Slug, Strict, Text, Timestamp, ref
+from registry.models.base import Record, Slug, Sql, Strict, Text, Timestamp, ref
 from registry.units import DECIMAL_PLACES, gib
 
 KnobValue = str | int | bool
@@ -35,7 +35,9 @@ class Knob(Strict):
     """A condition the source leaves unstated, with the values a reproduction sweeps."""
 
     name: Slug = Field(description="Knob name as measure/ knows it (for example 'update_mode').")
-    candidates: list[KnobValue] = Field(min_length=1, description="Values to try, most plausible first.")
+    candidates: Annotated[list[KnobValue], Sql(singular="candidate", value="value")] = Field(
+        min_length=1, description="Values to try, most plausible first."
+    )
     note: Text | None = Field(None, description="What the source says or leaves open about this knob.")
 
 
@@ -47,7 +49,9 @@ class Recipe(Record):
     experiment: Slug = Field(description="The measure/ experiment that runs it (for example 'nt-training-memory').")
     dataset: str | None = ref("dataset", default=None, description="The dataset record the stated data comes from.")
     fixed: FixedConditions = Field(description="The conditions the source states.")
-    knobs: list[Knob] = Field(default_factory=list, description="Conditions the source leaves unstated.")
+    knobs: Annotated[list[Knob], Sql(singular="knob")] = Field(
+        default_factory=list, description="Conditions the source leaves unstated."
+    )
     verified: bool = Field(
         False, description="Whether a run of this recipe has been shown to match the source's setup exactly."
     )
@@ -119,7 +123,7 @@ class Reproduction(Record):
     recipe: str = ref("recipe", description="The recipe that was run.")
     method: ReproductionMethod = Field(description="Measured on hardware, or estimated.")
     model: Slug = Field(description="The measure/ model configuration that ran; the recipe's, or the check fails.")
-    setting: dict[str, KnobValue] = Field(
+    setting: Annotated[dict[str, KnobValue], Sql(key="knob", value="value")] = Field(
         description="The value of every recipe knob that applies to this run (knobs that do not apply are left out)."
     )
     outcome: Outcome = Field(description="Whether the run produced a value.")
@@ -133,7 +137,9 @@ class Reproduction(Record):
     warmup_peak_bytes: NonNegativeInt | None = Field(
         None, description="Peak allocated during the warm-up step(s), in bytes (measured runs only)."
     )
-    breakdown_bytes: dict[str, NonNegativeInt] = Field(
+    breakdown_bytes: Annotated[
+        dict[str, NonNegativeInt], Sql(singular="breakdown", key="category", value="bytes")
+    ] = Field(
         default_factory=dict,
         description="For an estimate, the peak split by category (parameters, gradients, optimizer_state, "
         "activations, temporaries, ...); for a measurement, allocator snapshots (allocated_after_build, "
@@ -157,7 +163,9 @@ class Reproduction(Record):
         "it cannot trace, such as DeepSpeed's CPU offload)."
     )
     hardware: RunHardware = Field(description="Where it ran.")
-    software: dict[str, str | None] = Field(description="Versions of python, torch, CUDA and the other libraries.")
+    software: Annotated[dict[str, str | None], Sql(key="name", value="version")] = Field(
+        description="Versions of python, torch, CUDA and the other libraries."
+    )
     git_commit: str | None = Field(None, pattern=r"^[0-9a-f]{7,40}(\+dirty)?$", description="The project's commit.")
     command: Text = Field(description="The command line that produced this record.")
     started_at: Timestamp = Field(description="When the run started.")

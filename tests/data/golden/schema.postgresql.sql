@@ -1,0 +1,506 @@
+CREATE TABLE record (
+	id VARCHAR NOT NULL,
+	kind VARCHAR NOT NULL,
+	path VARCHAR NOT NULL,
+	PRIMARY KEY (id)
+);
+
+CREATE TABLE source (
+	id VARCHAR NOT NULL,
+	title VARCHAR NOT NULL,
+	year BIGINT NOT NULL,
+	venue VARCHAR NOT NULL,
+	role VARCHAR NOT NULL,
+	host VARCHAR NOT NULL,
+	heading VARCHAR NOT NULL,
+	page_count BIGINT NOT NULL,
+	pdf_creation_date DATE NOT NULL,
+	retrieval_url VARCHAR NOT NULL,
+	sha256 VARCHAR NOT NULL,
+	hash_scope VARCHAR,
+	derivation VARCHAR,
+	PRIMARY KEY (id),
+	FOREIGN KEY(id) REFERENCES record (id)
+);
+
+CREATE TABLE family (
+	id VARCHAR NOT NULL,
+	name VARCHAR NOT NULL,
+	derivation VARCHAR,
+	PRIMARY KEY (id),
+	FOREIGN KEY(id) REFERENCES record (id)
+);
+
+CREATE TABLE config (
+	id VARCHAR NOT NULL,
+	name VARCHAR NOT NULL,
+	description VARCHAR,
+	profile VARCHAR,
+	reported_name VARCHAR NOT NULL,
+	model_family VARCHAR NOT NULL,
+	source VARCHAR NOT NULL,
+	source_locator VARCHAR,
+	hardware_description VARCHAR,
+	provenance_note VARCHAR,
+	checkpoint VARCHAR,
+	version VARCHAR,
+	fine_tuning_description VARCHAR,
+	training_setting VARCHAR,
+	derivation VARCHAR,
+	PRIMARY KEY (id),
+	FOREIGN KEY(id) REFERENCES record (id),
+	FOREIGN KEY(model_family) REFERENCES family (id),
+	FOREIGN KEY(source) REFERENCES source (id)
+);
+
+CREATE TABLE protocol (
+	id VARCHAR NOT NULL,
+	name VARCHAR NOT NULL,
+	source VARCHAR NOT NULL,
+	derivation VARCHAR,
+	PRIMARY KEY (id),
+	FOREIGN KEY(id) REFERENCES record (id),
+	FOREIGN KEY(source) REFERENCES source (id)
+);
+
+CREATE TABLE dataset (
+	id VARCHAR NOT NULL,
+	name VARCHAR NOT NULL,
+	source VARCHAR NOT NULL,
+	seed BIGINT,
+	derivation VARCHAR,
+	PRIMARY KEY (id),
+	FOREIGN KEY(id) REFERENCES record (id),
+	FOREIGN KEY(source) REFERENCES source (id)
+);
+
+CREATE TABLE evaluation (
+	id VARCHAR NOT NULL,
+	name VARCHAR NOT NULL,
+	configuration VARCHAR NOT NULL,
+	protocol VARCHAR NOT NULL,
+	dataset VARCHAR NOT NULL,
+	independence VARCHAR NOT NULL,
+	aggregation VARCHAR,
+	coverage_scored BIGINT,
+	coverage_eligible BIGINT,
+	split VARCHAR,
+	adaptation VARCHAR,
+	update_mode VARCHAR,
+	scoring_implementation VARCHAR,
+	derivation VARCHAR,
+	PRIMARY KEY (id),
+	FOREIGN KEY(id) REFERENCES record (id),
+	FOREIGN KEY(configuration) REFERENCES config (id),
+	FOREIGN KEY(protocol) REFERENCES protocol (id),
+	FOREIGN KEY(dataset) REFERENCES dataset (id)
+);
+
+CREATE TABLE result (
+	id VARCHAR NOT NULL,
+	evaluation VARCHAR NOT NULL,
+	metric VARCHAR NOT NULL,
+	metric_direction VARCHAR NOT NULL,
+	metric_qualifier VARCHAR NOT NULL,
+	unit VARCHAR NOT NULL,
+	unit_detail VARCHAR,
+	printed_value VARCHAR NOT NULL,
+	numeric_value NUMERIC NOT NULL,
+	numeric_value_float DOUBLE PRECISION NOT NULL,
+	uncertainty VARCHAR,
+	scope_note VARCHAR,
+	hardware_description VARCHAR,
+	source VARCHAR NOT NULL,
+	source_locator VARCHAR NOT NULL,
+	derivation VARCHAR,
+	PRIMARY KEY (id),
+	FOREIGN KEY(id) REFERENCES record (id),
+	FOREIGN KEY(evaluation) REFERENCES evaluation (id),
+	FOREIGN KEY(source) REFERENCES source (id)
+);
+
+CREATE TABLE review (
+	id VARCHAR NOT NULL,
+	source VARCHAR NOT NULL,
+	status VARCHAR NOT NULL,
+	reviewer VARCHAR,
+	reviewer_note VARCHAR,
+	reviewed_at TIMESTAMP WITH TIME ZONE,
+	artifact_sha256 VARCHAR,
+	extraction_sha256 VARCHAR,
+	retrieval_url VARCHAR,
+	method_note VARCHAR,
+	note VARCHAR,
+	derivation VARCHAR,
+	PRIMARY KEY (id),
+	FOREIGN KEY(id) REFERENCES record (id),
+	FOREIGN KEY(source) REFERENCES source (id)
+);
+
+CREATE TABLE evidence (
+	id VARCHAR NOT NULL,
+	subject VARCHAR NOT NULL,
+	property VARCHAR NOT NULL,
+	statement VARCHAR NOT NULL,
+	claim_scope VARCHAR NOT NULL,
+	source VARCHAR NOT NULL,
+	source_locator VARCHAR NOT NULL,
+	source_independence VARCHAR NOT NULL,
+	review VARCHAR NOT NULL,
+	field VARCHAR,
+	source_artifact_sha256 VARCHAR,
+	hash_scope VARCHAR,
+	extraction_artifact_sha256 VARCHAR,
+	derivation VARCHAR,
+	PRIMARY KEY (id),
+	FOREIGN KEY(id) REFERENCES record (id),
+	FOREIGN KEY(subject) REFERENCES record (id),
+	FOREIGN KEY(source) REFERENCES source (id),
+	FOREIGN KEY(review) REFERENCES review (id)
+);
+
+CREATE TABLE release (
+	id VARCHAR NOT NULL,
+	name VARCHAR NOT NULL,
+	derivation VARCHAR,
+	PRIMARY KEY (id),
+	FOREIGN KEY(id) REFERENCES record (id)
+);
+
+CREATE TABLE recipe (
+	id VARCHAR NOT NULL,
+	result VARCHAR NOT NULL,
+	experiment VARCHAR NOT NULL,
+	dataset VARCHAR,
+	fixed_model VARCHAR NOT NULL,
+	fixed_stage VARCHAR NOT NULL,
+	fixed_sequence_length BIGINT NOT NULL,
+	fixed_batch_size BIGINT NOT NULL,
+	fixed_data_seed BIGINT NOT NULL,
+	fixed_metric VARCHAR NOT NULL,
+	verified BOOLEAN NOT NULL,
+	derivation VARCHAR,
+	PRIMARY KEY (id),
+	FOREIGN KEY(id) REFERENCES record (id),
+	FOREIGN KEY(result) REFERENCES result (id),
+	FOREIGN KEY(dataset) REFERENCES dataset (id)
+);
+
+CREATE TABLE reproduction (
+	id VARCHAR NOT NULL,
+	result VARCHAR NOT NULL,
+	recipe VARCHAR NOT NULL,
+	method VARCHAR NOT NULL,
+	model VARCHAR NOT NULL,
+	outcome VARCHAR NOT NULL,
+	error VARCHAR,
+	value_bytes BIGINT,
+	value NUMERIC,
+	value_float DOUBLE PRECISION,
+	value_gib NUMERIC,
+	value_gib_float DOUBLE PRECISION,
+	reserved_bytes BIGINT,
+	warmup_peak_bytes BIGINT,
+	comparison_transcribed NUMERIC,
+	comparison_transcribed_float DOUBLE PRECISION,
+	comparison_reproduced NUMERIC,
+	comparison_reproduced_float DOUBLE PRECISION,
+	comparison_difference NUMERIC,
+	comparison_difference_float DOUBLE PRECISION,
+	comparison_ratio NUMERIC,
+	comparison_ratio_float DOUBLE PRECISION,
+	attention_impl VARCHAR,
+	tokens_per_sequence BIGINT,
+	parameters BIGINT,
+	trainable_parameters BIGINT,
+	steps BIGINT,
+	warmup_steps BIGINT,
+	method_note VARCHAR,
+	hardware_kind VARCHAR NOT NULL,
+	hardware_name VARCHAR NOT NULL,
+	hardware_memory_bytes BIGINT,
+	hardware_count BIGINT NOT NULL,
+	git_commit VARCHAR,
+	command VARCHAR NOT NULL,
+	started_at TIMESTAMP WITH TIME ZONE NOT NULL,
+	duration_s DOUBLE PRECISION NOT NULL,
+	derivation VARCHAR,
+	PRIMARY KEY (id),
+	FOREIGN KEY(id) REFERENCES record (id),
+	FOREIGN KEY(result) REFERENCES result (id),
+	FOREIGN KEY(recipe) REFERENCES recipe (id)
+);
+
+CREATE TABLE missing_metadata (
+	record_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	field VARCHAR NOT NULL,
+	reason VARCHAR NOT NULL,
+	note VARCHAR,
+	PRIMARY KEY (record_id, position),
+	FOREIGN KEY(record_id) REFERENCES record (id)
+);
+
+CREATE TABLE source_author (
+	source_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	author VARCHAR NOT NULL,
+	PRIMARY KEY (source_id, position),
+	FOREIGN KEY(source_id) REFERENCES source (id)
+);
+
+CREATE TABLE config_area (
+	config_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	area VARCHAR NOT NULL,
+	PRIMARY KEY (config_id, position),
+	FOREIGN KEY(config_id) REFERENCES config (id)
+);
+
+CREATE TABLE config_context (
+	config_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	context VARCHAR NOT NULL,
+	PRIMARY KEY (config_id, position),
+	FOREIGN KEY(config_id) REFERENCES config (id)
+);
+
+CREATE TABLE config_method_type (
+	config_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	method_type VARCHAR NOT NULL,
+	PRIMARY KEY (config_id, position),
+	FOREIGN KEY(config_id) REFERENCES config (id)
+);
+
+CREATE TABLE result_source_check (
+	result_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	claim VARCHAR NOT NULL,
+	text VARCHAR NOT NULL,
+	page BIGINT,
+	PRIMARY KEY (result_id, position),
+	FOREIGN KEY(result_id) REFERENCES result (id)
+);
+
+CREATE TABLE review_subject (
+	review_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	subject VARCHAR NOT NULL,
+	PRIMARY KEY (review_id, position),
+	FOREIGN KEY(review_id) REFERENCES review (id),
+	FOREIGN KEY(subject) REFERENCES record (id)
+);
+
+CREATE TABLE review_method (
+	review_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	method VARCHAR NOT NULL,
+	PRIMARY KEY (review_id, position),
+	FOREIGN KEY(review_id) REFERENCES review (id)
+);
+
+CREATE TABLE release_member (
+	release_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	member VARCHAR NOT NULL,
+	PRIMARY KEY (release_id, position),
+	FOREIGN KEY(release_id) REFERENCES release (id),
+	FOREIGN KEY(member) REFERENCES record (id)
+);
+
+CREATE TABLE recipe_knob (
+	recipe_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	name VARCHAR NOT NULL,
+	note VARCHAR,
+	PRIMARY KEY (recipe_id, position),
+	FOREIGN KEY(recipe_id) REFERENCES recipe (id)
+);
+
+CREATE TABLE recipe_knob_candidate (
+	recipe_id VARCHAR NOT NULL,
+	knob_position BIGINT NOT NULL,
+	position BIGINT NOT NULL,
+	value VARCHAR NOT NULL,
+	value_type VARCHAR NOT NULL,
+	PRIMARY KEY (recipe_id, knob_position, position),
+	FOREIGN KEY(recipe_id, knob_position) REFERENCES recipe_knob (recipe_id, position)
+);
+
+CREATE TABLE reproduction_setting (
+	reproduction_id VARCHAR NOT NULL,
+	knob VARCHAR NOT NULL,
+	value VARCHAR NOT NULL,
+	value_type VARCHAR NOT NULL,
+	PRIMARY KEY (reproduction_id, knob),
+	FOREIGN KEY(reproduction_id) REFERENCES reproduction (id)
+);
+
+CREATE TABLE reproduction_breakdown (
+	reproduction_id VARCHAR NOT NULL,
+	category VARCHAR NOT NULL,
+	bytes BIGINT NOT NULL,
+	PRIMARY KEY (reproduction_id, category),
+	FOREIGN KEY(reproduction_id) REFERENCES reproduction (id)
+);
+
+CREATE TABLE reproduction_software (
+	reproduction_id VARCHAR NOT NULL,
+	name VARCHAR NOT NULL,
+	version VARCHAR,
+	PRIMARY KEY (reproduction_id, name),
+	FOREIGN KEY(reproduction_id) REFERENCES reproduction (id)
+);
+
+CREATE TABLE registry_meta (
+	key VARCHAR NOT NULL,
+	value VARCHAR NOT NULL,
+	PRIMARY KEY (key)
+);
+
+CREATE INDEX ix_record_kind ON record (kind);
+
+CREATE INDEX ix_config_model_family ON config (model_family);
+
+CREATE INDEX ix_config_source ON config (source);
+
+CREATE INDEX ix_protocol_source ON protocol (source);
+
+CREATE INDEX ix_dataset_source ON dataset (source);
+
+CREATE INDEX ix_evaluation_configuration ON evaluation (configuration);
+
+CREATE INDEX ix_evaluation_dataset ON evaluation (dataset);
+
+CREATE INDEX ix_evaluation_protocol ON evaluation (protocol);
+
+CREATE INDEX ix_result_evaluation ON result (evaluation);
+
+CREATE INDEX ix_result_metric ON result (metric);
+
+CREATE INDEX ix_result_source ON result (source);
+
+CREATE INDEX ix_review_source ON review (source);
+
+CREATE INDEX ix_evidence_review ON evidence (review);
+
+CREATE INDEX ix_evidence_source ON evidence (source);
+
+CREATE INDEX ix_evidence_subject ON evidence (subject);
+
+CREATE INDEX ix_recipe_dataset ON recipe (dataset);
+
+CREATE INDEX ix_recipe_result ON recipe (result);
+
+CREATE INDEX ix_reproduction_recipe ON reproduction (recipe);
+
+CREATE INDEX ix_reproduction_result ON reproduction (result);
+
+CREATE INDEX ix_missing_metadata_field ON missing_metadata (field);
+
+CREATE INDEX ix_missing_metadata_reason ON missing_metadata (reason);
+
+CREATE INDEX ix_config_area_area ON config_area (area);
+
+CREATE INDEX ix_config_context_context ON config_context (context);
+
+CREATE INDEX ix_config_method_type_method_type ON config_method_type (method_type);
+
+CREATE INDEX ix_review_subject_subject ON review_subject (subject);
+
+CREATE INDEX ix_review_method_method ON review_method (method);
+
+CREATE INDEX ix_release_member_member ON release_member (member);
+
+CREATE VIEW record_review_status AS
+SELECT rec.id AS record_id,
+       rec.kind AS kind,
+       CASE
+         WHEN EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id
+                      WHERE s.subject = rec.id AND v.status = 'source-checked') THEN 'source-checked'
+         ELSE 'not-reviewed' END AS review_status,
+       CASE WHEN EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id
+                         WHERE s.subject = rec.id AND v.status = 'source-checked'
+                           AND v.artifact_sha256 IS NOT NULL) THEN 1 ELSE 0 END AS artifact_pinned,
+       (SELECT COUNT(*) FROM review_subject s WHERE s.subject = rec.id) AS review_count
+FROM record rec;
+
+CREATE VIEW results_flat AS
+SELECT r.id AS result_id,
+       r.printed_value,
+       r.numeric_value,
+       r.numeric_value_float,
+       r.unit,
+       r.unit_detail,
+       r.metric,
+       r.metric_direction,
+       r.metric_qualifier,
+       r.uncertainty,
+       r.scope_note,
+       r.hardware_description AS hardware,
+       r.source_locator,
+       st.review_status,
+       st.artifact_pinned AS review_artifact_pinned,
+       e.id AS evaluation_id,
+       e.name AS evaluation_name,
+       e.independence,
+       e.split,
+       e.adaptation,
+       e.update_mode,
+       c.id AS configuration_id,
+       c.name AS configuration_name,
+       c.reported_name,
+       c.checkpoint,
+       f.id AS model_family_id,
+       f.name AS model_family_name,
+       p.id AS protocol_id,
+       p.name AS protocol_name,
+       d.id AS dataset_id,
+       d.name AS dataset_name,
+       s.id AS source_id,
+       s.title AS source_title,
+       s.year AS source_year,
+       s.venue AS source_venue,
+       s.sha256 AS source_sha256
+FROM result r
+JOIN evaluation e ON e.id = r.evaluation
+JOIN config c ON c.id = e.configuration
+JOIN family f ON f.id = c.model_family
+JOIN protocol p ON p.id = e.protocol
+JOIN dataset d ON d.id = e.dataset
+JOIN source s ON s.id = r.source
+JOIN record_review_status st ON st.record_id = r.id;
+
+CREATE VIEW missing_metadata_all AS
+SELECT m.record_id,
+       rec.kind,
+       m.field,
+       m.reason,
+       m.note,
+       rec.path
+FROM missing_metadata m
+JOIN record rec ON rec.id = m.record_id;
+
+CREATE VIEW reproductions_side_by_side AS
+SELECT rp.id AS reproduction_id,
+       r.id AS result_id,
+       rp.recipe AS recipe_id,
+       rp.method,
+       rp.outcome,
+       rp.hardware_kind,
+       rp.hardware_name,
+       r.unit,
+       r.printed_value AS transcribed_printed_value,
+       r.numeric_value AS transcribed_value,
+       rp.value AS reproduced_value,
+       rp.value_gib AS reproduced_value_gib,
+       rp.comparison_difference AS difference,
+       rp.comparison_ratio AS ratio,
+       rp.value_float AS reproduced_value_float,
+       rp.comparison_difference_float AS difference_float,
+       rp.comparison_ratio_float AS ratio_float,
+       rp.started_at,
+       rp.git_commit
+FROM reproduction rp
+JOIN result r ON r.id = rp.result;
