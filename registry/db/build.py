@@ -65,10 +65,12 @@ def registry_rows(registry: Registry) -> Iterator[tuple[str, Row]]:
     for record_id, record in registry.records.items():
         by_kind[type(record).kind_token].append(record_id)
     root = registry.root.as_posix().rstrip("/") + "/"
+    tables = mirror()
     for ids in by_kind.values():
         for record_id in sorted(ids):
             path = registry.paths[record_id].as_posix()
-            yield from record_rows(registry.records[record_id], path[len(root):] if path.startswith(root) else path)
+            relative = path[len(root):] if path.startswith(root) else path
+            yield from record_rows(registry.records[record_id], relative, tables)
     yield "registry_meta", {"key": "schema_version", "value": str(SCHEMA_VERSION)}
     yield "registry_meta", {"key": "records", "value": str(len(registry.records))}
 

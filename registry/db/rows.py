@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from registry.db.tables import Row, Stored, mirror
+from registry.db.tables import Mirror, Row, Stored, mirror
 from registry.models import Record
 
 __all__ = ["Row", "record_rows"]
@@ -45,11 +45,15 @@ def _below(children: tuple[tuple[tuple[str, ...], Stored], ...], owner: tuple[An
             yield from _child_rows(child, owner, found)
 
 
-def record_rows(record: Record, path: str) -> Iterator[tuple[str, Row]]:
-    """Every (table, row) that stores ``record``: its ``record`` row, its kind's row, its child rows."""
+def record_rows(record: Record, path: str, tables: Mirror | None = None) -> Iterator[tuple[str, Row]]:
+    """Every (table, row) that stores ``record``: its ``record`` row, its kind's row, its child rows.
+
+    ``tables`` is the mirror to use (default: the current models'; a caller converting many
+    records passes it once).
+    """
     kind = record.kind_token
     yield "record", {"id": record.id, "kind": kind, "path": path}
-    stored = mirror().kinds[kind]
+    stored = (tables or mirror()).kinds[kind]
     row: Row = dict.fromkeys(stored.columns)
     stored.put(row, record)
     yield stored.name, row

@@ -137,14 +137,13 @@ class Stored:
     children: tuple[tuple[tuple[str, ...], Stored], ...]
     columns_of: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """The columns each field is stored in (fields stored in child tables are absent)."""
+    name: str = field(init=False)
+    columns: tuple[str, ...] = field(init=False)
+    """The table's column names, in order (kept: rows are made from them hundreds of thousands of times)."""
 
-    @property
-    def name(self) -> str:
-        return str(self.table.name)
-
-    @property
-    def columns(self) -> tuple[str, ...]:
-        return tuple(column.name for column in self.table.columns)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", str(self.table.name))
+        object.__setattr__(self, "columns", tuple(column.name for column in self.table.columns))
 
     def walk(self) -> Iterator[Stored]:
         """This table and every table below it, each parent before its children."""
@@ -483,7 +482,7 @@ def _put_plain(column: str) -> Put:
 
 def _put_enum(column: str) -> Put:
     def put(row: Row, value: Any) -> None:
-        row[column] = value.value if isinstance(value, Enum) else value
+        row[column] = value._value_ if isinstance(value, Enum) else value
 
     return put
 
