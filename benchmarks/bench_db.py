@@ -332,7 +332,7 @@ def provenance() -> dict[str, str]:
                                 check=False).stdout.strip()
     except OSError:
         commit = "unknown"
-    versions = {name: md.version(name) for name in ("pydantic", "PyYAML", "SQLAlchemy", "sqlmodel", "jsonschema")}
+    versions = {name: md.version(name) for name in ("pydantic", "PyYAML", "SQLAlchemy", "jsonschema")}
     return {
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "commit": commit,

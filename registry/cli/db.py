@@ -1,6 +1,6 @@
 """SQL over the registry: 'registry db build' writes a database from the records, 'registry query' reads it.
 
-The database layer (SQLAlchemy, SQLModel) is imported inside the commands, so that the
+The database layer (SQLAlchemy) is imported inside the commands, so that the
 everyday commands start without it.
 """
 

@@ -1,7 +1,8 @@
 """SQL over the registry: tables that mirror the record kinds, views, building and read-only querying.
 
-- ``tables``: one SQLModel table per record kind, child tables for lists and mappings;
-- ``rows``: records turned into table rows, field by field, by one naming convention;
+- ``tables``: the tables, derived from the record models by one rule (a kind's table, flattened
+  nested objects, child tables for lists and mappings, foreign keys for references);
+- ``rows``: records turned into table rows by the same derivation;
 - ``views``: the joins a user would otherwise write (flat results, missing metadata, reproductions);
 - ``build``: a validated registry written to a SQLite file (atomically) or a PostgreSQL server;
 - ``query``: one read-only SELECT against a built database, with a time limit.

@@ -9,7 +9,9 @@ model reaches the tables, the rows and ``results_flat`` with no second edit. The
   any kind have a foreign key; ``registry_meta`` holds the schema version and the record count;
 - a scalar field ``f`` is column ``f``; the kind's own fields come first, in the order the model
   declares them, then the ones every record shares (``derivation``);
-- a nested object ``f`` is flattened into ``f_<subfield>`` columns (recursively);
+- a nested object ``f`` is flattened into ``f_<subfield>`` columns (recursively); an object that
+  may be one of several types (a union: a typed uncertainty, a typed locator) spreads over the
+  columns of all of them, a field they share (a ``kind`` tag) being one column;
 - an exact decimal ``f`` is stored twice: ``f`` exactly (NUMERIC on PostgreSQL, the decimal's text
   on SQLite, whose NUMERIC would round it) and ``f_float`` as a double, for arithmetic and sorting;
 - a value that may be text, a whole number or a flag (a knob's value) is ``f`` as text and
