@@ -16,7 +16,7 @@ import os
 import sqlite3
 from decimal import Decimal
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, Literal
 
 import pytest
 from pydantic import AwareDatetime, Field
@@ -141,7 +141,6 @@ class Widget(Record):
     """A made-up kind with the shapes the next models need: typed (union) uncertainty and locators, lists of
     objects holding nested objects, lists and mappings, a mapping of objects holding a list."""
 
-    kind_token: ClassVar[str] = "widget"
     kind: Literal["widget"]
     parent: str | None = ref("widget", default=None, description="Another widget.")
     anything: str | None = ref("widget", "result", default=None, description="A record of either kind.")
@@ -303,7 +302,6 @@ def test_the_made_up_kind_round_trips_through_sqlite(monkeypatch: pytest.MonkeyP
 
 def test_a_shape_the_rule_cannot_store_is_refused() -> None:
     class Grid(Record):
-        kind_token: ClassVar[str] = "grid"
         kind: Literal["grid"]
         cells: list[list[int]] = Field(default_factory=list, description="A list of lists.")
 
@@ -311,7 +309,6 @@ def test_a_shape_the_rule_cannot_store_is_refused() -> None:
         derive((("grid", Grid),))
 
     class Clash(Record):
-        kind_token: ClassVar[str] = "clash"
         kind: Literal["clash"]
         uncertainty: Uncertainty | None = Field(None, description="Nested.")
         uncertainty_kind: str | None = Field(None, description="The same column by another road.")
@@ -320,7 +317,6 @@ def test_a_shape_the_rule_cannot_store_is_refused() -> None:
         derive((("clash", Clash),))
 
     class Mixed(Record):
-        kind_token: ClassVar[str] = "mixed"
         kind: Literal["mixed"]
         error: Deviation | Decimal | None = Field(None, description="An object or a number.")
 
