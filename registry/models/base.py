@@ -63,7 +63,8 @@ class Sql:
     ``singular`` is what one item of a list or mapping is called (as linkml's ``singular_name``):
     the child table is ``<owner table>_<singular>`` and a plain item's column is ``<singular>``.
     ``table`` names the child table outright; ``key`` is a mapping's key column (default ``key``);
-    ``value`` is a plain item's column; ``index`` asks for an index on the field's column(s).
+    ``value`` is a plain item's column (default: the singular); ``index`` asks for an index on the
+    field's column(s).
     """
 
     singular: str | None = None
