@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from registry import codes
@@ -35,8 +35,10 @@ from registry.models import (
 from registry.models.fields import dates_in, field_plan, references_in
 from registry.models.records import EvidenceProperty, ReviewStatus
 from registry.models.reproduction import Outcome, ReproductionMethod
+from registry.models.values import Aggregate, Derivation, Uncertainty
+from registry.numbers import consistent, decimals, numbers_in, parse_printed, recompute, why_not_a_number
 from registry.report import Report, format_path
-from registry.units import bytes_in_unit
+from registry.units import bytes_in_unit, spec
 
 
 def check_registry(registry: Registry, report: Report, *, now: dt.datetime | None = None) -> Report:
@@ -205,13 +207,134 @@ def _release_date(release: Release, check: _Checker) -> None:
 def _result_values(result: Result, check: _Checker) -> None:
     printed = parse_printed(result.printed_value)
     if printed is None:
-        check.add(codes.VALUE_MISMATCH,
-                  f"printed value {result.printed_value!r} is not a number as printed; keep the source's digits",
-                  ("printed_value",))
+        check.add(codes.VALUE_MISMATCH, f"printed value: {why_not_a_number(result.printed_value)}", ("printed_value",))
     elif printed != result.numeric_value:
         check.add(codes.VALUE_MISMATCH,
                   f"printed value {result.printed_value!r} reads {printed}, but numeric_value is "
                   f"{result.numeric_value}; they must agree", ("numeric_value",))
+    if result.uncertainty is not None:
+        _uncertainty(result, result.uncertainty, check)
+    if result.derived is not None and printed is not None:
+        _derived(result, result.derived, check)
+
+
+def _uncertainty(result: Result, uncertainty: Uncertainty, check: _Checker) -> None:
+    """The printed ± or interval must be the exact values; an interval must hold its value; counts must agree."""
+    where = ("uncertainty",)
+    printed = numbers_in(uncertainty.printed)
+    exact = ([uncertainty.half_width] if uncertainty.half_width is not None
+             else [uncertainty.lower, uncertainty.upper] if uncertainty.is_interval else [])
+    if exact and not _printed_as(printed, exact, signed=uncertainty.half_width is None):
+        fields = "half_width" if uncertainty.half_width is not None else "lower and upper"
+        check.add(codes.UNCERTAINTY_MISMATCH,
+                  f"uncertainty printed {uncertainty.printed!r} reads {', '.join(printed) or 'no number'}, but "
+                  f"{fields} {'is' if len(exact) == 1 else 'are'} {', '.join(str(e) for e in exact)}; they must "
+                  f"agree", (*where, "printed"))
+    if uncertainty.is_interval and uncertainty.lower is not None and uncertainty.upper is not None:
+        if not uncertainty.lower <= result.numeric_value <= uncertainty.upper:
+            check.add(codes.UNCERTAINTY_EXCLUDES_VALUE,
+                      f"the {uncertainty.kind.value} [{uncertainty.lower}, {uncertainty.upper}] does not contain the "
+                      f"value {result.numeric_value} it is printed with", (*where, "lower"))
+    evaluation = check.registry.records.get(result.evaluation)
+    stated = getattr(evaluation, "aggregated_over", None)
+    over = uncertainty.over
+    if isinstance(stated, Aggregate) and over is not None and (
+            over.kind is not stated.kind or (over.count is not None and stated.count is not None
+                                             and over.count != stated.count)):
+        check.add(codes.AGGREGATE_MISMATCH,
+                  f"the uncertainty is over {over.count or 'some'} {over.kind.value}, but its evaluation aggregates "
+                  f"{stated.count or 'some'} {stated.kind.value}", (*where, "over"))
+
+
+def _printed_as(printed: list[str], exact: list[Decimal | None], *, signed: bool) -> bool:
+    """Whether the first printed numbers are the exact values (a ± half-width is printed without its sign)."""
+    if len(printed) < len(exact):
+        return False
+    for text, value in zip(printed, exact, strict=False):
+        read = parse_printed(text)
+        if read is None or value is None or (read != value if signed else abs(read) != value):
+            return False
+    return True
+
+
+@kind_rules.register
+def _split_of_dataset(evaluation: Evaluation, check: _Checker) -> None:
+    dataset = check.registry.records.get(evaluation.dataset)
+    splits = [split.name for split in getattr(dataset, "splits", [])]
+    if evaluation.split is not None and splits and evaluation.split not in splits:
+        check.add(codes.SPLIT_UNKNOWN, f"split {evaluation.split!r} is not one of its dataset's splits "
+                  f"({', '.join(splits)})", ("split",))
+
+
+#: Where an identifier shows in a retrieval URL, by field: a URL that names another identifier contradicts it.
+_IDENTIFIER_IN_URL = {
+    "openreview": re.compile(r"openreview\.net/(?:pdf|forum)\?id=([A-Za-z0-9_-]+)"),
+    "arxiv": re.compile(r"arxiv\.org/(?:abs|pdf)/([^?#]+?)(?:\.pdf)?(?:[?#]|$)"),
+    "doi": re.compile(r"doi\.org/(10\.[^?#]+)"),
+}
+
+
+@kind_rules.register
+def _identifiers(source: Source, check: _Checker) -> None:
+    for field, pattern in _IDENTIFIER_IN_URL.items():
+        identifier = getattr(source, field)
+        found = pattern.search(source.retrieval_url or "")
+        if identifier is not None and found is not None and found.group(1) != identifier:
+            check.add(codes.SOURCE_IDENTIFIER_MISMATCH,
+                      f"{field} is {identifier!r}, but the retrieval URL names {found.group(1)!r}", (field,))
+
+
+def _derived(result: Result, derived: Derivation, check: _Checker) -> None:
+    """Recompute a derived result from its inputs' printed digits and compare, within every rounding."""
+    where = ("derived",)
+    records = check.registry.records
+    value, baseline = records.get(derived.value), records.get(derived.baseline)
+    if not isinstance(value, Result) or not isinstance(baseline, Result):
+        return  # a dangling or wrong-kind reference is reported by the reference rules
+    if result.id in (value.id, baseline.id):
+        check.add(codes.DERIVED_INPUTS, "a result cannot be derived from itself; name the two results the source "
+                  "computed it from", where)
+        return
+    try:
+        from_value, from_baseline = spec(value.unit), spec(baseline.unit)
+    except RegistryError:
+        return  # an unknown unit is a schema error already
+    if from_value.dimension is not from_baseline.dimension:
+        check.add(codes.DERIVED_INPUTS, f"its inputs are in {value.unit} and {baseline.unit}, which measure "
+                  f"{from_value.dimension.value} and {from_baseline.dimension.value}: nothing derives from those two",
+                  where)
+        return
+    same_unit = value.unit == baseline.unit
+    if not same_unit and (from_value.scale is None or from_baseline.scale is None):
+        check.add(codes.DERIVED_INPUTS, f"its inputs are in {value.unit} and {baseline.unit}, which cannot be "
+                  "converted into one another", where)
+        return
+    scales = (Decimal(1), Decimal(1)) if same_unit else (from_value.scale, from_baseline.scale)
+    try:
+        again = recompute(derived.operation.value, value.printed_value, baseline.printed_value,
+                          lower_is_better=value.metric_direction.value == "lower",
+                          percent=derived.operation.value != "difference" and result.unit == "percent",
+                          value_scale=scales[0] or Decimal(1), baseline_scale=scales[1] or Decimal(1))
+    except ZeroDivisionError:
+        check.add(codes.DERIVED_INPUTS, f"the baseline {baseline.printed_value} may be zero at its printed digits, so "
+                  f"no {derived.operation.value} can be recomputed", where)
+        return
+    except ValueError:
+        return  # an input that is not a number is reported on that input
+    if derived.operation.value == "difference" and not same_unit:
+        check.add(codes.DERIVED_INPUTS, f"a difference of values in {value.unit} and {baseline.unit} needs one unit; "
+                  "transcribe both in the unit the source prints", where)
+        return
+    if not consistent(result.printed_value, again):
+        places = max(decimals(result.printed_value), 1) + 1
+        check.add(codes.DERIVED_MISMATCH,
+                  f"printed {result.printed_value}, but {again.formula} = {_shown(again.exact, places)} (between "
+                  f"{again.allowed.shown(places)} given the rounding of {value.printed_value} and "
+                  f"{baseline.printed_value}); one of the three numbers is mistranscribed", ("printed_value",))
+
+
+def _shown(value: Decimal, places: int) -> str:
+    return str(value.quantize(Decimal(1).scaleb(-places)))
 
 @kind_rules.register
 def _review_source(review: Review, check: _Checker) -> None:
@@ -382,16 +505,6 @@ def _is_real_day(yyyymmdd: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-def parse_printed(text: str) -> Decimal | None:
-    """A printed number as a Decimal: thousands separators dropped, Unicode minus read as '-'."""
-    cleaned = text.strip().replace("\u2212", "-").replace(",", "").replace("\u2009", "").replace("\u00a0", "")
-    try:
-        value = Decimal(cleaned)
-    except InvalidOperation:
-        return None
-    return value if value.is_finite() else None
 
 
 def _is_empty(value: Any) -> bool:

@@ -145,6 +145,26 @@ REPRODUCTION_METHOD_MISMATCH = _declare(
     "reproduction-method-mismatch", R, "a measured run records no GPU runtime (CUDA or ROCm/HIP version), a CPU-only "
     "torch, a CPU kernel or no warm-up step; an estimate names a GPU as its hardware; the id names the other method",
     "file a new run instead of editing a copied record")
+UNCERTAINTY_MISMATCH = _declare(
+    "uncertainty-mismatch", R, "an uncertainty's printed text and its exact values disagree",
+    "make half_width (or lower and upper) the exact values of the printed numbers")
+UNCERTAINTY_EXCLUDES_VALUE = _declare(
+    "uncertainty-excludes-value", R, "an interval or range does not contain the value it is printed with",
+    "check both against the source: one of them is mistranscribed")
+AGGREGATE_MISMATCH = _declare(
+    "aggregate-mismatch", R, "what an uncertainty was computed over disagrees with what its evaluation aggregates",
+    "make the two counts agree, or correct the one the source does not print")
+DERIVED_MISMATCH = _declare(
+    "derived-mismatch", R, "a derived result's printed digits disagree with the value recomputed from its inputs, "
+    "beyond their rounding", "check the three numbers against the source: one of them is mistranscribed")
+DERIVED_INPUTS = _declare(
+    "derived-inputs", R, "a derived result's inputs cannot give it (the result itself, units of other dimensions, a "
+    "baseline that may be zero)", "name the two results the source computed it from")
+SPLIT_UNKNOWN = _declare(
+    "split-unknown", R, "an evaluation names a split its dataset does not list", "name one of the dataset's splits")
+SOURCE_IDENTIFIER_MISMATCH = _declare(
+    "source-identifier-mismatch", R, "a source's identifier disagrees with its retrieval URL",
+    "correct the identifier or the URL")
 DATE_IN_FUTURE = _declare("date-in-future", R, "a date or time lies after now", "correct the date")
 
 del F, S, R, WARNING

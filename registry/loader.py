@@ -302,6 +302,13 @@ def _explain(error: Any, model: type[Record]) -> str:
     kind = model.kind_token
     if error["type"] == "missing":
         return f"required field {name!r} is missing; add it to the {kind}"
+    if len(loc) == 1 and error["type"] in ("model_type", "list_type", "dict_type"):
+        from registry.migrate import suggestion
+
+        instead = suggestion(kind, name, error.get("input"))
+        if instead is not None:
+            return (f"{name!r} is typed now, and this is the old free-text shape; write instead (checking each "
+                    f"part against the source): {instead}")
     if error["type"] == "extra_forbidden":
         fields = list(model.model_fields) if len(loc) == 1 else []
         close = difflib.get_close_matches(name, fields, n=1)
@@ -318,12 +325,16 @@ def _explain(error: Any, model: type[Record]) -> str:
         return (f"{name!r} is a moment, so it needs a time with its zone (found {given!s}); write for example "
                 f"{example} (Z: UTC), and say in a note if the source gives only the day")
     if error["type"] == "enum" and name == "unit":
-        from registry.units import Unit, unit_named
+        from registry.units import UNITS, unit_named, units_of
 
         meant = unit_named(str(error.get("input")))
-        hint = f"; write {meant.value!r}" if meant else ""
-        return (f"{error.get('input')!r} is not one of the units ({', '.join(u.value for u in Unit)}){hint}; "
-                f"how the source prints it goes in unit_detail (for example 'Printed as GB')")
+        if meant is not None:
+            dim = UNITS[meant.value].dimension
+            listing = f"write {meant.value!r} (the units of {dim.value}: {', '.join(units_of(dim))})"
+        else:
+            listing = f"the units are: {', '.join(UNITS)}"
+        return (f"{error.get('input')!r} is not one of the units; {listing}; how the source prints it goes in "
+                f"unit_detail (for example 'Printed as GB')")
     if error["type"] == "string_type" and isinstance(error.get("input"), (int, float)):
         return f"expected text but YAML read the number {error['input']!r}; quote the value ('...')"
     message = str(error["msg"])

@@ -68,7 +68,7 @@ def _result_page(registry: Registry, result: Result) -> RenderableType:
             ("Coverage", d.coverage(evaluation)),
             ("Uncertainty", d.value_or_missing(result, "uncertainty")),
             ("Evidence", f"{d.INDEPENDENCE_LABELS[evaluation.independence]} · {status} · "
-                         f"{source.citation} · {result.source_locator}"),
+                         f"{source.citation} · {result.source_locator.text}"),
         ]
     )
     parts: list[RenderableType] = [
@@ -120,7 +120,7 @@ def _configuration_page(registry: Registry, configuration: Configuration) -> Ren
                 f"Uncertainty: {d.value_or_missing(result, 'uncertainty')}\nCoverage: {d.coverage(evaluation)}",
                 f"{d.INDEPENDENCE_LABELS[evaluation.independence]} · {d.status_label(registry, result.id)}\n"
                 f"{evaluation.name}\n{result.id}\nAggregation: {d.value_or_missing(evaluation, 'aggregation')}\n"
-                f"{source.citation} · {result.source_locator}",
+                f"{source.citation} · {result.source_locator.text}",
             )
     family = registry.records.get(configuration.model_family)
     parts: list[RenderableType] = [
@@ -234,7 +234,7 @@ def _evidence_table(registry: Registry, record_id: str) -> RenderableType:
         reviewed_at = review.reviewed_at.isoformat().replace("+00:00", "Z") if review.reviewed_at else ""
         _row(table,
             f"{d.label(row.property.value)} {row.statement}\n{d.label(row.claim_scope.value)}",
-            f"{source.citation}\n{row.source_locator}\nVersion: {source.version_statement}",
+            f"{source.citation}\n{row.source_locator.text}\nVersion: {source.version_statement}",
             f"{review.status.value.replace('-', ' ')} {methods} · {reviewed_at} · "
             f"{row.source_independence.value.replace('-', ' ')}\n"
             f"Audit details: {review.note or ''}\n"
@@ -307,6 +307,10 @@ def _row(table: Table, *cells: str | Text) -> None:
 
 
 def _plain(value: Any) -> str:
+    if isinstance(getattr(value, "text", None), str):  # a typed value that says how it reads (a locator)
+        return str(value.text)
+    if isinstance(value, list) and value and all(isinstance(getattr(v, "text", None), str) for v in value):
+        return "; ".join(v.text for v in value)
     if isinstance(value, BaseModel):
         return "; ".join(f"{k.replace('_', ' ')}: {_plain(v)}" for k, v in value.model_dump().items() if v is not None)
     if isinstance(value, list):

@@ -1,74 +1,238 @@
-"""Units of printed results: how each is written, and how many bytes one holds.
+"""Units of printed results, declared once: token, dimension, how pages print it, and its scale.
 
-One table, so that a value is never shown in one unit and labelled with another: the
-display, the reproduction records and the whole-registry checks all convert through it.
+One table, so that a value is never shown in one unit and labelled with another, and so that
+validation, display, the database and ``registry review`` all read the same facts: ``Unit``
+(the closed list a result's ``unit`` takes) is generated from it, the symbol a page shows,
+the forms a source check looks for, and exact conversion within a dimension come from it.
+
+A unit's *scale* is how many of its dimension's base unit one of it holds (a gigabyte holds
+10^9 bytes); units of one dimension without a scale (items, samples, tokens per second) are
+never converted into one another.
 """
 
 from __future__ import annotations
 
+import difflib
+from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 
 from registry.errors import RegistryError
 
 
-class Unit(StrEnum):
-    """The units a result may be in: a closed list, so that one unit is never stored under two names.
+class Dimension(StrEnum):
+    """What kind of quantity a unit measures; a query can group by it (never average across two)."""
 
-    Add a unit here when a source prints one that is missing, with its symbol below and the
-    ways pages print it in ``review/claims.py`` (a test checks that both are there).
-    """
+    DIMENSIONLESS = "dimensionless"
+    """Scores and ratios without a unit: MCC, accuracy or F1 as a fraction, AUROC, perplexity, a speed-up."""
+    PERCENTAGE = "percentage"
+    """A share of a whole, in percent (accuracy as 71.3 %)."""
+    PERCENTAGE_POINT = "percentage-point"
+    """A difference of two percentages (never mixed with the percentages themselves)."""
+    COUNT = "count"
+    """How many of something (parameters, tokens, sequences)."""
+    THROUGHPUT = "throughput"
+    """Items processed per second; which items is part of the unit."""
+    TIME = "time"
+    MEMORY = "memory"
+    ENERGY = "energy"
+    POWER = "power"
+    COMPUTE = "compute"
+    """Floating-point operations."""
+    COMPUTE_RATE = "compute-rate"
+    """Floating-point operations per second."""
 
-    GIGABYTE = "gigabyte"
-    GIBIBYTE = "gibibyte"
-    MEGABYTE = "megabyte"
-    MEBIBYTE = "mebibyte"
-    PERCENT = "percent"
-    SECOND = "second"
-    MILLISECOND = "millisecond"
-    HOUR = "hour"
-    TOKENS_PER_SECOND = "tokens-per-second"
-    SAMPLES_PER_SECOND = "samples-per-second"
+
+@dataclass(frozen=True)
+class UnitSpec:
+    """One unit: its token, what it measures, how it is written and printed, and its scale."""
+
+    token: str
+    dimension: Dimension
+    symbol: str
+    """How a page of the registry writes the unit after a value ('' for none: '0.681')."""
+    printed: tuple[str, ...] = ()
+    """How papers print it after a value, as printed (case matters: 'Gb' is a gigabit, not a gigabyte)."""
+    scale: Decimal | None = None
+    """How many of the dimension's base unit one of this unit holds; None: not convertible."""
+    words: tuple[str, ...] = ()
+    """Other names a curator may type for it (for the 'did you mean' of a mistaken unit)."""
 
 
-#: How a unit is written after a value.
-SYMBOLS = {"gigabyte": "GB", "gibibyte": "GiB", "megabyte": "MB", "mebibyte": "MiB", "percent": "%",
-           "second": "s", "millisecond": "ms", "hour": "h", "tokens-per-second": "tokens/s",
-           "samples-per-second": "samples/s"}
-#: Bytes in one unit, for the units a memory peak can be compared in (GB = 10^9 bytes, GiB = 2^30).
-BYTES_PER_UNIT = {"gigabyte": Decimal(10) ** 9, "megabyte": Decimal(10) ** 6, "gibibyte": Decimal(2) ** 30,
-                  "mebibyte": Decimal(2) ** 20}
+def _units(*specs: UnitSpec) -> dict[str, UnitSpec]:
+    return {spec.token: spec for spec in specs}
+
+
+D = Dimension
+_TEN, _TWO = Decimal(10), Decimal(2)
+
+#: Every unit, in the order they are listed.
+UNITS: dict[str, UnitSpec] = _units(
+    UnitSpec("dimensionless", D.DIMENSIONLESS, "", (), Decimal(1),
+             ("score", "fraction", "ratio", "mcc", "auroc", "auc", "f1", "perplexity", "none", "unitless")),
+    UnitSpec("times", D.DIMENSIONLESS, "×", ("×", "x", "times", "-fold"), Decimal(1), ("speed-up", "speedup", "fold")),
+    UnitSpec("percent", D.PERCENTAGE, "%", ("%", "percent", "per cent"), Decimal(1), ("pct", "percentage")),
+    UnitSpec("percentage-point", D.PERCENTAGE_POINT, "pp",
+             ("pp", "p.p.", "percentage points", "percentage point", "points"), Decimal(1), ("pts",)),
+    UnitSpec("count", D.COUNT, "", (), Decimal(1), ("items", "number", "parameters", "tokens", "sequences")),
+    UnitSpec("thousand", D.COUNT, "K", ("K", "k", "thousand"), _TEN ** 3, ("thousands",)),
+    UnitSpec("million", D.COUNT, "M", ("M", "million", "mio"), _TEN ** 6, ("millions",)),
+    UnitSpec("billion", D.COUNT, "B", ("B", "billion", "bn"), _TEN ** 9, ("billions", "g")),
+    UnitSpec("trillion", D.COUNT, "T", ("T", "trillion"), _TEN ** 12, ("trillions",)),
+    UnitSpec("items-per-second", D.THROUGHPUT, "items/s", ("items/s", "it/s", "items per second", "Items/s")),
+    UnitSpec("samples-per-second", D.THROUGHPUT, "samples/s",
+             ("samples/s", "samples per second", "Samples/s", "samples/sec")),
+    UnitSpec("sequences-per-second", D.THROUGHPUT, "sequences/s",
+             ("sequences/s", "seq/s", "Sequences/s", "sequences per second", "seqs/s", "sequences/sec")),
+    UnitSpec("tokens-per-second", D.THROUGHPUT, "tokens/s",
+             ("tokens/s", "tok/s", "tokens per second", "Tokens/s", "tokens/sec")),
+    UnitSpec("nanosecond", D.TIME, "ns", ("ns", "nanoseconds"), _TEN ** -9),
+    UnitSpec("microsecond", D.TIME, "µs", ("µs", "μs", "us", "microseconds"), _TEN ** -6),
+    UnitSpec("millisecond", D.TIME, "ms", ("ms", "milliseconds", "msec"), _TEN ** -3),
+    UnitSpec("second", D.TIME, "s", ("s", "sec", "seconds", "second"), Decimal(1), ("secs",)),
+    UnitSpec("minute", D.TIME, "min", ("min", "minutes", "mins"), Decimal(60)),
+    UnitSpec("hour", D.TIME, "h", ("h", "hours", "hr", "hrs", "hour"), Decimal(3600)),
+    UnitSpec("day", D.TIME, "d", ("days", "d", "day"), Decimal(86400)),
+    UnitSpec("byte", D.MEMORY, "B", ("B", "bytes"), Decimal(1)),
+    UnitSpec("kilobyte", D.MEMORY, "kB", ("kB", "KB", "kilobytes"), _TEN ** 3),
+    UnitSpec("megabyte", D.MEMORY, "MB", ("MB", "megabytes"), _TEN ** 6),
+    UnitSpec("gigabyte", D.MEMORY, "GB", ("GB", "gigabytes", "gigabyte", "GByte"), _TEN ** 9),
+    UnitSpec("terabyte", D.MEMORY, "TB", ("TB", "terabytes"), _TEN ** 12),
+    UnitSpec("kibibyte", D.MEMORY, "KiB", ("KiB",), _TWO ** 10),
+    UnitSpec("mebibyte", D.MEMORY, "MiB", ("MiB",), _TWO ** 20),
+    UnitSpec("gibibyte", D.MEMORY, "GiB", ("GiB",), _TWO ** 30),
+    UnitSpec("tebibyte", D.MEMORY, "TiB", ("TiB",), _TWO ** 40),
+    UnitSpec("joule", D.ENERGY, "J", ("J", "joules"), Decimal(1)),
+    UnitSpec("kilojoule", D.ENERGY, "kJ", ("kJ",), _TEN ** 3),
+    UnitSpec("megajoule", D.ENERGY, "MJ", ("MJ",), _TEN ** 6),
+    UnitSpec("watt-hour", D.ENERGY, "Wh", ("Wh",), Decimal(3600)),
+    UnitSpec("kilowatt-hour", D.ENERGY, "kWh", ("kWh",), Decimal(3600) * _TEN ** 3),
+    UnitSpec("megawatt-hour", D.ENERGY, "MWh", ("MWh",), Decimal(3600) * _TEN ** 6),
+    UnitSpec("watt", D.POWER, "W", ("W", "watts"), Decimal(1)),
+    UnitSpec("kilowatt", D.POWER, "kW", ("kW",), _TEN ** 3),
+    UnitSpec("flop", D.COMPUTE, "FLOP", ("FLOP", "FLOPs", "FLOPS"), Decimal(1), ("flops",)),
+    UnitSpec("gigaflop", D.COMPUTE, "GFLOP", ("GFLOP", "GFLOPs"), _TEN ** 9),
+    UnitSpec("teraflop", D.COMPUTE, "TFLOP", ("TFLOP", "TFLOPs"), _TEN ** 12),
+    UnitSpec("petaflop", D.COMPUTE, "PFLOP", ("PFLOP", "PFLOPs"), _TEN ** 15),
+    UnitSpec("exaflop", D.COMPUTE, "EFLOP", ("EFLOP", "EFLOPs"), _TEN ** 18),
+    UnitSpec("petaflop-day", D.COMPUTE, "PF-days", ("PF-days", "petaflop/s-days", "PF-day"),
+             _TEN ** 15 * Decimal(86400)),
+    UnitSpec("flop-per-second", D.COMPUTE_RATE, "FLOP/s", ("FLOP/s",), Decimal(1)),
+    UnitSpec("gigaflop-per-second", D.COMPUTE_RATE, "GFLOP/s", ("GFLOP/s", "GFLOPS"), _TEN ** 9),
+    UnitSpec("teraflop-per-second", D.COMPUTE_RATE, "TFLOP/s", ("TFLOP/s", "TFLOPS"), _TEN ** 12),
+    UnitSpec("petaflop-per-second", D.COMPUTE_RATE, "PFLOP/s", ("PFLOP/s", "PFLOPS"), _TEN ** 15),
+)
+del D
+
+#: The closed list a result's unit takes: one member per declared unit.
+Unit = StrEnum("Unit", {spec.token.upper().replace("-", "_"): spec.token for spec in UNITS.values()})  # type: ignore[misc]
+Unit.__doc__ = "The units a result may be in: a closed list (``registry.units.UNITS``), one name per unit."
+
 #: Values that do not come out exact (GiB) are kept to this many decimal places.
 DECIMAL_PLACES = 6
 _QUANTUM = Decimal(1).scaleb(-DECIMAL_PLACES)
 
 
+def spec(unit: str) -> UnitSpec:
+    """The declaration of ``unit``, or a RegistryError naming the closest unit."""
+    try:
+        return UNITS[str(unit)]
+    except KeyError:
+        meant = unit_named(str(unit))
+        hint = f"did you mean {meant.value!r}?" if meant else f"the units are: {', '.join(UNITS)}"
+        raise RegistryError(f"{str(unit)!r} is not a unit of the registry", hint, found=str(unit)) from None
+
+
 def symbol(unit: str) -> str:
-    """'gigabyte' -> 'GB'; a unit without a symbol is written out."""
-    return SYMBOLS.get(unit, unit)
+    """'gigabyte' -> 'GB'; an unknown unit is written out."""
+    declared = UNITS.get(str(unit))
+    return declared.symbol if declared is not None else str(unit)
+
+
+def dimension(unit: str) -> Dimension:
+    return spec(unit).dimension
+
+
+def with_unit(value: str, unit: str) -> str:
+    """'33.88 GB', '71.3%', '2.4×', '0.681': a value followed by its unit's symbol as pages write it."""
+    sym = symbol(unit)
+    if not sym:
+        return value
+    return f"{value}{sym}" if sym in ("%", "×") else f"{value} {sym}"
+
+
+def printed_forms(unit: str) -> tuple[str, ...]:
+    """How papers print ``unit`` (its symbol first), longest first within the declaration's order kept stable."""
+    declared = UNITS.get(str(unit))
+    if declared is None:
+        return ()
+    forms = [declared.symbol, *declared.printed] if declared.symbol else list(declared.printed)
+    return tuple(dict.fromkeys(f for f in forms if f))
+
+
+def unit_printed_as(printed: str) -> list[str]:
+    """Every unit a page's ``printed`` form can stand for ('GB' -> gigabyte; 'B' -> byte or billion)."""
+    text = printed.strip()
+    return [token for token in UNITS if text in printed_forms(token)]
 
 
 def unit_named(written: str) -> Unit | None:
-    """The unit a curator probably meant by ``written`` ('GB', 'gb', 'Gigabytes'), or None."""
+    """The unit a curator probably meant by ``written`` ('GB', 'gb', 'Gigabytes', 'seq/s', 'MCC'), or None."""
     text = written.strip()
-    for unit, printed in SYMBOLS.items():  # symbols match as printed: 'Gb' is a gigabit, not a gigabyte
-        if printed and text == printed:
-            return Unit(unit)
-    singular = text.lower().replace(" ", "-").removesuffix("s")
-    return next((unit for unit in Unit if unit.value == singular or unit.value == text.lower()), None)
+    if not text:
+        return None
+    for token in UNITS:  # printed forms match as printed first: 'Gb' is a gigabit, not a gigabyte
+        if text in printed_forms(token):
+            return Unit(token)
+    lowered = text.lower().replace("_", "-")
+    candidates = {lowered, lowered.replace(" ", "-"), lowered.removesuffix("s"),
+                  lowered.replace(" ", "-").removesuffix("s")}
+    for token, declared in UNITS.items():  # then names, in any case; printed forms only as printed (above)
+        if candidates & {token, *(w.lower() for w in declared.words)}:
+            return Unit(token)
+    close = difflib.get_close_matches(lowered.replace(" ", "-"), list(UNITS), n=1, cutoff=0.75)
+    return Unit(close[0]) if close else None
+
+
+def units_of(dim: Dimension) -> list[str]:
+    return [token for token, declared in UNITS.items() if declared.dimension is dim]
+
+
+def convert(value: Decimal, unit: str, to: str) -> Decimal:
+    """``value`` in ``unit`` expressed exactly in ``to`` (same dimension, both with a scale)."""
+    source, target = spec(unit), spec(to)
+    if source.dimension is not target.dimension or source.scale is None or target.scale is None:
+        raise RegistryError(f"cannot convert {source.token} into {target.token}",
+                            f"both must measure the same dimension with a known scale ({source.dimension.value} and "
+                            f"{target.dimension.value} here)", expected=source.dimension.value,
+                            found=target.dimension.value)
+    return _plain(value * source.scale / target.scale)
+
+
+def _plain(value: Decimal) -> Decimal:
+    """A decimal never in exponent form (30, not 3E+1), exact where it can be."""
+    value = value.normalize()
+    return value.quantize(Decimal(1)) if value.as_tuple().exponent > 0 else value  # type: ignore[operator]
 
 
 def gib(value_bytes: int) -> Decimal:
     """Bytes as GiB (2^30 bytes), rounded to ``DECIMAL_PLACES``."""
-    return (Decimal(value_bytes) / BYTES_PER_UNIT["gibibyte"]).quantize(_QUANTUM)
+    return (Decimal(value_bytes) / UNITS["gibibyte"].scale).quantize(_QUANTUM)  # type: ignore[operator]
 
 
 def bytes_in_unit(value_bytes: int, unit: str) -> Decimal:
     """Bytes in ``unit``: exact for the decimal units, ``gib`` for GiB; never in exponent form (30, not 3E+1)."""
-    if unit not in BYTES_PER_UNIT:
+    declared = UNITS.get(str(unit))
+    if declared is None or declared.dimension is not Dimension.MEMORY:
+        memory = [t for t, s in UNITS.items() if s.dimension is Dimension.MEMORY]
         raise RegistryError(f"cannot express a memory peak in unit {str(unit)!r}",
-                            f"reproductions compare bytes with results in: {', '.join(BYTES_PER_UNIT)}")
-    if unit == "gibibyte":
+                            f"reproductions compare bytes with results in: {', '.join(memory)}",
+                            expected="a memory unit", found=str(unit))
+    if declared.token == "gibibyte":
         return gib(value_bytes)
-    value = (Decimal(value_bytes) / BYTES_PER_UNIT[unit]).normalize()
-    return value.quantize(Decimal(1)) if value.as_tuple().exponent > 0 else value  # type: ignore[operator]
+    scale = declared.scale
+    assert scale is not None  # every memory unit has one
+    value = Decimal(value_bytes) / scale
+    if scale.normalize().as_tuple().digits == (1,):  # a power of ten: exact
+        return _plain(value)
+    return _plain(value) if value == value.to_integral_value() else value.quantize(_QUANTUM)

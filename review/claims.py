@@ -17,12 +17,9 @@ Nothing here knows a particular paper. Every assertion comes from a record field
 - a configuration's *reported name* must be printed on the page its locator quotes;
 - the *source* itself: its page count, its running heading on page 1, its CreationDate.
 
-Locator grammar. A locator is free text, kept word for word; the checker reads from it every
-``(page N): '<quote>'`` (also ``(p. N)``; the quote in straight or curly single or double
-quotes, ending at a closing mark followed by ``;``, ``,``, ``.``, ``:``, ``)``, a space or
-the end). Example: ``Section 3.3 'ZeRO offload' paragraph (page 6): 'the NT 2.5B checkpoint
-(33.88 → 11.49 GB)'; stage + DeepSpeed (...) of Figure 3``. A locator with no page, or with a
-page but no quote after it, cannot be checked.
+Locators are typed (``registry.models.values.Locator``): the checker reads the page and the
+quoted text from their own fields. A locator with no page, or with a page but no quote, cannot
+be checked.
 """
 
 from __future__ import annotations
@@ -31,6 +28,9 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from registry.models.values import Locator
+from registry.units import UNITS, printed_forms
+from registry.units import symbol as unit_symbol
 from review.errors import NotCheckableError
 from review.pdftext import (
     Extraction,
@@ -50,36 +50,26 @@ if TYPE_CHECKING:
     from registry.loader import Registry
     from registry.models import Record, Result, Source
 
-_PAGE = r"\((?:page|p\.)\s*(?P<page>\d+)\)"
-_QUOTE = (
-    r"\s*:\s*(?:['\u2018](?P<single>.+?)['\u2019]|[\"\u201c](?P<double>.+?)[\"\u201d])"
-    r"(?=[\s;,.:)]|$)"
-)
-_PAGE_RE = re.compile(_PAGE, re.IGNORECASE)
-_CITATION_RE = re.compile(_PAGE + _QUOTE, re.IGNORECASE | re.DOTALL)
-GRAMMAR = "\"... (page N): '<quoted text>' ...\""
+GRAMMAR = "'page: N' and 'quote: <quoted text>'"
 
-#: How units are printed. Used to check a record's unit against what the page prints.
-UNIT_SYMBOLS: dict[str, tuple[str, ...]] = {
-    "byte": ("B", "bytes"),
-    "kilobyte": ("kB", "KB", "kilobytes"),
-    "megabyte": ("MB", "megabytes"),
-    "gigabyte": ("GB", "gigabytes", "gigabyte"),
-    "terabyte": ("TB", "terabytes"),
-    "kibibyte": ("KiB",),
-    "mebibyte": ("MiB",),
-    "gibibyte": ("GiB",),
-    "tebibyte": ("TiB",),
-    "second": ("s", "sec", "seconds"),
-    "millisecond": ("ms", "milliseconds"),
-    "minute": ("min", "minutes"),
-    "hour": ("h", "hours"),
-    "percent": ("%", "percent"),
-    "tokens-per-second": ("tokens/s", "tok/s", "tokens per second"),
-    "samples-per-second": ("samples/s", "samples per second"),
-}
-_ALL_SYMBOLS = {symbol: unit for unit, symbols in UNIT_SYMBOLS.items() for symbol in symbols}
-_PRINTED_AS = re.compile(r"printed as\s+['\"\u2018\u201c]?(?P<symbol>[^'\"\u2019\u201d,;()\s]+)", re.IGNORECASE)
+#: Every printed form of every unit, and the unit it stands for (the first declared, where two share one).
+_ALL_SYMBOLS = {form: token for token in UNITS for form in printed_forms(token)}
+_PRINTED_AS = re.compile(r"printed as\s+['\"\u2018\u201c]?(?P<rest>.*)", re.IGNORECASE | re.DOTALL)
+
+
+def printed_as(unit_detail: str | None, unit: str) -> str | None:
+    """The form 'Printed as <form>' in ``unit_detail`` names: the unit's longest printed form it starts with
+    ('Printed as sequences per second' -> 'sequences per second'), else its first word."""
+    found = _PRINTED_AS.search(unit_detail or "")
+    if found is None:
+        return None
+    rest = found["rest"]
+    forms = sorted({*printed_forms(unit), *_ALL_SYMBOLS}, key=len, reverse=True)
+    for form in forms:
+        if rest.startswith(form) and (len(rest) == len(form) or not rest[len(form)].isalnum()):
+            return form
+    word = re.match(r"[^'\"\u2019\u201d,;()\s]+", rest)
+    return word.group(0) if word else None
 
 
 @dataclass(frozen=True)
@@ -90,29 +80,25 @@ class Citation:
     quote: str
 
 
-def parse_locator(locator: str, record_id: str = "the record") -> list[Citation]:
-    """Every ``(page N): '<quote>'`` in ``locator``, or ``NotCheckableError`` saying what is missing."""
-    citations = [
-        Citation(int(m["page"]), " ".join((m["single"] or m["double"]).split()))
-        for m in _CITATION_RE.finditer(locator)
-    ]
-    if citations:
-        return citations
-    pages = [m["page"] for m in _PAGE_RE.finditer(locator)]
-    if pages:
+def parse_locator(locator: Locator, record_id: str = "the record") -> list[Citation]:
+    """The place ``locator`` cites, as a page and the text printed there, or ``NotCheckableError`` saying what
+    is missing."""
+    if locator.page is not None and locator.quote is not None:
+        return [Citation(locator.page, " ".join(locator.quote.split()))]
+    if locator.page is not None:
         raise NotCheckableError(
-            f"cannot check {record_id}: its source locator cites page {pages[0]} but quotes no text",
+            f"cannot check {record_id}: its source locator cites page {locator.page} but quotes no text",
             f"a locator is checked by the text it quotes, as in {GRAMMAR}; add the sentence that prints the value",
         )
     raise NotCheckableError(
-        f"cannot check {record_id}: its source locator names no page ({locator!r})",
-        f"the checker reads locators of the form {GRAMMAR}; add the page and a quote of the printed text",
+        f"cannot check {record_id}: its source locator names no page ({locator.text!r})",
+        f"the checker reads locators that give {GRAMMAR}; add the page and a quote of the printed text",
     )
 
 
-def locator_of(record: Record) -> str | None:
+def locator_of(record: Record) -> Locator | None:
     value = getattr(record, "source_locator", None)
-    return value if isinstance(value, str) else None
+    return value if isinstance(value, Locator) else None
 
 
 # -- assertions -------------------------------------------------------------------------------------
@@ -435,10 +421,11 @@ def _result_claims(registry: Registry, result: Result, citations: list[Citation]
 
 
 def _unit_claims(result: Result, cited: Citation) -> list[Claim]:
-    known = UNIT_SYMBOLS.get(result.unit, ())
-    printed = _PRINTED_AS.search(result.unit_detail or "")
-    if printed is not None:
-        symbol = printed["symbol"]
+    known = printed_forms(result.unit)
+    symbol = printed_as(result.unit_detail, result.unit)
+    if symbol is None and not known and not unit_symbol(result.unit):
+        return []  # a dimensionless score or a count is printed without a unit: nothing to check
+    if symbol is not None:
         claims: list[Claim] = []
         if known and symbol not in known:
             claims.append(RecordsAgree(result.id, "unit detail = unit", symbol, known[0],

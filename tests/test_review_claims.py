@@ -45,29 +45,29 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(review.fetch, "download_pdf", refuse)
 
 
-# -- the locator grammar ------------------------------------------------------------------------------
+# -- what a locator cites -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("locator", "expected"), [
-    (LOCATOR_11, [Citation(6, QUOTE)]),
-    ("Table 2 (p. 4): \"33.88\"", [Citation(4, "33.88")]),
-    ("Section 1 (page 2): \u2018curly quoted text\u2019.", [Citation(2, "curly quoted text")]),
-    ("(page 3): 'the model's size' and (page 9): 'a second quote'",
-     [Citation(3, "the model's size"), Citation(9, "a second quote")]),
-    ("(Page 5): 'a quote folded\n  across YAML lines'", [Citation(5, "a quote folded across YAML lines")]),
+def test_a_typed_locator_cites_its_page_and_quote() -> None:
+    from registry.models.values import Locator
+
+    located = Locator(section="Section 3.3 'ZeRO offload' paragraph", page=6, quote="the NT 2.5B checkpoint\n"
+                      "  (33.88 \u2192 11.49 GB)", note="stage + DeepSpeed of Figure 3")
+    assert parse_locator(located) == [Citation(6, QUOTE)]
+    assert parse_locator(Locator(table="Table 2", page=4, quote="33.88")) == [Citation(4, "33.88")]
+
+
+@pytest.mark.parametrize(("where", "message"), [
+    ({"section": "Section 2.2 'Models'; Section 2.3; Section 2.4"}, "names no page"),
+    ({"section": "Section 3.3 'ZeRO offload' paragraph", "page": 6, "note": "Figure 3"},
+     "cites page 6 but quotes no text"),
+    ({}, "names no page"),
 ])
-def test_locator_grammar(locator: str, expected: list[Citation]) -> None:
-    assert parse_locator(locator) == expected
+def test_locator_without_page_or_quote_cannot_be_checked(where: dict[str, object], message: str) -> None:
+    from registry.models.values import Locator
 
-
-@pytest.mark.parametrize(("locator", "message"), [
-    ("Section 2.2 'Models'; Section 2.3; Section 2.4", "names no page"),
-    ("Section 3.3 'ZeRO offload' paragraph (page 6); Figure 3", "cites page 6 but quotes no text"),
-    ("", "names no page"),
-])
-def test_locator_without_page_or_quote_cannot_be_checked(locator: str, message: str) -> None:
     with pytest.raises(NotCheckableError, match=message) as caught:
-        parse_locator(locator, "some-record")
-    assert "some-record" in caught.value.message and "(page N): '<quoted text>'" in (caught.value.hint or "")
+        parse_locator(Locator.model_validate(where), "some-record")
+    assert "some-record" in caught.value.message and "'page: N' and 'quote: <quoted text>'" in (caught.value.hint or "")
 
 
 # -- matching across typesetting ---------------------------------------------------------------------
@@ -260,7 +260,7 @@ def test_the_quote_on_the_wrong_page_fails(tmp_path: Path) -> None:
 def test_a_page_past_the_end_fails(tmp_path: Path) -> None:
     records = fresh_records(tmp_path)
     path = records / "result" / f"{RESULT_11}.yaml"
-    path.write_text(path.read_text().replace("(page 6)", "(page 12)"))
+    path.write_text(path.read_text().replace("\n  page: 6\n", "\n  page: 12\n"))
     run = _run(tmp_path, source_like_pdf(tmp_path / "paper.pdf"), records=records)
     failed = _failed(run)
     assert failed[(RESULT_11, "page")] == "page 12 does not exist: the PDF has 11 pages"
@@ -306,7 +306,7 @@ def test_a_dropped_minus_sign_fails(tmp_path: Path, font: str) -> None:
     pdf = source_like_pdf(tmp_path / "paper.pdf", value="\u221233.88", font=typeface)
     assert ("\u221233.88" if typeface else "-33.88") in extract_pdf(pdf).pages[5]
     records = fresh_records(tmp_path)
-    _edit(records, RESULT_33, f"'{QUOTE}'", "'33.88 \u2192 11.49 GB'")
+    _edit(records, RESULT_33, f"quote: {QUOTE}", "quote: 33.88 \u2192 11.49 GB")
     run = _run(tmp_path, pdf, RESULT_33, records)
     failed = _failed(run)
     assert set(failed) == {(RESULT_33, "printed value"), (RESULT_33, "unit")}
@@ -357,7 +357,7 @@ def test_a_unit_printed_elsewhere_on_the_page_fails(tmp_path: Path) -> None:
     """The quote prints no unit; 'GB' on the same page belongs to another number and proves nothing."""
     pdf = build_pdf(tmp_path / "paper.pdf", {6: UNIT_ELSEWHERE})
     records = fresh_records(tmp_path)
-    _edit(records, RESULT_11, f"'{QUOTE}'", "'the NT 2.5B checkpoint (33.88 \u2192 11.49)'")
+    _edit(records, RESULT_11, f"quote: {QUOTE}", "quote: the NT 2.5B checkpoint (33.88 \u2192 11.49)")
     run = _run(tmp_path, pdf, RESULT_11, records)
     failed = _failed(run)
     assert set(failed) == {(RESULT_11, "unit")}, "everything but the unit is printed as the record says"
@@ -368,7 +368,7 @@ def test_a_unit_printed_elsewhere_on_the_page_fails(tmp_path: Path) -> None:
 
 def test_a_quote_that_stops_before_the_unit_reads_it_from_the_cited_sentence(tmp_path: Path) -> None:
     records = fresh_records(tmp_path)
-    _edit(records, RESULT_11, f"'{QUOTE}'", "'the NT 2.5B checkpoint (33.88 \u2192 11.49'")
+    _edit(records, RESULT_11, f"quote: {QUOTE}", "quote: the NT 2.5B checkpoint (33.88 \u2192 11.49")
     run = _run(tmp_path, source_like_pdf(tmp_path / "paper.pdf"), RESULT_11, records)
     assert run.passed, _failed(run)
     unit = next(a for a in run.assertions if a.claim == "unit")
@@ -459,8 +459,22 @@ def test_a_unit_without_a_known_printed_form_says_what_to_add() -> None:
 
 
 def test_every_unit_of_the_closed_list_can_be_checked_and_shown() -> None:
-    from registry.units import SYMBOLS, Unit
-    from review.claims import UNIT_SYMBOLS
+    """A unit with a symbol has printed forms to check; one without (a score, a count) is printed bare."""
+    from registry.units import UNITS, Unit, printed_forms
 
-    assert {unit.value for unit in Unit} <= set(UNIT_SYMBOLS)
-    assert {unit.value for unit in Unit} == set(SYMBOLS) and all(SYMBOLS.values())
+    assert {unit.value for unit in Unit} == set(UNITS)
+    for token, declared in UNITS.items():
+        assert bool(declared.symbol) == bool(printed_forms(token)), token
+
+
+@pytest.mark.parametrize(("detail", "unit", "form"), [
+    ("Printed as GB", "gigabyte", "GB"),
+    ("Printed as sequences per second", "sequences-per-second", "sequences per second"),
+    ("Printed as 'Sequences/s' in the column header", "sequences-per-second", "Sequences/s"),
+    ("printed as ms", "millisecond", "ms"),
+    (None, "gigabyte", None),
+])
+def test_printed_as_reads_the_whole_printed_form(detail: str | None, unit: str, form: str | None) -> None:
+    from review.claims import printed_as
+
+    assert printed_as(detail, unit) == form

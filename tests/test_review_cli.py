@@ -225,7 +225,7 @@ def test_write_is_refused_when_the_unit_is_only_elsewhere_on_the_page(cli, tmp_p
     records = fresh_records(tmp_path)
     pin(records, pdf)
     path = records / "result" / f"{RESULT_11}.yaml"
-    path.write_text(path.read_text(encoding="utf-8").replace("(33.88 \u2192 11.49 GB)'", "(33.88 \u2192 11.49)'"),
+    path.write_text(path.read_text(encoding="utf-8").replace("(33.88 \u2192 11.49 GB)\n", "(33.88 \u2192 11.49)\n"),
                     encoding="utf-8")
     result = review(cli, records, tmp_path, RESULT_11, "--pdf", pdf, "--write")
     assert result.exit_code == 1
@@ -285,7 +285,7 @@ def test_a_file_with_another_hash_is_refused(cli, pinned: Path, tmp_path: Path, 
 
 def test_a_page_past_the_end(cli, pinned: Path, paper: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     path = pinned / "result" / f"{RESULT_11}.yaml"
-    path.write_text(path.read_text().replace("(page 6)", "(page 40)"))
+    path.write_text(path.read_text().replace("\n  page: 6\n", "\n  page: 40\n"))
     result = review(cli, pinned, tmp_path, RESULT_11, "--pdf", paper)
     assert result.exit_code == 1 and "page 40 does not exist: the PDF has 11 pages" in result.output
 
@@ -302,12 +302,12 @@ def test_a_locator_without_a_quote(cli, pinned: Path, tmp_path: Path, offline: l
         path = pinned / "result" / f"{RESULT_33}.yaml"
         data = path.read_text()
         locator = yaml.safe_load(data)["source_locator"]
-        path.write_text(data.replace("(page 6): 'the NT 2.5B checkpoint (33.88 \u2192 11.49 GB)';", "(page 6);"))
+        path.write_text(data.replace("  quote: the NT 2.5B checkpoint (33.88 \u2192 11.49 GB)\n", ""))
         assert yaml.safe_load(path.read_text())["source_locator"] != locator
     result = review(cli, pinned, tmp_path, record_id)
     assert result.exit_code == 1 and offline == []
     out = " ".join(result.output.split())
-    assert f"Error: cannot check {record_id}: {message}" in out and "(page N): '<quoted text>'" in out
+    assert f"Error: cannot check {record_id}: {message}" in out and "'page: N' and 'quote: <quoted text>'" in out
 
 
 def test_an_unknown_id(cli, pinned: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

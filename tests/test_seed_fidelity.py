@@ -31,10 +31,13 @@ def registry() -> Registry:
 
 
 def value(registry: Registry, record_id: str, path: str) -> str:
+    """A stored value as the pages read it (a typed locator or hardware list as its rendered text)."""
     current: object = registry.records[record_id]
     for part in path.split("."):
         current = getattr(current, part)
-    return str(getattr(current, "value", current))
+    if isinstance(current, list) and current and all(hasattr(item, "text") for item in current):
+        return "; ".join(item.text for item in current)
+    return str(getattr(current, "text", getattr(current, "value", current)))
 
 
 # (page, record, field path): the stored text must appear on that page exactly.
@@ -42,7 +45,7 @@ STORED_TEXT = [
     (PAGE_CONFIG, CONFIG_33, "name"),
     (PAGE_CONFIG, CONFIG_33, "description"),
     (PAGE_CONFIG, CONFIG_33, "reported_name"),
-    (PAGE_CONFIG, CONFIG_33, "hardware.description"),
+    (PAGE_CONFIG, CONFIG_33, "hardware"),
     (PAGE_CONFIG, CONFIG_33, "source_locator"),
     (PAGE_CONFIG, CONFIG_33, "provenance_note"),
     (PAGE_CONFIG, CONFIG_33, "fine_tuning.description"),
@@ -66,7 +69,7 @@ STORED_TEXT = [
     (PAGE_RESULT, RESULT_11, "numeric_value"),
     (PAGE_RESULT, RESULT_11, "source_locator"),
     (PAGE_RESULT, RESULT_11, "metric_qualifier"),
-    (PAGE_RESULT, RESULT_11, "hardware.description"),
+    (PAGE_RESULT, RESULT_11, "hardware"),
     (PAGE_RESULT, RESULT_11, "unit_detail"),
     (PAGE_RESULT, RESULT_11, "scope_note"),
     (PAGE_RESULT, REVIEW_11, "reviewer_note"),

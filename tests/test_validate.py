@@ -49,10 +49,10 @@ CASES: dict[str, tuple[str, str, str]] = {
                              "protocol-wrong-kind.yaml:4"),
     "value-mismatch": ("value-mismatch", "printed value '33.88' reads 33.88, but numeric_value is 33.89",
                        "result-value-mismatch.yaml:9"),
-    "missing-unknown-field": ("missing-unknown-field", "a result has no field 'hardwear'", "missing-unknown.yaml:15"),
+    "missing-unknown-field": ("missing-unknown-field", "a result has no field 'hardwear'", "missing-unknown.yaml:16"),
     "missing-contradiction": ("missing-contradiction", "'uncertainty' is listed as missing (unreported) but has a value",
-                              "missing-contradiction.yaml:14"),
-    "missing-duplicate": ("missing-duplicate", "'uncertainty' is listed as missing twice", "missing-duplicate.yaml:17"),
+                              "missing-contradiction.yaml:18"),
+    "missing-duplicate": ("missing-duplicate", "'uncertainty' is listed as missing twice", "missing-duplicate.yaml:18"),
     "missing-unexplained": ("missing-unexplained", "'hardware' is empty; give its value, or add a missing_metadata",
                             "missing-unexplained.yaml"),
     "review-hash-mismatch": ("review-hash-mismatch", "but the source pins 4bc2452110f280a7", "review-wrong-file.yaml:8"),
@@ -62,7 +62,7 @@ CASES: dict[str, tuple[str, str, str]] = {
     "review-url-mismatch": ("review-url-mismatch", "the source names https://openreview.net", "review-other-url.yaml:9"),
     "evidence-statement-mismatch": ("evidence-statement-mismatch", "the row states '33.9' but its result prints '33.88'",
                                     "evidence-wrong-statement.yaml:5"),
-    "evidence-review-mismatch": ("evidence-review-mismatch", "which did not check", "evidence-wrong-review.yaml:13"),
+    "evidence-review-mismatch": ("evidence-review-mismatch", "which did not check", "evidence-wrong-review.yaml:15"),
     "reproduction-method-mismatch": ("reproduction-method-mismatch", "never a GPU's name, but it holds 'NVIDIA'",
                                      "test-gpu-named-estimate.yaml"),
     "reproduction-comparison-mismatch": ("reproduction-comparison-mismatch",
@@ -73,6 +73,25 @@ CASES: dict[str, tuple[str, str, str]] = {
     "reproduction-setting-unswept": ("reproduction-setting-unswept",
                                      "precision='fp16-mixed' is not among the recipe's candidates",
                                      "test-unswept-precision.yaml:10"),
+    "uncertainty-mismatch": ("uncertainty-mismatch",
+                             "uncertainty printed '± 0.019' reads 0.019, but half_width is 0.091; they must agree",
+                             "result-wrong-half-width.yaml:13"),
+    "uncertainty-excludes-value": ("uncertainty-excludes-value",
+                                   "the confidence-interval [0.66, 0.70] does not contain the value 0.72",
+                                   "result-outside-interval.yaml"),
+    "aggregate-mismatch": ("aggregate-mismatch",
+                           "the uncertainty is over 5 folds, but its evaluation aggregates 10 folds",
+                           "result-five-folds.yaml"),
+    "derived-mismatch": ("derived-mismatch",
+                         "printed 76, but (33.88 - 11.49) / 33.88 = 66.09 (between 66.07 and 66.11 given the rounding "
+                         "of 11.49 and 33.88); one of the three numbers is mistranscribed",
+                         "result-reduction-misprinted.yaml:9"),
+    "derived-inputs": ("derived-inputs", "a result cannot be derived from itself", "result-from-itself.yaml"),
+    "split-unknown": ("split-unknown", "split 'validation' is not one of its dataset's splits (train, test)",
+                      "evaluation-validation-split.yaml:9"),
+    "source-identifier-mismatch": ("source-identifier-mismatch",
+                                   "openreview is 'AbCdEf123X', but the retrieval URL names 'NUleWh1GFx'",
+                                   "source-wrong-openreview-id.yaml"),
     "date-in-future": ("date-in-future", "2999-01-01T00:00:00+00:00 lies in the future",
                        "review-from-the-future.yaml:7"),
 }
@@ -407,6 +426,8 @@ def test_did_you_mean_stops_after_enough_lookups(records_dir: Path, monkeypatch:
 
 
 @pytest.mark.parametrize(("written", "meant"), [("GB", "gigabyte"), ("Gigabytes", "gigabyte"), ("%", "percent"),
+                                               ("Sequences/s", "sequences-per-second"), ("MCC", "dimensionless"),
+                                               ("sequences per second", "sequences-per-second"),
                                                ("Gb", None), ("gb", None), ("furlongs", None)])
 def test_a_unit_comes_from_the_closed_list(records_dir: Path, written: str, meant: str | None) -> None:
     """One unit, one name: 'GB' and 'gb' would otherwise sit beside 'gigabyte' in every query."""
@@ -414,14 +435,16 @@ def test_a_unit_comes_from_the_closed_list(records_dir: Path, written: str, mean
     result.write_text(result.read_text().replace("\nunit: gigabyte\n", f"\nunit: '{written}'\n"))
     _, report = validate(records_dir)
     [issue] = [i for i in report.errors if i.field == "unit"]
-    assert issue.code == "schema-enum" and "is not one of the units (gigabyte, gibibyte" in issue.message
-    assert (f"write {meant!r}" in issue.message) if meant else ("; write" not in issue.message)
+    assert issue.code == "schema-enum" and f"{written!r} is not one of the units;" in issue.message
+    if meant:
+        assert f"write {meant!r} (the units of " in issue.message
+    else:
+        assert "; write" not in issue.message and "the units are: dimensionless, times, percent" in issue.message
 
 
 def test_the_commonest_curator_mistakes_say_what_to_write(records_dir: Path) -> None:
     result = records_dir / "result" / f"{RESULT_33}.yaml"
-    text = re.sub(r"(?ms)^source_locator: >-\n(  .*?\n)(?=\S)", "source_locator: Figure 3 (page 6): 'x'\n",
-                  result.read_text())
+    text = re.sub(r"(?m)^  quote: .*$", "  quote: Figure 3 (page 6): 'x'", result.read_text())
     result.write_text(text)
     review = records_dir / "review" / "saadat-fellay-20261015-review-config-nt-2-5b-training-flashattention-checkpointing.yaml"
     review.write_text(re.sub(r"(?m)^reviewed_at: .*$", "reviewed_at: 2026-11-20", review.read_text()))

@@ -38,6 +38,12 @@ Sha256 = Annotated[
 Text = Annotated[str, StringConstraints(min_length=1)]
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")]
 HttpsUrl = Annotated[str, StringConstraints(pattern=r"^https?://[^\s]+$")]
+Doi = Annotated[str, StringConstraints(pattern=r"^10\.\d{4,9}/\S+$"),
+                Field(description="A DOI without its resolver, for example '10.1038/s41592-024-02523-z'.")]
+ArxivId = Annotated[str, StringConstraints(pattern=r"^(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?$"),
+                    Field(description="An arXiv identifier, for example '2401.01234v2' or 'cs/0112017'.")]
+OpenReviewId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{6,}$"),
+                         Field(description="An OpenReview forum id, for example 'NUleWh1GFx'.")]
 Timestamp = AwareDatetime
 
 
@@ -51,8 +57,10 @@ def refs(*kinds: str, description: str) -> Any:
     return Field(default_factory=list, description=description, json_schema_extra={"x-references": list(kinds)})
 
 
-def reportable(description: str) -> Any:
-    """A field the source may leave unstated: empty only with a missing-metadata entry."""
+def reportable(description: str, *, many: bool = False) -> Any:
+    """A field the source may leave unstated: empty only with a missing-metadata entry (``many``: a list)."""
+    if many:
+        return Field(default_factory=list, description=description, json_schema_extra={"x-reportable": True})
     return Field(None, description=description, json_schema_extra={"x-reportable": True})
 
 

@@ -14,10 +14,13 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, NonNegativeInt, PositiveInt, field_validator, model_validator
 
 from registry.models.base import (
+    ArxivId,
+    Doi,
     HttpsUrl,
+    OpenReviewId,
     Record,
     Sha256,
     Slug,
@@ -29,6 +32,7 @@ from registry.models.base import (
     refs,
     reportable,
 )
+from registry.models.values import Aggregate, Derivation, HardwareEntry, Locator, Uncertainty
 from registry.units import Unit
 
 
@@ -51,7 +55,12 @@ class Source(Record, transcribed=True):
     heading: Text = Field(description="The running heading that identifies this version of the document.")
     page_count: int = Field(ge=1, description="Number of pages in the pinned PDF.")
     pdf_creation_date: dt.date = Field(description="The pinned PDF's CreationDate.")
-    retrieval_url: HttpsUrl = Field(description="Where the pinned PDF was retrieved from.")
+    retrieval_url: HttpsUrl | None = reportable(
+        "Where the pinned PDF was retrieved from; empty with a reason where it was not downloaded (a file the "
+        "authors sent).")
+    doi: Doi | None = Field(None, description="The document's DOI, where it has one.")
+    arxiv: ArxivId | None = Field(None, description="The document's arXiv identifier, where it has one.")
+    openreview: OpenReviewId | None = Field(None, description="The document's OpenReview forum id, where it has one.")
     sha256: Sha256 = Field(description="SHA-256 of the pinned PDF file: the artifact every review must match.")
     hash_scope: Text | None = reportable("What bytes the SHA-256 covers (for example the whole file as downloaded).")
 
@@ -84,12 +93,6 @@ class ModelFamily(Record, transcribed=True):
     name: Text = Field(description="The family's name.")
 
 
-class Hardware(Strict):
-    """The hardware a source says it ran on, as the source words it."""
-
-    description: Text = Field(description="The hardware as stated, with where the source states it.")
-
-
 class FineTuning(Strict):
     """How the model was adapted or trained in this configuration."""
 
@@ -115,8 +118,10 @@ class Configuration(Record, transcribed=True):
     reported_name: Text = Field(description="The model's name as the source reports it (for example 'NT 2.5B').")
     model_family: str = ref("family", description="The model family this configures.")
     source: str = ref("source", description="The source that describes this configuration.")
-    source_locator: Text | None = reportable("Where in the source the configuration is described.")
-    hardware: Hardware | None = reportable("The hardware the source ran this configuration on.")
+    source_locator: Locator | None = reportable("Where in the source the configuration is described.")
+    hardware: list[HardwareEntry] = reportable(
+        "The hardware the source ran this configuration on: one entry per statement, with where it is made.",
+        many=True)
     provenance_note: Text | None = Field(None, description="Who implemented and measured it, and what that implies.")
     checkpoint: Text | None = reportable("The exact checkpoint (repository and revision) that was run.")
     version: Text | None = reportable("Code or software versions the source gives.")
@@ -132,6 +137,15 @@ class Protocol(Record, transcribed=True):
     source: str = ref("source", description="The source that defines the protocol.")
 
 
+class Split(Strict):
+    """One split of a dataset, as the source describes it."""
+
+    name: Text = Field(description="The split's name as the source uses it (for example 'test').")
+    size: NonNegativeInt | None = Field(None, description="How many items it holds, where the source says.")
+    items: Text | None = Field(None, description="What the size counts (for example 'sequences').")
+    note: Text | None = Field(None, description="How the split was made, where the source says.")
+
+
 class Dataset(Record, transcribed=True):
     """The data an evaluation runs on."""
 
@@ -139,6 +153,19 @@ class Dataset(Record, transcribed=True):
     name: Text = Field(description="Display name, with its source in parentheses.")
     source: str = ref("source", description="The source that describes the data.")
     seed: int | None = Field(None, description="Random seed of a synthetic dataset, where the source gives one.")
+    version: Text | None = reportable("The dataset's version or revision, as the source names it.")
+    splits: list[Split] = reportable("The splits the source describes, with their sizes.", many=True)
+    folds: PositiveInt | None = Field(None, description="Number of cross-validation folds, where the data is used "
+                                      "in cross-validation.")
+
+    @field_validator("splits")
+    @classmethod
+    def _split_names_unique(cls, splits: list[Split]) -> list[Split]:
+        names = [split.name for split in splits]
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        if repeated:
+            raise ValueError(f"split names must be unique; repeated: {', '.join(repeated)}")
+        return splits
 
 
 class Independence(StrEnum):
@@ -165,6 +192,8 @@ class Evaluation(Record, transcribed=True):
     dataset: str = ref("dataset", description="The dataset used.")
     independence: Independence = Field(description="Whether the evaluators developed the model.")
     aggregation: Text | None = reportable("How per-item scores were aggregated.")
+    aggregated_over: Aggregate | None = reportable(
+        "How many runs, seeds, folds or samples each result of the evaluation aggregates.")
     coverage_scored: int | None = reportable("How many items were scored.")
     coverage_eligible: int | None = reportable("How many items were eligible.")
     split: Text | None = reportable("The data split evaluated.")
@@ -221,11 +250,16 @@ class Result(Record, transcribed=True):
     unit_detail: Text | None = Field(None, description="How the source prints the unit, and any ambiguity in it.")
     printed_value: Text = Field(description="The value exactly as printed, as text (for example '33.88').")
     numeric_value: Decimal = Field(description="The printed value as an exact decimal; must equal printed_value.")
-    uncertainty: Text | None = reportable("The uncertainty the source gives for the value.")
+    uncertainty: Uncertainty | None = reportable("The uncertainty the source prints with the value.")
     scope_note: Text | None = Field(None, description="What exactly the value covers, with where the source says so.")
-    hardware: Hardware | None = reportable("The hardware the value was measured on.")
+    hardware: list[HardwareEntry] = reportable(
+        "The hardware the value was measured on: one entry per statement, with where it is made.", many=True)
+    derived: Derivation | None = Field(
+        None, description="Where the source computed this value from two others it prints (a difference, ratio, "
+        "relative change or speed-up): which, and from what.")
     source: str = ref("source", description="The source that printed the value.")
-    source_locator: Text = Field(description="Where the value is printed: section, page, quoted sentence, figure.")
+    source_locator: Locator = Field(description="Where the value is printed: page, section, table cell or figure, "
+                                    "quoted text.")
     source_checks: Annotated[list[SourceCheck], Sql(singular="source_check")] = Field(
         default_factory=list,
         description=(
@@ -319,7 +353,7 @@ class Evidence(Record, transcribed=True):
     statement: Text = Field(description="The statement as the registry holds it (for a result, its printed value).")
     claim_scope: ClaimScope = Field(description="Whether the citation verifies this statement or only gives context.")
     source: str = ref("source", description="The source cited.")
-    source_locator: Text = Field(description="Where in the source the statement is made.")
+    source_locator: Locator = Field(description="Where in the source the statement is made.")
     source_independence: SourceIndependence = Field(description="Whether the source's authors developed the model.")
     review: str = ref("review", description="The review that checked this statement.")
     field: Text | None = reportable("The subject's field the statement fills.")

@@ -1,0 +1,208 @@
+"""The typed parts of a transcribed number: where it is printed, its uncertainty, the hardware, a derivation.
+
+Each is data a query can use without parsing text, and each keeps the words the source
+prints beside the exact values read from them, so that a reviewer can check one against the
+other and a page can show them as printed.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from enum import StrEnum
+
+from pydantic import Field, PositiveInt, model_validator
+
+from registry.models.base import Strict, Text, ref
+from registry.units import Unit
+
+# -- locators -------------------------------------------------------------------------------------
+
+
+class Locator(Strict):
+    """Where in a source something is printed: page, section, table or figure, cell, caption, footnote, quote.
+
+    Every part is optional, but a locator that names neither a page nor a quote cannot be checked
+    against the PDF (``registry review`` says so). ``text`` renders it the way the pages read.
+    """
+
+    section: Text | None = Field(None, description="The section or paragraph, as the pages cite it (for example "
+                                 "\"Section 3.3 'ZeRO offload' paragraph\").")
+    table: Text | None = Field(None, description="The table's label as printed (for example 'Table 2').")
+    figure: Text | None = Field(None, description="The figure's label as printed (for example 'Figure 3').")
+    row: Text | None = Field(None, description="The row label of the cell, as printed (for example 'NT 2.5B').")
+    column: Text | None = Field(
+        None, description="The column header of the cell, as printed; a header over several levels joined by ' / ' "
+        "(for example 'Histone marks / H3K4me3').")
+    caption: bool = Field(False, description="Whether the quote is in the caption of the table or figure.")
+    footnote: Text | None = Field(None, description="The footnote's mark or number, where the text is a footnote.")
+    page: PositiveInt | None = Field(None, description="The page of the pinned PDF, counted from 1.")
+    quote: Text | None = Field(None, description="Text printed there, word for word (the sentence or cell).")
+    note: Text | None = Field(None, description="What else locates it, in words (for example 'stage + DeepSpeed "
+                              "(...) of Figure 3').")
+
+    @model_validator(mode="after")
+    def _cell_needs_a_table(self) -> Locator:
+        if (self.row is not None or self.column is not None) and self.table is None and self.figure is None:
+            raise ValueError("a row or column needs the table (or figure) it belongs to: add 'table: Table N'")
+        if self.caption and self.table is None and self.figure is None:
+            raise ValueError("a caption belongs to a table or figure: add 'table:' or 'figure:'")
+        return self
+
+    @property
+    def text(self) -> str:
+        """The locator as the pages read it: "Section 3.3 ... (page 6): 'quote'; note".
+
+        Parts in a fixed order: where (section; caption of, or table/figure; footnote), the page in
+        parentheses, the cell, the quote after a colon, the note after a semicolon.
+        """
+        where = [part for part in (self.section, self._float_part(), self._footnote_part()) if part]
+        head = ", ".join(where)
+        if self.page is not None:
+            head = f"{head} (page {self.page})" if head else f"page {self.page}"
+        cell = ", ".join(part for part in (f"row '{self.row}'" if self.row else "",
+                                           f"column '{self.column}'" if self.column else "") if part)
+        if cell:
+            head = f"{head}, {cell}" if head else cell
+        if self.quote is not None:
+            head = f"{head}: '{self.quote}'" if head else f"'{self.quote}'"
+        if self.note:
+            head = f"{head}; {self.note}" if head else self.note
+        return head
+
+    def _float_part(self) -> str:
+        label = self.table or self.figure
+        if label is None:
+            return ""
+        return f"caption of {label}" if self.caption else label
+
+    def _footnote_part(self) -> str:
+        return f"footnote {self.footnote}" if self.footnote else ""
+
+
+# -- uncertainty ----------------------------------------------------------------------------------
+
+
+class UncertaintyKind(StrEnum):
+    """What an uncertainty is."""
+
+    STANDARD_DEVIATION = "standard-deviation"
+    STANDARD_ERROR = "standard-error"
+    CONFIDENCE_INTERVAL = "confidence-interval"
+    MIN_MAX = "min-max"
+    """The range of the values aggregated (lowest to highest)."""
+    OTHER = "other"
+    """Anything else; the printed text and the note say what."""
+
+
+class Repeats(StrEnum):
+    """What a value or its uncertainty was computed over."""
+
+    SEEDS = "seeds"
+    FOLDS = "folds"
+    RUNS = "runs"
+    SAMPLES = "samples"
+    """Examples or items scored (a bootstrap over test items counts as samples)."""
+    BOOTSTRAP_RESAMPLES = "bootstrap-resamples"
+
+
+class Aggregate(Strict):
+    """How many runs, seeds, folds or samples a number aggregates."""
+
+    kind: Repeats = Field(description="What was repeated (seeds, folds, runs, samples, bootstrap resamples).")
+    count: PositiveInt | None = Field(None, description="How many; empty where the source names the kind only.")
+
+
+class Uncertainty(Strict):
+    """The uncertainty a source prints with a value: its kind, the text as printed, and its exact values."""
+
+    kind: UncertaintyKind = Field(description="Standard deviation, standard error, confidence interval, min-max, ...")
+    printed: Text = Field(description="As printed, word for word (for example '± 0.019' or '[0.66, 0.70]').")
+    half_width: Decimal | None = Field(None, ge=0, description="The ± value as an exact decimal (for example 0.019).")
+    lower: Decimal | None = Field(None, description="The interval's lower bound, for an interval or range.")
+    upper: Decimal | None = Field(None, description="The interval's upper bound, for an interval or range.")
+    level: Decimal | None = Field(None, gt=0, lt=100, description="A confidence interval's level, in percent (95).")
+    over: Aggregate | None = Field(None, description="What the uncertainty was computed over (10 folds, 5 seeds).")
+    note: Text | None = Field(None, description="What the source says about it, where the words above do not.")
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> Uncertainty:
+        bounds = (self.lower, self.upper)
+        if self.half_width is not None and any(b is not None for b in bounds):
+            raise ValueError("give either half_width (a ± value) or lower and upper (an interval), not both")
+        if (self.lower is None) != (self.upper is None):
+            raise ValueError("an interval needs both lower and upper")
+        if self.lower is not None and self.upper is not None and self.lower > self.upper:
+            raise ValueError(f"lower ({self.lower}) exceeds upper ({self.upper})")
+        if self.kind is UncertaintyKind.CONFIDENCE_INTERVAL and self.level is None:
+            raise ValueError("a confidence interval needs its level (for example level: '95')")
+        if self.kind is not UncertaintyKind.CONFIDENCE_INTERVAL and self.level is not None:
+            raise ValueError(f"only a confidence interval has a level, not a {self.kind.value}")
+        if self.kind is UncertaintyKind.OTHER and self.note is None:
+            raise ValueError("an uncertainty of kind 'other' needs a note saying what it is")
+        return self
+
+    @property
+    def is_interval(self) -> bool:
+        return self.lower is not None
+
+
+# -- hardware -------------------------------------------------------------------------------------
+
+
+class Quantity(Strict):
+    """An exact value with its unit (for example 94 gigabyte)."""
+
+    value: Decimal = Field(description="The value as an exact decimal.")
+    unit: Unit = Field(description="Its unit, from the closed list.")
+
+
+class HardwareEntry(Strict):
+    """One statement of a source about the hardware it ran on: what, how many, how much memory, and where."""
+
+    accelerator: Text = Field(description="The device, named as its maker names it (for example 'NVIDIA H100'); "
+                              "an H200 is not an H100.")
+    count: PositiveInt | None = Field(None, description="How many devices, where the source says.")
+    memory: Quantity | None = Field(None, description="Memory per device, as the source states it.")
+    stated: Text = Field(description="The words the source uses (for example 'H100 94GB GPUs').")
+    verbatim: bool = Field(False, description="Whether 'stated' quotes the source word for word (shown in quotes).")
+    where: Text | None = Field(None, description="Where the source says it (for example 'section 4').")
+
+    @property
+    def text(self) -> str:
+        """"NVIDIA H100 (section 2.4)" or "'H100 94GB GPUs' (section 4)", as the pages read."""
+        stated = f"'{self.stated}'" if self.verbatim else self.stated
+        return f"{stated} ({self.where})" if self.where else stated
+
+
+def hardware_text(entries: list[HardwareEntry]) -> str:
+    """Every entry, as the pages read them, joined by '; '."""
+    return "; ".join(entry.text for entry in entries)
+
+
+# -- derived values -------------------------------------------------------------------------------
+
+
+class Operation(StrEnum):
+    """How a derived result follows from its inputs (``value`` and ``baseline``, two results)."""
+
+    DIFFERENCE = "difference"
+    """value - baseline (in the inputs' unit; percentage points for two percentages)."""
+    RATIO = "ratio"
+    """value / baseline."""
+    RELATIVE_CHANGE = "relative-change"
+    """(value - baseline) / baseline; in percent where the result's unit is percent."""
+    REDUCTION = "reduction"
+    """(baseline - value) / baseline: 'a 66% reduction'; in percent where the result's unit is percent."""
+    SPEED_UP = "speed-up"
+    """How many times better value is than baseline: baseline / value where lower is better, else value / baseline."""
+
+
+class Derivation(Strict):
+    """A result computed from two others that the source prints too, as the source computed it."""
+
+    operation: Operation = Field(description="difference, ratio, relative-change, reduction or speed-up.")
+    value: str = ref("result", description="The result the change is of (for example the LoRA run).")
+    baseline: str = ref("result", description="The result it is relative to (for example full fine-tuning).")
+    note: Text | None = Field(None, description="What the source says about how it was computed.")
+
+

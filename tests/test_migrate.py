@@ -1,0 +1,80 @@
+"""Old free-text shapes get the typed value to write instead, worked out from the old text."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from registry.checks import validate
+from registry.migrate import hardware_from_text, locator_from_text, suggestion, uncertainty_from_text
+from registry.models.values import Locator
+from tests.conftest import RESULT_33
+
+SEED_LOCATOR = ("Section 3.3 'ZeRO offload' paragraph (page 6): 'the NT 2.5B checkpoint (33.88 \u2192 11.49 GB)'; "
+                "stage + DeepSpeed (FlashAttention, checkpointing and ZeRO Stage-2 CPU offload) of Figure 3")
+
+
+@pytest.mark.parametrize("text", [
+    SEED_LOCATOR,
+    "Section 2.2 'Models'; Section 2.3; Section 2.4",
+    "Table 2 (page 4): '0.681 \u00b1 0.019'",
+    "Figure 2 (page 3)",
+])
+def test_an_old_locator_becomes_a_typed_one_that_reads_the_same(text: str) -> None:
+    assert Locator.model_validate(locator_from_text(text)).text == text
+
+
+def test_old_locator_grammar_variants() -> None:
+    assert locator_from_text("Section 1 (p. 2): \u2018curly quoted text\u2019.") == {
+        "section": "Section 1", "page": 2, "quote": "curly quoted text", "note": "."}  # the full stop stays a note
+    assert locator_from_text("(Page 5): 'a quote folded\n  across YAML lines'") == {
+        "page": 5, "quote": "a quote folded across YAML lines"}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("\u00b1 0.019 (standard deviation over 10 folds)",
+     {"kind": "standard-deviation", "printed": "\u00b1 0.019", "half_width": "0.019",
+      "over": {"kind": "folds", "count": 10}}),
+    ("95% CI [0.66, 0.70]", {"kind": "confidence-interval", "printed": "[0.66, 0.70]", "lower": "0.66",
+                             "upper": "0.70", "level": "95"}),
+    ("\u00b1 0.004 s.e.m. over 5 seeds", {"kind": "standard-error", "printed": "\u00b1 0.004", "half_width": "0.004",
+                                         "over": {"kind": "seeds", "count": 5}}),
+    ("varies a lot", {"kind": "other", "printed": "varies a lot", "note": "varies a lot"}),
+])
+def test_an_old_uncertainty_becomes_a_typed_one(text: str, expected: dict[str, object]) -> None:
+    assert uncertainty_from_text(text) == expected
+
+
+def test_an_old_hardware_description_becomes_entries() -> None:
+    entries = hardware_from_text("NVIDIA H100 (section 2.4); 'H100 94GB GPUs' (section 4)")
+    assert [(e["stated"], e.get("verbatim", False), e["where"]) for e in entries] == [
+        ("NVIDIA H100", False, "section 2.4"), ("H100 94GB GPUs", True, "section 4")]
+
+
+def test_a_suggestion_is_one_line_of_yaml_that_loads() -> None:
+    line = suggestion("result", "source_locator", SEED_LOCATOR)
+    assert line is not None and "\n" not in line
+    assert Locator.model_validate(yaml.safe_load(line)["source_locator"]).text == SEED_LOCATOR
+    assert suggestion("result", "metric", "x") is None
+
+
+def test_an_old_shape_record_is_told_what_to_write(records_dir: Path) -> None:
+    result = records_dir / "result" / f"{RESULT_33}.yaml"
+    text = result.read_text()
+    text = re.sub(r"(?m)^source_locator:\n(?:  .*\n)+", f'source_locator: "{SEED_LOCATOR}"\n', text)
+    text = re.sub(r"(?m)^hardware:\n(?:[- ] .*\n)+",
+                  "hardware:\n  description: NVIDIA H100 (section 2.4); 'H100 94GB GPUs' (section 4)\n", text)
+    text = text.replace("missing_metadata:\n  - field: uncertainty\n    reason: unreported\n",
+                        "uncertainty: \u00b1 0.019 (standard deviation over 10 folds)\n")
+    result.write_text(text)
+    _, report = validate(records_dir)
+    messages = {i.field: i.message for i in report.errors}
+    assert set(messages) == {"source_locator", "hardware", "uncertainty"}, messages
+    for field, message in messages.items():
+        assert f"{field!r} is typed now, and this is the old free-text shape; write instead" in message
+        new = yaml.safe_load(message.split("against the source): ", 1)[1])
+        assert field in new
+    assert "page: 6" in messages["source_locator"] and "half_width: \"0.019\"" in messages["uncertainty"]

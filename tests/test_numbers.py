@@ -1,0 +1,72 @@
+"""Printed numbers read exactly, their rounding intervals, and derived values recomputed within them."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from registry.numbers import (
+    consistent,
+    decimals,
+    numbers_in,
+    parse_printed,
+    recompute,
+    rounding_interval,
+    why_not_a_number,
+)
+
+
+@pytest.mark.parametrize(("printed", "value"), [
+    ("33.88", Decimal("33.88")), ("1,843", Decimal(1843)), ("12,345,678.5", Decimal("12345678.5")),
+    ("\u22120.021", Decimal("-0.021")), ("-0.021", Decimal("-0.021")), ("0.70", Decimal("0.70")),
+    ("1\u2009843", Decimal(1843)), (".5", Decimal("0.5")),
+    ("0,681", None), ("71.3%", None), ("33.88 GB", None), ("n/a", None), ("1,84", None), ("inf", None),
+])
+def test_printed_numbers_are_read_exactly_or_not_at_all(printed: str, value: Decimal | None) -> None:
+    assert parse_printed(printed) == value
+
+
+@pytest.mark.parametrize(("printed", "says"), [
+    ("71.3%", "write printed_value '71.3' and unit: percent"),
+    ("33.88 GB", "write printed_value '33.88' and unit: gigabyte"),
+    ("0,681", "a comma that is not a thousands separator"),
+    ("0.681 ± 0.019", "holds an uncertainty"),
+    ("about 3", "is not a number as printed"),
+])
+def test_a_printed_value_that_is_not_a_number_says_what_to_write(printed: str, says: str) -> None:
+    assert says in why_not_a_number(printed)
+
+
+def test_rounding_intervals_follow_the_printed_digits() -> None:
+    assert decimals("0.681") == 3 and decimals("1,843") == 0 and decimals("\u22120.0210") == 4
+    interval = rounding_interval("0.681")
+    assert (interval.low, interval.high) == (Decimal("0.6805"), Decimal("0.6815"))
+
+
+@pytest.mark.parametrize(("operation", "value", "baseline", "printed", "ok"), [
+    ("difference", "0.681", "0.702", "\u22120.021", True),
+    ("difference", "0.681", "0.702", "-0.031", False),
+    ("reduction", "11.49", "33.88", "66", True),
+    ("reduction", "11.49", "33.88", "66.1", True),
+    ("reduction", "11.49", "33.88", "76", False),
+    ("relative-change", "11.49", "33.88", "-66", True),
+    ("ratio", "1,843", "768", "2.4", True),
+    ("speed-up", "1.2", "2.9", "2.4", True),
+])
+def test_derived_values_are_recomputed_within_their_inputs_rounding(operation: str, value: str, baseline: str,
+                                                                    printed: str, ok: bool) -> None:
+    percent = operation in ("reduction", "relative-change")
+    again = recompute(operation, value, baseline, lower_is_better=True, percent=percent)
+    assert consistent(printed, again) is ok
+
+
+def test_a_baseline_that_may_be_zero_cannot_divide() -> None:
+    with pytest.raises(ZeroDivisionError):
+        recompute("ratio", "1.0", "0.0", lower_is_better=False, percent=False)
+
+
+def test_numbers_in_printed_uncertainties() -> None:
+    assert numbers_in("\u00b1 0.019") == ["0.019"]
+    assert numbers_in("[0.66, 0.70]") == ["0.66", "0.70"]
+    assert numbers_in("95% CI [\u22120.10, 0.20]") == ["95", "\u22120.10", "0.20"]
