@@ -104,7 +104,7 @@ def hardware_from_text(text: str) -> list[dict[str, Any]]:
         if verbatim:
             entry["verbatim"] = True
         if where:
-            entry["where"] = where.group(1)
+            entry["location"] = where.group(1)
         entries.append(entry)
     return entries
 

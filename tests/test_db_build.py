@@ -172,7 +172,7 @@ def test_results_flat_says_what_the_records_say(built: Path, records_dir: Path) 
     flat = {row[0]: row for row in query(
         built,
         "SELECT result_id, printed_value, numeric_value, unit, metric, review_status, evaluation_id, "
-        "configuration_id, model_family_name, protocol_id, dataset_id, source_id, uncertainty FROM results_flat")}
+        "configuration_id, model_family_name, protocol_id, dataset_id, source_id, uncertainty_printed FROM results_flat")}
     assert set(flat) == {RESULT_33, RESULT_11}
     assert flat[RESULT_33][1:6] == ("33.88", "33.88", "gigabyte", "peak-memory", "source-checked")
     assert flat[RESULT_11][1:6] == ("11.49", "11.49", "gigabyte", "peak-memory", "source-checked")

@@ -223,26 +223,26 @@ def test_long_values_are_wrapped_not_cut(cli, db: Path) -> None:  # type: ignore
 
 
 def test_null_is_shown_as_null(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
-    result = run(cli, db, "SELECT uncertainty FROM results_flat LIMIT 1")
+    result = run(cli, db, "SELECT uncertainty_printed FROM results_flat LIMIT 1")
     assert "NULL" in result.output
 
 
 def test_results_as_csv(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
-    result = run(cli, db, "SELECT result_id, numeric_value, uncertainty FROM results_flat ORDER BY result_id", "-f",
+    result = run(cli, db, "SELECT result_id, numeric_value, uncertainty_printed FROM results_flat ORDER BY result_id", "-f",
                  "csv")
     assert result.exit_code == 0, result.output
     rows = list(csv.reader(io.StringIO(result.stdout)))
-    assert rows == [["result_id", "numeric_value", "uncertainty"], [RESULT_33, "33.88", ""], [RESULT_11, "11.49", ""]]
+    assert rows == [["result_id", "numeric_value", "uncertainty_printed"], [RESULT_33, "33.88", ""], [RESULT_11, "11.49", ""]]
 
 
 def test_results_as_json(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
-    result = run(cli, db, "SELECT result_id, numeric_value, numeric_value_float, uncertainty, review_status "
+    result = run(cli, db, "SELECT result_id, numeric_value, numeric_value_float, uncertainty_printed, review_status "
                           "FROM results_flat ORDER BY result_id", "--format", "json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout) == [
-        {"result_id": RESULT_33, "numeric_value": "33.88", "numeric_value_float": 33.88, "uncertainty": None,
+        {"result_id": RESULT_33, "numeric_value": "33.88", "numeric_value_float": 33.88, "uncertainty_printed": None,
          "review_status": "source-checked"},
-        {"result_id": RESULT_11, "numeric_value": "11.49", "numeric_value_float": 11.49, "uncertainty": None,
+        {"result_id": RESULT_11, "numeric_value": "11.49", "numeric_value_float": 11.49, "uncertainty_printed": None,
          "review_status": "source-checked"},
     ]
 

@@ -83,7 +83,7 @@ def test_every_field_of_every_kind_has_a_column_or_a_child_table() -> None:
             if name == "kind":
                 continue  # in record.kind
             assert stored.columns_of.get(name) or name in with_children, f"{kind}.{name} is not stored"
-    assert [t.name for t in ordered_tables()][:2] == ["record", "source"]
+    assert [t.name for t in ordered_tables()][:3] == ["record", "unit", "source"]
     assert ordered_tables()[-1].name == "registry_meta"
 
 
@@ -357,7 +357,7 @@ def test_a_new_result_field_reaches_its_table_and_results_flat(  # type: ignore[
     flat = query(out, "SELECT result_id, confidence_interval FROM results_flat ORDER BY result_id")
     assert flat == [(RESULT_33, "made up for a test"), (RESULT_11, None)]
     names = [row[1] for row in query(out, "PRAGMA table_info(results_flat)")]
-    assert names.index("confidence_interval") == names.index("source_locator") + 1, "after the result's own columns"
+    assert names.index("confidence_interval") == names.index("source_locator_note") + 1, "after the result's own columns"
     assert "seeds" not in names and "seed" not in names, "a list stays in its child table"
 
 
@@ -366,6 +366,6 @@ def test_the_views_keep_their_columns_when_results_widen(monkeypatch: pytest.Mon
     monkeypatch.setitem(KIND_MODELS, "result", WiderResult)
     after = {name: select for name, (_, select) in views().items()}
     assert after["results_flat"] == before["results_flat"].replace(
-        "       r.source_locator,\n", "       r.source_locator,\n       r.confidence_interval,\n")
+        "       r.source_locator_note,\n", "       r.source_locator_note,\n       r.confidence_interval,\n")
     assert {k: v for k, v in after.items() if k != "results_flat"} == {
         k: v for k, v in before.items() if k != "results_flat"}

@@ -50,7 +50,7 @@ def test_an_old_uncertainty_becomes_a_typed_one(text: str, expected: dict[str, o
 
 def test_an_old_hardware_description_becomes_entries() -> None:
     entries = hardware_from_text("NVIDIA H100 (section 2.4); 'H100 94GB GPUs' (section 4)")
-    assert [(e["stated"], e.get("verbatim", False), e["where"]) for e in entries] == [
+    assert [(e["stated"], e.get("verbatim", False), e["location"]) for e in entries] == [
         ("NVIDIA H100", False, "section 2.4"), ("H100 94GB GPUs", True, "section 4")]
 
 

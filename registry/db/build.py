@@ -36,6 +36,7 @@ from registry.db.views import create_views, drop_views, views
 from registry.errors import InvalidRegistryError, RegistryError
 from registry.loader import Registry, gc_paused
 from registry.models import KIND_MODELS
+from registry.units import UNITS
 from registry.yamlio import current_umask, sync_folder
 
 #: Rows buffered before they are written; bounds memory on large registries.
@@ -71,6 +72,9 @@ def registry_rows(registry: Registry) -> Iterator[tuple[str, Row]]:
             path = registry.paths[record_id].as_posix()
             relative = path[len(root):] if path.startswith(root) else path
             yield from record_rows(registry.records[record_id], relative, tables)
+    for token, unit in UNITS.items():
+        yield "unit", {"token": token, "dimension": unit.dimension.value, "symbol": unit.symbol, "scale": unit.scale,
+                       "scale_float": None if unit.scale is None else float(unit.scale)}
     yield "registry_meta", {"key": "schema_version", "value": str(SCHEMA_VERSION)}
     yield "registry_meta", {"key": "records", "value": str(len(registry.records))}
 

@@ -165,6 +165,8 @@ class Mirror:
     """Child tables of the fields every record has, keyed by ``record_id``."""
     record: Table
     meta: Table
+    unit: Table
+    """The closed list of units (``registry.units.UNITS``): token, dimension, symbol and scale."""
 
     def tables(self) -> list[Table]:
         """Every table, each after the tables its foreign keys point to, in the order they are made."""
@@ -172,7 +174,7 @@ class Mirror:
         for stored in self.kinds.values():
             children += [child.table for _, top in stored.children if all(top is not s for s in self.shared)
                          for child in top.walk()]
-        return [self.record, *(stored.table for stored in self.kinds.values()), *children, self.meta]
+        return [self.record, self.unit, *(stored.table for stored in self.kinds.values()), *children, self.meta]
 
     def own_columns(self, kind: str) -> list[tuple[str, tuple[str, ...]]]:
         """(field, its columns) for each of the kind's own fields stored in its table, in field order."""
@@ -209,7 +211,15 @@ def derive(kinds: tuple[tuple[str, type[Record]], ...]) -> Mirror:
         Column("key", String, primary_key=True),
         Column("value", String, nullable=False),
     )
-    return Mirror(metadata, tables, tuple(shared.values()), record, meta)
+    unit = Table(
+        "unit", metadata,
+        Column("token", String, primary_key=True),
+        Column("dimension", String, nullable=False, index=True),
+        Column("symbol", String, nullable=False),
+        Column("scale", ExactDecimal, nullable=True),
+        Column("scale_float", Double, nullable=True),
+    )
+    return Mirror(metadata, tables, tuple(shared.values()), record, meta, unit)
 
 
 # -- the rule -------------------------------------------------------------------------------

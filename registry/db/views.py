@@ -39,7 +39,7 @@ RESULT_FIRST = ("printed_value", "numeric_value", "numeric_value_float", "unit",
 #: References ``results_flat`` shows through the joined record (as ``evaluation_id``, ``source_id``).
 RESULT_JOINED = ("evaluation", "source")
 #: Result columns that ``results_flat`` shows under another name.
-RESULT_ALIASES = {"hardware_description": "hardware"}
+RESULT_ALIASES: dict[str, str] = {}
 
 
 def _result_columns(tables: Mirror) -> str:
@@ -79,6 +79,11 @@ FROM record rec""",
             f"""
 SELECT r.id AS result_id,
 {_result_columns(tables)}
+       u.dimension AS unit_dimension,
+       u.symbol AS unit_symbol,
+       (SELECT h.accelerator FROM result_hardware h WHERE h.result_id = r.id
+        ORDER BY h.position LIMIT 1) AS hardware_accelerator,
+       (SELECT COUNT(*) FROM result_hardware h WHERE h.result_id = r.id) AS hardware_entries,
        st.review_status,
        st.artifact_pinned AS review_artifact_pinned,
        e.id AS evaluation_id,
@@ -87,6 +92,8 @@ SELECT r.id AS result_id,
        e.split,
        e.adaptation,
        e.update_mode,
+       e.aggregated_over_kind,
+       e.aggregated_over_count,
        c.id AS configuration_id,
        c.name AS configuration_name,
        c.reported_name,
@@ -97,11 +104,15 @@ SELECT r.id AS result_id,
        p.name AS protocol_name,
        d.id AS dataset_id,
        d.name AS dataset_name,
+       d.version AS dataset_version,
        s.id AS source_id,
        s.title AS source_title,
        s.year AS source_year,
        s.venue AS source_venue,
-       s.sha256 AS source_sha256
+       s.sha256 AS source_sha256,
+       s.doi AS source_doi,
+       s.arxiv AS source_arxiv,
+       s.openreview AS source_openreview
 FROM result r
 JOIN evaluation e ON e.id = r.evaluation
 JOIN config c ON c.id = e.configuration
@@ -109,7 +120,8 @@ JOIN family f ON f.id = c.model_family
 JOIN protocol p ON p.id = e.protocol
 JOIN dataset d ON d.id = e.dataset
 JOIN source s ON s.id = r.source
-JOIN record_review_status st ON st.record_id = r.id""",
+JOIN record_review_status st ON st.record_id = r.id
+LEFT JOIN unit u ON u.token = r.unit""",
         ),
         "missing_metadata_all": (
             "Every field any record leaves empty on purpose, with the record's kind and file, the reason and the note.",

@@ -154,7 +154,8 @@ class Dataset(Record, transcribed=True):
     source: str = ref("source", description="The source that describes the data.")
     seed: int | None = Field(None, description="Random seed of a synthetic dataset, where the source gives one.")
     version: Text | None = reportable("The dataset's version or revision, as the source names it.")
-    splits: list[Split] = reportable("The splits the source describes, with their sizes.", many=True)
+    splits: Annotated[list[Split], Sql(singular="split")] = reportable(
+        "The splits the source describes, with their sizes.", many=True)
     folds: PositiveInt | None = Field(None, description="Number of cross-validation folds, where the data is used "
                                       "in cross-validation.")
 

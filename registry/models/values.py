@@ -165,13 +165,21 @@ class HardwareEntry(Strict):
     memory: Quantity | None = Field(None, description="Memory per device, as the source states it.")
     stated: Text = Field(description="The words the source uses (for example 'H100 94GB GPUs').")
     verbatim: bool = Field(False, description="Whether 'stated' quotes the source word for word (shown in quotes).")
-    where: Text | None = Field(None, description="Where the source says it (for example 'section 4').")
+    location: Text | None = Field(None, description="Where the source says it (for example 'section 4').")
+
+    @model_validator(mode="after")
+    def _memory_is_memory(self) -> HardwareEntry:
+        from registry.units import Dimension, dimension
+
+        if self.memory is not None and dimension(self.memory.unit) is not Dimension.MEMORY:
+            raise ValueError(f"memory is in {self.memory.unit}, which is not a unit of memory (gigabyte, gibibyte, ...)")
+        return self
 
     @property
     def text(self) -> str:
         """"NVIDIA H100 (section 2.4)" or "'H100 94GB GPUs' (section 4)", as the pages read."""
         stated = f"'{self.stated}'" if self.verbatim else self.stated
-        return f"{stated} ({self.where})" if self.where else stated
+        return f"{stated} ({self.location})" if self.location else stated
 
 
 def hardware_text(entries: list[HardwareEntry]) -> str:

@@ -5,6 +5,15 @@ CREATE TABLE record (
 	PRIMARY KEY (id)
 );
 
+CREATE TABLE unit (
+	token VARCHAR NOT NULL,
+	dimension VARCHAR NOT NULL,
+	symbol VARCHAR NOT NULL,
+	scale VARCHAR,
+	scale_float DOUBLE,
+	PRIMARY KEY (token)
+);
+
 CREATE TABLE source (
 	id VARCHAR NOT NULL,
 	title VARCHAR NOT NULL,
@@ -15,7 +24,10 @@ CREATE TABLE source (
 	heading VARCHAR NOT NULL,
 	page_count BIGINT NOT NULL,
 	pdf_creation_date DATE NOT NULL,
-	retrieval_url VARCHAR NOT NULL,
+	retrieval_url VARCHAR,
+	doi VARCHAR,
+	arxiv VARCHAR,
+	openreview VARCHAR,
 	sha256 VARCHAR NOT NULL,
 	hash_scope VARCHAR,
 	derivation VARCHAR,
@@ -39,8 +51,16 @@ CREATE TABLE config (
 	reported_name VARCHAR NOT NULL,
 	model_family VARCHAR NOT NULL,
 	source VARCHAR NOT NULL,
-	source_locator VARCHAR,
-	hardware_description VARCHAR,
+	source_locator_section VARCHAR,
+	source_locator_table VARCHAR,
+	source_locator_figure VARCHAR,
+	source_locator_row VARCHAR,
+	source_locator_column VARCHAR,
+	source_locator_caption BOOLEAN,
+	source_locator_footnote VARCHAR,
+	source_locator_page BIGINT,
+	source_locator_quote VARCHAR,
+	source_locator_note VARCHAR,
 	provenance_note VARCHAR,
 	checkpoint VARCHAR,
 	version VARCHAR,
@@ -68,6 +88,8 @@ CREATE TABLE dataset (
 	name VARCHAR NOT NULL,
 	source VARCHAR NOT NULL,
 	seed BIGINT,
+	version VARCHAR,
+	folds BIGINT,
 	derivation VARCHAR,
 	PRIMARY KEY (id),
 	FOREIGN KEY(id) REFERENCES record (id),
@@ -82,6 +104,8 @@ CREATE TABLE evaluation (
 	dataset VARCHAR NOT NULL,
 	independence VARCHAR NOT NULL,
 	aggregation VARCHAR,
+	aggregated_over_kind VARCHAR,
+	aggregated_over_count BIGINT,
 	coverage_scored BIGINT,
 	coverage_eligible BIGINT,
 	split VARCHAR,
@@ -107,15 +131,41 @@ CREATE TABLE result (
 	printed_value VARCHAR NOT NULL,
 	numeric_value VARCHAR NOT NULL,
 	numeric_value_float DOUBLE NOT NULL,
-	uncertainty VARCHAR,
+	uncertainty_kind VARCHAR,
+	uncertainty_printed VARCHAR,
+	uncertainty_half_width VARCHAR,
+	uncertainty_half_width_float DOUBLE,
+	uncertainty_lower VARCHAR,
+	uncertainty_lower_float DOUBLE,
+	uncertainty_upper VARCHAR,
+	uncertainty_upper_float DOUBLE,
+	uncertainty_level VARCHAR,
+	uncertainty_level_float DOUBLE,
+	uncertainty_over_kind VARCHAR,
+	uncertainty_over_count BIGINT,
+	uncertainty_note VARCHAR,
 	scope_note VARCHAR,
-	hardware_description VARCHAR,
+	derived_operation VARCHAR,
+	derived_value VARCHAR,
+	derived_baseline VARCHAR,
+	derived_note VARCHAR,
 	source VARCHAR NOT NULL,
-	source_locator VARCHAR NOT NULL,
+	source_locator_section VARCHAR,
+	source_locator_table VARCHAR,
+	source_locator_figure VARCHAR,
+	source_locator_row VARCHAR,
+	source_locator_column VARCHAR,
+	source_locator_caption BOOLEAN NOT NULL,
+	source_locator_footnote VARCHAR,
+	source_locator_page BIGINT,
+	source_locator_quote VARCHAR,
+	source_locator_note VARCHAR,
 	derivation VARCHAR,
 	PRIMARY KEY (id),
 	FOREIGN KEY(id) REFERENCES record (id),
 	FOREIGN KEY(evaluation) REFERENCES evaluation (id),
+	FOREIGN KEY(derived_value) REFERENCES result (id),
+	FOREIGN KEY(derived_baseline) REFERENCES result (id),
 	FOREIGN KEY(source) REFERENCES source (id)
 );
 
@@ -144,7 +194,16 @@ CREATE TABLE evidence (
 	statement VARCHAR NOT NULL,
 	claim_scope VARCHAR NOT NULL,
 	source VARCHAR NOT NULL,
-	source_locator VARCHAR NOT NULL,
+	source_locator_section VARCHAR,
+	source_locator_table VARCHAR,
+	source_locator_figure VARCHAR,
+	source_locator_row VARCHAR,
+	source_locator_column VARCHAR,
+	source_locator_caption BOOLEAN NOT NULL,
+	source_locator_footnote VARCHAR,
+	source_locator_page BIGINT,
+	source_locator_quote VARCHAR,
+	source_locator_note VARCHAR,
 	source_independence VARCHAR NOT NULL,
 	review VARCHAR NOT NULL,
 	field VARCHAR,
@@ -273,6 +332,47 @@ CREATE TABLE config_method_type (
 	FOREIGN KEY(config_id) REFERENCES config (id)
 );
 
+CREATE TABLE config_hardware (
+	config_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	accelerator VARCHAR NOT NULL,
+	count BIGINT,
+	memory_value VARCHAR,
+	memory_value_float DOUBLE,
+	memory_unit VARCHAR,
+	stated VARCHAR NOT NULL,
+	verbatim BOOLEAN NOT NULL,
+	location VARCHAR,
+	PRIMARY KEY (config_id, position),
+	FOREIGN KEY(config_id) REFERENCES config (id)
+);
+
+CREATE TABLE dataset_split (
+	dataset_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	name VARCHAR NOT NULL,
+	size BIGINT,
+	items VARCHAR,
+	note VARCHAR,
+	PRIMARY KEY (dataset_id, position),
+	FOREIGN KEY(dataset_id) REFERENCES dataset (id)
+);
+
+CREATE TABLE result_hardware (
+	result_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	accelerator VARCHAR NOT NULL,
+	count BIGINT,
+	memory_value VARCHAR,
+	memory_value_float DOUBLE,
+	memory_unit VARCHAR,
+	stated VARCHAR NOT NULL,
+	verbatim BOOLEAN NOT NULL,
+	location VARCHAR,
+	PRIMARY KEY (result_id, position),
+	FOREIGN KEY(result_id) REFERENCES result (id)
+);
+
 CREATE TABLE result_source_check (
 	result_id VARCHAR NOT NULL,
 	position BIGINT NOT NULL,
@@ -361,6 +461,8 @@ CREATE TABLE registry_meta (
 
 CREATE INDEX ix_record_kind ON record (kind);
 
+CREATE INDEX ix_unit_dimension ON unit (dimension);
+
 CREATE INDEX ix_config_model_family ON config (model_family);
 
 CREATE INDEX ix_config_source ON config (source);
@@ -374,6 +476,10 @@ CREATE INDEX ix_evaluation_configuration ON evaluation (configuration);
 CREATE INDEX ix_evaluation_dataset ON evaluation (dataset);
 
 CREATE INDEX ix_evaluation_protocol ON evaluation (protocol);
+
+CREATE INDEX ix_result_derived_baseline ON result (derived_baseline);
+
+CREATE INDEX ix_result_derived_value ON result (derived_value);
 
 CREATE INDEX ix_result_evaluation ON result (evaluation);
 
@@ -436,10 +542,39 @@ SELECT r.id AS result_id,
        r.metric,
        r.metric_direction,
        r.metric_qualifier,
-       r.uncertainty,
+       r.uncertainty_kind,
+       r.uncertainty_printed,
+       r.uncertainty_half_width,
+       r.uncertainty_half_width_float,
+       r.uncertainty_lower,
+       r.uncertainty_lower_float,
+       r.uncertainty_upper,
+       r.uncertainty_upper_float,
+       r.uncertainty_level,
+       r.uncertainty_level_float,
+       r.uncertainty_over_kind,
+       r.uncertainty_over_count,
+       r.uncertainty_note,
        r.scope_note,
-       r.hardware_description AS hardware,
-       r.source_locator,
+       r.derived_operation,
+       r.derived_value,
+       r.derived_baseline,
+       r.derived_note,
+       r.source_locator_section,
+       r.source_locator_table,
+       r.source_locator_figure,
+       r.source_locator_row,
+       r.source_locator_column,
+       r.source_locator_caption,
+       r.source_locator_footnote,
+       r.source_locator_page,
+       r.source_locator_quote,
+       r.source_locator_note,
+       u.dimension AS unit_dimension,
+       u.symbol AS unit_symbol,
+       (SELECT h.accelerator FROM result_hardware h WHERE h.result_id = r.id
+        ORDER BY h.position LIMIT 1) AS hardware_accelerator,
+       (SELECT COUNT(*) FROM result_hardware h WHERE h.result_id = r.id) AS hardware_entries,
        st.review_status,
        st.artifact_pinned AS review_artifact_pinned,
        e.id AS evaluation_id,
@@ -448,6 +583,8 @@ SELECT r.id AS result_id,
        e.split,
        e.adaptation,
        e.update_mode,
+       e.aggregated_over_kind,
+       e.aggregated_over_count,
        c.id AS configuration_id,
        c.name AS configuration_name,
        c.reported_name,
@@ -458,11 +595,15 @@ SELECT r.id AS result_id,
        p.name AS protocol_name,
        d.id AS dataset_id,
        d.name AS dataset_name,
+       d.version AS dataset_version,
        s.id AS source_id,
        s.title AS source_title,
        s.year AS source_year,
        s.venue AS source_venue,
-       s.sha256 AS source_sha256
+       s.sha256 AS source_sha256,
+       s.doi AS source_doi,
+       s.arxiv AS source_arxiv,
+       s.openreview AS source_openreview
 FROM result r
 JOIN evaluation e ON e.id = r.evaluation
 JOIN config c ON c.id = e.configuration
@@ -470,7 +611,8 @@ JOIN family f ON f.id = c.model_family
 JOIN protocol p ON p.id = e.protocol
 JOIN dataset d ON d.id = e.dataset
 JOIN source s ON s.id = r.source
-JOIN record_review_status st ON st.record_id = r.id;
+JOIN record_review_status st ON st.record_id = r.id
+LEFT JOIN unit u ON u.token = r.unit;
 
 CREATE VIEW missing_metadata_all AS
 SELECT m.record_id,
