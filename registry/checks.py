@@ -222,8 +222,8 @@ def _uncertainty(result: Result, uncertainty: Uncertainty, check: _Checker) -> N
     """The printed ± or interval must be the exact values; an interval must hold its value; counts must agree."""
     where = ("uncertainty",)
     printed = numbers_in(uncertainty.printed)
-    exact = ([uncertainty.half_width] if uncertainty.half_width is not None
-             else [uncertainty.lower, uncertainty.upper] if uncertainty.is_interval else [])
+    exact: list[Decimal | None] = ([uncertainty.half_width] if uncertainty.half_width is not None
+                                   else [uncertainty.lower, uncertainty.upper] if uncertainty.is_interval else [])
     if exact and not _printed_as(printed, exact, signed=uncertainty.half_width is None):
         fields = "half_width" if uncertainty.half_width is not None else "lower and upper"
         check.add(codes.UNCERTAINTY_MISMATCH,

@@ -123,6 +123,11 @@ def acquire_pdf(
         return _given(pdf, source, cached)
     if cached.is_file():
         return _from_cache(cached, source)
+    if source.retrieval_url is None:
+        raise FetchError(
+            f"the source {source.id} names no retrieval URL, and its PDF is not in the cache ({cached})",
+            f"pass the PDF with {{pdf}}, or save it as {cached}",
+        )
     return download_pdf(
         source.retrieval_url,
         source.sha256,

@@ -172,7 +172,8 @@ class HardwareEntry(Strict):
         from registry.units import Dimension, dimension
 
         if self.memory is not None and dimension(self.memory.unit) is not Dimension.MEMORY:
-            raise ValueError(f"memory is in {self.memory.unit}, which is not a unit of memory (gigabyte, gibibyte, ...)")
+            raise ValueError(f"memory is in {self.memory.unit}, which is not a unit of memory (gigabyte, gibibyte, "
+                             "...)")
         return self
 
     @property
