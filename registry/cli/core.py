@@ -12,7 +12,7 @@ from registry.cli._errors import quiet_closed_stdout, user_errors
 from registry.cli.options import FLAGS, DebugOption, RecordsOption
 from registry.cli.output import console, print_report
 from registry.errors import InvalidRegistryError, RegistryError
-from registry.models import KINDS, TRANSCRIBED_KINDS
+from registry.models import KINDS
 
 
 class Format(StrEnum):
@@ -110,7 +110,7 @@ def list_command(
         )
         for record in chosen:
             table.add_row(record.kind_token, record.id, display.record_name(record),
-                          display.status_label(registry, record.id) if record.kind_token in TRANSCRIBED_KINDS
+                          display.status_label(registry, record.id) if record.transcribed
                           else "-")
         console.print(table)
         console.print(f"{len(chosen)} record(s)")

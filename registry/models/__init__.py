@@ -1,6 +1,9 @@
 """Every record kind, registered once: the table from kind token to model class and what derives from it.
 
-Adding a kind is one class (see ``Record`` for what it declares) and one line in ``KINDS_IN_ORDER``.
+Adding a kind is one class (see ``Record`` for what it declares) and one line in ``KINDS_IN_ORDER``
+(or, from outside the package, one call of ``register``). ``KIND_MODELS``, ``KINDS`` and
+``TRANSCRIBED_KINDS`` are derived from it; the loader, the checks, the JSON Schemas and the
+database read them.
 """
 
 from __future__ import annotations
@@ -37,17 +40,48 @@ KINDS_IN_ORDER: tuple[type[Record], ...] = (
 )
 
 #: Record model for each kind token.
-KIND_MODELS: dict[str, type[Record]] = {model.kind_token: model for model in KINDS_IN_ORDER}
+KIND_MODELS: dict[str, type[Record]] = {}
 #: Every kind token, in order.
-KINDS: tuple[str, ...] = tuple(KIND_MODELS)
+KINDS: tuple[str, ...] = ()
 #: Kinds whose records are read off a source, so that a review can check them against it.
-TRANSCRIBED_KINDS: tuple[str, ...] = tuple(m.kind_token for m in KINDS_IN_ORDER if m.transcribed)
+TRANSCRIBED_KINDS: tuple[str, ...] = ()
+
+
+def _derive() -> None:
+    global KINDS, TRANSCRIBED_KINDS
+    KIND_MODELS.clear()  # kept as one object: modules that imported it see every registration
+    KIND_MODELS.update((model.kind_token, model) for model in KINDS_IN_ORDER)
+    KINDS = tuple(KIND_MODELS)
+    TRANSCRIBED_KINDS = tuple(model.kind_token for model in KINDS_IN_ORDER if model.transcribed)
+
+
+def register(model: type[Record]) -> type[Record]:
+    """Add a kind declared outside this package (a plugin, a test), after the built-in ones."""
+    global KINDS_IN_ORDER
+    if model.kind_token in KIND_MODELS and KIND_MODELS[model.kind_token] is not model:
+        raise ValueError(f"kind {model.kind_token!r} is already registered, by {KIND_MODELS[model.kind_token]!r}")
+    if model not in KINDS_IN_ORDER:
+        KINDS_IN_ORDER = (*KINDS_IN_ORDER, model)
+        _derive()
+    return model
+
+
+def unregister(model: type[Record]) -> None:
+    """Take a kind added with ``register`` out again (a test's clean-up)."""
+    global KINDS_IN_ORDER
+    KINDS_IN_ORDER = tuple(m for m in KINDS_IN_ORDER if m is not model)
+    _derive()
+
+
+_derive()
 
 __all__ = [
     "KINDS",
     "KINDS_IN_ORDER",
     "KIND_MODELS",
     "TRANSCRIBED_KINDS",
+    "register",
+    "unregister",
     "Configuration",
     "Dataset",
     "Evaluation",
