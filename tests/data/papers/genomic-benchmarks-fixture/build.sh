@@ -35,5 +35,5 @@ build() {  # build JOBNAME TEX-DEFINITIONS
 }
 
 build paper ''
-build paper-grim-impossible '\def\PromoterAccuracy{71.5}\def\FixtureCopy{GRIM-impossible copy, one accuracy changed to 71.5\%}'
+build paper-grim-impossible '\def\PromoterAccuracy{71.5}\def\FixtureCopy{GRIM-impossible copy, one accuracy changed}'
 sha256sum "$out/paper.pdf" "$out/paper-grim-impossible.pdf"
