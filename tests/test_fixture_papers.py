@@ -162,6 +162,11 @@ def test_pdf_is_the_one_the_truth_file_pins(folder: str, name: str) -> None:
     assert "SYNTHETIC TEST FIXTURE" in first_page and "INVENTED NUMBERS, NOT A REAL PUBLICATION" in first_page
 
 
+#: Files paper.tex needs from TeX Live beyond the LaTeX kernel (TikZ, booktabs, caption, rotating, Times).
+TEX_INPUTS = ("tikz.sty", "booktabs.sty", "caption.sty", "rotating.sty", "longtable.sty", "mathptmx.sty", "ptmr8t.tfm",
+              "glyphtounicode.tex")
+
+
 def banner_version(text: str) -> str | None:
     """'3.141592653-2.6-1.40.24 (TeX Live 2022/Debian)' from a pdfTeX banner or `pdflatex --version`."""
     match = re.search(r"(3\.14\S*\s+\([^)]*\))", text)
@@ -171,9 +176,11 @@ def banner_version(text: str) -> str | None:
 def skip_unless_same_toolchain(folder: str) -> None:
     doc = load_truth(folder)["documents"][0]
     if folder == "genomic-benchmarks-fixture":
-        if shutil.which("pdflatex") is None:
-            pytest.skip("pdflatex not installed (Debian: texlive-latex-base texlive-latex-recommended "
-                        "texlive-latex-extra texlive-fonts-recommended)")
+        packages = "texlive-latex-base texlive-latex-recommended texlive-fonts-recommended texlive-pictures"
+        if shutil.which("pdflatex") is None or shutil.which("kpsewhich") is None:
+            pytest.skip(f"pdflatex not installed (Debian: {packages})")
+        if subprocess.run(["kpsewhich", *TEX_INPUTS], capture_output=True, check=False).returncode != 0:
+            pytest.skip(f"pdflatex lacks some of {', '.join(TEX_INPUTS)} (Debian: {packages})")
         done = subprocess.run(["pdflatex", "--version"], capture_output=True, text=True, check=True)
         installed, pinned = banner_version(done.stdout), banner_version(doc["pdftex_banner"])
         if installed != pinned:

@@ -3,7 +3,7 @@
 #   paper.pdf                  the reference copy (all numbers mutually consistent)
 #   paper-grim-impossible.pdf  the same source with one accuracy changed to a value no count out of n = 150 gives
 # Usage: build.sh [OUTDIR]   (default: this folder). Needs pdflatex (Debian: texlive-latex-base,
-# texlive-latex-recommended, texlive-latex-extra, texlive-fonts-recommended). The bytes are reproducible for one
+# texlive-latex-recommended, texlive-fonts-recommended, texlive-pictures). The bytes are reproducible for one
 # pdfTeX build (the banner is in truth.json); another TeX Live release gives another, equally valid, file.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
