@@ -49,10 +49,13 @@ TRANSCRIBED_KINDS: tuple[str, ...] = ()
 
 def _derive() -> None:
     global KINDS, TRANSCRIBED_KINDS
+    from registry.models.fields import field_plan
+
     KIND_MODELS.clear()  # kept as one object: modules that imported it see every registration
     KIND_MODELS.update((model.kind_token, model) for model in KINDS_IN_ORDER)
     KINDS = tuple(KIND_MODELS)
     TRANSCRIBED_KINDS = tuple(model.kind_token for model in KINDS_IN_ORDER if model.transcribed)
+    field_plan.cache_clear()  # its '@transcribed' references name the kinds registered now
 
 
 def register(model: type[Record]) -> type[Record]:
