@@ -8,11 +8,10 @@ learned absolute positions, a 4105-token vocabulary, and an untied output layer.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from typing import Any
 
-from measure.errors import MeasureError
+from measure.errors import UnknownNameError
 
 VOCAB_SIZE = 4105
 MAX_POSITIONS = 1002
@@ -70,9 +69,7 @@ def get_size(name: str) -> ModelSize:
     try:
         return SIZES[name]
     except KeyError:
-        close = difflib.get_close_matches(name, list(SIZES), n=1)
-        hint = f"did you mean {close[0]!r}? " if close else ""
-        raise MeasureError(f"unknown model {name!r}", f"{hint}the models are: {', '.join(SIZES)}") from None
+        raise UnknownNameError("model", name, list(SIZES)) from None
 
 
 def esm_config(size: ModelSize, attn_implementation: str = "sdpa") -> Any:

@@ -61,7 +61,7 @@ def tokenize(sequence: str) -> list[int]:
 def base_pairs_for(length: int, unit: LengthUnit) -> int:
     """Base pairs to generate so that a sequence has ``length`` in ``unit``."""
     if length < 1:
-        raise MeasureError(f"sequence length must be at least 1, not {length}")
+        raise MeasureError(f"sequence length must be at least 1, not {length}", expected="at least 1", found=length)
     return K * (length - 1) if unit is LengthUnit.TOKENS else length
 
 
@@ -106,12 +106,13 @@ def make_batch(batch_size: int, length: int, unit: LengthUnit | str = LengthUnit
     """
     unit = LengthUnit(unit)
     if batch_size < 1:
-        raise MeasureError(f"batch size must be at least 1, not {batch_size}")
+        raise MeasureError(f"batch size must be at least 1, not {batch_size}", expected="at least 1", found=batch_size)
     tokens = tokens_for(length, unit)
     if max_tokens is not None and tokens > max_tokens:
         raise MeasureError(
             f"length {length} {unit.value} makes {tokens} tokens, more than the model's {max_tokens}",
             "choose a shorter length, or count the length in base pairs",
+            expected=f"at most {max_tokens} tokens", found=tokens,
         )
     rng = random.Random(seed)
     sequences = [random_dna(rng, base_pairs_for(length, unit)) for _ in range(batch_size)]

@@ -8,7 +8,7 @@ import platform
 import subprocess
 from pathlib import Path
 
-from measure.outcome import Hardware
+from measure.outcome import Hardware, HardwareKind
 
 #: Distributions whose versions every run records (None where not installed).
 PACKAGES = ("torch", "transformers", "peft", "deepspeed", "flash-attn", "accelerate", "numpy")
@@ -77,11 +77,12 @@ def gpu_hardware(device_index: int = 0) -> Hardware:
     import torch
 
     props = torch.cuda.get_device_properties(device_index)
-    return Hardware(kind="gpu", name=torch.cuda.get_device_name(device_index), memory_bytes=int(props.total_memory))
+    return Hardware(kind=HardwareKind.GPU, name=torch.cuda.get_device_name(device_index),
+                    memory_bytes=int(props.total_memory))
 
 
 def estimate_hardware() -> Hardware:
-    return Hardware(kind="cpu-estimate", name=ESTIMATE_HARDWARE_NAME)
+    return Hardware(kind=HardwareKind.CPU_ESTIMATE, name=ESTIMATE_HARDWARE_NAME)
 
 
 def cpu_hardware() -> Hardware:
@@ -94,4 +95,4 @@ def cpu_hardware() -> Hardware:
                 break
     except OSError:
         pass
-    return Hardware(kind="cpu", name=f"{name} (CPU dry run, no memory measured)")
+    return Hardware(kind=HardwareKind.CPU, name=f"{name} (CPU dry run, no memory measured)")

@@ -22,7 +22,7 @@ from measure.config import get_size
 from measure.data import make_batch
 from measure.env import estimate_hardware
 from measure.errors import require
-from measure.outcome import Method, RunOutcome, Status, short_error
+from measure.outcome import AttentionImpl, Method, RunOutcome, Status, short_error
 from measure.settings import Precision, Setting
 from measure.step import (
     build_model,
@@ -70,7 +70,7 @@ class Trace:
     at_rest: dict[str, int]
     parameters: int
     trainable_parameters: int
-    attention: str
+    attention: AttentionImpl
     loss_dtype: str
 
     @property

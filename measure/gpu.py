@@ -5,8 +5,8 @@ warm-up step(s), reset again, run the measured steps, and keep the peak of
 ``torch.cuda.max_memory_allocated`` over them (and of ``max_memory_reserved``). The bytes
 are kept; GB (10^9) and GiB are derived from them when the record is written.
 
-The same function runs on a CPU (the dry run of the GPU script): every step runs for real
-on a tiny model, but a CPU has no allocator statistics, so nothing is measured.
+The same function runs on a CPU (a dry run, as a smoke run without a GPU does): every step
+runs for real on a tiny model, but a CPU has no allocator statistics, so nothing is measured.
 """
 
 from __future__ import annotations
@@ -51,12 +51,13 @@ def measure(setting: Setting, *, device: str = "cuda", steps: int = 2, warmup_st
 
     cuda = torch.device(device).type == "cuda"
     if cuda and not torch.cuda.is_available():
-        from measure.errors import MeasureError
+        from measure.errors import NoGpuError
 
-        raise MeasureError("no CUDA GPU is visible to PyTorch", "use --estimate for a CPU estimate, or run on a GPU")
+        raise NoGpuError(device)
     outcome = RunOutcome(
         setting=setting,
-        method=Method.MEASURED if cuda else Method.DRY_RUN,
+        method=Method.MEASURED,
+        dry_run=not cuda,
         hardware=gpu_hardware(torch.device(device).index or 0) if cuda else cpu_hardware(),
         started_at=dt.datetime.now(dt.UTC),
         steps=steps,

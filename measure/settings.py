@@ -17,9 +17,15 @@ from enum import StrEnum
 from typing import Any
 
 from measure.data import LengthUnit, tokens_for
-from measure.errors import MeasureError
+from measure.errors import InvalidValueError, UnknownNameError
 
 KnobValue = str | int | bool
+"""A knob's value as records and the command line write it: a string, a whole number or a boolean."""
+
+#: A smoke run keeps every stage and knob but runs the tiny model on a small batch, so a CPU gets through in seconds.
+SMOKE_MODEL = "nt-tiny"
+SMOKE_BATCH_SIZE = 2
+SMOKE_SEQUENCE_LENGTH = 64
 
 
 class Stage(StrEnum):
@@ -52,10 +58,16 @@ class Stage(StrEnum):
                 "deepspeed": "+ DeepSpeed"}[self.value]
 
 
-class UpdateMode(StrEnum):
+class WeightUpdate(StrEnum):
+    """The weight update a run makes: a knob value, more specific than the update mode a source states.
+
+    (The registry's ``UpdateMode`` is what an evaluation transcribes, 'full' or 'lora'; this says
+    which LoRA ran.)
+    """
+
     FULL = "full"
     """Every parameter is trained."""
-    LORA = "lora-r16-qkv"
+    LORA_R16_QKV = "lora-r16-qkv"
     """LoRA rank 16 (alpha 32) on query, key and value through peft; the paper's fine-tuning default."""
 
 
@@ -87,7 +99,7 @@ class Setting:
     sequence_length: int
     batch_size: int
     data_seed: int = 42
-    update_mode: UpdateMode = UpdateMode.FULL
+    update_mode: WeightUpdate = WeightUpdate.FULL
     precision: Precision = Precision.BF16_WEIGHTS_FP32_ADAM
     length_unit: LengthUnit = LengthUnit.TOKENS
     adamw_impl: AdamWImpl | None = AdamWImpl.FOREACH
@@ -105,6 +117,11 @@ class Setting:
     @property
     def tokens_per_sequence(self) -> int:
         return tokens_for(self.sequence_length, self.length_unit)
+
+    @classmethod
+    def from_plain(cls, conditions: Mapping[str, Any], knobs: Mapping[str, KnobValue]) -> Setting:
+        """The setting that ``conditions()`` and ``knobs()`` wrote (in a log line, or a record and its recipe)."""
+        return cls(**{f.name: conditions[f.name] for f in fields(cls) if f.name not in KNOBS}).with_knobs(knobs)
 
     def normalized(self) -> Setting:
         """This setting with the knobs that do not apply to it set to None."""
@@ -127,6 +144,14 @@ class Setting:
 
     def with_model(self, model: str) -> Setting:
         return replace(self, model=model)
+
+    def smoke(self) -> Setting:
+        """This setting on the tiny model and a small batch (``SMOKE_*``), every stage and knob kept."""
+        return replace(self, model=SMOKE_MODEL, batch_size=SMOKE_BATCH_SIZE, sequence_length=SMOKE_SEQUENCE_LENGTH)
+
+    def conditions(self) -> dict[str, str | int]:
+        """The stated conditions (everything but the knobs), as plain values."""
+        return {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name not in KNOBS}  # type: ignore[misc]
 
     def label(self) -> str:
         """A short, readable summary of the knobs, for progress lines and tables."""
@@ -165,21 +190,21 @@ def _enum(kind: type[StrEnum]) -> Callable[[Any], Any]:
         except ValueError:
             choices = [member.value for member in kind]
             close = difflib.get_close_matches(str(value).replace("_", "-"), choices, n=1, cutoff=0.6)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise MeasureError(f"{value!r} is not one of {', '.join(choices)}{hint}") from None
+            raise InvalidValueError(value, f"one of {', '.join(choices)}", suggestion=close[0] if close else None
+                                    ) from None
 
     return parse
 
 
 def _positive_int(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise MeasureError(f"{value!r} is not a positive whole number")
+        raise InvalidValueError(value, "a positive whole number")
     return value
 
 
 def _bool(value: Any) -> bool:
     if not isinstance(value, bool):
-        raise MeasureError(f"{value!r} is not true or false")
+        raise InvalidValueError(value, "true or false")
     return value
 
 
@@ -190,7 +215,7 @@ def _is_deepspeed(setting: Setting) -> bool:
 KNOBS: dict[str, KnobSpec] = {
     spec.name: spec
     for spec in (
-        KnobSpec("update_mode", _enum(UpdateMode), UpdateMode.FULL, lambda s: True,
+        KnobSpec("update_mode", _enum(WeightUpdate), WeightUpdate.FULL, lambda s: True,
                  "full update, or LoRA rank 16 on query, key and value"),
         KnobSpec("precision", _enum(Precision), Precision.BF16_WEIGHTS_FP32_ADAM, lambda s: True,
                  "weight, gradient and optimizer-state precision"),
@@ -213,25 +238,24 @@ def knob_spec(name: str) -> KnobSpec:
     try:
         return KNOBS[name]
     except KeyError:
-        close = difflib.get_close_matches(name, list(KNOBS), n=1)
-        hint = f"did you mean {close[0]!r}? " if close else ""
-        raise MeasureError(f"unknown knob {name!r}", f"{hint}the knobs are: {', '.join(KNOBS)}") from None
+        raise UnknownNameError("knob", name, list(KNOBS)) from None
 
 
 def parse_knob(name: str, value: KnobValue) -> Any:
-    """``value`` read as knob ``name``, or MeasureError saying what was expected."""
+    """``value`` read as knob ``name``, or InvalidValueError saying what was expected."""
     spec = knob_spec(name)
     try:
         return spec.parse(value)
-    except MeasureError as exc:
-        raise MeasureError(f"knob {name!r}: {exc.message}", f"{name} is the {spec.description}") from None
+    except InvalidValueError as exc:
+        raise InvalidValueError(exc.found, exc.expected or "", subject=f"knob {name!r}", suggestion=exc.suggestion,
+                                hint=f"{name} is the {spec.description}") from None
 
 
 def parse_assignment(text: str) -> tuple[str, KnobValue]:
     """'precision=pure-bf16' -> ('precision', 'pure-bf16'); numbers and true/false are typed."""
     name, sep, raw = text.partition("=")
     if not sep or not name.strip() or not raw.strip():
-        raise MeasureError(f"{text!r} is not a knob setting", "write it as NAME=VALUE, for example precision=pure-bf16")
+        raise InvalidValueError(text, "a knob setting", hint="write it as NAME=VALUE, for example precision=pure-bf16")
     name, raw = name.strip(), raw.strip()
     value: KnobValue
     if raw.lower() in ("true", "false"):

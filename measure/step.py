@@ -13,21 +13,14 @@ from typing import Any
 
 from measure.config import esm_config, get_size
 from measure.errors import require
-from measure.settings import AdamWImpl, Precision, Setting, Stage, UpdateMode
+from measure.outcome import AttentionImpl
+from measure.settings import AdamWImpl, Precision, Setting, Stage, WeightUpdate
 
 LEARNING_RATE = 1e-4
 WEIGHT_DECAY = 0.01
 LORA_RANK = 16
 LORA_ALPHA = 32
 LORA_TARGETS = ("query", "key", "value")
-
-#: The attention implementations a run can report, by the label records carry.
-ATTENTION_IMPLS = {
-    "eager": "transformers' eager attention (matmul, softmax, matmul)",
-    "flash-attn": "the flash-attn package, through attn_implementation='flash_attention_2'",
-    "sdpa-flash": "PyTorch scaled_dot_product_attention restricted to its CUDA flash kernel",
-    "sdpa-flash-cpu": "PyTorch scaled_dot_product_attention restricted to its CPU flash kernel",
-}
 
 
 @contextmanager
@@ -58,13 +51,13 @@ def flash_attn_installed() -> bool:
     return importlib.util.find_spec("flash_attn") is not None
 
 
-def attention_for(stage: Stage, device_type: str) -> tuple[str, str]:
-    """(transformers attn_implementation, label) for a stage on a device type."""
+def attention_for(stage: Stage, device_type: str) -> tuple[str, AttentionImpl]:
+    """(transformers attn_implementation, the kernel a run reports) for a stage on a device type."""
     if not stage.flash:
-        return "eager", "eager"
+        return "eager", AttentionImpl.EAGER
     if device_type == "cuda" and flash_attn_installed():
-        return "flash_attention_2", "flash-attn"
-    return "sdpa", "sdpa-flash" if device_type == "cuda" else "sdpa-flash-cpu"
+        return "flash_attention_2", AttentionImpl.FLASH_ATTN
+    return "sdpa", AttentionImpl.SDPA_FLASH if device_type == "cuda" else AttentionImpl.SDPA_FLASH_CPU
 
 
 def weight_dtype(precision: Precision) -> Any:
@@ -89,14 +82,14 @@ def default_dtype(dtype: Any) -> Iterator[None]:
 def required_modules(setting: Setting, *, engine: bool) -> list[str]:
     """The libraries a setting needs: peft for LoRA, deepspeed where a real engine runs."""
     modules = ["torch", "transformers"]
-    if setting.update_mode is UpdateMode.LORA:
+    if setting.update_mode is WeightUpdate.LORA_R16_QKV:
         modules.append("peft")
     if engine and setting.stage.deepspeed:
         modules.append("deepspeed")
     return modules
 
 
-def build_model(setting: Setting, device: Any) -> tuple[Any, str]:
+def build_model(setting: Setting, device: Any) -> tuple[Any, AttentionImpl]:
     """The model for ``setting`` on ``device`` ('cuda', 'cpu' or 'meta'), in training mode, and its attention label."""
     import torch
 
@@ -114,7 +107,7 @@ def build_model(setting: Setting, device: Any) -> tuple[Any, str]:
             model.activation_checkpointing_enable(activation_checkpointing_kwargs=kwargs)
         else:
             model.gradient_checkpointing_enable(gradient_checkpointing_kwargs=kwargs)
-    if setting.update_mode is UpdateMode.LORA:
+    if setting.update_mode is WeightUpdate.LORA_R16_QKV:
         from peft import LoraConfig, get_peft_model
 
         # Adapters keep the precision's weight dtype (peft would otherwise upcast bf16 adapters to fp32).
@@ -148,10 +141,10 @@ def build_optimizer(model: Any, setting: Setting) -> Any:
 
 
 @contextmanager
-def attention_context(label: str) -> Iterator[None]:
+def attention_context(label: AttentionImpl) -> Iterator[None]:
     """Restrict SDPA to its flash kernel where the label says so (forward, recomputation and backward)."""
     with ExitStack() as stack:
-        if label.startswith("sdpa-flash"):
+        if label in (AttentionImpl.SDPA_FLASH, AttentionImpl.SDPA_FLASH_CPU):
             from torch.nn.attention import SDPBackend, sdpa_kernel
 
             stack.enter_context(sdpa_kernel(SDPBackend.FLASH_ATTENTION))
@@ -169,7 +162,8 @@ def autocast_context(setting: Setting, device_type: str) -> Iterator[None]:
         yield
 
 
-def training_step(model: Any, optimizer: Any, input_ids: Any, labels: Any, setting: Setting, attention: str) -> Any:
+def training_step(model: Any, optimizer: Any, input_ids: Any, labels: Any, setting: Setting,
+                  attention: AttentionImpl) -> Any:
     """Forward, backward, optimizer step, gradients freed; returns the loss (detached)."""
     with attention_context(attention):
         with autocast_context(setting, input_ids.device.type):
@@ -180,7 +174,7 @@ def training_step(model: Any, optimizer: Any, input_ids: Any, labels: Any, setti
     return loss.detach()
 
 
-def engine_step(engine: Any, input_ids: Any, labels: Any, attention: str) -> Any:
+def engine_step(engine: Any, input_ids: Any, labels: Any, attention: AttentionImpl) -> Any:
     """One DeepSpeed training step (the engine applies autocast and reduces and offloads gradients)."""
     with attention_context(attention):
         loss = engine(input_ids=input_ids, labels=labels).loss

@@ -14,6 +14,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
+from measure.outcome import Method, Status
 from registry import codes
 from registry.codes import Code
 from registry.errors import RegistryError
@@ -34,7 +35,6 @@ from registry.models import (
 )
 from registry.models.fields import dates_in, field_plan, references_in
 from registry.models.records import EvidenceProperty, ReviewStatus
-from registry.models.reproduction import Outcome, ReproductionMethod
 from registry.models.values import Aggregate, Derivation, Uncertainty
 from registry.numbers import consistent, decimals, numbers_in, parse_printed, recompute, why_not_a_number
 from registry.report import Report, format_path
@@ -411,12 +411,12 @@ def _evidence_statement(evidence: Evidence, check: _Checker) -> None:
 def _reproduction_method(reproduction: Reproduction, check: _Checker) -> None:
     """A value is filed as measured only with the GPU it was read off; an estimate never wears a GPU's name."""
     hardware = reproduction.hardware  # its kind matches the method (the model checks that)
-    other = "estimated" if reproduction.method is ReproductionMethod.MEASURED else "measured"
+    other = "estimated" if reproduction.method is Method.MEASURED else "measured"
     if f"-{other}-" in reproduction.id and f"-{reproduction.method.value}-" not in reproduction.id:
         check.add(codes.REPRODUCTION_METHOD_MISMATCH,
                   f"the id says {other!r} but the method is {reproduction.method.value!r}; a record copied as a "
                   f"template keeps the other run's id and values: file a new run instead", ("method",))
-    if reproduction.method is ReproductionMethod.MEASURED:
+    if reproduction.method is Method.MEASURED:
         if not (reproduction.software.get("cuda") or reproduction.software.get("hip")):
             check.add(codes.REPRODUCTION_METHOD_MISMATCH,
                       "a measured run must record the GPU runtime it ran with (software.cuda, or software.hip on "
@@ -429,7 +429,7 @@ def _reproduction_method(reproduction: Reproduction, check: _Checker) -> None:
         if "+cpu" in torch:
             check.add(codes.REPRODUCTION_METHOD_MISMATCH,
                       f"torch {torch} is a CPU-only build, which cannot have measured a GPU", ("software",))
-        if reproduction.outcome is Outcome.OK and not reproduction.warmup_steps:
+        if reproduction.outcome is Status.OK and not reproduction.warmup_steps:
             check.add(codes.REPRODUCTION_METHOD_MISMATCH,
                       "a measured peak is read after at least one warm-up step, but warmup_steps is "
                       f"{reproduction.warmup_steps}; an estimate traces one step without a warm-up",

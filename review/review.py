@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class Plan:
+class ReviewPlan:
     """What one run checks: the source, the records whose claims are checked, and the claims."""
 
     source: Source
@@ -40,7 +40,7 @@ class Plan:
 class ReviewRun:
     """A finished check: the verified PDF, its text, and every assertion."""
 
-    plan: Plan
+    plan: ReviewPlan
     pdf: PdfArtifact
     extraction: Extraction
     assertions: list[Assertion]
@@ -55,7 +55,7 @@ class ReviewRun:
         return bool(self.assertions) and not self.failures
 
 
-def plan_review(registry: Registry, record_id: str) -> Plan:
+def plan_review(registry: Registry, record_id: str) -> ReviewPlan:
     """The claims to check for ``record_id``: a source (every record that quotes it), or one citing record."""
     from registry.models import Source
 
@@ -70,10 +70,10 @@ def plan_review(registry: Registry, record_id: str) -> Plan:
             "give the id of a result, an evidence row, a configuration or a source",
         )
     claims = record_claims(registry, record)
-    return Plan(source=source, subjects=[record.id], claims=[*source_claims(source), *claims])
+    return ReviewPlan(source=source, subjects=[record.id], claims=[*source_claims(source), *claims])
 
 
-def _plan_source(registry: Registry, source: Source) -> Plan:
+def _plan_source(registry: Registry, source: Source) -> ReviewPlan:
     claims: list[Claim] = source_claims(source)
     subjects = [source.id]
     skipped: list[tuple[str, str]] = []
@@ -84,7 +84,7 @@ def _plan_source(registry: Registry, source: Source) -> Plan:
             skipped.append((record.id, exc.message.split(": ", 1)[-1]))
             continue
         subjects.append(record.id)
-    return Plan(source=source, subjects=subjects, claims=claims, skipped=skipped)
+    return ReviewPlan(source=source, subjects=subjects, claims=claims, skipped=skipped)
 
 
 def _citing(registry: Registry, source_id: str) -> list[Record]:

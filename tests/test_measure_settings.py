@@ -11,7 +11,7 @@ from measure.settings import (
     Precision,
     Setting,
     Stage,
-    UpdateMode,
+    WeightUpdate,
     interleave,
     parse_assignment,
     parse_knob,
@@ -78,9 +78,9 @@ def test_sweep_is_ordered_by_plausibility_and_has_no_duplicates() -> None:
     assert len(settings) == len(set(settings)) == (1 + 2 + 2) * 2 * 2
     first, second, third = settings[:3]
     assert (first.precision, first.update_mode, first.length_unit) == (
-        Precision.BF16_WEIGHTS_FP32_ADAM, UpdateMode.FULL, "tokens")
-    assert second.precision is Precision.FP32_AUTOCAST_BF16 and second.update_mode is UpdateMode.FULL
-    assert third.update_mode is UpdateMode.LORA and third.precision is Precision.BF16_WEIGHTS_FP32_ADAM
+        Precision.BF16_WEIGHTS_FP32_ADAM, WeightUpdate.FULL, "tokens")
+    assert second.precision is Precision.FP32_AUTOCAST_BF16 and second.update_mode is WeightUpdate.FULL
+    assert third.update_mode is WeightUpdate.LORA_R16_QKV and third.precision is Precision.BF16_WEIGHTS_FP32_ADAM
     ranks = [sum([["bf16-weights-fp32-adam", "fp32-autocast-bf16", "pure-bf16"].index(s.precision.value),
                   ["full", "lora-r16-qkv"].index(s.update_mode.value),
                   ["tokens", "base-pairs"].index(s.length_unit.value),
@@ -130,6 +130,6 @@ def test_deepspeed_configuration_per_precision() -> None:
 
 def test_id_tokens_are_short_and_id_safe() -> None:
     setting = Setting("nt-2-5b", Stage.DEEPSPEED, 1000, 16, reduce_bucket_size=6_553_600, overlap_comm=True,
-                      update_mode=UpdateMode.LORA, length_unit="base-pairs")
+                      update_mode=WeightUpdate.LORA_R16_QKV, length_unit="base-pairs")
     assert setting.id_token() == "lora-bf16w-fp32adam-bp-rb6553600-ag500m-overlap"
     assert parse_knob("precision", "pure-bf16") is Precision.PURE_BF16

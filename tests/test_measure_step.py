@@ -18,7 +18,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
 from measure.gpu import measure  # noqa: E402
-from measure.outcome import Method, Status  # noqa: E402
+from measure.outcome import HardwareKind, Method, Status  # noqa: E402
 from measure.settings import Precision, Setting, Stage  # noqa: E402
 from measure.step import (  # noqa: E402
     build_model,
@@ -94,8 +94,9 @@ def test_checkpointing_is_enabled_only_from_its_stage() -> None:
 
 def test_dry_run_on_the_cpu_measures_nothing() -> None:
     outcome = measure(tiny("checkpointing"), device="cpu", steps=2, warmup_steps=1)
-    assert outcome.method is Method.DRY_RUN and outcome.status is Status.OK
-    assert outcome.peak_bytes is None and outcome.hardware.kind == "cpu"
+    assert outcome.method is Method.MEASURED and outcome.dry_run and outcome.status is Status.OK
+    assert outcome.finished and not outcome.ok
+    assert outcome.peak_bytes is None and outcome.hardware.kind is HardwareKind.CPU
     assert len(outcome.losses) == 3 and all(math.isfinite(x) for x in outcome.losses)
     assert outcome.parameters == outcome.trainable_parameters == 698_066
 
@@ -110,7 +111,7 @@ def test_a_failing_setting_becomes_an_error_outcome() -> None:
 @pytest.mark.parametrize("knobs", [{}, {"precision": "fp32-autocast-bf16", "overlap_comm": True},
                                    {"update_mode": "lora-r16-qkv", "reduce_bucket_size": 4096}])
 def test_deepspeed_stage_runs_on_the_cpu(knobs: dict[str, object]) -> None:
-    """ZeRO-2 with CPU offload through deepspeed.initialize, on the gloo backend (the GPU script's dry run)."""
+    """ZeRO-2 with CPU offload through deepspeed.initialize, on the gloo backend (as a smoke run on a CPU runs it)."""
     from measure.step import build_engine, engine_step, init_distributed_once
 
     setting = tiny("deepspeed", **knobs)
@@ -134,7 +135,7 @@ def test_deepspeed_stage_runs_on_the_cpu(knobs: dict[str, object]) -> None:
 @needs_cuda
 def test_measurement_on_a_gpu() -> None:
     outcome = measure(tiny("checkpointing"), device="cuda", steps=2)
-    assert outcome.method is Method.MEASURED and outcome.status is Status.OK
+    assert outcome.method is Method.MEASURED and not outcome.dry_run and outcome.status is Status.OK
     assert outcome.peak_bytes and outcome.reserved_bytes and outcome.reserved_bytes >= outcome.peak_bytes
     assert outcome.hardware.kind == "gpu" and outcome.hardware.name == torch.cuda.get_device_name(0)
     assert outcome.breakdown_bytes["allocated_between_steps"] > outcome.breakdown_bytes["allocated_after_build"]

@@ -9,21 +9,23 @@ from pathlib import Path
 
 import pytest
 
-from measure.outcome import Hardware, Method, RunOutcome, Status
+from measure.errors import InvalidValueError, UnknownNameError
+from measure.outcome import Hardware, HardwareKind, Method, RunOutcome, Status
 from measure.settings import Setting, Stage
 from registry.checks import validate
 from registry.errors import RegistryError
 from registry.ids import ID_PATTERN, MAX_ID_LENGTH
 from registry.models import Dataset, Recipe, Reproduction, Result
-from registry.models.reproduction import ReproductionMethod
 from registry.reproduce import (
     Job,
+    MeasurementError,
     RunEnvironment,
     build_record,
     parse_overrides,
     plan,
     recipe_for,
     recipe_settings,
+    shared_fields,
 )
 from registry.units import bytes_in_unit
 from registry.writer import write_record
@@ -43,11 +45,14 @@ def bundled():  # type: ignore[no-untyped-def]
 
 
 def outcome_for(setting: Setting, *, method: Method = Method.MEASURED, peak: int | None = 30_120_000_000,
-                status: Status = Status.OK, error: str | None = None) -> RunOutcome:
+                status: Status = Status.OK, error: str | None = None, dry_run: bool = False) -> RunOutcome:
     """A run outcome as measure/ returns it. The numbers are test inputs, never filed in records/."""
-    hardware = Hardware("gpu", "NVIDIA H200", 150_000_000_000) if method is Method.MEASURED else Hardware(
-        "cpu-estimate", "CPU estimate (FakeTensorMode + MemTracker)")
-    return RunOutcome(setting=setting, method=method, hardware=hardware, status=status, peak_bytes=peak,
+    hardware = Hardware(kind=HardwareKind.GPU, name="NVIDIA H200", memory_bytes=150_000_000_000)
+    if method is Method.ESTIMATED:
+        hardware = Hardware(kind=HardwareKind.CPU_ESTIMATE, name="CPU estimate (FakeTensorMode + MemTracker)")
+    if dry_run:
+        hardware = Hardware(kind=HardwareKind.CPU, name="Test CPU (CPU dry run, no memory measured)")
+    return RunOutcome(setting=setting, method=method, hardware=hardware, status=status, peak_bytes=peak, dry_run=dry_run,
                       reserved_bytes=None if peak is None else peak + 2**30, error=error,
                       started_at=dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.UTC), steps=2, warmup_steps=1,
                       attention_impl="sdpa-flash", parameters=2_547_801_226, trainable_parameters=2_547_801_226,
@@ -103,9 +108,20 @@ def test_errors_name_what_exists(bundled, records_dir: Path) -> None:  # type: i
         recipe_for(registry, RESULT_33)
 
 
-def test_smoke_plan_uses_the_tiny_model(bundled) -> None:  # type: ignore[no-untyped-def]
-    the_plan = plan(bundled, RESULT_33, method=ReproductionMethod.ESTIMATED, smoke=True, limit=3)
-    assert [job.setting.model for job in the_plan.jobs] == ["nt-tiny"] * 3 and the_plan.smoke
+def test_smoke_plan_uses_the_tiny_model_and_a_small_batch(bundled) -> None:  # type: ignore[no-untyped-def]
+    full = plan(bundled, RESULT_33, method=Method.ESTIMATED, limit=3)
+    the_plan = plan(bundled, RESULT_33, method=Method.ESTIMATED, smoke=True, limit=3)
+    assert [(j.setting.model, j.setting.batch_size, j.setting.sequence_length) for j in the_plan.jobs] == [
+        ("nt-tiny", 2, 64)] * 3 and the_plan.smoke
+    assert [j.setting.knobs() for j in the_plan.jobs] == [j.setting.knobs() for j in full.jobs]
+
+
+def test_settled_settings_are_skipped_before_the_limit(bundled) -> None:  # type: ignore[no-untyped-def]
+    every = plan(bundled, RESULT_33, method=Method.MEASURED)
+    settled = {every.jobs[0].setting, every.jobs[2].setting}
+    the_plan = plan(bundled, RESULT_33, method=Method.MEASURED, skip=settled, limit=2)
+    assert [j.setting for j in the_plan.jobs] == [every.jobs[1].setting, every.jobs[3].setting]
+    assert the_plan.skipped == 2
 
 
 def test_value_in_the_result_unit_is_exact() -> None:
@@ -178,7 +194,7 @@ def test_estimated_record_is_labelled_as_such(bundled) -> None:  # type: ignore[
     setting = recipe_settings(recipe)[0]
     record = build_record(Job(setting, result, recipe), outcome_for(setting, method=Method.ESTIMATED,
                                                                     peak=11_441_303_336), ENV)
-    assert record.method is ReproductionMethod.ESTIMATED and record.hardware.kind == "cpu-estimate"
+    assert record.method is Method.ESTIMATED and record.hardware.kind is HardwareKind.CPU_ESTIMATE
     assert "-estimated-" in record.id and "H100" not in record.hardware.name and "H200" not in record.hardware.name
 
 
@@ -186,9 +202,41 @@ def test_a_dry_run_or_a_stage_without_result_is_never_filed(bundled) -> None:  #
     result, recipe = recipe_for(bundled, RESULT_33)
     setting = recipe_settings(recipe)[0]
     with pytest.raises(RegistryError, match="never filed"):
-        build_record(Job(setting, result, recipe), outcome_for(setting, method=Method.DRY_RUN, peak=None), ENV)
+        build_record(Job(setting, result, recipe), outcome_for(setting, dry_run=True, peak=None), ENV)
     with pytest.raises(RegistryError, match="without a transcribed result"):
         build_record(Job(Setting("nt-2-5b", Stage.BASELINE, 1000, 16)), outcome_for(setting), ENV)
+
+
+def test_the_adapter_sets_every_field_of_the_record(bundled) -> None:  # type: ignore[no-untyped-def]
+    """What outcome and record share by name is copied; every other field is derived; nothing is left unset."""
+    result, recipe = recipe_for(bundled, RESULT_33)
+    setting = recipe_settings(recipe)[0]
+    outcome = outcome_for(setting)
+    record = build_record(Job(setting, result, recipe), outcome, ENV)
+    unset = set(Reproduction.model_fields) - record.model_fields_set
+    assert unset == {"derivation", "missing_metadata"}, unset  # a curator's fields, never a run's
+    adapted = {"setting": record.setting == setting.knobs(), "error": record.error is None,
+               "started_at": record.started_at == outcome.started_at.replace(microsecond=0)}
+    assert all(adapted.values()), adapted
+    copied = set(shared_fields(RunOutcome)) - set(adapted)
+    assert copied >= {"method", "hardware", "reserved_bytes", "breakdown_bytes", "attention_impl", "parameters",
+                      "steps", "warmup_steps", "method_note", "duration_s"}
+    assert all(getattr(record, name) == getattr(outcome, name) for name in copied)
+    assert shared_fields(RunEnvironment) == ("software", "git_commit", "command")
+    assert (record.software, record.git_commit, record.command) == (ENV.software, ENV.git_commit, ENV.command)
+
+
+def test_measure_errors_reach_the_cli_with_their_data(bundled) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(MeasurementError) as caught:
+        parse_overrides(["precision=bf16"])
+    error = caught.value.error
+    assert isinstance(error, InvalidValueError) and isinstance(caught.value, RegistryError)
+    assert (error.found, error.subject) == ("bf16", "knob 'precision'")
+    assert error.expected == "one of bf16-weights-fp32-adam, fp32-autocast-bf16, pure-bf16"
+    with pytest.raises(MeasurementError) as caught:
+        parse_overrides(["precison=pure-bf16"])
+    unknown = caught.value.error
+    assert isinstance(unknown, UnknownNameError) and unknown.suggestion == "precision" and unknown.what == "knob"
 
 
 def tampered(bundled, records_dir: Path, **changes: object) -> list[tuple[str, str, str]]:  # type: ignore[no-untyped-def]

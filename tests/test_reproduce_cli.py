@@ -86,14 +86,26 @@ def test_without_the_measure_extra_it_names_the_install(cli, monkeypatch) -> Non
     assert "pip install -e '.[measure]'" in text and "Traceback" not in result.output
 
 
-@pytest.mark.skipif(not HAS_TORCH, reason="needs the measure extra (torch, transformers)")
-def test_smoke_runs_the_path_and_files_nothing(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.skipif(not HAS_TORCH or cuda_available(), reason="needs torch and transformers, and no CUDA GPU")
+def test_smoke_without_a_gpu_runs_the_steps_on_the_cpu_and_files_nothing(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
     before = digest(records_dir)
-    result = cli("reproduce", RESULT_11, "--smoke", "--limit", "2", "--records", records_dir)
+    result = cli("reproduce", RESULT_33, "--smoke", "--limit", "2", "--records", records_dir)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "the smoke run runs its training steps on the CPU, which measures nothing" in text
+    assert "transcribed (as printed) 33.88" in text and "Model nt-tiny" in text and "dry run" in text
+    assert text.count("done (dry run: nothing measured)") == 2 and "nothing was filed" in text
+    assert digest(records_dir) == before
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="needs the measure extra (torch, transformers)")
+def test_smoke_estimate_runs_the_estimate_and_files_nothing(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    before = digest(records_dir)
+    result = cli("reproduce", RESULT_11, "--smoke", "--estimate", "--limit", "2", "--records", records_dir)
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.split())
     assert "transcribed (as printed) 11.49" in text and "Model nt-tiny" in text
-    assert "nothing was filed" in text
+    assert "not comparable with the transcribed 11.49 GB" in text and "nothing was filed" in text
     assert digest(records_dir) == before
 
 
@@ -152,5 +164,6 @@ def test_measure_on_a_gpu_writes_a_measured_record(cli, records_dir: Path) -> No
 def test_help_and_validate_never_import_torch() -> None:
     records = str(BUNDLED_RECORDS)
     commands = [["--help"], ["reproduce", "--help"], ["validate", "--records", records],
-                ["reproduce", RESULT_33, "--plan", "--records", records]]
+                ["reproduce", RESULT_33, "--plan", "--records", records],
+                ["reproduce", "--all", "--plan", "--records", records]]
     assert modules_imported_by(commands, ("torch", "transformers", "peft", "deepspeed")) == []

@@ -1,4 +1,4 @@
-"""``registry reproduce``: re-run the experiment behind a result and file what it gave beside the transcribed value."""
+"""``registry reproduce``: re-run the experiment behind a result (or the whole ablation) and file what it gave."""
 
 from __future__ import annotations
 
@@ -14,12 +14,19 @@ from registry.errors import RegistryError
 
 
 def reproduce_command(
-    result_id: str = typer.Argument(..., metavar="ID", help="Stable id of the result to reproduce."),
+    result_id: str | None = typer.Argument(
+        None, metavar="ID", help="Stable id of the result to reproduce (or --all for every recipe)."
+    ),
+    whole_ablation: bool = typer.Option(
+        False, "--all", help="Run every recipe of the registry and the stages no source reports, most informative "
+        "settings first (the whole ablation in one process)."
+    ),
     estimate: bool = typer.Option(
         False, "--estimate", help="Estimate on the CPU (fake tensors, PyTorch's memory tracker) instead of measuring."
     ),
     smoke: bool = typer.Option(
-        False, "--smoke", help="Run the whole path on a tiny model in seconds; files nothing."
+        False, "--smoke", help="Run the whole path on a tiny model and a small batch in seconds; files nothing. "
+        "Without a GPU the training steps run on the CPU, which measures nothing."
     ),
     setting: list[str] = typer.Option(
         [], "--setting", "-s", metavar="KNOB=VALUE",
@@ -29,6 +36,27 @@ def reproduce_command(
     plan_only: bool = typer.Option(False, "--plan", help="List the settings in the order they would run; run nothing."),
     no_write: bool = typer.Option(False, "--no-write", help="Run and show, but write no record."),
     steps: int = typer.Option(2, "--steps", min=1, help="Measured steps after the warm-up step (GPU only)."),
+    deadline: float | None = typer.Option(
+        None, "--deadline", min=1, metavar="SECONDS", help="End by this many seconds after the start: no setting "
+        "starts with less than a minute left, and a running one gets at most the time left."
+    ),
+    setting_timeout: int | None = typer.Option(
+        None, "--setting-timeout", min=1, metavar="SECONDS",
+        help="Abandon a setting that runs longer than this (filed as an error).",
+    ),
+    out: Path | None = typer.Option(
+        None, "--out", metavar="DIR", file_okay=False, help="Also keep DIR/ablation.jsonl (a line per finished "
+        "setting, filed or not) and DIR/reproductions.tar.gz (the records written and the logs), rewritten after "
+        "each setting."
+    ),
+    redo: bool = typer.Option(
+        False, "--redo", help="Also measure settings an earlier GPU run settled (a value or out of memory, in the "
+        "records or the logs under --runs); they are skipped otherwise."
+    ),
+    runs: Path = typer.Option(
+        Path("measure/runs"), "--runs", metavar="DIR", file_okay=False,
+        help="Kept logs of earlier GPU runs, for the skipping --redo turns off.",
+    ),
     records: Path = RecordsOption,
     debug: bool = DebugOption,
 ) -> None:
@@ -37,39 +65,87 @@ def reproduce_command(
     On a machine with a CUDA GPU the peak is measured; --estimate predicts it on the CPU.
     Each setting's reproduction record is written as soon as it finishes, to
     <records>/reproduction/; the transcribed result is never changed. Settings run most
-    plausible first; --setting and --limit narrow the sweep.
+    plausible first; --setting and --limit narrow the sweep. --all runs the whole ablation
+    (see measure/README.md), with --deadline, --setting-timeout and --out for a GPU lease.
     """
+    from measure.outcome import Method
+    from measure.schedule import Deadline
     from registry import reproduce as rp
-    from registry.cli.core import load_valid
-    from registry.models.reproduction import ReproductionMethod
 
+    clock = Deadline(deadline)
     with user_errors(debug):
-        registry = load_valid(records)
+        if (result_id is None) is not whole_ablation:
+            raise RegistryError("give the id of one result, or --all for every recipe" if result_id is None else
+                                f"give either a result's id ({result_id}) or --all, not both",
+                                "'registry list --kind result' lists the results; those with a recipe can be "
+                                "reproduced")
+        registry = _load(records, lenient=whole_ablation)
         overrides = rp.parse_overrides(setting)
-        method = ReproductionMethod.ESTIMATED if estimate else ReproductionMethod.MEASURED
-        if not estimate and not plan_only and not _cuda():
+        method = Method.ESTIMATED if estimate else Method.MEASURED
+        device = "cuda"
+        if method is Method.MEASURED and not plan_only and not _cuda():
             if not smoke:
                 raise RegistryError(
                     "no CUDA GPU is visible here, and a measurement needs one",
-                    "add --estimate for the CPU estimate, or run on a GPU machine (see measure/README.md)",
+                    "add --estimate for the CPU estimate, add --smoke to run the training steps on the CPU "
+                    "(nothing measured), or run on a GPU machine (see measure/README.md)",
                 )
-            method = ReproductionMethod.ESTIMATED
-            err_console.print("No CUDA GPU here: the smoke run estimates on the CPU instead.")
-        the_plan = rp.plan(registry, result_id, method=method, overrides=overrides, smoke=smoke,
-                           limit=1 if smoke and limit is None else limit)
+            device = "cpu"
+            err_console.print("No CUDA GPU here: the smoke run runs its training steps on the CPU, which measures "
+                              "nothing.")
+        skip = set() if redo or smoke or method is Method.ESTIMATED else _settled(registry, runs)
+        if whole_ablation:
+            the_plan = rp.plan_all(registry, method=method, overrides=overrides, smoke=smoke, limit=limit, skip=skip)
+        else:
+            assert result_id is not None
+            the_plan = rp.plan(registry, result_id, method=method, overrides=overrides, smoke=smoke, skip=skip,
+                               limit=1 if smoke and limit is None else limit)
+        if the_plan.skipped:
+            err_console.print(f"Skipping {the_plan.skipped} setting(s) an earlier GPU run settled (--redo measures "
+                              "them again).")
         if plan_only:
             _print_plan(the_plan)
             return
+        if not the_plan.jobs:
+            console.print("Nothing to run.")
+            return
         rp.check_requirements(the_plan.jobs, method)
-        command = rp.command_line(the_plan.result.id, estimate=estimate, smoke=smoke, overrides=overrides,
-                                  limit=limit,
+        command = rp.command_line(result_id, whole_ablation=whole_ablation, estimate=estimate, smoke=smoke,
+                                  overrides=overrides, limit=limit,
                                   steps=None if estimate or steps == 2 else steps, records=records)
+        env = rp.RunEnvironment.collect(command)
+        log = _run_log(out, records)
+        if whole_ablation:
+            err_console.print(f"{len(the_plan.jobs)} setting(s) on {_device_name(device, method)}; commit "
+                              f"{env.git_commit}; software: {_versions(env.software)}", soft_wrap=True)
         write_root = None if (smoke or no_write) else records
-        filed = _run_with_progress(the_plan, rp.RunEnvironment.collect(command), write_root, steps)
-        console.print(results_table(the_plan, filed))
-        _print_footer(the_plan, filed, write_root)
-        if filed and not any(entry.outcome.ok for entry in filed):
+        run = _run_with_progress(the_plan, env, write_root=write_root, steps=steps, device=device, deadline=clock,
+                                 setting_timeout=setting_timeout, log=log)
+        _print_tables(the_plan, run.filed)
+        _print_footer(the_plan, run, write_root, log)
+        failed = [entry for entry in run.filed if entry.write_error]
+        if (run.filed and not any(entry.outcome.finished for entry in run.filed)) or failed:
             raise typer.Exit(1)
+
+
+def _load(records: Path, *, lenient: bool):  # type: ignore[no-untyped-def]
+    """The registry; a whole-ablation run goes on past errors elsewhere in the tree, with a warning.
+
+    A GPU lease is too scarce to lose to a half-edited record: every record the run writes is
+    checked on its own, and 'registry validate' runs again when they come back.
+    """
+    from registry.checks import validate
+    from registry.cli.core import load_valid
+
+    if not lenient:
+        return load_valid(records)
+    registry, report = validate(records)
+    if not report.valid:
+        first = report.errors[0]
+        err_console.print(f"Warning: the registry under {records} has {len(report.errors)} error(s) (first: "
+                          f"{first.location}: {first.message}); continuing with the records that loaded.",
+                          soft_wrap=True)
+    return registry
 
 
 def _cuda() -> bool:
@@ -78,44 +154,102 @@ def _cuda() -> bool:
     return cuda_available()
 
 
-def _run_with_progress(the_plan: Any, env: Any, write_root: Path | None, steps: int) -> list[Any]:
+def _settled(registry: Any, runs: Path) -> set[Any]:
+    from registry.runlog import settled
+
+    return settled(registry, runs)
+
+
+def _run_log(out: Path | None, records: Path) -> Any:
+    if out is None:
+        return None
+    from registry.runlog import RunLog
+
+    return RunLog(out, records)
+
+
+def _device_name(device: str, method: Any) -> str:
+    if method.value == "estimated":
+        return "the CPU (estimates)"
+    if device == "cpu":
+        return "the CPU (a dry run: nothing measured)"
+    import torch
+
+    return str(torch.cuda.get_device_name(0))
+
+
+def _versions(software: dict[str, str | None]) -> str:
+    return ", ".join(f"{name} {version}" for name, version in software.items() if version)
+
+
+def _run_with_progress(the_plan: Any, env: Any, **options: Any) -> Any:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     from registry import reproduce as rp
 
-    verb = "Estimating" if the_plan.method.value == "estimated" else "Measuring"
+    verb = _verb(the_plan, options["device"])
+    show_stage = len(the_plan.stages) > 1
     columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())
     with Progress(*columns, console=err_console, transient=False) as progress:
         task = progress.add_task(f"{verb} {len(the_plan.jobs)} setting(s)", total=len(the_plan.jobs))
 
-        def on_start(index: int, job: Any) -> None:
-            progress.update(task, description=f"{verb} {job.setting.model}: {job.setting.label()}")
+        def start(index: int, job: Any) -> None:
+            stage = f" {job.setting.stage.value}" if show_stage else ""
+            progress.update(task, description=f"{verb} {job.setting.model}{stage}: {job.setting.label()}")
 
-        def on_done(index: int, entry: Any) -> None:
+        def done(index: int, entry: Any) -> None:
             progress.advance(task)
-            progress.console.print(_done_line(entry), soft_wrap=True)
+            progress.console.print(_done_line(entry, show_stage), soft_wrap=True)
 
-        return rp.reproduce(the_plan.jobs, the_plan.method, env, write_root=write_root, steps=steps,
-                            on_start=on_start, on_done=on_done)
+        def note(text: str) -> None:
+            progress.console.print(text, soft_wrap=True)
+
+        return rp.reproduce(the_plan, env, hooks=rp.Hooks(start=start, done=done, note=note), **options)
 
 
-def _done_line(entry: Any) -> str:
+def _verb(the_plan: Any, device: str) -> str:
+    if the_plan.method.value == "estimated":
+        return "Estimating"
+    return "Running" if device == "cpu" else "Measuring"
+
+
+def _done_line(entry: Any, show_stage: bool = False) -> str:
     from rich.markup import escape
 
     outcome = entry.outcome
     if outcome.ok and outcome.peak_bytes is not None:
         head = f"[green]done[/] {outcome.peak_bytes / 1e9:.2f} GB ({outcome.peak_bytes / 2**30:.2f} GiB)"
+    elif outcome.finished:
+        head = "[green]done[/] (dry run: nothing measured)"
     else:
         head = f"[red]{outcome.status.value}[/] {escape(outcome.error or '')}"
+    stage = f"{outcome.setting.stage.value} " if show_stage else ""
     where = f" -> {escape(str(entry.path))}" if entry.path else ""
-    return f"{head} in {outcome.duration_s:.0f} s: {escape(outcome.setting.label())}{where}"
+    unwritten = f" [red](record not written: {escape(entry.write_error)})[/]" if entry.write_error else ""
+    return f"{head} in {outcome.duration_s:.0f} s: {stage}{escape(outcome.setting.label())}{where}{unwritten}"
 
 
-def results_table(the_plan: Any, filed: list[Any]) -> Any:
+def _print_tables(the_plan: Any, filed: list[Any]) -> None:
+    """One table per result (the whole ablation: one per transcribed result, then one per other stage)."""
+    if the_plan.result is not None:
+        console.print(results_table(the_plan.result, filed, method=the_plan.method, smoke=the_plan.smoke))
+        return
+    for result in the_plan.results:
+        entries = [entry for entry in filed if entry.job.result is not None and entry.job.result.id == result.id]
+        if entries:
+            console.print(results_table(result, entries, method=the_plan.method, smoke=the_plan.smoke))
+    for stage in the_plan.stages:
+        entries = [entry for entry in filed if entry.job.result is None and entry.outcome.setting.stage is stage]
+        if entries:
+            console.print(results_table(None, entries, method=the_plan.method, smoke=the_plan.smoke))
+
+
+def results_table(result: Any, filed: list[Any], *, method: Any, smoke: bool) -> Any:
     """Transcribed value, then each setting's reproduced or estimated value, its difference and ratio.
 
-    Knobs with one value across the rows go in the caption; each row names the ones that vary.
+    ``result`` None: a stage no source reports, in GB, with nothing to compare with. Knobs with
+    one value across the rows go in the caption; each row names the ones that vary.
     """
     from rich import box
     from rich.table import Table
@@ -123,52 +257,71 @@ def results_table(the_plan: Any, filed: list[Any]) -> Any:
     from registry import display as d
     from registry.units import bytes_in_unit, gib
 
-    result = the_plan.result
-    unit = d.unit_symbol(result.unit)
-    kind = "estimated" if the_plan.method.value == "estimated" else "measured"
+    unit_name = result.unit if result is not None else "gigabyte"
+    unit = d.unit_symbol(unit_name)
+    kind = "estimated" if method.value == "estimated" else "measured"
     knobs = [entry.outcome.setting.knobs() for entry in filed]
     varying, same = d.split_knobs(knobs)
     model = filed[0].outcome.setting.model if filed else ""
     caption = f"Model {model}" + (f"; in every row: {', '.join(same)}" if same else "")
-    if the_plan.smoke:
+    if smoke and result is not None:
         caption += f"; a smoke run of a tiny model, not comparable with the transcribed {result.printed_value} {unit}"
-    table = Table(title=f"{d.metric_label(result.metric)}: transcribed {result.printed_value} {unit} beside our "
-                        f"{kind} values", caption=caption, box=box.SIMPLE_HEAD, show_lines=len(varying) > 1)
+    if result is not None:
+        title = f"{d.metric_label(result.metric)}: transcribed {result.printed_value} {unit} beside our {kind} values"
+    else:
+        stage = filed[0].outcome.setting.stage.label if filed else ""
+        title = f"Stage {stage} (no transcribed result): our {kind} values"
+    table = Table(title=title, caption=caption, box=box.SIMPLE_HEAD, show_lines=len(varying) > 1)
     table.add_column("Setting", overflow="fold", min_width=32)
     table.add_column(f"{'Est.' if kind == 'estimated' else 'Meas.'} {unit}", justify="right")
     table.add_column("GiB", justify="right")
     table.add_column(f"Diff. {unit}", justify="right")
     table.add_column("Ratio", justify="right")
     table.add_column("Outcome", overflow="fold")
-    table.add_row("transcribed (as printed)", result.printed_value, "", "", "", "", style="cyan")
+    if result is not None:
+        table.add_row("transcribed (as printed)", result.printed_value, "", "", "", "", style="cyan")
     for entry, row in zip(filed, knobs, strict=True):
         outcome, comparison = entry.outcome, entry.comparison
         ok = outcome.ok and outcome.peak_bytes is not None
         table.add_row(
             "\n".join(f"{n}={d.knob_text(row[n])}" for n in varying if n in row) or "-",
-            f"{bytes_in_unit(outcome.peak_bytes, result.unit):.2f}" if ok else "-",
+            f"{bytes_in_unit(outcome.peak_bytes, unit_name):.2f}" if ok else "-",
             f"{gib(outcome.peak_bytes):.2f}" if ok else "-",
             f"{comparison.difference:+.2f}" if comparison else "-",
             f"×{comparison.ratio:.3f}" if comparison else "-",
-            "ok" if ok else f"{outcome.status.value}: {outcome.error}",
+            "ok" if ok else "dry run" if outcome.finished else f"{outcome.status.value}: {outcome.error}",
         )
     return table
 
 
 def _print_plan(the_plan: Any) -> None:
-    console.print(f"Result: {the_plan.result.id} (transcribed {the_plan.result.printed_value})", soft_wrap=True)
-    console.print(f"Recipe: {the_plan.recipe.id}", soft_wrap=True)
+    if the_plan.result is not None:
+        console.print(f"Result: {the_plan.result.id} (transcribed {the_plan.result.printed_value})", soft_wrap=True)
+        console.print(f"Recipe: {the_plan.recipe.id}", soft_wrap=True)
+    else:
+        filed = sum(job.result is not None for job in the_plan.jobs)
+        console.print(f"The whole ablation: {len(the_plan.jobs)} setting(s), {filed} of them filed against their "
+                      f"result, {len(the_plan.jobs) - filed} of stages no source reports (logged, not filed).",
+                      soft_wrap=True)
     for index, job in enumerate(the_plan.jobs, start=1):
-        console.print(f"{index:3d}. {job.setting.model} {job.setting.stage.value}: {job.setting.label()}",
+        unfiled = "" if the_plan.result is not None or job.result is not None else " (no transcribed result)"
+        console.print(f"{index:3d}. {job.setting.model} {job.setting.stage.value}: {job.setting.label()}{unfiled}",
                       soft_wrap=True)
 
 
-def _print_footer(the_plan: Any, filed: list[Any], write_root: Path | None) -> None:
+def _print_footer(the_plan: Any, run: Any, write_root: Path | None, log: Any) -> None:
+    filed = run.filed
     ok = [entry for entry in filed if entry.comparison is not None]
+    dry = any(entry.outcome.dry_run for entry in filed)
     if the_plan.smoke:
-        console.print(f"Smoke run on {the_plan.jobs[0].setting.model if the_plan.jobs else 'no model'}: the plumbing "
-                      "works; its values are not comparable with the transcribed one, and nothing was filed.")
-    elif ok:
+        model = the_plan.jobs[0].setting.model if the_plan.jobs else "no model"
+        if dry:
+            console.print(f"Smoke run on {model}: the plumbing works; its training steps ran on the CPU, which "
+                          "measures nothing, and nothing was filed.")
+        else:
+            console.print(f"Smoke run on {model}: the plumbing works; its values are not comparable with the "
+                          "transcribed one, and nothing was filed.")
+    elif ok and the_plan.result is not None:
         best = min(ok, key=lambda entry: abs(entry.comparison.difference))
         from registry.units import symbol
 
@@ -180,8 +333,15 @@ def _print_footer(the_plan: Any, filed: list[Any], write_root: Path | None) -> N
     if written:
         console.print(f"Wrote {len(written)} reproduction record(s) to {write_root}/reproduction/; "
                       "check them with 'registry validate'.")
-    elif not the_plan.smoke:
+    elif not the_plan.smoke and write_root is None:
         console.print("No record was written (--no-write).")
+    if log is not None:
+        console.print(f"Log and records in {log.tarball}.")
+    if run.not_started:
+        from measure.schedule import MIN_SETTING_S
+
+        console.print(f"Deadline: {run.elapsed_s:.0f} s elapsed, {max(run.left_s or 0, 0):.0f} s left; "
+                      f"{run.not_started} setting(s) not started (each needs at least {MIN_SETTING_S} s).")
 
 
 def register(app: typer.Typer) -> None:

@@ -4,20 +4,26 @@ A recipe says how to re-run the experiment behind a result: the conditions the
 source states, and the knobs it leaves unstated with the values worth trying. A
 reproduction is one run of one setting of a recipe, measured on named hardware or
 estimated on a CPU. It sits beside the transcribed result and never replaces it.
+
+How a run was obtained, what came of it, where it ran, the attention kernel and the knob
+values are measure/'s own run types (``measure.outcome``, ``measure.settings``, both free of
+torch), used here as they are rather than copied.
 """
 
 from __future__ import annotations
 
 from decimal import Decimal
-from enum import StrEnum
 from typing import Annotated, Literal
 
 from pydantic import Field, NonNegativeInt, model_validator
 
+from measure.outcome import AttentionImpl, Hardware, Method, Status
+from measure.settings import KnobValue
 from registry.models.base import Record, Slug, Sql, Strict, Text, Timestamp, ref
 from registry.units import DECIMAL_PLACES, gib
 
-KnobValue = str | int | bool
+#: The record's hardware is measure's ``Hardware``; the old name stays for importers.
+RunHardware = Hardware
 
 
 class FixedConditions(Strict):
@@ -65,31 +71,6 @@ class Recipe(Record):
         return self
 
 
-class ReproductionMethod(StrEnum):
-    MEASURED = "measured"
-    """Run on real hardware and read off it."""
-    ESTIMATED = "estimated"
-    """Predicted without the hardware (for example traced under fake tensors on a CPU)."""
-
-
-class Outcome(StrEnum):
-    OK = "ok"
-    OUT_OF_MEMORY = "out-of-memory"
-    ERROR = "error"
-
-
-class RunHardware(Strict):
-    """The hardware a reproduction ran on, named as it was."""
-
-    kind: Literal["gpu", "cpu-estimate"] = Field(description="A GPU measurement, or an estimate made on a CPU.")
-    name: Text = Field(
-        description="Device name as the driver reports it (for example 'NVIDIA H200'); for an estimate, how it was "
-        "made (for example 'CPU estimate (FakeTensorMode + MemTracker)'), never a GPU's name."
-    )
-    memory_bytes: NonNegativeInt | None = Field(None, description="Total device memory, in bytes.")
-    count: int = Field(1, ge=1, description="Number of devices used.")
-
-
 def ratio(reproduced: Decimal, transcribed: Decimal) -> Decimal:
     """reproduced / transcribed, rounded to ``DECIMAL_PLACES``."""
     return (reproduced / transcribed).quantize(Decimal(1).scaleb(-DECIMAL_PLACES))
@@ -112,21 +93,18 @@ class Comparison(Strict):
         return self
 
 
-AttentionImpl = Literal["eager", "flash-attn", "sdpa-flash", "sdpa-flash-cpu"]
-
-
 class Reproduction(Record):
     """One run of one setting of a recipe: a value we measured or estimated ourselves."""
 
     kind: Literal["reproduction"]
     result: str = ref("result", description="The transcribed result this run reproduces.")
     recipe: str = ref("recipe", description="The recipe that was run.")
-    method: ReproductionMethod = Field(description="Measured on hardware, or estimated.")
+    method: Method = Field(description="Measured on hardware, or estimated.")
     model: Slug = Field(description="The measure/ model configuration that ran; the recipe's, or the check fails.")
     setting: Annotated[dict[str, KnobValue], Sql(key="knob", value="value")] = Field(
         description="The value of every recipe knob that applies to this run (knobs that do not apply are left out)."
     )
-    outcome: Outcome = Field(description="Whether the run produced a value.")
+    outcome: Status = Field(description="Whether the run produced a value.")
     error: Text | None = Field(None, description="What went wrong, where the outcome is not 'ok'.")
     value_bytes: NonNegativeInt | None = Field(None, description="The peak, in bytes (allocated memory).")
     value: Decimal | None = Field(None, description="The peak in the result's unit (GB = 10^9 bytes).")
@@ -162,7 +140,7 @@ class Reproduction(Record):
         None, description="How the value was obtained and what it leaves out (for an estimate, how it models what "
         "it cannot trace, such as DeepSpeed's CPU offload)."
     )
-    hardware: RunHardware = Field(description="Where it ran.")
+    hardware: Hardware = Field(description="Where it ran.")
     software: Annotated[dict[str, str | None], Sql(key="name", value="version")] = Field(
         description="Versions of python, torch, CUDA and the other libraries."
     )
@@ -173,11 +151,11 @@ class Reproduction(Record):
 
     @model_validator(mode="after")
     def _consistent(self) -> Reproduction:
-        if self.outcome is Outcome.OK and (self.value_bytes is None or self.value is None):
+        if self.outcome is Status.OK and (self.value_bytes is None or self.value is None):
             raise ValueError("a reproduction with outcome 'ok' needs value_bytes and value")
-        if self.outcome is not Outcome.OK and self.error is None:
+        if self.outcome is not Status.OK and self.error is None:
             raise ValueError(f"a reproduction with outcome {self.outcome.value!r} needs an error message")
-        if self.outcome is not Outcome.OK and self.value_bytes is not None:
+        if self.outcome is not Status.OK and self.value_bytes is not None:
             raise ValueError(f"a reproduction with outcome {self.outcome.value!r} has no value; drop value_bytes")
         if self.value_bytes is None and (self.value is not None or self.value_gib is not None):
             raise ValueError("value and value_gib are derived from value_bytes, which is missing")
@@ -185,9 +163,9 @@ class Reproduction(Record):
             raise ValueError(f"value_gib must be value_bytes / 2^30 = {gib(self.value_bytes)}")
         if self.comparison is not None and self.value is None:
             raise ValueError("a comparison needs a value")
-        expected = "gpu" if self.method is ReproductionMethod.MEASURED else "cpu-estimate"
-        if self.hardware.kind != expected:
-            article = "an" if self.method is ReproductionMethod.ESTIMATED else "a"
-            raise ValueError(f"{article} {self.method.value} reproduction runs on hardware of kind {expected!r}, "
-                             f"not {self.hardware.kind!r}")
+        expected = self.method.hardware_kind
+        if self.hardware.kind is not expected:
+            article = "an" if self.method is Method.ESTIMATED else "a"
+            raise ValueError(f"{article} {self.method.value} reproduction runs on hardware of kind "
+                             f"{expected.value!r}, not {self.hardware.kind.value!r}")
         return self

@@ -1,0 +1,117 @@
+"""A run's log folder, and the settings earlier GPU runs settled.
+
+With a log folder, each finished setting appends one JSON line to ``<folder>/ablation.jsonl``
+(everything the run saw, filed or not: ``RunOutcome.log_entry`` and the record it became)
+and rewrites ``<folder>/reproductions.tar.gz`` with the records written so far, that log
+and DeepSpeed's op-build log, atomically: a run cut short keeps everything it finished.
+Logs brought back from a GPU machine are kept under ``measure/runs/``; ``settled`` reads
+them and the records, so that a later run skips what is already answered.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import tarfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from measure.errors import MeasureError
+from measure.outcome import HardwareKind, Method, Status
+from measure.settings import Setting
+from registry.errors import RegistryError
+from registry.loader import Registry
+from registry.models import Recipe, Reproduction
+
+if TYPE_CHECKING:
+    from registry.reproduce import Filed
+
+LOG = "ablation.jsonl"
+TARBALL = "reproductions.tar.gz"
+OP_BUILD_LOG = "ds_op_build.log"
+#: Outcomes that answer a setting for good on a GPU; any other outcome is tried again.
+SETTLED = (Status.OK, Status.OUT_OF_MEMORY)
+
+
+class RunLog:
+    """The log folder of one run: the JSON-lines log and the rolling tarball."""
+
+    def __init__(self, folder: Path, records_root: Path) -> None:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / LOG).touch()
+        except OSError as exc:
+            raise RegistryError(f"cannot keep the run's log in {folder}: {exc.strerror or exc}",
+                                "choose a folder you can write to") from None
+        self.folder = folder
+        self.records_root = records_root
+        self.written: list[Path] = []
+
+    @property
+    def log(self) -> Path:
+        return self.folder / LOG
+
+    @property
+    def tarball(self) -> Path:
+        return self.folder / TARBALL
+
+    def add(self, entry: Filed) -> None:
+        """Append the entry's line to the log and rewrite the tarball."""
+        line = entry.outcome.log_entry()
+        line["record"] = entry.record.id if entry.record is not None and entry.path is not None else None
+        line["record_error"] = entry.write_error
+        with self.log.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(line) + "\n")
+        if entry.path is not None:
+            self.written.append(entry.path)
+        self.pack()
+
+    def pack(self) -> Path:
+        """Rewrite the tarball with the records written so far and the logs (a temporary file renamed into place)."""
+        buffer = io.BytesIO()
+        with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+            for path in self.written:
+                tar.add(path, arcname=f"{path.parent.name}/{path.name}")
+            for name in (LOG, OP_BUILD_LOG):
+                if (self.folder / name).exists():
+                    tar.add(self.folder / name, arcname=name)
+        temporary = self.folder / f".{TARBALL}.partial"
+        temporary.write_bytes(buffer.getvalue())
+        os.replace(temporary, self.tarball)
+        return self.tarball
+
+
+def settled(registry: Registry, runs: Path) -> set[Setting]:
+    """Every setting an earlier GPU run settled, from the measured records and the logs kept under ``runs``.
+
+    Settled: it gave a value, or it did not fit (out of memory is the GPU's answer for that
+    setting). A setting that crashed, timed out or could not start (DeepSpeed's ops failing to
+    build) is not settled, so it runs again. Lines a run cut off half-written are passed over.
+    """
+    found: set[Setting] = set()
+    for record in registry.of_kind(Reproduction):
+        recipe = registry.records.get(record.recipe)
+        if record.method is Method.MEASURED and record.outcome in SETTLED and isinstance(recipe, Recipe):
+            fixed = recipe.fixed
+            conditions = {"model": record.model, "stage": fixed.stage, "sequence_length": fixed.sequence_length,
+                          "batch_size": fixed.batch_size, "data_seed": fixed.data_seed}
+            _add(found, conditions, record.setting)
+    for log in sorted(runs.glob("*.jsonl")) if runs.is_dir() else []:
+        for line in log.read_text(encoding="utf-8").splitlines():
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            on_gpu = (entry.get("hardware") or {}).get("kind") == HardwareKind.GPU.value
+            if (entry.get("method") == Method.MEASURED.value and entry.get("status") in SETTLED and on_gpu
+                    and not entry.get("dry_run")):
+                _add(found, entry, entry.get("setting") or {})
+    return found
+
+
+def _add(found: set[Setting], conditions: dict, knobs: dict) -> None:  # type: ignore[type-arg]
+    try:
+        found.add(Setting.from_plain(conditions, knobs))
+    except (KeyError, TypeError, ValueError, MeasureError):
+        pass  # a record or line that names no setting measure/ knows settles nothing

@@ -1,0 +1,262 @@
+"""`registry reproduce --all`: the whole ablation's order, its dry run on the CPU, and what it writes as it goes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib.util
+import json
+import shutil
+import sysconfig
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from measure.outcome import Hardware, HardwareKind, Method, RunOutcome, Status
+from measure.settings import Stage
+from registry.checks import validate
+from registry.reproduce import plan_all
+from registry.runlog import settled
+from registry.yamlio import dump_yaml, parse_yaml
+from tests.conftest import BUNDLED_RECORDS, RESULT_11, RESULT_33
+
+HAS_TORCH = importlib.util.find_spec("torch") is not None and importlib.util.find_spec("transformers") is not None
+needs_torch = pytest.mark.skipif(not HAS_TORCH, reason="needs the measure extra (torch, transformers)")
+DEEPSPEED_OPS_MISSING = (
+    "deepspeed is not installed" if importlib.util.find_spec("deepspeed") is None
+    else "no C++ compiler to build DeepSpeed's CPU Adam" if not (shutil.which("c++") or shutil.which("g++"))
+    else "no Python headers (Python.h) to build DeepSpeed's CPU Adam"
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists()
+    else None
+)
+
+
+def cuda_available() -> bool:
+    if not HAS_TORCH:
+        return False
+    import torch
+
+    return bool(torch.cuda.is_available())
+
+
+no_gpu = pytest.mark.skipif(cuda_available(), reason="checks the CPU dry run, which a machine with a GPU does not do")
+
+
+@pytest.fixture(scope="module")
+def registry():  # type: ignore[no-untyped-def]
+    registry, report = validate(BUNDLED_RECORDS)
+    assert report.valid
+    return registry
+
+
+def log_lines(out: Path) -> list[dict]:  # type: ignore[type-arg]
+    return [json.loads(line) for line in (out / "ablation.jsonl").read_text().splitlines()]
+
+
+def test_most_informative_settings_come_first(registry) -> None:  # type: ignore[no-untyped-def]
+    jobs = plan_all(registry, method=Method.MEASURED).jobs
+    assert len(jobs) == len({job.setting for job in jobs}) == 20 + 48 + 20 + 20
+    first = jobs[:4]
+    assert [job.setting.stage for job in first] == [Stage.CHECKPOINTING, Stage.DEEPSPEED, Stage.BASELINE,
+                                                    Stage.FLASH_ATTENTION]
+    assert [job.result.id if job.result else None for job in first] == [RESULT_33, RESULT_11, None, None]
+    assert first[0].setting.knobs() == first[2].setting.knobs() == first[3].setting.knobs() == {
+        "update_mode": "full", "precision": "bf16-weights-fp32-adam", "length_unit": "tokens"}
+    assert first[1].setting.knobs()["reduce_bucket_size"] == 6_553_600
+    assert [job.setting.stage for job in jobs[4:6]] == [Stage.CHECKPOINTING, Stage.DEEPSPEED], "sweeps take turns"
+    recipe_jobs = [job for job in jobs if job.result is not None]
+    assert len(recipe_jobs) == 68 and jobs.index(recipe_jobs[-1]) < len(jobs) - 38, "other stages' sweeps come last"
+    assert {job.setting.model for job in jobs} == {"nt-2-5b"}
+    dry = plan_all(registry, method=Method.MEASURED, smoke=True).jobs
+    assert {(j.setting.model, j.setting.batch_size, j.setting.sequence_length) for j in dry} == {("nt-tiny", 2, 64)}
+    assert [j.setting.knobs() for j in dry] == [j.setting.knobs() for j in jobs]
+
+
+def test_plan_prints_the_order(cli) -> None:  # type: ignore[no-untyped-def]
+    result = cli("reproduce", "--all", "--plan", "--limit", "4")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "The whole ablation: 4 setting(s), 2 of them filed against their result, 2 of stages no source" in lines[0]
+    assert lines[1].startswith("  1. nt-2-5b checkpointing: update_mode=full,")
+    assert lines[3].startswith("  3. nt-2-5b baseline: ") and lines[3].endswith("(no transcribed result)")
+
+
+def test_a_setting_narrows_the_recipes_that_have_that_knob(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    result = cli("reproduce", "--all", "--plan", "--setting", "reduce_bucket_size=6553600")
+    assert result.exit_code == 0, result.output
+    assert "The whole ablation: 84 setting(s), 44 of them filed" in result.output  # deepspeed's 48 halved
+    recipe = next((records_dir / "recipe").glob("*checkpointing.yaml"))
+    data = parse_yaml(recipe.read_text()).data
+    data["knobs"] = [knob for knob in data["knobs"] if knob["name"] != "adamw_impl"]
+    recipe.write_text(dump_yaml(data))
+    missing = cli("reproduce", "--all", "--plan", "--setting", "adamw_impl=fused", "--records", records_dir)
+    assert missing.exit_code == 1 and "no recipe has a knob 'adamw_impl'" in missing.output
+    assert "their knobs are: allgather_bucket_size, length_unit" in " ".join(missing.output.split())
+
+
+@pytest.mark.parametrize(("args", "message"), [([], "give the id of one result, or --all for every recipe"),
+                                               ([RESULT_33, "--all"], "or --all, not both")])
+def test_one_result_or_all(cli, args: list[str], message: str) -> None:  # type: ignore[no-untyped-def]
+    result = cli("reproduce", *args, "--plan")
+    assert result.exit_code == 1 and message in " ".join(result.output.split()), result.output
+
+
+@needs_torch
+@no_gpu
+def test_dry_run_runs_the_steps_on_the_cpu_and_files_nothing(cli, tmp_path: Path, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "out"
+    before = sorted((records_dir / "reproduction").glob("*.yaml"))
+    result = cli("reproduce", "--all", "--smoke", "--out", out, "--limit", "1", "--records", records_dir)
+    assert result.exit_code == 0, result.output
+    [line] = log_lines(out)
+    assert (line["method"], line["dry_run"], line["status"], line["stage"], line["model"]) == (
+        "measured", True, "ok", "checkpointing", "nt-tiny")
+    assert line["hardware"]["kind"] == "cpu" and line["batch_size"] == 2 and line["tokens_per_sequence"] == 64
+    assert line["peak_bytes"] is None and len(line["losses"]) == 3 and line["record"] is None
+    with tarfile.open(out / "reproductions.tar.gz") as tar:
+        assert tar.getnames() == ["ablation.jsonl"]
+    assert sorted((records_dir / "reproduction").glob("*.yaml")) == before
+    text = " ".join(result.output.split())
+    assert "1 setting(s) on the CPU (a dry run: nothing measured); commit" in text and "nothing was filed" in text
+
+
+@needs_torch
+@no_gpu
+@pytest.mark.deepspeed_ops
+@pytest.mark.skipif(DEEPSPEED_OPS_MISSING is not None, reason=DEEPSPEED_OPS_MISSING or "")
+def test_dry_run_covers_every_stage_including_deepspeed(cli, tmp_path: Path, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "out"
+    before = sorted((records_dir / "reproduction").glob("*.yaml"))
+    result = cli("reproduce", "--all", "--smoke", "--out", out, "--limit", "6", "--records", records_dir)
+    assert result.exit_code == 0, result.output
+    lines = log_lines(out)
+    assert [x["stage"] for x in lines] == ["checkpointing", "deepspeed", "baseline", "flash-attention",
+                                           "checkpointing", "deepspeed"]
+    assert all(x["status"] == "ok" and x["dry_run"] for x in lines), [x["error"] for x in lines]
+    assert {x["attention_impl"] for x in lines} == {"eager", "sdpa-flash-cpu"}
+    with tarfile.open(out / "reproductions.tar.gz") as tar:
+        assert tar.getnames() == ["ablation.jsonl"]
+    assert sorted((records_dir / "reproduction").glob("*.yaml")) == before
+
+
+def synthetic_measurement(setting, method, *, device, steps, timeout):  # type: ignore[no-untyped-def]
+    """Stands in for the GPU in the test below: plumbing only, the numbers are test inputs."""
+    peak = {Stage.CHECKPOINTING: 34_000_000_000, Stage.DEEPSPEED: 11_500_000_000}.get(setting.stage)
+    return RunOutcome(setting=setting, method=Method.MEASURED,
+                      hardware=Hardware(kind=HardwareKind.GPU, name="Test GPU", memory_bytes=10**11),
+                      started_at=dt.datetime(2026, 11, 21, 8, 0, tzinfo=dt.UTC),
+                      status=Status.OK if peak else Status.OUT_OF_MEMORY, peak_bytes=peak,
+                      error=None if peak else "OutOfMemoryError: CUDA out of memory.", steps=steps, warmup_steps=1)
+
+
+@pytest.fixture
+def fake_gpu(monkeypatch):  # type: ignore[no-untyped-def]
+    """A GPU that is not there, as far as the driver is concerned; the tests say what a setting gives."""
+    import measure.env
+    from registry import reproduce as rp
+    from registry.cli import reproduce as cli_reproduce
+
+    monkeypatch.setattr(cli_reproduce, "_cuda", lambda: True)
+    monkeypatch.setattr(cli_reproduce, "_device_name", lambda device, method: "Test GPU")
+    monkeypatch.setattr(rp, "check_requirements", lambda jobs, method: None)
+    monkeypatch.setattr(rp, "_start_op_build", lambda the_plan, device, log: None)
+    # A measured record names the CUDA it ran with, and a torch build that can use it.
+    monkeypatch.setattr(measure.env, "software_versions",
+                        lambda: {"python": "3.12.3", "torch": "2.13.0+cu128", "cuda": "12.8"})
+
+
+def test_each_finished_setting_is_written_at_once(cli, tmp_path: Path, records_dir: Path, fake_gpu,  # type: ignore[no-untyped-def]
+                                                  monkeypatch) -> None:
+    monkeypatch.setattr("measure.run.run", synthetic_measurement)
+    out = tmp_path / "out"
+    bundled = {p.name for p in (records_dir / "reproduction").glob("*.yaml")}
+    args = ["reproduce", "--all", "--records", records_dir, "--out", out, "--limit", "3", "--runs", out]
+    first = cli(*args)
+    assert first.exit_code == 0, first.output
+    written = sorted(p.name for p in (records_dir / "reproduction").iterdir() if p.name not in bundled)
+    assert len(written) == 2 and all("-measured-" in name for name in written)
+    assert validate(records_dir)[1].valid
+    lines = log_lines(out)
+    assert [x["status"] for x in lines] == ["ok", "ok", "out-of-memory"]
+    assert [x["record"] is not None for x in lines] == [True, True, False]
+    with tarfile.open(out / "reproductions.tar.gz") as tar:
+        assert sorted(tar.getnames()) == sorted(["ablation.jsonl"] + [f"reproduction/{n}" for n in written])
+    text = " ".join(first.output.split())
+    assert "3 setting(s) on Test GPU" in text and "Wrote 2 reproduction record(s)" in text
+    assert "out-of-memory OutOfMemoryError: CUDA out of memory. in 0 s: baseline" in text
+    record = (records_dir / "reproduction" / written[0]).read_text()
+    assert f"command: registry reproduce --all --limit 3 --records {records_dir}" in " ".join(record.split())
+    # A later run skips what this one settled: records for the recipes' settings, the log for the others.
+    again = cli(*args)
+    assert again.exit_code == 0, again.output
+    assert "Skipping 3 setting(s) an earlier GPU run settled" in " ".join(again.output.split())
+    assert [x["stage"] for x in log_lines(out)[3:]] == ["flash-attention", "checkpointing", "deepspeed"]
+    # --redo runs them again; the synthetic runs start at the same moment, so their records' ids are taken: the
+    # run goes on, says so, keeps the outcome in the log, and exits 1.
+    redo = cli(*args[:-2], "--redo")
+    assert redo.exit_code == 1 and [x["stage"] for x in log_lines(out)[6:]] == ["checkpointing", "deepspeed",
+                                                                                "baseline"]
+    assert " ".join(redo.output.split()).count("(record not written: ") == 2
+    assert [bool(x["record_error"]) for x in log_lines(out)[6:]] == [True, True, False]
+
+
+def test_a_broken_record_elsewhere_does_not_cost_the_gpu_session(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    (records_dir / "family" / "half-edited.yaml").write_text("kind: [")
+    result = cli("reproduce", "--all", "--plan", "--limit", "2", "--records", records_dir)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "has 1 error(s)" in text and "continuing with the records that loaded" in text
+    assert len([line for line in result.output.splitlines() if line.startswith("  ")]) == 2
+    one = cli("reproduce", RESULT_33, "--plan", "--records", records_dir)
+    assert one.exit_code == 1, "one result's reproduction still needs a valid registry"
+
+
+def test_only_settled_settings_are_skipped_next_time(tmp_path: Path, registry) -> None:  # type: ignore[no-untyped-def]
+    """A value or an out-of-memory on a GPU settles a setting; a crash, a failed build or a dry run does not."""
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    gpu = {"kind": "gpu", "name": "NVIDIA H200"}
+    base = {"method": "measured", "model": "nt-2-5b", "stage": "checkpointing", "sequence_length": 1000,
+            "batch_size": 16, "data_seed": 42, "hardware": gpu}
+    precisions = ["bf16-weights-fp32-adam", "fp32-autocast-bf16", "pure-bf16"]
+    entries = [base | {"status": status, "setting": {"precision": p}}
+               for status, p in zip(("ok", "out-of-memory", "error"), precisions, strict=True)]
+    entries.append(base | {"status": "ok", "setting": {"precision": "pure-bf16"}, "dry_run": True,
+                           "hardware": {"kind": "cpu", "name": "CPU"}})
+    entries.append(base | {"status": "ok", "setting": {"precision": "pure-bf16"}, "method": "dry-run"})  # an old log
+    (runs / "earlier.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries) + '{"method": "meas')
+    done = settled(registry, runs)
+    assert {s.precision.value for s in done} == {"bf16-weights-fp32-adam", "fp32-autocast-bf16"}
+    assert all((s.model, s.stage, s.batch_size) == ("nt-2-5b", Stage.CHECKPOINTING, 16) for s in done)
+
+
+@needs_torch
+@no_gpu
+def test_no_setting_starts_without_a_minute_left(cli, tmp_path: Path, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """--deadline: a setting never starts when it cannot be given a minute."""
+    out = tmp_path / "out"
+    result = cli("reproduce", "--all", "--smoke", "--out", out, "--deadline", "30", "--records", records_dir)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "Deadline: 0 s elapsed, 30 s left; 108 setting(s) not started (each needs at least 60 s)." in text
+    assert not (out / "ablation.jsonl").read_text().strip()
+
+
+def test_a_setting_past_its_time_is_filed_as_an_error(cli, tmp_path: Path, records_dir: Path, fake_gpu,  # type: ignore[no-untyped-def]
+                                                      monkeypatch) -> None:
+    import time
+
+    monkeypatch.setattr("measure.gpu.measure", lambda setting, **kw: time.sleep(5))  # a hung set-up
+    monkeypatch.setattr("measure.env.gpu_hardware", lambda: Hardware(kind=HardwareKind.GPU, name="Test GPU"))
+    out = tmp_path / "out"
+    result = cli("reproduce", "--all", "--limit", "1", "--setting-timeout", "1", "--out", out, "--records",
+                 records_dir)
+    assert result.exit_code == 1, result.output  # nothing finished
+    [line] = log_lines(out)
+    assert line["status"] == "error" and line["error"] == "TimeoutError: the setting ran past 1 s and was abandoned"
+    assert line["record"] is not None, "a timed-out setting of a recipe is filed as an error outcome"
+
+
+def test_at_least_one_measured_step(cli) -> None:  # type: ignore[no-untyped-def]
+    result = cli("reproduce", "--all", "--smoke", "--steps", "0")
+    assert result.exit_code == 2 and "greater than or equal to 1" in result.output
