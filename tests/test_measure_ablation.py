@@ -1,0 +1,71 @@
+"""measure.ablation and measure.schedule: the whole ablation's order, its deadline and its time limits."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from measure.ablation import order, restage
+from measure.schedule import MIN_SETTING_S, Deadline, within
+from measure.settings import Precision, Setting, Stage, WeightUpdate
+
+
+def stage_sweep(stage: Stage, *precisions: Precision) -> list[Setting]:
+    return [Setting("nt-tiny", stage, 64, 2, precision=p).normalized() for p in precisions]
+
+
+def test_transcribed_stages_first_then_the_others_then_the_rest_in_turn() -> None:
+    p1, p2, p3 = Precision
+    deepspeed = stage_sweep(Stage.DEEPSPEED, p1, p2, p3)
+    checkpointing = stage_sweep(Stage.CHECKPOINTING, p1, p2)
+    ordered = order([deepspeed, checkpointing])  # in any order: sorted by stage
+    stages = [s.stage for s in ordered]
+    assert stages[:4] == [Stage.CHECKPOINTING, Stage.DEEPSPEED, Stage.BASELINE, Stage.FLASH_ATTENTION]
+    assert [(s.stage, s.precision) for s in ordered[4:7]] == [
+        (Stage.CHECKPOINTING, p2), (Stage.DEEPSPEED, p2), (Stage.DEEPSPEED, p3)]
+    assert [(s.stage, s.precision) for s in ordered[7:]] == [(Stage.BASELINE, p2), (Stage.FLASH_ATTENTION, p2)]
+    assert len(ordered) == len(set(ordered)) == 3 + 2 + 2 + 2
+
+
+def test_restaging_drops_knobs_that_do_not_apply_and_their_duplicates() -> None:
+    deepspeed = [Setting("nt-tiny", Stage.DEEPSPEED, 64, 2, reduce_bucket_size=b).normalized() for b in (10, 20)]
+    assert restage(deepspeed, Stage.BASELINE) == [Setting("nt-tiny", Stage.BASELINE, 64, 2).normalized()]
+    lora = Setting("nt-tiny", Stage.CHECKPOINTING, 64, 2, update_mode=WeightUpdate.LORA_R16_QKV)
+    assert restage([lora], Stage.DEEPSPEED)[0].knobs()["reduce_bucket_size"] == 500_000_000
+
+
+def test_nothing_to_order() -> None:
+    assert order([]) == [] and order([[]]) == []
+
+
+def test_a_deadline_leaves_each_setting_a_minute() -> None:
+    assert Deadline(None).room_for_another() and Deadline(None).limit(None) is None
+    assert Deadline(None).limit(240) == 240
+    started = Deadline(MIN_SETTING_S + 30, start=time.monotonic() - 20)
+    assert started.room_for_another() and started.limit(240) in (69, 70) and started.limit(10) == 10
+    late = Deadline(MIN_SETTING_S + 30, start=time.monotonic() - 40)
+    assert not late.room_for_another()
+    assert Deadline(10, start=time.monotonic() - 100).limit(None) == 1, "never a limit of zero (no alarm)"
+
+
+def test_within_abandons_a_hung_call() -> None:
+    clock = time.monotonic()
+    result = within(1, lambda: time.sleep(5) or "finished", lambda exc: f"abandoned: {exc}")
+    assert result == "abandoned: the setting ran past 1 s and was abandoned"
+    assert time.monotonic() - clock < 3
+    assert within(None, lambda: "finished", lambda exc: "abandoned") == "finished"
+    assert within(5, lambda: "finished", lambda exc: "abandoned") == "finished"
+
+
+def test_within_leaves_no_alarm_behind() -> None:
+    import signal
+
+    within(5, lambda: None, lambda exc: None)
+    assert signal.alarm(0) == 0
+
+
+@pytest.mark.parametrize("knobs", [{"precision": "pure-bf16"}, {}])
+def test_a_setting_reads_back_from_its_plain_form(knobs: dict[str, object]) -> None:
+    setting = Setting("nt-2-5b", Stage.DEEPSPEED, 1000, 16).with_knobs(knobs)  # type: ignore[arg-type]
+    assert Setting.from_plain(setting.conditions(), setting.knobs()) == setting
