@@ -69,3 +69,23 @@ def test_within_leaves_no_alarm_behind() -> None:
 def test_a_setting_reads_back_from_its_plain_form(knobs: dict[str, object]) -> None:
     setting = Setting("nt-2-5b", Stage.DEEPSPEED, 1000, 16).with_knobs(knobs)  # type: ignore[arg-type]
     assert Setting.from_plain(setting.conditions(), setting.knobs()) == setting
+
+
+def test_the_op_build_runs_in_the_background_and_keeps_its_output(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from measure.schedule import OpBuild
+
+    class Quick(OpBuild):
+        CODE = "print('cpu_adam ready')"
+
+    class Hung(OpBuild):
+        CODE = "import time; time.sleep(60)"
+
+    quick = Quick(tmp_path / "quick.log")
+    quick.wait(30)
+    assert not quick.running and (tmp_path / "quick.log").read_text().strip() == "cpu_adam ready"
+    hung = Hung(tmp_path / "hung.log")
+    clock = time.monotonic()
+    hung.wait(0.5)
+    assert hung.running and time.monotonic() - clock < 5, "waiting is bounded"
+    hung.stop()
+    assert not hung.running

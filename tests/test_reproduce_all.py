@@ -260,3 +260,22 @@ def test_a_setting_past_its_time_is_filed_as_an_error(cli, tmp_path: Path, recor
 def test_at_least_one_measured_step(cli) -> None:  # type: ignore[no-untyped-def]
     result = cli("reproduce", "--all", "--smoke", "--steps", "0")
     assert result.exit_code == 2 and "greater than or equal to 1" in result.output
+
+
+@pytest.mark.parametrize(("method", "device", "smoke", "built"), [
+    (Method.MEASURED, "cuda", False, True), (Method.MEASURED, "cpu", True, False),
+    (Method.ESTIMATED, "cuda", False, False)])
+def test_deepspeed_ops_are_built_in_the_background_only_for_a_gpu_measurement(  # type: ignore[no-untyped-def]
+        registry, tmp_path: Path, monkeypatch, method: Method, device: str, smoke: bool, built: bool) -> None:
+    from measure.schedule import OpBuild
+    from registry import reproduce as rp
+    from registry.runlog import RunLog
+
+    started: list[Path] = []
+    monkeypatch.setattr(OpBuild, "start", classmethod(lambda cls, log: started.append(log)))
+    log = RunLog(tmp_path / "out", tmp_path / "records")
+    rp._start_op_build(plan_all(registry, method=method, smoke=smoke), device, log)
+    assert started == ([tmp_path / "out" / "ds_op_build.log"] if built else [])
+    started.clear()
+    rp._start_op_build(plan_all(registry, method=method, limit=1), device, log)  # the checkpointing stage only
+    assert started == []

@@ -42,7 +42,7 @@ def reproduce_command(
     ),
     setting_timeout: int | None = typer.Option(
         None, "--setting-timeout", min=1, metavar="SECONDS",
-        help="Abandon a setting that runs longer than this (filed as an error).",
+        help="Abandon a setting that runs longer than this; its outcome is then an error.",
     ),
     out: Path | None = typer.Option(
         None, "--out", metavar="DIR", file_okay=False, help="Also keep DIR/ablation.jsonl (a line per finished "
