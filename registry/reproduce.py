@@ -43,7 +43,8 @@ class MeasurementError(RegistryError):
     """A ``measure.errors.MeasureError`` as the registry reports it; ``error`` keeps its data."""
 
     def __init__(self, error: MeasureError, context: str | None = None) -> None:
-        super().__init__(f"{context}: {error.message}" if context else error.message, error.hint)
+        super().__init__(f"{context}: {error.message}" if context else error.message, error.hint,
+                         expected=error.expected, found=None if error.found is None else str(error.found))
         self.error = error
 
 
@@ -216,8 +217,7 @@ def plan_all(registry: Registry, *, method: Method, overrides: Mapping[str, Sequ
     recipes = [r for r in registry.of_kind(Recipe) if r.experiment == EXPERIMENT]
     if not recipes:
         raise RegistryError(f"no recipe of experiment {EXPERIMENT!r} in the records, so there is nothing to re-run",
-                            "add a recipe under recipe/ in the records folder, or point at the registry that has "
-                            "them")
+                            "add a recipe/<id>.yaml for a result, or point {records} at the registry that has them")
     overrides = dict(overrides or {})
     knob_names = {knob.name for recipe in recipes for knob in recipe.knobs}
     unknown = sorted(set(overrides) - knob_names)

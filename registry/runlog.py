@@ -43,7 +43,7 @@ class RunLog:
             (folder / LOG).touch()
         except OSError as exc:
             raise RegistryError(f"cannot keep the run's log in {folder}: {exc.strerror or exc}",
-                                "choose a folder you can write to") from None
+                                "give {out} a folder you can write to", path=folder) from None
         self.folder = folder
         self.records_root = records_root
         self.written: list[Path] = []

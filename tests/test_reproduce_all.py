@@ -279,3 +279,21 @@ def test_deepspeed_ops_are_built_in_the_background_only_for_a_gpu_measurement(  
     started.clear()
     rp._start_op_build(plan_all(registry, method=method, limit=1), device, log)  # the checkpointing stage only
     assert started == []
+
+
+def test_without_recipes_there_is_nothing_to_run(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    shutil.rmtree(records_dir / "recipe")
+    shutil.rmtree(records_dir / "reproduction")
+    result = cli("reproduce", "--all", "--plan", "--records", records_dir)
+    text = " ".join(result.output.split())
+    assert result.exit_code == 1 and "no recipe of experiment 'nt-training-memory' in the records" in text
+    assert "point --records at the registry that has them" in text
+
+
+def test_an_unwritable_log_folder_is_explained(cli, tmp_path: Path, records_dir: Path, fake_gpu) -> None:  # type: ignore[no-untyped-def]
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = cli("reproduce", "--all", "--limit", "1", "--out", blocker / "out", "--records", records_dir)
+    text = " ".join(result.output.split())
+    assert result.exit_code == 1 and "cannot keep the run's log in" in text
+    assert "give --out a folder you can write to" in text and "Traceback" not in result.output
