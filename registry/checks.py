@@ -35,8 +35,18 @@ from registry.models import (
 )
 from registry.models.fields import dates_in, field_plan, references_in
 from registry.models.records import EvidenceProperty, ReviewStatus
-from registry.models.values import Aggregate, Derivation, Uncertainty
-from registry.numbers import consistent, decimals, numbers_in, parse_printed, recompute, why_not_a_number
+from registry.models.values import Aggregate, Derivation, Operation, Uncertainty, UncertaintyKind
+from registry.numbers import (
+    Recomputed,
+    consistent,
+    decimals,
+    numbers_in,
+    parse_printed,
+    recompute,
+    recompute_mean,
+    recompute_spread,
+    why_not_a_number,
+)
 from registry.report import Report, format_path
 from registry.units import bytes_in_unit, spec
 
@@ -286,15 +296,68 @@ def _identifiers(source: Source, check: _Checker) -> None:
 
 def _derived(result: Result, derived: Derivation, check: _Checker) -> None:
     """Recompute a derived result from its inputs' printed digits and compare, within every rounding."""
-    where = ("derived",)
-    records = check.registry.records
-    value, baseline = records.get(derived.value), records.get(derived.baseline)
-    if not isinstance(value, Result) or not isinstance(baseline, Result):
-        return  # a dangling or wrong-kind reference is reported by the reference rules
-    if result.id in (value.id, baseline.id):
-        check.add(codes.DERIVED_INPUTS, "a result cannot be derived from itself; name the two results the source "
-                  "computed it from", where)
+    if result.id in derived.sources:
+        check.add(codes.DERIVED_INPUTS, "a result cannot be derived from itself; name the results the source "
+                  "computed it from", ("derived",))
         return
+    inputs = [check.registry.records.get(i) for i in derived.sources]
+    if not all(isinstance(i, Result) for i in inputs):
+        return  # a dangling or wrong-kind reference is reported by the reference rules
+    loop = _derivation_loop(result.id, derived, check.registry)
+    if loop:
+        check.add(codes.DERIVED_INPUTS, f"it is derived from itself through {' -> '.join(loop)}; a derivation names "
+                  "the results the source computed it from", ("derived",))
+        return
+    results: list[Result] = [i for i in inputs if isinstance(i, Result)]
+    if derived.operation is Operation.MEAN:
+        _derived_mean(result, results, check)
+    else:
+        _derived_of_two(result, derived, results[0], results[1], check)
+
+
+def _derivation_loop(start: str, derived: Derivation, registry: Registry) -> list[str]:
+    """The chain of derivations that leads from ``start`` back to it, or [] where none does."""
+    stack: list[tuple[str, list[str]]] = [(source, [source]) for source in derived.sources]
+    seen: set[str] = set()
+    while stack:
+        current, path = stack.pop()
+        if current == start:
+            return path
+        if current in seen:
+            continue
+        seen.add(current)
+        record = registry.records.get(current)
+        inner = getattr(record, "derived", None)
+        if isinstance(inner, Derivation):
+            stack += [(source, [*path, source]) for source in inner.sources]
+    return []
+
+
+def _derived_mean(result: Result, inputs: list[Result], check: _Checker) -> None:
+    units = sorted({str(i.unit) for i in inputs})
+    if units != [str(result.unit)]:
+        check.add(codes.DERIVED_INPUTS, f"a mean keeps its inputs' unit, but they are in {', '.join(units)} and the "
+                  f"result in {result.unit}", ("derived",))
+        return
+    again = recompute_mean([i.printed_value for i in inputs])
+    _compare_derived(result, again, [i.printed_value for i in inputs], check)
+    spread = result.uncertainty
+    kinds = {UncertaintyKind.STANDARD_DEVIATION: False, UncertaintyKind.STANDARD_ERROR: True}
+    if spread is not None and spread.kind in kinds and spread.half_width is not None and (
+            spread.over is None or spread.over.count in (None, len(inputs))):
+        sd = recompute_spread([i.printed_value for i in inputs], standard_error=kinds[spread.kind])
+        printed = parse_printed(numbers_in(spread.printed)[0]) if numbers_in(spread.printed) else None
+        if printed is not None and not consistent(numbers_in(spread.printed)[0], sd):
+            places = decimals(numbers_in(spread.printed)[0]) + 1
+            check.add(codes.DERIVED_MISMATCH,
+                      f"the {spread.kind.value} is printed {spread.printed!r}, but {sd.formula} (the results it is "
+                      f"taken over) is {_shown(sd.exact, places)} (between {sd.allowed.shown(places)} given their "
+                      f"rounding)",
+                      ("uncertainty", "half_width"))
+
+
+def _derived_of_two(result: Result, derived: Derivation, value: Result, baseline: Result, check: _Checker) -> None:
+    where = ("derived",)
     try:
         from_value, from_baseline = spec(value.unit), spec(baseline.unit)
     except RegistryError:
@@ -309,28 +372,37 @@ def _derived(result: Result, derived: Derivation, check: _Checker) -> None:
         check.add(codes.DERIVED_INPUTS, f"its inputs are in {value.unit} and {baseline.unit}, which cannot be "
                   "converted into one another", where)
         return
-    scales = (Decimal(1), Decimal(1)) if same_unit else (from_value.scale, from_baseline.scale)
+    if derived.operation is Operation.DIFFERENCE and not same_unit:
+        check.add(codes.DERIVED_INPUTS, f"a difference of values in {value.unit} and {baseline.unit} needs one unit; "
+                  "transcribe both in the unit the source prints", where)
+        return
+    scales = (Decimal(1), Decimal(1)) if same_unit else (from_value.scale or Decimal(1), from_baseline.scale
+                                                         or Decimal(1))
     try:
         again = recompute(derived.operation.value, value.printed_value, baseline.printed_value,
                           lower_is_better=value.metric_direction.value == "lower",
-                          percent=derived.operation.value != "difference" and result.unit == "percent",
-                          value_scale=scales[0] or Decimal(1), baseline_scale=scales[1] or Decimal(1))
+                          percent=derived.operation is not Operation.DIFFERENCE and result.unit == "percent",
+                          value_scale=scales[0], baseline_scale=scales[1])
     except ZeroDivisionError:
         check.add(codes.DERIVED_INPUTS, f"the baseline {baseline.printed_value} may be zero at its printed digits, so "
                   f"no {derived.operation.value} can be recomputed", where)
         return
     except ValueError:
         return  # an input that is not a number is reported on that input
-    if derived.operation.value == "difference" and not same_unit:
-        check.add(codes.DERIVED_INPUTS, f"a difference of values in {value.unit} and {baseline.unit} needs one unit; "
-                  "transcribe both in the unit the source prints", where)
+    _compare_derived(result, again, [value.printed_value, baseline.printed_value], check)
+
+
+def _compare_derived(result: Result, again: Recomputed, printed_inputs: list[str], check: _Checker) -> None:
+    if consistent(result.printed_value, again):
         return
-    if not consistent(result.printed_value, again):
-        places = max(decimals(result.printed_value), 1) + 1
-        check.add(codes.DERIVED_MISMATCH,
-                  f"printed {result.printed_value}, but {again.formula} = {_shown(again.exact, places)} (between "
-                  f"{again.allowed.shown(places)} given the rounding of {value.printed_value} and "
-                  f"{baseline.printed_value}); one of the three numbers is mistranscribed", ("printed_value",))
+    places = max(decimals(result.printed_value), 1) + 1
+    inputs = " and ".join(printed_inputs) if len(printed_inputs) <= 3 else f"its {len(printed_inputs)} inputs"
+    formula = again.formula if len(printed_inputs) <= 3 else again.formula.replace(f"{len(printed_inputs)} values",
+                                                                                    "its inputs")
+    check.add(codes.DERIVED_MISMATCH,
+              f"printed {result.printed_value}, but {formula} = {_shown(again.exact, places)} (between "
+              f"{again.allowed.shown(places)} given the rounding of {inputs}); one of the numbers is mistranscribed",
+              ("printed_value",))
 
 
 def _shown(value: Decimal, places: int) -> str:

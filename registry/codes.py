@@ -156,7 +156,7 @@ AGGREGATE_MISMATCH = _declare(
     "make the two counts agree, or correct the one the source does not print")
 DERIVED_MISMATCH = _declare(
     "derived-mismatch", R, "a derived result's printed digits disagree with the value recomputed from its inputs, "
-    "beyond their rounding", "check the three numbers against the source: one of them is mistranscribed")
+    "beyond their rounding", "check the numbers against the source: one of them is mistranscribed")
 DERIVED_INPUTS = _declare(
     "derived-inputs", R, "a derived result's inputs cannot give it (the result itself, units of other dimensions, a "
     "baseline that may be zero)", "name the two results the source computed it from")

@@ -164,6 +164,43 @@ def recompute(operation: str, value: str, baseline: str, *, lower_is_better: boo
     raise ValueError(f"unknown operation {operation!r}")
 
 
+def recompute_mean(printed: list[str]) -> Recomputed:
+    """The mean of printed values: exactly, and between the means of their rounding intervals."""
+    values = [_read(text) for text in printed]
+    intervals = [rounding_interval(text) for text in printed]
+    n = Decimal(len(values))
+    return Recomputed(sum(values, Decimal(0)) / n,
+                      Interval(sum((i.low for i in intervals), Decimal(0)) / n,
+                               sum((i.high for i in intervals), Decimal(0)) / n),
+                      f"the mean of {len(values)} values")
+
+
+def recompute_spread(printed: list[str], *, standard_error: bool = False) -> Recomputed:
+    """The sample standard deviation (Bessel-corrected) of printed values, or its standard error.
+
+    Within their rounding: moving each value by at most h moves the standard deviation by at most
+    h * sqrt(n / (n - 1)) (it is Lipschitz in the values' Euclidean distance, with constant 1 / sqrt(n - 1)).
+    """
+    values = [_read(text) for text in printed]
+    n = len(values)
+    if n < 2:
+        raise ValueError("a spread needs two or more values")
+    mean = sum(values, Decimal(0)) / n
+    sd = (sum(((v - mean) ** 2 for v in values), Decimal(0)) / (n - 1)).sqrt()
+    slack = max(Decimal(5).scaleb(-decimals(text) - 1) for text in printed) * (Decimal(n) / (n - 1)).sqrt()
+    scale = 1 / Decimal(n).sqrt() if standard_error else Decimal(1)
+    allowed = Interval(max(sd - slack, Decimal(0)) * scale, (sd + slack) * scale)
+    name = "standard error" if standard_error else "sample standard deviation"
+    return Recomputed(sd * scale, allowed, f"the {name} of {n} values")
+
+
+def _read(text: str) -> Decimal:
+    value = parse_printed(text)
+    if value is None:
+        raise ValueError(f"{text!r} is not a number as printed")
+    return value
+
+
 def _relative(value: Interval, baseline: Interval) -> Interval:
     """(v - b) / b over every v and b the intervals allow: v / b - 1."""
     ratio = value / baseline

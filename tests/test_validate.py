@@ -84,7 +84,7 @@ CASES: dict[str, tuple[str, str, str]] = {
                            "result-five-folds.yaml"),
     "derived-mismatch": ("derived-mismatch",
                          "printed 76, but (33.88 - 11.49) / 33.88 = 66.09 (between 66.07 and 66.11 given the rounding "
-                         "of 11.49 and 33.88); one of the three numbers is mistranscribed",
+                         "of 11.49 and 33.88); one of the numbers is mistranscribed",
                          "result-reduction-misprinted.yaml:9"),
     "derived-inputs": ("derived-inputs", "a result cannot be derived from itself", "result-from-itself.yaml"),
     "split-unknown": ("split-unknown", "split 'validation' is not one of its dataset's splits (train, test)",

@@ -70,6 +70,10 @@ from registry.models import KIND_MODELS, Record
 from registry.models.base import Sql
 from registry.models.fields import field_plan
 
+#: Foreign keys are checked when the build commits, not row by row: a result derived from a result with a later
+#: id (or any record naming one of its own kind) goes in before what it names.
+DEFERRED: dict[str, Any] = {"deferrable": True, "initially": "DEFERRED"}
+
 #: Bumped when tables or views change incompatibly; stored in ``registry_meta``.
 SCHEMA_VERSION = 1
 
@@ -346,7 +350,7 @@ class _Deriver:
 
     def kind_table(self, token: str, model: type[Record], shared: dict[str, Stored]) -> Stored:
         shape = _Shape()
-        shape.columns.append(Column("id", String, ForeignKey("record.id"), primary_key=True))
+        shape.columns.append(Column("id", String, ForeignKey("record.id", **DEFERRED), primary_key=True))
         shape.puts.append(("id", _put_plain("id")))
         shape.columns_of["id"] = ("id",)
         key = _Key(token, token, (("id", String()),))
@@ -434,7 +438,7 @@ class _Deriver:
         args: list[Any] = [_column_type(annotation, where)]
         if references:
             target = references[0] if len(references) == 1 and references[0] in self.kinds else "record"
-            args.append(ForeignKey(f"{target}.id"))
+            args.append(ForeignKey(f"{target}.id", **DEFERRED))
         shape.columns.append(Column(column, *args, nullable=nullable, index=index))
         if isinstance(annotation, type) and issubclass(annotation, Enum):
             return _put_enum(column)
@@ -467,7 +471,8 @@ class _Deriver:
         else:
             put = self.add_value(shape, item, marker.value or singular, nullable=item_optional, where=where,
                                  marker=marker, references=dict(field_plan(model).references).get(name))
-        foreign = ForeignKeyConstraint([c for c, _ in owner_columns], [f"{owner.table}.{c}" for c, _ in owner.columns])
+        foreign = ForeignKeyConstraint([c for c, _ in owner_columns], [f"{owner.table}.{c}" for c, _ in owner.columns],
+                                       **DEFERRED)
         stored_table = self.table(table, shape, foreign)
         return Stored(stored_table, tuple(c for c, _ in owner_columns), row_key[0], put, tuple(shape.children),
                       shape.columns_of)

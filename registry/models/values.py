@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from decimal import Decimal
 from enum import StrEnum
+from typing import Annotated
 
 from pydantic import Field, PositiveInt, model_validator
 
-from registry.models.base import Strict, Text, ref
+from registry.models.base import Sql, Strict, Text, ref, refs
 from registry.units import Unit
 
 # -- locators -------------------------------------------------------------------------------------
@@ -192,7 +193,7 @@ def hardware_text(entries: list[HardwareEntry]) -> str:
 
 
 class Operation(StrEnum):
-    """How a derived result follows from its inputs (``value`` and ``baseline``, two results)."""
+    """How a derived result follows from the results it is computed from."""
 
     DIFFERENCE = "difference"
     """value - baseline (in the inputs' unit; percentage points for two percentages)."""
@@ -204,14 +205,39 @@ class Operation(StrEnum):
     """(baseline - value) / baseline: 'a 66% reduction'; in percent where the result's unit is percent."""
     SPEED_UP = "speed-up"
     """How many times better value is than baseline: baseline / value where lower is better, else value / baseline."""
+    MEAN = "mean"
+    """The mean of the inputs (a table's mean over the folds another table lists)."""
+
+
+#: Operations of two results, ``value`` and ``baseline``; the others take a list of ``inputs``.
+BINARY_OPERATIONS = frozenset(op for op in Operation if op is not Operation.MEAN)
 
 
 class Derivation(Strict):
-    """A result computed from two others that the source prints too, as the source computed it."""
+    """A result computed from others that the source prints too, as the source computed it."""
 
-    operation: Operation = Field(description="difference, ratio, relative-change, reduction or speed-up.")
-    value: str = ref("result", description="The result the change is of (for example the LoRA run).")
-    baseline: str = ref("result", description="The result it is relative to (for example full fine-tuning).")
+    operation: Operation = Field(description="difference, ratio, relative-change, reduction, speed-up or mean.")
+    value: str | None = ref("result", default=None,
+                            description="For an operation of two results: the one the change is of (the LoRA run).")
+    baseline: str | None = ref("result", default=None,
+                               description="For an operation of two results: the one it is relative to (full "
+                               "fine-tuning).")
+    inputs: Annotated[list[str], Sql(singular="input")] = refs(
+        "result", description="For a mean: the results it is the mean of.")
     note: Text | None = Field(None, description="What the source says about how it was computed.")
 
+    @model_validator(mode="after")
+    def _inputs_fit_the_operation(self) -> Derivation:
+        if self.operation in BINARY_OPERATIONS:
+            if self.value is None or self.baseline is None or self.inputs:
+                raise ValueError(f"a {self.operation.value} names its two results as 'value' and 'baseline' (and "
+                                 "no 'inputs')")
+        elif len(self.inputs) < 2 or self.value is not None or self.baseline is not None:
+            raise ValueError(f"a {self.operation.value} names the results it is taken over as 'inputs' (two or "
+                             "more; no 'value' or 'baseline')")
+        return self
 
+    @property
+    def sources(self) -> list[str]:
+        """Every result it is computed from."""
+        return [r for r in (self.value, self.baseline) if r is not None] + list(self.inputs)

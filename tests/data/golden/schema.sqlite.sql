@@ -32,7 +32,7 @@ CREATE TABLE source (
 	hash_scope VARCHAR,
 	derivation VARCHAR,
 	PRIMARY KEY (id),
-	FOREIGN KEY(id) REFERENCES record (id)
+	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE family (
@@ -40,7 +40,7 @@ CREATE TABLE family (
 	name VARCHAR NOT NULL,
 	derivation VARCHAR,
 	PRIMARY KEY (id),
-	FOREIGN KEY(id) REFERENCES record (id)
+	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE config (
@@ -68,9 +68,9 @@ CREATE TABLE config (
 	training_setting VARCHAR,
 	derivation VARCHAR,
 	PRIMARY KEY (id),
-	FOREIGN KEY(id) REFERENCES record (id),
-	FOREIGN KEY(model_family) REFERENCES family (id),
-	FOREIGN KEY(source) REFERENCES source (id)
+	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(model_family) REFERENCES family (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(source) REFERENCES source (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE protocol (
@@ -79,8 +79,8 @@ CREATE TABLE protocol (
 	source VARCHAR NOT NULL,
 	derivation VARCHAR,
 	PRIMARY KEY (id),
-	FOREIGN KEY(id) REFERENCES record (id),
-	FOREIGN KEY(source) REFERENCES source (id)
+	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(source) REFERENCES source (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE dataset (
@@ -92,8 +92,8 @@ CREATE TABLE dataset (
 	folds BIGINT,
 	derivation VARCHAR,
 	PRIMARY KEY (id),
-	FOREIGN KEY(id) REFERENCES record (id),
-	FOREIGN KEY(source) REFERENCES source (id)
+	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(source) REFERENCES source (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE evaluation (
@@ -114,10 +114,10 @@ CREATE TABLE evaluation (
 	scoring_implementation VARCHAR,
 	derivation VARCHAR,
 	PRIMARY KEY (id),
-	FOREIGN KEY(id) REFERENCES record (id),
-	FOREIGN KEY(configuration) REFERENCES config (id),
-	FOREIGN KEY(protocol) REFERENCES protocol (id),
-	FOREIGN KEY(dataset) REFERENCES dataset (id)
+	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(configuration) REFERENCES config (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(protocol) REFERENCES protocol (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(dataset) REFERENCES dataset (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE result (
@@ -162,11 +162,11 @@ CREATE TABLE result (
 	source_locator_note VARCHAR,
 	derivation VARCHAR,
 	PRIMARY KEY (id),
-	FOREIGN KEY(id) REFERENCES record (id),
-	FOREIGN KEY(evaluation) REFERENCES evaluation (id),
-	FOREIGN KEY(derived_value) REFERENCES result (id),
-	FOREIGN KEY(derived_baseline) REFERENCES result (id),
-	FOREIGN KEY(source) REFERENCES source (id)
+	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(evaluation) REFERENCES evaluation (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(derived_value) REFERENCES result (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(derived_baseline) REFERENCES result (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(source) REFERENCES source (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE review (
@@ -183,8 +183,8 @@ CREATE TABLE review (
 	note VARCHAR,
 	derivation VARCHAR,
 	PRIMARY KEY (id),
-	FOREIGN KEY(id) REFERENCES record (id),
-	FOREIGN KEY(source) REFERENCES source (id)
+	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(source) REFERENCES source (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE evidence (
@@ -212,10 +212,10 @@ CREATE TABLE evidence (
 	extraction_artifact_sha256 VARCHAR,
 	derivation VARCHAR,
 	PRIMARY KEY (id),
-	FOREIGN KEY(id) REFERENCES record (id),
-	FOREIGN KEY(subject) REFERENCES record (id),
-	FOREIGN KEY(source) REFERENCES source (id),
-	FOREIGN KEY(review) REFERENCES review (id)
+	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(subject) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(source) REFERENCES source (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(review) REFERENCES review (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE release (
@@ -223,7 +223,7 @@ CREATE TABLE release (
 	name VARCHAR NOT NULL,
 	derivation VARCHAR,
 	PRIMARY KEY (id),
-	FOREIGN KEY(id) REFERENCES record (id)
+	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE recipe (
@@ -240,9 +240,9 @@ CREATE TABLE recipe (
 	verified BOOLEAN NOT NULL,
 	derivation VARCHAR,
 	PRIMARY KEY (id),
-	FOREIGN KEY(id) REFERENCES record (id),
-	FOREIGN KEY(result) REFERENCES result (id),
-	FOREIGN KEY(dataset) REFERENCES dataset (id)
+	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(result) REFERENCES result (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(dataset) REFERENCES dataset (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE reproduction (
@@ -285,9 +285,9 @@ CREATE TABLE reproduction (
 	duration_s DOUBLE NOT NULL,
 	derivation VARCHAR,
 	PRIMARY KEY (id),
-	FOREIGN KEY(id) REFERENCES record (id),
-	FOREIGN KEY(result) REFERENCES result (id),
-	FOREIGN KEY(recipe) REFERENCES recipe (id)
+	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(result) REFERENCES result (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(recipe) REFERENCES recipe (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE missing_metadata (
@@ -297,7 +297,7 @@ CREATE TABLE missing_metadata (
 	reason VARCHAR NOT NULL,
 	note VARCHAR,
 	PRIMARY KEY (record_id, position),
-	FOREIGN KEY(record_id) REFERENCES record (id)
+	FOREIGN KEY(record_id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE source_author (
@@ -305,7 +305,7 @@ CREATE TABLE source_author (
 	position BIGINT NOT NULL,
 	author VARCHAR NOT NULL,
 	PRIMARY KEY (source_id, position),
-	FOREIGN KEY(source_id) REFERENCES source (id)
+	FOREIGN KEY(source_id) REFERENCES source (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE config_area (
@@ -313,7 +313,7 @@ CREATE TABLE config_area (
 	position BIGINT NOT NULL,
 	area VARCHAR NOT NULL,
 	PRIMARY KEY (config_id, position),
-	FOREIGN KEY(config_id) REFERENCES config (id)
+	FOREIGN KEY(config_id) REFERENCES config (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE config_context (
@@ -321,7 +321,7 @@ CREATE TABLE config_context (
 	position BIGINT NOT NULL,
 	context VARCHAR NOT NULL,
 	PRIMARY KEY (config_id, position),
-	FOREIGN KEY(config_id) REFERENCES config (id)
+	FOREIGN KEY(config_id) REFERENCES config (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE config_method_type (
@@ -329,7 +329,7 @@ CREATE TABLE config_method_type (
 	position BIGINT NOT NULL,
 	method_type VARCHAR NOT NULL,
 	PRIMARY KEY (config_id, position),
-	FOREIGN KEY(config_id) REFERENCES config (id)
+	FOREIGN KEY(config_id) REFERENCES config (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE config_hardware (
@@ -344,7 +344,7 @@ CREATE TABLE config_hardware (
 	verbatim BOOLEAN NOT NULL,
 	location VARCHAR,
 	PRIMARY KEY (config_id, position),
-	FOREIGN KEY(config_id) REFERENCES config (id)
+	FOREIGN KEY(config_id) REFERENCES config (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE dataset_split (
@@ -355,7 +355,7 @@ CREATE TABLE dataset_split (
 	items VARCHAR,
 	note VARCHAR,
 	PRIMARY KEY (dataset_id, position),
-	FOREIGN KEY(dataset_id) REFERENCES dataset (id)
+	FOREIGN KEY(dataset_id) REFERENCES dataset (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE result_hardware (
@@ -370,7 +370,16 @@ CREATE TABLE result_hardware (
 	verbatim BOOLEAN NOT NULL,
 	location VARCHAR,
 	PRIMARY KEY (result_id, position),
-	FOREIGN KEY(result_id) REFERENCES result (id)
+	FOREIGN KEY(result_id) REFERENCES result (id) DEFERRABLE INITIALLY DEFERRED
+);
+
+CREATE TABLE result_derived_input (
+	result_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	input VARCHAR NOT NULL,
+	PRIMARY KEY (result_id, position),
+	FOREIGN KEY(result_id) REFERENCES result (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(input) REFERENCES result (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE result_source_check (
@@ -380,7 +389,7 @@ CREATE TABLE result_source_check (
 	text VARCHAR NOT NULL,
 	page BIGINT,
 	PRIMARY KEY (result_id, position),
-	FOREIGN KEY(result_id) REFERENCES result (id)
+	FOREIGN KEY(result_id) REFERENCES result (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE review_subject (
@@ -388,8 +397,8 @@ CREATE TABLE review_subject (
 	position BIGINT NOT NULL,
 	subject VARCHAR NOT NULL,
 	PRIMARY KEY (review_id, position),
-	FOREIGN KEY(review_id) REFERENCES review (id),
-	FOREIGN KEY(subject) REFERENCES record (id)
+	FOREIGN KEY(review_id) REFERENCES review (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(subject) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE review_method (
@@ -397,7 +406,7 @@ CREATE TABLE review_method (
 	position BIGINT NOT NULL,
 	method VARCHAR NOT NULL,
 	PRIMARY KEY (review_id, position),
-	FOREIGN KEY(review_id) REFERENCES review (id)
+	FOREIGN KEY(review_id) REFERENCES review (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE release_member (
@@ -405,8 +414,8 @@ CREATE TABLE release_member (
 	position BIGINT NOT NULL,
 	member VARCHAR NOT NULL,
 	PRIMARY KEY (release_id, position),
-	FOREIGN KEY(release_id) REFERENCES release (id),
-	FOREIGN KEY(member) REFERENCES record (id)
+	FOREIGN KEY(release_id) REFERENCES release (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(member) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE recipe_knob (
@@ -415,7 +424,7 @@ CREATE TABLE recipe_knob (
 	name VARCHAR NOT NULL,
 	note VARCHAR,
 	PRIMARY KEY (recipe_id, position),
-	FOREIGN KEY(recipe_id) REFERENCES recipe (id)
+	FOREIGN KEY(recipe_id) REFERENCES recipe (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE recipe_knob_candidate (
@@ -425,7 +434,7 @@ CREATE TABLE recipe_knob_candidate (
 	value VARCHAR NOT NULL,
 	value_type VARCHAR NOT NULL,
 	PRIMARY KEY (recipe_id, knob_position, position),
-	FOREIGN KEY(recipe_id, knob_position) REFERENCES recipe_knob (recipe_id, position)
+	FOREIGN KEY(recipe_id, knob_position) REFERENCES recipe_knob (recipe_id, position) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE reproduction_setting (
@@ -434,7 +443,7 @@ CREATE TABLE reproduction_setting (
 	value VARCHAR NOT NULL,
 	value_type VARCHAR NOT NULL,
 	PRIMARY KEY (reproduction_id, knob),
-	FOREIGN KEY(reproduction_id) REFERENCES reproduction (id)
+	FOREIGN KEY(reproduction_id) REFERENCES reproduction (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE reproduction_breakdown (
@@ -442,7 +451,7 @@ CREATE TABLE reproduction_breakdown (
 	category VARCHAR NOT NULL,
 	bytes BIGINT NOT NULL,
 	PRIMARY KEY (reproduction_id, category),
-	FOREIGN KEY(reproduction_id) REFERENCES reproduction (id)
+	FOREIGN KEY(reproduction_id) REFERENCES reproduction (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE reproduction_software (
@@ -450,7 +459,7 @@ CREATE TABLE reproduction_software (
 	name VARCHAR NOT NULL,
 	version VARCHAR,
 	PRIMARY KEY (reproduction_id, name),
-	FOREIGN KEY(reproduction_id) REFERENCES reproduction (id)
+	FOREIGN KEY(reproduction_id) REFERENCES reproduction (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE registry_meta (
@@ -512,6 +521,8 @@ CREATE INDEX ix_config_area_area ON config_area (area);
 CREATE INDEX ix_config_context_context ON config_context (context);
 
 CREATE INDEX ix_config_method_type_method_type ON config_method_type (method_type);
+
+CREATE INDEX ix_result_derived_input_input ON result_derived_input (input);
 
 CREATE INDEX ix_review_subject_subject ON review_subject (subject);
 
