@@ -181,6 +181,9 @@ def _sqlite_insert(table: SaTable) -> tuple[str, Any, list[tuple[int, Any]]]:
 def _populate(connection: Connection, registry: Registry) -> int:
     _create_schema(connection)
     written = _fill(connection, registry)
+    if connection.dialect.name == "postgresql":
+        # Check the deferred foreign keys now: PostgreSQL indexes no table with checks still pending.
+        connection.execute(text("SET CONSTRAINTS ALL IMMEDIATE"))
     _create_indexes(connection)
     create_views(connection)
     return written
