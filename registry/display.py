@@ -7,6 +7,7 @@ and this module says '33.9' and 'Not reported by the source'.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -23,7 +24,9 @@ from registry.models import (
     Result,
     Review,
 )
-from registry.models.records import Independence, ReviewStatus
+from registry.models.records import TRANSCRIBED_KINDS, Independence, ReviewStatus
+from registry.models.reproduction import ReproductionMethod
+from registry.page.blocks import Provenance, Tag
 from registry.units import bytes_in_unit
 from registry.units import symbol as unit_symbol  # the one table of units, under the name the pages use
 
@@ -183,18 +186,74 @@ def finding(result: Result) -> str:
     return f"{display_value(result.numeric_value)} {metric_label(result.metric)} ({result.metric_qualifier})"
 
 
+@functools.singledispatch
 def record_name(record: Record) -> str:
-    """A one-line name for any record."""
+    """A one-line name for any record: its name or title where it has one, else its id."""
     for attr in ("name", "title"):
         value = getattr(record, attr, None)
         if isinstance(value, str):
             return value
-    if isinstance(record, Result):
-        return f"{record.printed_value} {unit_symbol(record.unit)} {metric_label(record.metric)}"
-    if isinstance(record, Review):
-        return f"{record.status.value} review of {len(record.subjects)} record(s)"
-    if isinstance(record, Reproduction):
-        shown = (f"{bytes_in_unit(record.value_bytes, 'gigabyte')} GB" if record.value_bytes is not None
-                 else record.outcome.value)
-        return f"{record.method.value} {shown} on {record.hardware.name}"
     return record.id
+
+
+@record_name.register
+def _result_name(record: Result) -> str:
+    return f"{record.printed_value} {unit_symbol(record.unit)} {metric_label(record.metric)}"
+
+
+@record_name.register
+def _review_name(record: Review) -> str:
+    return f"{record.status.value} review of {len(record.subjects)} record(s)"
+
+
+@record_name.register
+def _reproduction_name(record: Reproduction) -> str:
+    shown = (f"{bytes_in_unit(record.value_bytes, 'gigabyte')} GB" if record.value_bytes is not None
+             else record.outcome.value)
+    return f"{record.method.value} {shown} on {record.hardware.name}"
+
+
+# -- what each value is -------------------------------------------------------------------------
+
+
+def record_tag(registry: Registry, record: Record) -> Tag | None:
+    """What the values of a transcribed record are: source checked (by which review) or only transcribed.
+
+    None for the kinds that are not read off a source (reviews, releases, recipes, our own runs).
+    """
+    if record.kind_token not in TRANSCRIBED_KINDS:
+        return None
+    if review_status(registry, record.id) is ReviewStatus.SOURCE_CHECKED:
+        reviews = [r for r in registry.referrers(record.id, Review, "subjects")
+                   if r.status is ReviewStatus.SOURCE_CHECKED]
+        details = tuple(
+            (f"review {r.id}", "; ".join(part for part in (
+                r.reviewer or "", r.reviewed_at.isoformat().replace("+00:00", "Z") if r.reviewed_at else "",
+                f"artifact sha256 {r.artifact_sha256}" if r.artifact_sha256 else "no artifact hash") if part))
+            for r in reviews
+        )
+        return Tag(Provenance.SOURCE_CHECKED, status_label(registry, record.id), details)
+    return Tag(Provenance.TRANSCRIBED, "transcribed, not reviewed")
+
+
+#: How our own runs are labelled, by method.
+RUN_LABELS = {ReproductionMethod.MEASURED: "measured by us", ReproductionMethod.ESTIMATED: "estimated by us"}
+RUN_PROVENANCE = {ReproductionMethod.MEASURED: Provenance.MEASURED, ReproductionMethod.ESTIMATED: Provenance.ESTIMATED}
+
+
+def run_tag(run: Reproduction) -> Tag:
+    """What a run's value is: measured or estimated by us, with the hardware, versions and commit behind it."""
+    hardware = run.hardware.name + (f" x{run.hardware.count}" if run.hardware.count > 1 else "")
+    software = "; ".join(f"{name} {version}" for name, version in sorted(run.software.items()) if version)
+    details = (("hardware", hardware), ("software", software or "not recorded"),
+               ("commit", run.git_commit or "not recorded"),
+               ("run", run.started_at.isoformat().replace("+00:00", "Z")), ("record", run.id))
+    return Tag(RUN_PROVENANCE[run.method], RUN_LABELS[run.method], details)
+
+
+def runs_tag(method: ReproductionMethod, runs: Sequence[Reproduction]) -> Tag:
+    """The tag of a summary of several runs of one method: the hardware, versions and commits they ran at."""
+    hardware = ", ".join(sorted({run.hardware.name for run in runs}))
+    commits = ", ".join(sorted({run.git_commit or "not recorded" for run in runs}))
+    return Tag(RUN_PROVENANCE[method], RUN_LABELS[method],
+               (("hardware", hardware), ("commit", commits), ("runs", str(len(runs)))))

@@ -132,7 +132,7 @@ def test_runs_without_a_ratio_still_show_their_values() -> None:
     """A transcribed 0 gives runs a value but no ratio: they are not 'no value'."""
     from registry.checks import validate
     from registry.models import Reproduction
-    from registry.show import _runs_summary
+    from registry.show import runs_summary as _runs_summary
     from tests.conftest import BUNDLED_RECORDS
 
     registry, _ = validate(BUNDLED_RECORDS)

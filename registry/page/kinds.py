@@ -1,0 +1,473 @@
+"""What each kind's page holds, laid out the way the seed pages read.
+
+``build_page`` dispatches on the record's model class (``functools.singledispatch``): a
+configuration shows its evaluations and results; a result its methods, reproduction notes and
+our own runs, evidence table, sources and history, and technical metadata; a source its
+citation; every other kind the generic page (its fields, then the records that refer to it).
+A new kind gets the generic page until it registers its own. Fields are rendered from the
+models (labels from field names), so a field added to a model appears without an edit here.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from pydantic import BaseModel
+
+from registry import display as d
+from registry.loader import Registry
+from registry.models import (
+    Configuration,
+    Evaluation,
+    Evidence,
+    Recipe,
+    Record,
+    Reproduction,
+    Result,
+    Review,
+    Source,
+)
+from registry.models.fields import field_plan
+from registry.models.reproduction import Comparison, ReproductionMethod
+from registry.page.blocks import (
+    Block,
+    Column,
+    Content,
+    Fields,
+    Items,
+    Page,
+    Paragraph,
+    Piece,
+    Section,
+    Style,
+    Table,
+    Tag,
+    plain,
+)
+from registry.units import gib
+
+TECHNICAL_METADATA = "Technical metadata and extraction receipts"
+
+
+@functools.singledispatch
+def build_page(record: Record, registry: Registry) -> Page:
+    """The generic page: the record's fields, then every record that refers to it."""
+    return Page(record.id, record.kind_token, d.record_name(record), _generic_blocks(registry, record))
+
+
+def _generic_blocks(registry: Registry, record: Record) -> tuple[Block, ...]:
+    blocks: list[Block] = [_technical_metadata(registry, record)]
+    back = _back_links(registry, record.id)
+    if back:
+        blocks.append(Section("Referred to by", (Items(tuple(back)),)))
+    return tuple(blocks)
+
+
+@build_page.register
+def _source_page(source: Source, registry: Registry) -> Page:
+    citation = Paragraph(plain(f"{source.citation}\nOriginal source · {source.version_statement}"))
+    return Page(source.id, source.kind_token, d.record_name(source), (citation, *_generic_blocks(registry, source)))
+
+
+@build_page.register
+def _result_page(result: Result, registry: Registry) -> Page:
+    evaluation, configuration, protocol, dataset = d.result_context(registry, result)
+    source = registry.get_as(result.source, Source)
+    status = d.status_label(registry, result.id)
+    unit = d.unit_symbol(result.unit)
+    tag = d.record_tag(registry, result)
+    display = d.display_value(result.numeric_value)
+
+    headline = Paragraph((
+        Piece(display, Style.STRONG, tag, exact=str(result.numeric_value)),
+        Piece(f" {d.metric_label(result.metric)} ({result.metric_qualifier})"),
+        Piece("\nTranscribed value: ", Style.TRANSCRIBED),
+        Piece(f"{result.printed_value} {unit}", Style.TRANSCRIBED, tag, exact=str(result.numeric_value)),
+        Piece(" as printed", Style.TRANSCRIBED),
+        Piece(f" (display value {display}; {status})"),
+    ))
+    evaluation_tag = d.record_tag(registry, evaluation)
+    methods = Fields((
+        ("Tested configuration", _link(configuration)),
+        ("Protocol", _link(protocol)),
+        ("Dataset", _link(dataset)),
+        ("Procedure", _link(protocol)),
+        ("Evaluation", _link(evaluation)),
+        ("Coverage", _tagged(d.coverage(evaluation), evaluation_tag, evaluation, "coverage_scored")),
+        ("Uncertainty", _tagged(d.value_or_missing(result, "uncertainty"), tag, result, "uncertainty")),
+        ("Evidence", (Piece(f"{d.INDEPENDENCE_LABELS[evaluation.independence]} · {status} · "),
+                      Piece(source.citation, link=source.id), Piece(f" · {result.source_locator}", tag=tag))),
+    ))
+    blocks: list[Block] = [
+        headline,
+        Section("Methods", (
+            methods,
+            Paragraph(plain(
+                "A source-checked result verifies the numerical transcription, not every model or protocol detail. "
+                f"Evaluation metadata: {d.status_label(registry, evaluation.id)}. {d.SOURCE_CHECK_CAVEAT}"
+            ), Style.NOTE),
+        )),
+        Section("Reproduction", (
+            Fields((
+                ("Split", _tagged(d.value_or_missing(evaluation, "split"), evaluation_tag, evaluation, "split")),
+                ("Adaptation", _tagged(d.adaptation(evaluation), evaluation_tag, evaluation, "adaptation")),
+                ("Scoring implementation", _tagged(d.value_or_missing(evaluation, "scoring_implementation"),
+                                                   evaluation_tag, evaluation, "scoring_implementation")),
+            )),
+            *_recipes_and_reproductions(registry, result),
+        )),
+        Section("Evidence", (_evidence_table(registry, result.id),)),
+        Section("Sources and history", _sources_and_history(registry, result.id, [source])),
+        Section(TECHNICAL_METADATA, (_technical_metadata(registry, result),)),
+        Section("Related records", (Items(((Piece("evaluation: "), *_link(evaluation)),)),)),
+    ]
+    return Page(result.id, result.kind_token, d.result_title(registry, result), tuple(blocks))
+
+
+@build_page.register
+def _configuration_page(configuration: Configuration, registry: Registry) -> Page:
+    evaluations = registry.referrers(configuration.id, Evaluation, "configuration")
+    results = [r for e in evaluations for r in registry.referrers(e.id, Result, "evaluation")]
+    family = registry.records.get(configuration.model_family)
+    family_name = d.record_name(family) if family else configuration.model_family
+    blocks: list[Block] = [
+        Paragraph(_tagged(d.value_or_missing(configuration, "description"), d.record_tag(registry, configuration),
+                          configuration, "description")),
+        Section("Overview", (Paragraph(plain(configuration.profile or d.PROFILE_ABSENT)),)),
+        Section("Evaluations and results", (
+            Paragraph(plain(f"{_count(evaluations, 'evaluation')} · {_count(results, 'result')}. "
+                            "Different protocols are not a single leaderboard.")),
+            findings_table(registry, evaluations),
+            Paragraph(plain(d.SOURCE_CHECK_CAVEAT), Style.NOTE),
+        )),
+        Section("Evidence", (_evidence_table(registry, configuration.id),)),
+        Section("Sources and history", _sources_and_history(
+            registry, configuration.id, [registry.get_as(configuration.source, Source)])),
+        Section(TECHNICAL_METADATA, (_technical_metadata(registry, configuration),)),
+        Section("Related records", (Items((
+            (Piece("configuration of: "), Piece(family_name, link=configuration.model_family)),
+            *((Piece("system: "), *_link(e)) for e in evaluations),
+        )),)),
+    ]
+    return Page(configuration.id, configuration.kind_token, configuration.name, tuple(blocks))
+
+
+# -- sections -----------------------------------------------------------------------------------
+
+
+def findings_table(registry: Registry, evaluations: Iterable[Evaluation]) -> Table:
+    """The configuration page's table: one row per result of the evaluations, with its evidence and details."""
+    rows: list[tuple[Content, ...]] = []
+    for evaluation in evaluations:
+        configuration = registry.get_as(evaluation.configuration, Configuration)
+        protocol = registry.records[evaluation.protocol]
+        dataset = registry.records[evaluation.dataset]
+        for result in registry.referrers(evaluation.id, Result, "evaluation"):
+            source = registry.get_as(result.source, Source)
+            tag = d.record_tag(registry, result)
+            rows.append((
+                (Piece("Configuration: "), *_link(configuration)),
+                (Piece("Protocol: "), Piece(d.record_name(protocol), link=protocol.id), Piece("\nDataset: "),
+                 Piece(d.record_name(dataset), link=dataset.id)),
+                (Piece(d.display_value(result.numeric_value), tag=tag, exact=str(result.numeric_value),
+                       link=result.id),
+                 Piece(f" {d.metric_label(result.metric)} ({result.metric_qualifier})\n"
+                       f"{result.unit} · {result.metric_direction.value}\nTranscribed: "),
+                 Piece(f"{result.printed_value} {d.unit_symbol(result.unit)}", tag=tag,
+                       exact=str(result.numeric_value)),
+                 Piece(f"\nUncertainty: {d.value_or_missing(result, 'uncertainty')}\n"
+                       f"Coverage: {d.coverage(evaluation)}")),
+                (Piece(f"{d.INDEPENDENCE_LABELS[evaluation.independence]} · {d.status_label(registry, result.id)}\n"),
+                 *_link(evaluation), Piece("\n"), Piece(result.id, link=result.id),
+                 Piece(f"\nAggregation: {d.value_or_missing(evaluation, 'aggregation')}\n"),
+                 Piece(source.citation, link=source.id), Piece(f" · {result.source_locator}", tag=tag)),
+            ))
+    return Table(
+        (Column("Tested configuration"), Column("Protocol and dataset"), Column("Finding"),
+         Column("Evidence and details")),
+        tuple(rows), lines=True, expand=True,
+    )
+
+
+def _recipes_and_reproductions(registry: Registry, result: Result) -> list[Block]:
+    """The recipe (what the source states, what it leaves open) and our runs: measured and estimated apart."""
+    recipes = registry.referrers(result.id, Recipe, "result")
+    reproductions = registry.referrers(result.id, Reproduction, "result")
+    blocks: list[Block] = []
+    if not any(recipe.verified for recipe in recipes):
+        blocks.append(Paragraph(plain(d.NO_VERIFIED_RECIPE), Style.NOTE))
+    for recipe in recipes:
+        fixed = recipe.fixed
+        knobs = "; ".join(f"{k.name} ({' | '.join(d.knob_text(c) for c in k.candidates)})" for k in recipe.knobs)
+        blocks.append(Paragraph((
+            Piece("Recipe: "), Piece(recipe.id, link=recipe.id),
+            Piece(f" ({'verified' if recipe.verified else 'not verified'}; run it with "
+                  f"'registry reproduce {result.id}')\n"
+                  f"States: model {fixed.model}, stage {fixed.stage}, sequence length {fixed.sequence_length}, "
+                  f"batch size {fixed.batch_size}, data seed {fixed.data_seed}, metric {fixed.metric}\n"
+                  f"Leaves open: {knobs or 'nothing'}"),
+        )))
+    if not any(r.method is ReproductionMethod.MEASURED for r in reproductions):
+        message = ("Nothing has been measured yet: the estimates below are predictions, not measurements."
+                   if reproductions else "No reproduction has been filed for this result.")
+        blocks.append(Paragraph(plain(message), Style.NOTE))
+    unit = d.unit_symbol(result.unit)
+    for method, title in ((ReproductionMethod.MEASURED, "Measured by us"),
+                          (ReproductionMethod.ESTIMATED, "Estimated by us (not measured)")):
+        runs = [r for r in reproductions if r.method is method]
+        if runs:
+            blocks.append(_runs_table(runs, f"{title}: {len(runs)} run(s) beside the transcribed "
+                                            f"{result.printed_value} {unit}", unit))
+    return blocks
+
+
+def runs_in_order(runs: Iterable[Reproduction]) -> list[Reproduction]:
+    """Runs nearest the transcribed value first; runs without a comparison last, by id."""
+
+    def order(run: Reproduction) -> tuple[int, Any, str]:
+        return (0, abs(run.comparison.difference), run.id) if run.comparison else (1, 0, run.id)
+
+    return sorted(runs, key=order)
+
+
+def _runs_table(runs: list[Reproduction], title: str, unit: str) -> Table:
+    """One row per run, nearest the transcribed value first; what every run shares goes in the caption."""
+    varying, shared = d.split_knobs([run.setting for run in runs])
+    days = sorted({run.started_at.date().isoformat() for run in runs})
+    caption = (f"Hardware: {', '.join(sorted({run.hardware.name for run in runs}))}; attention: "
+               f"{', '.join(sorted({run.attention_impl or 'not recorded' for run in runs}))}; "
+               f"{'run on ' + days[0] if len(days) == 1 else f'runs from {days[0]} to {days[-1]}'}"
+               + (f"; every run: {', '.join(shared)}" if shared else ""))
+    rows: list[tuple[Content, ...]] = []
+    for run in runs_in_order(runs):
+        tag = d.run_tag(run)
+        value: Content
+        if run.value is not None and run.value_bytes is not None:
+            value = (Piece(f"{run.value:.2f} {unit}", tag=tag, exact=str(run.value), link=run.id), Piece("\n"),
+                     Piece(f"{gib(run.value_bytes):.2f} GiB", tag=tag, exact=str(gib(run.value_bytes))))
+        else:
+            value = (Piece(f"{run.outcome.value}: {run.error}", link=run.id),)
+        comparison: Content = (
+            (Piece(f"{run.comparison.difference:+.2f} {unit}", tag=tag, exact=str(run.comparison.difference)),
+             Piece("\n"), Piece(f"×{run.comparison.ratio:.3f}", tag=tag, exact=str(run.comparison.ratio)))
+            if run.comparison else plain("")
+        )
+        setting = "\n".join(f"{n}={d.knob_text(run.setting[n])}" for n in varying if n in run.setting) or "-"
+        rows.append((plain(setting), value, comparison))
+    return Table(
+        (Column("Setting", min_width=24, fold=True), Column("Value", fold=True, right=True),
+         Column("vs transcribed", right=True)),
+        tuple(rows), title=title, caption=caption, lines=len(varying) > 1,
+    )
+
+
+def _evidence_table(registry: Registry, record_id: str) -> Paragraph | Table:
+    rows = registry.referrers(record_id, Evidence, "subject")
+    if not rows:
+        return Paragraph(plain("0 evidence rows. No evidence rows are recorded for this record."), Style.NOTE)
+    cells: list[tuple[Content, ...]] = []
+    for row in rows:
+        source = registry.get_as(row.source, Source)
+        review = registry.get_as(row.review, Review)
+        methods = json.dumps([m.value for m in review.methods], separators=(",", ":"))
+        reviewed_at = review.reviewed_at.isoformat().replace("+00:00", "Z") if review.reviewed_at else ""
+        cells.append((
+            (Piece(f"{d.label(row.property.value)} "), Piece(row.statement, tag=d.record_tag(registry, row),
+                                                              link=row.id),
+             Piece(f"\n{d.label(row.claim_scope.value)}")),
+            (Piece(source.citation, link=source.id), Piece(f"\n{row.source_locator}\nVersion: "
+                                                           f"{source.version_statement}")),
+            (Piece(review.status.value.replace("-", " "), link=review.id),
+             Piece(f" {methods} · {reviewed_at} · {row.source_independence.value.replace('-', ' ')}\n"
+                   f"Audit details: {review.note or ''}\n"
+                   f"Field: {_or_missing(row, 'field')}\n"
+                   f"Source artifact SHA-256: {_or_missing(row, 'source_artifact_sha256')}\n"
+                   f"Hash scope: {_or_missing(row, 'hash_scope')}\n"
+                   f"Extraction artifact SHA-256: {_or_missing(row, 'extraction_artifact_sha256')}")),
+        ))
+    return Table(
+        (Column("Property and statement"), Column("Original source and location"), Column("Review and provenance")),
+        tuple(cells), title=_count(rows, "evidence row"), lines=True, expand=True,
+    )
+
+
+def _sources_and_history(registry: Registry, record_id: str, sources: Iterable[Source]) -> tuple[Block, ...]:
+    releases = d.releases_of(registry, record_id)
+    line: list[Piece] = []
+    for index, release in enumerate(releases):
+        line += [Piece(" · Release " if index else "Release "), Piece(release.name, link=release.id)]
+    if not releases:
+        line.append(Piece("Not in any recorded release"))
+    line.append(Piece(f" · Record review: {d.status_label(registry, record_id)}"))
+    return (Paragraph(tuple(line)),
+            Items(tuple((Piece(s.citation, link=s.id), Piece(f" · Original source · {s.version_statement}"))
+                        for s in sources)))
+
+
+def _technical_metadata(registry: Registry, record: Record) -> Fields:
+    """Every field of the record, labelled from its name; references link to their records."""
+    tag = d.record_tag(registry, record)
+    references = dict(field_plan(type(record)).references)
+    rows: list[tuple[str, Content]] = [("Stable ID", plain(record.id))]
+    for name in type(record).model_fields:
+        if name in ("id", "kind", "missing_metadata"):
+            continue
+        value = getattr(record, name)
+        if value is None or value == [] or value == {}:
+            if record.missing(name):
+                rows.append((d.field_label(name), plain(d.missing_phrase(record, name))))
+            continue
+        if name in references:
+            ids = value if isinstance(value, list) else [value]
+            pieces: list[Piece] = []
+            for index, target in enumerate(ids):
+                pieces += [Piece("; ")] if index else []
+                pieces.append(Piece(target, link=target))
+            rows.append((d.field_label(name), tuple(pieces)))
+            continue
+        rows.append((d.field_label(name), (Piece(_plain(value), tag=_field_tag(record, name, tag)),)))
+    for entry in record.missing_metadata:
+        note = f"; note: {entry.note}" if entry.note else ""
+        rows.append(("Missing metadata", plain(f"{entry.field}: reason: {entry.reason.value}{note}")))
+    for review in registry.referrers(record.id, Review, "subjects"):
+        rows.append(("Review", (Piece(_review_line(review), link=review.id),)))
+    return Fields(tuple(rows))
+
+
+#: Fields of our own runs that hold what the run gave (their values are measured or estimated).
+RUN_OUTPUT_FIELDS = frozenset({"value_bytes", "value", "value_gib", "reserved_bytes", "warmup_peak_bytes",
+                               "breakdown_bytes", "comparison"})
+#: Fields of a transcribed record that are the registry's own notes, not values read off the source.
+OWN_NOTES = frozenset({"derivation", "profile"})
+
+
+@functools.singledispatch
+def _field_tag(record: Record, name: str, record_tag: Tag | None) -> Tag | None:
+    """The tag of one field's value: the record's own (transcribed or source checked), except on our notes."""
+    return None if name in OWN_NOTES else record_tag
+
+
+@_field_tag.register
+def _run_field_tag(record: Reproduction, name: str, record_tag: Tag | None) -> Tag | None:
+    """What a run gave is measured or estimated by us; how it was run (command, setting) is no value."""
+    return d.run_tag(record) if name in RUN_OUTPUT_FIELDS else None
+
+
+def _review_line(review: Review) -> str:
+    parts = [f"status: {review.status.value}"]
+    for name in ("reviewer", "reviewer_note", "reviewed_at", "artifact_sha256", "extraction_sha256",
+                 "retrieval_url", "methods", "method_note", "note"):
+        value = getattr(review, name)
+        if value not in (None, []):
+            parts.append(f"{name.replace('_', ' ')}: {_plain(value)}")
+    for entry in review.missing_metadata:  # each gap with its own reason: not every gap is 'not transcribed'
+        parts.append(f"{entry.field.replace('_', ' ')}: {d.missing_phrase(review, entry.field).lower()}")
+    return "; ".join(parts)
+
+
+def _back_links(registry: Registry, record_id: str) -> list[Content]:
+    return [(Piece(f"{other.kind_token} "), Piece(other.id, link=other.id), Piece(f" ({path[0]})"))
+            for other, path in registry.links_to(record_id)]
+
+
+# -- the results side by side -------------------------------------------------------------------
+
+
+def results_overview(registry: Registry) -> tuple[Table, Paragraph]:
+    """Every result side by side: transcribed value, review status, and our runs, never merged.
+
+    Ids and the settings of the nearest runs are long, so they are listed under the table, keyed
+    by row number, where they read whole at any terminal width.
+    """
+    rows: list[tuple[Content, ...]] = []
+    legend: list[Piece] = []
+    for number, result in enumerate(registry.of_kind(Result), start=1):
+        evaluation = registry.get_as(result.evaluation, Evaluation)
+        runs = registry.referrers(result.id, Reproduction, "result")
+        unit = d.unit_symbol(result.unit)
+        by_method = {method: [r for r in runs if r.method is method] for method in ReproductionMethod}
+        rows.append((
+            plain(str(number)),
+            _link(evaluation),
+            (Piece(f"{result.printed_value} {unit}", tag=d.record_tag(registry, result),
+                   exact=str(result.numeric_value), link=result.id),
+             Piece(f" ({d.display_value(result.numeric_value)})")),
+            plain(d.status_label(registry, result.id)),
+            *(_summary_cell(method, by_method[method], unit) for method in ReproductionMethod),
+        ))
+        legend.append(Piece(f"#{number} {result.id}\n", Style.NOTE))
+        for method, method_runs in by_method.items():
+            nearest = nearest_run(method_runs)
+            if nearest is not None:
+                setting = ", ".join(f"{name}={d.knob_text(value)}" for name, value in nearest[0].setting.items())
+                legend.append(Piece(f"   nearest {method.value}: {setting}\n", Style.NOTE))
+    columns = (Column("#", no_wrap=True),) + tuple(
+        Column(header, ratio=share, fold=True)
+        for header, share in (("Evaluation", 5), ("Transcribed (display)", 4), ("Review", 4), ("Measured by us", 3),
+                              ("Estimated by us", 5))  # shares that keep every header word whole at 80 columns
+    )
+    return Table(columns, tuple(rows), title="Results", lines=True, expand=True), Paragraph(tuple(legend))
+
+
+def _summary_cell(method: ReproductionMethod, runs: list[Reproduction], unit: str) -> Content:
+    summary = runs_summary(runs, unit)
+    return (Piece(summary, tag=d.runs_tag(method, runs)),) if runs else plain(summary)
+
+
+def nearest_run(runs: list[Reproduction]) -> tuple[Reproduction, Comparison] | None:
+    """The run whose value lies nearest the transcribed one, with its comparison (None: nothing compared)."""
+    compared = [(r, r.comparison) for r in runs if r.value is not None and r.comparison is not None]
+    return min(compared, key=lambda pair: abs(pair[1].difference)) if compared else None
+
+
+def runs_summary(runs: list[Reproduction], unit: str) -> str:
+    """How many settings gave a value, where, and the value nearest the transcribed one."""
+    if not runs:
+        return "none"
+    values = [r.value for r in runs if r.value is not None]
+    if not values:
+        return f"{len(runs)} run(s), no value"
+    where = sorted({"CPU estimate" if r.hardware.kind == "cpu-estimate" else r.hardware.name
+                    for r in runs if r.value is not None})
+    head = f"{len(values)} setting(s), {', '.join(where)}"
+    nearest = nearest_run(runs)
+    if nearest is None:  # a transcribed 0 has no ratio to compare with
+        return f"{head}; from {min(values):.2f} to {max(values):.2f} {unit}"
+    comparison = nearest[1]
+    return f"{head}; nearest the transcribed value: {comparison.reproduced:.2f} {unit} (×{comparison.ratio:.3f})"
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+
+def _link(record: Record) -> Content:
+    return (Piece(d.record_name(record), link=record.id),)
+
+
+def _tagged(text: str, tag: Tag | None, record: Record, field: str) -> Content:
+    """A field's text with the record's tag, unless it is a phrase for a missing value (which is no value)."""
+    return (Piece(text, tag=None if getattr(record, field) is None else tag),)
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, BaseModel):
+        return "; ".join(f"{k.replace('_', ' ')}: {_plain(v)}" for k, v in value.model_dump().items() if v is not None)
+    if isinstance(value, list):
+        return "; ".join(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_plain(v)}" for k, v in value.items())
+    if hasattr(value, "isoformat"):
+        return value.isoformat().replace("+00:00", "Z")
+    return str(getattr(value, "value", value))
+
+
+def _or_missing(record: Record, field: str) -> str:
+    value = getattr(record, field)
+    return str(value) if value is not None else d.missing_phrase(record, field)
+
+
+def _count(items: list[Any], noun: str) -> str:
+    return f"{len(items)} {noun}{'' if len(items) == 1 else 's'}"
