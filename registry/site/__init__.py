@@ -1,0 +1,1 @@
+"""The registry as a static site (``registry site build``): see ``registry.site.build``."""

@@ -1,0 +1,185 @@
+"""Build the registry as a static site: a page per record, an index of results, the releases.
+
+The site opens from ``file://`` with no server and asks no other host for anything: styles and
+the one script are files beside the pages, the plots are inline SVG, and pages read whole with
+scripts off (the script only narrows the index). URLs come from the stable ids
+(``<kind>/<id>.html``), and beside each page lie its record's JSON (``<kind>/<id>.json``) and a
+copy of its record file (``records/...``). The site is written to a hidden folder beside the
+target and renamed into place only when complete; nothing in it depends on the time or the
+machine, so the same records give the same files, byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from registry.atomic import new_folder_beside, replace_folder
+from registry.errors import RegistryError
+from registry.loader import Registry
+from registry.models import KIND_MODELS, Release, Result
+from registry.page.blocks import Column, Fields, Paragraph, Piece, Section, Style, Table, plain
+from registry.page.kinds import build_page
+from registry.release import content_digest, release_name
+from registry.site.extras import Site, kind_label, site_page
+from registry.site.html import render
+from registry.site.index import facets_of, index_rows
+
+SITE_NAME = "Evidence registry"
+GENERATOR = '<meta name="generator" content="registry site build">'
+RELEASES_PAGE = "release/index.html"
+ASSETS = ("site.css", "site.js")
+
+
+@dataclass(frozen=True)
+class SiteSummary:
+    target: str
+    pages: int
+    files: int
+    plots: int
+    seconds: float
+
+
+def build_site(registry: Registry, out: Path, *, progress: Callable[[str], None] | None = None) -> SiteSummary:
+    """Write the whole site for ``registry`` to the folder ``out``, replacing an earlier build there."""
+    started = time.perf_counter()
+    ensure_replaceable(out)
+    site = _site(registry, progress)
+    try:
+        tmp = new_folder_beside(out)
+    except OSError as exc:
+        raise RegistryError(f"cannot write the site next to {str(out)!r}: {exc.strerror}",
+                            "choose a writable folder with --out") from exc
+    try:
+        files = _write_all(site, tmp, progress)
+        replace_folder(tmp, out)
+    except OSError as exc:
+        raise RegistryError(f"cannot write the site {str(out)!r}: {exc.strerror or exc}; the previous site, if "
+                            "any, is untouched", "check the free disk space and that the folder is writable") from exc
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    return SiteSummary(str(out), len(registry.records) + 2, files, len(site.svgs), time.perf_counter() - started)
+
+
+def ensure_replaceable(out: Path) -> None:
+    """Refuse to replace anything but an empty folder or a site an earlier build wrote ('--out ~' must not)."""
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise RegistryError(f"{str(out)!r} is a file, not a folder; it was left untouched",
+                            "give --out a folder for the site, for example --out site")
+    if not any(out.iterdir()):
+        return
+    index = out / "index.html"
+    try:
+        head = index.read_text(encoding="utf-8", errors="replace")[:2000] if index.is_file() else ""
+    except OSError:
+        head = ""
+    if GENERATOR not in head:
+        raise RegistryError(
+            f"{str(out)!r} already holds files and is not a site that 'registry site build' wrote; it was left "
+            "untouched",
+            "choose another folder with --out (for example --out site), or move that folder away first",
+        )
+
+
+def _site(registry: Registry, progress: Callable[[str], None] | None) -> Site:
+    from registry.plot import groups_of, inline_svg
+
+    groups = groups_of(registry)
+    drawn = {protocol_id: panels for protocol_id, panels in groups.items() if any(g.has_runs for g in panels)}
+    if progress:
+        progress(f"drawing {len(drawn)} plot(s)")
+    svgs = {protocol_id: inline_svg(panels) for protocol_id, panels in drawn.items()}
+    try:
+        name = release_name(registry)
+    except RegistryError:  # no record holds a date: the content still has a hash
+        name = f"undated-{content_digest(registry)[:12]}"
+    return Site(registry, groups, svgs, name, content_digest(registry))
+
+
+def _write_all(site: Site, root: Path, progress: Callable[[str], None] | None) -> int:
+    registry = site.registry
+    urls = {record_id: f"{record.kind_token}/{record_id}.html" for record_id, record in registry.records.items()}
+    urls["release-index"] = RELEASES_PAGE
+    release = {"name": site.release_name, "sha256": site.release_sha256}
+    common = {"urls": urls, "site_name": SITE_NAME, "release": release}
+    for kind in KIND_MODELS:
+        (root / kind).mkdir()
+    (root / "assets").mkdir()
+    files = 0
+    for name in ASSETS:
+        (root / "assets" / name).write_bytes(resources.files("registry.site").joinpath("assets", name).read_bytes())
+        files += 1
+
+    if progress:
+        progress(f"writing {len(registry.records)} record pages")
+    records_root = registry.root
+    for record_id in sorted(registry.records):
+        record = registry.records[record_id]
+        kind = record.kind_token
+        source = registry.paths[record_id]
+        try:
+            relative = source.resolve().relative_to(records_root.resolve()).as_posix()
+        except ValueError:
+            relative = f"{kind}/{source.name}"
+        record_file = f"records/{relative}"
+        page = site_page(build_page(record, registry), record, site)
+        html = render("record.html.j2", page=page, title=page.title, root="../", kind_label=kind_label(record),
+                      record_file=record_file, json_file=f"{kind}/{record_id}.json", **common)
+        (root / kind / f"{record_id}.html").write_text(html, encoding="utf-8")
+        data = record.model_dump(mode="json", exclude_none=True)
+        (root / kind / f"{record_id}.json").write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n",
+                                                       encoding="utf-8")
+        copy = root / record_file
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_bytes(source.read_bytes())
+        files += 3
+
+    rows = index_rows(registry)
+    sources = len({result.source for result in registry.of_kind(Result)})
+    (root / "index.html").write_text(render(
+        "index.html.j2", title="Results", root="", results=rows, facets=facets_of(rows), sources=sources,
+        **common), encoding="utf-8")
+    (root / RELEASES_PAGE).write_text(render(
+        "releases.html.j2", title="Releases", root="../", blocks=_releases_blocks(site), **common),
+        encoding="utf-8")
+    return files + 2
+
+
+def _releases_blocks(site: Site) -> tuple[Section, ...]:
+    registry = site.registry
+    counts = {kind: 0 for kind in KIND_MODELS}
+    for record in registry.records.values():
+        counts[record.kind_token] += 1
+    current = Section("Current content", (
+        Fields((
+            ("Name", plain(site.release_name)),
+            ("Content hash", plain(site.release_sha256)),
+            ("How it is made", plain("The latest date any record holds, and the first 12 hex digits of the SHA-256 "
+                                     "of every record's canonical JSON sorted by id (release records left out): "
+                                     "two people with the same records get the same name.")),
+        )),
+        Table((Column("Kind"), Column("Records", right=True)),
+              tuple((plain(kind), plain(str(count))) for kind, count in counts.items() if count),
+              title="Records in this content"),
+    ))
+    releases = registry.of_kind(Release)
+    rows = tuple(
+        ((Piece(release.name, link=release.id),), plain(release.date.isoformat()), plain(release.name[11:]),
+         plain(str(len(release.members))),
+         plain("yes" if site.release_sha256.startswith(release.name[11:]) else "no"))
+        for release in releases
+    )
+    recorded = Section("Recorded releases", (
+        Table((Column("Release"), Column("Date"), Column("Content hash prefix"), Column("Members", right=True),
+               Column("Same content as now")), rows, title=f"{len(releases)} recorded release(s)")
+        if releases else Paragraph(plain("No release has been recorded yet."), Style.NOTE),
+    ))
+    return current, recorded

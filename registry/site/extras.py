@@ -1,0 +1,130 @@
+"""What a record's page carries on the site beyond its page in the terminal.
+
+The terminal cannot show a plot, and ``registry show`` keeps its pages as they are; so the
+site adds, per kind (dispatched on the record's model class): the plot of its group to a result
+and a protocol, its configurations and results to a model family, and its content hash to a
+release. Everything else on a page is the one page structure both share.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, replace
+
+from registry import display as d
+from registry.loader import Registry
+from registry.models import Configuration, Evaluation, ModelFamily, Protocol, Record, Release, Result
+from registry.page.blocks import Block, Fields, Page, Paragraph, Piece, Section, Style, plain
+from registry.page.kinds import TECHNICAL_METADATA, findings_table
+from registry.plot import Group, protocol_of, values_table
+from registry.site.html import Figure
+
+PLOT_SECTION = "Transcribed, measured and estimated values"
+PLOT_CAPTION = ("Each row is one result: the transcribed value as printed (diamond), and apart from it our "
+                "estimates (circles) and measurements (triangles), with a bar over the spread of the knob sweep.")
+
+
+@dataclass(frozen=True)
+class Site:
+    """What every page of one build shares: the registry, the plot groups and their SVGs, the content's name."""
+
+    registry: Registry
+    groups: dict[str, list[Group]]
+    svgs: dict[str, str]
+    release_name: str
+    release_sha256: str
+
+
+def site_page(page: Page, record: Record, site: Site) -> Page:
+    """The record's page with what the site adds for its kind."""
+    return _extend(record, page, site)
+
+
+@functools.singledispatch
+def _extend(record: Record, page: Page, site: Site) -> Page:
+    return page
+
+
+@_extend.register
+def _result(record: Result, page: Page, site: Site) -> Page:
+    return _insert_after(page, "Reproduction", _plot_section(site, protocol_of(site.registry, record)))
+
+
+@_extend.register
+def _protocol(record: Protocol, page: Page, site: Site) -> Page:
+    return _insert_first(page, _plot_section(site, record.id))
+
+
+@_extend.register
+def _family(record: ModelFamily, page: Page, site: Site) -> Page:
+    registry = site.registry
+    configurations = registry.referrers(record.id, Configuration, "model_family")
+    evaluations = [e for c in configurations for e in registry.referrers(c.id, Evaluation, "configuration")]
+    results = sum(len(registry.referrers(e.id, Result, "evaluation")) for e in evaluations)
+    section = Section("Configurations and results", (
+        Paragraph(plain(f"{len(configurations)} configuration(s) · {len(evaluations)} evaluation(s) · "
+                        f"{results} result(s). Different protocols are not a single leaderboard.")),
+        findings_table(registry, evaluations),
+    ))
+    return _insert_first(page, section)
+
+
+@_extend.register
+def _release(record: Release, page: Page, site: Site) -> Page:
+    prefix = record.name[11:]
+    same = site.release_sha256.startswith(prefix)
+    section = Section("Content hash", (
+        Fields((
+            ("Release", plain(record.name)),
+            ("Content hash prefix", plain(f"{prefix} (the first 12 hex digits of the SHA-256 of the records' "
+                                          "canonical JSON, release records left out, when it was named)")),
+            ("Members", plain(str(len(record.members)))),
+            ("Current content", (Piece(site.release_name, link="release-index"),
+                                 Piece(f" (SHA-256 {site.release_sha256})"))),
+        )),
+        Paragraph(plain("The records have not changed since this release was named." if same else
+                        "The records have changed since this release was named: its hash prefix is not the "
+                        "current content's."), Style.NOTE),
+    ))
+    return _insert_first(page, section)
+
+
+def _plot_section(site: Site, protocol_id: str) -> Section:
+    groups = site.groups.get(protocol_id, [])
+    svg = site.svgs.get(protocol_id)
+    blocks: list[Block] = []
+    if svg is not None:
+        blocks.append(Figure(svg, PLOT_CAPTION, "plot", tuple(values_table(group) for group in groups)))
+    else:
+        if groups:
+            blocks.append(Paragraph(plain("None of these results has a measured or estimated value of ours yet, "
+                                          "so there is nothing to plot beside the transcribed values."), Style.NOTE))
+        else:
+            blocks.append(Paragraph(plain("No result is evaluated under this protocol."), Style.NOTE))
+        blocks.extend(values_table(group) for group in groups)
+    blocks.append(Paragraph(plain(f"Draw it with 'registry plot {protocol_id} --out plot.svg' (or .png)."),
+                            Style.NOTE))
+    return Section(PLOT_SECTION, tuple(blocks))
+
+
+def _insert_after(page: Page, title: str, section: Section) -> Page:
+    blocks = list(page.blocks)
+    at = next((i + 1 for i, b in enumerate(blocks) if isinstance(b, Section) and b.title == title), len(blocks))
+    blocks.insert(at, section)
+    return replace(page, blocks=tuple(blocks))
+
+
+def _insert_first(page: Page, section: Section) -> Page:
+    """Before the page's own sections, after the technical metadata of a generic page (its first block)."""
+    blocks = list(page.blocks)
+    at = next((i for i, b in enumerate(blocks) if isinstance(b, Section) and b.title != TECHNICAL_METADATA),
+              len(blocks))
+    blocks.insert(at, section)
+    return replace(page, blocks=tuple(blocks))
+
+
+KIND_LABELS = {"config": "Configuration", "family": "Model family"}
+
+
+def kind_label(record: Record) -> str:
+    return KIND_LABELS.get(record.kind_token, d.label(record.kind_token))
