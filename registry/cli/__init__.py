@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-from registry.cli import core, db, reproduce
+from registry.cli import core, db, export, reproduce, site
 from registry.cli import review as review_cli
 
 app = typer.Typer(
@@ -30,6 +30,8 @@ core.register(app)
 db.register(app)
 review_cli.register(app)
 reproduce.register(app)
+site.register(app)
+export.register(app)
 
 
 def main() -> None:

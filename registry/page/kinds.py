@@ -333,8 +333,8 @@ def _technical_metadata(registry: Registry, record: Record) -> Fields:
         note = f"; note: {entry.note}" if entry.note else ""
         rows.append(("Missing metadata", plain(f"{entry.field}: reason: {entry.reason.value}{note}")))
     for review in registry.referrers(record.id, Review, "subjects"):
-        status, rest = _review_line(review).split(";", 1) if ";" in _review_line(review) else (_review_line(review), "")
-        rows.append(("Review", (Piece(status, link=review.id), Piece(f";{rest}" if rest else ""))))
+        status, separator, rest = _review_line(review).partition(";")
+        rows.append(("Review", (Piece(status, link=review.id), Piece(separator + rest))))
     return Fields(tuple(rows))
 
 

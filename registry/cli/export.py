@@ -1,0 +1,47 @@
+"""'registry export': the registry in the formats other registries read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from registry.cli._errors import user_errors
+from registry.cli.options import DebugOption, RecordsOption
+from registry.cli.output import console
+from registry.export import FORMATS
+
+
+def export_command(
+    format: str = typer.Option(..., "--format", "-f", metavar="FORMAT",
+                               help="One of: " + "; ".join(f"{f.name} ({f.description})" for f in FORMATS.values())),
+    out: Path = typer.Option(..., "--out", "-o", file_okay=False,
+                             help="Folder to write into; replaced only once complete, and only if it is empty or an "
+                                  "earlier export."),
+    hub_ids: Path | None = typer.Option(None, "--hub-ids", dir_okay=False, exists=True,
+                                        help="hf only: YAML mapping configuration or family ids to Hub models "
+                                             "('models:') and dataset or protocol ids to Hub benchmarks "
+                                             "('benchmarks:', each {id, task_id})."),
+    records: Path = RecordsOption,
+    debug: bool = DebugOption,
+) -> None:
+    """Validate the records, then export them in FORMAT to the folder --out.
+
+    Each export lists in registry-export.json the files it wrote and what the format could not
+    carry (for hf, every result it could not export and why).
+    """
+    from registry.cli.core import load_valid
+
+    with user_errors(debug):
+        from registry.export import export
+
+        registry = load_valid(records)
+        written = export(registry, format, out, hub_ids=hub_ids)
+        left = [item for item in written.not_carried if item.get("exported") is False]
+        console.print(f"Wrote {len(written.files)} file(s) to {out}/ as {format}"
+                      + (f"; {len(left)} result(s) could not be exported (see {out}/registry-export.json)"
+                         if left else ""))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("export")(export_command)

@@ -1,0 +1,126 @@
+"""Every Eval Ever (schema 0.3.0): one evaluation log per configuration, with each of its results.
+
+The log is of the ``documentation`` kind: the values are transcribed from a paper, never our
+runs. The pinned PDF's SHA-256 is in ``source_metadata.additional_details``; each result's
+printed value, exact value, locator and review status in ``score_details.details`` (strings,
+as the schema asks); what qualifies the metric in ``metric_config.additional_details``. The
+schema's ``uncertainty`` takes numbers (a standard error, an interval); a source that reports
+none gets no ``uncertainty`` object, and ``details.uncertainty`` says so in the pages' words.
+Our own measured and estimated runs are not part of a documentation log and stay out.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+from registry import display as d
+from registry.export import Written, dump_json
+from registry.ids import parse_id, slugify
+from registry.loader import Registry
+from registry.models import Configuration, Evaluation, ModelFamily, Result, Source
+from registry.models.records import Direction, Independence
+
+SCHEMA_VERSION = "0.3.0"
+RELATIONSHIPS = {Independence.INDEPENDENT_EXTERNAL: "third_party", Independence.DEVELOPER: "first_party"}
+
+
+def write(registry: Registry, out: Path, **_: Any) -> Written:
+    written = Written()
+    for configuration in registry.of_kind(Configuration):
+        evaluations = registry.referrers(configuration.id, Evaluation, "configuration")
+        results = [r for e in evaluations for r in registry.referrers(e.id, Result, "evaluation")]
+        if not results:
+            continue
+        path = f"{configuration.id}.json"
+        dump_json(out / path, evaluation_log(registry, configuration, results))
+        written.files.append(path)
+    for result in registry.of_kind(Result):
+        written.not_carried.append({"record": result.id, "fields": ["reproductions (our own runs are not "
+                                    "documentation)", "missing_metadata reasons beyond uncertainty"]})
+    return written
+
+
+def evaluation_log(registry: Registry, configuration: Configuration, results: list[Result]) -> dict[str, Any]:
+    source = registry.get_as(configuration.source, Source)
+    family = registry.get_as(configuration.model_family, ModelFamily)
+    created = dt.datetime.strptime(parse_id(configuration.id).date, "%Y%m%d").replace(tzinfo=dt.UTC)
+    independence = {registry.get_as(r.evaluation, Evaluation).independence for r in results}
+    relationship = RELATIONSHIPS[independence.pop()] if len(independence) == 1 else "other"
+    model_id = f"{slugify(family.name)}/{slugify(configuration.reported_name)}"
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "evaluation_id": f"{configuration.id}/{model_id}/{int(created.timestamp())}",
+        "retrieved_timestamp": str(int(created.timestamp())),
+        "source_metadata": {
+            "source_name": source.citation,
+            "source_type": "documentation",
+            "source_organization_name": source.authors_label,
+            "evaluator_relationship": relationship,
+            "additional_details": {
+                "source_record": source.id,
+                "pdf_sha256": source.sha256,
+                "pdf_retrieval_url": source.retrieval_url,
+                "version": source.version_statement,
+            },
+        },
+        "eval_library": {
+            "name": "unknown",
+            "version": "unknown",
+            "additional_details": {"note": "The source names no evaluation library; values transcribed by the "
+                                           "registry from the pinned PDF."},
+        },
+        "model_info": {
+            "name": configuration.reported_name,
+            "id": model_id,
+            "developer": family.name,
+            "additional_details": {
+                "deployment_type": "unknown",
+                "model_availability": "unknown",
+                "configuration_record": configuration.id,
+                "configuration": configuration.name,
+                "checkpoint": configuration.checkpoint or d.missing_phrase(configuration, "checkpoint"),
+            },
+        },
+        "evaluation_results": [_result(registry, result) for result in results],
+    }
+
+
+def _result(registry: Registry, result: Result) -> dict[str, Any]:
+    evaluation, _, protocol, dataset = d.result_context(registry, result)
+    metric_details = {"metric_qualifier": result.metric_qualifier, "protocol_record": protocol.id}
+    if result.unit_detail:
+        metric_details["unit_detail"] = result.unit_detail
+    return {
+        "evaluation_result_id": result.id,
+        "evaluation_name": evaluation.name,
+        "source_data": {
+            "dataset_name": dataset.name,
+            "source_type": "other",
+            "additional_details": {"dataset_record": dataset.id},
+        },
+        "metric_config": {
+            "evaluation_description": protocol.name,
+            "metric_id": result.metric,
+            "metric_name": d.metric_label(result.metric),
+            "metric_unit": result.unit,
+            "lower_is_better": result.metric_direction is Direction.LOWER,
+            "score_type": "continuous",
+            "min_score": None,
+            "max_score": None,
+            "additional_details": metric_details,
+        },
+        "score_details": {
+            "score": float(result.numeric_value),
+            "details": {
+                "printed_value": result.printed_value,
+                "exact_value": str(result.numeric_value),
+                "pdf_sha256": registry.get_as(result.source, Source).sha256,
+                "source_locator": result.source_locator,
+                "review_status": d.status_label(registry, result.id),
+                "uncertainty": result.uncertainty or d.missing_phrase(result, "uncertainty"),
+                "result_record": result.id,
+            },
+        },
+    }
