@@ -65,6 +65,11 @@ def build_command(
             f"Built {summary.target}: {summary.records} records as {summary.rows} rows in {summary.tables} tables "
             f"and {summary.views} views ({summary.seconds:.1f} s)"
         )
+        if db is None:
+            from registry.db.metadata import write_metadata
+
+            metadata = write_metadata(out)
+            console.print(f"Wrote {metadata} (for: datasette {out} --metadata {metadata})")
 
 
 def _sqlite_url_hint(url: str) -> str:
