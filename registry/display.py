@@ -8,8 +8,10 @@ and this module says '33.9' and 'Not reported by the source'.
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
 
 from registry.loader import Registry
 from registry.models import (
@@ -148,9 +150,33 @@ def review_status(registry: Registry, record_id: str) -> ReviewStatus | None:
     return ReviewStatus.SOURCE_CHECKED if ReviewStatus.SOURCE_CHECKED in statuses else None
 
 
+def _cache(registry: Registry, name: str) -> dict[str, Any]:
+    """A memo of one question about one registry, dropped when the registry gains or loses records.
+
+    A site of 10,000 results asks each record's status dozens of times (its page, the pages that
+    name it, the index); the answer is worked out once.
+    """
+    key = (id(registry), name)
+    entry = _CACHES.get(key)
+    if entry is None or entry[0]() is not registry or entry[1] != len(registry.records):
+        entry = (weakref.ref(registry), len(registry.records), {})
+        _CACHES[key] = entry
+    return entry[2]
+
+
+_CACHES: dict[tuple[int, str], tuple[Any, int, dict[str, Any]]] = {}
+
+
 def status_label(registry: Registry, record_id: str) -> str:
     """'source checked', 'not reviewed', or, where no granting review names the file it checked,
     'source checked (no artifact hash)': a check nobody can repeat is never shown like one they can."""
+    cache = _cache(registry, "status_label")
+    if record_id not in cache:
+        cache[record_id] = _status_label(registry, record_id)
+    return cache[record_id]  # type: ignore[no-any-return]
+
+
+def _status_label(registry: Registry, record_id: str) -> str:
     status = review_status(registry, record_id)
     if status is ReviewStatus.SOURCE_CHECKED and not any(
         review.artifact_sha256 for review in registry.referrers(record_id, Review, "subjects")
@@ -223,6 +249,13 @@ def record_tag(registry: Registry, record: Record) -> Tag | None:
     """
     if record.kind_token not in TRANSCRIBED_KINDS:
         return None
+    cache = _cache(registry, "record_tag")
+    if record.id not in cache:
+        cache[record.id] = _record_tag(registry, record)
+    return cache[record.id]  # type: ignore[no-any-return]
+
+
+def _record_tag(registry: Registry, record: Record) -> Tag:
     if review_status(registry, record.id) is ReviewStatus.SOURCE_CHECKED:
         reviews = [r for r in registry.referrers(record.id, Review, "subjects")
                    if r.status is ReviewStatus.SOURCE_CHECKED]

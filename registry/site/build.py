@@ -12,12 +12,14 @@ machine, so the same records give the same files, byte for byte.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from registry.atomic import new_folder_beside, replace_folder
 from registry.errors import RegistryError
@@ -108,49 +110,102 @@ def _write_all(site: Site, root: Path, progress: Callable[[str], None] | None) -
     registry = site.registry
     urls = {record_id: f"{record.kind_token}/{record_id}.html" for record_id, record in registry.records.items()}
     urls["release-index"] = RELEASES_PAGE
-    release = {"name": site.release_name, "sha256": site.release_sha256}
-    common = {"urls": urls, "site_name": SITE_NAME, "release": release}
+    common = {"urls": urls, "site_name": SITE_NAME,
+              "release": {"name": site.release_name, "sha256": site.release_sha256}}
     for kind in KIND_MODELS:
         (root / kind).mkdir()
     (root / "assets").mkdir()
-    files = 0
     for name in ASSETS:
-        (root / "assets" / name).write_bytes(resources.files("registry.site").joinpath("assets", name).read_bytes())
-        files += 1
+        _put(root / "assets" / name, resources.files("registry.site").joinpath("assets", name).read_bytes())
 
+    ids = sorted(registry.records)
     if progress:
-        progress(f"writing {len(registry.records)} record pages")
-    records_root = registry.root
-    for record_id in sorted(registry.records):
-        record = registry.records[record_id]
-        kind = record.kind_token
-        source = registry.paths[record_id]
-        try:
-            relative = source.resolve().relative_to(records_root.resolve()).as_posix()
-        except ValueError:
-            relative = f"{kind}/{source.name}"
-        record_file = f"records/{relative}"
-        page = site_page(build_page(record, registry), record, site)
-        html = render("record.html.j2", page=page, title=page.title, root="../", kind_label=kind_label(record),
-                      record_file=record_file, json_file=f"{kind}/{record_id}.json", **common)
-        (root / kind / f"{record_id}.html").write_text(html, encoding="utf-8")
-        data = record.model_dump(mode="json", exclude_none=True)
-        (root / kind / f"{record_id}.json").write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n",
-                                                       encoding="utf-8")
-        copy = root / record_file
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        copy.write_bytes(source.read_bytes())
-        files += 3
+        progress(f"writing {len(ids)} record pages")
+    copies = _record_copies(registry)
+    for folder in sorted({str(Path(copy).parent) for copy in copies.values()}):
+        (root / folder).mkdir(parents=True, exist_ok=True)
+    _in_workers(lambda share: _write_records(site, root, ids[share::WORKERS[0]], copies, common))
 
     rows = index_rows(registry)
     sources = len({result.source for result in registry.of_kind(Result)})
-    (root / "index.html").write_text(render(
-        "index.html.j2", title="Results", root="", results=rows, facets=facets_of(rows), sources=sources,
-        **common), encoding="utf-8")
-    (root / RELEASES_PAGE).write_text(render(
-        "releases.html.j2", title="Releases", root="../", blocks=_releases_blocks(site), **common),
-        encoding="utf-8")
-    return files + 2
+    _put(root / "index.html", render("index.html.j2", title="Results", root="", results=rows,
+                                     facets=facets_of(rows), sources=sources, **common).encode("utf-8"))
+    _put(root / RELEASES_PAGE, render("releases.html.j2", title="Releases", root="../",
+                                      blocks=_releases_blocks(site), **common).encode("utf-8"))
+    return len(ASSETS) + 3 * len(ids) + 2
+
+
+def _write_records(site: Site, root: Path, ids: list[str], copies: dict[str, str], common: dict[str, Any]) -> None:
+    """Each record's page, its JSON and a copy of its file."""
+    registry = site.registry
+    for record_id in ids:
+        record = registry.records[record_id]
+        kind = record.kind_token
+        page = site_page(build_page(record, registry), record, site)
+        html = render("record.html.j2", page=page, title=page.title, root="../", kind_label=kind_label(record),
+                      record_file=copies[record_id], json_file=f"{kind}/{record_id}.json", **common)
+        _put(root / kind / f"{record_id}.html", html.encode("utf-8"))
+        data = record.model_dump(mode="json", exclude_none=True)
+        _put(root / kind / f"{record_id}.json", (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8"))
+        _put(root / copies[record_id], registry.paths[record_id].read_bytes())
+
+
+def _record_copies(registry: Registry) -> dict[str, str]:
+    """Where each record file's copy goes in the site: 'records/' and its path below the records folder."""
+    root = str(registry.root.resolve()) + os.sep
+    copies = {}
+    for record_id, path in registry.paths.items():
+        full = str(path.resolve()) if not path.is_absolute() else str(path)
+        relative = full[len(root):] if full.startswith(root) else f"{registry.records[record_id].kind_token}/{path.name}"
+        copies[record_id] = "records/" + relative.replace(os.sep, "/")
+    return copies
+
+
+#: How many processes write the record pages (forked where the platform can; one elsewhere).
+WORKERS = [max(1, min(4, os.cpu_count() or 1))]
+
+
+def _in_workers(job: Callable[[int], None]) -> None:
+    """Run ``job(share)`` for each share in its own forked process; the files they write do not overlap.
+
+    Forked children see the registry as it is, without a copy or a pickle. Where fork is not
+    available (or one worker is asked for), the shares run here, one after the other.
+    """
+    count = WORKERS[0]
+    if count == 1 or not hasattr(os, "fork"):
+        for share in range(count):
+            job(share)
+        return
+    children = []
+    for share in range(count):
+        pid = os.fork()
+        if pid == 0:  # the child: do its share, then leave without running the parent's cleanup
+            status = 0
+            try:
+                job(share)
+            except BaseException:  # noqa: BLE001 - reported to the parent through the exit status
+                import traceback
+
+                traceback.print_exc()
+                status = 1
+            finally:
+                os._exit(status)
+        children.append(pid)
+    failed = [pid for pid in children if os.waitpid(pid, 0)[1] != 0]
+    if failed:
+        raise RegistryError(f"{len(failed)} of {count} page writers failed; the previous site, if any, is untouched",
+                            "run again with --debug for the details, and report it")
+
+
+def _put(path: Path, data: bytes) -> None:
+    """Write a new file in the (new, private) site folder: no temporary name needed inside it."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
 
 
 def _releases_blocks(site: Site) -> tuple[Section, ...]:

@@ -9,7 +9,7 @@ release. Everything else on a page is the one page structure both share.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from registry import display as d
 from registry.loader import Registry
@@ -33,6 +33,8 @@ class Site:
     svgs: dict[str, str]
     release_name: str
     release_sha256: str
+    plot_sections: dict[str, Section] = field(default_factory=dict)
+    """Each protocol's plot section, made once and shared by the pages of its results."""
 
 
 def site_page(page: Page, record: Record, site: Site) -> Page:
@@ -90,6 +92,12 @@ def _release(record: Release, page: Page, site: Site) -> Page:
 
 
 def _plot_section(site: Site, protocol_id: str) -> Section:
+    if protocol_id not in site.plot_sections:
+        site.plot_sections[protocol_id] = _make_plot_section(site, protocol_id)
+    return site.plot_sections[protocol_id]
+
+
+def _make_plot_section(site: Site, protocol_id: str) -> Section:
     groups = site.groups.get(protocol_id, [])
     svg = site.svgs.get(protocol_id)
     blocks: list[Block] = []

@@ -1,0 +1,70 @@
+"""Benchmark: 'registry site build' on a synthetic registry of 10,000 results (the target: under 30 s).
+
+Prints, for each size, the seconds to validate the records, to build the site (pages, JSON, record
+copies, index, plots) and both together, with the number of pages and files, and whether a second
+build gave the same bytes. The synthetic registry is the one ``bench_db.py`` writes (papers of
+20 results; about 2.95 records per result), plus our own runs for one paper in ten, so that plots
+are drawn (``--runs-every``). This is a benchmark to run by hand, not a timed test.
+
+Usage: ``python benchmarks/bench_site.py [--sizes 10000] [--check-identical]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.bench_db import generate  # noqa: E402
+
+
+def tree_digest(folder: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(folder).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="10000", help="comma-separated result counts (default 10000)")
+    parser.add_argument("--check-identical", action="store_true", help="build twice and compare the bytes")
+    args = parser.parse_args()
+
+    from registry.checks import validate
+    from registry.site.build import build_site
+
+    print(f"# registry site build benchmark ({platform.processor() or platform.machine()}, "
+          f"{os.cpu_count()} CPUs, Python {platform.python_version()})")
+    print("| results | records | validate (s) | site build (s) | total (s) | pages | files | plots | identical |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    for size in (int(s) for s in args.sizes.split(",")):
+        with tempfile.TemporaryDirectory(prefix="bench-site-") as folder:
+            records = Path(folder) / "records"
+            count = generate(records, size)
+            started = time.perf_counter()
+            registry, report = validate(records)
+            validated = time.perf_counter() - started
+            assert report.valid, [i.message for i in report.errors][:5]
+            summary = build_site(registry, Path(folder) / "site")
+            total = time.perf_counter() - started
+            identical = "not checked"
+            if args.check_identical:
+                first = tree_digest(Path(folder) / "site")
+                build_site(registry, Path(folder) / "site")
+                identical = "yes" if tree_digest(Path(folder) / "site") == first else "NO"
+            print(f"| {size:,} | {count:,} | {validated:.1f} | {summary.seconds:.1f} | {total:.1f} | "
+                  f"{summary.pages:,} | {summary.files:,} | {summary.plots} | {identical} |")
+
+
+if __name__ == "__main__":
+    main()
