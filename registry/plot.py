@@ -195,7 +195,7 @@ def write_plot(groups: list[Group], out: Path) -> None:
 
 
 #: Fixed settings: text stays text, ids come from a fixed salt, so the same values give the same bytes.
-RC = {"svg.hashsalt": SVG_SALT, "svg.fonttype": "none", "font.size": 9, "font.family": "DejaVu Sans",
+RC: dict[str, Any] = {"svg.hashsalt": SVG_SALT, "svg.fonttype": "none", "font.size": 9, "font.family": "DejaVu Sans",
       "axes.spines.top": False, "axes.spines.right": False}
 
 
@@ -204,7 +204,7 @@ def _render(groups: list[Group], format: str, **options: Any) -> bytes:
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
 
-    with matplotlib.rc_context(RC):
+    with matplotlib.rc_context(RC):  # type: ignore[arg-type]
         heights = [0.8 + 0.75 * len(group.rows) for group in groups]
         figure = Figure(figsize=(8.5, 0.8 + sum(heights)))
         top = 1 - 0.5 / figure.get_figheight()

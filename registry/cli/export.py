@@ -11,10 +11,11 @@ from registry.cli.options import DebugOption, RecordsOption
 from registry.cli.output import console
 from registry.export import FORMATS
 
+FORMATS_HELP = "One of: " + "; ".join(f"{each.name} ({each.description})" for each in FORMATS.values())
+
 
 def export_command(
-    format: str = typer.Option(..., "--format", "-f", metavar="FORMAT",
-                               help="One of: " + "; ".join(f"{f.name} ({f.description})" for f in FORMATS.values())),
+    format: str = typer.Option(..., "--format", "-f", metavar="FORMAT", help=FORMATS_HELP),
     out: Path = typer.Option(..., "--out", "-o", file_okay=False,
                              help="Folder to write into; replaced only once complete, and only if it is empty or an "
                                   "earlier export."),

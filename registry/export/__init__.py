@@ -8,6 +8,7 @@ wrote and what the format could not carry; the folder is renamed into place only
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 from dataclasses import dataclass, field
 from pathlib import Path

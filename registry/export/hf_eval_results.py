@@ -69,8 +69,8 @@ def write(registry: Registry, out: Path, *, hub_ids: Path | None = None, **_: An
             lost.append(f"the exact value {result.numeric_value} (written as {float(result.numeric_value)!r})")
         written.not_carried.append({"record": result.id, "exported": True, "model": model,
                                     "benchmark": benchmark["id"], "fields": lost})
-    for (model, benchmark), entries in sorted(files.items()):
-        path = f"{model}/.eval_results/{benchmark.replace('/', '--')}.yaml"
+    for (repository, benchmark_id), entries in sorted(files.items()):
+        path = f"{repository}/.eval_results/{benchmark_id.replace('/', '--')}.yaml"
         (out / path).parent.mkdir(parents=True, exist_ok=True)
         (out / path).write_text(yaml.safe_dump(eval_result_entries_to_yaml(entries), sort_keys=False,
                                                allow_unicode=True), encoding="utf-8")

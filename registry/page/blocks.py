@@ -123,7 +123,20 @@ class Section:
     blocks: tuple[Block, ...]
 
 
-Block = Paragraph | Items | Fields | Table | Section
+@dataclass(frozen=True)
+class Figure:
+    """A plot drawn at build time, as SVG markup, with a caption and blocks giving its values as text.
+
+    Only the site shows figures (``registry.site``); a terminal page never holds one.
+    """
+
+    svg: str
+    caption: str
+    anchor: str
+    blocks: tuple[Block, ...] = field(default=())
+
+
+Block = Paragraph | Items | Fields | Table | Section | Figure
 
 
 @dataclass(frozen=True)

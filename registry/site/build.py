@@ -29,7 +29,7 @@ from registry.page.blocks import Column, Fields, Paragraph, Piece, Section, Styl
 from registry.page.kinds import build_page
 from registry.release import content_digest, release_name
 from registry.site.extras import Site, kind_label, site_page
-from registry.site.html import render
+from registry.site.html import Links, render, render_blocks
 from registry.site.index import facets_of, index_rows
 
 SITE_NAME = "Evidence registry"
@@ -130,20 +130,23 @@ def _write_all(site: Site, root: Path, progress: Callable[[str], None] | None) -
     sources = len({result.source for result in registry.of_kind(Result)})
     _put(root / "index.html", render("index.html.j2", title="Results", root="", results=rows,
                                      facets=facets_of(rows), sources=sources, **common).encode("utf-8"))
-    _put(root / RELEASES_PAGE, render("releases.html.j2", title="Releases", root="../",
-                                      blocks=_releases_blocks(site), **common).encode("utf-8"))
+    body = render_blocks(_releases_blocks(site), Links("../", urls))
+    _put(root / RELEASES_PAGE, render("releases.html.j2", title="Releases", root="../", body=body,
+                                      **common).encode("utf-8"))
     return len(ASSETS) + 3 * len(ids) + 2
 
 
 def _write_records(site: Site, root: Path, ids: list[str], copies: dict[str, str], common: dict[str, Any]) -> None:
     """Each record's page, its JSON and a copy of its file."""
     registry = site.registry
+    links = Links("../", common["urls"])
     for record_id in ids:
         record = registry.records[record_id]
         kind = record.kind_token
         page = site_page(build_page(record, registry), record, site)
         html = render("record.html.j2", page=page, title=page.title, root="../", kind_label=kind_label(record),
-                      record_file=copies[record_id], json_file=f"{kind}/{record_id}.json", **common)
+                      record_file=copies[record_id], json_file=f"{kind}/{record_id}.json",
+                      body=render_blocks(page.blocks, links), **common)
         _put(root / kind / f"{record_id}.html", html.encode("utf-8"))
         data = record.model_dump(mode="json", exclude_none=True)
         _put(root / kind / f"{record_id}.json", (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8"))
@@ -152,11 +155,11 @@ def _write_records(site: Site, root: Path, ids: list[str], copies: dict[str, str
 
 def _record_copies(registry: Registry) -> dict[str, str]:
     """Where each record file's copy goes in the site: 'records/' and its path below the records folder."""
-    root = str(registry.root.resolve()) + os.sep
     copies = {}
     for record_id, path in registry.paths.items():
-        full = str(path.resolve()) if not path.is_absolute() else str(path)
-        relative = full[len(root):] if full.startswith(root) else f"{registry.records[record_id].kind_token}/{path.name}"
+        relative = os.path.relpath(path, registry.root)
+        if relative.startswith(".."):  # not below the records folder (a link): filed by kind
+            relative = os.path.join(registry.records[record_id].kind_token, path.name)
         copies[record_id] = "records/" + relative.replace(os.sep, "/")
     return copies
 

@@ -14,10 +14,9 @@ from dataclasses import dataclass, field, replace
 from registry import display as d
 from registry.loader import Registry
 from registry.models import Configuration, Evaluation, ModelFamily, Protocol, Record, Release, Result
-from registry.page.blocks import Block, Fields, Page, Paragraph, Piece, Section, Style, plain
+from registry.page.blocks import Block, Fields, Figure, Page, Paragraph, Piece, Section, Style, plain
 from registry.page.kinds import TECHNICAL_METADATA, findings_table
 from registry.plot import Group, protocol_of, values_table
-from registry.site.html import Figure
 
 PLOT_SECTION = "Transcribed, measured and estimated values"
 PLOT_CAPTION = ("Each row is one result: the transcribed value as printed (diamond), and apart from it our "

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from registry import display as d
 from registry.loader import Registry
-from registry.models import Evaluation, Reproduction, Result
+from registry.models import Reproduction, Result
 from registry.models.reproduction import ReproductionMethod
 from registry.page.blocks import Content, Piece, plain, text_of
 from registry.page.kinds import runs_summary

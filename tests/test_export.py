@@ -1,0 +1,153 @@
+"""`registry export`: each format checked against its own published schema or library.
+
+- Every Eval Ever: the schema file from its repository (tests/data/every_eval_ever, with its source and licence);
+- PROV-JSON: read back with the ``prov`` package;
+- Hugging Face .eval_results: read back with huggingface_hub's own parser;
+- CSV: read back with the csv module, beside the results_flat view itself.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.conftest import CONFIG_33, DATA, RESULT_11, RESULT_33
+
+SCHEMA = DATA / "every_eval_ever" / "eval.schema.json"
+HUB_IDS = DATA / "export" / "hub-ids.yaml"
+
+
+def export(cli, tmp_path: Path, fmt: str, *extra: str) -> Path:  # type: ignore[no-untyped-def]
+    out = tmp_path / fmt
+    result = cli("export", "--format", fmt, "--out", out, *extra)
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((out / "registry-export.json").read_text())
+    assert manifest["format"] == fmt
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()
+                  and p.name != "registry-export.json") == manifest["files"]
+    return out
+
+
+def test_every_eval_ever_files_validate_against_the_published_schema(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    import jsonschema
+
+    schema = json.loads(SCHEMA.read_text())
+    assert schema["version"] == "0.3.0"
+    validator = jsonschema.Draft7Validator(schema)
+    out = export(cli, tmp_path, "every-eval-ever")
+    files = sorted(out.glob("*-config-*.json"))
+    assert len(files) == 2
+    for path in files:
+        log = json.loads(path.read_text())
+        errors = sorted(validator.iter_errors(log), key=lambda e: list(e.path))
+        assert not errors, [f"{list(e.path)}: {e.message}" for e in errors]
+        assert log["schema_version"] == "0.3.0" and log["source_metadata"]["source_type"] == "documentation"
+        assert log["source_metadata"]["additional_details"]["pdf_sha256"] == \
+            "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60"
+    log = json.loads((out / f"{CONFIG_33}.json").read_text())
+    (result,) = log["evaluation_results"]
+    assert result["evaluation_result_id"] == RESULT_33
+    assert result["score_details"]["score"] == 33.88
+    details = result["score_details"]["details"]
+    assert details["printed_value"] == "33.88" and details["exact_value"] == "33.88"
+    assert details["uncertainty"] == "Not reported by the source" and "uncertainty" not in result["score_details"]
+    assert "'the NT 2.5B checkpoint (33.88 → 11.49 GB)'" in details["source_locator"]
+    assert details["review_status"] == "source checked (no artifact hash)"
+    assert result["metric_config"]["lower_is_better"] is True and result["metric_config"]["metric_unit"] == "gigabyte"
+    assert log["model_info"]["name"] == "NT 2.5B"
+    assert log["model_info"]["additional_details"]["checkpoint"] == "Not reported"
+
+
+def test_an_invalid_log_fails_the_schema() -> None:
+    """The schema check can fail: a log without its source metadata is refused."""
+    import jsonschema
+
+    validator = jsonschema.Draft7Validator(json.loads(SCHEMA.read_text()))
+    assert list(validator.iter_errors({"schema_version": "0.3.0"}))
+
+
+def test_prov_json_reads_back_with_exact_decimals(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    prov_model = pytest.importorskip("prov.model", reason="the prov export needs prov: pip install -e '.[export]'")
+    out = export(cli, tmp_path, "prov")
+    document = prov_model.ProvDocument.deserialize(source=str(out / "provenance.json"), format="json")
+    records = {str(r.identifier): r for r in document.get_records() if r.identifier is not None}
+    result = records[f"reg:{RESULT_11}"]
+    (value,) = result.get_attribute("reg:numeric_value")
+    assert isinstance(value, prov_model.Literal) and str(value.datatype) == "xsd:decimal" and value.value == "11.49"
+    assert "reg:pdf/saadat-fellay-20261015-source-optimizing-genomic-language-models" in records
+    assert isinstance(records["reg:transcription/saadat-fellay-20261015-source-optimizing-genomic-language-models"],
+                      prov_model.ProvActivity)
+    reviews = [r for k, r in records.items() if k.startswith("reg:review/")]
+    assert len(reviews) == 3 and all(isinstance(r, prov_model.ProvActivity) for r in reviews)
+    runs = [r for k, r in records.items() if k.startswith("reg:run/")]
+    assert len(runs) == 68
+    used = [r for r in document.get_records(prov_model.ProvUsage)]
+    recipes = {str(u.get_attribute("prov:entity").pop()) for u in used
+               if str(u.get_attribute("prov:activity").pop()).startswith("reg:run/")}
+    assert recipes == {f"reg:{RESULT_33.replace('-result-', '-recipe-')}",
+                       f"reg:{RESULT_11.replace('-result-', '-recipe-')}"}
+    estimate = next(r for k, r in records.items() if k.startswith("reg:saadat-fellay-20261129-reproduction"))
+    (run_value,) = estimate.get_attribute("reg:value")
+    assert str(run_value.datatype) == "xsd:decimal"
+    (reproduces,) = estimate.get_attribute("reg:reproduces")
+    assert str(reproduces) in (f"reg:{RESULT_11}", f"reg:{RESULT_33}")
+    derived = [r for r in document.get_records(prov_model.ProvDerivation)
+               if str(r.get_attribute("prov:generatedEntity").pop()) == str(estimate.identifier)]
+    assert not derived, "our run must not be recorded as derived from the transcribed result"
+
+
+def test_hf_eval_results_without_hub_ids_lists_what_it_could_not_carry(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "hf"
+    result = cli("export", "--format", "hf", "--out", out)
+    assert result.exit_code == 0 and "2 result(s) could not be exported" in " ".join(result.output.split())
+    manifest = json.loads((out / "registry-export.json").read_text())
+    assert manifest["files"] == []
+    reasons = {item["record"]: item["reason"] for item in manifest["not_carried"]}
+    assert "its configuration names no Hub model (checkpoint: Not reported)" in reasons[RESULT_11]
+    assert "maps to no Hub benchmark" in reasons[RESULT_11]
+
+
+def test_hf_eval_results_read_back_with_huggingface_hub(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    hub = pytest.importorskip("huggingface_hub", reason="the hf export needs huggingface_hub")
+    out = export(cli, tmp_path, "hf", "--hub-ids", str(HUB_IDS))
+    path = out / "fixture-org" / "nt-2-5b-fixture" / ".eval_results" / "fixture-org--synthetic-dna-fixture.yaml"
+    entries = hub.parse_eval_result_entries(yaml.safe_load(path.read_text()))
+    assert sorted(e.value for e in entries) == [11.49, 33.88]
+    assert {e.dataset_id for e in entries} == {"fixture-org/synthetic-dna-fixture"}
+    assert all(e.source_url == "https://openreview.net/pdf?id=NUleWh1GFx" for e in entries)
+    assert any("11.49 GB as printed; source checked" in (e.notes or "") for e in entries)
+    manifest = json.loads((out / "registry-export.json").read_text())
+    lost = {item["record"]: item["fields"] for item in manifest["not_carried"]}
+    assert "unit" in lost[RESULT_11] and "our measured and estimated values" in lost[RESULT_11]
+
+
+def test_csv_is_the_results_flat_view_with_exact_values(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    out = export(cli, tmp_path, "csv")
+    with open(out / "results_flat.csv", newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [r["result_id"] for r in rows] == [RESULT_33, RESULT_11]
+    assert [r["numeric_value"] for r in rows] == ["33.88", "11.49"]
+    assert {r["review_status"] for r in rows} == {"source-checked"}
+    db = tmp_path / "registry.db"
+    assert cli("db", "build", "--out", db).exit_code == 0
+    query = cli("query", "--db", db, "--format", "csv", "SELECT * FROM results_flat ORDER BY result_id")
+    assert query.output == (out / "results_flat.csv").read_text()
+
+
+def test_export_messages(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    unknown = cli("export", "--format", "parquet", "--out", tmp_path / "x")
+    assert unknown.exit_code == 1 and "unknown export format 'parquet'" in unknown.output
+    assert "every-eval-ever, prov, hf, csv" in " ".join(unknown.output.split())
+    other = tmp_path / "notes"
+    other.mkdir()
+    (other / "todo.txt").write_text("keep")
+    refused = cli("export", "--format", "csv", "--out", other)
+    assert refused.exit_code == 1 and "is not an export 'registry export' wrote" in " ".join(refused.output.split())
+    assert (other / "todo.txt").read_text() == "keep"
+    again = tmp_path / "csv"
+    assert cli("export", "--format", "csv", "--out", again).exit_code == 0
+    assert cli("export", "--format", "csv", "--out", again).exit_code == 0  # an earlier export is replaced

@@ -1,0 +1,83 @@
+"""`registry plot` and the plot groups: transcribed values beside our runs, never merged, same bytes each time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import BUNDLED_RECORDS, RESULT_11, RESULT_33, SOURCE
+
+pytest.importorskip("matplotlib", reason="plots need matplotlib: pip install -e '.[site]'")
+PROTOCOL = "saadat-fellay-20261015-protocol-training-peak-memory"
+
+
+@pytest.fixture(scope="module")
+def groups():  # type: ignore[no-untyped-def]
+    from registry.checks import validate
+    from registry.plot import groups_of
+
+    registry, _ = validate(BUNDLED_RECORDS)
+    return groups_of(registry)
+
+
+def test_the_seed_protocol_is_one_group_of_its_two_stages(groups) -> None:  # type: ignore[no-untyped-def]
+    assert list(groups) == [PROTOCOL]
+    (group,) = groups[PROTOCOL]
+    assert [row.result.id for row in group.rows] == [RESULT_33, RESULT_11]
+    assert [row.label for row in group.rows] == ["NT 2.5B training peak memory, stage + Checkpointing",
+                                                 "NT 2.5B training peak memory, stage + DeepSpeed"]
+    runs = {row.result.id: row.runs for row in group.rows}
+    assert [r.method.value for r in runs[RESULT_11]] == ["estimated"] and len(runs[RESULT_11][0].values) == 48
+    assert runs[RESULT_11][0].label("GB").endswith("GB (48 estimated)")
+    assert group.axis_label == "Peak memory (GB)"
+
+
+def test_values_table_keeps_transcribed_and_ours_apart(groups) -> None:  # type: ignore[no-untyped-def]
+    from registry.plot import values_table
+
+    table = values_table(groups[PROTOCOL][0])
+    assert [c.header for c in table.columns] == ["Result", "Transcribed", "Measured by us", "Estimated by us"]
+    transcribed = [row[1][0] for row in table.rows]
+    assert [p.text for p in transcribed] == ["33.88 GB", "11.49 GB"]
+    assert {p.tag.provenance.value for p in transcribed} == {"source-checked"}  # type: ignore[union-attr]
+    assert [row[2][0].text for row in table.rows] == ["none", "none"]
+    assert {row[3][0].tag.provenance.value for row in table.rows} == {"estimated"}  # type: ignore[union-attr]
+
+
+def test_plot_command_writes_svg_with_labelled_values_and_prints_them(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "figure3.svg"
+    result = cli("plot", RESULT_11, "--out", out)
+    assert result.exit_code == 0, result.output
+    svg = out.read_text()
+    assert svg.lstrip().startswith("<?xml") and "<svg" in svg
+    for label in ("33.88 GB transcribed", "11.49 GB transcribed", "GB (48 estimated)", "GB (20 estimated)",
+                  "Peak memory (GB)", "estimated by us"):
+        assert label in svg, label
+    assert "measured by us" not in svg  # nothing was measured: no legend entry claims it
+    text = " ".join(result.output.split())
+    assert "33.88 GB" in text and "11.49 GB" in text and f"Wrote {out}" in text
+
+
+def test_the_same_records_give_the_same_plot_bytes(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    first, second = tmp_path / "a.svg", tmp_path / "b.svg"
+    assert cli("plot", PROTOCOL, "--out", first).exit_code == 0
+    assert cli("plot", RESULT_33, "--out", second).exit_code == 0  # a result plots its protocol's group
+    assert first.read_bytes() == second.read_bytes()
+
+
+def test_plot_command_writes_png(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "figure3.png"
+    assert cli("plot", PROTOCOL, "--out", out).exit_code == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_plot_command_messages(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    wrong_suffix = cli("plot", PROTOCOL, "--out", tmp_path / "figure.pdf")
+    assert wrong_suffix.exit_code == 1 and "name the file .svg or .png" in wrong_suffix.output
+    wrong_kind = cli("plot", SOURCE, "--out", tmp_path / "figure.svg")
+    assert wrong_kind.exit_code == 1 and "give the id of a protocol, an evaluation or a result" in wrong_kind.output
+    unknown = cli("plot", "saadat-fellay-20261015-protocol-training", "--out", tmp_path / "figure.svg")
+    assert unknown.exit_code == 1 and f"did you mean: {PROTOCOL}" in unknown.output
+    assert "Traceback" not in wrong_suffix.output + wrong_kind.output + unknown.output
+    assert not list(tmp_path.iterdir())
