@@ -26,7 +26,7 @@ from registry.models import (
     Result,
     Review,
 )
-from registry.models.records import TRANSCRIBED_KINDS, Independence, ReviewStatus
+from registry.models.records import Independence, ReviewStatus
 from registry.models.reproduction import ReproductionMethod
 from registry.page.blocks import Provenance, Tag
 from registry.units import bytes_in_unit
@@ -247,7 +247,7 @@ def record_tag(registry: Registry, record: Record) -> Tag | None:
 
     None for the kinds that are not read off a source (reviews, releases, recipes, our own runs).
     """
-    if record.kind_token not in TRANSCRIBED_KINDS:
+    if not type(record).transcribed:
         return None
     cache = _cache(registry, "record_tag")
     if record.id not in cache:

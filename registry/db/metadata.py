@@ -42,28 +42,20 @@ def write_metadata(database: Path) -> Path:
 
 def datasette_metadata(database_name: str) -> dict[str, Any]:
     """Datasette's metadata document for a database of that name (Datasette names a file's database by its stem)."""
-    from registry.db.build import ordered_tables
-    from registry.db.tables import CHILDREN, all_children
-    from registry.db.views import VIEWS
+    from registry.db.tables import mirror
+    from registry.db.views import views
 
-    children = {child.name: (kind, field) for (kind, field), child in CHILDREN.items()}
-    nested = {sub.name: (kind, field, name) for (kind, field), child in CHILDREN.items()
-              for name, sub in child.children.items()}
-    known = {child.name for child in all_children()}
-    tables: dict[str, Any] = {}
-    for table in ordered_tables():
-        name = str(table.name)
-        columns = [str(column.name) for column in table.columns]
-        if name in KIND_MODELS:
-            tables[name] = _kind_table(KIND_MODELS[name], columns)
-        elif name in children:
-            tables[name] = _child_table(*children[name], columns)
-        elif name in nested:
-            kind, field, sub = nested[name]
-            tables[name] = _nested_table(kind, field, sub, columns)
-        elif name not in known:
-            tables[name] = {"description": _doc(_row_class(table))}
-    for name, (description, select) in VIEWS.items():
+    tables: dict[str, Any] = {
+        "record": {"description": "Every record: its id, its kind and its file (relative to the records folder)."},
+        "registry_meta": {"description": "Facts about the build: the schema version and the number of records."},
+    }
+    derived = mirror()
+    for kind, stored in derived.kinds.items():
+        model = KIND_MODELS[kind]
+        tables[stored.name] = _kind_table(model, list(stored.columns))
+        for path, child in stored.children:
+            _child_tables(tables, model, kind, path, child)
+    for name, (description, select) in views().items():
         tables[name] = {"description": description, "columns": _view_columns(select)}
     return {"title": TITLE, "description": DESCRIPTION,
             "databases": {database_name: {"title": TITLE, "tables": tables}}}
@@ -79,44 +71,69 @@ def describe_column(model: type[BaseModel], column: str) -> str | None:
     fields = model.model_fields
     if column in fields:
         return fields[column].description
-    if column.endswith("_float"):
-        base = describe_column(model, column[: -len("_float")])
-        if base:
-            return f"{base} As a double, for arithmetic and sorting (the exact value is the column without _float)."
+    for suffix, note in (("_float", "As a double, for arithmetic and sorting (the exact value is the column "
+                                    "without _float)."),
+                         ("_type", "Which type the value has: 'string', 'integer' or 'boolean'.")):
+        if column.endswith(suffix):
+            base = describe_column(model, column[: -len(suffix)])
+            if base:
+                return f"{base} {note}"
     for name, info in fields.items():
-        inner = _model_of(info.annotation)
-        if inner is not None and column.startswith(f"{name}_"):
-            sub = describe_column(inner, column[len(name) + 1:])
-            if sub:
-                return f"{name}: {sub}"
+        if column.startswith(f"{name}_"):
+            for inner in _models_in(info.annotation):
+                sub = describe_column(inner, column[len(name) + 1:])
+                if sub:
+                    return f"{name}: {sub}"
     return None
 
 
-def _child_table(kind: str, field: str, columns: list[str]) -> dict[str, Any]:
-    models = [KIND_MODELS[kind]] if kind != "*" else [Record]
-    info = models[0].model_fields[field]
-    owner = "every kind" if kind == "*" else f"a {kind}"
-    described = {"position": "Position of the item in its list, from 0.", "key": "The item's key in its mapping."}
-    item = _item_model(info.annotation)
-    result: dict[str, str] = {}
-    for column in columns:
-        if column in described:
-            result[column] = described[column]
-        elif column.endswith("_id") or column == "record_id":
-            result[column] = f"The id of the record that holds this item ({owner})."
-        elif item is not None and (text := describe_column(item, column)):
-            result[column] = text
+def _child_tables(tables: dict[str, Any], model: type[BaseModel], kind: str, path: tuple[str, ...],
+                  child: Any) -> None:
+    """The table of a list or mapping field (``path`` leads to it from ``model``), and the tables below it."""
+    owner_model = model
+    for step in path[:-1]:
+        owner_model = next(iter(_models_in(owner_model.model_fields[step].annotation)), owner_model)
+    info = owner_model.model_fields.get(path[-1])
+    if info is None or child.name in tables:
+        return  # a table every kind shares (missing_metadata) is described once
+    items = _item_models(info.annotation)
+    shared = child.owner == ("record_id",)  # a field every record has: one table for all kinds
+    owner = "any record" if shared else f"a {kind}"
+    columns: dict[str, str] = {}
+    for column in child.columns:
+        if column in child.owner:
+            columns[column] = f"The id of the {'record' if shared else kind} that holds this item."
+        elif column == child.key == "position":
+            columns[column] = "Position of the item in its list, from 0."
+        elif column == child.key:
+            columns[column] = f"The item's key in the {path[-1]} mapping."
         else:
-            result[column] = f"One item of {field}: {info.description}"
-    return {"title": f"{kind if kind != '*' else 'record'}.{field}", "description":
-            f"One row per item of the {field} field of {owner}: {info.description}", "columns": result}
+            text = next((t for item in items if (t := describe_column(item, column))), None)
+            columns[column] = text or f"One item of {path[-1]}: {info.description}"
+    tables[child.name] = {"title": ".".join(path) if shared else f"{kind}.{'.'.join(path)}", "description":
+                          f"One row per item of {'.'.join(path)} ({owner}): {info.description}", "columns": columns}
+    for sub_path, grandchild in child.children:
+        for item in items:
+            if sub_path[-1] in item.model_fields:
+                _child_tables_below(tables, item, kind, path, sub_path, grandchild)
 
 
-def _nested_table(kind: str, field: str, sub: str, columns: list[str]) -> dict[str, Any]:
-    item = _item_model(KIND_MODELS[kind].model_fields[field].annotation)
-    description = item.model_fields[sub].description if item is not None and sub in item.model_fields else sub
-    return {"title": f"{kind}.{field}.{sub}", "description": f"One row per item of {field}[].{sub}: {description}",
-            "columns": {c: f"One item of {sub}: {description}" for c in columns if c == "value"}}
+def _child_tables_below(tables: dict[str, Any], item: type[BaseModel], kind: str, path: tuple[str, ...],
+                        sub_path: tuple[str, ...], child: Any) -> None:
+    info = item.model_fields[sub_path[-1]]
+    columns = {}
+    for column in child.columns:
+        if column in child.owner:
+            columns[column] = "The key of the item above that holds this one."
+        elif column == child.key == "position":
+            columns[column] = "Position of the item in its list, from 0."
+        elif column.endswith("_type"):
+            columns[column] = "Which type the value has: 'string', 'integer' or 'boolean'."
+        else:
+            columns[column] = f"One item of {sub_path[-1]}: {info.description}"
+    name = ".".join((*path, *sub_path))
+    tables[child.name] = {"title": f"{kind}.{name}", "description": f"One row per item of {name}: {info.description}",
+                          "columns": columns}
 
 
 def _view_columns(select: str) -> dict[str, str]:
@@ -148,29 +165,31 @@ def _aliases(select: str) -> list[str]:
     return names
 
 
-def _model_of(annotation: Any) -> type[BaseModel] | None:
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    """The models a field's type may hold: ``X``, ``X | None``, or each member of a union of models."""
     import typing
 
-    for candidate in (annotation, *typing.get_args(annotation)):
-        if isinstance(candidate, type) and issubclass(candidate, BaseModel):
-            return candidate
-    return None
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    if typing.get_origin(annotation) in (list, dict):
+        return []  # the items of a collection are not the field's own value
+    found: list[type[BaseModel]] = []
+    for member in typing.get_args(annotation):
+        found.extend(m for m in _models_in(member) if m not in found)
+    return found
 
 
-def _item_model(annotation: Any) -> type[BaseModel] | None:
+def _item_models(annotation: Any) -> list[type[BaseModel]]:
+    """The models an item of a list or mapping field may be."""
     import typing
 
-    args = typing.get_args(annotation)
-    return _model_of(args[0]) if args else None
-
-
-def _row_class(table: Any) -> Any:
-    from registry.db.tables import METADATA, Table
-
-    for cls in Table.__subclasses__():
-        if getattr(cls, "__tablename__", None) == table.name and cls.metadata is METADATA:
-            return cls
-    return None
+    if typing.get_origin(annotation) in (list, dict):
+        return _models_in(typing.get_args(annotation)[-1])
+    for member in typing.get_args(annotation):
+        found = _item_models(member)
+        if found:
+            return found
+    return []
 
 
 def _doc(obj: Any) -> str:

@@ -22,7 +22,6 @@ from registry.export import Written
 from registry.ids import slugify
 from registry.loader import Registry
 from registry.models import Recipe, Record, Reproduction, Result, Review, Source
-from registry.models.records import TRANSCRIBED_KINDS
 
 NAMESPACE = ("reg", "urn:registry:")
 FILE = "provenance.json"
@@ -55,7 +54,7 @@ def build_document(registry: Registry) -> Any:
         doc.used(f"reg:transcription/{source.id}", _pdf(source.id))
     for record_id in sorted(registry.records):
         record = registry.records[record_id]
-        if record.kind_token not in TRANSCRIBED_KINDS:
+        if not type(record).transcribed:
             continue
         attributes: dict[str, Any] = {"prov:type": f"reg:{record.kind_token}", "prov:label": d.record_name(record),
                                       "reg:review_status": d.status_label(registry, record.id)}
