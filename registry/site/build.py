@@ -11,7 +11,6 @@ machine, so the same records give the same files, byte for byte.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import time
@@ -148,8 +147,7 @@ def _write_records(site: Site, root: Path, ids: list[str], copies: dict[str, str
                       record_file=copies[record_id], json_file=f"{kind}/{record_id}.json",
                       body=render_blocks(page.blocks, links), **common)
         _put(root / kind / f"{record_id}.html", html.encode("utf-8"))
-        data = record.model_dump(mode="json", exclude_none=True)
-        _put(root / kind / f"{record_id}.json", (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8"))
+        _put(root / kind / f"{record_id}.json", record.model_dump_json(exclude_none=True).encode("utf-8") + b"\n")
         _put(root / copies[record_id], registry.paths[record_id].read_bytes())
 
 
@@ -164,8 +162,9 @@ def _record_copies(registry: Registry) -> dict[str, str]:
     return copies
 
 
-#: How many processes write the record pages (forked where the platform can; one elsewhere).
-WORKERS = [max(1, min(4, os.cpu_count() or 1))]
+#: How many processes write the record pages (forked where the platform can; one elsewhere): two per
+#: processor, as each waits on the file system about as long as it computes.
+WORKERS = [max(1, min(8, 2 * (os.cpu_count() or 1)))]
 
 
 def _in_workers(job: Callable[[int], None]) -> None:

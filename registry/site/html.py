@@ -66,26 +66,24 @@ def inline(content: Content, links: Links) -> str:
     """
     root, urls = links.root, links.urls
     out: list[str] = []
-    tagged = [i for i, piece in enumerate(content) if piece.tag is not None]
-    for index, piece in enumerate(content):
+    next_tag: Tag | None = None  # the tag of the next tagged piece, walking backwards
+    for piece in reversed(content):
         inner = _escape(piece.text)
         if "\n" in inner:
             inner = inner.replace("\n", "<br>")
         if piece.style is Style.STRONG:
             inner = f"<strong>{inner}</strong>"
-        target = urls.get(piece.link) if piece.link else None
-        if target is not None:
-            inner = f'<a href="{root}{_escape(target)}">{inner}</a>'
+        if piece.link is not None and piece.link in urls:
+            inner = f'<a href="{root}{_escape(urls[piece.link])}">{inner}</a>'
         if piece.tag is not None:
             opening, label = _tag_html(piece.tag)
             exact = f' data-exact="{_escape(piece.exact)}"' if piece.exact else ""
-            later = [i for i in tagged if i > index]
-            badge = not later or content[later[0]].tag != piece.tag
-            inner = f"{opening}{exact}>{inner}</span>{label if badge else ''}"
+            inner = f"{opening}{exact}>{inner}</span>{label if next_tag != piece.tag else ''}"
+            next_tag = piece.tag
         elif piece.style is Style.NOTE:
             inner = f'<span class="note">{inner}</span>'
         out.append(inner)
-    return "".join(out)
+    return "".join(reversed(out))
 
 
 def render_blocks(blocks: tuple[Block, ...], links: Links, level: int = 2) -> Markup:
@@ -146,8 +144,12 @@ def _figure(block: Figure, links: Links, level: int) -> str:
             f'<figcaption id="plot-title">{_escape(block.caption)}</figcaption>\n</figure>\n{inner}')
 
 
+_SPECIAL = re.compile(r"[&<>\"']")
+
+
 def _escape(text: str) -> str:
-    return html.escape(text, quote=True)
+    """``html.escape`` (quotes too), skipped for the many texts that hold nothing to escape."""
+    return html.escape(text, quote=True) if _SPECIAL.search(text) else text
 
 
 @functools.cache
