@@ -35,7 +35,6 @@ def site_build_command(
     from registry.cli.core import load_valid
 
     with user_errors(debug):
-        _needs("jinja2", "site")
         from registry.site.build import build_site
 
         registry = load_valid(records)
