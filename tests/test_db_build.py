@@ -107,7 +107,8 @@ def test_build_reports_what_it_wrote(cli, records_dir: Path, tmp_path: Path) -> 
     result = build(cli, records_dir, tmp_path / "out" / "registry.db")
     assert "Built" in result.output and "records as" in result.output
     assert (tmp_path / "out" / "registry.db").is_file()
-    assert [p.name for p in (tmp_path / "out").iterdir()] == ["registry.db"], "no temporary file is left behind"
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["registry.db", "registry.metadata.json"], \
+        "no temporary file is left behind"
 
 
 def test_every_record_has_its_row(built: Path, records_dir: Path) -> None:
