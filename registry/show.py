@@ -100,5 +100,12 @@ def _text(content: Content, style: str = "") -> Text:
 
 
 def _append(text: Text, content: Content) -> None:
+    """Append the pieces' text; neighbours of one style go as one run (a tag or a link is no style here)."""
+    run, style = "", Style.PLAIN
     for piece in content:
-        text.append(piece.text, style=STYLES[piece.style] or None)
+        if piece.style is not style and run:
+            text.append(run, style=STYLES[style] or None)
+            run = ""
+        run, style = run + piece.text, piece.style
+    if run:
+        text.append(run, style=STYLES[style] or None)

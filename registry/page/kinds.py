@@ -307,28 +307,33 @@ def _sources_and_history(registry: Registry, record_id: str, sources: Iterable[S
                         for s in sources)))
 
 
+@functools.cache
+def _shown_fields(model: type[Record]) -> tuple[tuple[str, str, bool], ...]:
+    """(field, label, whether it refers to records) for each field a page lists, worked out once per kind."""
+    references = dict(field_plan(model).references)
+    return tuple((name, d.field_label(name), name in references) for name in model.model_fields
+                 if name not in ("id", "kind", "missing_metadata"))
+
+
 def _technical_metadata(registry: Registry, record: Record) -> Fields:
     """Every field of the record, labelled from its name; references link to their records."""
     tag = d.record_tag(registry, record)
-    references = dict(field_plan(type(record)).references)
     rows: list[tuple[str, Content]] = [("Stable ID", plain(record.id))]
-    for name in type(record).model_fields:
-        if name in ("id", "kind", "missing_metadata"):
-            continue
+    for name, label, is_reference in _shown_fields(type(record)):
         value = getattr(record, name)
         if value is None or value == [] or value == {}:
             if record.missing(name):
-                rows.append((d.field_label(name), plain(d.missing_phrase(record, name))))
+                rows.append((label, plain(d.missing_phrase(record, name))))
             continue
-        if name in references:
+        if is_reference:
             ids = value if isinstance(value, list) else [value]
             pieces: list[Piece] = []
             for index, target in enumerate(ids):
                 pieces += [Piece("; ")] if index else []
                 pieces.append(Piece(target, link=target))
-            rows.append((d.field_label(name), tuple(pieces)))
+            rows.append((label, tuple(pieces)))
             continue
-        rows.append((d.field_label(name), (Piece(_plain(value), tag=_field_tag(record, name, tag)),)))
+        rows.append((label, (Piece(_plain(value), tag=_field_tag(record, name, tag)),)))
     for entry in record.missing_metadata:
         note = f"; note: {entry.note}" if entry.note else ""
         rows.append(("Missing metadata", plain(f"{entry.field}: reason: {entry.reason.value}{note}")))
