@@ -26,7 +26,11 @@ def test_db_build_writes_metadata_from_the_models(tmp_path: Path, cli) -> None: 
     tables = metadata["databases"]["registry"]["tables"]
     result_model = KIND_MODELS["result"]
     assert tables["result"]["columns"]["printed_value"] == result_model.model_fields["printed_value"].description
-    assert tables["result"]["columns"]["hardware_description"].startswith("hardware: The hardware as stated")
+    from registry.models.values import HardwareEntry, Uncertainty
+
+    printed = Uncertainty.model_fields["printed"].description
+    assert tables["result"]["columns"]["uncertainty_printed"] == f"uncertainty: {printed}"  # a nested object's field
+    assert tables["result_hardware"]["columns"]["accelerator"] == HardwareEntry.model_fields["accelerator"].description
     assert "As a double" in tables["result"]["columns"]["numeric_value_float"]
     assert tables["result"]["title"].startswith("result: One number as a source printed it")
     assert "Author surnames" in tables["source_author"]["columns"]["author"]

@@ -4,8 +4,11 @@ The log is of the ``documentation`` kind: the values are transcribed from a pape
 runs. The pinned PDF's SHA-256 is in ``source_metadata.additional_details``; each result's
 printed value, exact value, locator and review status in ``score_details.details`` (strings,
 as the schema asks); what qualifies the metric in ``metric_config.additional_details``. The
-schema's ``uncertainty`` takes numbers (a standard error, an interval); a source that reports
-none gets no ``uncertainty`` object, and ``details.uncertainty`` says so in the pages' words.
+schema's ``uncertainty`` takes numbers: a printed standard error, standard deviation or
+confidence interval (a ± value around the score, or its bounds) maps to its own entry, with
+``num_samples`` where it was computed over samples; a source that reports none gets no
+``uncertainty`` object, and ``details.uncertainty`` says so in the pages' words (else it holds the
+uncertainty as printed).
 Our own measured and estimated runs are not part of a documentation log and stay out.
 """
 
@@ -92,6 +95,22 @@ def _result(registry: Registry, result: Result) -> dict[str, Any]:
     metric_details = {"metric_qualifier": result.metric_qualifier, "protocol_record": protocol.id}
     if result.unit_detail:
         metric_details["unit_detail"] = result.unit_detail
+    score: dict[str, Any] = {
+        "score": float(result.numeric_value),
+        "details": {
+            "printed_value": result.printed_value,
+            "exact_value": str(result.numeric_value),
+            "pdf_sha256": registry.get_as(result.source, Source).sha256,
+            "source_locator": result.source_locator.text,
+            "review_status": d.status_label(registry, result.id),
+            "uncertainty": result.uncertainty.printed if result.uncertainty else
+            d.missing_phrase(result, "uncertainty"),
+            "result_record": result.id,
+        },
+    }
+    uncertainty = _uncertainty(result)
+    if uncertainty:
+        score["uncertainty"] = uncertainty
     return {
         "evaluation_result_id": result.id,
         "evaluation_name": evaluation.name,
@@ -111,16 +130,31 @@ def _result(registry: Registry, result: Result) -> dict[str, Any]:
             "max_score": None,
             "additional_details": metric_details,
         },
-        "score_details": {
-            "score": float(result.numeric_value),
-            "details": {
-                "printed_value": result.printed_value,
-                "exact_value": str(result.numeric_value),
-                "pdf_sha256": registry.get_as(result.source, Source).sha256,
-                "source_locator": result.source_locator,
-                "review_status": d.status_label(registry, result.id),
-                "uncertainty": result.uncertainty or d.missing_phrase(result, "uncertainty"),
-                "result_record": result.id,
-            },
-        },
+        "score_details": score,
     }
+
+
+def _uncertainty(result: Result) -> dict[str, Any]:
+    """The schema's uncertainty for what the source printed (empty: it printed none the schema can hold)."""
+    printed = result.uncertainty
+    if printed is None:
+        return {}
+    found: dict[str, Any] = {}
+    kind = printed.kind.value
+    if kind == "standard-error" and printed.half_width is not None:
+        found["standard_error"] = {"value": float(printed.half_width), "method": "as printed by the source"}
+    elif kind == "standard-deviation" and printed.half_width is not None:
+        found["standard_deviation"] = float(printed.half_width)
+    elif kind == "confidence-interval":
+        lower, upper = printed.lower, printed.upper
+        if printed.half_width is not None:
+            lower, upper = result.numeric_value - printed.half_width, result.numeric_value + printed.half_width
+        if lower is not None and upper is not None:
+            found["confidence_interval"] = {"lower": float(lower), "upper": float(upper),
+                                            "method": "as printed by the source"}
+            if printed.level is not None:
+                found["confidence_interval"]["confidence_level"] = float(printed.level / 100)
+    if found and printed.over is not None and printed.over.kind.value == "samples" and printed.over.count:
+        found["num_samples"] = printed.over.count
+    return found
+

@@ -61,7 +61,7 @@ def build_document(registry: Registry) -> Any:
         if isinstance(record, Result):
             attributes.update({"reg:printed_value": record.printed_value, "reg:numeric_value":
                                exact(record.numeric_value), "reg:unit": record.unit.value,
-                               "reg:source_locator": record.source_locator})
+                               "reg:source_locator": record.source_locator.text})
         for entry in record.missing_metadata:
             attributes.setdefault("reg:missing", []).append(f"{entry.field}: {entry.reason.value}")
         doc.entity(f"reg:{record.id}", _flatten(attributes))

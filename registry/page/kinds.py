@@ -99,7 +99,7 @@ def _result_page(result: Result, registry: Registry) -> Page:
         ("Coverage", _tagged(d.coverage(evaluation), evaluation_tag, evaluation, "coverage_scored")),
         ("Uncertainty", _tagged(d.value_or_missing(result, "uncertainty"), tag, result, "uncertainty")),
         ("Evidence", (Piece(f"{d.INDEPENDENCE_LABELS[evaluation.independence]} · {status} · "),
-                      Piece(source.citation, link=source.id), Piece(f" · {result.source_locator}", tag=tag))),
+                      Piece(source.citation, link=source.id), Piece(f" · {result.source_locator.text}", tag=tag))),
     ))
     blocks: list[Block] = [
         headline,
@@ -183,7 +183,7 @@ def findings_table(registry: Registry, evaluations: Iterable[Evaluation]) -> Tab
                 (Piece(f"{d.INDEPENDENCE_LABELS[evaluation.independence]} · {d.status_label(registry, result.id)}\n"),
                  *_link(evaluation), Piece("\n"), Piece(result.id, link=result.id),
                  Piece(f"\nAggregation: {d.value_or_missing(evaluation, 'aggregation')}\n"),
-                 Piece(source.citation, link=source.id), Piece(f" · {result.source_locator}", tag=tag)),
+                 Piece(source.citation, link=source.id), Piece(f" · {result.source_locator.text}", tag=tag)),
             ))
     return Table(
         (Column("Tested configuration"), Column("Protocol and dataset"), Column("Finding"),
@@ -278,7 +278,7 @@ def _evidence_table(registry: Registry, record_id: str) -> Paragraph | Table:
             (Piece(f"{d.label(row.property.value)} "), Piece(row.statement, tag=d.record_tag(registry, row),
                                                               link=row.id),
              Piece(f"\n{d.label(row.claim_scope.value)}")),
-            (Piece(source.citation, link=source.id), Piece(f"\n{row.source_locator}\nVersion: "
+            (Piece(source.citation, link=source.id), Piece(f"\n{row.source_locator.text}\nVersion: "
                                                            f"{source.version_statement}")),
             (Piece(review.status.value.replace("-", " "), link=review.id),
              Piece(f" {methods} · {reviewed_at} · {row.source_independence.value.replace('-', ' ')}\n"
@@ -459,6 +459,10 @@ def _tagged(text: str, tag: Tag | None, record: Record, field: str) -> Content:
 
 
 def _plain(value: Any) -> str:
+    if isinstance(getattr(value, "text", None), str):  # a typed value that says how it reads (a locator)
+        return str(value.text)
+    if isinstance(value, list) and value and all(isinstance(getattr(v, "text", None), str) for v in value):
+        return "; ".join(v.text for v in value)
     if isinstance(value, BaseModel):
         return "; ".join(f"{k.replace('_', ' ')}: {_plain(v)}" for k, v in value.model_dump().items() if v is not None)
     if isinstance(value, list):
