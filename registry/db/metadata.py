@@ -154,7 +154,9 @@ def _view_columns(select: str) -> dict[str, str]:
 
 def _aliases(select: str) -> list[str]:
     """The output column names of a view's SELECT list (its 'AS name' aliases and bare 'table.column')."""
-    head = select.split("FROM", 1)[0].replace("SELECT", "", 1)
+    import re
+
+    head = re.split(r"^FROM ", select, maxsplit=1, flags=re.MULTILINE)[0].replace("SELECT", "", 1)
     names = []
     for part in head.split(",\n"):
         words = part.strip().split()
