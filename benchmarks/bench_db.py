@@ -89,7 +89,8 @@ missing_metadata:
                                   f"source: {source}\n")
         dataset = _id("dataset", f"p{p}-random-dna")
         put("dataset", dataset, f"kind: dataset\nid: {dataset}\nname: Random DNA of paper {p}\nsource: {source}\n"
-                                f"seed: {p}\n")
+                                f"seed: {p}\nmissing_metadata:\n  - field: version\n    reason: unreported\n"
+                                f"  - field: splits\n    reason: not-applicable\n")
         configs = []
         for c in range(CONFIGS_PER_PAPER):
             config = _id("config", f"p{p}-c{c}")
@@ -106,9 +107,11 @@ method_types: [foundation_model]
 reported_name: M{c}
 model_family: {family}
 source: {source}
-source_locator: Section 2.2
+source_locator: {{section: Section 2.2}}
 hardware:
-  description: NVIDIA H100 (section 2.4)
+  - accelerator: NVIDIA H100
+    stated: NVIDIA H100
+    location: section 2.4
 fine_tuning:
   description: Full fine-tuning
 training_setting: Stage {c}
@@ -133,6 +136,8 @@ independence: independent-external
 adaptation: Training step
 missing_metadata:
   - field: aggregation
+    reason: unreported
+  - field: aggregated_over
     reason: unreported
   - field: coverage_scored
     reason: unreported
@@ -166,10 +171,14 @@ printed_value: '{value}'
 numeric_value: '{value}'
 scope_note: Peak allocated GPU memory
 hardware:
-  description: NVIDIA H100 (section 2.4)
+  - accelerator: NVIDIA H100
+    stated: NVIDIA H100
+    location: section 2.4
 source: {source}
-source_locator: >-
-  Section 3.3 (page 6): 'the model needs {value} GB'
+source_locator:
+  section: Section 3.3
+  page: 6
+  quote: 'the model needs {value} GB'
 missing_metadata:
   - field: uncertainty
     reason: unreported
@@ -182,7 +191,7 @@ property: reported-result
 statement: '{value}'
 claim_scope: individual-claims
 source: {source}
-source_locator: Section 3.3 (page 6)
+source_locator: {{section: Section 3.3, page: 6}}
 source_independence: independent-paper
 review: {review}
 field: printed_value
