@@ -48,12 +48,12 @@ def _extend(record: Record, page: Page, site: Site) -> Page:
 
 @_extend.register
 def _result(record: Result, page: Page, site: Site) -> Page:
-    return _insert_after(page, "Reproduction", _plot_section(site, protocol_of(site.registry, record)))
+    return _insert_after(page, "Reproduction", _plot_section(site, protocol_of(site.registry, record), True))
 
 
 @_extend.register
 def _protocol(record: Protocol, page: Page, site: Site) -> Page:
-    return _insert_first(page, _plot_section(site, record.id))
+    return _insert_first(page, _plot_section(site, record.id, False))
 
 
 @_extend.register
@@ -90,25 +90,35 @@ def _release(record: Release, page: Page, site: Site) -> Page:
     return _insert_first(page, section)
 
 
-def _plot_section(site: Site, protocol_id: str) -> Section:
-    if protocol_id not in site.plot_sections:
-        site.plot_sections[protocol_id] = _make_plot_section(site, protocol_id)
-    return site.plot_sections[protocol_id]
+def _plot_section(site: Site, protocol_id: str, for_result: bool) -> Section:
+    key = f"{protocol_id} {for_result}"
+    if key not in site.plot_sections:
+        site.plot_sections[key] = _make_plot_section(site, protocol_id, for_result)
+    return site.plot_sections[key]
 
 
-def _make_plot_section(site: Site, protocol_id: str) -> Section:
+def _make_plot_section(site: Site, protocol_id: str, for_result: bool) -> Section:
+    """The plot and its values; without a plot, the values table on the protocol's page only.
+
+    A result's page then points to it, rather than repeating its protocol's whole table.
+    """
     groups = site.groups.get(protocol_id, [])
     svg = site.svgs.get(protocol_id)
     blocks: list[Block] = []
     if svg is not None:
         blocks.append(Figure(svg, PLOT_CAPTION, "plot", tuple(values_table(group) for group in groups)))
+    elif not groups:
+        blocks.append(Paragraph(plain("No result is evaluated under this protocol."), Style.NOTE))
     else:
-        if groups:
-            blocks.append(Paragraph(plain("None of these results has a measured or estimated value of ours yet, "
-                                          "so there is nothing to plot beside the transcribed values."), Style.NOTE))
-        else:
-            blocks.append(Paragraph(plain("No result is evaluated under this protocol."), Style.NOTE))
-        blocks.extend(values_table(group) for group in groups)
+        protocol = site.registry.records[protocol_id]
+        blocks.append(Paragraph((
+            Piece("None of these results has a measured or estimated value of ours yet, so there is nothing to plot "
+                  "beside the transcribed values. "),
+            *((Piece("The protocol's page lists them: "), Piece(d.record_name(protocol), link=protocol_id),
+               Piece(".")) if for_result else ()),
+        ), Style.NOTE))
+        if not for_result:
+            blocks.extend(values_table(group) for group in groups)
     blocks.append(Paragraph(plain(f"Draw it with 'registry plot {protocol_id} --out plot.svg' (or .png)."),
                             Style.NOTE))
     return Section(PLOT_SECTION, tuple(blocks))
