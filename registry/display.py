@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from measure.outcome import Method
 from registry.loader import Registry
 from registry.models import (
     Configuration,
@@ -27,7 +28,6 @@ from registry.models import (
     Review,
 )
 from registry.models.records import Independence, ReviewStatus
-from registry.models.reproduction import ReproductionMethod
 from registry.page.blocks import Provenance, Tag
 from registry.units import bytes_in_unit
 from registry.units import symbol as unit_symbol  # the one table of units, under the name the pages use
@@ -270,8 +270,8 @@ def _record_tag(registry: Registry, record: Record) -> Tag:
 
 
 #: How our own runs are labelled, by method.
-RUN_LABELS = {ReproductionMethod.MEASURED: "measured by us", ReproductionMethod.ESTIMATED: "estimated by us"}
-RUN_PROVENANCE = {ReproductionMethod.MEASURED: Provenance.MEASURED, ReproductionMethod.ESTIMATED: Provenance.ESTIMATED}
+RUN_LABELS = {Method.MEASURED: "measured by us", Method.ESTIMATED: "estimated by us"}
+RUN_PROVENANCE = {Method.MEASURED: Provenance.MEASURED, Method.ESTIMATED: Provenance.ESTIMATED}
 
 
 def run_tag(run: Reproduction) -> Tag:
@@ -284,7 +284,7 @@ def run_tag(run: Reproduction) -> Tag:
     return Tag(RUN_PROVENANCE[run.method], RUN_LABELS[run.method], details)
 
 
-def runs_tag(method: ReproductionMethod, runs: Sequence[Reproduction]) -> Tag:
+def runs_tag(method: Method, runs: Sequence[Reproduction]) -> Tag:
     """The tag of a summary of several runs of one method: the hardware, versions and commits they ran at."""
     hardware = ", ".join(sorted({run.hardware.name for run in runs}))
     commits = ", ".join(sorted({run.git_commit or "not recorded" for run in runs}))

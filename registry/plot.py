@@ -18,19 +18,19 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from measure.outcome import Method
 from registry import display as d
 from registry.errors import RegistryError
 from registry.loader import Registry
 from registry.models import Evaluation, Protocol, Record, Reproduction, Result
-from registry.models.reproduction import ReproductionMethod
 from registry.page.blocks import Column, Content, Piece, Table, Tag, plain
 
 #: Where each kind of value sits in its row, so that they never overlap (never merge).
-OFFSETS = {"transcribed": 0.0, ReproductionMethod.ESTIMATED: 0.24, ReproductionMethod.MEASURED: -0.24}
-COLOURS = {"transcribed": "#111111", ReproductionMethod.ESTIMATED: "#2f6db5", ReproductionMethod.MEASURED: "#c75d00"}
-MARKERS = {"transcribed": "D", ReproductionMethod.ESTIMATED: "o", ReproductionMethod.MEASURED: "^"}
-LEGEND = {"transcribed": "transcribed (as printed)", ReproductionMethod.ESTIMATED: "estimated by us",
-          ReproductionMethod.MEASURED: "measured by us"}
+OFFSETS = {"transcribed": 0.0, Method.ESTIMATED: 0.24, Method.MEASURED: -0.24}
+COLOURS = {"transcribed": "#111111", Method.ESTIMATED: "#2f6db5", Method.MEASURED: "#c75d00"}
+MARKERS = {"transcribed": "D", Method.ESTIMATED: "o", Method.MEASURED: "^"}
+LEGEND = {"transcribed": "transcribed (as printed)", Method.ESTIMATED: "estimated by us",
+          Method.MEASURED: "measured by us"}
 SVG_SALT = "registry-plot"
 LABEL_WIDTH = 34
 
@@ -39,7 +39,7 @@ LABEL_WIDTH = 34
 class Runs:
     """Our runs of one method for one result: their values in the result's unit, and how many gave none."""
 
-    method: ReproductionMethod
+    method: Method
     values: tuple[Decimal, ...]
     without_value: int
     tag: Tag
@@ -133,7 +133,7 @@ def _group(registry: Registry, protocol: Protocol, key: tuple[str, str], results
         label = name if names.count(name) == 1 else f"{name}: {result.metric_qualifier}"
         runs = registry.referrers(result.id, Reproduction, "result")
         by_method = []
-        for method in (ReproductionMethod.MEASURED, ReproductionMethod.ESTIMATED):
+        for method in (Method.MEASURED, Method.ESTIMATED):
             mine = [r for r in runs if r.method is method]
             values = tuple(r.value for r in mine if r.value is not None)
             if values:
@@ -146,14 +146,14 @@ def values_table(group: Group) -> Table:
     """The plotted values as a table: what the plot shows, for readers and tools that cannot see it."""
     unit = d.unit_symbol(group.unit)
 
-    def runs_cell(row: Row, method: ReproductionMethod) -> Content:
+    def runs_cell(row: Row, method: Method) -> Content:
         runs = next((r for r in row.runs if r.method is method), None)
         return (Piece(runs.label(unit), tag=runs.tag),) if runs else plain("none")
 
     rows = tuple(
         ((Piece(row.label, link=row.result.id),),
          (Piece(f"{row.result.printed_value} {unit}", tag=row.tag, exact=str(row.result.numeric_value)),),
-         runs_cell(row, ReproductionMethod.MEASURED), runs_cell(row, ReproductionMethod.ESTIMATED))
+         runs_cell(row, Method.MEASURED), runs_cell(row, Method.ESTIMATED))
         for row in group.rows
     )
     return Table((Column("Result", fold=True), Column("Transcribed", right=True), Column("Measured by us", fold=True),

@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from measure.outcome import Method
 from registry import display as d
 from registry.loader import Registry
 from registry.models import (
@@ -31,7 +32,7 @@ from registry.models import (
     Source,
 )
 from registry.models.fields import field_plan
-from registry.models.reproduction import Comparison, ReproductionMethod
+from registry.models.reproduction import Comparison
 from registry.page.blocks import (
     Block,
     Column,
@@ -210,13 +211,13 @@ def _recipes_and_reproductions(registry: Registry, result: Result) -> list[Block
                   f"batch size {fixed.batch_size}, data seed {fixed.data_seed}, metric {fixed.metric}\n"
                   f"Leaves open: {knobs or 'nothing'}"),
         )))
-    if not any(r.method is ReproductionMethod.MEASURED for r in reproductions):
+    if not any(r.method is Method.MEASURED for r in reproductions):
         message = ("Nothing has been measured yet: the estimates below are predictions, not measurements."
                    if reproductions else "No reproduction has been filed for this result.")
         blocks.append(Paragraph(plain(message), Style.NOTE))
     unit = d.unit_symbol(result.unit)
-    for method, title in ((ReproductionMethod.MEASURED, "Measured by us"),
-                          (ReproductionMethod.ESTIMATED, "Estimated by us (not measured)")):
+    for method, title in ((Method.MEASURED, "Measured by us"),
+                          (Method.ESTIMATED, "Estimated by us (not measured)")):
         runs = [r for r in reproductions if r.method is method]
         if runs:
             blocks.append(_runs_table(runs, f"{title}: {len(runs)} run(s) beside the transcribed "
@@ -394,7 +395,7 @@ def results_overview(registry: Registry) -> tuple[Table, Paragraph]:
         evaluation = registry.get_as(result.evaluation, Evaluation)
         runs = registry.referrers(result.id, Reproduction, "result")
         unit = d.unit_symbol(result.unit)
-        by_method = {method: [r for r in runs if r.method is method] for method in ReproductionMethod}
+        by_method = {method: [r for r in runs if r.method is method] for method in Method}
         rows.append((
             plain(str(number)),
             _link(evaluation),
@@ -402,7 +403,7 @@ def results_overview(registry: Registry) -> tuple[Table, Paragraph]:
                    exact=str(result.numeric_value), link=result.id),
              Piece(f" ({d.display_value(result.numeric_value)})")),
             plain(d.status_label(registry, result.id)),
-            *(_summary_cell(method, by_method[method], unit) for method in ReproductionMethod),
+            *(_summary_cell(method, by_method[method], unit) for method in Method),
         ))
         legend.append(Piece(f"#{number} {result.id}\n", Style.NOTE))
         for method, method_runs in by_method.items():
@@ -418,7 +419,7 @@ def results_overview(registry: Registry) -> tuple[Table, Paragraph]:
     return Table(columns, tuple(rows), title="Results", lines=True, expand=True), Paragraph(tuple(legend))
 
 
-def _summary_cell(method: ReproductionMethod, runs: list[Reproduction], unit: str) -> Content:
+def _summary_cell(method: Method, runs: list[Reproduction], unit: str) -> Content:
     summary = runs_summary(runs, unit)
     return (Piece(summary, tag=d.runs_tag(method, runs)),) if runs else plain(summary)
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from measure.outcome import Method
 from registry import display as d
 from registry.loader import Registry
 from registry.models import Reproduction, Result
-from registry.models.reproduction import ReproductionMethod
 from registry.page.blocks import Content, Piece, plain, text_of
 from registry.page.kinds import runs_summary
 
@@ -36,11 +36,11 @@ def index_rows(registry: Registry) -> list[IndexRow]:
         evaluation, configuration, protocol, dataset = d.result_context(registry, result)
         family = registry.records[configuration.model_family]
         runs = registry.referrers(result.id, Reproduction, "result")
-        by_method = {m: [r for r in runs if r.method is m] for m in ReproductionMethod}
+        by_method = {m: [r for r in runs if r.method is m] for m in Method}
         unit = d.unit_symbol(result.unit)
         status = d.status_label(registry, result.id)
-        reproduced = ("measured by us" if by_method[ReproductionMethod.MEASURED]
-                      else "estimated only" if by_method[ReproductionMethod.ESTIMATED] else "not reproduced")
+        reproduced = ("measured by us" if by_method[Method.MEASURED]
+                      else "estimated only" if by_method[Method.ESTIMATED] else "not reproduced")
         cells: tuple[Content, ...] = (
             (Piece(d.result_title(registry, result), link=result.id),),
             (Piece(f"{result.printed_value} {unit}", tag=d.record_tag(registry, result),
@@ -49,7 +49,7 @@ def index_rows(registry: Registry) -> list[IndexRow]:
             (Piece(d.record_name(family), link=family.id),),
             (Piece(d.record_name(dataset), link=dataset.id),),
             *((Piece(runs_summary(by_method[m], unit), tag=d.runs_tag(m, by_method[m])),) if by_method[m]
-              else plain("none") for m in (ReproductionMethod.MEASURED, ReproductionMethod.ESTIMATED)),
+              else plain("none") for m in (Method.MEASURED, Method.ESTIMATED)),
         )
         facets = (("family", d.record_name(family)), ("metric", d.metric_label(result.metric)),
                   ("dataset", d.record_name(dataset)), ("status", status), ("reproduced", reproduced))
