@@ -35,6 +35,11 @@ from registry.units import symbol as unit_symbol  # the one table of units, unde
 DISPLAY_SIGNIFICANT_DIGITS = 3
 
 METRIC_LABELS = {"peak-memory": "Peak memory"}
+#: Words of metric slugs that read as acronyms ('mcc' -> 'MCC', 'f1-macro' -> 'F1 macro').
+ACRONYMS = {word: word.upper() for word in (
+    "mcc", "auroc", "auprc", "auc", "roc", "f1", "bleu", "rouge", "mse", "rmse", "mae", "mape", "ndcg", "mrr", "em",
+    "wer", "cer", "fid", "ppl", "ece", "bpb", "bpc", "iou", "miou", "psnr", "ssim", "r2", "gpu", "cpu", "tpu", "flops",
+    "pr", "top1", "top5")} | {"map": "mAP", "top-1": "Top-1"}
 INDEPENDENCE_LABELS = {
     Independence.INDEPENDENT_EXTERNAL: "Independent external evaluation",
     Independence.DEVELOPER: "Evaluation by the model's developers",
@@ -51,6 +56,7 @@ REASON_PHRASES = {
     MissingReason.UNREPORTED: "Not reported",
     MissingReason.NOT_APPLICABLE: "Not applicable",
     MissingReason.NOT_TRANSCRIBED: "Not transcribed",
+    MissingReason.NOT_SEPARATELY_DOCUMENTED: "Not separately documented",
 }
 
 PROFILE_ABSENT = "An explanatory profile has not yet been reviewed for this record."
@@ -75,7 +81,13 @@ def display_value(value: Decimal) -> str:
 
 
 def metric_label(metric: str) -> str:
-    return METRIC_LABELS.get(metric, metric.replace("-", " ").capitalize())
+    """'peak-memory' -> 'Peak memory', 'mcc' -> 'MCC', 'mcc-change' -> 'MCC change'."""
+    if metric in METRIC_LABELS:
+        return METRIC_LABELS[metric]
+    words = [ACRONYMS.get(word, word) for word in metric.replace("_", "-").split("-")]
+    if words and words[0] == words[0].lower():
+        words[0] = words[0].capitalize()
+    return " ".join(words)
 
 
 def knob_text(value: object) -> str:
@@ -123,15 +135,39 @@ def value_or_missing(record: Record, field: str) -> str:
     value = getattr(record, field)
     if value is None or value == []:
         return missing_phrase(record, field)
+    return value_text(value)
+
+
+def value_text(value: object) -> str:
+    """A stored value as a page reads it: a typed value by its own ``text`` (a locator, an uncertainty)."""
+    text = getattr(value, "text", None)
+    if isinstance(text, str):
+        return text
+    if isinstance(value, list) and value and all(isinstance(getattr(v, "text", None), str) for v in value):
+        return "; ".join(v.text for v in value)
     return str(getattr(value, "value", value))
 
 
+def _short_missing(record: Record, field: str) -> str:
+    entry = record.missing(field)
+    if entry is None:
+        return "Not recorded"
+    return "Not separately documented" if entry.reason is MissingReason.NOT_SEPARATELY_DOCUMENTED \
+        else REASON_PHRASES[entry.reason]
+
+
 def coverage(evaluation: Evaluation) -> str:
-    """'Not reported scored / Not reported eligible', or the counts."""
-    return (
-        f"{value_or_missing(evaluation, 'coverage_scored')} scored / "
-        f"{value_or_missing(evaluation, 'coverage_eligible')} eligible"
-    )
+    """'150 scored / 150 eligible', 'Not reported scored / Not reported eligible', '3200 scored (eligible: not
+    applicable)'."""
+    scored, eligible = evaluation.coverage_scored, evaluation.coverage_eligible
+    if scored is not None and eligible is not None:
+        return f"{scored:,} scored / {eligible:,} eligible"
+    if scored is not None:
+        return f"{scored:,} scored (eligible: {_short_missing(evaluation, 'coverage_eligible').lower()})"
+    if eligible is not None:
+        return f"{eligible:,} eligible (scored: {_short_missing(evaluation, 'coverage_scored').lower()})"
+    return (f"{_short_missing(evaluation, 'coverage_scored')} scored / "
+            f"{_short_missing(evaluation, 'coverage_eligible')} eligible")
 
 
 def adaptation(evaluation: Evaluation) -> str:

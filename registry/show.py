@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.rule import Rule
 from rich.table import Table as RichTable
 from rich.text import Text
@@ -83,14 +83,55 @@ def _fields(block: Fields) -> RenderableType:
 
 @render_block.register
 def _table(block: Table) -> RenderableType:
+    if any(column.ratio for column in block.columns):
+        return _SharedTable(block)
+    return _rich_table(block, None)
+
+
+def _rich_table(block: Table, widths: list[int | None] | None) -> RichTable:
     table = RichTable(title=block.title, caption=block.caption, show_lines=block.lines, expand=block.expand)
-    for column in block.columns:
-        table.add_column(column.header, ratio=column.ratio, min_width=column.min_width, no_wrap=column.no_wrap,
+    for index, column in enumerate(block.columns):
+        width = widths[index] if widths else None
+        table.add_column(column.header, ratio=None if width else column.ratio, width=width,
+                         min_width=column.min_width, no_wrap=column.no_wrap,
                          overflow="fold" if column.fold else "ellipsis",
                          justify="right" if column.right else "left")
     for row in block.rows:
         table.add_row(*(_text(cell) for cell in row))  # record text is shown as written, never as Rich markup
     return table
+
+
+class _SharedTable:
+    """A table whose columns share the width by their ratios, but each gets at least its header's longest word.
+
+    Rich's own ratios round the shares and may cut a header mid-word ('Uncertaint / y'); the widths
+    are worked out here, once the terminal's width is known.
+    """
+
+    def __init__(self, block: Table) -> None:
+        self.block = block
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        columns = self.block.columns
+        fixed = [len(c.header) if not c.ratio else 0 for c in columns]
+        floors = [max((len(word) for word in c.header.split()), default=1) for c in columns]
+        room = options.max_width - (3 * len(columns) + 1) - sum(fixed)  # borders and padding
+        shares = [c.ratio or 0 for c in columns]
+        total = sum(shares)
+        widths: list[int | None] = [max(floor, room * share // total) if share else None
+                                    for share, floor in zip(shares, floors, strict=True)]
+        spare = room - sum(w or 0 for w in widths)
+        shared = [i for i in range(len(columns)) if shares[i]]
+        while spare < 0 and any((widths[i] or 0) > floors[i] for i in shared):  # floors took more than the shares
+            index = max(shared, key=lambda i: (widths[i] or 0) - floors[i])
+            widths[index] = (widths[index] or 0) - 1
+            spare += 1
+        for index in sorted(shared, key=lambda i: -shares[i]):  # the remainder to the widest shares
+            if spare <= 0:
+                break
+            widths[index] = (widths[index] or 0) + 1
+            spare -= 1
+        yield _rich_table(self.block, widths)
 
 
 def _text(content: Content, style: str = "") -> Text:

@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.conftest import CONFIG_33, RESULT_11, RESULT_33, SOURCE
+import pytest
+
+from registry.checks import validate
+from tests.conftest import BUNDLED_RECORDS, CONFIG_33, RESULT_11, RESULT_33, SOURCE
 
 
 def test_show_result_reads_like_its_page(cli) -> None:  # type: ignore[no-untyped-def]
@@ -139,3 +142,17 @@ def test_runs_without_a_ratio_still_show_their_values() -> None:
     runs = [r.model_copy(update={"comparison": None}) for r in registry.of_kind(Reproduction)][:3]
     summary = _runs_summary(runs, "GB")
     assert summary.startswith("3 setting(s), CPU estimate; from ") and summary.endswith(" GB"), summary
+
+
+@pytest.mark.parametrize("width", [80, 100, 120, 200])
+def test_the_results_table_never_cuts_a_header_word(width: int) -> None:
+    from rich.console import Console
+
+    from registry.show import results_table
+
+    registry, _ = validate(BUNDLED_RECORDS)
+    console = Console(width=width, record=True)
+    console.print(results_table(registry))
+    header = "\n".join(console.export_text().splitlines()[1:5])
+    for word in ("Evaluation", "Transcribed", "(display)", "Uncertainty", "Review", "Measured", "Estimated"):
+        assert word in header, (width, word, header)

@@ -146,6 +146,20 @@ class Uncertainty(Strict):
     def is_interval(self) -> bool:
         return self.lower is not None
 
+    @property
+    def text(self) -> str:
+        """'± 0.021 (standard deviation over 10 folds)', '[0.66, 0.70] (95% confidence interval over 1,000
+        bootstrap resamples)', as the pages read."""
+        what = self.kind.value.replace("-", " ")
+        if self.level is not None:
+            what = f"{self.level}% {what}"
+        if self.kind is UncertaintyKind.OTHER and self.note:
+            what = self.note
+        if self.over is not None:
+            count = f"{self.over.count:,} " if self.over.count is not None else ""
+            what += f" over {count}{self.over.kind.value.replace('-', ' ')}"
+        return f"{self.printed} ({what})"
+
 
 # -- hardware -------------------------------------------------------------------------------------
 

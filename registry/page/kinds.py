@@ -11,7 +11,6 @@ models (labels from field names), so a field added to a model appears without an
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -48,7 +47,7 @@ from registry.page.blocks import (
     Tag,
     plain,
 )
-from registry.units import gib
+from registry.units import gib, with_unit
 
 TECHNICAL_METADATA = "Technical metadata and extraction receipts"
 
@@ -78,7 +77,6 @@ def _result_page(result: Result, registry: Registry) -> Page:
     evaluation, configuration, protocol, dataset = d.result_context(registry, result)
     source = registry.get_as(result.source, Source)
     status = d.status_label(registry, result.id)
-    unit = d.unit_symbol(result.unit)
     tag = d.record_tag(registry, result)
     display = d.display_value(result.numeric_value)
 
@@ -86,7 +84,7 @@ def _result_page(result: Result, registry: Registry) -> Page:
         Piece(display, Style.STRONG, tag, exact=str(result.numeric_value)),
         Piece(f" {d.metric_label(result.metric)} ({result.metric_qualifier})"),
         Piece("\nTranscribed value: ", Style.TRANSCRIBED),
-        Piece(f"{result.printed_value} {unit}", Style.TRANSCRIBED, tag, exact=str(result.numeric_value)),
+        Piece(with_unit(result.printed_value, result.unit), Style.TRANSCRIBED, tag, exact=str(result.numeric_value)),
         Piece(" as printed", Style.TRANSCRIBED),
         Piece(f" (display value {display}; {status})"),
     ))
@@ -273,7 +271,7 @@ def _evidence_table(registry: Registry, record_id: str) -> Paragraph | Table:
     for row in rows:
         source = registry.get_as(row.source, Source)
         review = registry.get_as(row.review, Review)
-        methods = json.dumps([m.value for m in review.methods], separators=(",", ":"))
+        methods = ", ".join(m.value for m in review.methods) or "no methods recorded"
         reviewed_at = review.reviewed_at.isoformat().replace("+00:00", "Z") if review.reviewed_at else ""
         cells.append((
             (Piece(f"{d.label(row.property.value)} "), Piece(row.statement, tag=d.record_tag(registry, row),
@@ -399,9 +397,10 @@ def results_overview(registry: Registry) -> tuple[Table, Paragraph]:
         rows.append((
             plain(str(number)),
             _link(evaluation),
-            (Piece(f"{result.printed_value} {unit}", tag=d.record_tag(registry, result),
+            (Piece(with_unit(result.printed_value, result.unit), tag=d.record_tag(registry, result),
                    exact=str(result.numeric_value), link=result.id),
              Piece(f" ({d.display_value(result.numeric_value)})")),
+            plain(short_uncertainty(result)),
             plain(d.status_label(registry, result.id)),
             *(_summary_cell(method, by_method[method], unit) for method in Method),
         ))
@@ -413,10 +412,25 @@ def results_overview(registry: Registry) -> tuple[Table, Paragraph]:
                 legend.append(Piece(f"   nearest {method.value}: {setting}\n", Style.NOTE))
     columns = (Column("#", no_wrap=True),) + tuple(
         Column(header, ratio=share, fold=True)
-        for header, share in (("Evaluation", 5), ("Transcribed (display)", 4), ("Review", 4), ("Measured by us", 3),
-                              ("Estimated by us", 5))  # shares that keep every header word whole at 80 columns
+        # shares of the width; each column also gets at least its header's longest word (registry.show)
+        for header, share in (("Evaluation", 10), ("Transcribed (display)", 10), ("Uncertainty", 10), ("Review", 10),
+                              ("Measured by us", 9), ("Estimated by us", 10))
     )
     return Table(columns, tuple(rows), title="Results", lines=True, expand=True), Paragraph(tuple(legend))
+
+
+def short_uncertainty(result: Result) -> str:
+    """The uncertainty as a results table has room for it: '± 0.021 (s.d., 10 folds)', or why there is none."""
+    found = result.uncertainty
+    if found is None:
+        return d.missing_phrase(result, "uncertainty")
+    short = {"standard-deviation": "s.d.", "standard-error": "s.e.", "confidence-interval": "CI", "min-max": "range",
+             "other": "other"}[found.kind.value]
+    if found.level is not None:
+        short = f"{found.level}% {short}"
+    if found.over is not None and found.over.count is not None:
+        short += f", {found.over.count:,} {found.over.kind.value.replace('-', ' ')}"
+    return f"{found.printed} ({short})"
 
 
 def _summary_cell(method: Method, runs: list[Reproduction], unit: str) -> Content:

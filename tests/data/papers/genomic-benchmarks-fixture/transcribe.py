@@ -219,6 +219,25 @@ def derivation(entry: dict[str, Any], result_ids: dict[str, str]) -> dict[str, A
             "note": f"Stated in the {note}" if note and note != "same sentence" else "Stated in the same sentence"}
 
 
+def qualifier(entry: dict[str, Any]) -> str:
+    """What the metric's value is of, beside its name: task, fold, setting, without repeating the metric."""
+    where, task = entry["location"], entry.get("task")
+    label = where.get("label")
+    if label == "Table 1":
+        detail = "mean over 10 folds (Table 1)"
+    elif label == "Table 2":
+        detail = f"{' / '.join(where['column'])}, mean over 10 folds (Table 2)".replace("\u2206 (LoRA \u2212 full)",
+                                                                                     "LoRA minus full fine-tuning")
+    elif label == "Table 5":
+        detail = f"test fold {where['row'][-1]} (Table 5)"
+    elif label == "Table 3":
+        detail = "batch size 32, bf16 autocast (Table 3)"
+    else:
+        quantity = entry["quantity"]
+        detail = quantity[0].upper() + quantity[1:]
+    return f"{task}, {detail}" if task else detail
+
+
 def unit_detail(entry: dict[str, Any]) -> str | None:
     if entry.get("unit") is None:
         return None
@@ -288,8 +307,7 @@ def main() -> int:
         new = {
             "kind": "result", "id": result_ids[entry["id"]], "evaluation": evaluations[key]["id"],
             "metric": metric, "metric_direction": direction,
-            "metric_qualifier": entry["quantity"][0].upper() + entry["quantity"][1:]
-            + (f", {entry['task']}" if entry.get("task") else ""),
+            "metric_qualifier": qualifier(entry),
             "unit": UNITS[entry.get("unit")], "printed_value": entry["printed"], "numeric_value": entry["value"],
             "source": SOURCE, "source_locator": locator(entry),
             "hardware": [HARDWARE[entry["hardware"]]] if entry.get("hardware") else [],
