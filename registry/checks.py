@@ -33,7 +33,7 @@ from registry.models import (
     Review,
     Source,
 )
-from registry.models.fields import dates_in, field_plan, references_in
+from registry.models.fields import dates_in, field_plan, references_in, unfit_values
 from registry.models.records import EvidenceProperty, ReviewStatus
 from registry.models.values import Aggregate, Derivation, Operation, Uncertainty, UncertaintyKind
 from registry.numbers import (
@@ -62,6 +62,7 @@ def check_registry(registry: Registry, report: Report, *, now: dt.datetime | Non
         checker.references()
         checker.missing_metadata()
         checker.dates()
+        checker.values()
         kind_rules(record, checker)
     for record_id, referrers in unchecked.items():
         path = registry.failed[record_id]
@@ -202,6 +203,17 @@ class _Checker:
             elif day > today:
                 self.add(codes.DATE_IN_FUTURE, f"{value.isoformat()} lies in the future (today is "
                          f"{today.isoformat()})", path)
+
+
+    # -- values -----------------------------------------------------------------------------
+
+    def values(self) -> None:
+        """Every value fits the database and prints as it reads (see ``fields.unfit_values``)."""
+        for path, problem, why in unfit_values(self.record):
+            self.add(_UNFIT[problem], why, path)
+
+
+_UNFIT = {"unstorable": codes.VALUE_OUT_OF_RANGE, "unprintable": codes.CONTROL_CHARACTER}
 
 
 # -- the rules of each kind -------------------------------------------------------------------

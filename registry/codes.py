@@ -72,6 +72,9 @@ NO_RECORDS = _declare("no-records", F, "the records folder holds no record files
                       "point the command at the folder that holds `<kind>/<id>.yaml` files")
 UNREADABLE_FILE = _declare("unreadable-file", F, "the file cannot be read (permissions, a broken link)",
                            "check the file's permissions, or remove it")
+LINK_OUTSIDE = _declare("link-outside-records", F, "the file is a symbolic link to a file outside the records "
+                       "folder (never read: it could be any file on the machine)",
+                       "copy the record into the records folder, or remove the link")
 FILE_TOO_LARGE = _declare("file-too-large", F, "the file is larger than a record file can be (1,000,000 bytes)",
                           "split it: one record per file")
 BINARY_FILE = _declare("binary-file", F, "the file is not UTF-8 text", "save it as UTF-8 text")
@@ -166,6 +169,14 @@ SOURCE_IDENTIFIER_MISMATCH = _declare(
     "source-identifier-mismatch", R, "a source's identifier disagrees with its retrieval URL",
     "correct the identifier or the URL")
 DATE_IN_FUTURE = _declare("date-in-future", R, "a date or time lies after now", "correct the date")
+VALUE_OUT_OF_RANGE = _declare(
+    "value-out-of-range", R, "a value the database cannot hold: an integer beyond 64 bits, a number that is not "
+    "finite, a decimal of more digits than PostgreSQL's NUMERIC, a time with no UTC equivalent in the years 1 to 9999",
+    "correct the value")
+CONTROL_CHARACTER = _declare(
+    "control-character", R, "a text holds a character a terminal acts on instead of printing it (a control "
+    "character such as the escape of `\\x1b[2J`, a bidirectional override, a lone surrogate)",
+    "remove the character; tabs and line breaks are fine")
 
 del F, S, R, WARNING
 

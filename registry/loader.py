@@ -22,6 +22,7 @@ from registry.errors import RecordFileError, RegistryError, UnknownRecordError, 
 from registry.models import KIND_MODELS, Record
 from registry.models.fields import FieldPath, references_in
 from registry.report import Report, format_path
+from registry.textsafe import excerpt
 from registry.yamlio import LoadedYaml, parse_yaml, read_text
 
 R = TypeVar("R", bound=Record)
@@ -126,29 +127,30 @@ def scan_record_files(root: Path) -> Iterator[tuple[tuple[str, ...], os.DirEntry
     """Every record file under ``root`` as (path parts below root, directory entry), in no order.
 
     The one definition of which files are records: hidden names (such as temporary writes) are
-    skipped, real folders are entered, links to folders are not, links to files count as files.
-    Walks with ``os.scandir``: a registry can hold hundreds of thousands of files.
+    skipped, real folders are entered, links to folders are not, links to files count as files
+    (reading refuses those whose target lies outside the records folder, see ``read_text``).
+    Walks with ``os.scandir`` and a list of folders still to enter, not recursion: a registry can
+    hold hundreds of thousands of files, and folders nested thousands deep.
     """
-
-    def walk(folder: str, parts: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], os.DirEntry[str]]]:
+    pending: list[tuple[str, tuple[str, ...]]] = [(str(root), ())]
+    while pending:
+        folder, parts = pending.pop()
         try:
             with os.scandir(folder) as entries:
                 listed = list(entries)
         except OSError:
-            return
+            continue
         for entry in listed:
             name = entry.name
             if name.startswith("."):
                 continue
             try:
                 if entry.is_dir(follow_symlinks=False):
-                    yield from walk(entry.path, (*parts, name))
+                    pending.append((entry.path, (*parts, name)))
                 elif name.endswith(RECORD_SUFFIXES) and entry.is_file():
                     yield (*parts, name), entry
             except OSError:
                 continue
-
-    yield from walk(str(root), ())
 
 
 def record_files(root: Path) -> Iterator[Path]:
@@ -173,7 +175,7 @@ def load_registry(root: Path) -> tuple[Registry, Report]:
         # on large registries, as each step's code and data stay in the processor's caches.
         for start in range(0, len(paths), LOAD_BATCH):
             batch = paths[start:start + LOAD_BATCH]
-            texts = [_read(path) for path in batch]
+            texts = [_read(path, root) for path in batch]
             docs = [_parse(text) for text in texts]
             for path, doc in zip(batch, docs, strict=True):
                 report.files += 1
@@ -185,9 +187,9 @@ def load_registry(root: Path) -> tuple[Registry, Report]:
     return registry, report
 
 
-def _read(path: Path) -> str | RecordFileError:
+def _read(path: Path, root: Path) -> str | RecordFileError:
     try:
-        return read_text(path)
+        return read_text(path, inside=root)
     except RecordFileError as exc:
         return exc
 
@@ -257,10 +259,11 @@ def _load_file(path: Path, doc: LoadedYaml | RecordFileError, registry: Registry
         return
     model = KIND_MODELS.get(kind) if isinstance(kind, str) else None
     if model is None:
-        close = difflib.get_close_matches(str(kind), list(KIND_MODELS), n=1)
+        close = difflib.get_close_matches(kind, list(KIND_MODELS), n=1) if isinstance(kind, str) else []
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         report.add(codes.UNKNOWN_KIND.issue(shown(), doc.line_of(("kind",)),
-                                            f"unknown kind {kind!r}{hint}; the kinds are: {', '.join(KIND_MODELS)}",
+                                            f"unknown kind {excerpt(kind)}{hint}; the kinds are: "
+                                            f"{', '.join(KIND_MODELS)}",
                                             record_id=record_id, field="kind"))
         did_not_load(record_id)
         return
@@ -322,41 +325,42 @@ def _explain(error: Any, model: type[Record]) -> str:
             example = given.replace(microsecond=0).isoformat() + "Z"
         else:
             example = (given.isoformat() if hasattr(given, "isoformat") else "2026-11-20") + "T00:00:00Z"
-        return (f"{name!r} is a moment, so it needs a time with its zone (found {given!s}); write for example "
+        return (f"{name!r} is a moment, so it needs a time with its zone (found {excerpt(given)}); write for example "
                 f"{example} (Z: UTC), and say in a note if the source gives only the day")
     if error["type"] == "enum" and name == "unit":
         from registry.units import UNITS, unit_named, units_of
 
-        meant = unit_named(str(error.get("input")))
+        given = error.get("input")
+        meant = unit_named(given) if isinstance(given, str) else None
         if meant is not None:
             dim = UNITS[meant.value].dimension
             listing = f"write {meant.value!r} (the units of {dim.value}: {', '.join(units_of(dim))})"
         else:
             listing = f"the units are: {', '.join(UNITS)}"
-        return (f"{error.get('input')!r} is not one of the units; {listing}; how the source prints it goes in "
+        return (f"{excerpt(given)} is not one of the units; {listing}; how the source prints it goes in "
                 f"unit_detail (for example 'Printed as GB')")
     if error["type"] == "string_type" and isinstance(error.get("input"), (int, float)):
-        return f"expected text but YAML read the number {error['input']!r}; quote the value ('...')"
+        return f"expected text but YAML read the number {excerpt(error['input'])}; quote the value ('...')"
     message = str(error["msg"])
     if error["type"] == "value_error" and message.startswith("Value error, "):
         message = message[len("Value error, "):]
-    shown = repr(error.get("input"))
-    if len(shown) > 80:
-        shown = shown[:77] + "..."
+    shown = excerpt(error.get("input"))
     return f"{message} (found {shown})" if "input" in error and error["type"] != "value_error" else message
 
 
 def _explain_pattern(error: Any) -> str:
     """Say in words what a pattern wants, instead of printing the regular expression."""
-    from registry.ids import ID_PATTERN, parse_id
+    from registry.ids import ID_PATTERN, MAX_ID_LENGTH, parse_id
 
     pattern = (error.get("ctx") or {}).get("pattern", "")
     value = error.get("input")
+    if pattern == ID_PATTERN and isinstance(value, str) and len(value) > MAX_ID_LENGTH:
+        return f"{excerpt(value)} is not a stable id: an id is at most {MAX_ID_LENGTH} characters"
     if pattern == ID_PATTERN:
         try:
             parse_id(value)
         except ValueError as exc:
             return str(exc)
     if pattern == r"^[0-9a-f]{64}$":
-        return f"expected a SHA-256 as 64 lowercase hexadecimal digits, found {value!r}"
-    return f"{value!r} does not have the expected form ({pattern})"
+        return f"expected a SHA-256 as 64 lowercase hexadecimal digits, found {excerpt(value)}"
+    return f"{excerpt(value)} does not have the expected form ({pattern})"

@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import yaml
 
@@ -52,17 +52,24 @@ class LoadedYaml:
         return self.lines.get((), None)
 
 
-def read_text(path: Path) -> str:
-    """Read a record file as UTF-8 text, refusing binary and oversized files."""
+def read_text(path: Path, *, inside: Path | None = None) -> str:
+    """Read a record file as UTF-8 text, refusing binary and oversized files.
+
+    With ``inside`` (the records folder), a file that is a symbolic link is read only when its
+    target lies inside that folder too: a link to ``~/.ssh/id_rsa`` planted among the records
+    must not have its content read, let alone quoted in a message.
+    """
     try:
-        with open(path, "rb") as handle:
+        with _open_record(path, inside) as handle:
             size = os.fstat(handle.fileno()).st_size
             if size > MAX_FILE_BYTES:
                 raise RecordFileError(codes.FILE_TOO_LARGE,
                                       f"file is {size:,} bytes; record files are limited to {MAX_FILE_BYTES:,} bytes")
-            raw = handle.read()
+            raw = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise RecordFileError(codes.UNREADABLE_FILE, f"cannot read the file: {exc.strerror}") from exc
+    if len(raw) > MAX_FILE_BYTES:  # it grew while being read
+        raise RecordFileError(codes.FILE_TOO_LARGE, f"file is over {MAX_FILE_BYTES:,} bytes, the limit of a record file")
     if b"\x00" in raw:
         raise RecordFileError(codes.BINARY_FILE, "file holds NUL bytes: it looks binary, not a YAML record")
     try:
@@ -71,6 +78,36 @@ def read_text(path: Path) -> str:
         raise RecordFileError(
             codes.BINARY_FILE, f"file is not UTF-8 text (byte {exc.start} cannot be decoded); save it as UTF-8"
         ) from exc
+
+
+def _open_record(path: Path, inside: Path | None) -> BinaryIO:
+    """``path`` opened for reading; with ``inside``, not through a link whose target lies outside it.
+
+    Files are opened without following a final link (``O_NOFOLLOW``), so that only links pay for
+    resolving their target, which is then opened the same way: what was checked is what is read.
+    """
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    if inside is None or not nofollow:
+        if inside is not None and os.path.islink(path):
+            path = _target_inside(path, inside)
+        return open(path, "rb")
+    try:
+        fd = os.open(path, os.O_RDONLY | nofollow)
+    except OSError:
+        if not os.path.islink(path):
+            raise
+        fd = os.open(_target_inside(path, inside), os.O_RDONLY | nofollow)
+    return os.fdopen(fd, "rb")
+
+
+def _target_inside(path: Path, inside: Path) -> str:
+    """The real path of the link ``path``, or ``LINK_OUTSIDE`` when it lies outside ``inside``."""
+    target = os.path.realpath(path)
+    root = os.path.realpath(inside)
+    if os.path.commonpath([target, root]) != root:
+        raise RecordFileError(codes.LINK_OUTSIDE, "the file is a symbolic link to a file outside the records folder; "
+                              "it was not read: copy the record into the folder, or remove the link")
+    return target
 
 
 def parse_yaml(text: str) -> LoadedYaml:
@@ -119,6 +156,29 @@ _SYNTAX_HINTS = {
 }
 
 
+#: What a scalar of each tag must look like, for the message when it does not.
+_TAG_FORMS = {
+    "tag:yaml.org,2002:bool": "a true/false value (write true or false)",
+    "tag:yaml.org,2002:int": "an integer (write its digits)",
+    "tag:yaml.org,2002:float": "a number (write its digits)",
+    "tag:yaml.org,2002:timestamp": "a date or time (write 2026-11-20, or 2026-11-20T12:00:00Z)",
+}
+
+
+def _unreadable(node: yaml.Node, exc: Exception) -> str:
+    """What is wrong with a scalar PyYAML could not construct, quoting it only as a short excerpt."""
+    from registry.textsafe import excerpt
+
+    form = _TAG_FORMS.get(node.tag)
+    if isinstance(exc, ValueError) and "integer string conversion" in str(exc):
+        reason = "it has more digits than an integer can be read with (4,300)"
+    elif node.tag == "tag:yaml.org,2002:timestamp" and isinstance(exc, (ValueError, OverflowError)) and str(exc):
+        reason = str(exc)  # 'day is out of range for month': worth saying as it is (it quotes nothing)
+    else:
+        reason = f"it is not {form}" if form else f"it is not a value of its tag {node.tag!r}"
+    return f"{excerpt(node.value)} cannot be read: {reason}; write a real value, or quote it as text"
+
+
 class _Builder:
     """Turns a composed YAML node tree into plain data, refusing aliases and duplicate keys."""
 
@@ -147,12 +207,12 @@ class _Builder:
             return [self.build(child, (*path, index)) for index, child in enumerate(node.value)]
         try:
             return self.loader.construct_object(node, deep=True)
-        except (ValueError, OverflowError) as exc:
-            # PyYAML reads 2026-02-30 as a date and fails; say which value, not where in PyYAML.
-            raise RecordFileError(
-                codes.INVALID_VALUE, f"{node.value!r} cannot be read: {exc}; write a real date or quote the text",
-                line=node.start_mark.line + 1,
-            ) from exc
+        except yaml.MarkedYAMLError:
+            raise  # a tag PyYAML does not know: a syntax error, with its line
+        except Exception as exc:  # noqa: BLE001 - PyYAML's constructors fail in many ways on bad values
+            # '2026-02-30', '!!bool maybe', '!!timestamp nope', an integer of 5,000 digits: say which
+            # value, and what it was read as, not where in PyYAML.
+            raise RecordFileError(codes.INVALID_VALUE, _unreadable(node, exc), line=node.start_mark.line + 1) from exc
 
     def _mapping(self, node: yaml.MappingNode, path: Path_) -> dict[Any, Any]:
         if any(key.tag == "tag:yaml.org,2002:merge" for key, _ in node.value):

@@ -94,6 +94,10 @@ CASES: dict[str, tuple[str, str, str]] = {
                                    "source-wrong-openreview-id.yaml"),
     "date-in-future": ("date-in-future", "2999-01-01T00:00:00+00:00 lies in the future",
                        "review-from-the-future.yaml:7"),
+    "value-out-of-range": ("value-out-of-range", "18446744073709551616 is too large for the database, which stores "
+                           "integers in 64 bits", "test-huge-activations.yaml:20"),
+    "control-character": ("control-character", "the text holds \\x1b (at character 1), which a terminal acts on",
+                          "family-escape-sequence.yaml:4"),
 }
 WARNINGS = {code for code, declared in CODES.items() if declared.severity is Severity.WARNING}
 #: Warnings that only ever come with an error (the record behind them did not load).
@@ -126,6 +130,7 @@ TESTED_ELSEWHERE = {
     "no-records": "test_a_folder_without_records_is_an_error_not_an_empty_success",
     "file-too-large": "test_oversized_file_is_refused_unread",
     "unreadable-file": "test_an_unreadable_file_is_reported",
+    "link-outside-records": "test_a_link_out_of_the_records_folder_is_not_read",
 }
 
 
@@ -186,17 +191,17 @@ def test_every_problem_is_reported_at_once(records_dir: Path) -> None:
 
 
 def test_an_unreadable_file_is_reported(records_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import builtins
+    import os
 
     target = records_dir / "family" / "saadat-fellay-20261015-family-nucleotide-transformer.yaml"
-    real_open = builtins.open
+    real_open = os.open
 
     def refusing_open(file, *args, **kwargs):  # type: ignore[no-untyped-def]
-        if Path(file) == target:
+        if Path(file) == target:  # as the system refuses it to a user without read permission (tests run as root)
             raise PermissionError(13, "Permission denied", str(file))
         return real_open(file, *args, **kwargs)
 
-    monkeypatch.setattr(builtins, "open", refusing_open)
+    monkeypatch.setattr(os, "open", refusing_open)
     _, report = validate(records_dir)
     [issue] = [i for i in report.errors if i.code == "unreadable-file"]
     assert "cannot read the file: Permission denied" in issue.message and issue.file.endswith(target.name)
@@ -208,6 +213,21 @@ def test_oversized_file_is_refused_unread(records_dir: Path) -> None:
     _, report = validate(records_dir)
     assert [i.code for i in report.errors] == ["file-too-large"]
     assert "record files are limited to 1,000,000 bytes" in report.errors[0].message
+
+
+def test_a_link_out_of_the_records_folder_is_not_read(records_dir: Path, tmp_path: Path) -> None:
+    """A link to a file elsewhere is refused unread, so its content is never quoted; a link inside is read."""
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("kind: SECRET-d41d8cd98f00b204\n")
+    (records_dir / "family" / "planted.yaml").symlink_to(secret)
+    family = next((records_dir / "family").glob("saadat-*.yaml"))
+    (records_dir / "dataset" / "alias.yaml").symlink_to(Path("..") / "family" / family.name)
+    _, report = validate(records_dir)
+    refused = [i for i in report.issues if i.code == "link-outside-records"]
+    assert [i.location for i in refused] == [str(records_dir / "family" / "planted.yaml")]
+    assert "symbolic link to a file outside the records folder; it was not read" in refused[0].message
+    assert not any("SECRET" in issue.message for issue in report.issues)
+    assert any(i.code == "duplicate-id" and "alias.yaml" in i.location for i in report.issues), "a link inside is read"
 
 
 def test_hidden_and_non_yaml_files_are_ignored(records_dir: Path) -> None:

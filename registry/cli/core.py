@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from enum import StrEnum
 from pathlib import Path
 
@@ -10,7 +9,7 @@ import typer
 
 from registry.cli._errors import quiet_closed_stdout, user_errors
 from registry.cli.options import FLAGS, DebugOption, RecordsOption
-from registry.cli.output import console, print_report
+from registry.cli.output import console, echo_json, print_report
 from registry.errors import InvalidRegistryError, RegistryError
 from registry.models import KINDS
 
@@ -30,6 +29,17 @@ def load_valid(records: Path):  # type: ignore[no-untyped-def]
     return registry
 
 
+def failure_json(exc: Exception) -> dict[str, object]:
+    """A validation that could not run, as the JSON report says it: not valid, and why."""
+    from registry.textsafe import excerpt
+
+    if isinstance(exc, RegistryError):
+        message, hint = exc.worded(FLAGS)
+    else:
+        message, hint = f"unexpected {type(exc).__name__}: {excerpt(str(exc), 300)}", "run again with --debug"
+    return {"valid": False, "error": {"message": message, "hint": hint}}
+
+
 def validate_command(
     records: Path = RecordsOption,
     format: Format = typer.Option(Format.TEXT, "--format", "-f", help="'text' for people, 'json' for tools."),
@@ -42,11 +52,16 @@ def validate_command(
     from registry.checks import validate
 
     with user_errors(debug):
-        _, report = validate(records)
+        try:
+            _, report = validate(records)
+        except Exception as exc:
+            if format is Format.JSON and not debug:
+                echo_json(failure_json(exc))  # a tool reading the report must see that there is none
+            raise
         status = int(not report.valid)
         try:
             if format is Format.JSON:
-                typer.echo(report.to_json(FLAGS))
+                echo_json(report.to_dict(FLAGS))
             else:
                 print_report(report)
         except BrokenPipeError:  # the reader stopped early; the verdict still decides the status
@@ -68,7 +83,7 @@ def show_command(
         registry = load_valid(records)
         record = registry.get(record_id.strip())
         if format is Format.JSON:
-            typer.echo(json.dumps(record.model_dump(mode="json", exclude_none=True), indent=2, ensure_ascii=False))
+            echo_json(record.model_dump(mode="json", exclude_none=True))
         else:
             console.print(render_record(registry, record))
 
@@ -133,7 +148,7 @@ def release_command(
         name = release_name(registry)
         recorded = [r.name for r in registry.of_kind(Release)]
         if format is Format.JSON:
-            typer.echo(json.dumps({"name": name, "sha256": content_digest(registry), "recorded": recorded}, indent=2))
+            echo_json({"name": name, "sha256": content_digest(registry), "recorded": recorded})
             return
         console.print(f"Current content: [bold]{name}[/]")
         for release in recorded:

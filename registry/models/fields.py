@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from pydantic import BaseModel
@@ -75,16 +77,97 @@ def references_in(record: Record) -> Iterator[tuple[FieldPath, str, list[str]]]:
 
 
 def dates_in(record: Record) -> Iterator[tuple[FieldPath, dt.date | dt.datetime, dt.date]]:
-    """Every date or time a record holds, with its path and its day (in UTC for a time with a zone)."""
+    """Every date or time a record holds, with its path and its day (in UTC for a time with a zone).
+
+    A time whose UTC equivalent lies outside the years 1 to 9999 (9999-12-31T23:59:59-23:59) gets
+    the last (or first) day there is; ``unstorable_in`` reports it.
+    """
     for name in field_plan(type(record)).date_fields:
         for path, value in _walk(getattr(record, name), (name,)):
             if isinstance(value, dt.datetime):
-                day = value.astimezone(dt.UTC).date() if value.tzinfo is not None else value.date()
+                day = utc_day(value)
             elif isinstance(value, dt.date):
                 day = value
             else:
                 continue
             yield path, value, day
+
+
+def utc_day(value: dt.datetime) -> dt.date:
+    """The day of ``value`` in UTC (its own day when it has no zone), clamped to the days a date can hold."""
+    if value.tzinfo is None:
+        return value.date()
+    try:
+        return value.astimezone(dt.UTC).date()
+    except OverflowError:
+        offset = value.utcoffset() or dt.timedelta(0)
+        return dt.date.max if offset < dt.timedelta(0) else dt.date.min
+
+
+#: What the databases store an integer in: a 64-bit signed integer (SQLite's INTEGER, PostgreSQL's BIGINT).
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+#: The exact decimals PostgreSQL's NUMERIC holds: up to 131,072 digits before the point, 16,383 after.
+DECIMAL_MAX_ADJUSTED, DECIMAL_MAX_PLACES = 131_071, 16_383
+
+
+def unfit_values(record: Record) -> Iterator[tuple[FieldPath, str, str]]:
+    """Every value of ``record`` the database cannot hold or a terminal cannot print, as (path, problem, why).
+
+    ``problem`` is ``"unstorable"``: an integer beyond 64 bits, a number that is not finite, a decimal
+    beyond PostgreSQL's NUMERIC, a time without a UTC equivalent (times are stored in UTC), each of
+    which a build would fail on; or ``"unprintable"``: text (mapping keys included) holding a
+    character that does not print as it reads, such as a terminal escape sequence ('\\x1b[2J'),
+    another control character, a bidirectional override or a lone surrogate
+    (``registry.textsafe.UNSAFE``; tabs and line breaks are text). Every field is looked at, so a
+    new field is covered without a word here; one pass, since every record of a large registry goes
+    through it.
+    """
+    from registry.textsafe import UNSAFE, escaped, excerpt
+
+    stack: list[tuple[FieldPath, Any]] = [((), record)]
+    while stack:
+        path, value = stack.pop()
+        kind = type(value)
+        if kind is str:
+            found = UNSAFE.search(value)
+            if found is not None:
+                yield path, "unprintable", (
+                    f"the text holds {escaped(found.group())} (at character {found.start() + 1}), which a terminal "
+                    "acts on instead of printing (a control character, an escape sequence or a bidirectional "
+                    "override); remove it (tabs and line breaks are fine)")
+        elif kind is int:
+            if not INT64_MIN <= value <= INT64_MAX:
+                yield path, "unstorable", (f"{excerpt(value)} is too large for the database, which stores integers in "
+                                           f"64 bits (from {INT64_MIN:,} to {INT64_MAX:,}); check the value")
+        elif kind is float:
+            if not math.isfinite(value):
+                yield path, "unstorable", f"{value!r} is not a finite number; write the number it stands for"
+        elif kind is Decimal:
+            if value.is_finite() and (value.adjusted() > DECIMAL_MAX_ADJUSTED
+                                      or -int(value.as_tuple().exponent) > DECIMAL_MAX_PLACES):
+                yield path, "unstorable", (
+                    f"{excerpt(value)} has more digits than the database holds ({DECIMAL_MAX_ADJUSTED + 1:,} before "
+                    f"the decimal point, {DECIMAL_MAX_PLACES:,} after); check the value")
+        elif kind is dt.datetime:
+            if value.tzinfo is not None and _outside_utc(value):
+                yield path, "unstorable", (f"{value.isoformat()} has no UTC equivalent between the years 1 and 9999 "
+                                           "(times are kept in UTC); check the date and its zone")
+        elif isinstance(value, BaseModel):
+            stack.extend(((*path, name), getattr(value, name)) for name in reversed(type(value).model_fields))
+        elif isinstance(value, (list, tuple)):
+            stack.extend(((*path, index), item) for index, item in reversed(list(enumerate(value))))
+        elif isinstance(value, dict):
+            for key, item in reversed(list(value.items())):
+                stack.append(((*path, key), item))
+                stack.append(((*path, key), key))
+
+
+def _outside_utc(value: dt.datetime) -> bool:
+    try:
+        value.astimezone(dt.UTC)
+    except OverflowError:
+        return True
+    return False
 
 
 def _walk(value: Any, path: FieldPath = ()) -> Iterator[tuple[FieldPath, Any]]:

@@ -1,0 +1,72 @@
+"""Stored text made safe to print: control characters shown as escapes, long values cut to an excerpt.
+
+A record file or a database can hold any character, terminal escape sequences included
+(``"\\x1b[2J"`` clears the screen, ``"\\x1b]52;..."`` writes the clipboard of some terminals), and
+characters that reorder what is shown (the bidirectional overrides of "Trojan source"). Printed raw,
+they act on the terminal instead of being read. So every path that prints stored text to a terminal
+passes it through ``escaped`` (the CLI's console does it for everything it prints, see
+``registry.cli.output``), JSON output through ``json_text``, and messages quote a value only as an
+``excerpt``: short, escaped, and safe to compute for any value (Python refuses to print an integer of
+more than 4,300 digits).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+#: Characters never printed as they are: C0 controls but tab and line feed, DEL, C1 controls (0x9b is
+#: a terminal's one-byte escape), the bidirectional embeddings, overrides and isolates, and lone
+#: surrogates (which cannot even be encoded as UTF-8).
+UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+#: How much of a value a message quotes.
+EXCERPT_CHARS = 60
+
+
+def is_safe(text: str) -> bool:
+    """Whether ``text`` prints as it reads (no character of ``UNSAFE``)."""
+    return UNSAFE.search(text) is None
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def escaped(text: str) -> str:
+    """``text`` with every unsafe character written as its escape (``\\x1b``, ``\\u202e``)."""
+    return text if is_safe(text) else UNSAFE.sub(_escape, text)
+
+
+def json_text(text: str) -> str:
+    """JSON text (from ``json.dumps(..., ensure_ascii=False)``) with unsafe characters as ``\\uXXXX`` escapes.
+
+    The same JSON value, since these characters can only stand inside strings, where JSON allows the
+    escape; ``json.dumps`` already escapes C0 controls, but not DEL, C1 controls or the overrides.
+    """
+    return text if is_safe(text) else UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
+    """``value`` quoted for a message: text as a Python literal, at most ``limit`` characters of it.
+
+    ``repr`` escapes every character that does not print; a longer text is cut and says how long it
+    was; an integer too long to read is given by its number of digits.
+    """
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int):
+        if value.bit_length() > 3 * limit:
+            digits = math.floor(value.bit_length() * math.log10(2)) + 1
+            return f"{'-' if value < 0 else ''}an integer of about {digits:,} digits"
+        return repr(value)
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{value[:limit]!r}... ({len(value):,} characters)"
+    try:
+        shown = repr(value)
+    except Exception:  # noqa: BLE001 - a value that cannot describe itself still gets named
+        return f"a {type(value).__name__} value"
+    return shown if len(shown) <= limit else f"{shown[:limit]}... ({len(shown):,} characters)"
