@@ -48,6 +48,7 @@ from registry.numbers import (
     why_not_a_number,
 )
 from registry.report import Report, format_path
+from registry.textsafe import excerpt
 from registry.units import bytes_in_unit, spec
 
 
@@ -154,10 +155,11 @@ class _Checker:
             elif target is None:
                 close = self.suggestions.suggest(value, kinds)
                 hint = f"; did you mean {close!r}?" if close else ""
-                self.add(codes.UNRESOLVED_REFERENCE, f"{value!r} names no record in the registry{hint}", path)
+                self.add(codes.UNRESOLVED_REFERENCE, f"{excerpt(value)} names no record in the registry{hint}", path)
             elif "*" not in kinds and target.kind_token not in kinds:
                 self.add(codes.REFERENCE_WRONG_KIND,
-                         f"{value!r} is {a_kind(target.kind_token)}, but this field needs {a_kind(' or '.join(kinds))}",
+                         f"{excerpt(value)} is {a_kind(target.kind_token)}, but this field needs "
+                         f"{a_kind(' or '.join(kinds))}",
                          path)
 
     # -- missing metadata -------------------------------------------------------------------
@@ -169,14 +171,15 @@ class _Checker:
         for index, entry in enumerate(record.missing_metadata):
             where = ("missing_metadata", index, "field")
             if entry.field in seen:
-                self.add(codes.MISSING_DUPLICATE, f"{entry.field!r} is listed as missing twice; keep one entry", where)
+                self.add(codes.MISSING_DUPLICATE, f"{excerpt(entry.field)} is listed as missing twice; keep one entry",
+                         where)
             seen.add(entry.field)
             if entry.field not in fields or entry.field in ("id", "kind", "missing_metadata"):
                 self.add(codes.MISSING_UNKNOWN_FIELD,
-                         f"a {record.kind_token} has no field {entry.field!r}; name one of its fields", where)
+                         f"a {record.kind_token} has no field {excerpt(entry.field)}; name one of its fields", where)
             elif not _is_empty(getattr(record, entry.field)):
                 self.add(codes.MISSING_CONTRADICTION,
-                         f"{entry.field!r} is listed as missing ({entry.reason.value}) but has a value; "
+                         f"{excerpt(entry.field)} is listed as missing ({entry.reason.value}) but has a value; "
                          f"remove the value or the entry", where)
         for name in field_plan(type(record)).reportable:
             if name not in seen and _is_empty(getattr(record, name)):
@@ -232,7 +235,7 @@ def _result_values(result: Result, check: _Checker) -> None:
         check.add(codes.VALUE_MISMATCH, f"printed value: {why_not_a_number(result.printed_value)}", ("printed_value",))
     elif printed != result.numeric_value:
         check.add(codes.VALUE_MISMATCH,
-                  f"printed value {result.printed_value!r} reads {printed}, but numeric_value is "
+                  f"printed value {excerpt(result.printed_value)} reads {printed}, but numeric_value is "
                   f"{result.numeric_value}; they must agree", ("numeric_value",))
     if result.uncertainty is not None:
         _uncertainty(result, result.uncertainty, check)
@@ -441,8 +444,9 @@ def _review_source(review: Review, check: _Checker) -> None:
         cited = sources_of(subject, check.registry) if subject is not None else set()
         if cited and review.source not in cited:
             check.add(codes.REVIEW_SUBJECT_MISMATCH,
-                      f"{subject_id!r} comes from {', '.join(repr(c) for c in sorted(cited))}, but this review "
-                      f"checked {review.source!r}; a review can only source-check records of the source it read",
+                      f"{excerpt(subject_id)} comes from {', '.join(excerpt(c) for c in sorted(cited))}, but this "
+                      "review "
+                      f"checked {excerpt(review.source)}; a review can only source-check records of the source it read",
                       ("subjects", index))
 
 @functools.singledispatch
@@ -480,16 +484,18 @@ def _evidence_statement(evidence: Evidence, check: _Checker) -> None:
     if isinstance(review, Review):
         if evidence.subject not in review.subjects:
             check.add(codes.EVIDENCE_REVIEW_MISMATCH,
-                      f"the row cites review {review.id!r}, which did not check {evidence.subject!r}; cite the "
+                      f"the row cites review {review.id!r}, which did not check {excerpt(evidence.subject)}; cite the "
                       f"review that lists it among its subjects", ("review",))
         if evidence.source != review.source:
             check.add(codes.EVIDENCE_REVIEW_MISMATCH,
-                      f"the row cites {evidence.source!r}, but its review checked {review.source!r}", ("source",))
+                      f"the row cites {excerpt(evidence.source)}, but its review checked {excerpt(review.source)}",
+                      ("source",))
     subject = check.registry.records.get(evidence.subject)
     if evidence.property is EvidenceProperty.REPORTED_RESULT and isinstance(subject, Result):
         if evidence.statement != subject.printed_value:
             check.add(codes.EVIDENCE_STATEMENT_MISMATCH,
-                      f"the row states {evidence.statement!r} but its result prints {subject.printed_value!r}",
+                      f"the row states {excerpt(evidence.statement)} but its result prints "
+                      f"{excerpt(subject.printed_value)}",
                       ("statement",))
 
 def _reproduction_method(reproduction: Reproduction, check: _Checker) -> None:
@@ -533,21 +539,22 @@ def _reproduction(reproduction: Reproduction, check: _Checker) -> None:
     if isinstance(recipe, Recipe):
         if recipe.result != reproduction.result:
             check.add(codes.REPRODUCTION_RECIPE_MISMATCH,
-                      f"the reproduction is of {reproduction.result!r} but its recipe is for {recipe.result!r}",
+                      f"the reproduction is of {excerpt(reproduction.result)} but its recipe is for "
+                      f"{excerpt(recipe.result)}",
                       ("recipe",))
         if recipe.fixed.model != reproduction.model:
             check.add(codes.REPRODUCTION_RECIPE_MISMATCH,
-                      f"the reproduction ran model {reproduction.model!r} but its recipe states "
-                      f"{recipe.fixed.model!r}; a run of another model (a smoke run) is never filed", ("model",))
+                      f"the reproduction ran model {excerpt(reproduction.model)} but its recipe states "
+                      f"{excerpt(recipe.fixed.model)}; a run of another model (a smoke run) is never filed", ("model",))
         candidates = {knob.name: knob.candidates for knob in recipe.knobs}
         for name, value in reproduction.setting.items():
             if name not in candidates:
                 check.add(codes.REPRODUCTION_RECIPE_MISMATCH,
-                          f"the recipe has no knob {name!r}; its knobs are: {', '.join(candidates) or 'none'}",
+                          f"the recipe has no knob {excerpt(name)}; its knobs are: {', '.join(candidates) or 'none'}",
                           ("setting", name))
             elif not any(value == c and type(value) is type(c) for c in candidates[name]):
                 check.add(codes.REPRODUCTION_SETTING_UNSWEPT,
-                          f"{name}={value!r} is not among the recipe's candidates {candidates[name]}; add it "
+                          f"{name}={excerpt(value)} is not among the recipe's candidates {candidates[name]}; add it "
                           f"there if it is worth sweeping", ("setting", name))
     if isinstance(result, Result) and reproduction.value_bytes is not None and reproduction.value is not None:
         try:

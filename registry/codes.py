@@ -171,7 +171,7 @@ SOURCE_IDENTIFIER_MISMATCH = _declare(
 DATE_IN_FUTURE = _declare("date-in-future", R, "a date or time lies after now", "correct the date")
 VALUE_OUT_OF_RANGE = _declare(
     "value-out-of-range", R, "a value the database cannot hold: an integer beyond 64 bits, a number that is not "
-    "finite, a decimal of more digits than PostgreSQL's NUMERIC, a time with no UTC equivalent in the years 1 to 9999",
+    "finite, a decimal of more than 28 significant digits, a time with no UTC equivalent in the years 1 to 9999",
     "correct the value")
 CONTROL_CHARACTER = _declare(
     "control-character", R, "a text holds a character a terminal acts on instead of printing it (a control "

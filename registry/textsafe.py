@@ -20,8 +20,8 @@ from typing import Any
 #: a terminal's one-byte escape), the bidirectional embeddings, overrides and isolates, and lone
 #: surrogates (which cannot even be encoded as UTF-8).
 UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-#: How much of a value a message quotes.
-EXCERPT_CHARS = 60
+#: How much of a value a message quotes: a whole id (ids are at most 200 characters), but no more.
+EXCERPT_CHARS = 200
 
 
 def is_safe(text: str) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 
 from registry.errors import RegistryError
@@ -216,8 +216,11 @@ def _plain(value: Decimal) -> Decimal:
 
 
 def gib(value_bytes: int) -> Decimal:
-    """Bytes as GiB (2^30 bytes), rounded to ``DECIMAL_PLACES``."""
-    return (Decimal(value_bytes) / UNITS["gibibyte"].scale).quantize(_QUANTUM)  # type: ignore[operator]
+    """Bytes as GiB (2^30 bytes), rounded to ``DECIMAL_PLACES``; ValueError where that needs more than 28 digits."""
+    try:
+        return (Decimal(value_bytes) / UNITS["gibibyte"].scale).quantize(_QUANTUM)  # type: ignore[operator]
+    except InvalidOperation:
+        raise ValueError(f"{value_bytes:.3e} bytes is more than the registry computes with exactly") from None
 
 
 def bytes_in_unit(value_bytes: int, unit: str) -> Decimal:

@@ -106,8 +106,9 @@ def utc_day(value: dt.datetime) -> dt.date:
 
 #: What the databases store an integer in: a 64-bit signed integer (SQLite's INTEGER, PostgreSQL's BIGINT).
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
-#: The exact decimals PostgreSQL's NUMERIC holds: up to 131,072 digits before the point, 16,383 after.
-DECIMAL_MAX_ADJUSTED, DECIMAL_MAX_PLACES = 131_071, 16_383
+#: Exact decimals the registry computes with (differences, ratios, rounding for display): Python's
+#: default of 28 significant digits, below 10^28; and no more places than PostgreSQL's NUMERIC holds.
+DECIMAL_DIGITS, DECIMAL_MAX_PLACES = 28, 16_383
 
 
 def unfit_values(record: Record) -> Iterator[tuple[FieldPath, str, str]]:
@@ -143,11 +144,11 @@ def unfit_values(record: Record) -> Iterator[tuple[FieldPath, str, str]]:
             if not math.isfinite(value):
                 yield path, "unstorable", f"{value!r} is not a finite number; write the number it stands for"
         elif kind is Decimal:
-            if value.is_finite() and (value.adjusted() > DECIMAL_MAX_ADJUSTED
-                                      or -int(value.as_tuple().exponent) > DECIMAL_MAX_PLACES):
+            if value.is_finite() and (value.adjusted() >= DECIMAL_DIGITS or len(value.as_tuple().digits) >
+                                      DECIMAL_DIGITS or -int(value.as_tuple().exponent) > DECIMAL_MAX_PLACES):
                 yield path, "unstorable", (
-                    f"{excerpt(value)} has more digits than the database holds ({DECIMAL_MAX_ADJUSTED + 1:,} before "
-                    f"the decimal point, {DECIMAL_MAX_PLACES:,} after); check the value")
+                    f"{excerpt(value)} has more digits than the registry computes with exactly ({DECIMAL_DIGITS} "
+                    f"significant digits, below 10^{DECIMAL_DIGITS}); check the value")
         elif kind is dt.datetime:
             if value.tzinfo is not None and _outside_utc(value):
                 yield path, "unstorable", (f"{value.isoformat()} has no UTC equivalent between the years 1 and 9999 "

@@ -12,7 +12,7 @@ torch), used here as they are rather than copied.
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import Annotated, Literal
 
 from pydantic import Field, NonNegativeInt, model_validator
@@ -72,8 +72,12 @@ class Recipe(Record):
 
 
 def ratio(reproduced: Decimal, transcribed: Decimal) -> Decimal:
-    """reproduced / transcribed, rounded to ``DECIMAL_PLACES``."""
-    return (reproduced / transcribed).quantize(Decimal(1).scaleb(-DECIMAL_PLACES))
+    """reproduced / transcribed, rounded to ``DECIMAL_PLACES``; ValueError where that needs more than 28 digits."""
+    try:
+        return (reproduced / transcribed).quantize(Decimal(1).scaleb(-DECIMAL_PLACES))
+    except InvalidOperation:
+        raise ValueError(f"the ratio {reproduced:.3e} / {transcribed:.3e} is larger than the registry computes with "
+                         "exactly (28 digits)") from None
 
 
 class Comparison(Strict):
