@@ -214,7 +214,7 @@ def with_table(text: str) -> str:
 
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--write"] and len(argv) == 2:
-        from registry.yamlio import write_atomic
+        from registry.atomic import write_atomic
 
         path = Path(argv[1])
         write_atomic(path, with_table(path.read_text(encoding="utf-8")), overwrite=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from registry.atomic import write_atomic
 from registry.models import KIND_MODELS
-from registry.yamlio import write_atomic
 
 
 def kind_schema(kind: str) -> dict[str, object]:

@@ -9,9 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from registry.atomic import write_atomic
 from registry.errors import RegistryError
 from registry.models import KIND_MODELS, Record
-from registry.yamlio import dump_yaml, parse_yaml, write_atomic
+from registry.yamlio import dump_yaml, parse_yaml
 
 _LAST = ("derivation", "missing_metadata")
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-import tempfile
 from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
@@ -21,6 +20,9 @@ from typing import Any, BinaryIO
 import yaml
 
 from registry import codes
+from registry.atomic import current_umask as current_umask  # moved to registry.atomic; kept for old imports
+from registry.atomic import sync_folder as sync_folder
+from registry.atomic import write_atomic as write_atomic
 from registry.errors import RecordFileError
 
 #: Record files are small; anything larger is a mistake (or an attack).
@@ -69,7 +71,7 @@ def read_text(path: Path, *, inside: Path | None = None) -> str:
     except OSError as exc:
         raise RecordFileError(codes.UNREADABLE_FILE, f"cannot read the file: {exc.strerror}") from exc
     if len(raw) > MAX_FILE_BYTES:  # it grew while being read
-        raise RecordFileError(codes.FILE_TOO_LARGE, f"file is over {MAX_FILE_BYTES:,} bytes, the limit of a record file")
+        raise RecordFileError(codes.FILE_TOO_LARGE, f"file is over {MAX_FILE_BYTES:,} bytes, the limit of a record")
     if b"\x00" in raw:
         raise RecordFileError(codes.BINARY_FILE, "file holds NUL bytes: it looks binary, not a YAML record")
     try:
@@ -542,66 +544,3 @@ _Dumper.add_representer(dt.datetime, _represent_datetime)
 
 def dump_yaml(data: Mapping[str, Any]) -> str:
     return yaml.dump(dict(data), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
-
-
-def write_atomic(path: Path, text: str, *, overwrite: bool = False) -> None:
-    """Write ``text`` to a temporary file beside ``path``, fsync it, then rename it into place.
-
-    A failure or a kill part-way leaves either the old file or none, never half a file; the
-    folder is synced too, so the new name survives a power cut. The file gets the permissions
-    any new file gets under the user's umask (the temporary file is created owner-only). With
-    ``overwrite=False`` an existing file is never replaced: records are append-only.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.exists() and not overwrite:
-        raise FileExistsError(f"{path} already exists; records are never overwritten")
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    tmp = Path(tmp_name)
-    try:
-        os.fchmod(fd, 0o666 & ~current_umask())
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if overwrite:
-            os.replace(tmp, path)
-        else:
-            _link_new(tmp, path)
-        sync_folder(path.parent)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
-def _link_new(tmp: Path, path: Path) -> None:
-    """Put ``tmp`` at ``path`` only if nothing is there, so that a concurrent writer is never clobbered."""
-    try:
-        os.link(tmp, path)  # fails if the target appeared meanwhile
-    except FileExistsError:
-        raise FileExistsError(f"{path} already exists; records are never overwritten") from None
-    except OSError:
-        # A file system without hard links (some network and FAT mounts): look, then rename. Only a
-        # second writer of the very same id in the same instant could slip between the two.
-        if path.exists():
-            raise FileExistsError(f"{path} already exists; records are never overwritten") from None
-        os.replace(tmp, path)
-
-
-def current_umask() -> int:
-    """The process's umask (reading it means setting it, so it is set straight back)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def sync_folder(folder: Path) -> None:
-    """fsync a folder, so that a rename or link inside it is on disk (where the platform allows it)."""
-    try:
-        handle = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(handle)
-    except OSError:
-        pass
-    finally:
-        os.close(handle)

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from registry.atomic import write_atomic
 from registry.checks import validate
 from registry.errors import RegistryError
 from registry.models import Review
 from registry.writer import record_to_yaml, write_record
-from registry.yamlio import write_atomic
 from tests.conftest import RESULT_33, SOURCE
 
 SHA = "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60"

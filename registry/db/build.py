@@ -15,9 +15,10 @@ from __future__ import annotations
 import datetime as dt
 import os
 import sqlite3
-import tempfile
+import stat
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import cache
 from operator import itemgetter
@@ -30,6 +31,7 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.schema import CreateIndex, CreateTable
 
+from registry.atomic import TargetChangedError, install, sync_folder, temporary_beside
 from registry.db.rows import Row, record_rows
 from registry.db.tables import SCHEMA_VERSION, ExactDecimal, UtcTimestamp, mirror
 from registry.db.views import create_views, drop_views, views
@@ -37,7 +39,6 @@ from registry.errors import InvalidRegistryError, RegistryError
 from registry.loader import Registry, gc_paused
 from registry.models import KIND_MODELS
 from registry.units import UNITS
-from registry.yamlio import current_umask, sync_folder
 
 #: Rows buffered before they are written; bounds memory on large registries.
 FLUSH_ROWS = 50_000
@@ -246,42 +247,42 @@ def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None =
     if out.is_dir():
         raise RegistryError(f"{str(out)!r} is a folder", "give {out} a file name, for example registry.db")
     ensure_replaceable(out)
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
-    except OSError as exc:
-        raise RegistryError(
-            f"cannot write the database next to {str(out)!r}: {exc.strerror}",
-            "choose a writable folder with {out}",
-        ) from exc
-    os.fchmod(fd, 0o666 & ~current_umask())  # a shared database reads like any new file, not owner-only
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
-        engine = _sqlite_engine(tmp)
+    with ExitStack() as cleanup:  # the temporary file goes, whatever happens
         try:
-            with engine.begin() as connection, gc_paused():
-                written = _populate(connection, registry)
-        finally:
-            engine.dispose()
-        os.utime(tmp, ns=(time.time_ns(), read_at))
-        with open(tmp, "rb+") as handle:
-            os.fsync(handle.fileno())
-        os.replace(tmp, out)
-        sync_folder(out.parent)
-    except SQLAlchemyError as exc:
-        raise RegistryError(
-            f"building {str(out)!r} failed: {_first_line(exc)}; the previous database, if any, is untouched",
-            "run again with {debug} for the details, and report it",
-        ) from exc
-    except OSError as exc:
-        raise RegistryError(
-            f"cannot write the database {str(out)!r}: {exc.strerror or exc}; the previous database, if any, is "
-            "untouched",
-            "check the free disk space and that the folder is writable",
-        ) from exc
-    finally:
-        tmp.unlink(missing_ok=True)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cleanup.enter_context(temporary_beside(out))
+        except OSError as exc:
+            raise RegistryError(
+                f"cannot write the database next to {str(out)!r}: {exc.strerror}",
+                "choose a writable folder with {out}",
+            ) from exc
+        try:
+            engine = _sqlite_engine(tmp)
+            try:
+                with engine.begin() as connection, gc_paused():
+                    written = _populate(connection, registry)
+            finally:
+                engine.dispose()
+            os.utime(tmp, ns=(time.time_ns(), read_at))
+            with open(tmp, "rb+") as handle:
+                os.fsync(handle.fileno())
+            # Replaced only if it is still a database a build wrote (or nothing, or an empty file): a file
+            # put at ``out`` while this build ran is judged as it is replaced, and kept.
+            install(tmp, out, replaceable=_replaceable)
+            sync_folder(out.parent)
+        except TargetChangedError as exc:
+            raise _not_replaceable(out, "while the build ran") from exc
+        except SQLAlchemyError as exc:
+            raise RegistryError(
+                f"building {str(out)!r} failed: {_first_line(exc)}; the previous database, if any, is untouched",
+                "run again with {debug} for the details, and report it",
+            ) from exc
+        except OSError as exc:
+            raise RegistryError(
+                f"cannot write the database {str(out)!r}: {exc.strerror or exc}; the previous database, if any, "
+                "is untouched",
+                "check the free disk space and that the folder is writable",
+            ) from exc
     return BuildSummary(str(out), len(registry.records), written, len(ordered_tables()), len(views()),
                         time.perf_counter() - started)
 
@@ -308,16 +309,29 @@ def ensure_replaceable(out: Path) -> None:
     empty file (it holds nothing to lose); any other file is left exactly as it is.
     """
     try:
-        if not out.exists() or out.is_dir() or (out.is_file() and out.stat().st_size == 0):
+        if not out.exists() or out.is_dir():
             return  # nothing there yet; a folder gets its own message
     except OSError:
         return  # the write itself will report what is wrong
-    if not (out.is_file() and is_registry_database(out)):
-        raise RegistryError(
-            f"{str(out)!r} already exists and is not a database that 'registry db build' wrote; it was left "
-            "untouched",
-            "choose another file for {out} (for example registry.db), or move that file away first",
-        )
+    if not _replaceable(out):
+        raise _not_replaceable(out)
+
+
+def _replaceable(path: Path) -> bool:
+    """Whether a build may replace the file at ``path``: an empty file, or a database a build wrote."""
+    try:
+        info = path.stat()
+    except OSError:
+        return not path.is_symlink()  # gone meanwhile: nothing to lose (a dangling link is kept)
+    return stat.S_ISREG(info.st_mode) and (info.st_size == 0 or is_registry_database(path))
+
+
+def _not_replaceable(out: Path, when: str = "") -> RegistryError:
+    return RegistryError(
+        f"{str(out)!r} {'was written ' + when + ' and ' if when else 'already exists and '}is not a database that "
+        "'registry db build' wrote; it was left untouched",
+        "choose another file for {out} (for example registry.db), or move that file away first",
+    )
 
 
 # -- a server (PostgreSQL) ------------------------------------------------------------------

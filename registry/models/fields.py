@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from registry.models.base import Record
+from registry.textsafe import UNSAFE, escaped, excerpt
 
 FieldPath = tuple[str | int, ...]
 
@@ -123,8 +124,8 @@ def unfit_values(record: Record) -> Iterator[tuple[FieldPath, str, str]]:
     new field is covered without a word here; one pass, since every record of a large registry goes
     through it.
     """
-    from registry.textsafe import UNSAFE, escaped, excerpt
-
+    if not _any_unfit(record, UNSAFE):
+        return  # nearly every record: one quick pass without paths, then nothing to say
     stack: list[tuple[FieldPath, Any]] = [((), record)]
     while stack:
         path, value = stack.pop()
@@ -161,6 +162,40 @@ def unfit_values(record: Record) -> Iterator[tuple[FieldPath, str, str]]:
             for key, item in reversed(list(value.items())):
                 stack.append(((*path, key), item))
                 stack.append(((*path, key), key))
+
+
+def _any_unfit(record: Record, unsafe: Any) -> bool:
+    """Whether ``unfit_values`` has anything to say: the same tests, without keeping paths."""
+    search = unsafe.search
+    stack: list[Any] = [record]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        value = pop()
+        kind = type(value)
+        if kind is str:
+            if search(value) is not None:
+                return True
+        elif kind is int:
+            if not INT64_MIN <= value <= INT64_MAX:
+                return True
+        elif kind is list or kind is tuple:
+            extend(value)
+        elif kind is dict:
+            extend(value)
+            extend(value.values())
+        elif kind is Decimal:
+            if value.is_finite() and (value.adjusted() >= DECIMAL_DIGITS or len(value.as_tuple().digits) >
+                                      DECIMAL_DIGITS or -int(value.as_tuple().exponent) > DECIMAL_MAX_PLACES):
+                return True
+        elif kind is float:
+            if not math.isfinite(value):
+                return True
+        elif kind is dt.datetime:
+            if value.tzinfo is not None and _outside_utc(value):
+                return True
+        elif isinstance(value, BaseModel):
+            extend(value.__dict__.values())
+    return False
 
 
 def _outside_utc(value: dt.datetime) -> bool:
