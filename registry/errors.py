@@ -27,6 +27,8 @@ INPUTS: dict[str, str] = {
     "cache_dir": "the cache folder",
     "timeout": "the time limit",
     "max_rows": "the row limit",
+    "max_memory": "the memory limit",
+    "max_page_chars": "the limit on a page's text",
     "debug": "debug mode",
 }
 _PLACEHOLDER = re.compile(r"\{(" + "|".join(INPUTS) + r")\}")

@@ -247,13 +247,18 @@ def test_results_as_json(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
     ]
 
 
-def test_table_rows_are_capped_but_csv_gives_all(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
+def test_rows_are_capped_in_every_format_with_a_message(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
     sql = "SELECT field FROM missing_metadata ORDER BY record_id, position"
     capped = run(cli, db, sql, "--max-rows", "3")
     assert capped.exit_code == 0
     assert "the first 3 rows; more exist" in capped.output
-    full = run(cli, db, sql, "--max-rows", "3", "-f", "csv")
-    assert len(full.stdout.splitlines()) > 4
+    for format in ("csv", "json"):
+        cut = run(cli, db, sql, "--max-rows", "3", "-f", format)
+        assert cut.exit_code == 0
+        assert "Warning: only the first 3 rows were given; more exist (raise --max-rows" in cut.stderr
+        assert (len(cut.stdout.splitlines()) == 4) if format == "csv" else (len(json.loads(cut.stdout)) == 3)
+    full = run(cli, db, sql, "-f", "csv")
+    assert len(full.stdout.splitlines()) > 4 and "Warning" not in full.stderr
 
 
 def test_a_long_query_is_stopped(cli, db: Path) -> None:  # type: ignore[no-untyped-def]

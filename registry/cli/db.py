@@ -9,7 +9,9 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import json
+import math
 import sys
+from collections.abc import Iterable
 from decimal import Decimal
 from enum import StrEnum
 from pathlib import Path
@@ -22,6 +24,7 @@ from registry.cli._errors import err_console, user_errors
 from registry.cli.options import DebugOption, RecordsOption
 from registry.cli.output import console
 from registry.errors import RegistryError
+from registry.textsafe import escaped, json_text
 
 DEFAULT_DB = "registry.db"
 
@@ -123,8 +126,14 @@ def query_command(
         QueryFormat.TABLE, "--format", "-f", help="'table' for people, 'csv' or 'json' for other tools."
     ),
     timeout: float = typer.Option(10.0, "--timeout", min=0.001, help="Stop the query after this many seconds."),
-    max_rows: int = typer.Option(
-        1000, "--max-rows", min=1, help="Show at most this many rows as a table (csv and json give every row)."
+    max_rows: int | None = typer.Option(
+        None, "--max-rows", min=1,
+        help="Give at most this many rows, and say so when more exist (default 1,000 as a table, 100,000 as csv "
+             "or json).",
+    ),
+    max_memory: int = typer.Option(
+        1024, "--max-memory", min=16, metavar="MB",
+        help="Stop a query on a SQLite file that needs more memory than this (one value may hold a 16th of it).",
     ),
     records: Path = RecordsOption,
     debug: bool = DebugOption,
@@ -132,49 +141,66 @@ def query_command(
     """Run one read-only SQL query against the database built by 'registry db build'.
 
     The database is opened read-only, only a single SELECT or WITH statement runs, and a query
-    that runs longer than --timeout is stopped. With a SQLite file, warns when a record file
-    under --records was added, removed or modified after the build (each file's modification
-    time against the database file's, which the build sets to when it read the records).
+    that runs longer than --timeout, or (on a SQLite file) needs more memory than --max-memory, is
+    stopped; at most --max-rows rows are given. With a SQLite file, warns when a record file under
+    --records was added, removed or modified after the build (each file's modification time against
+    the database file's, which the build sets to when it read the records).
     """
     with user_errors(debug):
-        from registry.db.query import run_query, sqlite_path
+        from registry.db.query import DEFAULT_MAX_ROWS, DEFAULT_MAX_ROWS_FOR_TOOLS, Limits, open_query, sqlite_path
 
-        limit = max_rows if format is QueryFormat.TABLE else None
-        result = run_query(db, sql, timeout=timeout, max_rows=limit)
-        path = sqlite_path(db)
-        if path is not None:
-            _warn_if_stale(path, records)
-        if format is QueryFormat.CSV:
-            writer = csv.writer(sys.stdout, lineterminator="\n")
-            writer.writerow(result.columns)
-            writer.writerows([_text(value) for value in row] for row in result.rows)
-        elif format is QueryFormat.JSON:
-            rows = [dict(zip(result.columns, (_json_value(v) for v in row), strict=True)) for row in result.rows]
-            typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
-        else:
-            _print_table(result.columns, result.rows)
-            shown = f"{len(result.rows)} row(s)"
-            if result.truncated:
-                shown = f"the first {len(result.rows)} rows; more exist (raise --max-rows, or use --format csv)"
-            console.print(shown)
+        if max_rows is None:
+            max_rows = DEFAULT_MAX_ROWS if format is QueryFormat.TABLE else DEFAULT_MAX_ROWS_FOR_TOOLS
+        with open_query(db, sql, Limits(timeout, max_rows, max_memory)) as result:
+            path = sqlite_path(db)
+            if path is not None:
+                _warn_if_stale(path, records)
+            if format is QueryFormat.CSV:
+                _write_csv(result.columns, result)
+            elif format is QueryFormat.JSON:
+                _write_json(result.columns, result)
+            else:
+                rows = list(result)
+                _print_table(result.columns, rows)
+                shown = f"{len(rows)} row(s)"
+                if result.truncated:
+                    shown = f"the first {len(rows)} rows; more exist (raise --max-rows, or use --format csv)"
+                console.print(shown)
+        if result.truncated and format is not QueryFormat.TABLE:
+            sys.stdout.flush()
+            err_console.print(f"Warning: only the first {max_rows:,} rows were given; more exist (raise --max-rows "
+                              "to get them)", markup=False, soft_wrap=True)
+
+
+#: The most characters of one value a table shows (csv and json give it whole).
+MAX_CELL_CHARS = 1_000
 
 
 def _print_table(columns: list[str], rows: list[tuple[Any, ...]]) -> None:
     """Rows as a table; where the columns cannot all fit the terminal, one block per row (like psql's \\x).
 
     A table that does not fit would lose columns without a word, which a query's user cannot tell.
+    Values are shown safely: control characters escaped, a blob as its size, a long text cut short.
     """
     from rich.table import Table
     from rich.text import Text
 
     def cell(value: Any) -> Text:
-        return Text("NULL", style="dim") if value is None else Text(_text(value))
+        if value is None:
+            return Text("NULL", style="dim")
+        if isinstance(value, (bytes, bytearray, memoryview)):
+            return Text(f"<blob: {len(bytes(value)):,} bytes>", style="dim")
+        text = escaped(_text(value))
+        if len(text) > MAX_CELL_CHARS:
+            return Text(text[:MAX_CELL_CHARS]).append(f"... ({len(text):,} characters; --format csv or json gives "
+                                                      "the whole value)", style="dim")
+        return Text(text)
 
     needed = sum(min(len(column), 24) + 3 for column in columns) + 1
     if needed <= console.width:
         table = Table(show_lines=False)
         for column in columns:
-            table.add_column(column, overflow="fold", min_width=min(len(column), 24))
+            table.add_column(escaped(column), overflow="fold", min_width=min(len(column), 24))
         for row in rows:
             table.add_row(*(cell(value) for value in row))
         console.print(table)
@@ -186,8 +212,29 @@ def _print_table(columns: list[str], rows: list[tuple[Any, ...]]) -> None:
         block.add_column(style="bold", no_wrap=True)
         block.add_column(overflow="fold")
         for column, value in zip(columns, row, strict=True):
-            block.add_row(column, cell(value))
+            block.add_row(Text(escaped(column)), cell(value))
         console.print(block)
+
+
+def _write_csv(columns: list[str], rows: Iterable[tuple[Any, ...]]) -> None:
+    """Rows as CSV, written as they come; to a terminal, control characters are escaped (to a pipe, exact)."""
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    shown = escaped if sys.stdout.isatty() else str
+    writer.writerow([shown(column) for column in columns])
+    for row in rows:
+        writer.writerow([shown(_text(value)) for value in row])
+
+
+def _write_json(columns: list[str], rows: Iterable[tuple[Any, ...]]) -> None:
+    """Rows as a JSON array of objects, written as they come (as ``json.dumps(rows, indent=2)`` would lay it out)."""
+    out = sys.stdout
+    first = True
+    for row in rows:
+        item = json.dumps(dict(zip(columns, (_json_value(v) for v in row), strict=True)), indent=2,
+                          ensure_ascii=False)
+        out.write(("[\n  " if first else ",\n  ") + json_text(item).replace("\n", "\n  "))
+        first = False
+    out.write("[]\n" if first else "\n]\n")
 
 
 def _text(value: Any) -> str:
@@ -195,17 +242,21 @@ def _text(value: Any) -> str:
         return ""
     if isinstance(value, (dt.date, dt.datetime)):
         return value.isoformat()
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value).hex()
     return str(value)
 
 
 def _json_value(value: Any) -> Any:
-    """JSON-ready: exact decimals as their text (no float rounding), dates as ISO-8601."""
+    """JSON-ready: exact decimals as their text (no float rounding), dates as ISO-8601, blobs as hexadecimal."""
     if isinstance(value, Decimal):
         return str(value)
     if isinstance(value, (dt.date, dt.datetime)):
         return value.isoformat()
     if isinstance(value, (bytes, bytearray, memoryview)):
         return bytes(value).hex()
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)  # JSON has no Infinity or NaN
     return value
 
 

@@ -26,5 +26,7 @@ FLAGS: dict[str, str] = {
     "cache_dir": "--cache-dir (or $REGISTRY_CACHE_DIR)",
     "timeout": "--timeout",
     "max_rows": "--max-rows",
+    "max_memory": "--max-memory",
+    "max_page_chars": "--max-page-chars",
     "debug": "--debug",
 }

@@ -1,4 +1,4 @@
-"""One read-only query against a built database, stopped if it runs too long.
+"""One read-only query against a built database, within limits of time, memory and rows.
 
 Three guards, so that no single mistake lets a query write: the statement must be a single
 SELECT or WITH (checked here, before the database sees it, split by the rules of the database's
@@ -6,24 +6,45 @@ own SQL); the database runs exactly one statement and is opened read-only (SQLit
 URI, ``PRAGMA query_only``, an authorizer that allows reads only, and ``execute``, which refuses
 a second statement; PostgreSQL: a session whose transactions are all read-only, a READ ONLY
 transaction rolled back afterwards, and the extended query protocol, with which the server
-itself refuses a second statement); and a time limit (SQLite: a progress handler; PostgreSQL:
-``statement_timeout``). Every failure is a ``QueryError`` that says what to do next.
+itself refuses a second statement).
+
+And limits, so that no query holds the machine: a SQLite query runs in a process of its own
+(``registry.db.sqlite_worker``) that is killed when its time is up, whatever SQLite is doing,
+with SQLite's heap, one value's size and the process's address space capped; a PostgreSQL query
+has the server's ``statement_timeout``. Rows are streamed, never collected (``open_query``), and
+at most ``max_rows`` of them are given, with ``truncated`` saying more exist. Every failure is a
+``QueryError`` that says what to do next.
 """
 
 from __future__ import annotations
 
+import json
+import pickle
 import re
 import sqlite3
-import time
-from dataclasses import dataclass
+import stat
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from registry.db.sqlite_worker import connect_read_only
 from registry.errors import RegistryError
+from registry.textsafe import excerpt
 
 DEFAULT_TIMEOUT_S = 10.0
-#: SQLite virtual-machine steps between two looks at the clock.
-PROGRESS_STEPS = 1_000
+#: Rows given at most, unless asked for more: a screenful of tables for people, more for tools.
+DEFAULT_MAX_ROWS = 1_000
+DEFAULT_MAX_ROWS_FOR_TOOLS = 100_000
+#: Memory a SQLite query may use (SQLite's heap); one value may hold a sixteenth of it.
+DEFAULT_MAX_MEMORY_MB = 1_024
+VALUE_SHARE = 16
+#: After the time limit, how long a SQLite query's process may take to stop by itself before it is killed.
+KILL_GRACE_S = 1.0
 ALLOWED_FIRST_WORDS = ("select", "with")
 #: Statements that change a database or a session; named as such when refused.
 WRITE_WORDS = frozenset({
@@ -32,13 +53,6 @@ WRITE_WORDS = frozenset({
     "release", "grant", "revoke", "copy", "set", "reset", "call", "do", "lock", "listen", "notify", "load",
     "cluster", "refresh", "comment", "security", "discard", "prepare", "execute", "deallocate", "import",
 })
-#: Pragmas that only describe the schema, usable as table-valued functions (pragma_table_info('result')).
-READ_ONLY_PRAGMAS = frozenset({
-    "table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo",
-    "foreign_key_list", "collation_list", "function_list", "module_list", "pragma_list", "database_list",
-})
-_ALLOWED_ACTIONS = frozenset({sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION,
-                              getattr(sqlite3, "SQLITE_RECURSIVE", 33)})
 
 
 class QueryError(RegistryError):
@@ -52,6 +66,37 @@ class QueryResult:
     columns: list[str]
     rows: list[tuple[Any, ...]]
     truncated: bool = False
+
+
+@dataclass
+class QueryStream:
+    """Column names, and the rows as they come (iterate once); ``truncated`` is known once they are all read."""
+
+    columns: list[str]
+    _rows: Iterator[tuple[Any, ...]] = field(repr=False)
+    truncated: bool = False
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        return self._rows
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one query may take: seconds, rows (None: all), megabytes of memory (SQLite)."""
+
+    timeout: float = DEFAULT_TIMEOUT_S
+    max_rows: int | None = DEFAULT_MAX_ROWS
+    max_memory_mb: int = DEFAULT_MAX_MEMORY_MB
+
+    def check(self) -> None:
+        if not self.timeout > 0:
+            raise QueryError(f"the time limit must be more than 0 seconds, not {self.timeout:g}",
+                             "for example {timeout} 30")
+        if self.max_rows is not None and self.max_rows < 1:
+            raise QueryError(f"the row limit must be at least 1, not {self.max_rows}", "for example {max_rows} 1000")
+        if self.max_memory_mb < 16:
+            raise QueryError(f"the memory limit must be at least 16 MB, not {self.max_memory_mb}",
+                             "for example {max_memory} 1024")
 
 
 # -- the statement --------------------------------------------------------------------------
@@ -194,91 +239,176 @@ def check_read_only(sql: str, dialect: str = "sqlite") -> str:
 # -- SQLite ---------------------------------------------------------------------------------
 
 
-def _authorize(action: int, arg1: str | None, arg2: str | None, _db: str | None, _trigger: str | None) -> int:
-    """Reads only: SELECT, reading columns, functions, recursive CTEs and schema-describing pragmas."""
-    if action in _ALLOWED_ACTIONS:
-        return sqlite3.SQLITE_OK
-    if action == sqlite3.SQLITE_PRAGMA and arg1 is not None and arg1.lower() in READ_ONLY_PRAGMAS:
-        return sqlite3.SQLITE_OK
-    if action == sqlite3.SQLITE_UPDATE and arg1 in ("sqlite_master", "sqlite_schema"):
-        # SQLite asks this while a pragma function reads the schema; IGNORE leaves the schema unchanged
-        # (and the connection is read-only anyway).
-        return sqlite3.SQLITE_IGNORE
-    return sqlite3.SQLITE_DENY
+def _check_file(path: Path) -> None:
+    """A regular file is there, or a QueryError saying what is (opening a named pipe would wait forever)."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise QueryError(f"no database at {str(path)!r}",
+                         "build it first with 'registry db build' (or point {db_file} at the file)") from None
+    except OSError as exc:
+        raise QueryError(f"cannot read {str(path)!r}: {exc.strerror}", "check the file's permissions") from exc
+    if stat.S_ISDIR(info.st_mode):
+        raise QueryError(f"{str(path)!r} is a folder, not a database file", "point {db_file} at a .db file")
+    if not stat.S_ISREG(info.st_mode):
+        what = "a named pipe" if stat.S_ISFIFO(info.st_mode) else "a device or socket"
+        raise QueryError(f"{str(path)!r} is {what}, not a database file", "point {db_file} at a .db file")
 
 
 def open_sqlite_read_only(path: Path) -> sqlite3.Connection:
-    """``path`` opened read-only, or a QueryError saying how to get a database there."""
-    if not path.exists():
-        raise QueryError(f"no database at {str(path)!r}",
-                         "build it first with 'registry db build' (or point {db_file} at the file)")
-    if path.is_dir():
-        raise QueryError(f"{str(path)!r} is a folder, not a database file", "point {db_file} at a .db file")
-    uri = path.resolve().as_uri() + "?mode=ro"
+    """``path`` opened read-only in this process (no limits: for tests and tools), or a QueryError."""
+    _check_file(path)
     try:
-        connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
-        connection.execute("PRAGMA query_only = ON")
-        connection.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-    except sqlite3.DatabaseError as exc:
-        raise QueryError(f"{str(path)!r} is not a database SQLite can read: {exc}",
-                         "rebuild it with 'registry db build'") from exc
-    connection.set_authorizer(_authorize)
-    return connection
+        return connect_read_only(path)
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+        raise _not_a_database(path, str(exc) if isinstance(exc, sqlite3.Error) else "it is damaged") from exc
 
 
-def run_sqlite(path: Path, sql: str, *, timeout: float = DEFAULT_TIMEOUT_S, max_rows: int | None = None) -> QueryResult:
-    """Run one read-only statement against the SQLite file ``path``."""
-    statement = check_read_only(sql)
-    connection = open_sqlite_read_only(path)
-    deadline = time.monotonic() + timeout
-    connection.set_progress_handler(lambda: int(time.monotonic() > deadline), PROGRESS_STEPS)
+def _not_a_database(path: Path, why: str) -> QueryError:
+    return QueryError(f"{str(path)!r} is not a database SQLite can read: {excerpt(why, 120)[1:-1]}",
+                      "rebuild it with 'registry db build'")
+
+
+class _Plain(pickle.Unpickler):
+    """Reads what the query's process sends: plain values only, never a class or a function."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        raise pickle.UnpicklingError(f"the query process sent an object of {module}.{name}")
+
+
+WORKER = Path(__file__).with_name("sqlite_worker.py")
+
+
+@contextmanager
+def _sqlite_stream(path: Path, statement: str, limits: Limits) -> Iterator[QueryStream]:
+    """Run ``statement`` in a process of its own (``sqlite_worker``), killed when its time is up."""
+    _check_file(path)
+    memory = limits.max_memory_mb << 20
+    request = {"path": str(path.resolve()), "sql": statement, "timeout": limits.timeout,
+               "max_rows": limits.max_rows, "memory_bytes": memory, "value_bytes": memory // VALUE_SHARE}
+    process = subprocess.Popen([sys.executable, "-I", "-S", str(WORKER)], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    killed = threading.Event()
+
+    def kill() -> None:
+        killed.set()
+        process.kill()
+
+    timer = threading.Timer(limits.timeout + KILL_GRACE_S, kill)
+    timer.daemon = True
+    timer.start()
     try:
-        cursor = connection.execute(statement)
-        columns = [column[0] for column in cursor.description or []]
-        rows = cursor.fetchall() if max_rows is None else cursor.fetchmany(max_rows + 1)
-    except sqlite3.DatabaseError as exc:
-        raise _sqlite_error(exc, timeout, time.monotonic() > deadline) from exc
-    except (sqlite3.Warning, sqlite3.ProgrammingError) as exc:
-        raise QueryError(f"the query cannot run: {exc}", "run one SELECT statement at a time") from exc
+        assert process.stdin is not None and process.stdout is not None
+        try:
+            process.stdin.write(json.dumps(request).encode())
+            process.stdin.close()
+        except BrokenPipeError:
+            pass  # it ended already; reading says why
+        out = process.stdout
+
+        def receive() -> tuple[Any, ...]:
+            try:
+                message = _Plain(out).load()  # a fresh unpickler each time: one keeps every message it read
+            except (EOFError, pickle.UnpicklingError, OSError) as exc:
+                process.wait()
+                if killed.is_set():
+                    raise _timed_out(limits.timeout) from exc
+                raise QueryError(
+                    f"the query's process ended without an answer (exit status {process.returncode})",
+                    "run it again; if it ends the same way, narrow the query or raise {max_memory}",
+                ) from exc
+            if message[0] == "error":
+                raise _sqlite_error(path, message[1], message[2], limits)
+            return message  # type: ignore[no-any-return]
+
+        columns = receive()[1]
+        stream = QueryStream(list(columns), iter(()))
+
+        def rows() -> Iterator[tuple[Any, ...]]:
+            while True:
+                message = receive()
+                if message[0] == "end":
+                    stream.truncated = bool(message[1])
+                    return
+                yield from (tuple(row) for row in message[1])
+
+        stream._rows = rows()
+        yield stream
     finally:
-        connection.close()
-    truncated = max_rows is not None and len(rows) > max_rows
-    return QueryResult(columns, rows[:max_rows] if truncated else rows, truncated)
+        timer.cancel()
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
 
 
-def _sqlite_error(exc: sqlite3.DatabaseError, timeout: float, late: bool) -> QueryError:
-    message = str(exc)
-    if message == "interrupted" and late:
+def _timed_out(timeout: float) -> QueryError:
+    return QueryError(
+        f"the query ran longer than {timeout:g} s and was stopped",
+        "narrow it (WHERE, LIMIT, fewer joins), or allow more time with {timeout} SECONDS",
+    )
+
+
+def _sqlite_error(path: Path, kind: str, message: str, limits: Limits) -> QueryError:
+    """The message for a failure the query's process reported, by its kind (see ``sqlite_worker._kind``)."""
+    shown = excerpt(message, 200)[1:-1]
+    if kind == "open":
+        return _not_a_database(path, message)
+    if kind == "timeout":
+        return _timed_out(limits.timeout)
+    if kind == "memory":
+        return QueryError(f"the query needed more than {limits.max_memory_mb:,} MB of memory and was stopped",
+                          "narrow it (WHERE, LIMIT, fewer joins), or allow more with {max_memory} MB")
+    if kind == "too-big":
         return QueryError(
-            f"the query ran longer than {timeout:g} s and was stopped",
-            "narrow it (WHERE, LIMIT, fewer joins), or allow more time with {timeout} SECONDS",
-        )
+            f"a value in the query grew past {(limits.max_memory_mb << 20) // VALUE_SHARE:,} bytes, the most one "
+            f"value may hold (a {VALUE_SHARE}th of the memory limit), and the query was stopped",
+            "build smaller values, or allow more memory with {max_memory} MB")
+    if kind == "damaged":
+        return QueryError(f"{str(path)!r} is damaged: {shown}", "rebuild it with 'registry db build'")
+    if kind == "statement":
+        return QueryError(f"the query cannot run: {shown}", "run one SELECT statement at a time")
     if "not authorized" in message or "readonly" in message or "read-only" in message:
-        return QueryError(f"the query tries to change the database ({message}); the database is read-only",
+        return QueryError(f"the query tries to change the database ({shown}); the database is read-only",
                           _WRITE_HINT)
     if "no such table" in message or "no such column" in message:
         return QueryError(
-            f"the query failed: {message}",
+            f"the query failed: {shown}",
             "list the tables and views with: registry query \"SELECT type, name FROM sqlite_master ORDER BY name\"",
         )
-    return QueryError(f"the query failed: {message}", "check the SQL syntax near the place SQLite names")
+    return QueryError(f"the query failed: {shown}", "check the SQL syntax near the place SQLite names")
+
+
+def run_sqlite(path: Path, sql: str, *, timeout: float = DEFAULT_TIMEOUT_S, max_rows: int | None = None,
+               max_memory_mb: int = DEFAULT_MAX_MEMORY_MB) -> QueryResult:
+    """Run one read-only statement against the SQLite file ``path``; every row (up to ``max_rows``) in a list."""
+    return _collect(_sqlite_stream, path, check_read_only(sql), Limits(timeout, max_rows, max_memory_mb))
+
+
+def _collect(opener: Any, target: Any, statement: str, limits: Limits) -> QueryResult:
+    limits.check()
+    with opener(target, statement, limits) as stream:
+        rows = list(stream)
+        return QueryResult(stream.columns, rows, stream.truncated)
 
 
 # -- a server (PostgreSQL) ------------------------------------------------------------------
 
 
-def run_server(url: str, sql: str, *, timeout: float = DEFAULT_TIMEOUT_S, max_rows: int | None = None) -> QueryResult:
-    """Run one statement in a READ ONLY transaction with a statement timeout, then roll back.
+@contextmanager
+def _server_stream(url: str, statement: str, limits: Limits) -> Iterator[QueryStream]:
+    """Run one statement in a READ ONLY transaction with a statement timeout, streamed, then roll back.
 
     The session is opened with every transaction read-only (``default_transaction_read_only``), so
     even a COMMIT smuggled past the statement check would only start another read-only transaction;
-    and the statement is sent as a prepared statement (the extended query protocol), which the
-    server refuses outright when it holds more than one command. Without ``prepare``, psycopg sends
-    a query without parameters as a simple query, where "SELECT 1; COMMIT; ..." runs every part.
+    and the statement is sent with the extended query protocol (``Cursor.stream`` always uses it),
+    with which the server refuses outright a statement that holds more than one command. A simple
+    query (psycopg's ``execute`` without parameters) would run every part of "SELECT 1; COMMIT; ...".
+    Rows come one at a time (libpq's single-row mode), so memory holds one row, not the result.
     """
     from registry.db.build import connection_error, server_engine
 
-    statement = check_read_only(sql, "postgresql")
     _require_psycopg(url)
     engine = server_engine(url, read_only=True, file_input="db_file")
     try:
@@ -287,23 +417,44 @@ def run_server(url: str, sql: str, *, timeout: float = DEFAULT_TIMEOUT_S, max_ro
         except Exception as exc:  # noqa: BLE001 - SQLAlchemy may pass the driver's own error through
             raise connection_error(url, exc) from exc
         try:
-            cursor: Any = raw.cursor()  # psycopg 3's own cursor, whose execute takes prepare=
+            cursor: Any = raw.cursor()  # psycopg 3's own cursor
             cursor.execute("SET TRANSACTION READ ONLY")
-            cursor.execute(f"SET LOCAL statement_timeout = {max(1, int(timeout * 1000))}")
+            cursor.execute(f"SET LOCAL statement_timeout = {max(1, int(limits.timeout * 1000))}")
+            # No parameters are passed, so a % in the query (LIKE '%gig%') is sent as it is.
+            rows = cursor.stream(statement)
             try:
-                # No parameters are passed, so a % in the query (LIKE '%gig%') is sent as it is.
-                cursor.execute(statement, prepare=True)
-                columns = [column[0] for column in cursor.description or []]
-                rows = cursor.fetchall() if max_rows is None else cursor.fetchmany(max_rows + 1)
+                first = next(rows, None)
             except Exception as exc:  # noqa: BLE001 - the driver's errors, translated below
-                raise _server_error(exc, timeout) from exc
+                raise _server_error(exc, limits.timeout) from exc
+            stream = QueryStream([column[0] for column in cursor.description or []], iter(()))
+
+            def given() -> Iterator[tuple[Any, ...]]:
+                count, row = 0, first
+                try:
+                    while row is not None:
+                        if limits.max_rows is not None and count >= limits.max_rows:
+                            stream.truncated = True
+                            return
+                        yield tuple(row)
+                        count += 1
+                        row = next(rows, None)
+                except Exception as exc:  # noqa: BLE001 - the driver's errors, translated below
+                    raise _server_error(exc, limits.timeout) from exc
+                finally:
+                    rows.close()  # cancels what the server still sends
+
+            stream._rows = given()
+            yield stream
         finally:
             raw.rollback()
             raw.close()
     finally:
         engine.dispose()
-    truncated = max_rows is not None and len(rows) > max_rows
-    return QueryResult(columns, [tuple(row) for row in (rows[:max_rows] if truncated else rows)], truncated)
+
+
+def run_server(url: str, sql: str, *, timeout: float = DEFAULT_TIMEOUT_S, max_rows: int | None = None) -> QueryResult:
+    """Run one read-only statement against a PostgreSQL server; every row (up to ``max_rows``) in a list."""
+    return _collect(_server_stream, url, check_read_only(sql, "postgresql"), Limits(timeout, max_rows))
 
 
 def _require_psycopg(url: str) -> None:
@@ -358,11 +509,24 @@ def sqlite_path(db: str) -> Path | None:
     return None if is_url(db) else Path(db)
 
 
-def run_query(db: str, sql: str, *, timeout: float = DEFAULT_TIMEOUT_S, max_rows: int | None = None) -> QueryResult:
-    """Run ``sql`` read-only against ``db``: a SQLite file path, a sqlite:/// URL or a PostgreSQL URL."""
-    if timeout <= 0:
-        raise QueryError(f"the time limit must be more than 0 seconds, not {timeout:g}", "for example {timeout} 30")
+@contextmanager
+def open_query(db: str, sql: str, limits: Limits = Limits()) -> Iterator[QueryStream]:
+    """Run ``sql`` read-only against ``db`` (a SQLite file path, a sqlite:/// URL or a PostgreSQL URL), streamed.
+
+    The rows are read as the caller iterates, within ``limits``; they must be read inside the block.
+    """
+    limits.check()
     path = sqlite_path(db)
     if path is None:
-        return run_server(db, sql, timeout=timeout, max_rows=max_rows)
-    return run_sqlite(path, sql, timeout=timeout, max_rows=max_rows)
+        with _server_stream(db, check_read_only(sql, "postgresql"), limits) as stream:
+            yield stream
+    else:
+        with _sqlite_stream(path, check_read_only(sql), limits) as stream:
+            yield stream
+
+
+def run_query(db: str, sql: str, *, timeout: float = DEFAULT_TIMEOUT_S, max_rows: int | None = None,
+              max_memory_mb: int = DEFAULT_MAX_MEMORY_MB) -> QueryResult:
+    """``open_query``, with every row (up to ``max_rows``) collected in a list."""
+    with open_query(db, sql, Limits(timeout, max_rows, max_memory_mb)) as stream:
+        return QueryResult(stream.columns, list(stream), stream.truncated)
