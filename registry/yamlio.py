@@ -90,9 +90,7 @@ def _open_record(path: Path, inside: Path | None) -> BinaryIO:
     """
     nofollow = getattr(os, "O_NOFOLLOW", 0)
     if inside is None or not nofollow:
-        if inside is not None and os.path.islink(path):
-            path = _target_inside(path, inside)
-        return open(path, "rb")
+        return open(_target_inside(path, inside) if inside is not None and os.path.islink(path) else path, "rb")
     try:
         fd = os.open(path, os.O_RDONLY | nofollow)
     except OSError:

@@ -295,7 +295,7 @@ def is_registry_database(path: Path) -> bool:
         return False
     try:
         row = connection.execute("SELECT value FROM registry_meta WHERE key = 'schema_version'").fetchone()
-    except sqlite3.Error:
+    except (sqlite3.Error, UnicodeDecodeError):  # a damaged file: SQLite's message about it may not be UTF-8
         return False
     finally:
         connection.close()

@@ -60,7 +60,7 @@ def _listed_files(db: Path) -> set[str] | None:
         return None
     try:
         return {path for (path,) in connection.execute("SELECT path FROM record")}
-    except sqlite3.Error:
+    except (sqlite3.Error, UnicodeDecodeError):  # a damaged file: SQLite's message about it may not be UTF-8
         return None
     finally:
         connection.close()

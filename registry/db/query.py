@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from registry.db.sqlite_worker import connect_read_only
+from registry.db.sqlite_worker import connect_read_only, describe
 from registry.errors import RegistryError
 from registry.textsafe import excerpt
 
@@ -261,7 +261,7 @@ def open_sqlite_read_only(path: Path) -> sqlite3.Connection:
     try:
         return connect_read_only(path)
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-        raise _not_a_database(path, str(exc) if isinstance(exc, sqlite3.Error) else "it is damaged") from exc
+        raise _not_a_database(path, describe(exc)) from exc
 
 
 def _not_a_database(path: Path, why: str) -> QueryError:

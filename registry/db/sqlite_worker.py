@@ -104,14 +104,15 @@ def run(request: dict[str, Any], send: Any) -> None:
     try:
         connection = connect_read_only(Path(request["path"]), heap_bytes=heap, value_bytes=request["value_bytes"])
     except Exception as exc:  # noqa: BLE001 - each reported with its kind
-        send(("error", "open", _describe(exc)))
+        send(("error", "open", describe(exc)))
         return
     connection.set_progress_handler(lambda: int(time.monotonic() > deadline), PROGRESS_STEPS)
     max_rows = request["max_rows"]
     try:
         cursor = connection.execute(request["sql"])
         send(("columns", [column[0] for column in cursor.description or []]))
-        sent, batch, size = 0, [], 0
+        sent, size = 0, 0
+        batch: list[tuple[Any, ...]] = []
         while max_rows is None or sent + len(batch) <= max_rows:
             row = cursor.fetchone()
             if row is None:
@@ -125,14 +126,14 @@ def run(request: dict[str, Any], send: Any) -> None:
         send(("rows", batch[:max_rows - sent] if truncated else batch))
         send(("end", truncated))
     except Exception as exc:  # noqa: BLE001 - each reported with its kind
-        send(("error", _kind(exc, time.monotonic() > deadline), _describe(exc)))
+        send(("error", _kind(exc, time.monotonic() > deadline), describe(exc)))
     finally:
         connection.close()
 
 
 def _kind(exc: BaseException, late: bool) -> str:
     """What kind of failure ``exc`` is, for the caller's message."""
-    message = _describe(exc)
+    message = describe(exc)
     if isinstance(exc, MemoryError) or "out of memory" in message:
         return "memory"
     if "string or blob too big" in message:
@@ -148,9 +149,10 @@ def _kind(exc: BaseException, late: bool) -> str:
     return "other"
 
 
-def _describe(exc: BaseException) -> str:
+def describe(exc: BaseException) -> str:
+    """A failure of sqlite3 in words (its own message, where that is readable)."""
     if isinstance(exc, UnicodeDecodeError):  # SQLite's message itself was not UTF-8: the file is damaged
-        return "the database holds text that is not UTF-8"
+        return "the file is damaged: it holds text that is not UTF-8 where SQLite reads its schema or its rows"
     if isinstance(exc, MemoryError):
         return "out of memory"
     text = str(exc) or type(exc).__name__
