@@ -38,3 +38,11 @@ class PdfError(RegistryError):
 
 class NotCheckableError(RegistryError):
     """A record cannot be source checked: its locator names no page or quotes no text."""
+
+
+class ReviewLimitError(RegistryError):
+    """A review stopped at one of its limits (time, memory): the PDF is not what a paper is, or the limit too low."""
+
+    def __init__(self, message: str, hint: str = "allow more time with {timeout} SECONDS, if this is the pinned "
+                 "paper") -> None:
+        super().__init__(message, hint)

@@ -3,22 +3,26 @@
 The file comes from, in order: a path the user gives (``--pdf``), the local cache
 (``<cache>/<sha256>.pdf``), or a download of the source's retrieval URL. Whatever the
 origin, its SHA-256 must equal the one the source record pins; a file with another hash
-is never accepted. A download streams to a temporary file beside the cache entry, with a
-timeout and a size cap, over https only; it is renamed into the cache only after its
-hash matched, and deleted otherwise (pooch's ``stream_download`` works the same way).
+is never accepted. The file is read once, into memory, and the bytes that were hashed are
+the bytes that are parsed: a file swapped between hashing and parsing cannot give a review
+whose hash is one file's and whose text is another's. A download streams to a temporary
+file beside the cache entry, with a timeout and a size cap, over https only; it is renamed
+into the cache only after its hash matched, and deleted otherwise (pooch's
+``stream_download`` works the same way).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import shutil
-import tempfile
-from dataclasses import dataclass
+from contextlib import ExitStack
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from registry import limits
+from registry.atomic import temporary_beside
 from review.errors import BlockedDownloadError, FetchError, HashMismatchError
 
 if TYPE_CHECKING:
@@ -26,7 +30,7 @@ if TYPE_CHECKING:
 
 DEFAULT_TIMEOUT_S = 60.0
 #: Papers are a few megabytes; anything past this is not the PDF we want.
-DEFAULT_MAX_BYTES = 200 * 1024 * 1024
+DEFAULT_MAX_BYTES = limits.REVIEW_MAX_PDF_BYTES
 CACHE_ENV = "REGISTRY_CACHE_DIR"
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
 _CHUNK = 64 * 1024
@@ -37,11 +41,13 @@ _REFUSALS = frozenset({401, 403, 406, 429, 451})
 
 @dataclass(frozen=True)
 class PdfArtifact:
-    """A local file whose SHA-256 equals the source's pin, and where it came from."""
+    """The bytes of a file whose SHA-256 equals the source's pin, where they were read, and where they came from."""
 
     path: Path
     sha256: str
-    origin: str
+    data: bytes = field(repr=False, compare=False)
+    """The file's content as it was read and hashed: what is parsed."""
+    origin: str = "given"
     """'given' (--pdf), 'cache' or 'download'."""
     url: str | None = None
     cached_at: Path | None = None
@@ -77,6 +83,16 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
+def read_pdf(path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
+    """The whole file, read once (OSError if it cannot be; FetchError if it is larger than a paper can be)."""
+    with path.open("rb") as handle:
+        data = handle.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise FetchError(f"{path} is larger than {max_bytes:,} bytes, more than a paper's PDF can be",
+                         "pass the PDF of the source with --pdf")
+    return data
+
+
 def sniff(head: bytes) -> str:
     """What the first bytes of a file look like: 'pdf', 'html', 'empty' or 'other'."""
     if not head.strip():
@@ -101,11 +117,6 @@ def describe_content(head: bytes) -> str:
     return "it is a PDF, but another file or version than the one the source pins"
 
 
-def _head(path: Path) -> bytes:
-    with path.open("rb") as handle:
-        return handle.read(_HEAD)
-
-
 def acquire_pdf(
     source: Source,
     *,
@@ -120,9 +131,9 @@ def acquire_pdf(
     cache_dir = cache_dir if cache_dir is not None else default_cache_dir()
     cached = cache_path(cache_dir, source.sha256)
     if pdf is not None:
-        return _given(pdf, source, cached)
+        return _given(pdf, source, cached, max_bytes)
     if cached.is_file():
-        return _from_cache(cached, source)
+        return _from_cache(cached, source, max_bytes)
     if source.retrieval_url is None:
         raise FetchError(
             f"the source {source.id} names no retrieval URL, and its PDF is not in the cache ({cached})",
@@ -139,67 +150,59 @@ def acquire_pdf(
     )
 
 
-def _given(pdf: Path, source: Source, cached: Path) -> PdfArtifact:
+def _given(pdf: Path, source: Source, cached: Path, max_bytes: int) -> PdfArtifact:
     if not pdf.is_file():
         what = "is a folder" if pdf.is_dir() else "does not exist"
         raise FetchError(f"{pdf} {what}", "pass the path of the downloaded PDF file with --pdf")
     try:
-        found = sha256_file(pdf)
-        head = _head(pdf)
+        data = read_pdf(pdf, max_bytes)
     except OSError as exc:
         raise FetchError(f"cannot read {pdf}: {exc.strerror}", "check the file's permissions") from exc
+    found = hashlib.sha256(data).hexdigest()
     if found != source.sha256:
         raise HashMismatchError(
             f"{pdf} is not the pinned source: expected SHA-256 {source.sha256}, found {found}; "
-            f"{describe_content(head)}",
+            f"{describe_content(data[:_HEAD])}",
             f"a file with another hash is never accepted as the source; get the PDF from {source.retrieval_url} "
             f"({source.version_statement}) and pass it with --pdf, or save it as {cached}",
             expected=source.sha256,
             found=found,
         )
-    kept = _copy_into_cache(pdf, cached, source.sha256)
-    return PdfArtifact(path=pdf, sha256=found, origin="given", url=None, cached_at=kept)
+    kept = _copy_into_cache(data, cached)
+    return PdfArtifact(path=pdf, sha256=found, data=data, origin="given", url=None, cached_at=kept)
 
 
-def _copy_into_cache(pdf: Path, cached: Path, sha256: str) -> Path | None:
-    """Keep a verified copy in the cache, so the next run needs no --pdf; best effort only."""
+def _copy_into_cache(data: bytes, cached: Path) -> Path | None:
+    """Keep a verified copy (the bytes that were hashed) in the cache, so the next run needs no --pdf; best effort."""
     if cached.is_file():
         return None
-    tmp: Path | None = None
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix=f".{cached.name}.", suffix=".part", dir=cached.parent)
-        os.close(fd)
-        tmp = Path(name)
-        shutil.copyfile(pdf, tmp)
-        if sha256_file(tmp) != sha256:
-            return None
-        os.replace(tmp, cached)
+        with temporary_beside(cached) as tmp:
+            tmp.write_bytes(data)
+            os.replace(tmp, cached)
         return cached
     except OSError:
         return None
-    finally:
-        if tmp is not None:
-            tmp.unlink(missing_ok=True)
 
 
-def _from_cache(cached: Path, source: Source) -> PdfArtifact:
+def _from_cache(cached: Path, source: Source, max_bytes: int) -> PdfArtifact:
     try:
-        found = sha256_file(cached)
-        head = _head(cached)
+        data = read_pdf(cached, max_bytes)
     except OSError as exc:
         raise FetchError(f"cannot read the cached copy {cached}: {exc.strerror}",
                          "check its permissions, or pass the PDF with --pdf") from exc
+    found = hashlib.sha256(data).hexdigest()
     if found != source.sha256:
         raise HashMismatchError(
             f"the cached copy {cached} is not the pinned source: expected SHA-256 {source.sha256}, found {found}; "
-            f"{describe_content(head)}",
+            f"{describe_content(data[:_HEAD])}",
             f"a file with another hash is never accepted as the source; delete {cached} and run again, "
             f"or replace it with the PDF from {source.retrieval_url}, or pass the right file with --pdf",
             expected=source.sha256,
             found=found,
         )
-    return PdfArtifact(path=cached, sha256=found, origin="cache", url=None)
+    return PdfArtifact(path=cached, sha256=found, data=data, origin="cache", url=None)
 
 
 def check_url(url: str, *, allow_http_loopback: bool = False) -> None:
@@ -237,18 +240,19 @@ def download_pdf(
     check_url(url, allow_http_loopback=allow_http_loopback)
     by_hand = (f"download it in a browser from {url} and save it as {target}, or pass it with --pdf FILE; "
                f"its SHA-256 must be {expected_sha256}")
+    cleanup = ExitStack()  # the temporary file goes, whatever happens
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+        tmp = cleanup.enter_context(temporary_beside(target))
     except OSError as exc:
         raise FetchError(f"cannot write to the cache folder {target.parent}: {exc.strerror}",
-                         "choose a writable folder with --cache-dir (or $REGISTRY_CACHE_DIR)") from exc
-    tmp = Path(name)
+                         "choose a writable folder with {cache_dir}") from exc
     digest = hashlib.sha256()
+    received = bytearray()
     head = b""
     content_type = ""
     try:
-        with os.fdopen(fd, "wb") as out:
+        with open(tmp, "wb") as out:
             client = httpx.Client(transport=transport, timeout=timeout, follow_redirects=True,
                                   headers={"User-Agent": f"registry-review/{__version__}"})
             with client, client.stream("GET", url) as response:
@@ -278,6 +282,7 @@ def download_pdf(
                     if len(head) < _HEAD:
                         head += chunk[: _HEAD - len(head)]
                     digest.update(chunk)
+                    received += chunk
                     out.write(chunk)
             out.flush()
             os.fsync(out.fileno())
@@ -305,7 +310,7 @@ def download_pdf(
                          f"check the network connection, or {by_hand}") from exc
     except OSError as exc:
         raise FetchError(f"cannot write the download to {target.parent}: {exc.strerror}",
-                         "choose a writable folder with --cache-dir (or $REGISTRY_CACHE_DIR)") from exc
+                         "choose a writable folder with {cache_dir}") from exc
     finally:
-        tmp.unlink(missing_ok=True)
-    return PdfArtifact(path=target, sha256=found, origin="download", url=url)
+        cleanup.close()
+    return PdfArtifact(path=target, sha256=found, data=bytes(received), origin="download", url=url)

@@ -26,12 +26,17 @@ from __future__ import annotations
 
 import bisect
 import difflib
+import functools
 import hashlib
+import heapq
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from registry import limits
+from registry.textsafe import excerpt
 from review.errors import PdfError
 from review.fetch import sniff
 
@@ -88,73 +93,98 @@ class Extraction:
         return self.pages[number - 1] if 1 <= number <= len(self.pages) else None
 
 
-def extract_pdf(path: Path) -> Extraction:
+#: The most text one page may hold. A dense page of a paper holds about 5,000 characters; a page
+#: past this is no paper's page (a crafted PDF can put 50 MB of text in one string), and matching
+#: quotes on it would take long. ``extract_pdf`` refuses it.
+MAX_PAGE_CHARS = limits.REVIEW_MAX_PAGE_CHARS
+
+
+def extract_pdf(source: Path | bytes, *, name: str | None = None, max_page_chars: int = MAX_PAGE_CHARS) -> Extraction:
     """Every page's text, or a ``PdfError`` saying what is wrong with the file and what to do.
 
-    pypdf's own log lines and warnings about damaged files are silenced: the error says it once.
+    ``source`` is the file's bytes (as they were hashed: see ``review.fetch``) or a path to read
+    them from; ``name`` is how messages call the file. pypdf's own log lines and warnings about
+    damaged files are silenced: the error says it once.
     """
     import logging
     import warnings
 
+    if isinstance(source, Path):
+        name = name or str(source)
+        try:
+            source = source.read_bytes()
+        except OSError as exc:
+            raise PdfError(Path(name), f"cannot read {name}: {exc.strerror}", "check the file's permissions") from exc
     logger = logging.getLogger("pypdf")
     level = logger.level
     logger.setLevel(logging.CRITICAL)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return _extract(path)
+            return _extract(source, Path(name or "the PDF"), max_page_chars)
     finally:
         logger.setLevel(level)
 
 
-def _extract(path: Path) -> Extraction:
+_ENCRYPTED_HINT = ("save an unencrypted copy (print to PDF) and pass it with {pdf}; its hash will differ, so update "
+                   "the source record only if that copy is the one to pin")
+
+
+def _extract(data: bytes, path: Path, max_page_chars: int) -> Extraction:
+    import io
+
     import pypdf
     from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError, PyPdfError
 
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise PdfError(path, f"cannot read {path}: {exc.strerror}", "check the file's permissions") from exc
     kind = sniff(data[:1024])
     if kind == "html":
         raise PdfError(path, f"{path} is an HTML page, not a PDF",
-                       "save the PDF itself (not the web page that links to it) and pass it with --pdf")
+                       "save the PDF itself (not the web page that links to it) and pass it with {pdf}")
     if kind != "pdf":
         shown = "is empty" if kind == "empty" else f"starts with {data[:16]!r}"
-        raise PdfError(path, f"{path} is not a PDF: it {shown}", "pass the PDF file of the source with --pdf")
+        raise PdfError(path, f"{path} is not a PDF: it {shown}", "pass the PDF file of the source with {pdf}")
     if b"%%EOF" not in data[-4096:] and b"%%EOF" not in data:
         raise PdfError(path, f"{path} is a truncated PDF: it has no end-of-file marker",
                        "download the PDF again; an interrupted download leaves such a file")
     broken = (PdfReadError, PyPdfError, ValueError, KeyError, TypeError, AttributeError, IndexError,
               AssertionError, RecursionError, OverflowError, ZeroDivisionError)
     corrupt_hint = "the file is damaged; download the PDF again, or check it opens in a PDF viewer"
+    reader: pypdf.PdfReader | None = None
     try:
-        reader = pypdf.PdfReader(path, strict=False)
-        if reader.is_encrypted:
-            try:
-                unlocked = reader.decrypt("")
-            except DependencyError as exc:
-                raise PdfError(path, f"{path} is encrypted with a cipher pypdf needs an extra package for: {exc}",
-                               "install the 'cryptography' package, or pass a decrypted copy with --pdf") from exc
-            if not unlocked:
-                raise PdfError(path, f"{path} is an encrypted PDF that needs a password to open",
-                               "save an unencrypted copy (print to PDF) and pass it with --pdf; its hash will "
-                               "differ, so update the source record only if that copy is the one to pin")
+        reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise PdfError(path, f"{path} is an encrypted PDF that needs a password to open", _ENCRYPTED_HINT)
         pages = []
         for index, page in enumerate(reader.pages, start=1):
             try:
-                pages.append(page.extract_text() or "")
+                text = page.extract_text() or ""
+            except (DependencyError, NotImplementedError, FileNotDecryptedError):
+                raise
             except broken as exc:
-                raise PdfError(path, f"page {index} of {path} cannot be read: {type(exc).__name__}: {exc}",
-                               corrupt_hint) from exc
+                raise PdfError(path, f"page {index} of {path} cannot be read: {type(exc).__name__}: "
+                               f"{excerpt(str(exc), 200)[1:-1]}", corrupt_hint) from exc
+            if len(text) > max_page_chars:
+                raise PdfError(path, f"page {index} of {path} holds {len(text):,} characters of text, more than "
+                               f"the {max_page_chars:,} a page is allowed (a dense page of a paper holds about "
+                               "5,000): it is not a paper's page", "if this is the pinned paper, allow more with "
+                               "{max_page_chars}")
+            pages.append(text)
         created = reader.metadata.creation_date if reader.metadata is not None else None
     except PdfError:
         raise
     except FileNotDecryptedError as exc:
-        raise PdfError(path, f"{path} is an encrypted PDF that needs a password to open",
-                       "save an unencrypted copy and pass it with --pdf") from exc
+        raise PdfError(path, f"{path} is an encrypted PDF that needs a password to open", _ENCRYPTED_HINT) from exc
+    except DependencyError as exc:
+        raise PdfError(path, f"{path} is encrypted with a cipher (AES) that needs the 'cryptography' package, "
+                       "which is not installed", "install it (pip install cryptography), or pass a decrypted copy "
+                       "with {pdf}") from exc
+    except NotImplementedError as exc:
+        what = "is encrypted in a way pypdf cannot decrypt" if reader is None or _encrypted(reader) else \
+            "uses a PDF feature pypdf cannot read"
+        raise PdfError(path, f"{path} {what} ({excerpt(str(exc), 120)[1:-1]})", _ENCRYPTED_HINT) from exc
     except broken as exc:
-        raise PdfError(path, f"{path} is a corrupt PDF: {type(exc).__name__}: {exc}", corrupt_hint) from exc
+        raise PdfError(path, f"{path} is a corrupt PDF: {type(exc).__name__}: {excerpt(str(exc), 200)[1:-1]}",
+                       corrupt_hint) from exc
     if not pages:
         raise PdfError(path, f"{path} is a PDF without pages", corrupt_hint)
     creation = creation_utc = None
@@ -163,9 +193,19 @@ def _extract(path: Path) -> Extraction:
 
         creation = created.date().isoformat()
         aware = created if created.tzinfo else created.replace(tzinfo=dt.UTC)
-        creation_utc = aware.astimezone(dt.UTC).date().isoformat()
+        try:
+            creation_utc = aware.astimezone(dt.UTC).date().isoformat()
+        except OverflowError:  # a date at the end of the calendar, with a zone: its UTC day does not exist
+            creation_utc = creation
     return Extraction(pages=tuple(pages), extractor=f"pypdf {pypdf.__version__}", creation_date=creation,
                       creation_date_utc=creation_utc)
+
+
+def _encrypted(reader: object) -> bool:
+    try:
+        return bool(getattr(reader, "is_encrypted", False))
+    except Exception:  # noqa: BLE001 - reading the flag is what failed
+        return True
 
 
 # -- normalization ----------------------------------------------------------------------------
@@ -181,8 +221,12 @@ class Normalized:
     notes: tuple[str | None, ...]
 
 
+@functools.lru_cache(maxsize=32)
 def normalize(raw: str) -> Normalized:
-    """Normalize ``raw`` for matching (see the module docstring), keeping a map back to the raw text."""
+    """Normalize ``raw`` for matching (see the module docstring), keeping a map back to the raw text.
+
+    Kept for the last pages asked: every claim reads the pages again, and normalizing is the slow part.
+    """
     out: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
@@ -382,21 +426,37 @@ def find_on_pages(extraction: Extraction, quote: str) -> list[int]:
 
 
 def closest_text(page: str, quote: str, *, cutoff: float = 0.75) -> tuple[str, float] | None:
-    """The passage of ``page`` most like ``quote`` (normalized), with its similarity, if any comes close."""
+    """The passage of ``page`` most like ``quote`` (normalized), with its similarity, if any comes close.
+
+    Every window of the quote's length is scored by ``SequenceMatcher.quick_ratio`` (the characters two
+    texts share, counted with their multiplicity), kept up to date as the window slides one character,
+    so the whole page costs one pass; the best 40 windows are then compared in full (``ratio``).
+    """
     norm = normalize(page)
     wanted = normalize_quote(quote)
     text = norm.text.replace(SOFT, "")
     size = len(wanted)
     if not size or len(text) < size // 2:
         return None
+    need = Counter(wanted)
+    have: Counter[str] = Counter()
+    shared = 0
+    for char in text[:size]:
+        shared += have[char] < need[char]
+        have[char] += 1
+    total = size + min(size, len(text))
+    scored = [(2.0 * shared / total, 0)]
+    for start in range(1, max(1, len(text) - size + 1)):
+        gone, come = text[start - 1], text[start + size - 1]
+        have[gone] -= 1
+        shared -= have[gone] < need[gone]
+        shared += have[come] < need[come]
+        have[come] += 1
+        scored.append((2.0 * shared / total, start))
     matcher = difflib.SequenceMatcher(None, autojunk=False)
     matcher.set_seq2(wanted)
-    scored = []
-    for start in range(0, max(1, len(text) - size + 1)):
-        matcher.set_seq1(text[start:start + size])
-        scored.append((matcher.quick_ratio(), start))
     best: tuple[float, int] | None = None
-    for _, start in sorted(scored, reverse=True)[:40]:
+    for _, start in heapq.nlargest(40, scored):
         matcher.set_seq1(text[start:start + size])
         ratio = matcher.ratio()
         if best is None or ratio > best[0]:

@@ -7,16 +7,20 @@ existing reviews (never over them) with ``registry.writer.write_record``.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import os
-import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from registry import limits
 from registry.errors import RegistryError
+from registry.textsafe import excerpt
 from review.claims import Assertion, Claim, check_claims, locator_of, record_claims, source_claims
-from review.errors import NotCheckableError
+from review.errors import NotCheckableError, ReviewLimitError
+from review.pdftext import MAX_PAGE_CHARS
 
 if TYPE_CHECKING:
     from registry.loader import Registry
@@ -96,42 +100,111 @@ def _citing(registry: Registry, source_id: str) -> list[Record]:
     return sorted(found, key=lambda r: (order[r.kind_token], r.id))
 
 
+#: How long a whole review may take (reading the PDF's text and checking every claim), and its memory.
+DEFAULT_TIMEOUT_S = limits.REVIEW_TIMEOUT_S
+DEFAULT_MAX_MEMORY_MB = limits.REVIEW_MAX_MEMORY_MB
+
+
+@dataclass(frozen=True)
+class ReviewLimits:
+    """What one review may take: the text and the checks run in a process of their own, killed past these."""
+
+    timeout: float = DEFAULT_TIMEOUT_S
+    """Seconds for the whole review: getting the PDF, reading its text, checking every claim."""
+    max_memory_mb: int = DEFAULT_MAX_MEMORY_MB
+    """Megabytes the process that reads the PDF and checks the claims may use."""
+    max_page_chars: int = MAX_PAGE_CHARS
+    """The most characters of text one page may hold (``review.pdftext.MAX_PAGE_CHARS``)."""
+
+
 def run_review(
     registry: Registry,
     record_id: str,
     *,
     pdf: Path | None = None,
     cache_dir: Path | None = None,
+    limits: ReviewLimits = ReviewLimits(),
     **fetch_options: Any,
 ) -> ReviewRun:
-    """Plan, fetch and verify the PDF, extract its text, check every claim. Raises only for bad input."""
-    from review.fetch import acquire_pdf, default_cache_dir
-    from review.pdftext import extract_pdf
+    """Plan, fetch and verify the PDF, extract its text, check every claim. Raises only for bad input.
 
+    The bytes whose SHA-256 was verified are the bytes parsed; parsing and checking run in a child
+    process within ``limits`` (``registry.sandbox``), so that no PDF can hold the machine.
+    """
+    from review.fetch import acquire_pdf, default_cache_dir
+
+    started = time.monotonic()
     plan = plan_review(registry, record_id)
     cache_dir = cache_dir if cache_dir is not None else default_cache_dir()
     artifact = acquire_pdf(plan.source, pdf=pdf, cache_dir=cache_dir, **fetch_options)
-    extraction = extract_pdf(artifact.path)
-    assertions = check_claims(plan.claims, extraction)
+    remaining = limits.timeout - (time.monotonic() - started)
+    extraction, assertions = _check_limited(artifact, plan.claims, limits, remaining)
     text_path = keep_text(cache_dir, artifact.sha256, extraction)
     return ReviewRun(plan=plan, pdf=artifact, extraction=extraction, assertions=assertions, text_path=text_path)
 
 
-def keep_text(cache_dir: Path, pdf_sha256: str, extraction: Extraction) -> Path | None:
-    """Keep the extraction artifact beside the cached PDF, named by both hashes; best effort only."""
-    path = cache_dir / f"{pdf_sha256}.{extraction.sha256}.txt"
-    if path.is_file():
-        return path
-    data = extraction.text.encode("utf-8")
+def _check_limited(artifact: PdfArtifact, claims: list[Claim], limits: ReviewLimits,
+                   remaining: float) -> tuple[Extraction, list[Assertion]]:
+    """``check_pdf`` in a child process with the time left and the memory limit; its failures as messages."""
+    from registry.sandbox import ChildFailed, LimitExceeded, run_limited
+    from review.errors import PdfError
+    from review.pdftext import Extraction
+
+    if remaining <= 0:
+        raise ReviewLimitError(_over_time(limits))
     try:
+        pages, extractor, created, created_utc, checked = run_limited(
+            "review.review:check_pdf", (artifact.data, str(artifact.path), claims, limits.max_page_chars),
+            timeout=remaining, memory_mb=limits.max_memory_mb)
+    except LimitExceeded as exc:
+        if exc.kind == "time":
+            raise ReviewLimitError(_over_time(limits)) from None
+        raise ReviewLimitError(
+            f"reading {artifact.path} and checking its claims needed more than {limits.max_memory_mb:,} MB of "
+            "memory and was stopped", "allow more with {max_memory} MB, if this is the pinned paper") from None
+    except ChildFailed as exc:
+        if exc.error_type == "PdfError":
+            raise PdfError(artifact.path, exc.message, exc.hint) from None
+        raise RegistryError(f"checking {artifact.path} failed: {exc.error_type}: {excerpt(exc.message, 300)[1:-1]}",
+                            "run again with {debug} for the details, and report it") from None
+    extraction = Extraction(pages=tuple(pages), extractor=extractor, creation_date=created,
+                            creation_date_utc=created_utc)
+    return extraction, [Assertion(*fields) for fields in checked]
+
+
+def _over_time(limits: ReviewLimits) -> str:
+    return (f"the review ran longer than {limits.timeout:g} s (reading the PDF's text and checking its claims) and "
+            "was stopped")
+
+
+def check_pdf(request: tuple[bytes, str, list[Claim], int]) -> tuple[Any, ...]:
+    """What the child process runs: the PDF's text and every claim checked, as plain data."""
+    from review.pdftext import extract_pdf
+
+    data, name, claims, max_page_chars = request
+    extraction = extract_pdf(data, name=name, max_page_chars=max_page_chars)
+    checked = [dataclasses.astuple(assertion) for assertion in check_claims(claims, extraction)]
+    return (list(extraction.pages), extraction.extractor, extraction.creation_date, extraction.creation_date_utc,
+            checked)
+
+
+def keep_text(cache_dir: Path, pdf_sha256: str, extraction: Extraction) -> Path | None:
+    """Keep the extraction artifact beside the cached PDF, named by both hashes; best effort only.
+
+    A file already there is kept only if its content has the hash its name claims: a file planted
+    under that name is replaced, never reported as the text of this review.
+    """
+    from registry.atomic import temporary_beside
+    from review.fetch import sha256_file
+
+    path = cache_dir / f"{pdf_sha256}.{extraction.sha256}.txt"
+    try:
+        if path.is_file() and sha256_file(path) == extraction.sha256:
+            return path
         cache_dir.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=cache_dir)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            os.replace(name, path)
-        finally:
-            Path(name).unlink(missing_ok=True)
+        with temporary_beside(path) as tmp:
+            tmp.write_bytes(extraction.text.encode("utf-8"))
+            os.replace(tmp, path)
     except OSError:
         return None
     return path

@@ -12,6 +12,7 @@ import datetime as dt
 import hashlib
 import shutil
 import subprocess
+import zlib
 from functools import cache
 from pathlib import Path
 
@@ -169,3 +170,29 @@ def encrypted(pdf: Path, target: Path, password: str = "secret") -> Path:
     with target.open("wb") as handle:
         writer.write(handle)
     return target
+
+
+def huge_text_pdf(chars: int) -> bytes:
+    """A one-page PDF whose page text is one string of ``chars`` characters, saying it is a test fixture."""
+    lead = b"This is a test fixture of the registry: one string of %d characters. " % chars
+    text = lead + b"x" * (chars - len(lead))
+    content = zlib.compress(b"BT /F1 12 Tf 72 720 Td (" + text + b") Tj ET", 9)
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(content) + content + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for offset in offsets:
+        out += b"%010d 00000 n \n" % offset
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)

@@ -20,6 +20,7 @@ from typing import Any
 import typer
 from typer.core import TyperCommand
 
+from registry import limits
 from registry.cli._errors import err_console, user_errors
 from registry.cli.options import DebugOption, RecordsOption
 from registry.cli.output import console
@@ -125,15 +126,17 @@ def query_command(
     format: QueryFormat = typer.Option(
         QueryFormat.TABLE, "--format", "-f", help="'table' for people, 'csv' or 'json' for other tools."
     ),
-    timeout: float = typer.Option(10.0, "--timeout", min=0.001, help="Stop the query after this many seconds."),
+    timeout: float = typer.Option(limits.QUERY_TIMEOUT_S, "--timeout", min=0.001,
+                                  help="Stop the query after this many seconds."),
     max_rows: int | None = typer.Option(
         None, "--max-rows", min=1,
-        help="Give at most this many rows, and say so when more exist (default 1,000 as a table, 100,000 as csv "
-             "or json).",
+        help=f"Give at most this many rows, and say so when more exist (default {limits.QUERY_MAX_ROWS:,} as a "
+             f"table, {limits.QUERY_MAX_ROWS_FOR_TOOLS:,} as csv or json).",
     ),
     max_memory: int = typer.Option(
-        1024, "--max-memory", min=16, metavar="MB",
-        help="Stop a query on a SQLite file that needs more memory than this (one value may hold a 16th of it).",
+        limits.QUERY_MAX_MEMORY_MB, "--max-memory", min=16, metavar="MB",
+        help=f"Stop a query on a SQLite file that needs more memory than this (one value may hold a "
+             f"{limits.QUERY_VALUE_SHARE}th of it).",
     ),
     records: Path = RecordsOption,
     debug: bool = DebugOption,

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from registry import limits
 from registry.cli._errors import user_errors
 from registry.cli.options import DebugOption, RecordsOption
 
@@ -39,22 +40,37 @@ def review_command(
         None, "--cache-dir", metavar="DIR", envvar="REGISTRY_CACHE_DIR", file_okay=False,
         help="Where PDFs are cached as '<sha256>.pdf' (default ~/.cache/registry/pdfs; env REGISTRY_CACHE_DIR).",
     ),
+    timeout: float = typer.Option(
+        limits.REVIEW_TIMEOUT_S, "--timeout", min=1, metavar="SECONDS",
+        help="Stop the review after this long (getting the PDF, reading its text, checking the claims).",
+    ),
+    max_memory: int = typer.Option(
+        limits.REVIEW_MAX_MEMORY_MB, "--max-memory", min=64, metavar="MB",
+        help="Stop reading the PDF and checking its claims past this much memory.",
+    ),
+    max_page_chars: int = typer.Option(
+        limits.REVIEW_MAX_PAGE_CHARS, "--max-page-chars", min=1, metavar="N",
+        help="Refuse a page holding more text than this (a dense page of a paper holds about 5,000 characters).",
+    ),
     records: Path = RecordsOption,
     debug: bool = DebugOption,
 ) -> None:
     """Check a record's transcription against the pinned PDF: page, quote, printed value, unit, listed claims.
 
     The PDF comes from --pdf, the cache, or a download of the source's URL, and must match the source's
-    SHA-256. Exit status 0 when every assertion passes, 1 otherwise.
+    SHA-256; the bytes checked are the bytes hashed. Reading the PDF and checking the claims run in a
+    process of their own, stopped past --timeout or --max-memory. Exit status 0 when every assertion
+    passes, 1 otherwise.
     """
     from registry.cli.core import load_valid
     from registry.cli.output import console
 
     with user_errors(debug):
-        from review.review import run_review, write_review
+        from review.review import ReviewLimits, run_review, write_review
 
         registry = load_valid(records)
-        run = run_review(registry, record_id.strip(), pdf=pdf, cache_dir=cache_dir)
+        run = run_review(registry, record_id.strip(), pdf=pdf, cache_dir=cache_dir,
+                         limits=ReviewLimits(timeout, max_memory, max_page_chars))
         render_run(run, console)
         if write:
             review, path = write_review(records, registry, run)

@@ -32,17 +32,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from registry import limits
 from registry.db.sqlite_worker import connect_read_only, describe
 from registry.errors import RegistryError
+from registry.sandbox import Plain
 from registry.textsafe import excerpt
 
-DEFAULT_TIMEOUT_S = 10.0
+DEFAULT_TIMEOUT_S = limits.QUERY_TIMEOUT_S
 #: Rows given at most, unless asked for more: a screenful of tables for people, more for tools.
-DEFAULT_MAX_ROWS = 1_000
-DEFAULT_MAX_ROWS_FOR_TOOLS = 100_000
+DEFAULT_MAX_ROWS = limits.QUERY_MAX_ROWS
+DEFAULT_MAX_ROWS_FOR_TOOLS = limits.QUERY_MAX_ROWS_FOR_TOOLS
 #: Memory a SQLite query may use (SQLite's heap); one value may hold a sixteenth of it.
-DEFAULT_MAX_MEMORY_MB = 1_024
-VALUE_SHARE = 16
+DEFAULT_MAX_MEMORY_MB = limits.QUERY_MAX_MEMORY_MB
+VALUE_SHARE = limits.QUERY_VALUE_SHARE
 #: After the time limit, how long a SQLite query's process may take to stop by itself before it is killed.
 KILL_GRACE_S = 1.0
 ALLOWED_FIRST_WORDS = ("select", "with")
@@ -269,13 +271,6 @@ def _not_a_database(path: Path, why: str) -> QueryError:
                       "rebuild it with 'registry db build'")
 
 
-class _Plain(pickle.Unpickler):
-    """Reads what the query's process sends: plain values only, never a class or a function."""
-
-    def find_class(self, module: str, name: str) -> Any:
-        raise pickle.UnpicklingError(f"the query process sent an object of {module}.{name}")
-
-
 WORKER = Path(__file__).with_name("sqlite_worker.py")
 
 
@@ -308,7 +303,7 @@ def _sqlite_stream(path: Path, statement: str, limits: Limits) -> Iterator[Query
 
         def receive() -> tuple[Any, ...]:
             try:
-                message = _Plain(out).load()  # a fresh unpickler each time: one keeps every message it read
+                message = Plain(out).load()  # a fresh unpickler each time: one keeps every message it read
             except (EOFError, pickle.UnpicklingError, OSError) as exc:
                 process.wait()
                 if killed.is_set():

@@ -1,0 +1,123 @@
+"""A function run in a fresh Python process, with a time and a memory limit that hold whatever it does.
+
+A limit checked from inside (a clock looked at between steps) cannot stop one long step: pypdf
+extracting a page that holds 50 MB of text in one string, or a regular expression on it. So work
+that hostile input can make long or large runs here, in a child process that is killed once its
+time is up, with its address space capped (``RLIMIT_AS``, where the system has it).
+
+The caller sends the function's name and its argument (pickled: the caller trusts itself); the child
+answers with plain data only (tuples, lists, dicts, text, bytes, numbers, None), which is read with
+an unpickler that refuses every class, so a child that hostile input took over can send nothing
+but data. The child imports the same modules as the caller (it gets the caller's ``sys.path``).
+"""
+
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+import threading
+from typing import Any
+
+#: What the child runs: read the request, cap memory, call the function, send back its answer.
+_BOOT = """
+import pickle, sys
+path, target, argument, memory = pickle.load(sys.stdin.buffer)
+sys.path[:] = path
+out = sys.stdout.buffer
+def answer(message):
+    pickle.dump(message, out, protocol=pickle.HIGHEST_PROTOCOL)
+    out.flush()
+try:
+    if memory:
+        try:
+            import resource
+            hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+            resource.setrlimit(resource.RLIMIT_AS, (memory if hard == resource.RLIM_INFINITY else min(memory, hard),
+                                                    hard))
+        except (ImportError, ValueError, OSError):
+            pass
+    module, name = target.split(":")
+    function = getattr(__import__(module, fromlist=[name]), name)
+    answer(("ok", function(argument)))
+except MemoryError:
+    answer(("memory",))
+except BaseException as exc:
+    hint = getattr(exc, "hint", None)
+    answer(("error", type(exc).__name__, str(getattr(exc, "message", exc)), hint if isinstance(hint, str) else None))
+"""
+
+
+class Plain(pickle.Unpickler):
+    """Reads plain values only: never a class or a function (so never code)."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        raise pickle.UnpicklingError(f"refusing an object of {module}.{name}: only plain values are read here")
+
+
+class LimitExceeded(Exception):
+    """The function ran past its time (``kind`` 'time') or needed more memory than allowed ('memory')."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(kind)
+        self.kind = kind
+
+
+class ChildFailed(Exception):
+    """The function raised: the name of its exception, its message and hint (a ``RegistryError``'s, where it was)."""
+
+    def __init__(self, error_type: str, message: str, hint: str | None = None) -> None:
+        super().__init__(f"{error_type}: {message}")
+        self.error_type = error_type
+        self.message = message
+        self.hint = hint
+
+
+def run_limited(target: str, argument: Any, *, timeout: float, memory_mb: int | None) -> Any:
+    """``module:function`` called with ``argument`` in a child process; what it returned (plain data).
+
+    ``LimitExceeded`` when it runs longer than ``timeout`` seconds (it is killed) or needs more than
+    ``memory_mb`` megabytes; ``ChildFailed`` when it raises.
+    """
+    memory = (memory_mb << 20) if memory_mb else 0
+    request = pickle.dumps((list(sys.path), target, argument, memory), protocol=pickle.HIGHEST_PROTOCOL)
+    process = subprocess.Popen([sys.executable, "-c", _BOOT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL)
+    killed = threading.Event()
+
+    def kill() -> None:
+        killed.set()
+        process.kill()
+
+    timer = threading.Timer(timeout, kill)
+    timer.daemon = True
+    timer.start()
+    try:
+        assert process.stdin is not None and process.stdout is not None
+        try:
+            process.stdin.write(request)
+            process.stdin.close()
+        except BrokenPipeError:
+            pass  # it ended already; its answer (or none) says why
+        try:
+            answer = Plain(process.stdout).load()
+        except (EOFError, pickle.UnpicklingError, OSError):
+            process.wait()
+            if killed.is_set():
+                raise LimitExceeded("time") from None
+            if memory and process.returncode in (-6, -9, -11):  # killed for memory it could not get
+                raise LimitExceeded("memory") from None
+            raise ChildFailed("ProcessEnded", f"the worker process ended without an answer (exit status "
+                              f"{process.returncode})") from None
+    finally:
+        timer.cancel()
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+    if answer[0] == "ok":
+        return answer[1]
+    if answer[0] == "memory":
+        raise LimitExceeded("memory")
+    raise ChildFailed(*answer[1:])
