@@ -89,7 +89,7 @@ def read_pdf(path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
         data = handle.read(max_bytes + 1)
     if len(data) > max_bytes:
         raise FetchError(f"{path} is larger than {max_bytes:,} bytes, more than a paper's PDF can be",
-                         "pass the PDF of the source with --pdf")
+                         "pass the PDF of the source with {pdf}")
     return data
 
 
@@ -153,7 +153,7 @@ def acquire_pdf(
 def _given(pdf: Path, source: Source, cached: Path, max_bytes: int) -> PdfArtifact:
     if not pdf.is_file():
         what = "is a folder" if pdf.is_dir() else "does not exist"
-        raise FetchError(f"{pdf} {what}", "pass the path of the downloaded PDF file with --pdf")
+        raise FetchError(f"{pdf} {what}", "pass the path of the downloaded PDF file with {pdf}")
     try:
         data = read_pdf(pdf, max_bytes)
     except OSError as exc:
@@ -164,7 +164,7 @@ def _given(pdf: Path, source: Source, cached: Path, max_bytes: int) -> PdfArtifa
             f"{pdf} is not the pinned source: expected SHA-256 {source.sha256}, found {found}; "
             f"{describe_content(data[:_HEAD])}",
             f"a file with another hash is never accepted as the source; get the PDF from {source.retrieval_url} "
-            f"({source.version_statement}) and pass it with --pdf, or save it as {cached}",
+            f"({source.version_statement}) and pass it with {{pdf}}, or save it as {cached}",
             expected=source.sha256,
             found=found,
         )
@@ -191,14 +191,14 @@ def _from_cache(cached: Path, source: Source, max_bytes: int) -> PdfArtifact:
         data = read_pdf(cached, max_bytes)
     except OSError as exc:
         raise FetchError(f"cannot read the cached copy {cached}: {exc.strerror}",
-                         "check its permissions, or pass the PDF with --pdf") from exc
+                         "check its permissions, or pass the PDF with {pdf}") from exc
     found = hashlib.sha256(data).hexdigest()
     if found != source.sha256:
         raise HashMismatchError(
             f"the cached copy {cached} is not the pinned source: expected SHA-256 {source.sha256}, found {found}; "
             f"{describe_content(data[:_HEAD])}",
             f"a file with another hash is never accepted as the source; delete {cached} and run again, "
-            f"or replace it with the PDF from {source.retrieval_url}, or pass the right file with --pdf",
+            f"or replace it with the PDF from {source.retrieval_url}, or pass the right file with {{pdf}}",
             expected=source.sha256,
             found=found,
         )
@@ -214,7 +214,7 @@ def check_url(url: str, *, allow_http_loopback: bool = False) -> None:
         return
     raise FetchError(
         f"refusing to download {url}: only https downloads are allowed",
-        "download the PDF by hand and pass it with --pdf FILE",
+        "download the PDF by hand and pass it with {pdf} FILE",
     )
 
 
@@ -238,7 +238,7 @@ def download_pdf(
     from review import __version__
 
     check_url(url, allow_http_loopback=allow_http_loopback)
-    by_hand = (f"download it in a browser from {url} and save it as {target}, or pass it with --pdf FILE; "
+    by_hand = (f"download it in a browser from {url} and save it as {target}, or pass it with {{pdf}} FILE; "
                f"its SHA-256 must be {expected_sha256}")
     cleanup = ExitStack()  # the temporary file goes, whatever happens
     try:
