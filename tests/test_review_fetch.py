@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from registry.checks import validate
+from registry.cli.options import FLAGS
 from registry.models import Source
 from review.errors import BlockedDownloadError, FetchError, HashMismatchError
 from review.fetch import acquire_pdf, cache_path, check_url, default_cache_dir, download_pdf, sha256_file
@@ -121,8 +122,8 @@ def test_refusals_say_where_to_put_a_hand_download(server: str, paper: Path, tmp
     target = tmp_path / "cache" / f"{sha256_of(paper)}.pdf"
     with pytest.raises(error, match=message) as caught:
         download_pdf(f"{server}{route}", sha256_of(paper), target, allow_http_loopback=True)
-    hint = caught.value.hint  # type: ignore[attr-defined]
-    assert f"save it as {target}" in hint and "--pdf FILE" in hint
+    _, hint = caught.value.worded(FLAGS)  # type: ignore[attr-defined]
+    assert hint is not None and f"save it as {target}" in hint and "--pdf FILE" in hint
     assert _leftovers(target.parent) == []
 
 
@@ -175,7 +176,7 @@ def test_network_failures_are_messages(paper: Path, tmp_path: Path, exc: Excepti
     with pytest.raises(FetchError, match=message) as caught:
         download_pdf("https://papers.example/p.pdf", sha256_of(paper), tmp_path / "c" / "p.pdf",
                      transport=httpx.MockTransport(handler), timeout=5)
-    assert "--pdf" in (caught.value.hint or "")
+    assert "--pdf" in (caught.value.worded(FLAGS)[1] or "")
     assert _leftovers(tmp_path / "c") == []
 
 
