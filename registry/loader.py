@@ -22,7 +22,7 @@ from registry.errors import RecordFileError, RegistryError, UnknownRecordError, 
 from registry.models import KIND_MODELS, Record
 from registry.models.fields import FieldPath, references_in
 from registry.report import Report, format_path
-from registry.textsafe import excerpt
+from registry.textsafe import EXCERPT_CHARS, excerpt
 from registry.yamlio import LoadedYaml, parse_yaml, read_text
 
 R = TypeVar("R", bound=Record)
@@ -309,6 +309,8 @@ def _explain(error: Any, model: type[Record]) -> str:
         from registry.migrate import suggestion
 
         instead = suggestion(kind, name, error.get("input"))
+        if instead is not None and len(instead) > 2 * EXCERPT_CHARS:  # it quotes the old text: only in part
+            instead = f"{instead[:2 * EXCERPT_CHARS]}... ({len(instead):,} characters)"
         if instead is not None:
             return (f"{name!r} is typed now, and this is the old free-text shape; write instead (checking each "
                     f"part against the source): {instead}")

@@ -182,6 +182,7 @@ FOUND_CASES = {
     "huge-ratio": "schema-value-error",  # Decimal's InvalidOperation escaped the model's validator
     "value-bytes-2-200": "schema-value-error",  # the same, converting bytes to GiB
     "thirty-digits": "value-out-of-range",  # valid, then 'show' failed rounding it for display
+    "old-hardware-text": "schema-list-type",  # the suggestion to type it quoted the 1,500 characters whole
 }
 
 
