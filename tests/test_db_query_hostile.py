@@ -17,6 +17,7 @@ import pytest
 
 from registry.db.query import Limits, QueryError, open_query, run_query
 from tests.conftest import DATA
+from tests.test_db_postgres import pg_url  # noqa: F401,F811 - the server fixture
 
 HOSTILE = DATA / "hostile" / "query"
 
@@ -159,3 +160,17 @@ def test_the_in_process_connection_is_read_only_and_names_damage(db: Path) -> No
         connection.close()
     with pytest.raises(QueryError, match="the file is damaged"):
         open_sqlite_read_only(HOSTILE / "damaged-schema.db")
+
+
+@pytest.mark.postgres
+def test_a_server_query_streams_and_stops_at_its_row_limit(cli, pg_url: str) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """On PostgreSQL rows come one at a time (single-row mode) and the rest are cancelled past --max-rows."""
+    many = "SELECT i FROM generate_series(1, 1000000) AS i"
+    started = time.monotonic()
+    result = cli("query", "--db", pg_url, "--format", "csv", "--max-rows", "5", "--", many)
+    assert time.monotonic() - started < 30
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == ["i", "1", "2", "3", "4", "5"]
+    assert "Warning: only the first 5 rows were given; more exist" in result.stderr
+    with open_query(pg_url, "SELECT 1 AS n UNION ALL SELECT 2", Limits(max_rows=None)) as stream:
+        assert list(stream) == [(1,), (2,)] and not stream.truncated
