@@ -18,7 +18,6 @@ written there while the build ran), the swap is undone, so that file is never lo
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import os
 import shutil
@@ -167,6 +166,8 @@ _AT_FDCWD = -100
 def _renameat2(source: Path, target: Path, flags: int) -> bool:
     """Linux's renameat2; False where the system or file system does not have it, or the target exists
     (with RENAME_NOREPLACE); other failures raise as ``os.rename`` would."""
+    import ctypes
+
     function = _renameat2_function()
     if function is None:
         return False
@@ -182,6 +183,9 @@ _FUNCTION: list[object] = []
 
 
 def _renameat2_function() -> Callable[..., int] | None:
+    """The C library's renameat2 (loaded on first use: only writes need it), or None where there is none."""
+    import ctypes
+
     if not _FUNCTION:
         function = None
         try:
