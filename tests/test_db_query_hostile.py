@@ -56,8 +56,10 @@ def test_a_named_pipe_is_refused_not_waited_on(cli, tmp_path: Path) -> None:  # 
     # 40 chained calls of 400 MB each: the first value past the size limit ends it.
     ("SELECT " + " + ".join(["length(hex(zeroblob(4e8)))"] * 40), "a value in the query grew past 67,108,864 bytes"),
     ("SELECT randomblob(1e9)", "a value in the query grew past 67,108,864 bytes"),
-    # 1,000 columns of 60 MB each, in one step of SQLite's machine: its own clock is never looked at.
-    ("SELECT " + ", ".join(["length(hex(zeroblob(30000000)))"] * 1000), "ran longer than 1 s and was stopped"),
+    # 1,000 columns of 60 MB each, in one step of SQLite's machine: its own clock is never looked at, so the
+    # process is killed at the time limit, unless (on a fast machine) it reached the memory limit first.
+    ("SELECT " + ", ".join(["length(hex(zeroblob(30000000)))"] * 1000),
+     "ran longer than 1 s and was stopped|needed more than 1,024 MB of memory and was stopped"),
     ("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT COUNT(*) FROM n",
      "ran longer than 1 s and was stopped"),
 ])
@@ -68,7 +70,7 @@ def test_an_expensive_query_is_stopped_within_its_limits(cli, db: Path, sql: str
     result = query(cli, db, sql, "--timeout", "1", "--format", format)
     assert time.monotonic() - started < 20, "stopped near its time limit, not minutes later"
     assert result.exit_code == 1
-    assert fragment in result.output and "Hint:" in result.output
+    assert any(one in result.output for one in fragment.split("|")) and "Hint:" in result.output
     assert len(result.stdout) < 1000, "nothing of the value was printed"
 
 
