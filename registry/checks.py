@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -65,6 +66,8 @@ def check_registry(registry: Registry, report: Report, *, now: dt.datetime | Non
         checker.dates()
         checker.values()
         kind_rules(record, checker)
+    for rule in registry_rules:
+        rule(registry, report)
     for record_id, referrers in unchecked.items():
         path = registry.failed[record_id]
         report.add(codes.REFERENCES_UNCHECKED.issue(
@@ -78,6 +81,10 @@ def check_registry(registry: Registry, report: Report, *, now: dt.datetime | Non
 @functools.singledispatch
 def kind_rules(record: Record, check: _Checker) -> None:
     """The rules of a record's own kind (registered per model class below); most kinds have none."""
+
+
+#: Rules over the records folder as a whole rather than one record (``registry.curate.rules`` adds one).
+registry_rules: list[Callable[[Registry, Report], None]] = []
 
 
 class _Suggestions:
@@ -612,3 +619,6 @@ def validate(root: Any, *, now: dt.datetime | None = None) -> tuple[Registry, Re
         registry, report = load_registry(Path(root))
         check_registry(registry, report, now=now)
     return registry, report
+
+
+from registry.curate import rules as _curation_rules  # noqa: E402,F401 - registers the rules of corrections and batches

@@ -178,6 +178,29 @@ CONTROL_CHARACTER = _declare(
     "character such as the escape of `\\x1b[2J`, a bidirectional override, a lone surrogate)",
     "remove the character; tabs and line breaks are fine")
 
+# -- corrections, retractions and batch writes (registry/curate/rules.py) -------------------------
+CORRECTION_KIND_MISMATCH = _declare(
+    "correction-kind-mismatch", R, "a correction's replacement is not of the kind of the record it supersedes, or is "
+    "that record itself", "name a new record of the same kind as the replacement")
+CORRECTION_BRANCH = _declare(
+    "correction-branch", R, "a chain of versions branches: a record superseded by two corrections, or one record "
+    "replacing two", "keep one correction; a chain has one current record")
+CORRECTION_CYCLE = _declare(
+    "correction-cycle", R, "corrections supersede each other in a cycle, so no version of the chain is current",
+    "remove the correction that closes the cycle")
+CORRECTION_REVIEW_SHARED = _declare(
+    "correction-review-shared", R, "one review source-checks both a record and its replacement, which hold different "
+    "values", "review the replacement on its own, against the source")
+CORRECTION_UNREVIEWED = _declare(
+    "correction-unreviewed", R, "the replacement of a source-checked record has no review of its own, so it reads "
+    "'not reviewed' until one checks it", "check the replacement against the source and file its review", WARNING)
+RETRACTION_CONFLICT = _declare(
+    "retraction-conflict", R, "a record is retracted twice, or retracted and superseded: only a chain's current "
+    "record is withdrawn, once", "keep one retraction, of the chain's current record")
+INTERRUPTED_BATCH = _declare(
+    "interrupted-batch", R, "a batch write (`registry import`, `new`, `fmt`) was interrupted part-way, so some of its "
+    "files are in place and others not", "undo it with `registry recover` (the next import, new or fmt does too)")
+
 del F, S, R, WARNING
 
 

@@ -365,7 +365,8 @@ def test_the_views_keep_their_columns_when_results_widen(monkeypatch: pytest.Mon
     before = {name: select for name, (_, select) in views().items()}
     monkeypatch.setitem(KIND_MODELS, "result", WiderResult)
     after = {name: select for name, (_, select) in views().items()}
-    assert after["results_flat"] == before["results_flat"].replace(
-        "       r.source_locator_note,\n", "       r.source_locator_note,\n       r.confidence_interval,\n")
-    assert {k: v for k, v in after.items() if k != "results_flat"} == {
-        k: v for k, v in before.items() if k != "results_flat"}
+    for name in ("results_flat", "results_all"):
+        assert after[name] == before[name].replace(
+            "       r.source_locator_note,\n", "       r.source_locator_note,\n       r.confidence_interval,\n")
+    assert {k: v for k, v in after.items() if k not in ("results_flat", "results_all")} == {
+        k: v for k, v in before.items() if k not in ("results_flat", "results_all")}

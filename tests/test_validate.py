@@ -98,6 +98,19 @@ CASES: dict[str, tuple[str, str, str]] = {
                            "integers in 64 bits", "test-huge-activations.yaml:20"),
     "control-character": ("control-character", "the text holds \\x1b (at character 1), which a terminal acts on",
                           "family-escape-sequence.yaml:4"),
+    "correction-kind-mismatch": ("correction-kind-mismatch", "is a result, but its replacement",
+                                 "correction-result-by-an-evaluation.yaml:5"),
+    "correction-branch": ("correction-branch", "is superseded by this correction and by",
+                          "correction-result-33-a.yaml:4"),
+    "correction-cycle": ("correction-cycle", "leads back to 'saadat-fellay-20261201-result-version-a'",
+                         "correction-a-by-b.yaml:5"),
+    "correction-review-shared": ("correction-review-shared", "so it cannot have found both in the source",
+                                 "correction-result-33.yaml:5"),
+    "correction-unreviewed": ("correction-unreviewed", "it reads 'not reviewed' until a review checks it",
+                              "correction-result-33.yaml:5"),
+    "retraction-conflict": ("retraction-conflict", "retract its current version 'saadat-fellay-20261201-result-",
+                            "retraction-result-33.yaml:4"),
+    "interrupted-batch": ("interrupted-batch", "was interrupted with 1 of them in place", ".registry-batch/journal.json"),
 }
 WARNINGS = {code for code, declared in CODES.items() if declared.severity is Severity.WARNING}
 #: Warnings that only ever come with an error (the record behind them did not load).

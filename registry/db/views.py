@@ -1,5 +1,9 @@
 """The views a user would otherwise write: flat results, missing metadata, reproductions beside results.
 
+``results_flat`` holds the current results only (neither superseded by a correction nor retracted;
+``registry.history`` says the same in Python); ``results_all`` holds every version with its status,
+and ``record_status`` says where each record stands in its chain of versions.
+
 Each view is plain SQL that SQLite and PostgreSQL both run, so a query written against one
 works against the other. ``results_flat`` lists every column of the result's own fields, taken
 from the derived tables (``registry.db.tables``), so a field added to ``Result`` appears there with
@@ -52,33 +56,26 @@ def _result_columns(tables: Mirror) -> str:
     )
 
 
-def views() -> dict[str, tuple[str, str]]:
-    """View name -> (what it shows, its SELECT), for the tables as derived now. Created in this order."""
-    return _views(mirror())
-
-
-@cache
-def _views(tables: Mirror) -> dict[str, tuple[str, str]]:
-    return {
-        "record_review_status": (
-            "Every record's review status: the strongest status any review grants it, or 'not-reviewed'; "
-            "artifact_pinned is 1 where a review granting it names the SHA-256 of the file it checked.",
-            f"""
+#: A record's status by the rule ``registry.history.status_of`` follows: a retraction wins over a correction.
+_STATUS_SELECT = """
 SELECT rec.id AS record_id,
        rec.kind AS kind,
-       {_status_case()} AS review_status,
-       CASE WHEN EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id
-                         WHERE s.subject = rec.id AND v.status = '{STATUS_STRENGTH[0].value}'
-                           AND v.artifact_sha256 IS NOT NULL) THEN 1 ELSE 0 END AS artifact_pinned,
-       (SELECT COUNT(*) FROM review_subject s WHERE s.subject = rec.id) AS review_count
-FROM record rec""",
-        ),
-        "results_flat": (
-            "One row per result, with its evaluation, configuration, model family, protocol, dataset, source "
-            "and review status.",
-            f"""
+       CASE WHEN EXISTS (SELECT 1 FROM retraction t WHERE t.retracts = rec.id) THEN 'retracted'
+            WHEN EXISTS (SELECT 1 FROM correction c WHERE c.supersedes = rec.id) THEN 'superseded'
+            ELSE 'current' END AS status,
+       (SELECT MIN(c.replacement) FROM correction c WHERE c.supersedes = rec.id) AS superseded_by,
+       (SELECT MIN(c.id) FROM correction c WHERE c.supersedes = rec.id) AS correction_id,
+       (SELECT MIN(t.id) FROM retraction t WHERE t.retracts = rec.id) AS retraction_id
+FROM record rec"""
+
+
+def _results_select(tables: Mirror, *, history: bool) -> str:
+    """The results as ``results_flat`` lists them; with ``history``, every version and its status."""
+    status = ("       hs.status,\n       hs.superseded_by,\n" if history else "")
+    current = "" if history else "\nWHERE hs.status = 'current'"
+    return f"""
 SELECT r.id AS result_id,
-{_result_columns(tables)}
+{status}{_result_columns(tables)}
        u.dimension AS unit_dimension,
        u.symbol AS unit_symbol,
        (SELECT h.accelerator FROM result_hardware h WHERE h.result_id = r.id
@@ -121,7 +118,46 @@ JOIN protocol p ON p.id = e.protocol
 JOIN dataset d ON d.id = e.dataset
 JOIN source s ON s.id = r.source
 JOIN record_review_status st ON st.record_id = r.id
-LEFT JOIN unit u ON u.token = r.unit""",
+JOIN record_status hs ON hs.record_id = r.id
+LEFT JOIN unit u ON u.token = r.unit{current}"""
+
+
+def views() -> dict[str, tuple[str, str]]:
+    """View name -> (what it shows, its SELECT), for the tables as derived now. Created in this order."""
+    return _views(mirror())
+
+
+@cache
+def _views(tables: Mirror) -> dict[str, tuple[str, str]]:
+    return {
+        "record_review_status": (
+            "Every record's review status: the strongest status any review grants it, or 'not-reviewed'; "
+            "artifact_pinned is 1 where a review granting it names the SHA-256 of the file it checked.",
+            f"""
+SELECT rec.id AS record_id,
+       rec.kind AS kind,
+       {_status_case()} AS review_status,
+       CASE WHEN EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id
+                         WHERE s.subject = rec.id AND v.status = '{STATUS_STRENGTH[0].value}'
+                           AND v.artifact_sha256 IS NOT NULL) THEN 1 ELSE 0 END AS artifact_pinned,
+       (SELECT COUNT(*) FROM review_subject s WHERE s.subject = rec.id) AS review_count
+FROM record rec""",
+        ),
+        "record_status": (
+            "Where every record stands in its chain of versions: 'current', 'superseded' (a correction replaced it: "
+            "superseded_by names the replacement, correction_id the correction) or 'retracted' (retraction_id "
+            "withdrew it).",
+            _STATUS_SELECT,
+        ),
+        "results_flat": (
+            "One row per current result (neither superseded nor retracted), with its evaluation, configuration, "
+            "model family, protocol, dataset, source and review status.",
+            _results_select(tables, history=False),
+        ),
+        "results_all": (
+            "Every result, current or not, as results_flat shows it, with its status ('current', 'superseded', "
+            "'retracted') and, for a superseded one, the result that replaced it.",
+            _results_select(tables, history=True),
         ),
         "missing_metadata_all": (
             "Every field any record leaves empty on purpose, with the record's kind and file, the reason and the note.",

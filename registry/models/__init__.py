@@ -9,6 +9,7 @@ database read them.
 from __future__ import annotations
 
 from registry.models.base import MissingMetadata, MissingReason, Record
+from registry.models.history import Correction, Retraction
 from registry.models.records import (
     Configuration,
     Dataset,
@@ -37,6 +38,8 @@ KINDS_IN_ORDER: tuple[type[Record], ...] = (
     Release,
     Recipe,
     Reproduction,
+    Correction,
+    Retraction,
 )
 
 #: Record model for each kind token.
@@ -86,6 +89,7 @@ __all__ = [
     "register",
     "unregister",
     "Configuration",
+    "Correction",
     "Dataset",
     "Evaluation",
     "Evidence",
@@ -98,6 +102,7 @@ __all__ = [
     "Release",
     "Reproduction",
     "Result",
+    "Retraction",
     "Review",
     "Source",
 ]

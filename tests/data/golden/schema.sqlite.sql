@@ -290,6 +290,34 @@ CREATE TABLE reproduction (
 	FOREIGN KEY(recipe) REFERENCES recipe (id) DEFERRABLE INITIALLY DEFERRED
 );
 
+CREATE TABLE correction (
+	id VARCHAR NOT NULL,
+	supersedes VARCHAR NOT NULL,
+	replacement VARCHAR NOT NULL,
+	reason VARCHAR NOT NULL,
+	corrected_by VARCHAR NOT NULL,
+	corrected_at DATETIME NOT NULL,
+	note VARCHAR,
+	derivation VARCHAR,
+	PRIMARY KEY (id),
+	FOREIGN KEY(id) REFERENCES record (id),
+	FOREIGN KEY(supersedes) REFERENCES record (id),
+	FOREIGN KEY(replacement) REFERENCES record (id)
+);
+
+CREATE TABLE retraction (
+	id VARCHAR NOT NULL,
+	retracts VARCHAR NOT NULL,
+	reason VARCHAR NOT NULL,
+	retracted_by VARCHAR NOT NULL,
+	retracted_at DATETIME NOT NULL,
+	note VARCHAR,
+	derivation VARCHAR,
+	PRIMARY KEY (id),
+	FOREIGN KEY(id) REFERENCES record (id),
+	FOREIGN KEY(retracts) REFERENCES record (id)
+);
+
 CREATE TABLE missing_metadata (
 	record_id VARCHAR NOT NULL,
 	position BIGINT NOT NULL,
@@ -512,6 +540,12 @@ CREATE INDEX ix_reproduction_recipe ON reproduction (recipe);
 
 CREATE INDEX ix_reproduction_result ON reproduction (result);
 
+CREATE INDEX ix_correction_replacement ON correction (replacement);
+
+CREATE INDEX ix_correction_supersedes ON correction (supersedes);
+
+CREATE INDEX ix_retraction_retracts ON retraction (retracts);
+
 CREATE INDEX ix_missing_metadata_field ON missing_metadata (field);
 
 CREATE INDEX ix_missing_metadata_reason ON missing_metadata (reason);
@@ -541,6 +575,17 @@ SELECT rec.id AS record_id,
                          WHERE s.subject = rec.id AND v.status = 'source-checked'
                            AND v.artifact_sha256 IS NOT NULL) THEN 1 ELSE 0 END AS artifact_pinned,
        (SELECT COUNT(*) FROM review_subject s WHERE s.subject = rec.id) AS review_count
+FROM record rec;
+
+CREATE VIEW record_status AS
+SELECT rec.id AS record_id,
+       rec.kind AS kind,
+       CASE WHEN EXISTS (SELECT 1 FROM retraction t WHERE t.retracts = rec.id) THEN 'retracted'
+            WHEN EXISTS (SELECT 1 FROM correction c WHERE c.supersedes = rec.id) THEN 'superseded'
+            ELSE 'current' END AS status,
+       (SELECT MIN(c.replacement) FROM correction c WHERE c.supersedes = rec.id) AS superseded_by,
+       (SELECT MIN(c.id) FROM correction c WHERE c.supersedes = rec.id) AS correction_id,
+       (SELECT MIN(t.id) FROM retraction t WHERE t.retracts = rec.id) AS retraction_id
 FROM record rec;
 
 CREATE VIEW results_flat AS
@@ -623,6 +668,93 @@ JOIN protocol p ON p.id = e.protocol
 JOIN dataset d ON d.id = e.dataset
 JOIN source s ON s.id = r.source
 JOIN record_review_status st ON st.record_id = r.id
+JOIN record_status hs ON hs.record_id = r.id
+LEFT JOIN unit u ON u.token = r.unit
+WHERE hs.status = 'current';
+
+CREATE VIEW results_all AS
+SELECT r.id AS result_id,
+       hs.status,
+       hs.superseded_by,
+       r.printed_value,
+       r.numeric_value,
+       r.numeric_value_float,
+       r.unit,
+       r.unit_detail,
+       r.metric,
+       r.metric_direction,
+       r.metric_qualifier,
+       r.uncertainty_kind,
+       r.uncertainty_printed,
+       r.uncertainty_half_width,
+       r.uncertainty_half_width_float,
+       r.uncertainty_lower,
+       r.uncertainty_lower_float,
+       r.uncertainty_upper,
+       r.uncertainty_upper_float,
+       r.uncertainty_level,
+       r.uncertainty_level_float,
+       r.uncertainty_over_kind,
+       r.uncertainty_over_count,
+       r.uncertainty_note,
+       r.scope_note,
+       r.derived_operation,
+       r.derived_value,
+       r.derived_baseline,
+       r.derived_note,
+       r.source_locator_section,
+       r.source_locator_table,
+       r.source_locator_figure,
+       r.source_locator_row,
+       r.source_locator_column,
+       r.source_locator_caption,
+       r.source_locator_footnote,
+       r.source_locator_page,
+       r.source_locator_quote,
+       r.source_locator_note,
+       u.dimension AS unit_dimension,
+       u.symbol AS unit_symbol,
+       (SELECT h.accelerator FROM result_hardware h WHERE h.result_id = r.id
+        ORDER BY h.position LIMIT 1) AS hardware_accelerator,
+       (SELECT COUNT(*) FROM result_hardware h WHERE h.result_id = r.id) AS hardware_entries,
+       st.review_status,
+       st.artifact_pinned AS review_artifact_pinned,
+       e.id AS evaluation_id,
+       e.name AS evaluation_name,
+       e.independence,
+       e.split,
+       e.adaptation,
+       e.update_mode,
+       e.aggregated_over_kind,
+       e.aggregated_over_count,
+       c.id AS configuration_id,
+       c.name AS configuration_name,
+       c.reported_name,
+       c.checkpoint,
+       f.id AS model_family_id,
+       f.name AS model_family_name,
+       p.id AS protocol_id,
+       p.name AS protocol_name,
+       d.id AS dataset_id,
+       d.name AS dataset_name,
+       d.version AS dataset_version,
+       s.id AS source_id,
+       s.title AS source_title,
+       s.year AS source_year,
+       s.venue AS source_venue,
+       s.sha256 AS source_sha256,
+       s.doi AS source_doi,
+       s.arxiv AS source_arxiv,
+       s.openreview AS source_openreview
+FROM result r
+JOIN evaluation e ON e.id = r.evaluation
+JOIN config c ON c.id = e.configuration
+JOIN family f ON f.id = c.model_family
+JOIN protocol p ON p.id = e.protocol
+JOIN dataset d ON d.id = e.dataset
+JOIN source s ON s.id = r.source
+JOIN record_review_status st ON st.record_id = r.id
+JOIN record_status hs ON hs.record_id = r.id
 LEFT JOIN unit u ON u.token = r.unit;
 
 CREATE VIEW missing_metadata_all AS

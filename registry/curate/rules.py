@@ -1,0 +1,125 @@
+"""The validation rules of curation: chains of corrections and retractions, and unfinished batch writes.
+
+Registered on ``registry.checks`` (``kind_rules`` per kind, ``registry_rules`` for the folder), which
+imports this module, so ``registry validate`` runs them with every other rule. Each reports under a
+code declared in ``registry.codes``.
+"""
+
+from __future__ import annotations
+
+from registry import codes
+from registry.checks import _Checker, kind_rules, registry_rules
+from registry.curate.batch import pending
+from registry.history import current_of, replacing, retractions, superseding
+from registry.ids import a_kind
+from registry.loader import Registry, display_path
+from registry.models import Correction, Retraction, Review
+from registry.models.records import ReviewStatus
+from registry.report import Report
+
+
+@kind_rules.register
+def _correction_chain(correction: Correction, check: _Checker) -> None:
+    """A correction replaces one record by a new one of its kind; a chain neither branches nor loops."""
+    registry = check.registry
+    old, new = registry.records.get(correction.supersedes), registry.records.get(correction.replacement)
+    if old is None or new is None:
+        return  # a dangling reference is reported by the reference rules
+    if old.id == new.id:
+        check.add(codes.CORRECTION_KIND_MISMATCH, f"the correction names {old.id!r} as both the superseded record "
+                  "and its replacement; the corrected values go in a new record of the same kind", ("replacement",))
+        return
+    if old.kind_token != new.kind_token:
+        check.add(codes.CORRECTION_KIND_MISMATCH,
+                  f"{old.id!r} is {a_kind(old.kind_token)}, but its replacement {new.id!r} is "
+                  f"{a_kind(new.kind_token)}; a correction replaces a record by one of the same kind", ("replacement",))
+    others = [c.id for c in superseding(registry, old.id) if c.id != correction.id]
+    if others:
+        check.add(codes.CORRECTION_BRANCH,
+                  f"{old.id!r} is superseded by this correction and by {', '.join(map(repr, others))}; a record has "
+                  "one replacement, so that its chain has one current record: keep one correction", ("supersedes",))
+    merged = [c for c in replacing(registry, new.id) if c.id != correction.id]
+    if merged:
+        check.add(codes.CORRECTION_BRANCH,
+                  f"{new.id!r} replaces {old.id!r} here and {merged[0].supersedes!r} in {merged[0].id!r}; a record "
+                  "replaces one record, so that each chain has its own current record", ("replacement",))
+    if _leads_back(registry, correction):
+        check.add(codes.CORRECTION_CYCLE,
+                  f"following the corrections on from {new.id!r} leads back to {old.id!r}, so no version of the "
+                  "chain is current; remove the correction that closes the cycle", ("replacement",))
+    _replacement_reviews(correction, check)
+
+
+def _leads_back(registry: Registry, correction: Correction) -> bool:
+    """Whether following the chain on from the replacement reaches the superseded record again."""
+    seen: set[str] = set()
+    at = correction.replacement
+    while at not in seen:
+        if at == correction.supersedes:
+            return True
+        seen.add(at)
+        ahead = superseding(registry, at)
+        if not ahead:
+            return False
+        at = ahead[0].replacement
+    return False
+
+
+def _replacement_reviews(correction: Correction, check: _Checker) -> None:
+    """The replacement of a source-checked record reads 'source checked' only by a review of its own."""
+    registry = check.registry
+
+    def granting(record_id: str) -> list[Review]:
+        return [r for r in registry.referrers(record_id, Review, "subjects") if r.status is ReviewStatus.SOURCE_CHECKED]
+
+    checked_old = {review.id for review in granting(correction.supersedes)}
+    for_new = granting(correction.replacement)
+    for review in (r for r in for_new if r.id in checked_old):
+        check.add(codes.CORRECTION_REVIEW_SHARED,
+                  f"review {review.id!r} source-checks both {correction.supersedes!r} and its replacement "
+                  f"{correction.replacement!r}, which hold different values, so it cannot have found both in the "
+                  "source; take the replacement out of that review and check it on its own", ("replacement",))
+    if checked_old and not for_new:
+        check.add(codes.CORRECTION_UNREVIEWED,
+                  f"{correction.supersedes!r} was source checked, but its replacement {correction.replacement!r} has "
+                  "no review of its own: it reads 'not reviewed' until a review checks it against the source",
+                  ("replacement",))
+
+
+@kind_rules.register
+def _retraction_target(retraction: Retraction, check: _Checker) -> None:
+    """Only a chain's current record is withdrawn, and only once."""
+    registry = check.registry
+    target = retraction.retracts
+    if target not in registry.records:
+        return
+    earlier = [r.id for r in retractions(registry, target) if r.id < retraction.id]
+    if earlier:
+        check.add(codes.RETRACTION_CONFLICT, f"{target!r} is already retracted by {earlier[0]!r}; keep one retraction",
+                  ("retracts",))
+    ahead = superseding(registry, target)
+    if ahead:
+        current = current_of(registry, ahead[0].replacement)
+        instead = f"retract its current version {current.id!r} instead" if current is not None else (
+            "the chain's current version is withdrawn already")
+        check.add(codes.RETRACTION_CONFLICT,
+                  f"{target!r} is superseded by correction {ahead[0].id!r}, so it is no longer current: {instead}",
+                  ("retracts",))
+
+
+def _unfinished_batch(registry: Registry, report: Report) -> None:
+    """A batch write left part-way: the registry is neither what it was nor what the batch would make it."""
+    found = pending(registry.root)
+    if found is None:
+        return
+    if found.running:
+        message = (f"a batch of {found.files} record file(s) is being written right now ({found.in_place} in place "
+                   "so far); validate again once it has finished")
+    else:
+        message = (f"a batch write of {found.files} record file(s) was interrupted with {found.in_place} of them in "
+                   "place, so the registry is neither what it was nor what the batch would have made it; undo it "
+                   "with 'registry recover' (the next 'registry import', 'new' or 'fmt' undoes it too)")
+    report.add(codes.INTERRUPTED_BATCH.issue(display_path(found.journal, registry.root), None, message))
+
+
+registry_rules.append(_unfinished_batch)
