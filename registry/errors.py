@@ -30,6 +30,12 @@ INPUTS: dict[str, str] = {
     "max_memory": "the memory limit",
     "max_page_chars": "the limit on a page's text",
     "debug": "debug mode",
+    "batch": "the batch name",
+    "date": "the batch date",
+    "slug": "the slug",
+    "reason": "the correction's reason",
+    "curator": "who files it",
+    "independence": "the table's independence",
 }
 _PLACEHOLDER = re.compile(r"\{(" + "|".join(INPUTS) + r")\}")
 

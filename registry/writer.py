@@ -17,9 +17,14 @@ from registry.yamlio import dump_yaml, parse_yaml
 _LAST = ("derivation", "missing_metadata")
 
 
-def record_to_yaml(record: Record, comment: str | None = None) -> str:
-    """YAML for one record: 'kind' and 'id' first, fields in model order, derivation and gaps last."""
-    data: dict[str, Any] = record.model_dump(mode="python", exclude_none=True, exclude_defaults=False)
+def record_to_yaml(record: Record, comment: str | None = None, *, only_set: bool = False) -> str:
+    """YAML for one record: 'kind' and 'id' first, fields in model order, derivation and gaps last.
+
+    This is the registry's canonical form (``registry fmt`` rewrites files into it). ``only_set`` writes
+    only the fields the record was given (a file's own keys), not the defaults of those it was not.
+    """
+    data: dict[str, Any] = record.model_dump(mode="python", exclude_none=True, exclude_defaults=False,
+                                             exclude_unset=only_set)
     ordered: dict[str, Any] = {"kind": record.kind_token, "id": record.id}
     for name in type(record).model_fields:
         if name in ordered or name in _LAST or name not in data:

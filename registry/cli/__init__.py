@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-from registry.cli import core, db, export, reproduce, site
+from registry.cli import core, curate, db, export, new, reproduce, site
 from registry.cli import review as review_cli
 
 app = typer.Typer(
@@ -32,6 +32,8 @@ review_cli.register(app)
 reproduce.register(app)
 site.register(app)
 export.register(app)
+new.register(app)
+curate.register(app)
 
 
 def main() -> None:

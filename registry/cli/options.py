@@ -29,4 +29,10 @@ FLAGS: dict[str, str] = {
     "max_memory": "--max-memory",
     "max_page_chars": "--max-page-chars",
     "debug": "--debug",
+    "batch": "--batch",
+    "date": "--date",
+    "slug": "--slug",
+    "reason": "--reason",
+    "curator": "--curator",
+    "independence": "--independence",
 }

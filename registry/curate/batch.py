@@ -81,14 +81,23 @@ def sha256(text: str | bytes) -> str:
     return hashlib.sha256(text.encode("utf-8") if isinstance(text, str) else text).hexdigest()
 
 
-def write_batch(root: Path, writes: list[Write], *, progress: Progress | None = None) -> list[Path]:
-    """Write every file of ``writes`` under ``root``, or none of them; returns the files written.
+@dataclass(frozen=True)
+class Written:
+    """What a batch wrote, and what it undid first."""
+
+    paths: list[Path]
+    recovered: Recovery | None
+    """The unfinished batch of an earlier run that was undone before this one (None: there was none)."""
+
+
+def write_batch(root: Path, writes: list[Write], *, progress: Progress | None = None) -> Written:
+    """Write every file of ``writes`` under ``root``, or none of them.
 
     An unfinished batch of an earlier run is undone first. Nothing is written if any new file's
     target exists or any replaced file changed since it was read.
     """
     with batch_lock(root):
-        _recover_locked(root)
+        recovered = _recover_locked(root)
         _check_targets(root, writes)
         staging = root / STAGING
         entries = _stage(staging, root, writes, progress)
@@ -98,7 +107,7 @@ def write_batch(root: Path, writes: list[Write], *, progress: Progress | None = 
             _recover_locked(root)  # a failure part-way (a full disk, a file that appeared): undo what was placed
             raise
         _finish(root, staging)
-    return [write.path for write in writes]
+    return Written([write.path for write in writes], recovered)
 
 
 def recover(root: Path) -> Recovery | None:

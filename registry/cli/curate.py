@@ -1,0 +1,183 @@
+"""Commands that write records in batches: import a results table, format record files, recover a batch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from registry.cli._errors import err_console, user_errors
+from registry.cli.new import curation_errors, report_recovery
+from registry.cli.options import DebugOption, RecordsOption
+
+if TYPE_CHECKING:
+    from registry.curate.importer import Plan
+
+#: An import of more rows than this shows its progress.
+PROGRESS_ROWS = 200
+
+
+def import_command(
+    table: Path = typer.Argument(..., metavar="FILE", help="A CSV or TSV results table: one row per printed result "
+                                 "(the README lists its columns)."),
+    source: str = typer.Option(..., "--source", metavar="ID", help="The source the table is read from (part of its "
+                               "id is completed)."),
+    batch: str | None = typer.Option(None, "--batch", help="The batch name of the new ids (default: the source's)."),
+    date: str | None = typer.Option(None, "--date", help="The batch date of the new ids, yyyymmdd (default: today, "
+                                    "UTC)."),
+    independence: str | None = typer.Option(None, "--independence", help="'developer' or 'independent-external', "
+                                            "for rows whose 'independence' cell is empty."),
+    review: str | None = typer.Option(None, "--review", metavar="ID", help="A review that checked the table's results:"
+                                      " each result it lists gets its evidence row."),
+    reason: str | None = typer.Option(None, "--reason", help="Why the values that changed since the last import are "
+                                      "corrected (needed when any did)."),
+    curator: str | None = typer.Option(None, "--curator", help="Who files the corrections (needed when any value "
+                                       "changed)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Check the table and say what it would write, writing "
+                                 "nothing."),
+    records: Path = RecordsOption,
+    debug: bool = DebugOption,
+) -> None:
+    """Turn a results table into records: the configurations, datasets, protocols, evaluations and results its rows
+    need, sharing the records that exist, all written or none.
+
+    Importing the same table again writes nothing; a value that changed is filed as a correction, never an edit.
+    """
+    from registry.cli.core import load_valid
+    from registry.curate.importer import ImportOptions, import_table
+
+    with user_errors(debug), curation_errors(), _Steps(PROGRESS_ROWS) as steps:
+        registry = load_valid(records)
+        options = ImportOptions(source=source, batch=batch, date=date, independence=independence, review=review,
+                                reason=reason, curator=curator)
+        plan = import_table(records, registry, table, options, dry_run=dry_run, progress=steps)
+    _report_plan(plan, dry_run)
+
+
+def _report_plan(plan: Plan, dry_run: bool) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    from registry.cli.output import console
+    from registry.curate.importer import Action
+
+    if plan.batch is not None:
+        report_recovery(plan.batch.recovered)
+    rows = len(plan.table.rows)
+    verb = "Would write" if dry_run else "Wrote"
+    if plan.written:
+        listing = Table(title=Text(f"{verb} {len(plan.written)} record(s) from {plan.table.path.name} ({rows} rows)"),
+                        title_justify="left")
+        listing.add_column("Action", no_wrap=True)
+        listing.add_column("Kind", no_wrap=True)
+        listing.add_column("Stable ID", overflow="fold")
+        listing.add_column("Rows", overflow="fold")
+        for planned in plan.written:
+            record = planned.staged.record
+            listing.add_row(planned.action.value, record.kind_token, Text(record.id), _rows(planned.rows))
+        console.print(listing)
+    else:
+        console.print(f"Nothing to write: every row of {plan.table.path.name} ({rows} rows) is in the registry as "
+                      "it is.", soft_wrap=True)
+    counts = {action: sum(1 for p in plan.written if p.action is action) for action in Action}
+    summary = [f"{counts[Action.NEW]} new", f"{counts[Action.CORRECTION]} correction(s)",
+               f"{counts[Action.EVIDENCE]} evidence row(s)", f"{len(plan.shared)} existing record(s) shared",
+               f"{len(plan.unchanged)} row(s) unchanged"]
+    if plan.withdrawn:
+        summary.append(f"{len(plan.withdrawn)} row(s) retracted earlier, not filed again")
+    console.print("; ".join(summary) + ("" if not dry_run else " (dry run: nothing written)"), soft_wrap=True)
+    for note in plan.notes:
+        console.print(Text(f"Note: {note}"), soft_wrap=True)
+
+
+def _rows(rows: list[int]) -> str:
+    return ", ".join(str(r) for r in rows[:8]) + (f" (+{len(rows) - 8})" if len(rows) > 8 else "")
+
+
+class _Steps:
+    """Rich progress bars for an import of many rows, shown only once there are more than ``threshold`` steps."""
+
+    def __init__(self, threshold: int) -> None:
+        self.threshold = threshold
+        self.progress: Any = None
+        self.tasks: dict[str, Any] = {}
+
+    def __enter__(self) -> _Steps:
+        return self
+
+    def __call__(self, what: str, done: int, total: int) -> None:
+        if total <= self.threshold and self.progress is None:
+            return
+        if self.progress is None:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                     TimeElapsedColumn(), console=err_console, transient=False)
+            self.progress.start()
+        if what not in self.tasks:
+            self.tasks[what] = self.progress.add_task(what, total=total)
+        self.progress.update(self.tasks[what], completed=done, total=total)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+
+
+def fmt_command(
+    paths: list[Path] | None = typer.Argument(None, metavar="[PATH]...", help="Record files or folders to format "
+                                              "(default: every record file under --records)."),
+    check: bool = typer.Option(False, "--check", help="Write nothing; list the files that are not in the canonical "
+                               "form and exit 1 if any is (for CI)."),
+    records: Path = RecordsOption,
+    debug: bool = DebugOption,
+) -> None:
+    """Rewrite record files in the canonical form the registry writes (key order, quoting, line width), keeping
+    their comments; a file whose values would change is left as it is.
+    """
+    from registry.cli.output import console
+    from registry.curate.fmt import format_files, rewrite
+
+    with user_errors(debug):
+        outcome = format_files(records, list(paths or []))
+        for path, why in outcome.skipped.items():
+            err_console.print(f"cannot format {path}: {why}", soft_wrap=True, markup=False)
+        if check:
+            for path in outcome.changed:
+                console.print(f"would reformat {path}", soft_wrap=True, markup=False)
+            total = len(outcome.changed) + len(outcome.unchanged)
+            console.print(f"{len(outcome.changed)} of {total} file(s) not in the canonical form", soft_wrap=True)
+            raise typer.Exit(int(bool(outcome.changed or outcome.skipped)))
+        if outcome.changed:
+            report_recovery(rewrite(records, outcome).recovered)
+        for path in outcome.changed:
+            console.print(f"reformatted {path}", soft_wrap=True, markup=False)
+        console.print(f"Reformatted {len(outcome.changed)} file(s); {len(outcome.unchanged)} already canonical",
+                      soft_wrap=True)
+    raise typer.Exit(int(bool(outcome.skipped)))
+
+
+def recover_command(
+    records: Path = RecordsOption,
+    debug: bool = DebugOption,
+) -> None:
+    """Undo a batch write that was interrupted part-way (an import, new or fmt killed while it wrote), so that the
+    registry is as it was before it.
+    """
+    from registry.cli.output import console
+    from registry.curate.batch import recover
+
+    with user_errors(debug):
+        recovered = recover(records)
+    if recovered is None:
+        console.print(f"No interrupted batch write in {records}: nothing to undo.", soft_wrap=True)
+        return
+    report_recovery(recovered)
+    for path in recovered.undone:
+        console.print(f"undid {path}", soft_wrap=True, markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("import")(import_command)
+    app.command("fmt")(fmt_command)
+    app.command("recover")(recover_command)

@@ -1,0 +1,272 @@
+"""``registry new KIND``: one command per record kind, its options read off the kind's model.
+
+Each kind's command has an option for every value its records hold (``registry.curate.form``: nested
+values as ``--uncertainty-half-width``, lists of plain values as repeated options), ``--set PATH=VALUE``
+for the rest, and ``--missing FIELD=REASON[:NOTE]``. In a terminal it asks for what is required and not
+given (and why each reportable field it is not given is empty). The record is drafted and checked by
+``registry.curate.new``, then written (or, with ``--dry-run``, printed).
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from registry.cli._errors import err_console, user_errors
+from registry.cli.options import FLAGS, DebugOption, RecordsOption
+from registry.curate.form import Leaf, form, reference_kinds
+from registry.models import KINDS_IN_ORDER, MissingReason, Record
+
+#: The types of a built signature's options, as typer reads them (typing's Optional, not 'X | None').
+OptionalText = Optional[str]  # noqa: UP045
+OptionalTexts = Optional[list[str]]  # noqa: UP045
+OptionalFlag = Optional[bool]  # noqa: UP045
+
+#: Options every kind's command has; a field whose option would clash with one of them is a bug (checked on build).
+COMMON = ("--records", "--batch", "--date", "--slug", "--set", "--missing", "--dry-run", "--prompt", "--debug")
+
+
+def register(app: typer.Typer) -> None:
+    new_app = typer.Typer(
+        name="new", no_args_is_help=True, rich_markup_mode=None, add_completion=False,
+        help="Write a new record of one kind, with its id derived by the convention and every reportable field "
+             "filled or listed as missing; 'registry new KIND --help' lists the kind's fields.",
+    )
+    for model in KINDS_IN_ORDER:
+        new_app.command(model.kind_token, help=_help(model))(kind_command(model))
+    app.add_typer(new_app, name="new")
+
+
+def _help(model: type[Record]) -> str:
+    doc = (model.__doc__ or "").strip().splitlines()[0]
+    return (f"Write a new {model.kind_token} record: {doc[0].lower() + doc[1:]} Options name its fields; "
+            "--set PATH=VALUE sets any value (hardware[0].accelerator=...), --missing FIELD=REASON[:NOTE] says "
+            "why a field is empty.")
+
+
+def kind_command(model: type[Record]) -> Any:
+    """The command of one kind: its signature is built from the model, so that typer makes an option per leaf."""
+    leaves, _ = form(model)
+    clashes = [leaf.flag for leaf in leaves if leaf.flag in COMMON]
+    if clashes:
+        raise TypeError(f"{model.__name__}: field options {clashes} clash with the options every kind has")
+
+    def command(**given: Any) -> None:
+        values = {leaf.path: given[leaf.param] for leaf in leaves if given[leaf.param] not in (None, [], ())}
+        new_record(model, values, sets=given["set_"] or [], missing=given["missing"] or [], records=given["records"],
+                   batch=given["batch"], date=given["date"], slug=given["slug"], dry_run=given["dry_run"],
+                   prompt=given["prompt"], debug=given["debug"])
+
+    parameters = [inspect.Parameter(leaf.param, inspect.Parameter.KEYWORD_ONLY, default=_option(leaf, model.kind_token),
+                                    annotation=_annotation(leaf)) for leaf in leaves]
+    parameters += [
+        _common("batch", OptionalText, typer.Option(None, "--batch", help="The batch name of the id (default: the "
+                                                    "batch of the record's source, or of the first record it names).")),
+        _common("date", OptionalText, typer.Option(None, "--date", help="The batch date of the id, yyyymmdd "
+                                                   "(default: today, UTC).")),
+        _common("slug", OptionalText, typer.Option(None, "--slug", help="The slug of the id (default: from the "
+                                                   "record's name or title, or the record it is about).")),
+        _common("set_", OptionalTexts, typer.Option(None, "--set", metavar="PATH=VALUE", help="Set any value by its "
+                                                    "path (uncertainty.half_width=0.019, hardware[0].accelerator="
+                                                    "'NVIDIA H100'); a list or mapping as YAML ('[a, b]'). "
+                                                    "Repeatable.")),
+        _common("missing", OptionalTexts, typer.Option(None, "--missing", metavar="FIELD=REASON[:NOTE]",
+                                                       help="Why a reportable field is empty (reason: "
+                                                       f"{', '.join(r.value for r in MissingReason)}); a field not "
+                                                       "given nor listed is listed as not-transcribed. Repeatable.")),
+        _common("dry_run", bool, typer.Option(False, "--dry-run", help="Print the file instead of writing it.")),
+        _common("prompt", OptionalFlag, typer.Option(None, "--prompt/--no-prompt", help="Ask for what is required "
+                                                     "and not given (default: when run in a terminal).")),
+        _common("records", Path, RecordsOption),
+        _common("debug", bool, DebugOption),
+    ]
+    command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    command.__annotations__ = {p.name: p.annotation for p in parameters}
+    command.__name__ = f"new_{model.kind_token}"
+    command.__doc__ = _help(model)
+    return command
+
+
+def _common(name: str, annotation: Any, default: Any) -> inspect.Parameter:
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+
+
+def _annotation(leaf: Leaf) -> Any:
+    if leaf.many:
+        return OptionalTexts
+    return OptionalFlag if leaf.is_flag else OptionalText
+
+
+def _option(leaf: Leaf, kind: str) -> Any:
+    from registry.curate.new import FILLED
+
+    description = leaf.description.strip()
+    words = [description if description.endswith(".") else description + "."]
+    if leaf.choices:
+        words.append(f"One of: {', '.join(leaf.choices)}.")
+    if leaf.references:
+        words.append(f"The id of {_kinds(leaf)}; part of one is completed.")
+    if leaf.many:
+        words.append("Repeatable.")
+    filled = FILLED.get((kind, leaf.dotted))
+    if leaf.required:
+        words.append(f"Required (default: {filled})." if filled else "Required.")
+    elif filled:
+        words.append(f"Default: {filled}.")
+    elif leaf.reportable:
+        words.append("Reportable: if not given, listed under missing_metadata.")
+    declaration = f"{leaf.flag}/--no-{leaf.flag[2:]}" if leaf.is_flag else leaf.flag
+    return typer.Option(None, declaration, help=" ".join(words), show_default=False)
+
+
+def _kinds(leaf: Leaf) -> str:
+    from registry.ids import a_kind
+
+    kinds = reference_kinds(leaf)
+    return "any record" if "*" in kinds else a_kind(" or ".join(kinds))
+
+
+# -- running it -------------------------------------------------------------------------------------
+
+
+def new_record(model: type[Record], values: dict[tuple[str, ...], Any], *, sets: list[str], missing: list[str],
+               records: Path, batch: str | None, date: str | None, slug: str | None, dry_run: bool,
+               prompt: bool | None, debug: bool) -> None:
+    from registry.cli.core import load_valid
+    from registry.cli.output import console
+    from registry.curate.batch import Write, write_batch
+    from registry.curate.new import draft_record
+
+    with user_errors(debug), curation_errors():
+        registry = load_valid(records)
+        interactive = prompt if prompt is not None else (sys.stdin.isatty() and sys.stdout.isatty())
+        missing = list(missing)
+        if interactive:
+            ask(model, registry, values, missing, [s.split("=", 1)[0] for s in sets])
+        pairs = [_pair(text) for text in sets]
+        draft = draft_record(registry, model.kind_token, values, sets=pairs, missing=missing, batch=batch, date=date,
+                             slug=slug)
+        for name, typed, found in draft.completed:
+            console.print(f"Completed {name} {typed!r} to {found}", highlight=False, soft_wrap=True)
+        if draft.listed_missing:
+            console.print(f"Listed as not transcribed (give them, or --missing FIELD=REASON): "
+                          f"{', '.join(draft.listed_missing)}", soft_wrap=True)
+        path = draft.staged.path
+        if dry_run:
+            console.print(f"# {path} (dry run: nothing written)", soft_wrap=True, markup=False)
+            sys.stdout.write(draft.staged.text)
+            return
+        written = write_batch(records, [Write(path, draft.staged.text)])
+        report_recovery(written.recovered)
+        console.print(f"Wrote {draft.record.kind_token} {draft.record.id} to {path}", soft_wrap=True, markup=False)
+
+
+def _pair(text: str) -> tuple[str, str]:
+    from registry.errors import RegistryError
+
+    path, sep, value = text.partition("=")
+    if not sep or not path.strip():
+        raise RegistryError(f"--set {text!r} is not PATH=VALUE", "write for example --set uncertainty.half_width=0.019")
+    return path.strip(), value
+
+
+def ask(model: type[Record], registry: Any, values: dict[tuple[str, ...], Any], missing: list[str],
+        set_paths: list[str]) -> None:
+    """Ask, in the terminal, for each required value not given, and why each reportable field not given is empty."""
+    from rich.prompt import Prompt
+
+    from registry.cli.output import console
+
+    leaves, branches = form(model)
+    given = {path[0] for path in values} | {p.split(".")[0].split("[")[0] for p in set_paths}
+    explained = {entry.split("=", 1)[0] for entry in missing}
+    reasons = [r.value for r in MissingReason]
+    for leaf in leaves:
+        if leaf.path in values or leaf.path[0] in given and len(leaf.path) == 1:
+            continue
+        if leaf.required:
+            hint = f" (an id of {_kinds(leaf)})" if leaf.references else ""
+            answer = Prompt.ask(f"{leaf.dotted}{hint}: {leaf.description}", console=console,
+                                choices=leaf.choices or None)
+            values[leaf.path] = [part.strip() for part in answer.split(";")] if leaf.many else answer
+        elif leaf.reportable and len(leaf.path) == 1 and leaf.path[0] not in explained:
+            answer = Prompt.ask(f"{leaf.dotted}: {leaf.description} (Enter: say why it is empty)", console=console,
+                                default="", show_default=False)
+            if answer.strip():
+                values[leaf.path] = [part.strip() for part in answer.split(";")] if leaf.many else answer
+            else:
+                _ask_reason(leaf.dotted, missing, reasons)
+    for branch in branches:
+        name = branch.path[0]
+        if branch.reportable and name not in given and name not in explained and not any(
+                path[0] == name for path in values):
+            console.print(f"{name}: {branch.description} (give it with its options or --set {name}...=...)",
+                          markup=False)
+            _ask_reason(name, missing, reasons)
+
+
+def _ask_reason(name: str, missing: list[str], reasons: list[str]) -> None:
+    from rich.prompt import Prompt
+
+    from registry.cli.output import console
+
+    reason = Prompt.ask(f"  why is {name} empty?", console=console, choices=reasons, default="not-transcribed")
+    note = Prompt.ask(f"  a note on {name} (optional)", console=console, default="", show_default=False)
+    missing.append(f"{name}={reason}" + (f":{note.strip()}" if note.strip() else ""))
+
+
+# -- messages ---------------------------------------------------------------------------------------
+
+
+def report_recovery(recovered: Any) -> None:
+    """Say that an interrupted batch of an earlier run was undone (and what was left alone)."""
+    if recovered is None:
+        return
+    err_console.print(f"Undid an interrupted batch write (started {recovered.started_at}): "
+                      f"{len(recovered.undone)} file(s) removed or restored", soft_wrap=True, markup=False)
+    for path in recovered.kept:
+        err_console.print(f"  kept {path}: it changed after the batch wrote it", soft_wrap=True, markup=False)
+
+
+@contextmanager
+def curation_errors() -> Iterator[None]:
+    """Print what a curation error carries (every problem, each with its option or its row and column), then fail."""
+    from registry.cli.output import print_report
+    from registry.curate.new import IncompleteRecordError, RejectedRecordsError
+    from registry.curate.table import TableError
+    from registry.errors import RegistryError
+
+    try:
+        yield
+    except IncompleteRecordError as exc:
+        for path, message in exc.problems:
+            err_console.print(f"  {flag_of(exc.kind, path)}: {message}", soft_wrap=True, markup=False)
+        raise RegistryError(f"the new {exc.kind} is not complete ({len(exc.problems)} problem(s) above); nothing "
+                            "was written", "give the options named, then run it again") from None
+    except RejectedRecordsError as exc:
+        print_report(exc.report, console=err_console)
+        raise RegistryError(exc.message, exc.hint) from None
+    except TableError as exc:
+        for line in exc.lines(FLAGS):
+            err_console.print(line, soft_wrap=True, markup=False)
+        count = len(exc.problems)
+        raise RegistryError(f"{count} problem{'s' if count > 1 else ''} in {Path(str(exc.path)).name} (listed "
+                            "above); nothing was written", exc.hint) from None
+
+
+def flag_of(kind: str, path: str) -> str:
+    """The option that sets the field at ``path`` ('uncertainty.half_width' -> '--uncertainty-half-width')."""
+    from registry.models import KIND_MODELS
+
+    leaves, _ = form(KIND_MODELS[kind])
+    top = path.split("[")[0]
+    for leaf in leaves:
+        if leaf.dotted == top or leaf.dotted == path:
+            return leaf.flag
+    return f"--set {path}=..." if path else f"the {kind}"

@@ -1,0 +1,39 @@
+"""Validating records before they are written: the registry's rules, run as if the new files were there.
+
+A new record is checked together with the whole registry (its references, its missing metadata, the
+chains it joins, every kind rule), without touching a file: the records are added to a copy of the
+loaded registry's index, at the paths they would get, and the whole-registry checks run over it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+from registry.checks import check_registry
+from registry.loader import Registry
+from registry.models import Record
+from registry.report import Report
+from registry.yamlio import parse_yaml
+
+
+@dataclass(frozen=True)
+class Staged:
+    """A record that is about to be written: where, and as what text."""
+
+    record: Record
+    path: Path
+    text: str
+
+
+def check_with(registry: Registry, staged: list[Staged], *, now: dt.datetime | None = None) -> Report:
+    """The report of the registry with ``staged`` added (the registry itself was valid when loaded)."""
+    trial = Registry(root=registry.root, records=dict(registry.records), paths=dict(registry.paths),
+                     docs=dict(registry.docs), failed=dict(registry.failed))
+    for item in staged:
+        trial.records[item.record.id] = item.record
+        trial.paths[item.record.id] = item.path
+        trial.docs[item.record.id] = parse_yaml(item.text)
+    report = Report(files=len(trial.paths), records=len(trial.records))
+    return check_registry(trial, report, now=now)

@@ -1,0 +1,286 @@
+"""A results table as a curator fills it from a paper: its columns, declared once, and reading it.
+
+One row per printed result; the columns (``COLUMNS``) say which model, dataset or task, metric and
+value, and where the paper prints it. Each column is declared here with what it fills and what to
+write; the importer reads the declarations, and the README's table of columns is generated from
+them (``python -m registry.curate.table --write README.md``; a test keeps it in step).
+
+Reading refuses anything that is not such a table, and says why: a binary file (a PDF, a
+spreadsheet not exported as CSV), a file that is not UTF-8, an empty file, a first row that names
+no column, unknown or repeated columns, rows with more or fewer cells than the header. Every
+problem names its row (the line it starts on; the header is row 1) and column.
+"""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import io
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from registry.errors import INPUTS, RegistryError, worded
+
+#: A results table is a few thousand rows at most; anything this large is not one.
+MAX_TABLE_BYTES = 50_000_000
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a results table: its name, the record field it fills, and what to write in it."""
+
+    name: str
+    fills: tuple[str, ...]
+    """Where its value goes, as 'kind.field[.subfield]' (the first; the others are read from it)."""
+    help: str
+    required: bool = False
+    aliases: tuple[str, ...] = ()
+
+
+COLUMNS: tuple[Column, ...] = (
+    Column("family", ("family.name",), "The model family, as the paper names it (`Nucleotide Transformer`), or the id "
+           "of a family record. Families are shared across sources: an existing family of that name is used.", True),
+    Column("model", ("config.reported_name",), "The model's name exactly as printed (`NT 2.5B`).", True),
+    Column("configuration", ("config.name",), "The configuration's display name, or the id of a configuration record; "
+           "default: the model with the source's citation, `NT 2.5B (Saadat and Fellay 2026)`."),
+    Column("checkpoint", ("config.checkpoint",), "The exact checkpoint run (repository and revision), where the paper "
+           "says."),
+    Column("dataset", ("dataset.name",), "The dataset or task, as the paper names it (`GUE promoter detection`), or "
+           "the id of a dataset record.", True, aliases=("task",)),
+    Column("protocol", ("protocol.name",), "How it was evaluated, or the id of a protocol record; default: one "
+           "protocol per table (or figure) and metric, `Table 2, mcc (Zhou et al. 2024)`."),
+    Column("split", ("evaluation.split",), "The data split evaluated (`test`)."),
+    Column("independence", ("evaluation.independence",), "`developer` (the paper's authors made the model) or "
+           "`independent-external`; default: `--independence`."),
+    Column("metric", ("result.metric",), "What is measured (`MCC`, `peak memory`; written as a slug: `mcc`, "
+           "`peak-memory`).", True),
+    Column("direction", ("result.metric_direction",), "`higher` or `lower`: which is better.", True),
+    Column("qualifier", ("result.metric_qualifier",), "Conditions that qualify the metric (stage, length, batch size); "
+           "default: `as printed in <table>, column '<column>'`."),
+    Column("value", ("result.printed_value", "result.numeric_value"), "The value exactly as printed (`0.681`, "
+           "`1,843`, `−0.021`); its exact decimal is read from it.", True),
+    Column("uncertainty", ("result.uncertainty",), "The uncertainty as printed (`± 0.019`, `[0.66, 0.70]`); "
+           "the ± value or the bounds are read from it."),
+    Column("uncertainty_kind", ("result.uncertainty.kind",), "`standard-deviation`, `standard-error`, "
+           "`confidence-interval`, `min-max` or `other`; needed with an uncertainty."),
+    Column("uncertainty_level", ("result.uncertainty.level",), "A confidence interval's level, in percent (`95`)."),
+    Column("uncertainty_over", ("result.uncertainty.over",), "What the uncertainty is over: a count and `seeds`, "
+           "`folds`, `runs`, `samples` or `bootstrap-resamples` (`10 folds`)."),
+    Column("unit", ("result.unit",), "The unit: its name (`gigabyte`, `percent`, `dimensionless`) or as printed (`GB`, "
+           "`%`); a unit the registry does not know is refused with the closest one.", True),
+    Column("unit_detail", ("result.unit_detail",), "How the paper prints the unit, and any ambiguity (`Printed as "
+           "GB`)."),
+    Column("scope_note", ("result.scope_note",), "What exactly the value covers, and where the paper says so."),
+    Column("hardware", ("result.hardware",), "The accelerator the value was measured on, as stated (`NVIDIA H100`)."),
+    Column("table", ("result.source_locator.table",), "The table's label as printed (`Table 2`)."),
+    Column("figure", ("result.source_locator.figure",), "The figure's label as printed, for a value in a figure."),
+    Column("row", ("result.source_locator.row",), "The row label of the cell, as printed."),
+    Column("column", ("result.source_locator.column",), "The column header of the cell, as printed; several header "
+           "levels joined by ` / `."),
+    Column("page", ("result.source_locator.page",), "The page of the pinned PDF, counted from 1."),
+    Column("quote", ("result.source_locator.quote",), "Text printed there, word for word (the cell or the sentence), "
+           "for `registry review` to find."),
+    Column("section", ("result.source_locator.section",), "The section, where it locates the value."),
+    Column("caption", ("result.source_locator.caption",), "`yes` where the value is in the caption."),
+    Column("footnote", ("result.source_locator.footnote",), "The footnote's mark, where the value is in a footnote."),
+    Column("note", ("result.source_locator.note",), "What else locates it, in words."),
+)
+
+#: Reportable fields the table may fill, by the column that fills them. An empty cell of a column the table has
+#: means the source does not state it ('unreported'), a column the table lacks that nobody transcribed it
+#: ('not-transcribed'); a cell may also hold one of the reasons itself ('not-applicable').
+REPORTABLE = {"checkpoint": ("config", "checkpoint"), "split": ("evaluation", "split"),
+              "uncertainty": ("result", "uncertainty"), "hardware": ("result", "hardware")}
+
+BY_NAME: dict[str, Column] = {c.name: c for c in COLUMNS} | {a: c for c in COLUMNS for a in c.aliases}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a table: where (row, column) and what."""
+
+    row: int | None
+    column: str | None
+    message: str
+
+    def where(self, name: str) -> str:
+        parts = [name] + ([f"row {self.row}"] if self.row is not None else [])
+        text = " ".join(parts)
+        return f"{text}, column {self.column!r}" if self.column else text
+
+
+class TableError(RegistryError):
+    """A table that cannot be imported; ``problems`` holds every problem found, each with its row and column."""
+
+    def __init__(self, path: Path, problems: list[Problem]) -> None:
+        first = problems[0]
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        super().__init__(f"{first.where(path.name)}: {first.message}{more}; nothing was written",
+                         "fix the rows and columns named, then import the table again", path=path)
+        self.problems = problems
+
+    def lines(self, names: Mapping[str, str] = INPUTS) -> list[str]:
+        """Every problem as 'table.csv row 4, column 'unit': ...', its placeholders worded by ``names``."""
+        name = Path(str(self.path)).name
+        return [f"{p.where(name)}: {worded(p.message, names)}" for p in self.problems]
+
+
+@dataclass(frozen=True)
+class Row:
+    number: int
+    """The line the row starts on (the header is row 1), as a spreadsheet numbers it."""
+    cells: dict[str, str]
+    """Cell text by column name (aliases resolved), stripped; '' for an empty cell."""
+
+    def get(self, column: str) -> str:
+        return self.cells.get(column, "")
+
+
+@dataclass
+class Table:
+    path: Path
+    columns: list[str]
+    """The columns the table has, by their declared names, in order."""
+    rows: list[Row] = field(default_factory=list)
+
+    def has(self, column: str) -> bool:
+        return column in self.columns
+
+
+def read_table(path: Path) -> Table:
+    """The rows of the CSV or TSV file at ``path``, or a TableError naming every problem."""
+    text = _text(path)
+    delimiter = "\t" if path.suffix.lower() in (".tsv", ".tab") or (
+        path.suffix.lower() != ".csv" and "\t" in text.split("\n", 1)[0]) else ","
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    problems: list[Problem] = []
+    records: list[tuple[int, list[str]]] = []
+    start = 1
+    try:
+        for cells in reader:
+            records.append((start, cells))
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise TableError(path, [Problem(start, None, f"not a CSV/TSV row: {exc}")]) from None
+    records = [(number, cells) for number, cells in records if any(c.strip() for c in cells)]
+    if not records:
+        raise TableError(path, [Problem(None, None, "the file holds no rows")])
+    header_row, header = records[0]
+    names = [_column_name(cell) for cell in header]
+    if not any(name in BY_NAME for name in names):
+        raise TableError(path, [Problem(header_row, None, "the first row names none of the columns of a results table "
+                                        f"(such as {', '.join(c.name for c in COLUMNS if c.required)}): this file is "
+                                        "not a results table")])
+    problems += _header_problems(header_row, header, names)
+    columns = [BY_NAME[name].name if name in BY_NAME else name for name in names]
+    table = Table(path, [c for c in columns if c in {col.name for col in COLUMNS}])
+    for number, cells in records[1:]:
+        if len(cells) != len(header):
+            problems.append(Problem(number, None, f"the row has {len(cells)} cells but the header names "
+                                    f"{len(header)} columns; a cell holding the delimiter "
+                                    f"({'a tab' if delimiter == chr(9) else 'a comma'}) must be quoted"))
+            continue
+        table.rows.append(Row(number, {column: cell.strip() for column, cell in zip(columns, cells, strict=True)
+                                       if column in table.columns}))
+    if not table.rows and not problems:
+        problems.append(Problem(None, None, "the table holds no rows below its header"))
+    if problems:
+        raise TableError(path, problems)
+    return table
+
+
+def _text(path: Path) -> str:
+    if path.is_dir():
+        raise TableError(path, [Problem(None, None, "this is a folder, not a table file")])
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_TABLE_BYTES + 1)
+    except OSError as exc:
+        raise RegistryError(f"cannot read {str(path)!r}: {exc.strerror}", "check the file's name and permissions",
+                            path=path) from exc
+    if len(raw) > MAX_TABLE_BYTES:
+        raise TableError(path, [Problem(None, None, f"the file is over {MAX_TABLE_BYTES:,} bytes, too large for a "
+                                        "results table")])
+    if b"\x00" in raw:
+        raise TableError(path, [Problem(None, None, "the file holds binary data, so it is not a table (a PDF, or a "
+                                        "spreadsheet saved in its own format?); export the sheet as CSV or TSV")])
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise TableError(path, [Problem(None, None, f"the file is not UTF-8 text (byte {exc.start}); save the sheet "
+                                        "as CSV with the UTF-8 encoding")]) from None
+    if not text.strip():
+        raise TableError(path, [Problem(None, None, "the file is empty")])
+    return text
+
+
+def _column_name(cell: str) -> str:
+    """A header cell as a column name: 'Uncertainty kind' -> 'uncertainty_kind'."""
+    return "_".join(cell.strip().lower().replace("-", " ").split())
+
+
+def _header_problems(row: int, header: list[str], names: list[str]) -> list[Problem]:
+    problems: list[Problem] = []
+    seen: dict[str, str] = {}
+    known = sorted(BY_NAME)
+    for cell, name in zip(header, names, strict=True):
+        if not name:
+            problems.append(Problem(row, None, "a header cell is empty; name every column"))
+            continue
+        if name not in BY_NAME:
+            close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+            hint = (f"; did you mean {close[0]!r}?" if close
+                    else f"; the columns are: {', '.join(c.name for c in COLUMNS)}")
+            problems.append(Problem(row, cell.strip(), f"unknown column{hint}"))
+            continue
+        canonical = BY_NAME[name].name
+        if canonical in seen:
+            problems.append(Problem(row, cell.strip(), f"the column repeats {seen[canonical]!r}; keep one"))
+        seen[canonical] = cell.strip()
+    for column in COLUMNS:
+        if column.required and column.name not in seen:
+            problems.append(Problem(row, None, f"the table has no column {column.name!r}, which every results table "
+                                    f"needs (it fills {column.fills[0]}); add it"))
+    return problems
+
+
+# -- the README's table of columns ---------------------------------------------------------------------
+
+BEGIN = "<!-- import columns: begin (generated by 'python -m registry.curate.table --write README.md') -->"
+END = "<!-- import columns: end -->"
+
+
+def markdown_table() -> str:
+    rows = ["| column | fills | required | what to write |", "|---|---|---|---|"]
+    for column in COLUMNS:
+        name = f"`{column.name}`" + "".join(f" (or `{a}`)" for a in column.aliases)
+        fills = ", ".join(f"`{f}`" for f in column.fills)
+        rows.append(f"| {name} | {fills} | {'yes' if column.required else ''} | {column.help} |")
+    return "\n".join(rows)
+
+
+def with_table(text: str) -> str:
+    start, end = text.find(BEGIN), text.find(END)
+    if start < 0 or end < start:
+        raise ValueError(f"the README has no '{BEGIN}' ... '{END}' section to hold the table of columns")
+    return text[: start + len(BEGIN)] + "\n" + markdown_table() + "\n" + text[end:]
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["--write"] and len(argv) == 2:
+        from registry.yamlio import write_atomic
+
+        path = Path(argv[1])
+        write_atomic(path, with_table(path.read_text(encoding="utf-8")), overwrite=True)
+        return 0
+    if argv:
+        print("usage: python -m registry.curate.table [--write README.md]", file=sys.stderr)
+        return 2
+    print(markdown_table())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
