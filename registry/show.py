@@ -30,9 +30,9 @@ def render_record(registry: Registry, record: Record) -> RenderableType:
     return render_page(build_page(record, registry))
 
 
-def results_table(registry: Registry) -> RenderableType:
-    """Every result side by side (``registry list --kind result``)."""
-    table, legend = results_overview(registry)
+def results_table(registry: Registry, *, history: bool = False) -> RenderableType:
+    """Every current result side by side (``registry list --kind result``); ``history``: every version."""
+    table, legend = results_overview(registry, history=history)
     return Group(render_block(table), render_block(legend))
 
 

@@ -90,13 +90,16 @@ def show_command(
 
 def list_command(
     kind: str | None = typer.Option(None, "--kind", "-k", help=f"Only records of this kind: {', '.join(KINDS)}."),
+    all_versions: bool = typer.Option(False, "--all", help="Also list superseded and retracted records, with their "
+                                      "status (default: current records only)."),
     records: Path = RecordsOption,
     debug: bool = DebugOption,
 ) -> None:
-    """List records, optionally of one kind. '--kind result' shows the results side by side."""
+    """List current records, optionally of one kind. '--kind result' shows the results side by side."""
     from rich.table import Table
 
     from registry import display
+    from registry.history import status_of
     from registry.models import KIND_MODELS
     from registry.show import results_table
 
@@ -111,22 +114,25 @@ def list_command(
             )
         registry = load_valid(records)
         if kind == "result":
-            console.print(results_table(registry))
+            console.print(results_table(registry, history=all_versions))
             return
         table = Table(title="Records")
         table.add_column("Kind", no_wrap=True)
         table.add_column("Stable ID", overflow="fold")  # ids are what users copy from here: never cut short
         table.add_column("Name", overflow="fold")
         table.add_column("Review", overflow="fold")
+        if all_versions:
+            table.add_column("Status", no_wrap=True)
         order = {k: i for i, k in enumerate(KIND_MODELS)}
         chosen = sorted(
-            (r for r in registry.records.values() if kind is None or r.kind_token == kind),
+            (r for r in registry.records.values() if (kind is None or r.kind_token == kind)
+             and (all_versions or status_of(registry, r.id).value == "current")),
             key=lambda r: (order[r.kind_token], r.id),
         )
         for record in chosen:
             table.add_row(record.kind_token, record.id, display.record_name(record),
                           display.status_label(registry, record.id) if record.transcribed
-                          else "-")
+                          else "-", *([status_of(registry, record.id).value] if all_versions else []))
         console.print(table)
         console.print(f"{len(chosen)} record(s)")
 

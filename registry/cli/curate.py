@@ -89,6 +89,15 @@ def _report_plan(plan: Plan, dry_run: bool) -> None:
     console.print("; ".join(summary) + ("" if not dry_run else " (dry run: nothing written)"), soft_wrap=True)
     for note in plan.notes:
         console.print(Text(f"Note: {note}"), soft_wrap=True)
+    print_warnings(plan.warnings)
+
+
+def print_warnings(warnings: list[Any]) -> None:
+    """What validation warns about records just written (or about to be): valid, but worth a look."""
+    from registry.cli.options import FLAGS
+
+    for issue in warnings:
+        err_console.print(f"warning {issue.code}: {issue.text(FLAGS)}", soft_wrap=True, markup=False)
 
 
 def _rows(rows: list[int]) -> str:
@@ -177,7 +186,72 @@ def recover_command(
         console.print(f"undid {path}", soft_wrap=True, markup=False)
 
 
+def correct_command(
+    record_id: str = typer.Argument(..., metavar="ID", help="The record to correct (its current version)."),
+    changes: list[str] = typer.Option(..., "--set", metavar="FIELD=VALUE", help="A corrected value, by its path "
+                                      "(printed_value=0.618, source_locator.page=6); a result's exact value follows "
+                                      "its printed digits. Repeatable."),
+    reason: str = typer.Option(..., "--reason", help="What was wrong and how it was found."),
+    curator: str = typer.Option(..., "--curator", help="Who files the correction."),
+    date: str | None = typer.Option(None, "--date", help="The date of the new ids, yyyymmdd (default: today, UTC)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print the two files instead of writing them."),
+    records: Path = RecordsOption,
+    debug: bool = DebugOption,
+) -> None:
+    """Correct a transcribed record without editing it: file the corrected copy under a new id and the correction
+    that supersedes the old one (which stays, with its reviews).
+    """
+    from registry.cli.core import load_valid
+    from registry.cli.new import _pair
+    from registry.curate.corrections import draft_correction
+
+    with user_errors(debug), curation_errors():
+        registry = load_valid(records)
+        checked = draft_correction(registry, record_id, [_pair(c) for c in changes], reason=reason, by=curator,
+                                   date=date)
+        _write_checked(records, checked, dry_run)
+
+
+def retract_command(
+    record_id: str = typer.Argument(..., metavar="ID", help="The record to withdraw (its current version)."),
+    reason: str = typer.Option(..., "--reason", help="Why it is withdrawn."),
+    curator: str = typer.Option(..., "--curator", help="Who withdraws it."),
+    date: str | None = typer.Option(None, "--date", help="The date of the new id, yyyymmdd (default: today, UTC)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print the file instead of writing it."),
+    records: Path = RecordsOption,
+    debug: bool = DebugOption,
+) -> None:
+    """Withdraw a transcribed record without deleting it: file a retraction that names it and why."""
+    from registry.cli.core import load_valid
+    from registry.curate.corrections import draft_retraction
+
+    with user_errors(debug), curation_errors():
+        registry = load_valid(records)
+        _write_checked(records, draft_retraction(registry, record_id, reason=reason, by=curator, date=date), dry_run)
+
+
+def _write_checked(records: Path, checked: Any, dry_run: bool) -> None:
+    import sys
+
+    from registry.cli.output import console
+    from registry.curate.batch import Write, write_batch
+
+    if dry_run:
+        for staged in checked.staged:
+            console.print(f"# {staged.path} (dry run: nothing written)", soft_wrap=True, markup=False)
+            sys.stdout.write(staged.text)
+    else:
+        written = write_batch(records, [Write(s.path, s.text) for s in checked.staged])
+        report_recovery(written.recovered)
+        for staged in checked.staged:
+            console.print(f"Wrote {staged.record.kind_token} {staged.record.id} to {staged.path}", soft_wrap=True,
+                          markup=False)
+    print_warnings(checked.warnings)
+
+
 def register(app: typer.Typer) -> None:
     app.command("import")(import_command)
+    app.command("correct")(correct_command)
+    app.command("retract")(retract_command)
     app.command("fmt")(fmt_command)
     app.command("recover")(recover_command)

@@ -165,6 +165,8 @@ def new_record(model: type[Record], values: dict[tuple[str, ...], Any], *, sets:
         written = write_batch(records, [Write(path, draft.staged.text)])
         report_recovery(written.recovered)
         console.print(f"Wrote {draft.record.kind_token} {draft.record.id} to {path}", soft_wrap=True, markup=False)
+    for issue in draft.warnings:
+        err_console.print(f"warning {issue.code}: {issue.text(FLAGS)}", soft_wrap=True, markup=False)
 
 
 def _pair(text: str) -> tuple[str, str]:

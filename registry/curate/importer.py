@@ -29,7 +29,7 @@ from pydantic import ValidationError
 
 from registry.curate.batch import Progress, Write, Written, write_batch
 from registry.curate.naming import checked_batch, checked_date, display_slug, free_id, make_id, today
-from registry.curate.new import complete_reference
+from registry.curate.new import complete_reference, concerning
 from registry.curate.precheck import Staged, check_with
 from registry.curate.table import COLUMNS, REPORTABLE, Problem, Row, Table, TableError, read_table
 from registry.errors import RegistryError
@@ -54,6 +54,7 @@ from registry.models.fields import field_plan
 from registry.models.records import Direction, Independence
 from registry.models.values import Repeats, UncertaintyKind
 from registry.numbers import numbers_in, parse_printed, why_not_a_number
+from registry.report import Issue
 from registry.units import UNITS, symbol, unit_named, unit_printed_as
 from registry.writer import record_path, record_to_yaml
 
@@ -105,6 +106,8 @@ class Plan:
     withdrawn: list[tuple[int, str]] = field(default_factory=list)
     """(row, result id) for each row whose result was retracted: not filed again."""
     notes: list[str] = field(default_factory=list)
+    warnings: list[Issue] = field(default_factory=list)
+    """What validation warns about the new records (they are valid all the same)."""
     batch: Written | None = None
     """What the write did (None for a dry run)."""
 
@@ -123,6 +126,7 @@ def import_table(root: Path, registry: Registry, path: Path, options: ImportOpti
     report = check_with(registry, staged, now=options.now)
     if not report.valid:
         raise TableError(path, _problems_of_report(plan, report))
+    plan.warnings = concerning(report, {s.record.id for s in staged}).warnings
     if not dry_run and staged:
         writing: Progress | None = (lambda done, total: progress("Writing files", done, total)) if progress else None
         plan.batch = write_batch(root, [Write(s.path, s.text) for s in staged], progress=writing)

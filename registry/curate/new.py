@@ -26,7 +26,7 @@ from registry.ids import a_kind, split_id
 from registry.loader import Registry
 from registry.models import KIND_MODELS, MissingReason, Record, Result
 from registry.numbers import parse_printed
-from registry.report import Report, format_path
+from registry.report import Issue, Report, format_path
 from registry.writer import record_path, record_to_yaml
 
 MISSING_NOTE = "Not given when the record was filed with 'registry new'."
@@ -60,6 +60,8 @@ class Draft:
     """(field, what was typed, the id it was completed to)."""
     listed_missing: list[str] = field(default_factory=list)
     """Reportable fields that were left empty and listed as not transcribed."""
+    warnings: list[Issue] = field(default_factory=list)
+    """What validation warns about the new record (it is valid all the same)."""
 
     @property
     def record(self) -> Record:
@@ -87,10 +89,10 @@ def draft_record(registry: Registry, kind: str, values: dict[tuple[str, ...], An
     data.setdefault("derivation", "Filed with 'registry new'; the id is derived by the batch convention.")
     record = typed(kind, data, problems)
     staged = Staged(record, record_path(registry.root, record), record_to_yaml(record, only_set=True))
-    report = check_with(registry, [staged], now=now)
+    report = concerning(check_with(registry, [staged], now=now), {record.id})
     if not report.valid:
-        raise RejectedRecordsError(concerning(report, {record.id}))
-    return Draft(staged, completed, listed)
+        raise RejectedRecordsError(report)
+    return Draft(staged, completed, listed, report.warnings)
 
 
 def typed(kind: str, data: dict[str, Any], problems: list[tuple[str, str]] | None = None) -> Record:

@@ -47,6 +47,7 @@ from registry.page.blocks import (
     Tag,
     plain,
 )
+from registry.page.history import history_blocks, status_banner
 from registry.units import gib, with_unit
 
 TECHNICAL_METADATA = "Technical metadata and extraction receipts"
@@ -59,7 +60,10 @@ def build_page(record: Record, registry: Registry) -> Page:
 
 
 def _generic_blocks(registry: Registry, record: Record) -> tuple[Block, ...]:
-    blocks: list[Block] = [_technical_metadata(registry, record)]
+    blocks: list[Block] = [*status_banner(registry, record), _technical_metadata(registry, record)]
+    history = history_blocks(registry, record.id)
+    if history:
+        blocks.append(Section("Sources and history", history))
     back = _back_links(registry, record.id)
     if back:
         blocks.append(Section("Referred to by", (Items(tuple(back)),)))
@@ -101,6 +105,7 @@ def _result_page(result: Result, registry: Registry) -> Page:
                       Piece(source.citation, link=source.id), Piece(f" · {result.source_locator.text}", tag=tag))),
     ))
     blocks: list[Block] = [
+        *status_banner(registry, result),
         headline,
         Section("Methods", (
             methods,
@@ -133,6 +138,7 @@ def _configuration_page(configuration: Configuration, registry: Registry) -> Pag
     family = registry.records.get(configuration.model_family)
     family_name = d.record_name(family) if family else configuration.model_family
     blocks: list[Block] = [
+        *status_banner(registry, configuration),
         Paragraph(_tagged(d.value_or_missing(configuration, "description"), d.record_tag(registry, configuration),
                           configuration, "description")),
         Section("Overview", (Paragraph(plain(configuration.profile or d.PROFILE_ABSENT)),)),
@@ -303,7 +309,8 @@ def _sources_and_history(registry: Registry, record_id: str, sources: Iterable[S
     line.append(Piece(f" · Record review: {d.status_label(registry, record_id)}"))
     return (Paragraph(tuple(line)),
             Items(tuple((Piece(s.citation, link=s.id), Piece(f" · Original source · {s.version_statement}"))
-                        for s in sources)))
+                        for s in sources)),
+            *history_blocks(registry, record_id))
 
 
 @functools.cache
@@ -381,15 +388,19 @@ def _back_links(registry: Registry, record_id: str) -> list[Content]:
 # -- the results side by side -------------------------------------------------------------------
 
 
-def results_overview(registry: Registry) -> tuple[Table, Paragraph]:
-    """Every result side by side: transcribed value, review status, and our runs, never merged.
+def results_overview(registry: Registry, *, history: bool = False) -> tuple[Table, Paragraph]:
+    """Every current result side by side: transcribed value, review status, and our runs, never merged.
 
     Ids and the settings of the nearest runs are long, so they are listed under the table, keyed
-    by row number, where they read whole at any terminal width.
+    by row number, where they read whole at any terminal width. ``history`` adds the superseded and
+    retracted results, with a column saying which.
     """
+    from registry.history import status_of
+
     rows: list[tuple[Content, ...]] = []
     legend: list[Piece] = []
-    for number, result in enumerate(registry.of_kind(Result), start=1):
+    chosen = [r for r in registry.of_kind(Result) if history or status_of(registry, r.id).value == "current"]
+    for number, result in enumerate(chosen, start=1):
         evaluation = registry.get_as(result.evaluation, Evaluation)
         runs = registry.referrers(result.id, Reproduction, "result")
         unit = d.unit_symbol(result.unit)
@@ -403,6 +414,7 @@ def results_overview(registry: Registry) -> tuple[Table, Paragraph]:
             plain(short_uncertainty(result)),
             plain(d.status_label(registry, result.id)),
             *(_summary_cell(method, by_method[method], unit) for method in Method),
+            *((plain(status_of(registry, result.id).value),) if history else ()),
         ))
         legend.append(Piece(f"#{number} {result.id}\n", Style.NOTE))
         for method, method_runs in by_method.items():
@@ -415,8 +427,9 @@ def results_overview(registry: Registry) -> tuple[Table, Paragraph]:
         # shares of the width; each column also gets at least its header's longest word (registry.show)
         for header, share in (("Evaluation", 10), ("Transcribed (display)", 10), ("Uncertainty", 10), ("Review", 10),
                               ("Measured by us", 9), ("Estimated by us", 10))
-    )
-    return Table(columns, tuple(rows), title="Results", lines=True, expand=True), Paragraph(tuple(legend))
+    ) + ((Column("Status", ratio=8, fold=True),) if history else ())
+    title = "Results, every version" if history else "Results"
+    return Table(columns, tuple(rows), title=title, lines=True, expand=True), Paragraph(tuple(legend))
 
 
 def short_uncertainty(result: Result) -> str:

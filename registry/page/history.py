@@ -1,0 +1,46 @@
+"""The history part of a page: where a record stands in its chain of versions, and every version.
+
+Pages of every kind call these two functions (``registry.page.kinds``): ``status_banner`` stands
+first on the page of a superseded or retracted record (and of the current version of a corrected
+one), ``history_blocks`` lists the versions with what each changed and why, who and when. Both are
+empty for a record that no correction or retraction names.
+"""
+
+from __future__ import annotations
+
+from registry.history import Status, current_of, history_rows, retractions, status_of
+from registry.loader import Registry
+from registry.models import Record, Result
+from registry.page.blocks import Block, Column, Paragraph, Piece, Style, Table, plain
+from registry.units import with_unit
+
+
+def status_banner(registry: Registry, record: Record) -> tuple[Block, ...]:
+    """'Superseded: the current version is X (0.618).', 'Retracted by R: why.', or nothing."""
+    rows = history_rows(registry, record.id)
+    if not rows:
+        return ()
+    status = status_of(registry, record.id)
+    if status is Status.CURRENT:
+        return (Paragraph(plain(f"Current version of a corrected record ({len(rows)} versions; see its history)."),
+                          Style.STRONG),)
+    current = current_of(registry, record.id)
+    if current is not None:
+        value = f" ({with_unit(current.printed_value, current.unit)})" if isinstance(current, Result) else ""
+        return (Paragraph((Piece("Superseded: the current version is "), Piece(current.id, link=current.id),
+                           Piece(f"{value}.")), Style.STRONG),)
+    withdrawn = next((r for row in rows for r in retractions(registry, row.record_id)), None)
+    why = f" by {withdrawn.id}: {withdrawn.reason}" if withdrawn else ""
+    return (Paragraph(plain(f"Withdrawn{why}; no version of this record is current."), Style.STRONG),)
+
+
+def history_blocks(registry: Registry, record_id: str) -> tuple[Block, ...]:
+    """Every version of the record's chain, oldest first, as a table (nothing for a record never corrected)."""
+    rows = history_rows(registry, record_id)
+    if not rows:
+        return ()
+    columns = (Column("Version", no_wrap=True), Column("Record", fold=True), Column("Status", no_wrap=True),
+               Column("Changed", fold=True), Column("Why, who, when", fold=True))
+    cells = tuple((plain(str(row.version)), (Piece(row.record_id, link=row.record_id),), plain(row.status),
+                   plain(row.changed), plain(row.why)) for row in rows)
+    return (Table(columns, cells, title="History", lines=True, expand=True),)
