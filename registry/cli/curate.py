@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from registry.cli._errors import err_console, user_errors
-from registry.cli.new import curation_errors, report_recovery
+from registry.cli.new import curation_errors, load_for_writing, report_recovery
 from registry.cli.options import DebugOption, RecordsOption
 
 if TYPE_CHECKING:
@@ -44,11 +44,10 @@ def import_command(
 
     Importing the same table again writes nothing; a value that changed is filed as a correction, never an edit.
     """
-    from registry.cli.core import load_valid
     from registry.curate.importer import ImportOptions, import_table
 
     with user_errors(debug), curation_errors(), _Steps(PROGRESS_ROWS) as steps:
-        registry = load_valid(records)
+        registry = load_for_writing(records)
         options = ImportOptions(source=source, batch=batch, date=date, independence=independence, review=review,
                                 reason=reason, curator=curator)
         plan = import_table(records, registry, table, options, dry_run=dry_run, progress=steps)
@@ -145,9 +144,12 @@ def fmt_command(
     their comments; a file whose values would change is left as it is.
     """
     from registry.cli.output import console
+    from registry.curate.batch import recover
     from registry.curate.fmt import format_files, rewrite
 
     with user_errors(debug):
+        if not check:
+            report_recovery(recover(records))
         outcome = format_files(records, list(paths or []))
         for path, why in outcome.skipped.items():
             err_console.print(f"cannot format {path}: {why}", soft_wrap=True, markup=False)
@@ -201,12 +203,11 @@ def correct_command(
     """Correct a transcribed record without editing it: file the corrected copy under a new id and the correction
     that supersedes the old one (which stays, with its reviews).
     """
-    from registry.cli.core import load_valid
     from registry.cli.new import _pair
     from registry.curate.corrections import draft_correction
 
     with user_errors(debug), curation_errors():
-        registry = load_valid(records)
+        registry = load_for_writing(records)
         checked = draft_correction(registry, record_id, [_pair(c) for c in changes], reason=reason, by=curator,
                                    date=date)
         _write_checked(records, checked, dry_run)
@@ -222,11 +223,10 @@ def retract_command(
     debug: bool = DebugOption,
 ) -> None:
     """Withdraw a transcribed record without deleting it: file a retraction that names it and why."""
-    from registry.cli.core import load_valid
     from registry.curate.corrections import draft_retraction
 
     with user_errors(debug), curation_errors():
-        registry = load_valid(records)
+        registry = load_for_writing(records)
         _write_checked(records, draft_retraction(registry, record_id, reason=reason, by=curator, date=date), dry_run)
 
 

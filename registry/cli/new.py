@@ -138,13 +138,12 @@ def _kinds(leaf: Leaf) -> str:
 def new_record(model: type[Record], values: dict[tuple[str, ...], Any], *, sets: list[str], missing: list[str],
                records: Path, batch: str | None, date: str | None, slug: str | None, dry_run: bool,
                prompt: bool | None, debug: bool) -> None:
-    from registry.cli.core import load_valid
     from registry.cli.output import console
     from registry.curate.batch import Write, write_batch
     from registry.curate.new import draft_record
 
     with user_errors(debug), curation_errors():
-        registry = load_valid(records)
+        registry = load_for_writing(records)
         interactive = prompt if prompt is not None else (sys.stdin.isatty() and sys.stdout.isatty())
         missing = list(missing)
         if interactive:
@@ -224,6 +223,15 @@ def _ask_reason(name: str, missing: list[str], reasons: list[str]) -> None:
 
 
 # -- messages ---------------------------------------------------------------------------------------
+
+
+def load_for_writing(records: Path) -> Any:
+    """The valid registry, after undoing any batch an earlier run left unfinished (and saying so)."""
+    from registry.cli.core import load_valid
+    from registry.curate.batch import recover
+
+    report_recovery(recover(records) if records.is_dir() else None)
+    return load_valid(records)
 
 
 def report_recovery(recovered: Any) -> None:

@@ -117,12 +117,14 @@ def recover(root: Path) -> Recovery | None:
 
 
 def pending(root: Path) -> Pending | None:
-    """The unfinished batch under ``root``, if there is one; reads only, takes no lock it keeps."""
+    """The unfinished batch under ``root`` that has put files in place, if any; reads only, keeps no lock."""
     staging = root / STAGING
     if not staging.is_dir():
         return None
     entries = _read_journal(staging)
     in_place = sum(1 for entry in entries if _holds(root / entry["target"], entry["sha256"]))
+    if not in_place:
+        return None  # killed while staging, or nothing placed yet: the registry is as it was
     return Pending(staging / JOURNAL, len(entries), in_place, running=not _lock_free(root))
 
 

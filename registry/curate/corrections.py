@@ -24,7 +24,6 @@ from registry.loader import Registry
 from registry.models import TRANSCRIBED_KINDS, Record, Result
 from registry.numbers import parse_printed
 from registry.report import Issue
-from registry.report import Issue
 from registry.writer import record_path, record_to_yaml
 
 

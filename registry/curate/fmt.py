@@ -119,7 +119,15 @@ def comments_in(text: str, doc: LoadedYaml) -> list[Comment]:
 
 def _raw_comments(text: str) -> Iterator[tuple[int, bool, str]]:
     """(line, whether it has the line to itself, text) of every comment: text between tokens that starts with '#'."""
-    spans = [(token.start_mark.index, token.end_mark.index) for token in yaml.scan(text, Loader=yaml.SafeLoader)]
+    tokens = list(yaml.scan(text, Loader=yaml.SafeLoader))
+    spans = [(token.start_mark.index, token.end_mark.index) for token in tokens]
+    for token in tokens:  # a block scalar's header line ('key: |  # ...') is inside its token
+        if isinstance(token, yaml.ScalarToken) and token.style in ("|", ">"):
+            start = token.start_mark.index
+            header = text[start:text.find("\n", start)]
+            if "#" in header:
+                at = start + header.index("#")
+                yield token.start_mark.line + 1, False, text[at:start + len(header)].rstrip()
     covered = 0
     gaps: list[tuple[int, int]] = []
     for start, end in sorted(spans):
