@@ -78,10 +78,16 @@ def plan_review(registry: Registry, record_id: str) -> ReviewPlan:
 
 
 def _plan_source(registry: Registry, source: Source) -> ReviewPlan:
+    from registry.history import Status, status_of
+
     claims: list[Claim] = source_claims(source)
     subjects = [source.id]
     skipped: list[tuple[str, str]] = []
     for record in _citing(registry, source.id):
+        status = status_of(registry, record.id)
+        if status is not Status.CURRENT:  # a superseded or retracted value is history: its chain's current is checked
+            skipped.append((record.id, f"it is {status.value}; its current version is checked instead"))
+            continue
         try:
             claims += record_claims(registry, record)
         except NotCheckableError as exc:

@@ -292,3 +292,12 @@ def test_a_large_table_shows_its_progress(cli, demo: Path, tmp_path: Path) -> No
     assert result.exit_code == 0, result.output
     assert "Reading rows" in result.output and "Writing files" in result.output and "250/250" in result.output
     assert "753 new" in result.output  # 250 configurations, evaluations and results; a family, a dataset, a protocol
+
+
+def test_the_readme_table_of_columns_is_generated_from_their_declarations() -> None:
+    """Regenerate with: python -m registry.curate.table --write README.md"""
+    from registry.curate.table import COLUMNS, with_table
+
+    readme = (ROOT / "README.md").read_text()
+    assert with_table(readme) == readme, "README's table of columns is stale"
+    assert all(f"`{column.name}`" in readme for column in COLUMNS)

@@ -1,0 +1,147 @@
+"""Corrections and retractions: the old record stays; show, list, the database and validate read the chain."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from registry.checks import validate
+from registry.history import Status, current_of, history_rows, status_of, versions
+from tests.conftest import RESULT_11, RESULT_33, SOURCE
+
+TODAY = dt.datetime.now(dt.UTC).strftime("%Y%m%d")
+NEW_33 = f"saadat-fellay-{TODAY}-result-nt-2-5b-training-peak-memory-flashattention-checkpointing"
+CORRECTION_33 = f"saadat-fellay-{TODAY}-correction-result-nt-2-5b-training-peak-memory-flashattention-checkpointing"
+SHA = "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60"
+
+
+def correct(cli, records: Path, record_id: str, value: str, *extra: str):  # type: ignore[no-untyped-def]
+    return cli("correct", record_id, "--set", f"printed_value={value}", "--reason", f"the page prints {value}",
+               "--curator", "A. Curator", "--records", records, *extra)
+
+
+@pytest.fixture
+def corrected(cli, records_dir: Path) -> Path:  # type: ignore[no-untyped-def]
+    """The bundled records with the 33.88 GB result corrected to 33.89 and the 11.49 GB one retracted."""
+    assert correct(cli, records_dir, RESULT_33, "33.89").exit_code == 0
+    retracted = cli("retract", RESULT_11, "--reason", "a test: the value is another stage's", "--curator", "A. Curator",
+                    "--records", records_dir)
+    assert retracted.exit_code == 0, retracted.output
+    return records_dir
+
+
+def test_a_correction_leaves_the_old_record_and_files_a_new_one(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    old_file = records_dir / "result" / f"{RESULT_33}.yaml"
+    before = old_file.read_bytes()
+    result = correct(cli, records_dir, RESULT_33, "33.89")
+    assert result.exit_code == 0, result.output
+    assert f"Wrote result {NEW_33}" in result.output and f"Wrote correction {CORRECTION_33}" in result.output
+    assert "warning correction-unreviewed" in result.output and "reads 'not reviewed' until a review checks it" in \
+        result.output
+    assert old_file.read_bytes() == before, "a transcribed record is never edited"
+    registry, report = validate(records_dir)
+    assert report.valid and [i.code for i in report.warnings if i.record_id == CORRECTION_33] == [
+        "correction-unreviewed"]
+    new = registry.records[NEW_33]
+    assert new.printed_value == "33.89" and str(new.numeric_value) == "33.89", "the exact value follows the digits"
+    assert status_of(registry, RESULT_33) is Status.SUPERSEDED and current_of(registry, RESULT_33).id == NEW_33
+    correction = registry.records[CORRECTION_33]
+    assert (correction.reason, correction.corrected_by) == ("the page prints 33.89", "A. Curator")
+
+
+def test_show_gives_the_current_value_and_the_history(cli, corrected: Path) -> None:  # type: ignore[no-untyped-def]
+    old = cli("show", RESULT_33, "--records", corrected)
+    assert old.exit_code == 0, old.output
+    assert f"Superseded: the current version is {NEW_33} (33.89 GB)." in old.output
+    assert "History" in old.output and "printed_value: 33.88 -> 33.89; numeric_value: 33.88 -> 33.89" in old.output
+    for words in ("corrected by", "A. Curator", "the page prints 33.89"):  # the cell folds long ids across lines
+        assert words in old.output, words
+    registry, _ = validate(corrected)
+    assert history_rows(registry, RESULT_33)[1].why.startswith(f"corrected by {CORRECTION_33} (A. Curator, ")
+    assert "source checked (no artifact hash)" in old.output, "the old record keeps its review"
+    new = cli("show", NEW_33, "--records", corrected)
+    assert "Current version of a corrected record (2 versions; see its history)." in new.output
+    assert "not reviewed" in new.output and "source checked" not in new.output.split("History")[0], \
+        "a correction of a reviewed result needs its own review"
+    withdrawn = cli("show", RESULT_11, "--records", corrected)
+    assert "Withdrawn by saadat-fellay-" in withdrawn.output and "a test: the value is another stage's; no version " \
+        "of this record is current." in withdrawn.output
+
+
+def test_list_shows_current_records_and_every_version_on_request(cli, corrected: Path) -> None:  # type: ignore[no-untyped-def]
+    results = cli("list", "--kind", "result", "--records", corrected)
+    assert results.exit_code == 0, results.output
+    assert "33.89 GB" in results.output and "33.88 GB" not in results.output and "11.49" not in results.output
+    everything = cli("list", "--kind", "result", "--all", "--records", corrected)
+    assert "Results, every version" in everything.output
+    for value, status in (("33.88 GB", "superseded"), ("33.89 GB", "current"), ("11.49 GB", "retracted")):
+        row = next(line for line in everything.output.splitlines() if value in line)
+        assert status in row, (value, row)
+    listed = cli("list", "--records", corrected)
+    assert RESULT_33 not in listed.output and NEW_33 in listed.output and CORRECTION_33 in listed.output
+    assert RESULT_33 in cli("list", "--all", "--records", corrected).output
+
+
+def test_the_database_shows_current_results_and_keeps_the_history_queryable(cli, corrected: Path,  # type: ignore[no-untyped-def]
+                                                                           tmp_path: Path) -> None:
+    db = tmp_path / "registry.db"
+    built = cli("db", "build", "--records", corrected, "--out", db)
+    assert built.exit_code == 0, built.output
+    with sqlite3.connect(db) as connection:
+        flat = connection.execute("SELECT result_id, printed_value FROM results_flat ORDER BY result_id").fetchall()
+        every = dict(connection.execute("SELECT result_id, status FROM results_all").fetchall())
+        status = connection.execute("SELECT status, superseded_by, correction_id FROM record_status "
+                                    "WHERE record_id = ?", (RESULT_33,)).fetchone()
+        retraction = connection.execute("SELECT status, retraction_id FROM record_status WHERE record_id = ?",
+                                        (RESULT_11,)).fetchone()
+        chain = connection.execute("SELECT supersedes, replacement, reason FROM correction").fetchall()
+    assert flat == [(NEW_33, "33.89")]
+    assert every == {RESULT_33: "superseded", RESULT_11: "retracted", NEW_33: "current"}
+    assert status == ("superseded", NEW_33, CORRECTION_33)
+    assert retraction[0] == "retracted" and retraction[1].startswith(f"saadat-fellay-{TODAY}-retraction-")
+    assert chain == [(RESULT_33, NEW_33, "the page prints 33.89")]
+
+
+def test_a_chain_of_versions_reads_oldest_first(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    assert correct(cli, records_dir, RESULT_33, "33.89").exit_code == 0
+    again = correct(cli, records_dir, NEW_33, "33.90")
+    assert again.exit_code == 0, again.output
+    registry, report = validate(records_dir)
+    assert report.valid
+    chain = versions(registry, RESULT_33)
+    assert [v.record.printed_value for v in chain] == ["33.88", "33.89", "33.90"]
+    assert [v.status for v in chain] == [Status.SUPERSEDED, Status.SUPERSEDED, Status.CURRENT]
+    assert versions(registry, chain[-1].record.id) == chain, "any version gives the whole chain"
+    assert [row.changed for row in history_rows(registry, chain[1].record.id)][1:] == [
+        "printed_value: 33.88 -> 33.89; numeric_value: 33.88 -> 33.89",
+        "printed_value: 33.89 -> 33.90; numeric_value: 33.89 -> 33.90"]
+
+
+def test_only_the_current_record_is_corrected_or_retracted(cli, corrected: Path) -> None:  # type: ignore[no-untyped-def]
+    again = correct(cli, corrected, RESULT_33, "33.87")
+    assert again.exit_code == 1 and f"is superseded: its current version is '{NEW_33}'" in again.output
+    retract = cli("retract", RESULT_33, "--reason", "x", "--curator", "x", "--records", corrected)
+    assert retract.exit_code == 1 and "only a current record is retracted" in retract.output
+    withdrawn = correct(cli, corrected, RESULT_11, "11.48")
+    assert withdrawn.exit_code == 1 and "is retracted: no version of it is current" in withdrawn.output
+    same = correct(cli, corrected, NEW_33, "33.89")
+    assert same.exit_code == 1 and "a correction must change a value" in same.output
+    ours = cli("retract", "saadat-fellay-20261129-reproduction-nt-2-5b-training-peak-memory-flashattention-"
+               "checkpointing-estimated-lora-pure-bf16-fused-tok-4a39e1", "--reason", "x", "--curator", "x",
+               "--records", corrected)
+    assert ours.exit_code == 1 and "not read off a source" in ours.output
+
+
+def test_a_review_of_its_own_makes_the_replacement_source_checked(cli, corrected: Path) -> None:  # type: ignore[no-untyped-def]
+    review = cli("new", "review", "--subjects", NEW_33, "--status", "source-checked", "--reviewer", "A. Reviewer",
+                 "--reviewed-at", "now", "--artifact-sha256", SHA, "--retrieval-url",
+                 "https://openreview.net/pdf?id=NUleWh1GFx", "--methods", "human-source-review", "--records",
+                 corrected, "--no-prompt")
+    assert review.exit_code == 0, review.output
+    registry, report = validate(corrected)
+    assert report.valid and not [i for i in report.warnings if i.code == "correction-unreviewed"]
+    assert "source checked" in cli("show", NEW_33, "--records", corrected).output.split("Methods")[0]
+    assert registry.records[NEW_33].source == SOURCE
