@@ -300,9 +300,9 @@ CREATE TABLE correction (
 	note VARCHAR,
 	derivation VARCHAR,
 	PRIMARY KEY (id),
-	FOREIGN KEY(id) REFERENCES record (id),
-	FOREIGN KEY(supersedes) REFERENCES record (id),
-	FOREIGN KEY(replacement) REFERENCES record (id)
+	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(supersedes) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(replacement) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE retraction (
@@ -314,8 +314,8 @@ CREATE TABLE retraction (
 	note VARCHAR,
 	derivation VARCHAR,
 	PRIMARY KEY (id),
-	FOREIGN KEY(id) REFERENCES record (id),
-	FOREIGN KEY(retracts) REFERENCES record (id)
+	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(retracts) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE missing_metadata (
