@@ -157,7 +157,7 @@ def _stage(staging: Path, root: Path, writes: list[Write], progress: Progress | 
     entries: list[dict[str, Any]] = []
     for number, write in enumerate(writes):
         staged = f"{number:06d}.yaml"
-        write_atomic(staging / staged, write.text)
+        _write_staged(staging / staged, write.text)
         entry: dict[str, Any] = {"target": write.path.resolve().relative_to(root.resolve()).as_posix(),
                                  "staged": staged, "sha256": sha256(write.text), "old": None}
         if write.replaces is not None:
@@ -166,10 +166,20 @@ def _stage(staging: Path, root: Path, writes: list[Write], progress: Progress | 
         entries.append(entry)
         if progress is not None:
             progress(number + 1, 2 * len(writes))
+    sync_folder(staging)
     journal = {"version": JOURNAL_VERSION, "started_at": dt.datetime.now(dt.UTC).isoformat(), "pid": os.getpid(),
                "files": entries}
-    write_atomic(staging / JOURNAL, json.dumps(journal, indent=1) + "\n")
+    write_atomic(staging / JOURNAL, json.dumps(journal, indent=1) + "\n")  # the journal is whole, or absent
     return entries
+
+
+def _write_staged(path: Path, text: str) -> None:
+    """A staged file, synced to disk. No temporary file is needed: a staged file is only put in place once the
+    journal, written after every staged file, names it, and the staging folder is ours alone (we hold the lock)."""
+    with open(path, "x", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 def _place(root: Path, staging: Path, entries: list[dict[str, Any]], progress: Progress | None) -> None:

@@ -75,13 +75,15 @@ def canonical_text(text: str) -> str:
     """``text`` (one record file) in the canonical form, or a RegistryError saying why it cannot be."""
     original = parse_yaml(text)
     record = _typed(original)
-    comments = comments_in(text, original)
     canonical = record_to_yaml(record, only_set=True)
-    result = with_comments(canonical, parse_yaml(canonical), comments)
+    if canonical == text:
+        return text  # canonical already (so without comments): nothing to carry over or check
+    comments = comments_in(text, original) if "#" in text else []
+    result = with_comments(canonical, parse_yaml(canonical), comments) if comments else canonical
     again = parse_yaml(result)
     if _typed(again) != record:  # the writer checks this for new records; here it guards the comments too
         raise RegistryError("formatting would change the record's values, so the file was left as it is")
-    if sorted(c.text for c in comments_in(result, again)) != sorted(c.text for c in comments):
+    if comments and sorted(c.text for c in comments_in(result, again)) != sorted(c.text for c in comments):
         raise RegistryError("formatting would lose a comment, so the file was left as it is",
                             "move the comment onto a line of its own above a key")
     return result
