@@ -11,6 +11,7 @@ import pytest
 from registry.checks import validate
 from registry.history import Status, current_of, history_rows, status_of, versions
 from tests.conftest import RESULT_11, RESULT_33, SOURCE
+from tests.test_db_postgres import pg_url  # noqa: F401 - the fixture
 
 TODAY = dt.datetime.now(dt.UTC).strftime("%Y%m%d")
 NEW_33 = f"saadat-fellay-{TODAY}-result-nt-2-5b-training-peak-memory-flashattention-checkpointing"
@@ -145,3 +146,18 @@ def test_a_review_of_its_own_makes_the_replacement_source_checked(cli, corrected
     assert report.valid and not [i for i in report.warnings if i.code == "correction-unreviewed"]
     assert "source checked" in cli("show", NEW_33, "--records", corrected).output.split("Methods")[0]
     assert registry.records[NEW_33].source == SOURCE
+
+
+@pytest.mark.postgres
+def test_postgresql_shows_the_same_current_results_and_history(cli, corrected: Path, request) -> None:  # type: ignore[no-untyped-def]
+    from tests.test_db_postgres import pg
+
+    url = request.getfixturevalue("pg_url")  # the server fixture of tests/test_db_postgres.py
+
+    built = cli("db", "build", "--records", corrected, "--db", url)
+    assert built.exit_code == 0, built.output
+    assert pg(url, "SELECT result_id FROM results_flat") == [(NEW_33,)]
+    assert sorted(pg(url, "SELECT result_id, status FROM results_all")) == sorted(
+        [(RESULT_33, "superseded"), (RESULT_11, "retracted"), (NEW_33, "current")])
+    assert pg(url, f"SELECT superseded_by, correction_id FROM record_status WHERE record_id = '{RESULT_33}'") == [
+        (NEW_33, CORRECTION_33)]

@@ -22,7 +22,7 @@ from pydantic import BaseModel
 
 from registry.errors import RegistryError
 from registry.models.base import Record
-from registry.models.fields import field_plan, resolve_kinds
+from registry.models.fields import resolve_kinds
 
 #: Fields no form asks for: the kind and id (the command knows them) and missing metadata (its own option).
 NOT_ASKED = ("kind", "id", "missing_metadata")
@@ -91,8 +91,6 @@ def form(model: type[BaseModel]) -> tuple[tuple[Leaf, ...], tuple[Branch, ...]]:
 
 def _walk(model: type[BaseModel], prefix: tuple[str, ...], required: bool, leaves: list[Leaf],
           branches: list[Branch], *, top: bool) -> None:
-    plan = field_plan(model)
-    references = dict(plan.references)
     shared = set(Record.model_fields) if top else set()
     names = [n for n in model.model_fields if n not in shared] + [n for n in model.model_fields if n in shared]
     for name in names:  # the kind's own fields first, then those every record has (derivation)
@@ -102,7 +100,10 @@ def _walk(model: type[BaseModel], prefix: tuple[str, ...], required: bool, leave
         path = (*prefix, name)
         annotation = _plain(info.annotation)
         needed = required and info.is_required()
-        reportable = top and name in plan.reportable
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        reportable = top and bool(extra.get("x-reportable"))  # the markers of registry.models.base, read directly:
+        kinds = extra.get("x-references")  # field_plan would also work out dates, which a form never needs
+        references = {name: [str(k) for k in kinds]} if isinstance(kinds, list) else {}
         description = info.description or ""
         origin = typing.get_origin(annotation)
         if _is_model(annotation):
