@@ -81,7 +81,7 @@ def import_until_killed(records: Path, step: str, stop_at: int) -> None:
 
 def test_a_kill_while_staging_leaves_the_registry_as_it_was(demo: Path, cli) -> None:  # type: ignore[no-untyped-def]
     before = records_tree(demo)
-    import_until_killed(demo, "write_atomic", 10)
+    import_until_killed(demo, "_write_staged", 10)
     assert (demo / STAGING).is_dir(), "the kill left the staging folder"
     assert records_tree(demo) == before
     assert cli("validate", "--records", demo).exit_code == 0, "nothing was put in place, so nothing is wrong"
