@@ -257,7 +257,8 @@ class _Planner:
             return self.named(row, "protocol", "protocol")
         metric = slugify(row.get("metric"))
         where = row.get("table") or row.get("figure") or row.get("section") or "the source"
-        name = row.get("protocol") or f"{where}, {metric or 'results'} ({self.cite})"
+        given = row.get("protocol")
+        name = f"{given} ({self.cite})" if given else f"{where}, {metric or 'results'} ({self.cite})"
         key = ("protocol", self.source.id, _norm(name))
         return self.shared(row, "protocol", key, {"name": name, "source": self.source.id}, {}, display_slug(name))
 

@@ -47,10 +47,11 @@ COLUMNS: tuple[Column, ...] = (
            "default: the model with the source's citation, `NT 2.5B (Saadat and Fellay 2026)`."),
     Column("checkpoint", ("config.checkpoint",), "The exact checkpoint run (repository and revision), where the paper "
            "says."),
-    Column("dataset", ("dataset.name",), "The dataset or task, as the paper names it (`GUE promoter detection`), or "
-           "the id of a dataset record.", True, aliases=("task",)),
-    Column("protocol", ("protocol.name",), "How it was evaluated, or the id of a protocol record; default: one "
-           "protocol per table (or figure) and metric, `Table 2, mcc (Zhou et al. 2024)`."),
+    Column("dataset", ("dataset.name",), "The dataset or task, as the paper names it (`GUE promoter detection`; the "
+           "source's citation is added), or the id of a dataset record.", True, aliases=("task",)),
+    Column("protocol", ("protocol.name",), "How it was evaluated (`10-fold cross-validation`; the source's citation "
+           "is added), or the id of a protocol record; default: one protocol per table (or figure) and metric, "
+           "`Table 2, mcc (Zhou et al. 2024)`."),
     Column("split", ("evaluation.split",), "The data split evaluated (`test`)."),
     Column("independence", ("evaluation.independence",), "`developer` (the paper's authors made the model) or "
            "`independent-external`; default: `--independence`."),
