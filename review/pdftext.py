@@ -34,11 +34,15 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from registry import limits
 from registry.textsafe import excerpt
 from review.errors import PdfError
 from review.fetch import sniff
+
+if TYPE_CHECKING:
+    from review.words import PageWords
 
 PAGE_SEPARATOR = "\f"
 #: Stands, in normalized text, for a hyphen at a line end (or a soft hyphen): dropped or kept as the quote needs.
@@ -74,6 +78,8 @@ class Extraction:
     creation_date: str | None = None
     """The PDF's CreationDate as an ISO date (its own time zone), where it has one."""
     creation_date_utc: str | None = None
+    words: tuple[PageWords, ...] = ()
+    """Every page's positioned words, where the extractor gives them (``review.words``); empty where not."""
 
     @property
     def page_count(self) -> int:
@@ -91,6 +97,10 @@ class Extraction:
     def page(self, number: int) -> str | None:
         """The text of page ``number`` (1-based), or None past the end."""
         return self.pages[number - 1] if 1 <= number <= len(self.pages) else None
+
+    def page_words(self, number: int) -> PageWords | None:
+        """The positioned words of page ``number`` (1-based), or None past the end or without words."""
+        return self.words[number - 1] if 1 <= number <= len(self.words) else None
 
 
 #: The most text one page may hold. A dense page of a paper holds about 5,000 characters; a page

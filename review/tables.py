@@ -1,0 +1,441 @@
+"""Reading a table off a page from positioned words: its caption, column headers, rows and cells.
+
+The record names a cell as a printed table label, a row label and a column header (a header over
+several levels joined by ' / ', outermost first). ``read_tables`` turns the words of one page
+(``review.words``) into that shape:
+
+1. **Caption**: a line that starts with the label followed by ':', '.' or '|', or by
+   '(continued)', or a line that is the label alone ('TABLE II'). A mention in prose ('Table 1
+   gives ...') is not a caption.
+2. **Column of the page**: on a two-column page (few words cross the gutter), a caption in one
+   column keeps the table to that column; a caption across the gutter, or a one-column page, gives
+   the full width. Lines are grouped again inside that column, so that the next column's lines do
+   not join the table's.
+3. **Block**: the caption paragraph, then the lines (and rotated words) next to it, below it or
+   above it (captions under tables), until a vertical gap wider than ``GAP`` points.
+4. **Header and body**: the header is the block's lines before its first line of numbers (a line
+   of one label at the left edge just before numbers is a *row group*, as in 'NT 2.5B' over its
+   folds); the body is the rest. Header words are clustered at gaps wider than ``CELL_GAP``; a
+   cluster nothing is printed under is a bottom-level header, and so is each rotated header
+   (rotated words side by side, read line by line). Above a bottom-level header, a cluster that also
+   covers another bottom-level header is a spanning level ('Histone marks'); one that covers only
+   it is the first line of a two-line header ('Splice sites' over '(acceptor)').
+5. **Cells**: a column owns the words whose centre lies between the midpoints to its neighbours'
+   headers, which holds for right-aligned numbers under wide headers and for wide '0.681 ± 0.019'
+   cells under narrow ones. A row's label is its words left of the first data column.
+
+A table continued on the next page ('Table 5 (continued)') keeps the row group that was open at
+the end of the previous page, whose label is printed there only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from review.words import Line, PageWords, Word, lines_of, squeezed, starts_with
+
+#: A vertical gap (points) wider than this ends a table: rules and spacing inside tables stay under it.
+GAP = 12.5
+#: A horizontal gap (points) wider than this separates header cells (an interword space is 2-3.5 points).
+CELL_GAP = 4.2
+#: Footnote marks printed after a value or a label.
+MARKS = "*\u2020\u2021\u00a7\u00b6\u2016#"
+_NUMBER = r"[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
+_CELL = re.compile(
+    rf"^(?P<value>{_NUMBER})(?P<marks>[{MARKS}]*)"
+    rf"(?:(?:\u00b1|\+/-|\+-)(?P<pm>{_NUMBER})(?P<marks2>[{MARKS}]*))?"
+    rf"(?:[\[(](?P<lo>{_NUMBER})[,;-](?P<hi>{_NUMBER})[\])])?"
+    r"(?P<rest>.*)$")
+_VALUE_WORD = re.compile(rf"^(?:\u00b1)?{_NUMBER}[{MARKS}]*(?:\u00b1{_NUMBER}[{MARKS}]*)?$")
+
+
+def is_value(word: Word) -> bool:
+    """Whether a word is a printed number as a cell prints it ('0.681', '−0.021', '0.702†', '±0.019', '3e-5')."""
+    return bool(_VALUE_WORD.match(squeezed(word.text)))
+
+
+@dataclass(frozen=True)
+class CellText:
+    """A cell's printed text read as value, marks, ± and interval."""
+
+    text: str
+    value: str | None
+    marks: str = ""
+    plus_minus: str | None = None
+    interval: tuple[str, str] | None = None
+    rest: str = ""
+    bold: bool = False
+
+    @property
+    def shown(self) -> str:
+        return self.text + (" (bold)" if self.bold else "")
+
+
+def read_cell(words: list[Word]) -> CellText:
+    text = " ".join(w.text for w in words)
+    found = _CELL.match(squeezed(text))
+    bold = bool(words) and all(w.bold for w in words if any(c.isdigit() for c in w.text))
+    if found is None:
+        return CellText(text, None, bold=bold)
+    interval = (found["lo"], found["hi"]) if found["lo"] is not None else None
+    return CellText(text, found["value"], (found["marks"] or "") + (found["marks2"] or ""), found["pm"], interval,
+                    found["rest"], bold)
+
+
+@dataclass(frozen=True)
+class Column:
+    """One bottom-level column: its header levels (outermost first), its header's extent and its boundaries."""
+
+    levels: tuple[str, ...]
+    x0: float
+    x1: float
+    lo: float = float("-inf")
+    hi: float = float("inf")
+
+    @property
+    def name(self) -> str:
+        return " / ".join(self.levels)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One body line: its label (its group first, where rows are grouped), and the words after the label."""
+
+    levels: tuple[str, ...]
+    line: Line
+    cells: tuple[Word, ...]
+    group_page: int | None = None
+    """Where the row's group label is printed, if on another page (a continued table)."""
+
+    @property
+    def name(self) -> str:
+        return " / ".join(self.levels)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table read off one page."""
+
+    label: str
+    page: int
+    caption: str
+    continued: bool
+    header: tuple[Line, ...]
+    columns: tuple[Column, ...]
+    stub: Column | None
+    rows: tuple[Row, ...]
+    notes: tuple[str, ...]
+    open_group: str | None = None
+    """The group of the last rows, which a continuation on the next page carries on."""
+    carried_from: int | None = None
+    words: tuple[Word, ...] = field(default=(), repr=False)
+
+    @cached_property
+    def header_text(self) -> str:
+        return " ".join(c.name for c in self.columns)
+
+    def cell(self, row: Row, column: Column) -> CellText:
+        return read_cell([w for w in row.cells if column.lo <= w.centre < column.hi])
+
+    def column_at(self, word: Word) -> Column | None:
+        return next((c for c in self.columns if c.lo <= word.centre < c.hi), None)
+
+
+# -- reading a page -------------------------------------------------------------------------------
+
+
+def caption_pattern(label: str) -> re.Pattern[str]:
+    """A caption's start for ``label`` ('Table 1' matches 'Table1:', 'Table1.', 'Table1(continued)'), squeezed."""
+    return re.compile(re.escape(squeezed(label)) + r"(?:[:.|\u2014\u2013]|\(continued\)|\(cont(?:'d|\.)\))",
+                      re.IGNORECASE)
+
+
+def find_captions(page: PageWords, label: str) -> list[tuple[Line, int]]:
+    """Every line of the page that starts a caption of ``label``, with the index of its first word."""
+    pattern = caption_pattern(label)
+    whole = squeezed(label).lower()
+    found = []
+    for line in lines_of(page.words):
+        words = line.words
+        for j, word in enumerate(words):
+            if not squeezed(word.text).lower().startswith(whole[:3]):
+                continue
+            if j and word.x0 - words[j - 1].x1 < 8:  # inside a sentence, not at the start of a column's line
+                continue
+            run = "".join(squeezed(w.text) for w in words[j:j + 4])
+            segment_end = next((k for k in range(j + 1, len(words)) if words[k].x0 - words[k - 1].x1 > 8),
+                               len(words))
+            alone = "".join(squeezed(w.text) for w in words[j:segment_end]).lower() == whole
+            if pattern.match(run) or alone:
+                found.append((line, j))
+                break
+    return found
+
+
+def read_tables(page: PageWords, label: str, previous: PageWords | None = None) -> list[Table]:
+    """Every reading of ``label`` on ``page``: one per caption, the block below it first, then above it."""
+    tables = []
+    for line, start in find_captions(page, label):
+        lo, hi = _page_column(page, line, start)
+        inside = [w for w in page.words if lo <= w.x0 < hi]
+        lines = lines_of(inside)
+        rotated = [w for w in inside if w.rotated]
+        first = line.words[start]
+        at = next((i for i, ln in enumerate(lines) if first in ln.words), None)
+        if at is None:
+            continue
+        caption_end = at
+        continued = bool(re.search(r"\((?:continued|cont'd|cont\.)\)", lines[at].text, re.IGNORECASE))
+        while not continued and caption_end + 1 < len(lines) and _continues(lines[caption_end], lines[caption_end + 1],
+                                                                            lines[at]):
+            caption_end += 1
+        caption = " ".join(ln.text for ln in lines[at:caption_end + 1])
+        carried = _open_group(previous, label) if continued and previous is not None else None
+        for block in (_block(lines[caption_end + 1:], rotated, lines[caption_end].bottom, down=True),
+                      _block(lines[:at][::-1], rotated, lines[at].top, down=False)):
+            if block is None:
+                continue
+            block_lines, block_rotated = block
+            table = _table(label, page.number, caption, continued, block_lines, block_rotated, carried,
+                           previous.number if carried is not None and previous is not None else None)
+            if table is not None:
+                tables.append(table)
+    return tables
+
+
+def _continues(line: Line, following: Line, first: Line) -> bool:
+    """Whether ``following`` goes on with the caption paragraph: close below, flush left or centred alike."""
+    close = following.top - line.bottom < 0.8 * line.height
+    aligned = abs(following.x0 - first.x0) < 3 or abs((following.x0 + following.x1) - (first.x0 + first.x1)) < 6
+    return close and aligned and not starts_caption(following)
+
+
+def _page_column(page: PageWords, line: Line, start: int) -> tuple[float, float]:
+    """The horizontal extent of the table a caption belongs to: the page's width, or one column of it."""
+    mid = page.width / 2
+    lines = lines_of(page.words)
+    crossing = sum(1 for w in page.words if w.x0 < mid - 4 and w.x1 > mid + 4)
+    if not lines or crossing > 0.3 * len(lines):
+        return 0.0, page.width
+    words = line.words
+    end = start
+    while end + 1 < len(words) and words[end + 1].x0 - words[end].x1 < 8:
+        end += 1
+    x0, x1 = words[start].x0, words[end].x1
+    if x0 < mid < x1:
+        return 0.0, page.width
+    return (mid, page.width) if x0 >= mid else (0.0, mid)
+
+
+def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool
+           ) -> tuple[list[Line], list[Word]] | None:
+    """The lines and rotated words next to the caption (below it, or above it going up) up to a wide gap."""
+    spans: list[tuple[float, float, Line | Word]] = [(ln.top, ln.bottom, ln) for ln in lines]
+    spans += [(w.top, w.bottom, w) for w in rotated if (w.top >= edge if down else w.bottom <= edge)]
+    spans.sort(key=lambda s: s[0] if down else -s[1])
+    kept: list[Line | Word] = []
+    reach: float | None = None
+    for top, bottom, item in spans:
+        if down and top < edge - 0.5 or not down and bottom > edge + 0.5:
+            continue
+        if isinstance(item, Line) and starts_caption(item):
+            break
+        if reach is None:
+            if (top - edge if down else edge - bottom) > 80:
+                return None  # nothing close to the caption on this side
+        elif (top - reach if down else reach - bottom) > GAP:
+            break
+        kept.append(item)
+        reach = bottom if reach is None else (max(reach, bottom) if down else min(reach, top))
+        if reach is not None and not down:
+            reach = min(reach, top)
+    if not kept:
+        return None
+    block_lines = sorted((k for k in kept if isinstance(k, Line)), key=lambda ln: ln.top)
+    return block_lines, [k for k in kept if isinstance(k, Word)]
+
+
+_ANY_CAPTION = re.compile(r"^(?:table|figure|fig\.|tab\.)\S*?[:.|]", re.IGNORECASE)
+
+
+def starts_caption(line: Line) -> bool:
+    """Whether a line starts some table's or figure's caption ('Figure 1:', 'Table 2.')."""
+    return bool(_ANY_CAPTION.match("".join(squeezed(w.text) for w in line.words[:3])))
+
+
+def _clusters(line: Line) -> list[list[Word]]:
+    clusters: list[list[Word]] = []
+    for word in line.words:
+        if clusters and word.x0 - clusters[-1][-1].x1 <= CELL_GAP:
+            clusters[-1].append(word)
+        else:
+            clusters.append([word])
+    return clusters
+
+
+def _rotated_stacks(words: list[Word]) -> list[list[list[Word]]]:
+    """Rotated words as header cells: words side by side (within ``CELL_GAP``) form one cell, read line by line
+    (left to right), each line from its bottom up."""
+    lines: list[list[Word]] = []
+    for word in sorted(words, key=lambda w: w.x0):
+        if lines and word.x0 < max(w.x1 for w in lines[-1]) - 1:
+            lines[-1].append(word)
+        else:
+            lines.append([word])
+    widths = sorted(max(w.x1 for w in line) - min(w.x0 for w in line) for line in lines)
+    # A rotated header's lines are a line pitch apart: their gap is under a line's own width, a column gap is not.
+    joins = max(CELL_GAP, 0.8 * widths[len(widths) // 2]) if widths else CELL_GAP
+    stacks: list[list[list[Word]]] = []
+    for line in lines:
+        line.sort(key=lambda w: -w.bottom)
+        if stacks and min(w.x0 for w in line) - max(w.x1 for w in stacks[-1][-1]) <= joins:
+            stacks[-1].append(line)
+        else:
+            stacks.append([line])
+    return stacks
+
+
+def _text(words: list[Word]) -> str:
+    return " ".join(w.text for w in words)
+
+
+@dataclass
+class _Piece:
+    text: str
+    x0: float
+    x1: float
+    line: int
+
+    @property
+    def centre(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+
+def _table(label: str, page: int, caption: str, continued: bool, lines: list[Line], rotated: list[Word],
+           carried: str | None, carried_from: int | None) -> Table | None:
+    numeric = [any(is_value(w) for w in ln.words) for ln in lines]
+    if True not in numeric:
+        return None
+    first_body = numeric.index(True)
+    left_edge = min(ln.x0 for ln, n in zip(lines, numeric, strict=True) if n)
+    if first_body > 0 and _group_line(lines[first_body - 1], left_edge, rotated) and any(
+            len(_clusters(ln)) > 1 for ln in lines[:first_body - 1]):
+        first_body -= 1
+    header, body = lines[:first_body], lines[first_body:]
+    columns, stub = _columns(header, rotated, left_edge)
+    if not columns:
+        return None
+    data_lo = columns[0].x0 + 1  # a row label ends before the first column's header starts
+    rows: list[Row] = []
+    notes: list[str] = []
+    group = carried
+    for line in body:
+        if notes or (rows and line.words[0].text[:1] in MARKS):
+            notes.append(line.text)  # a table note ('† Fold 7 ...'), and everything after it
+            continue
+        if not any(is_value(w) for w in line.words):
+            if _group_line(line, left_edge, []) and line.x1 <= data_lo:
+                group, carried_from = line.text, None
+            elif rows:
+                notes.append(line.text)
+            continue
+        n = 0
+        while n < len(line.words) and line.words[n].x1 <= data_lo and not (n and is_value(line.words[n])):
+            n += 1
+        own = _text(list(line.words[:n])).strip()
+        levels = tuple(p for p in (group, own) if p)
+        rows.append(Row(levels, line, line.words[n:], carried_from if group is not None and group == carried
+                        else None))
+    words = tuple(w for ln in lines for w in ln.words) + tuple(rotated)
+    return Table(label, page, caption, continued, tuple(header), tuple(columns), stub, tuple(rows), tuple(notes),
+                 open_group=group, carried_from=carried_from if carried else None, words=words)
+
+
+def _group_line(line: Line, left_edge: float, rotated: list[Word]) -> bool:
+    """A line of one label at the table's left edge, with no rotated header beside it: a row group's name."""
+    if len(_clusters(line)) != 1 or line.x0 > left_edge + 3 or any(is_value(w) for w in line.words):
+        return False
+    return not any(w.top < line.bottom and w.bottom > line.top for w in rotated)
+
+
+def _columns(header: list[Line], rotated: list[Word], left_edge: float) -> tuple[list[Column], Column | None]:
+    pieces: list[_Piece] = []
+    for index, line in enumerate(header):
+        pieces += [_Piece(_text(c), c[0].x0, max(w.x1 for w in c), index) for c in _clusters(line)]
+    bottom: list[tuple[_Piece, list[str]]] = []
+    for piece in pieces:
+        below = [p for p in pieces if p.line > piece.line and p.x0 < piece.x1 and p.x1 > piece.x0]
+        if not below and not any(w.x0 < piece.x1 and w.x1 > piece.x0 and w.top >= header[piece.line].bottom - 1
+                                 for w in rotated):
+            bottom.append((piece, [piece.text]))
+    for stack in _rotated_stacks(rotated):
+        words = [w for line in stack for w in line]
+        text = " ".join(_text(line) for line in stack)
+        stack_piece = _Piece(text, min(w.x0 for w in words), max(w.x1 for w in words), len(header))
+        bottom.append((stack_piece, [text]))
+    bottom.sort(key=lambda b: b[0].x0)
+    named: list[tuple[_Piece, tuple[str, ...]]] = []
+    for piece, _ in bottom:
+        levels: list[str] = [piece.text]
+        above = [p for p in pieces if p.line < piece.line and p.x0 < piece.x1 and p.x1 > piece.x0]
+        for upper in sorted(above, key=lambda p: -p.line):
+            if sum(1 for b in bottom if min(upper.x1, b[0].x1) - max(upper.x0, b[0].x0) > 2) > 1:
+                levels.insert(0, upper.text)  # a header over several columns: a level of its own
+            else:
+                levels[0] = f"{upper.text} {levels[0]}"  # the first line of a header on two lines
+        named.append((piece, tuple(levels)))
+    stub: Column | None = None
+    if named and named[0][0].x0 <= left_edge + 3:
+        piece, levels = named.pop(0)
+        stub = Column(levels, piece.x0, piece.x1)
+    columns = []
+    for i, (piece, levels) in enumerate(named):
+        left = stub.x1 if (i == 0 and stub is not None) else (named[i - 1][0].x1 if i else None)
+        right = named[i + 1][0].x0 if i + 1 < len(named) else None
+        lo = (left + piece.x0) / 2 if left is not None else float("-inf")
+        hi = (piece.x1 + right) / 2 if right is not None else float("inf")
+        columns.append(Column(levels, piece.x0, piece.x1, lo, hi))
+    return columns, stub
+
+
+def _open_group(previous: PageWords, label: str) -> str | None:
+    """The row group still open at the end of ``label`` on the previous page."""
+    for table in read_tables(previous, label):
+        if table.rows and table.open_group is not None:
+            return table.open_group
+    return None
+
+
+# -- looking a cell up ----------------------------------------------------------------------------
+
+
+def levels_of(name: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in name.split(" / ") if part.strip())
+
+
+def _same(a: str, b: str) -> bool:
+    return squeezed(a).rstrip(MARKS).lower() == squeezed(b).rstrip(MARKS).lower()
+
+
+def matches(levels: tuple[str, ...], wanted: str) -> bool:
+    """Whether a header or row named ``levels`` is the one a record names ``wanted`` (its last levels may do)."""
+    asked = levels_of(wanted)
+    if not asked or len(asked) > len(levels):
+        return _same(" ".join(levels), wanted)
+    return all(_same(a, b) for a, b in zip(levels[-len(asked):], asked, strict=True)) or _same(
+        " ".join(levels), wanted)
+
+
+def find_rows(table: Table, wanted: str) -> list[Row]:
+    return [row for row in table.rows if matches(row.levels, wanted)]
+
+
+def find_columns(table: Table, wanted: str) -> list[Column]:
+    return [column for column in table.columns if matches(column.levels, wanted)]
+
+
+def row_starting(rows: tuple[Row, ...], wanted: str) -> Row | None:
+    """A row whose line starts with ``wanted`` even where the label runs on (for messages)."""
+    return next((row for row in rows if starts_with(row.line.words, levels_of(wanted)[-1])), None)

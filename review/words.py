@@ -1,0 +1,219 @@
+"""Positioned text: the words of a page with their boxes, grouped into lines, as the table-cell check reads them.
+
+Two extractors give words with boxes, independently of each other and of pypdf's text:
+
+- PDFium (``pypdfium2``), the primary: characters with their boxes, their rotation angle and
+  their font weight, joined into words at the spaces PDFium generates between them;
+- poppler (``pdftotext -bbox-layout``, in ``review.poppler``), the second opinion: words with
+  boxes inside poppler's own lines, a rotated line being tall and narrow.
+
+Coordinates are PDF points measured from the top-left corner of the page (``top`` grows downward),
+as poppler gives them; PDFium's bottom-up boxes are turned over. Nothing here knows a table:
+``review.cells`` reads tables from these words.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+
+#: Characters PDFium or poppler may print for a minus sign, read as '-' when comparing text.
+_MINUS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2012": "-", "\ufe63": "-", "\uff0d": "-",
+                        "\u2010": "-", "\u2011": "-", "\u2019": "'", "\u2018": "'"})
+#: PDFium marks a hyphen at a line end it joined with U+FFFE; poppler never does.
+_SOFT_BREAK = "\ufffe"
+#: A weight from this on is bold (the OpenType scale: 400 regular, 700 bold).
+BOLD_WEIGHT = 600
+
+
+def squeezed(text: str) -> str:
+    """``text`` for comparing printed words: compatibility forms (ligatures), one minus sign, no spaces at all.
+
+    Table text comes out with spaces in other places than a curator types them ('0.681±0.019',
+    '0.681 ± 0.019', '0.681± 0.019'): comparing without spaces is the one reading every extractor agrees on.
+    """
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text).translate(_MINUS))
+
+
+@dataclass(frozen=True)
+class Word:
+    """One word on a page and its box (points from the top-left corner)."""
+
+    text: str
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    bold: bool = False
+    rotated: bool = False
+    """Printed turned by a quarter (a rotated column header): its box is tall and narrow."""
+
+    @property
+    def centre(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+    @property
+    def height(self) -> float:
+        return self.bottom - self.top
+
+
+@dataclass(frozen=True)
+class PageWords:
+    """Every word of one page, in the order the extractor gave them."""
+
+    number: int
+    width: float
+    height: float
+    words: tuple[Word, ...]
+
+
+@dataclass(frozen=True)
+class Line:
+    """Horizontal words that share a line, left to right."""
+
+    words: tuple[Word, ...]
+
+    @property
+    def top(self) -> float:
+        return min(w.top for w in self.words)
+
+    @property
+    def bottom(self) -> float:
+        return max(w.bottom for w in self.words)
+
+    @property
+    def x0(self) -> float:
+        return self.words[0].x0
+
+    @property
+    def x1(self) -> float:
+        return max(w.x1 for w in self.words)
+
+    @property
+    def height(self) -> float:
+        return self.bottom - self.top
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.text for w in self.words)
+
+    def within(self, lo: float, hi: float) -> Line | None:
+        """The part of the line whose words start between ``lo`` and ``hi`` (one column of a page), if any."""
+        kept = tuple(w for w in self.words if lo <= w.x0 < hi)
+        return Line(kept) if kept else None
+
+
+def lines_of(words: tuple[Word, ...] | list[Word]) -> list[Line]:
+    """Horizontal words grouped into lines, top to bottom.
+
+    Words join a line when their boxes overlap vertically by 40% of the smaller one, not when their
+    centres agree: a '±', a raised '†' and a superscript have boxes of their own height, and must stay
+    on the line of the number they belong to. Rotated words belong to no line.
+    """
+    lines: list[list[Word]] = []
+    spans: list[tuple[float, float]] = []
+    for word in sorted((w for w in words if not w.rotated), key=lambda w: (w.bottom, w.x0)):
+        if lines:
+            top, bottom = spans[-1]
+            overlap = min(bottom, word.bottom) - max(top, word.top)
+            if overlap > 0.4 * min(bottom - top, word.bottom - word.top):
+                lines[-1].append(word)
+                spans[-1] = (min(top, word.top), max(bottom, word.bottom))
+                continue
+        lines.append([word])
+        spans.append((word.top, word.bottom))
+    return [Line(tuple(sorted(line, key=lambda w: w.x0))) for line in lines]
+
+
+def starts_with(words: tuple[Word, ...] | list[Word], text: str) -> int:
+    """How many leading ``words`` spell ``text`` exactly, spaces ignored (0 when they do not)."""
+    target, joined = squeezed(text), ""
+    if not target:
+        return 0
+    for n, word in enumerate(words, 1):
+        joined += squeezed(word.text)
+        if joined == target:
+            return n
+        if not target.startswith(joined):
+            return 0
+    return 0
+
+
+# -- PDFium ---------------------------------------------------------------------------------------
+
+
+def pdfium_words(data: bytes) -> tuple[PageWords, ...]:
+    """Every page's words from PDFium: characters joined at spaces and line breaks, with weight and rotation."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    document = pdfium.PdfDocument(data)
+    try:
+        pages = []
+        for index in range(len(document)):
+            page = document[index]
+            try:
+                textpage = page.get_textpage()
+                try:
+                    pages.append(PageWords(index + 1, float(page.get_width()), float(page.get_height()),
+                                           tuple(_page_words(textpage, raw, float(page.get_height())))))
+                finally:
+                    textpage.close()
+            finally:
+                page.close()
+        return tuple(pages)
+    finally:
+        document.close()
+
+
+def _page_words(textpage: object, raw: object, height: float) -> list[Word]:
+    count = textpage.count_chars()  # type: ignore[attr-defined]
+    text = textpage.get_text_range(0, count) if count else ""  # type: ignore[attr-defined]
+    if len(text) != count:  # a character PDFium counts but prints as more or fewer: read them one by one
+        text = "".join((textpage.get_text_range(i, 1) or " ")[:1] for i in range(count))  # type: ignore[attr-defined]
+    handle = textpage.raw  # type: ignore[attr-defined]
+    words: list[Word] = []
+    chars: list[tuple[str, tuple[float, float, float, float], bool, bool]] = []
+
+    def flush() -> None:
+        if chars:
+            boxes = [box for _, box, _, _ in chars]
+            words.append(Word(
+                "".join(c for c, _, _, _ in chars),
+                min(b[0] for b in boxes), height - max(b[3] for b in boxes),
+                max(b[2] for b in boxes), height - min(b[1] for b in boxes),
+                bold=_bold(chars),
+                rotated=chars[0][3],
+            ))
+            chars.clear()
+
+    for i, char in enumerate(text):
+        if char.isspace() or char == _SOFT_BREAK or not char:
+            flush()
+            continue
+        box = textpage.get_charbox(i)  # type: ignore[attr-defined]
+        angle = raw.FPDFText_GetCharAngle(handle, i)  # type: ignore[attr-defined]
+        rotated = _quarter_turned(angle)
+        if chars and chars[-1][3] != rotated:
+            flush()
+        bold = raw.FPDFText_GetFontWeight(handle, i) >= BOLD_WEIGHT  # type: ignore[attr-defined]
+        chars.append((char, tuple(box), bold, rotated))  # type: ignore[arg-type]
+    flush()
+    return words
+
+
+def _quarter_turned(angle: float) -> bool:
+    """Whether a character's angle (radians, PDFium's) turns it off the horizontal."""
+    if angle < 0:
+        return False  # PDFium answers -1 where it cannot tell
+    turned = angle % (2 * math.pi)
+    return min(turned, 2 * math.pi - turned) > 0.2 and abs(turned - math.pi) > 0.2
+
+
+def _bold(chars: list[tuple[str, tuple[float, float, float, float], bool, bool]]) -> bool:
+    """Whether a word's letters and digits are all bold: footnote marks and '±' come from symbol fonts, whose
+    weight says nothing about the digits beside them."""
+    weights = [bold for char, _, bold, _ in chars if char.isalnum()]
+    return bool(weights) and all(weights)
