@@ -26,7 +26,6 @@ INPUTS: dict[str, str] = {
     "pdf": "the PDF file given",
     "cache_dir": "the cache folder",
     "timeout": "the time limit",
-    "max_memory": "the memory limit",
     "max_rows": "the row limit",
     "max_memory": "the memory limit",
     "max_page_chars": "the limit on a page's text",

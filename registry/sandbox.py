@@ -3,7 +3,9 @@
 A limit checked from inside (a clock looked at between steps) cannot stop one long step: pypdf
 extracting a page that holds 50 MB of text in one string, or a regular expression on it. So work
 that hostile input can make long or large runs here, in a child process that is killed once its
-time is up, with its address space capped (``RLIMIT_AS``, where the system has it).
+time is up, with its address space capped (``RLIMIT_AS``, where the system has it). The child leads
+a process group of its own, and the whole group is killed: a program the function starts (the
+review's ``pdftotext``) inherits the memory cap and goes with the child.
 
 The caller sends the function's name and its argument (pickled: the caller trusts itself); the child
 answers with plain data only (tuples, lists, dicts, text, bytes, numbers, None), which is read with
@@ -13,7 +15,9 @@ but data. The child imports the same modules as the caller (it gets the caller's
 
 from __future__ import annotations
 
+import os
 import pickle
+import signal
 import subprocess
 import sys
 import threading
@@ -73,6 +77,21 @@ class ChildFailed(Exception):
         self.hint = hint
 
 
+#: Where the child leads a process group of its own, so that what it starts (a ``pdftotext``) is killed with it.
+_POSIX = os.name == "posix"
+
+
+def _kill(process: subprocess.Popen[bytes]) -> None:
+    """Kill the child and every process it started (its process group), if any still runs."""
+    if _POSIX:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    elif process.poll() is None:
+        process.kill()
+
+
 def run_limited(target: str, argument: Any, *, timeout: float, memory_mb: int | None) -> Any:
     """``module:function`` called with ``argument`` in a child process; what it returned (plain data).
 
@@ -82,12 +101,12 @@ def run_limited(target: str, argument: Any, *, timeout: float, memory_mb: int | 
     memory = (memory_mb << 20) if memory_mb else 0
     request = pickle.dumps((list(sys.path), target, argument, memory), protocol=pickle.HIGHEST_PROTOCOL)
     process = subprocess.Popen([sys.executable, "-c", _BOOT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL)
+                               stderr=subprocess.DEVNULL, start_new_session=_POSIX)
     killed = threading.Event()
 
     def kill() -> None:
         killed.set()
-        process.kill()
+        _kill(process)
 
     timer = threading.Timer(timeout, kill)
     timer.daemon = True
@@ -111,8 +130,7 @@ def run_limited(target: str, argument: Any, *, timeout: float, memory_mb: int | 
                               f"{process.returncode})") from None
     finally:
         timer.cancel()
-        if process.poll() is None:
-            process.kill()
+        _kill(process)
         process.wait()
         if process.stdout is not None:
             process.stdout.close()

@@ -24,10 +24,14 @@ be checked.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from registry.models import Configuration, Evidence, Record, Result
+from registry.models.records import EvidenceProperty
 from registry.models.values import Locator
 from registry.units import UNITS, printed_forms
 from registry.units import symbol as unit_symbol
@@ -48,7 +52,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from registry.loader import Registry
-    from registry.models import Record, Result, Source
+    from registry.models import Source
 
 GRAMMAR = "'page: N' and 'quote: <quoted text>'"
 
@@ -85,6 +89,8 @@ def parse_locator(locator: Locator, record_id: str = "the record") -> list[Citat
     is missing."""
     if locator.page is not None and locator.quote is not None:
         return [Citation(locator.page, " ".join(locator.quote.split()))]
+    if locator.page is not None and is_cell(locator):
+        return []  # a table cell is checked by its row and column (review.cells), a quote is optional
     if locator.page is not None:
         raise NotCheckableError(
             f"cannot check {record_id}: its source locator cites page {locator.page} but quotes no text",
@@ -94,6 +100,11 @@ def parse_locator(locator: Locator, record_id: str = "the record") -> list[Citat
         f"cannot check {record_id}: its source locator names no page ({locator.text!r})",
         f"the checker reads locators that give {GRAMMAR}; add the page and a quote of the printed text",
     )
+
+
+def is_cell(locator: Locator) -> bool:
+    """Whether a locator names a table cell: a table (or figure), a row and a column."""
+    return (locator.table or locator.figure) is not None and locator.row is not None and locator.column is not None
 
 
 def locator_of(record: Record) -> Locator | None:
@@ -115,10 +126,35 @@ class Assertion:
     page: int | None = None
     matched: str = ""
     detail: str = ""
+    found: str = ""
+    """For a table cell: the row and column where the value was found (its own cell, or where else it is)."""
+    second: Opinion | None = None
+    """What the second extractor's reading said, where one was run."""
 
     @property
     def outcome(self) -> str:
         return "pass" if self.passed else "fail"
+
+    def plain(self) -> tuple[Any, ...]:
+        """The assertion as plain values (the second opinion a tuple too), as the review's child process sends it."""
+        return dataclasses.astuple(self)
+
+    @classmethod
+    def from_plain(cls, fields: tuple[Any, ...] | list[Any]) -> Assertion:
+        """The assertion ``plain`` gave."""
+        *head, second = fields
+        return cls(*head, second=Opinion(*second) if second is not None else None)
+
+
+@dataclass(frozen=True)
+class Opinion:
+    """One extractor's verdict on a claim, beside the primary's."""
+
+    extractor: str
+    passed: bool | None
+    """None: this claim does not read the text (it compares records or reads the PDF's metadata)."""
+    matched: str = ""
+    detail: str = ""
 
 
 @dataclass(frozen=True)
@@ -127,13 +163,15 @@ class Claim:
 
     record_id: str
     claim: str
+    #: Whether the claim reads the extracted text (then a second extractor checks it again).
+    reads_text: ClassVar[bool] = True
 
     def check(self, doc: Extraction) -> Assertion:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def _result(self, expected: str, passed: bool, page: int | None = None, matched: str = "",
-                detail: str = "") -> Assertion:
-        return Assertion(self.record_id, self.claim, expected, passed, page, matched, detail)
+                detail: str = "", found: str = "") -> Assertion:
+        return Assertion(self.record_id, self.claim, expected, passed, page, matched, detail, found)
 
     @staticmethod
     def _missing_page(doc: Extraction, page: int) -> str:
@@ -315,6 +353,7 @@ class RecordsAgree(Claim):
     expected: str
     found: str
     why: str
+    reads_text: ClassVar[bool] = False
 
     def check(self, doc: Extraction) -> Assertion:
         if self.expected == self.found:
@@ -328,6 +367,7 @@ class CannotCheck(Claim):
 
     expected: str
     why: str
+    reads_text: ClassVar[bool] = False
 
     def check(self, doc: Extraction) -> Assertion:
         return self._result(self.expected, False, detail=self.why)
@@ -346,6 +386,7 @@ class PageCount(Claim):
 @dataclass(frozen=True)
 class CreationDate(Claim):
     expected: str
+    reads_text: ClassVar[bool] = False  # the PDF's metadata, as pypdf reads it
 
     def check(self, doc: Extraction) -> Assertion:
         if doc.creation_date is None:
@@ -370,9 +411,6 @@ def source_claims(source: Source) -> list[Claim]:
 
 def record_claims(registry: Registry, record: Record) -> list[Claim]:
     """Every claim ``record`` makes about the page its locator cites (NotCheckableError if it cites none)."""
-    from registry.models import Configuration, Evidence, Result
-    from registry.models.records import EvidenceProperty
-
     locator = locator_of(record)
     if locator is None:
         raise NotCheckableError(
@@ -380,18 +418,46 @@ def record_claims(registry: Registry, record: Record) -> list[Claim]:
             "give the id of a result, an evidence row, a configuration or a source",
         )
     citations = parse_locator(locator, record.id)
+    if not citations and not isinstance(record, Result):
+        raise NotCheckableError(f"cannot check {record.id}: its source locator names a table cell but quotes no text",
+                                f"a {record.kind_token} is checked by the text it quotes, as in {GRAMMAR}")
     claims: list[Claim] = []
     for citation in citations:
         claims.append(PageExists(record.id, "page", citation.page))
         claims.append(TextOnPage(record.id, "quote", citation.page, citation.quote))
-    if isinstance(record, Result):
-        claims += _result_claims(registry, record, citations)
-    elif isinstance(record, Evidence) and record.property is EvidenceProperty.REPORTED_RESULT:
-        cited = _citing(citations, record.statement)
-        claims.append(ValueInQuote(record.id, "statement", cited.page, cited.quote, record.statement))
-    elif isinstance(record, Configuration):
-        claims.append(TextOnPage(record.id, "model label", citations[0].page, record.reported_name))
-    return claims
+    return claims + kind_claims(record, registry, citations)
+
+
+@functools.singledispatch
+def kind_claims(record: Record, registry: Registry, citations: list[Citation]) -> list[Claim]:
+    """The claims of a record's own kind, beyond its locator's page and quote (registered per model class)."""
+    return []
+
+
+@kind_claims.register(Evidence)
+def _evidence_claims(record: Evidence, registry: Registry, citations: list[Citation]) -> list[Claim]:
+    if record.property is not EvidenceProperty.REPORTED_RESULT:
+        return []
+    cited = _citing(citations, record.statement)
+    return [ValueInQuote(record.id, "statement", cited.page, cited.quote, record.statement)]
+
+
+@kind_claims.register(Configuration)
+def _configuration_claims(record: Configuration, registry: Registry, citations: list[Citation]) -> list[Claim]:
+    return [TextOnPage(record.id, "model label", citations[0].page, record.reported_name)]
+
+
+@kind_claims.register(Result)
+def _result_kind_claims(record: Result, registry: Registry, citations: list[Citation]) -> list[Claim]:
+    from review.cells import cell_claims, place_claims
+    from review.consistency import consistency_claims
+
+    if citations:
+        claims = _result_claims(registry, record, citations, units=not is_cell(record.source_locator))
+    else:
+        claims = [PageExists(record.id, "page", record.source_locator.page or 0)]
+    return claims + cell_claims(registry, record, citations) + place_claims(record) + consistency_claims(
+        registry, record)
 
 
 def _citing(citations: list[Citation], value: str) -> Citation:
@@ -400,13 +466,15 @@ def _citing(citations: list[Citation], value: str) -> Citation:
     return next((c for c in citations if pattern.search(normalize_quote(c.quote))), citations[0])
 
 
-def _result_claims(registry: Registry, result: Result, citations: list[Citation]) -> list[Claim]:
+def _result_claims(registry: Registry, result: Result, citations: list[Citation], *, units: bool = True
+                   ) -> list[Claim]:
     from registry.models import Configuration, Evaluation
     from registry.models.records import SourceClaim
 
     cited = _citing(citations, result.printed_value)
     claims: list[Claim] = [ValueInQuote(result.id, "printed value", cited.page, cited.quote, result.printed_value)]
-    claims += _unit_claims(result, cited)
+    if units:  # a cell's unit is read from its header, row label or caption (review.cells)
+        claims += _unit_claims(result, cited)
     evaluation = registry.records.get(result.evaluation)
     configuration = (registry.records.get(evaluation.configuration)
                      if isinstance(evaluation, Evaluation) else None)
@@ -418,6 +486,20 @@ def _result_claims(registry: Registry, result: Result, citations: list[Citation]
                                        configuration.reported_name,
                                        "the configuration's reported name"))
     return claims
+
+
+def unit_symbols(result: Result) -> tuple[tuple[str, ...], list[Claim]]:
+    """The forms the result's unit may be printed in, and the claims that unit_detail and unit agree."""
+    known = printed_forms(result.unit)
+    symbol = printed_as(result.unit_detail, result.unit)
+    if symbol is None:
+        return known, []
+    agree: list[Claim] = []
+    if known and symbol not in known:
+        agree.append(RecordsAgree(result.id, "unit detail = unit", symbol, known[0],
+                                  f"unit_detail says the unit is printed as '{symbol}'; "
+                                  f"the unit {result.unit} is printed as {', '.join(known)}"))
+    return (symbol,), agree
 
 
 def _unit_claims(result: Result, cited: Citation) -> list[Claim]:

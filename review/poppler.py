@@ -3,7 +3,8 @@
 A source check that rests on one PDF parser inherits that parser's mistakes (a dropped minus
 sign, columns read across, a cell read into its neighbour). poppler shares no code with pypdf or
 PDFium, so every claim is checked again against its reading: its page text
-(``pdftotext -enc UTF-8``, pages ended by form feeds, the extraction whose SHA-256 a review records
+(``pdftotext -raw -enc UTF-8``: content-stream order, which keeps a hyphen at a line end as printed, where
+poppler's reading order drops it; pages ended by form feeds, the extraction whose SHA-256 a review records
 as ``second_extraction_sha256``) and its positioned words (``pdftotext -bbox-layout``, words inside
 poppler's lines; a line taller than it is wide, and at least three characters long, is a rotated header).
 
@@ -17,10 +18,12 @@ import html
 import re
 import shutil
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 
-from review.limits import Limits, run_limited
+from registry.textsafe import excerpt
+from review.errors import PdfError, ReviewLimitError
 from review.pdftext import Extraction
 from review.words import PageWords, Word
 
@@ -53,17 +56,88 @@ def version(program: str) -> str:
     return f"{PROGRAM} {found.group(1)}" if found else PROGRAM
 
 
-def extract(path: Path, program: str, limits: Limits) -> Extraction:
-    """poppler's reading of ``path``: the text of every page and every page's positioned words."""
-    raw = run_limited([program, "-q", "-enc", "UTF-8", str(path), "-"], limits, what=PROGRAM, path=path).stdout
-    text = raw.decode("utf-8", "replace")
-    pages = text.split("\f")
-    if pages and pages[-1] == "":
-        pages.pop()  # pdftotext ends every page, the last one too, with a form feed
-    layout = run_limited([program, "-q", "-enc", "UTF-8", "-bbox-layout", str(path), "-"], limits,
-                         what=f"{PROGRAM} -bbox-layout", path=path).stdout
-    words = parse_bbox_layout(layout.decode("utf-8", "replace"))
-    return Extraction(pages=tuple(pages), extractor=version(program), words=words)
+#: What pdftotext is asked for: its page text (content-stream order) and its positioned words; '-' '-' reads the
+#: PDF from standard input and writes to standard output.
+_RUNS = ((PROGRAM, ("-q", "-raw", "-enc", "UTF-8", "-", "-")),
+         (f"{PROGRAM} -bbox-layout", ("-q", "-enc", "UTF-8", "-bbox-layout", "-", "-")))
+
+
+class Reading:
+    """poppler's reading of a PDF's bytes: both pdftotext runs started at once, fed the bytes on their standard
+    input, and read when ``result`` is asked for.
+
+    Used as a context manager: leaving it kills whatever still runs (the primary reading failed,
+    or the time is up), so no pdftotext outlives the review.
+    """
+
+    def __init__(self, data: bytes, program: str, name: str, timeout: float | None = None) -> None:
+        self._name = name
+        self._timeout = timeout
+        self._program = program
+        self._processes: list[subprocess.Popen[bytes]] = []
+        self._pool = ThreadPoolExecutor(max_workers=len(_RUNS))
+        self._runs = []
+        for what, options in _RUNS:
+            try:
+                process = subprocess.Popen([program, *options], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                           stderr=subprocess.PIPE)
+            except OSError as exc:
+                self.close()
+                raise PdfError(Path(name), f"cannot run {program}: {exc.strerror or exc}",
+                               f"check the installation of {PACKAGE}") from exc
+            self._processes.append(process)
+            self._runs.append(self._pool.submit(self._finish, process, data, what))
+
+    def __enter__(self) -> Reading:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for process in self._processes:
+            if process.poll() is None:
+                process.kill()
+        self._pool.shutdown(wait=True)
+
+    def result(self) -> Extraction:
+        """The text of every page and every page's positioned words; PdfError (or ReviewLimitError) if pdftotext
+        failed or ran past the time left."""
+        raw, layout = (run.result() for run in self._runs)
+        pages = raw.decode("utf-8", "replace").split("\f")
+        if pages and pages[-1] == "":
+            pages.pop()  # pdftotext ends every page, the last one too, with a form feed
+        words = parse_bbox_layout(layout.decode("utf-8", "replace"))
+        return Extraction(pages=tuple(pages), extractor=version(self._program), words=words)
+
+    def _finish(self, process: subprocess.Popen[bytes], data: bytes, what: str) -> bytes:
+        try:
+            out, err = process.communicate(data, timeout=self._timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            raise ReviewLimitError(f"{what} ran past the {self._timeout:g} s left for the review on {self._name} and "
+                                   "was stopped") from None
+        except BrokenPipeError:  # it ended before reading all of the PDF; its status says why
+            out, err = b"", b""
+            process.wait()
+        if process.returncode == 0:
+            return out
+        stderr = err.decode("utf-8", "replace")
+        if "bad_alloc" in stderr or "out of memory" in stderr.lower():
+            raise MemoryError(f"{what} ran out of memory")  # the review's memory limit: its message says so
+        path = Path(self._name)
+        if process.returncode < 0:
+            raise PdfError(path, f"{what} was stopped by signal {-process.returncode} on {self._name}",
+                           "check that the file opens in a PDF viewer")
+        raise PdfError(path, f"{what} failed on {self._name} (exit status {process.returncode}): "
+                       f"{excerpt(_last_line(stderr), 300)[1:-1] if stderr.strip() else 'no message'}",
+                       "check that the file opens in a PDF viewer")
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else ""
 
 
 def parse_bbox_layout(xhtml: str) -> tuple[PageWords, ...]:

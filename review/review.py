@@ -7,7 +7,6 @@ existing reviews (never over them) with ``registry.writer.write_record``.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import os
 import time
@@ -18,13 +17,14 @@ from typing import TYPE_CHECKING, Any
 from registry import limits
 from registry.errors import RegistryError
 from registry.textsafe import excerpt
-from review.claims import Assertion, Claim, check_claims, locator_of, record_claims, source_claims
+from review.claims import Assertion, Claim, locator_of, record_claims, source_claims
 from review.errors import NotCheckableError, ReviewLimitError
 from review.pdftext import MAX_PAGE_CHARS
 
 if TYPE_CHECKING:
     from registry.loader import Registry
     from registry.models import MissingMetadata, Record, Review, Source
+    from review.extract import Readings
     from review.fetch import PdfArtifact
     from review.pdftext import Extraction
 
@@ -49,6 +49,17 @@ class ReviewRun:
     extraction: Extraction
     assertions: list[Assertion]
     text_path: Path | None = None
+    readings: Readings | None = None
+    """Both extractions (the second None where pdftotext is missing); ``extraction`` is the primary."""
+
+    @property
+    def second(self) -> Extraction | None:
+        return self.readings.second if self.readings is not None else None
+
+    @property
+    def cells_checked(self) -> int:
+        """How many table cells were located and checked (what 'independent-cell-check' rests on)."""
+        return sum(1 for a in self.assertions if a.claim == "table cell")
 
     @property
     def failures(self) -> list[Assertion]:
@@ -130,12 +141,15 @@ def run_review(
     pdf: Path | None = None,
     cache_dir: Path | None = None,
     limits: ReviewLimits = ReviewLimits(),
+    second: bool = True,
     **fetch_options: Any,
 ) -> ReviewRun:
-    """Plan, fetch and verify the PDF, extract its text, check every claim. Raises only for bad input.
+    """Plan, fetch and verify the PDF, read it with both extractors (``second=False``: with pypdf and PDFium
+    only), check every claim with both. Raises only for bad input.
 
-    The bytes whose SHA-256 was verified are the bytes parsed; parsing and checking run in a child
-    process within ``limits`` (``registry.sandbox``), so that no PDF can hold the machine.
+    The bytes whose SHA-256 was verified are the bytes both extractors parse; reading and checking
+    run in one child process within ``limits`` (``registry.sandbox``; poppler's ``pdftotext`` runs
+    inside it, under the same limits), so that no PDF can hold the machine.
     """
     from review.fetch import acquire_pdf, default_cache_dir
 
@@ -144,24 +158,38 @@ def run_review(
     cache_dir = cache_dir if cache_dir is not None else default_cache_dir()
     artifact = acquire_pdf(plan.source, pdf=pdf, cache_dir=cache_dir, **fetch_options)
     remaining = limits.timeout - (time.monotonic() - started)
-    extraction, assertions = _check_limited(artifact, plan.claims, limits, remaining)
-    text_path = keep_text(cache_dir, artifact.sha256, extraction)
-    return ReviewRun(plan=plan, pdf=artifact, extraction=extraction, assertions=assertions, text_path=text_path)
+    readings, assertions = _check_limited(artifact, plan.claims, limits, remaining, second)
+    text_path = keep_text(cache_dir, artifact.sha256, readings.primary)
+    return ReviewRun(plan=plan, pdf=artifact, extraction=readings.primary, assertions=assertions, text_path=text_path,
+                     readings=readings)
 
 
-def _check_limited(artifact: PdfArtifact, claims: list[Claim], limits: ReviewLimits,
-                   remaining: float) -> tuple[Extraction, list[Assertion]]:
+@dataclass(frozen=True)
+class CheckRequest:
+    """What the child process is sent: the verified bytes, how to name them, the claims, and its limits."""
+
+    data: bytes = field(repr=False)
+    name: str
+    claims: list[Claim]
+    max_page_chars: int
+    timeout: float
+    """Seconds left for the review: what pdftotext, run by the child, may take at most."""
+    second: bool
+
+
+def _check_limited(artifact: PdfArtifact, claims: list[Claim], limits: ReviewLimits, remaining: float,
+                   second: bool) -> tuple[Readings, list[Assertion]]:
     """``check_pdf`` in a child process with the time left and the memory limit; its failures as messages."""
     from registry.sandbox import ChildFailed, LimitExceeded, run_limited
     from review.errors import PdfError
-    from review.pdftext import Extraction
+    from review.extract import Readings
 
     if remaining <= 0:
         raise ReviewLimitError(_over_time(limits))
+    request = CheckRequest(artifact.data, str(artifact.path), claims, limits.max_page_chars, remaining, second)
     try:
-        pages, extractor, created, created_utc, checked = run_limited(
-            "review.review:check_pdf", (artifact.data, str(artifact.path), claims, limits.max_page_chars),
-            timeout=remaining, memory_mb=limits.max_memory_mb)
+        readings, checked = run_limited("review.review:check_pdf", request, timeout=remaining,
+                                        memory_mb=limits.max_memory_mb)
     except LimitExceeded as exc:
         if exc.kind == "time":
             raise ReviewLimitError(_over_time(limits)) from None
@@ -171,11 +199,11 @@ def _check_limited(artifact: PdfArtifact, claims: list[Claim], limits: ReviewLim
     except ChildFailed as exc:
         if exc.error_type == "PdfError":
             raise PdfError(artifact.path, exc.message, exc.hint) from None
+        if exc.error_type == "ReviewLimitError":
+            raise ReviewLimitError(exc.message, *([exc.hint] if exc.hint else [])) from None
         raise RegistryError(f"checking {artifact.path} failed: {exc.error_type}: {excerpt(exc.message, 300)[1:-1]}",
                             "run again with {debug} for the details, and report it") from None
-    extraction = Extraction(pages=tuple(pages), extractor=extractor, creation_date=created,
-                            creation_date_utc=created_utc)
-    return extraction, [Assertion(*fields) for fields in checked]
+    return Readings.from_plain(readings), [Assertion.from_plain(fields) for fields in checked]
 
 
 def _over_time(limits: ReviewLimits) -> str:
@@ -183,15 +211,19 @@ def _over_time(limits: ReviewLimits) -> str:
             "was stopped")
 
 
-def check_pdf(request: tuple[bytes, str, list[Claim], int]) -> tuple[Any, ...]:
-    """What the child process runs: the PDF's text and every claim checked, as plain data."""
-    from review.pdftext import extract_pdf
+def check_pdf(request: CheckRequest) -> tuple[Any, ...]:
+    """What the child process runs: both readings of the bytes and every claim checked with both, as plain data.
 
-    data, name, claims, max_page_chars = request
-    extraction = extract_pdf(data, name=name, max_page_chars=max_page_chars)
-    checked = [dataclasses.astuple(assertion) for assertion in check_claims(claims, extraction)]
-    return (list(extraction.pages), extraction.extractor, extraction.creation_date, extraction.creation_date_utc,
-            checked)
+    Positioned words stay here, where the claims that need them are checked: only the page texts
+    (and what the review records of each extraction) go back.
+    """
+    from review.agreement import check_readings
+    from review.extract import read_pdf
+
+    readings = read_pdf(request.data, name=request.name, max_page_chars=request.max_page_chars,
+                        second=request.second, timeout=request.timeout)
+    checked = [assertion.plain() for assertion in check_readings(request.claims, readings)]
+    return readings.plain(), checked
 
 
 def keep_text(cache_dir: Path, pdf_sha256: str, extraction: Extraction) -> Path | None:
@@ -270,8 +302,10 @@ def build_review(registry: Registry, run: ReviewRun, *, now: dt.datetime | None 
         reviewed_at=now,
         artifact_sha256=run.pdf.sha256,
         extraction_sha256=run.extraction.sha256,
+        second_extraction_sha256=run.second.sha256 if run.second is not None else None,
         retrieval_url=retrieval_url,
-        methods=[ReviewMethod.SOURCE_HASH_VERIFICATION, ReviewMethod.PDF_TEXT_PARSE],
+        methods=[ReviewMethod.SOURCE_HASH_VERIFICATION, ReviewMethod.PDF_TEXT_PARSE,
+                 *([ReviewMethod.INDEPENDENT_CELL_CHECK] if run.cells_checked else [])],
         method_note=method_note(run),
         derivation=(
             "Written by 'registry review'; the id is built by the batch convention from the source's batch, the "
@@ -318,8 +352,19 @@ def method_note(run: ReviewRun) -> str:
         f"source however it was obtained. Extracted the text of all {run.extraction.page_count} pages "
         f"with {run.extraction.extractor}; extraction_sha256 is the SHA-256 of the page texts joined by form "
         "feeds (UTF-8). Quotes are matched verbatim where possible, otherwise after normalizing line breaks, "
-        "hyphenation at line ends, ligatures, arrows, minus signs, quotes and spaces. Asserted:"
+        "hyphenation at line ends, ligatures, arrows, minus signs, quotes and spaces."
     ]
+    if run.second is not None:
+        lines.append(f"Every claim that reads the text was checked again with {run.second.extractor}, an independent "
+                     "parser; second_extraction_sha256 is the SHA-256 of its page texts joined by form feeds (UTF-8). "
+                     "An assertion passed only where both extractors agreed.")
+    elif run.readings is not None and run.readings.second_missing:
+        lines.append(f"Not checked with a second extractor: {run.readings.second_missing}.")
+    if run.cells_checked:
+        lines.append(f"{run.cells_checked} table cells were located from positioned words (row label by column "
+                     "header) and their values, uncertainties and units read from the cell, its header, its row "
+                     "label and the caption.")
+    lines.append("Asserted:")
     by_record: dict[str, list[Assertion]] = {}
     for assertion in run.assertions:
         by_record.setdefault(assertion.record_id, []).append(assertion)

@@ -174,6 +174,53 @@ def find_captions(page: PageWords, label: str) -> list[tuple[Line, int]]:
     return found
 
 
+def caption_texts(page: PageWords, label: str) -> list[str]:
+    """The text of every caption of ``label`` (a table or a figure) on ``page``: its whole paragraph, lines joined
+    by line breaks (so that quote matching reads hyphenation at line ends as it does on a page)."""
+    texts = []
+    for line, start in find_captions(page, label):
+        lo, hi = _page_column(page, line, start)
+        lines = lines_of([w for w in page.words if lo <= w.x0 < hi])
+        first = line.words[start]
+        at = next((i for i, ln in enumerate(lines) if first in ln.words), None)
+        if at is None:
+            continue
+        end = at
+        while end + 1 < len(lines) and _continues(lines[end], lines[end + 1], lines[at]):
+            end += 1
+        texts.append("\n".join(" ".join(w.text for w in (ln.words[start:] if i == at else ln.words))
+                               for i, ln in enumerate(lines[at:end + 1], start=at)))
+    return texts
+
+
+def footnote_texts(page: PageWords, mark: str) -> list[str]:
+    """The text of every note on ``page`` that starts with ``mark`` ('1', '†'): a footnote or a table note, read in
+    each column of the page and across it, the mark itself left out."""
+    wanted = squeezed(mark)
+    texts: list[str] = []
+    for lo, hi in ((0.0, page.width), (0.0, page.width / 2), (page.width / 2, page.width)):
+        lines = lines_of([w for w in page.words if lo <= w.x0 < hi])
+        for i, line in enumerate(lines):
+            head = squeezed(line.words[0].text)
+            if not head.startswith(wanted) or (head[len(wanted):len(wanted) + 1].isdigit() and wanted.isdigit()):
+                continue
+            end = i
+            while end + 1 < len(lines) and lines[end + 1].top - lines[end].bottom < 0.8 * lines[end].height and (
+                    abs(lines[end + 1].x0 - line.x0) < 12) and not _starts_note(lines[end + 1]):
+                end += 1
+            first = line.words[0].text[len(mark):] if line.words[0].text.startswith(mark) else ""
+            body = [first, *(w.text for w in line.words[1:])]
+            text = "\n".join([" ".join(t for t in body if t), *(ln.text for ln in lines[i + 1:end + 1])])
+            if text not in texts:
+                texts.append(text)
+    return texts
+
+
+def _starts_note(line: Line) -> bool:
+    head = line.words[0].text
+    return head[:1] in MARKS or (head[:1].isdigit() and line.words[0].height < 0.8 * line.height)
+
+
 def read_tables(page: PageWords, label: str, previous: PageWords | None = None) -> list[Table]:
     """Every reading of ``label`` on ``page``: one per caption, the block below it first, then above it."""
     tables = []

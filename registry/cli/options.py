@@ -25,7 +25,6 @@ FLAGS: dict[str, str] = {
     "pdf": "--pdf",
     "cache_dir": "--cache-dir (or $REGISTRY_CACHE_DIR)",
     "timeout": "--timeout",
-    "max_memory": "--max-memory",
     "max_rows": "--max-rows",
     "max_memory": "--max-memory",
     "max_page_chars": "--max-page-chars",

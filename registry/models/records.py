@@ -316,6 +316,10 @@ class Review(Record):
     extraction_sha256: Sha256 | None = Field(
         None, description="SHA-256 of the text extracted from the PDF, where the review parsed it."
     )
+    second_extraction_sha256: Sha256 | None = Field(
+        None, description="SHA-256 of a second, independent extraction of the text (for example poppler's "
+        "pdftotext, pages joined by form feeds), where the review checked its claims against two extractors."
+    )
     retrieval_url: HttpsUrl | None = reportable("Where the reviewed file was retrieved from.")
     methods: Annotated[list[ReviewMethod], Sql(singular="method", index=True)] = Field(
         default_factory=list, description="How the review checked the records."

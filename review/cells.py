@@ -1,0 +1,448 @@
+"""Claims about table cells, uncertainties, units in headers, captions and footnotes.
+
+A record whose locator names a table, a row and a column (``Locator.row``/``column``; levels
+joined by ' / ') is checked in the table itself (``review.tables``), not on the page at large:
+
+- **table cell**: the printed value is the number in the cell where that row and that column
+  meet. A value from another cell fails, naming where it is printed and what the cited cell holds:
+  "0.681 is printed in row 'NT 500M', column 'Histone marks / H3K4me3'; row 'NT 2.5B' has 0.702 there".
+  Bold and footnote marks ('0.702†') are read and reported, not compared;
+- **uncertainty**: the ± value or interval printed with the value equals the record's (in the cell,
+  or right after the value in the quoted text), and the words the caption, the header, a table
+  note or the sentence use ('s.d.', 'standard error', '95% CI') name the record's kind (and its
+  level, and the number of folds or seeds where the record gives one);
+- **unit**: a unit printed in the cell, the column header ('Throughput (Sequences/s)'), the row
+  label ('Max. input length (tokens)') or the caption, in that order;
+- **in caption / in footnote**: a locator with ``caption: true`` must quote that table's or
+  figure's caption, and one with ``footnote`` the note printed under that mark.
+
+Tables are read once per page and label, and cached per extraction.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from registry.models.values import UncertaintyKind
+from review.claims import Assertion, Citation, Claim, is_cell, unit_symbols
+from review.pdftext import Extraction, find_text, normalize, normalize_quote, number_pattern, unit_pattern
+from review.tables import CellText, Column, Row, Table, caption_texts, find_columns, find_rows, footnote_texts, read_tables
+from review.words import squeezed
+
+if TYPE_CHECKING:
+    from registry.loader import Registry
+    from registry.models import Result
+    from registry.models.values import Uncertainty
+
+#: The words papers use for each kind of uncertainty. Abbreviations match as printed (case and dots).
+KIND_WORDS: dict[UncertaintyKind, tuple[str, ...]] = {
+    UncertaintyKind.STANDARD_DEVIATION: ("standard deviation", "std. dev.", "s.d.", "SD", "std", "st. dev."),
+    UncertaintyKind.STANDARD_ERROR: ("standard error", "s.e.m.", "SEM", "s.e.", "SE", "std. err."),
+    UncertaintyKind.CONFIDENCE_INTERVAL: ("confidence interval", "CI", "c.i."),
+    UncertaintyKind.MIN_MAX: ("min-max", "min–max", "min/max", "range", "minimum and maximum"),
+}
+#: What an aggregate's kind is called in print ('over 10 folds', 'across 5 seeds').
+OVER_WORDS = {"seeds": ("seeds", "seed", "random seeds"), "folds": ("folds", "fold", "cross-validation folds"),
+              "runs": ("runs", "run", "repetitions", "trials"), "samples": ("samples", "items", "examples"),
+              "bootstrap-resamples": ("resamples", "bootstrap resamples", "bootstrap samples")}
+
+_CACHE: dict[int, tuple[Extraction, dict[tuple[int, str], list[Table]]]] = {}
+
+
+def tables_on(doc: Extraction, page: int, label: str) -> list[Table]:
+    """Every reading of ``label`` on ``page`` of this extraction (cached)."""
+    held = _CACHE.get(id(doc))
+    if held is None or held[0] is not doc:
+        if len(_CACHE) > 8:
+            _CACHE.clear()
+        held = (doc, {})
+        _CACHE[id(doc)] = held
+    key = (page, label)
+    if key not in held[1]:
+        words = doc.page_words(page)
+        previous = doc.page_words(page - 1) if page > 1 else None
+        held[1][key] = read_tables(words, label, previous) if words is not None else []
+    return held[1][key]
+
+
+def _value(text: str) -> str:
+    return squeezed(normalize_quote(text)).replace(",", "")
+
+
+@dataclass(frozen=True)
+class Located:
+    """A cited cell, found: its table, row and column, and what it prints."""
+
+    table: Table
+    row: Row
+    column: Column
+
+    @property
+    def where(self) -> str:
+        return f"row '{self.row.name}', column '{self.column.name}'"
+
+    @property
+    def cell(self) -> CellText:
+        return self.table.cell(self.row, self.column)
+
+
+@dataclass(frozen=True)
+class CellAt(Claim):
+    """Shared by the claims that read one cited cell."""
+
+    page: int
+    table: str
+    row: str
+    column: str
+
+    def locate(self, doc: Extraction) -> Located | str:
+        """The cell, or why it cannot be found (a sentence naming what the page has instead)."""
+        if doc.page(self.page) is None:
+            return self._missing_page(doc, self.page)
+        if doc.page_words(self.page) is None:
+            return f"{doc.extractor} gives no positioned words, so the cell cannot be read"
+        tables = tables_on(doc, self.page, self.table)
+        if not tables:
+            elsewhere = [n for n in range(1, doc.page_count + 1) if n != self.page and tables_on(doc, n, self.table)]
+            hint = f"; it is on page {', '.join(map(str, elsewhere))}" if elsewhere else ""
+            return f"no caption of {self.table} on page {self.page} (and no table of numbers under or over one){hint}"
+        for table in tables:
+            rows = find_rows(table, self.row)
+            if rows:
+                break
+        else:
+            table = tables[0]
+            names = ", ".join(f"'{r.name}'" for r in table.rows[:12])
+            return f"no row '{self.row}' in {self.table} on page {self.page}; its rows are {names}"
+        if len(rows) > 1:
+            names = ", ".join(f"'{r.name}'" for r in rows)
+            return (f"row '{self.row}' is printed {len(rows)} times in {self.table} ({names}); name the row with its "
+                    "group, as 'group / label'")
+        columns = find_columns(table, self.column)
+        if len(columns) != 1:
+            names = ", ".join(f"'{c.name}'" for c in table.columns)
+            many = f"{len(columns)} columns are named '{self.column}'" if columns else f"no column '{self.column}'"
+            return f"{many} in {self.table} on page {self.page}; its columns are {names}"
+        return Located(table, rows[0], columns[0])
+
+
+@dataclass(frozen=True)
+class TableCell(CellAt):
+    """The printed value must be the number in the cell where the record's row and column meet."""
+
+    value: str
+
+    def check(self, doc: Extraction) -> Assertion:
+        expected = f"'{self.value}' in {self.table}, row '{self.row}', column '{self.column}'"
+        spot = self.locate(doc)
+        if isinstance(spot, str):
+            return self._result(expected, False, self.page, detail=spot)
+        cell = spot.cell
+        wanted = _value(self.value)
+        if cell.value is not None and _value(cell.value) == wanted:
+            notes = [f"in {spot.where} of {self.table}"]
+            if cell.bold:
+                notes.append("printed in bold")
+            if cell.marks:
+                notes.append(f"with the mark {cell.marks}")
+            if spot.row.group_page is not None:
+                notes.append(f"its group '{spot.row.levels[0]}' is printed on page {spot.row.group_page}, where the "
+                             "table begins")
+            return self._result(expected, True, self.page, cell.text, "; ".join(notes), spot.where)
+        holds = cell.value if cell.value is not None else (f"'{cell.text}'" if cell.text else "nothing")
+        for row in spot.table.rows:
+            for column in spot.table.columns:
+                other = spot.table.cell(row, column)
+                if other.value is not None and _value(other.value) == wanted:
+                    here = f"row '{row.name}', column '{column.name}'"
+                    return self._result(expected, False, self.page, cell.text,
+                                        f"{self.value} is printed in {here}; {self._cited(spot, row, column)} has "
+                                        f"{holds} there", here)
+        slip = ""
+        if cell.value is not None and _value(cell.value).lstrip("+-") == wanted.lstrip("+-"):
+            slip = (f" (the same digits with {'a minus sign' if cell.value.startswith(('-', '−')) else 'no minus sign'}"
+                    "; a printed value keeps the sign the source prints)")
+        return self._result(expected, False, self.page, cell.text,
+                            f"{self.value} is not printed in {self.table} on page {self.page}; {spot.where} has "
+                            f"{holds}{slip}", spot.where)
+
+    @staticmethod
+    def _cited(spot: Located, row: Row, column: Column) -> str:
+        if column == spot.column:
+            return f"row '{spot.row.name}'"
+        if row == spot.row:
+            return f"column '{spot.column.name}'"
+        return spot.where
+
+
+def _numbers(text: str) -> list[str]:
+    from registry.numbers import numbers_in
+
+    return [_value(n) for n in numbers_in(normalize_quote(text))]
+
+
+def expected_uncertainty(uncertainty: Uncertainty) -> tuple[str, ...]:
+    """The record's ± value, or its two bounds, as printed digits."""
+    printed = _numbers(uncertainty.printed)
+    return tuple(printed[:1] if uncertainty.half_width is not None else printed[:2])
+
+
+@dataclass(frozen=True)
+class CellUncertainty(CellAt):
+    """The ± value or interval printed in the cell must be the record's."""
+
+    printed: str
+    interval: bool
+
+    def check(self, doc: Extraction) -> Assertion:
+        expected = f"'{self.printed}' in the cell"
+        spot = self.locate(doc)
+        if isinstance(spot, str):
+            return self._result(expected, False, self.page, detail=f"the cell cannot be read: {spot}")
+        cell = spot.cell
+        found = (cell.interval if self.interval else ((cell.plus_minus,) if cell.plus_minus else None))
+        wanted = _numbers(self.printed)[: 2 if self.interval else 1]
+        if found is not None and [_value(f) for f in found] == wanted:
+            return self._result(expected, True, self.page, cell.text, f"printed with the value in {spot.where}",
+                                spot.where)
+        what = "interval" if self.interval else "± value"
+        shown = (f"[{found[0]}, {found[1]}]" if self.interval else f"± {found[0]}") if found else f"no {what}"
+        return self._result(expected, False, self.page, cell.text,
+                            f"the cell prints '{cell.text}': {shown}, not the record's '{self.printed}'", spot.where)
+
+
+@dataclass(frozen=True)
+class TextUncertainty(Claim):
+    """The ± value or interval printed right after the value in the quoted text must be the record's."""
+
+    page: int
+    quote: str
+    value: str
+    printed: str
+    interval: bool
+
+    def check(self, doc: Extraction) -> Assertion:
+        expected = f"'{self.printed}' with '{self.value}'"
+        page_text = doc.page(self.page)
+        if page_text is None:
+            return self._result(expected, False, self.page, detail=self._missing_page(doc, self.page))
+        match = find_text(page_text, self.quote)
+        hit = match.search(number_pattern(self.value)) if match is not None else None
+        if match is None or hit is None:
+            return self._result(expected, False, self.page,
+                                detail=f"'{self.value}' is not printed in the quoted text, so its uncertainty cannot be "
+                                       "read")
+        after = hit.string[hit.end():hit.end() + 60]
+        number = r"[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)"
+        shape = (rf"[^\[\]()]{{0,25}}?[\[(]\s*({number})\s*[,;\u2013-]\s*({number})\s*[\])]" if self.interval
+                 else rf"\s*(?:\u00b1|\+/-|\+-)\s*({number})")
+        printed = re.match(shape, after)
+        wanted = _numbers(self.printed)[: 2 if self.interval else 1]
+        if printed is not None and [_value(g) for g in printed.groups()] == wanted:
+            return self._result(expected, True, self.page, hit.string[hit.start():hit.end() + printed.end()],
+                                "printed right after the value")
+        shown = f"'{hit.string[hit.start():hit.end() + printed.end()]}'" if printed else "no " + (
+            "interval" if self.interval else "± value")
+        return self._result(expected, False, self.page, hit.string[hit.start():hit.end() + 30].strip(),
+                            f"the page prints {shown} with '{self.value}', not the record's '{self.printed}'")
+
+
+def _kind_in(text: str, kind: UncertaintyKind) -> str | None:
+    for word in KIND_WORDS.get(kind, ()):
+        flags = re.IGNORECASE if len(word) > 4 and word.isalpha() or " " in word else 0
+        edge = r"(?<![A-Za-z.])" + re.escape(word) + (r"(?![A-Za-z])" if word[-1] != "." else "")
+        if re.search(edge, text, flags):
+            return word
+    return None
+
+
+@dataclass(frozen=True)
+class UncertaintyStated(Claim):
+    """The words printed with the value (caption, header, row label, table note, sentence) name the record's kind."""
+
+    page: int
+    kind: UncertaintyKind
+    level: str | None
+    over: tuple[int, str] | None
+    table: str | None = None
+    row: str | None = None
+    column: str | None = None
+    quote: str | None = None
+
+    def check(self, doc: Extraction) -> Assertion:
+        expected = self.kind.value + (f" ({self.level}%)" if self.level else "") + (
+            f" over {self.over[0]} {self.over[1]}" if self.over else "")
+        places = self._places(doc)
+        if isinstance(places, str):
+            return self._result(expected, False, self.page, detail=places)
+        for name, text in places:
+            word = _kind_in(normalize(text).text, self.kind)
+            if word is None:
+                continue
+            problems = []
+            if self.level and not re.search(rf"(?<![\d.]){re.escape(self.level)}\s*%", normalize(text).text):
+                problems.append(f"but not the level {self.level}%")
+            if self.over and not self._over_in(normalize(text).text):
+                problems.append(f"but not '{self.over[0]} {self.over[1]}'")
+            if problems:
+                return self._result(expected, False, self.page, text[:160],
+                                    f"the {name} says '{word}' " + " and ".join(problems))
+            return self._result(expected, True, self.page, text[:160], f"the {name} says '{word}'")
+        for name, text in places:
+            for other in KIND_WORDS:
+                word = _kind_in(normalize(text).text, other)
+                if other is not self.kind and word is not None:
+                    return self._result(expected, False, self.page, text[:160],
+                                        f"the {name} says '{word}' ({other.value}), not {self.kind.value}")
+        searched = ", ".join(name for name, _ in places) or "nothing"
+        return self._result(expected, False, self.page,
+                            detail=f"no words for {self.kind.value} ({', '.join(KIND_WORDS.get(self.kind, ()))}) in "
+                                   f"the {searched}; the record's kind of uncertainty is not what the source states "
+                                   "where the value is printed")
+
+    def _over_in(self, text: str) -> bool:
+        count, kind = self.over  # type: ignore[misc]
+        words = "|".join(re.escape(w) for w in OVER_WORDS.get(kind, (kind,)))
+        return bool(re.search(rf"(?<![\d.]){count}\s+(?:\w+\s+){{0,2}}(?:{words})\b", text) or re.search(
+            rf"\bn\s*=\s*{count}\b", text))
+
+    def _places(self, doc: Extraction) -> list[tuple[str, str]] | str:
+        if self.table is not None and self.row is not None and self.column is not None:
+            spot = CellAt(self.record_id, self.claim, self.page, self.table, self.row, self.column).locate(doc)
+            if isinstance(spot, str):
+                return f"the cell cannot be read: {spot}"
+            return [(f"column header '{spot.column.name}'", spot.column.name), (f"row label '{spot.row.name}'",
+                                                                                   spot.row.name),
+                    (f"caption of {self.table}", spot.table.caption),
+                    *((f"note under {self.table}", note) for note in spot.table.notes)]
+        page_text = doc.page(self.page)
+        if page_text is None:
+            return self._missing_page(doc, self.page)
+        match = find_text(page_text, self.quote or "")
+        if match is None:
+            return "the quoted text is not on the page, so the words around the value cannot be read"
+        places = [("quoted text and the sentence it comes from", match.before[-30:] + match.normalized + match.after)]
+        if self.table is not None:
+            places += [(f"caption of {self.table}", text) for text in _captions(doc, self.page, self.table)]
+        return places
+
+
+def _captions(doc: Extraction, page: int, label: str) -> list[str]:
+    words = doc.page_words(page)
+    return caption_texts(words, label) if words is not None else []
+
+
+@dataclass(frozen=True)
+class CellUnit(CellAt):
+    """The unit must be printed in the cell, its column header, its row label or the table's caption."""
+
+    unit: str
+    symbols: tuple[str, ...]
+
+    def check(self, doc: Extraction) -> Assertion:
+        from registry.units import UNITS, printed_forms
+
+        expected = f"{' or '.join(self.symbols)} ({self.unit})"
+        spot = self.locate(doc)
+        if isinstance(spot, str):
+            return self._result(expected, False, self.page, detail=f"the cell cannot be read: {spot}")
+        places = [("cell", spot.cell.rest), (f"column header '{spot.column.name}'", spot.column.name),
+                  (f"row label '{spot.row.name}'", spot.row.name), (f"caption of {self.table}", spot.table.caption)]
+        for name, text in places:
+            for symbol in self.symbols:
+                if unit_pattern(symbol).search(normalize_quote(text)):
+                    return self._result(expected, True, self.page, text[:120], f"'{symbol}' printed in the {name}",
+                                        spot.where)
+        others = {form: token for token in UNITS for form in printed_forms(token) if len(form) > 1 or form == "%"}
+        for name, text in places[1:3]:
+            for form, token in sorted(others.items(), key=lambda f: -len(f[0])):
+                if re.search(r"\(\s*" + re.escape(form) + r"\s*\)", text):
+                    return self._result(expected, False, self.page, text[:120],
+                                        f"the {name} prints '({form})' ({token}), not {expected}; correct the record's "
+                                        "unit (or unit_detail) to the printed one", spot.where)
+        return self._result(expected, False, self.page, spot.cell.text,
+                            f"no {expected} is printed in the cell, its column header, its row label or the caption "
+                            f"of {self.table}", spot.where)
+
+
+@dataclass(frozen=True)
+class InPlace(Claim):
+    """A quote must be printed in the caption of its table or figure, or in the note under its mark."""
+
+    page: int
+    quote: str
+    label: str | None = None
+    mark: str | None = None
+
+    def check(self, doc: Extraction) -> Assertion:
+        where = f"note {self.mark}" if self.mark else f"caption of {self.label}"
+        expected = f"'{self.quote}' in the {where}"
+        words = doc.page_words(self.page)
+        if words is None:
+            detail = (self._missing_page(doc, self.page) if doc.page(self.page) is None else
+                      f"{doc.extractor} gives no positioned words, so the {where} cannot be read")
+            return self._result(expected, False, self.page, detail=detail)
+        texts = footnote_texts(words, self.mark) if self.mark else caption_texts(words, self.label or "")
+        for text in texts:
+            match = find_text(text, self.quote)
+            if match is not None:
+                return self._result(expected, True, self.page, match.shown, f"in the {where} on page {self.page}")
+        if not texts:
+            return self._result(expected, False, self.page, detail=f"no {where} on page {self.page}")
+        return self._result(expected, False, self.page, texts[0][:160].replace("\n", " "),
+                            f"the {where} on page {self.page} does not print the quote")
+
+
+# -- claims from a result ---------------------------------------------------------------------------
+
+
+def cell_claims(registry: Registry, result: Result, citations: list[Citation]) -> list[Claim]:
+    """A table cell's value, uncertainty and unit, or the uncertainty printed with a value in a sentence."""
+    locator = result.source_locator
+    uncertainty = result.uncertainty
+    page = locator.page
+    if page is None:
+        return []
+    claims: list[Claim] = []
+    if is_cell(locator):
+        label = locator.table or locator.figure or ""
+        where = (result.id, page, label, locator.row or "", locator.column or "")
+        claims.append(TableCell(where[0], "table cell", *where[1:], result.printed_value))
+        if uncertainty is not None:
+            claims.append(CellUncertainty(where[0], "uncertainty", *where[1:], uncertainty.printed,
+                                          uncertainty.is_interval))
+            claims.append(_stated(result, uncertainty, page, table=label, row=locator.row, column=locator.column))
+        symbols, agree = unit_symbols(result)
+        if symbols:
+            claims += [*agree, CellUnit(where[0], "unit", *where[1:], str(result.unit), symbols)]
+        return claims
+    if uncertainty is not None and citations:
+        from review.claims import _citing
+
+        cited = _citing(citations, result.printed_value)
+        claims.append(TextUncertainty(result.id, "uncertainty", cited.page, cited.quote, result.printed_value,
+                                      uncertainty.printed, uncertainty.is_interval))
+        claims.append(_stated(result, uncertainty, cited.page, table=locator.table if locator.caption else None,
+                              quote=cited.quote))
+    return claims
+
+
+def _stated(result: Result, uncertainty: Uncertainty, page: int, **where: str | None) -> UncertaintyStated:
+    over = (uncertainty.over.count, uncertainty.over.kind.value) if uncertainty.over and uncertainty.over.count else None
+    level = format(uncertainty.level.normalize(), "f") if uncertainty.level is not None else None
+    return UncertaintyStated(result.id, "uncertainty kind", page, uncertainty.kind, level, over, **where)
+
+
+def place_claims(result: Result) -> list[Claim]:
+    """A caption or footnote locator: the quote must be printed in that caption or note."""
+    locator = result.source_locator
+    if locator.page is None or locator.quote is None:
+        return []
+    quote = " ".join(locator.quote.split())
+    if locator.footnote:
+        return [InPlace(result.id, "in footnote", locator.page, quote, mark=locator.footnote)]
+    if locator.caption:
+        return [InPlace(result.id, "in caption", locator.page, quote, label=locator.table or locator.figure)]
+    return []
