@@ -151,7 +151,7 @@ class TableCell(CellAt):
                 notes.append(f"its group '{spot.row.levels[0]}' is printed on page {spot.row.group_page}, where the "
                              "table begins")
             return self._result(expected, True, self.page, cell.text, "; ".join(notes), spot.where)
-        holds = cell.value if cell.value is not None else (f"'{cell.text}'" if cell.text else "nothing")
+        holds = cell.printed_value if cell.value is not None else (f"'{cell.text}'" if cell.text else "nothing")
         for row in spot.table.rows:
             for column in spot.table.columns:
                 other = spot.table.cell(row, column)
@@ -162,7 +162,7 @@ class TableCell(CellAt):
                                         f"{holds} there", here)
         slip = ""
         if cell.value is not None and _value(cell.value).lstrip("+-") == wanted.lstrip("+-"):
-            slip = (f" (the same digits with {'a minus sign' if cell.value.startswith(('-', '−')) else 'no minus sign'}"
+            slip = (f" (the same digits with {'a minus sign' if cell.value.startswith('-') else 'no minus sign'}"
                     "; a printed value keeps the sign the source prints)")
         return self._result(expected, False, self.page, cell.text,
                             f"{self.value} is not printed in {self.table} on page {self.page}; {spot.where} has "
@@ -236,7 +236,7 @@ class TextUncertainty(Claim):
                                        "read")
         after = hit.string[hit.end():hit.end() + 60]
         number = r"[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)"
-        shape = (rf"[^\[\]()]{{0,25}}?[\[(]\s*({number})\s*[,;\u2013-]\s*({number})\s*[\])]" if self.interval
+        shape = (rf"[^\[\]]{{0,30}}?[\[(]\s*({number})\s*[,;\u2013-]\s*({number})\s*[\])]" if self.interval
                  else rf"\s*(?:\u00b1|\+/-|\+-)\s*({number})")
         printed = re.match(shape, after)
         wanted = _numbers(self.printed)[: 2 if self.interval else 1]
@@ -305,8 +305,9 @@ class UncertaintyStated(Claim):
     def _over_in(self, text: str) -> bool:
         count, kind = self.over  # type: ignore[misc]
         words = "|".join(re.escape(w) for w in OVER_WORDS.get(kind, (kind,)))
-        return bool(re.search(rf"(?<![\d.]){count}\s+(?:\w+\s+){{0,2}}(?:{words})\b", text) or re.search(
-            rf"\bn\s*=\s*{count}\b", text))
+        printed = f"(?:{count}|{count:,})"
+        return bool(re.search(rf"(?<![\d.,]){printed}\s+(?:\w+\s+){{0,2}}(?:{words})\b", text) or re.search(
+            rf"\bn\s*=\s*{printed}\b", text))
 
     def _places(self, doc: Extraction) -> list[tuple[str, str]] | str:
         if self.table is not None and self.row is not None and self.column is not None:

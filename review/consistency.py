@@ -34,48 +34,61 @@ PROPORTION_METRICS = frozenset({"accuracy", "top-1-accuracy", "top-5-accuracy", 
 _SAME_ITEMS = frozenset({"seeds", "runs"})
 
 
+#: Operations over a list of inputs rather than a value and a baseline.
+_OVER_INPUTS = ("mean", "standard-deviation", "standard-error")
+
+
 @dataclass(frozen=True)
 class DerivedConsistent(Claim):
-    """A derived value, recomputed from its two inputs' printed digits, must round to its own printed digits."""
+    """A derived value, recomputed from its inputs' printed digits, must round to its own printed digits.
+
+    ``operation`` is one of the ``Operation`` values, or 'standard-deviation' / 'standard-error' for the
+    spread printed with a mean, recomputed over the same inputs."""
 
     printed: str
     operation: str
-    value: str
-    baseline: str
-    lower_is_better: bool
-    percent: bool
-    scales: tuple[Decimal, Decimal]
-    inputs: tuple[str, str]
-    quote: str | None
+    inputs: tuple[str, ...]
+    """The inputs' printed values: (value, baseline) for an operation of two, all of them for a mean."""
+    sources: tuple[str, ...]
+    lower_is_better: bool = False
+    percent: bool = False
+    scales: tuple[Decimal, Decimal] = (Decimal(1), Decimal(1))
+    quote: str | None = None
     reads_text: ClassVar[bool] = False
 
     def check(self, doc: Extraction) -> Assertion:
-        from registry.numbers import consistent, decimals, recompute
+        from registry.numbers import consistent, decimals, recompute, recompute_mean, recompute_spread
 
-        expected = f"{self.printed} = {self.operation} of {self.value} and {self.baseline}"
+        of = (f"{self.inputs[0]} and {self.inputs[1]}" if self.operation not in _OVER_INPUTS else
+              f"{len(self.inputs)} results")
+        expected = f"{self.printed} = {self.operation} of {of}"
         try:
-            again = recompute(self.operation, self.value, self.baseline, lower_is_better=self.lower_is_better,
-                              percent=self.percent, value_scale=self.scales[0], baseline_scale=self.scales[1])
+            if self.operation == "mean":
+                again = recompute_mean(list(self.inputs))
+            elif self.operation in _OVER_INPUTS:
+                again = recompute_spread(list(self.inputs), standard_error=self.operation == "standard-error")
+            else:
+                again = recompute(self.operation, self.inputs[0], self.inputs[1], lower_is_better=self.lower_is_better,
+                                  percent=self.percent, value_scale=self.scales[0], baseline_scale=self.scales[1])
         except ZeroDivisionError:
-            return self._result(expected, False, detail=f"the baseline {self.baseline} may be zero at its printed "
-                                "digits, so no ratio can be recomputed")
+            return self._result(expected, False, detail=f"the baseline {self.inputs[1]} may be zero at its printed "
+                                "digits, so nothing can be recomputed")
         except ValueError as exc:
             return self._result(expected, False, detail=f"cannot recompute: {exc}")
         places = max(decimals(self.printed), 1) + 1
         quantum = Decimal(1).scaleb(-places)
-        shown = f"{again.formula} = {again.exact.quantize(quantum)} (between {again.allowed.shown(places)} given " \
-                f"the inputs' rounding)"
+        shown = (f"{again.formula} = {again.exact.quantize(quantum)} (between {again.allowed.shown(places)} given "
+                 "the inputs' rounding)")
         sentence = ""
-        if self.quote is not None:
+        if self.quote is not None and self.operation not in _OVER_INPUTS:
             quoted = normalize_quote(self.quote)
-            printed = [v for v in (self.value, self.baseline) if number_pattern(v).search(quoted)]
-            if len(printed) == 2:
+            if all(number_pattern(v).search(quoted) for v in self.inputs):
                 sentence = "; the quoted sentence prints both inputs"
         if consistent(self.printed, again):
             return self._result(expected, True, matched=shown,
-                                detail=f"consistent at the printed rounding (inputs {', '.join(self.inputs)}){sentence}")
+                                detail=f"consistent at the printed rounding{sentence}")
         return self._result(expected, False, matched=shown,
-                            detail=f"printed {self.printed}, but {shown}; one of the three numbers is mistranscribed, "
+                            detail=f"printed {self.printed}, but {shown}; one of the numbers is mistranscribed, "
                                    f"or the source's own arithmetic is wrong{sentence}")
 
 
@@ -119,40 +132,54 @@ class GrimPossible(Claim):
 
 def consistency_claims(registry: Registry, result: Result) -> list[Claim]:
     """The internal-consistency claims a result makes: its derivation, and GRIM where it is a share of items."""
-    claims: list[Claim] = []
-    derived = _derived(registry, result)
-    if derived is not None:
-        claims.append(derived)
+    claims: list[Claim] = _derived(registry, result)
     grim = _grim(registry, result)
     if grim is not None:
         claims.append(grim)
     return claims
 
 
-def _derived(registry: Registry, result: Result) -> DerivedConsistent | None:
+def _derived(registry: Registry, result: Result) -> list[Claim]:
     from registry.errors import RegistryError
     from registry.models import Result as ResultModel
+    from registry.models.values import UncertaintyKind
+    from registry.numbers import numbers_in
     from registry.units import spec
 
     derivation = result.derived
     if derivation is None:
-        return None
-    value, baseline = registry.records.get(derivation.value), registry.records.get(derivation.baseline)
-    if not isinstance(value, ResultModel) or not isinstance(baseline, ResultModel):
-        return None  # a dangling reference is a validation error already
+        return []
+    inputs = [registry.records.get(i) for i in derivation.sources]
+    if result.id in derivation.sources or not all(isinstance(i, ResultModel) for i in inputs):
+        return []  # a dangling reference, or one to itself, is a validation error already
+    results: list[Result] = [i for i in inputs if isinstance(i, ResultModel)]
+    printed = tuple(i.printed_value for i in results)
+    ids = tuple(i.id for i in results)
+    operation = derivation.operation.value
+    if operation == "mean":
+        claims: list[Claim] = [DerivedConsistent(result.id, "derived value", result.printed_value, operation, printed,
+                                                 ids)]
+        spread = result.uncertainty
+        kinds = {UncertaintyKind.STANDARD_DEVIATION: "standard-deviation",
+                 UncertaintyKind.STANDARD_ERROR: "standard-error"}
+        if spread is not None and spread.kind in kinds and spread.half_width is not None and numbers_in(
+                spread.printed) and (spread.over is None or spread.over.count in (None, len(results))):
+            claims.append(DerivedConsistent(result.id, "derived uncertainty", numbers_in(spread.printed)[0],
+                                            kinds[spread.kind], printed, ids))
+        return claims
+    value, baseline = results
     try:
         a, b = spec(value.unit), spec(baseline.unit)
     except RegistryError:
-        return None
+        return []
     same = value.unit == baseline.unit
     if a.dimension is not b.dimension or (not same and (a.scale is None or b.scale is None)):
-        return None  # 'registry validate' reports inputs that cannot give the result
+        return []  # 'registry validate' reports inputs that cannot give the result
     scales = (Decimal(1), Decimal(1)) if same else (a.scale or Decimal(1), b.scale or Decimal(1))
-    operation = derivation.operation.value
-    return DerivedConsistent(result.id, "derived value", result.printed_value, operation, value.printed_value,
-                             baseline.printed_value, value.metric_direction.value == "lower",
-                             operation != "difference" and str(result.unit) == "percent", scales,
-                             (value.id, baseline.id), result.source_locator.quote)
+    return [DerivedConsistent(result.id, "derived value", result.printed_value, operation, printed, ids,
+                              value.metric_direction.value == "lower",
+                              operation != "difference" and str(result.unit) == "percent", scales,
+                              result.source_locator.quote)]
 
 
 def _grim(registry: Registry, result: Result) -> GrimPossible | None:

@@ -235,7 +235,9 @@ class Normalized:
 def normalize(raw: str) -> Normalized:
     """Normalize ``raw`` for matching (see the module docstring), keeping a map back to the raw text.
 
-    Kept for the last pages asked: every claim reads the pages again, and normalizing is the slow part.
+    Kept for the last pages asked (both extractions' texts of a page, for 16 pages): every claim reads
+    its page again, and normalizing is the slow part. No more, since a page of the 100,000 characters
+    allowed normalizes to some 8 MB, and the review's memory is limited.
     """
     out: list[str] = []
     starts: list[int] = []

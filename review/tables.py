@@ -48,6 +48,7 @@ _CELL = re.compile(
     rf"(?:(?:\u00b1|\+/-|\+-)(?P<pm>{_NUMBER})(?P<marks2>[{MARKS}]*))?"
     rf"(?:[\[(](?P<lo>{_NUMBER})[,;-](?P<hi>{_NUMBER})[\])])?"
     r"(?P<rest>.*)$")
+_PRINTED = re.compile(r"\s*([-+\u2212\u2013]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE][-+\u2212]?\d+)?)")
 _VALUE_WORD = re.compile(rf"^(?:\u00b1)?{_NUMBER}[{MARKS}]*(?:\u00b1{_NUMBER}[{MARKS}]*)?$")
 
 
@@ -69,14 +70,17 @@ class CellText:
     bold: bool = False
 
     @property
-    def shown(self) -> str:
-        return self.text + (" (bold)" if self.bold else "")
+    def printed_value(self) -> str | None:
+        """The value as the page prints it (a U+2212 minus kept), for messages."""
+        found = _PRINTED.match(self.text)
+        return found.group(1) if found else self.value
 
 
 def read_cell(words: list[Word]) -> CellText:
     text = " ".join(w.text for w in words)
     found = _CELL.match(squeezed(text))
-    bold = bool(words) and all(w.bold for w in words if any(c.isdigit() for c in w.text))
+    digits = next((w for w in words if any(c.isdigit() for c in w.text)), None)
+    bold = digits is not None and digits.bold  # the value's own word: '± 0.021' after a bold 0.702 is not bold
     if found is None:
         return CellText(text, None, bold=bold)
     interval = (found["lo"], found["hi"]) if found["lo"] is not None else None

@@ -14,6 +14,7 @@ as poppler gives them; PDFium's bottom-up boxes are turned over. Nothing here kn
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -28,6 +29,7 @@ _SOFT_BREAK = "\ufffe"
 BOLD_WEIGHT = 600
 
 
+@functools.lru_cache(maxsize=16384)
 def squeezed(text: str) -> str:
     """``text`` for comparing printed words: compatibility forms (ligatures), one minus sign, no spaces at all.
 

@@ -8,7 +8,7 @@ httpx are imported only when the command runs. ``python -m review`` runs the sam
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -19,6 +19,7 @@ from registry.cli.options import DebugOption, RecordsOption
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from review.claims import Assertion
     from review.review import ReviewRun
 
 
@@ -40,13 +41,17 @@ def review_command(
         None, "--cache-dir", metavar="DIR", envvar="REGISTRY_CACHE_DIR", file_okay=False,
         help="Where PDFs are cached as '<sha256>.pdf' (default ~/.cache/registry/pdfs; env REGISTRY_CACHE_DIR).",
     ),
+    output_format: str = typer.Option(
+        "table", "--format", metavar="FORMAT", help="'table' (default) or 'json' (every assertion, for other tools).",
+    ),
     timeout: float = typer.Option(
         limits.REVIEW_TIMEOUT_S, "--timeout", min=1, metavar="SECONDS",
-        help="Stop the review after this long (getting the PDF, reading its text, checking the claims).",
+        help="Stop the review after this long (getting the PDF, reading it with both extractors, checking the "
+             "claims).",
     ),
     max_memory: int = typer.Option(
         limits.REVIEW_MAX_MEMORY_MB, "--max-memory", min=64, metavar="MB",
-        help="Stop reading the PDF and checking its claims past this much memory.",
+        help="Stop reading the PDF and checking its claims past this much memory (each extractor's process).",
     ),
     max_page_chars: int = typer.Option(
         limits.REVIEW_MAX_PAGE_CHARS, "--max-page-chars", min=1, metavar="N",
@@ -58,23 +63,38 @@ def review_command(
     """Check a record's transcription against the pinned PDF: page, quote, printed value, unit, listed claims.
 
     The PDF comes from --pdf, the cache, or a download of the source's URL, and must match the source's
-    SHA-256; the bytes checked are the bytes hashed. Reading the PDF and checking the claims run in a
-    process of their own, stopped past --timeout or --max-memory. Exit status 0 when every assertion
-    passes, 1 otherwise.
+    SHA-256; the bytes both extractors read are the bytes hashed. Reading the PDF (pypdf and PDFium, and
+    poppler's pdftotext) and checking the claims run in a process of their own, stopped past --timeout
+    or --max-memory. Exit status 0 when every assertion passes, 1 otherwise.
     """
-    from registry.cli.core import load_valid
-    from registry.cli.output import console
+    from registry.cli.core import failure_json, load_valid
+    from registry.cli.output import console, echo_json
 
     with user_errors(debug):
+        from registry.errors import RegistryError
         from review.review import ReviewLimits, run_review, write_review
 
-        registry = load_valid(records)
-        run = run_review(registry, record_id.strip(), pdf=pdf, cache_dir=cache_dir,
-                         limits=ReviewLimits(timeout, max_memory, max_page_chars))
-        render_run(run, console)
-        if write:
-            review, path = write_review(records, registry, run)
-            console.print(f"Wrote review {review.id} to {path}")
+        if output_format not in ("table", "json"):
+            raise RegistryError(f"unknown format {output_format!r}", "use --format table or --format json")
+        try:
+            registry = load_valid(records)
+            run = run_review(registry, record_id.strip(), pdf=pdf, cache_dir=cache_dir,
+                             limits=ReviewLimits(timeout, max_memory, max_page_chars))
+        except Exception as exc:
+            if output_format == "json" and not debug:  # a tool reading the report must see that there is none
+                echo_json({"passed": False, "error": failure_json(exc)["error"]})
+            raise
+        written = write_review(records, registry, run) if write and run.passed else None
+        if output_format == "json":
+            data = run_json(run)
+            data["review_written"] = str(written[1]) if written else None
+            echo_json(data)
+        else:
+            render_run(run, console)
+        if write and not run.passed:
+            write_review(records, registry, run)  # raises: says why no review is written
+        if written and output_format != "json":
+            console.print(f"Wrote review {written[0].id} to {written[1]}")
     raise typer.Exit(0 if run.passed else 1)
 
 
@@ -90,6 +110,10 @@ def render_run(run: ReviewRun, console: Console) -> None:
     kept = f"; text kept at {run.text_path}" if run.text_path else ""
     console.print(Text(f"Text: {run.extraction.page_count} pages extracted with {run.extraction.extractor}; "
                        f"extraction SHA-256 {run.extraction.sha256}{kept}"))
+    if run.second is not None:
+        console.print(Text(f"Second extractor: {run.second.extractor}; extraction SHA-256 {run.second.sha256}"))
+    elif run.readings is not None and run.readings.second_missing:
+        console.print(Text(f"Second extractor: none; {run.readings.second_missing}", style="yellow"))
     by_record: dict[str, list] = {}
     for assertion in run.assertions:
         by_record.setdefault(assertion.record_id, []).append(assertion)
@@ -100,11 +124,17 @@ def render_run(run: ReviewRun, console: Console) -> None:
         table.add_column("Outcome", no_wrap=True)
         table.add_column("Page", justify="right", no_wrap=True)
         table.add_column("Matched text", overflow="fold")
+        table.add_column("Cell found", overflow="fold")
         table.add_column("How / why", overflow="fold")
+        if run.second is not None:
+            table.add_column(run.second.extractor.split(" ")[0], no_wrap=True)
         for a in assertions:
             outcome = Text("pass", style="green") if a.passed else Text("FAIL", style="bold red")
-            table.add_row(Text(a.claim), Text(a.expected), outcome, "" if a.page is None else str(a.page),
-                          Text(a.matched), Text(a.detail))
+            cells = [Text(a.claim), Text(a.expected), outcome, "" if a.page is None else str(a.page),
+                     Text(a.matched), Text(a.found), Text(a.detail)]
+            if run.second is not None:
+                cells.append(_second(a))
+            table.add_row(*cells)
         console.print(table)
     for record_id, why in run.plan.skipped:
         console.print(Text(f"Not checked: {record_id}: {why}"))
@@ -115,6 +145,44 @@ def render_run(run: ReviewRun, console: Console) -> None:
                            style="bold red"))
     else:
         console.print(Text(f"All {total} assertions passed.", style="bold green"))
+
+
+def _second(assertion: Assertion) -> Text:
+    from rich.text import Text
+
+    if assertion.second is None or assertion.second.passed is None:
+        return Text("-", style="dim")
+    return Text("agrees", style="green") if assertion.second.passed == _primary(assertion) else Text(
+        "DISAGREES", style="bold yellow")
+
+
+def _primary(assertion: Assertion) -> bool:
+    from review.agreement import _primary_passed
+
+    return _primary_passed(assertion)
+
+
+def run_json(run: ReviewRun) -> dict[str, Any]:
+    """The run as plain data: the PDF, both extractions, every assertion with both extractors' verdicts."""
+    from dataclasses import asdict
+
+    from review.agreement import disagreements
+
+    readings = run.readings
+    return {
+        "source": run.plan.source.id,
+        "pdf": {"path": str(run.pdf.path), "sha256": run.pdf.sha256, "origin": run.pdf.origin},
+        "extractions": [{"extractor": e.extractor, "sha256": e.sha256, "pages": e.page_count}
+                        for e in (readings.all if readings is not None else (run.extraction,))],
+        "second_extractor_missing": readings.second_missing if readings is not None else None,
+        "subjects": run.plan.subjects,
+        "not_checked": [{"record": r, "why": why} for r, why in run.plan.skipped],
+        "assertions": [asdict(a) for a in run.assertions],
+        "cells_checked": run.cells_checked,
+        "disagreements": len(disagreements(run.assertions)),
+        "failed": len(run.failures),
+        "passed": run.passed,
+    }
 
 
 def register(app: typer.Typer) -> None:

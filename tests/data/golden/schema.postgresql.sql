@@ -178,6 +178,7 @@ CREATE TABLE review (
 	reviewed_at TIMESTAMP WITH TIME ZONE,
 	artifact_sha256 VARCHAR,
 	extraction_sha256 VARCHAR,
+	second_extraction_sha256 VARCHAR,
 	retrieval_url VARCHAR,
 	method_note VARCHAR,
 	note VARCHAR,

@@ -1,0 +1,317 @@
+"""Table cells, uncertainties, units in headers, captions, two extractors and internal consistency.
+
+The fixture paper (tests/data/papers/genomic-benchmarks-fixture) is transcribed in
+tests/data/fixture-registry; every claim of it must pass with both extractors. The tampered
+copies in tests/data/review-tampered each replace one or two records (a value from the wrong row
+or column, a wrong ±, a wrong kind of uncertainty, a dropped minus, a wrong unit, a row of another
+group, a percentage no count of n items gives) and must fail naming what the page prints.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from registry.checks import validate
+from registry.cli import app
+from review import poppler
+from review.agreement import check_readings, disagreements
+from review.extract import Readings, read_pdf
+from review.limits import Limits
+from review.review import plan_review
+from review.tables import find_columns, find_rows, read_tables
+from review.words import squeezed
+
+DATA = Path(__file__).parent / "data"
+PAPERS = DATA / "papers"
+PAPER = PAPERS / "genomic-benchmarks-fixture" / "paper.pdf"
+GRIM_PAPER = PAPERS / "genomic-benchmarks-fixture" / "paper-grim-impossible.pdf"
+REGISTRY = DATA / "fixture-registry"
+TAMPERED = DATA / "review-tampered"
+SOURCE = "fixture-genomic-20261201-source-genomic-benchmarks-fixture"
+R = "fixture-genomic-20261201-result-"
+
+needs_pdftotext = pytest.mark.skipif(poppler.find_pdftotext() is None, reason="poppler-utils is not installed")
+
+
+@pytest.fixture(scope="module")
+def readings() -> Readings:
+    return read_pdf(PAPER)
+
+
+@pytest.fixture(scope="module")
+def grim_readings() -> Readings:
+    return read_pdf(GRIM_PAPER)
+
+
+def _records(tmp_path: Path, case: str | None = None) -> Path:
+    records = tmp_path / "records"
+    shutil.copytree(REGISTRY, records)
+    if case is not None:
+        for path in (TAMPERED / case).rglob("*.yaml"):
+            target = records / path.relative_to(TAMPERED / case)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+    return records
+
+
+def _check(records: Path, record_id: str, readings: Readings) -> list[Any]:
+    registry, report = validate(records)
+    assert report.valid, [i.message for i in report.errors]
+    return check_readings(plan_review(registry, record_id).claims, readings)
+
+
+# -- the whole paper ------------------------------------------------------------------------------
+
+
+@needs_pdftotext
+def test_every_claim_of_the_fixture_paper_passes_with_both_extractors(tmp_path: Path, readings: Readings) -> None:
+    assertions = _check(REGISTRY, SOURCE, readings)
+    failed = [(a.record_id, a.claim, a.detail) for a in assertions if not a.passed]
+    assert failed == []
+    cells = [a for a in assertions if a.claim == "table cell"]
+    assert len(cells) > 140
+    assert all(a.second is not None and a.second.passed for a in cells)
+    assert disagreements(assertions) == []
+    claims = {a.claim for a in assertions}
+    assert {"uncertainty", "uncertainty kind", "unit", "derived value", "derived uncertainty", "GRIM",
+            "in caption"} <= claims
+
+
+def test_a_cell_passes_naming_its_row_column_bold_and_mark(readings: Readings) -> None:
+    cell = next(a for a in _check(REGISTRY, R + "t1-nt-2-5b-h3k4me3", readings) if a.claim == "table cell")
+    assert cell.passed
+    assert cell.found == "row 'NT 2.5B', column 'Histone marks / H3K4me3'"
+    assert "printed in bold" in cell.detail and "mark \u2020" in cell.detail
+
+
+def test_a_row_group_printed_on_the_previous_page_is_carried(readings: Readings) -> None:
+    cell = next(a for a in _check(REGISTRY, R + "t5-nt-2-5b-fold-2-h3k4me3", readings) if a.claim == "table cell")
+    assert cell.passed, cell.detail
+    assert cell.page == 5
+    assert "group 'NT 2.5B' is printed on page 4" in cell.detail
+
+
+def test_units_are_read_from_the_column_header(readings: Readings) -> None:
+    unit = next(a for a in _check(REGISTRY, R + "t3-nt-500m-throughput", readings) if a.claim == "unit")
+    assert unit.passed, unit.detail
+    assert "column header 'Throughput (Sequences/s)'" in unit.detail
+
+
+def test_a_caption_only_number_is_checked_in_its_caption(readings: Readings) -> None:
+    caption = next(a for a in _check(REGISTRY, R + "fig1-peak-memory", readings) if a.claim == "in caption")
+    assert caption.passed and "caption of Figure 1" in caption.detail
+
+
+# -- tampered copies ------------------------------------------------------------------------------
+
+
+TAMPERINGS = [
+    ("wrong-row", R + "t1-nt-2-5b-h3k4me3", "table cell",
+     "0.681 is printed in row 'NT 500M', column 'Histone marks / H3K4me3'; row 'NT 2.5B' has 0.702 there"),
+    ("wrong-column", R + "t1-nt-500m-h3k4me3", "table cell",
+     "0.655 is printed in row 'NT 500M', column 'Histone marks / H3K27ac'; column 'Histone marks / H3K4me3' has "
+     "0.681 there"),
+    ("wrong-plus-minus", R + "t1-nt-500m-h3k4me3", "uncertainty", "\u00b1 0.019, not the record's '\u00b1 0.099'"),
+    ("wrong-kind", R + "t1-nt-500m-h3k4me3", "uncertainty kind",
+     "the caption of Table 1 says 's.d.' (standard-deviation), not standard-error"),
+    ("dropped-minus", R + "t2-h3k27ac-delta", "table cell",
+     "0.021 is not printed in Table 2 on page 2; row 'H3K27ac', column '\u2206 (LoRA \u2212 full)' has \u22120.021 "
+     "(the same digits with a minus sign"),
+    ("wrong-unit", R + "t3-nt-500m-throughput", "unit",
+     "the column header 'Throughput (Sequences/s)' prints '(Sequences/s)' (sequences-per-second)"),
+    ("wrong-group", R + "t5-nt-2-5b-fold-2-h3k4me3", "table cell",
+     "0.712 is printed in row 'NT 2.5B / 2', column 'Histone marks / H3K4me3'; row 'HyenaDNA / 2' has 0.660 there"),
+]
+
+
+@pytest.mark.parametrize(("case", "record_id", "claim", "message"), TAMPERINGS, ids=[t[0] for t in TAMPERINGS])
+def test_a_tampered_record_fails_naming_the_cell(tmp_path: Path, readings: Readings, case: str, record_id: str,
+                                                  claim: str, message: str) -> None:
+    assertions = _check(_records(tmp_path, case), record_id, readings)
+    failed = {a.claim: a for a in assertions if not a.passed}
+    assert claim in failed, [(a.claim, a.detail) for a in assertions]
+    assert message in failed[claim].detail
+
+
+def test_a_percentage_no_count_of_n_gives_fails_grim(tmp_path: Path, grim_readings: Readings) -> None:
+    assertions = _check(_records(tmp_path, "grim-impossible"), R + "s5-promoter-accuracy", grim_readings)
+    grim = next(a for a in assertions if a.claim == "GRIM")
+    assert not grim.passed
+    assert "no whole count of 150 rounds to 71.5%: 107/150 = 71.33% and 108/150 = 72.00%" in grim.detail
+    assert [a.claim for a in assertions if not a.passed] == ["GRIM"]  # the page does print 71.5
+
+
+def test_the_reference_copy_passes_grim(readings: Readings) -> None:
+    grim = next(a for a in _check(REGISTRY, R + "s5-promoter-accuracy", readings) if a.claim == "GRIM")
+    assert grim.passed and grim.matched == "107/150 = 71.33%"
+
+
+def test_a_derived_value_with_a_wrong_input_fails(tmp_path: Path, readings: Readings) -> None:
+    from registry.checks import validate as check
+    from review.consistency import consistency_claims
+
+    registry, _ = check(REGISTRY)
+    result = registry.records[R + "s5-1-lora-memory-reduction"]
+    lora = registry.records[R + "s5-1-lora-peak-memory"]
+    registry.records[lora.id] = lora.model_copy(update={"printed_value": "20.75"})
+    claim = consistency_claims(registry, result)[0]  # type: ignore[arg-type]
+    assertion = claim.check(readings.primary)
+    assert not assertion.passed
+    assert "printed 66, but (31.62 - 20.75) / 31.62" in assertion.detail
+
+
+# -- two extractors -------------------------------------------------------------------------------
+
+
+@needs_pdftotext
+def test_where_the_extractors_disagree_the_claim_fails_and_says_so(readings: Readings) -> None:
+    import dataclasses
+
+    assert readings.second is not None
+    pages = list(readings.second.pages)
+    pages[1] = pages[1].replace("0.702", "0.720")
+    doctored = Readings(readings.primary, dataclasses.replace(readings.second, pages=tuple(pages)))
+    registry, _ = validate(REGISTRY)
+    assertions = check_readings(plan_review(registry, R + "t1-nt-2-5b-h3k4me3").claims, doctored)
+    quote = next(a for a in assertions if a.claim == "quote")
+    assert not quote.passed
+    assert "but pdftotext disagrees" in quote.detail
+    assert quote in disagreements(assertions)
+
+
+def test_without_pdftotext_the_review_says_so_and_checks_with_one(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(poppler, "find_pdftotext", lambda: None)
+    found = read_pdf(PAPER)
+    assert found.second is None
+    assert found.second_missing is not None and "poppler-utils" in found.second_missing
+    registry, _ = validate(REGISTRY)
+    assertions = check_readings(plan_review(registry, R + "t1-nt-500m-h3k4me3").claims, found)
+    assert all(a.passed and a.second is None for a in assertions)
+
+
+@pytest.mark.parametrize("name", ["genomic-benchmarks-fixture/paper.pdf", "fpdf-fixture/paper.pdf"])
+def test_every_table_cell_of_the_truth_files_is_read_by_both_extractors(name: str) -> None:
+    """Each cell's whole printed text (value, ±, mark) where its row and column meet, in PDFium's words and
+    in poppler's."""
+    truth = json.loads((PAPERS / name).with_name("truth.json").read_text(encoding="utf-8"))
+    found = read_pdf(PAPERS / name)
+    cells = [n for n in truth["numbers"] if n["location"]["kind"] == "table-cell"]
+    for extraction in found.all:
+        misses = []
+        for entry in cells:
+            where = entry["location"]
+            page = entry["page"]
+            previous = extraction.page_words(page - 1) if page > 1 else None
+            tables = read_tables(extraction.page_words(page), where["label"], previous)  # type: ignore[arg-type]
+            row, column = " / ".join(where["row"]), " / ".join(where["column"])
+            hit = next(((t, r[0], c[0]) for t in tables if (r := find_rows(t, row)) and (c := find_columns(t, column))),
+                       None)
+            if hit is None or squeezed(hit[0].cell(hit[1], hit[2]).text) != squeezed(where["cell_text"]):
+                misses.append((entry["id"], hit and hit[0].cell(hit[1], hit[2]).text))
+        assert misses == [], extraction.extractor
+
+
+# -- bad input and limits ---------------------------------------------------------------------------
+
+
+def test_a_scanned_pdf_without_text_gets_a_message(tmp_path: Path) -> None:
+    from fpdf import FPDF
+
+    from review.errors import PdfError
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.rect(20, 20, 100, 60, style="F")  # a picture of a page, no text layer
+    path = tmp_path / "scan.pdf"
+    pdf.output(str(path))
+    with pytest.raises(PdfError, match="has no text to check"):
+        read_pdf(path)
+
+
+@pytest.mark.parametrize("content", [b"<!DOCTYPE html><html><body>sign in</body></html>", b"%PDF-1.7\n1 0 obj garbage"])
+def test_what_is_not_a_pdf_gets_a_message_from_the_worker(tmp_path: Path, content: bytes) -> None:
+    from review.errors import PdfError
+
+    path = tmp_path / "paper.pdf"
+    path.write_bytes(content)
+    with pytest.raises(PdfError) as caught:
+        read_pdf(path)
+    assert "Traceback" not in str(caught.value)
+    assert caught.value.hint
+
+
+def test_extraction_past_its_time_limit_is_stopped_with_a_message() -> None:
+    from review.errors import PdfError
+
+    with pytest.raises(PdfError, match=r"longer than the time limit of 0.01 s") as caught:
+        read_pdf(PAPER, Limits(seconds=0.01))
+    assert "{timeout}" in (caught.value.hint or "")
+
+
+def test_extraction_past_its_memory_limit_is_stopped_with_a_message() -> None:
+    from review.errors import PdfError
+
+    with pytest.raises(PdfError, match=r"memory limit of 40 MB"):
+        read_pdf(PAPER, Limits(memory_mb=40), second=False)
+
+
+# -- the command ----------------------------------------------------------------------------------
+
+
+@needs_pdftotext
+def test_write_files_a_review_with_both_hashes_and_the_cell_check(tmp_path: Path) -> None:
+    import yaml
+
+    records = _records(tmp_path)
+    result = CliRunner().invoke(app, ["review", R + "t1-nt-2-5b-h3k4me3", "--records", str(records), "--pdf",
+                                      str(PAPER), "--cache-dir", str(tmp_path / "cache"), "--write"])
+    assert result.exit_code == 0, result.output
+    written = next((records / "review").glob("*.yaml"))
+    review = yaml.safe_load(written.read_text())
+    assert "independent-cell-check" in review["methods"]
+    assert review["extraction_sha256"] != review["second_extraction_sha256"]
+    assert len(review["second_extraction_sha256"]) == 64
+    assert "checked again with pdftotext" in review["method_note"]
+
+
+def test_write_without_a_cell_names_no_cell_check(tmp_path: Path) -> None:
+    import yaml
+
+    records = _records(tmp_path)
+    result = CliRunner().invoke(app, ["review", R + "s5-promoter-accuracy", "--records", str(records), "--pdf",
+                                      str(PAPER), "--cache-dir", str(tmp_path / "cache"), "--write"])
+    assert result.exit_code == 0, result.output
+    review = yaml.safe_load(next((records / "review").glob("*.yaml")).read_text())
+    assert "independent-cell-check" not in review["methods"]
+
+
+def test_format_json_gives_every_assertion_and_both_extractions(tmp_path: Path) -> None:
+    records = _records(tmp_path, "wrong-row")
+    result = CliRunner().invoke(app, ["review", R + "t1-nt-2-5b-h3k4me3", "--records", str(records), "--pdf",
+                                      str(PAPER), "--cache-dir", str(tmp_path / "cache"), "--format", "json"])
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["passed"] is False and data["cells_checked"] == 1
+    cell = next(a for a in data["assertions"] if a["claim"] == "table cell")
+    assert cell["found"] == "row 'NT 500M', column 'Histone marks / H3K4me3'"
+    assert data["extractions"][0]["extractor"].startswith("pypdf")
+
+
+def test_the_table_shows_the_cell_found(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["review", R + "t3-nt-2-5b-latency", "--records", str(REGISTRY), "--pdf",
+                                      str(PAPER), "--cache-dir", str(tmp_path / "cache")], env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    assert "Cell found" in result.output and "row 'NT 2.5B', column 'Latency (ms)'" in result.output
+
+
+def test_a_bad_format_gets_a_message(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["review", SOURCE, "--records", str(REGISTRY), "--format", "xml"])
+    assert result.exit_code == 1
+    assert "unknown format 'xml'" in result.output
