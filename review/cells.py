@@ -28,7 +28,17 @@ from typing import TYPE_CHECKING
 from registry.models.values import UncertaintyKind
 from review.claims import Assertion, Citation, Claim, is_cell, unit_symbols
 from review.pdftext import Extraction, find_text, normalize, normalize_quote, number_pattern, unit_pattern
-from review.tables import CellText, Column, Row, Table, caption_texts, find_columns, find_rows, footnote_texts, read_tables
+from review.tables import (
+    CellText,
+    Column,
+    Row,
+    Table,
+    caption_texts,
+    find_columns,
+    find_rows,
+    footnote_texts,
+    read_tables,
+)
 from review.words import squeezed
 
 if TYPE_CHECKING:
@@ -202,13 +212,14 @@ class CellUncertainty(CellAt):
         if isinstance(spot, str):
             return self._result(expected, False, self.page, detail=f"the cell cannot be read: {spot}")
         cell = spot.cell
-        found = (cell.interval if self.interval else ((cell.plus_minus,) if cell.plus_minus else None))
+        found: tuple[str, ...] | None = (cell.interval if self.interval else
+                                         ((cell.plus_minus,) if cell.plus_minus else None))
         wanted = _numbers(self.printed)[: 2 if self.interval else 1]
         if found is not None and [_value(f) for f in found] == wanted:
             return self._result(expected, True, self.page, cell.text, f"printed with the value in {spot.where}",
                                 spot.where)
         what = "interval" if self.interval else "± value"
-        shown = (f"[{found[0]}, {found[1]}]" if self.interval else f"± {found[0]}") if found else f"no {what}"
+        shown = (f"[{', '.join(found)}]" if self.interval else f"± {found[0]}") if found else f"no {what}"
         return self._result(expected, False, self.page, cell.text,
                             f"the cell prints '{cell.text}': {shown}, not the record's '{self.printed}'", spot.where)
 
@@ -232,8 +243,8 @@ class TextUncertainty(Claim):
         hit = match.search(number_pattern(self.value)) if match is not None else None
         if match is None or hit is None:
             return self._result(expected, False, self.page,
-                                detail=f"'{self.value}' is not printed in the quoted text, so its uncertainty cannot be "
-                                       "read")
+                                detail=f"'{self.value}' is not printed in the quoted text, so its uncertainty cannot "
+                                       "be read")
         after = hit.string[hit.end():hit.end() + 60]
         number = r"[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)"
         shape = (rf"[^\[\]]{{0,30}}?[\[(]\s*({number})\s*[,;\u2013-]\s*({number})\s*[\])]" if self.interval
@@ -431,7 +442,8 @@ def cell_claims(registry: Registry, result: Result, citations: list[Citation]) -
 
 
 def _stated(result: Result, uncertainty: Uncertainty, page: int, **where: str | None) -> UncertaintyStated:
-    over = (uncertainty.over.count, uncertainty.over.kind.value) if uncertainty.over and uncertainty.over.count else None
+    aggregate = uncertainty.over
+    over = (aggregate.count, aggregate.kind.value) if aggregate is not None and aggregate.count else None
     level = format(uncertainty.level.normalize(), "f") if uncertainty.level is not None else None
     return UncertaintyStated(result.id, "uncertainty kind", page, uncertainty.kind, level, over, **where)
 

@@ -439,15 +439,15 @@ def _columns(header: list[Line], rotated: list[Word], left_edge: float) -> tuple
         named.append((piece, tuple(levels)))
     stub: Column | None = None
     if named and named[0][0].x0 <= left_edge + 3:
-        piece, levels = named.pop(0)
-        stub = Column(levels, piece.x0, piece.x1)
+        stub_piece, stub_levels = named.pop(0)
+        stub = Column(stub_levels, stub_piece.x0, stub_piece.x1)
     columns = []
-    for i, (piece, levels) in enumerate(named):
+    for i, (piece, names) in enumerate(named):
         left = stub.x1 if (i == 0 and stub is not None) else (named[i - 1][0].x1 if i else None)
         right = named[i + 1][0].x0 if i + 1 < len(named) else None
         lo = (left + piece.x0) / 2 if left is not None else float("-inf")
         hi = (piece.x1 + right) / 2 if right is not None else float("inf")
-        columns.append(Column(levels, piece.x0, piece.x1, lo, hi))
+        columns.append(Column(names, piece.x0, piece.x1, lo, hi))
     return columns, stub
 
 

@@ -18,6 +18,7 @@ from registry.cli.options import DebugOption, RecordsOption
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.text import Text
 
     from review.claims import Assertion
     from review.review import ReviewRun
@@ -130,7 +131,7 @@ def render_run(run: ReviewRun, console: Console) -> None:
             table.add_column(run.second.extractor.split(" ")[0], no_wrap=True)
         for a in assertions:
             outcome = Text("pass", style="green") if a.passed else Text("FAIL", style="bold red")
-            cells = [Text(a.claim), Text(a.expected), outcome, "" if a.page is None else str(a.page),
+            cells: list[Text | str] = [Text(a.claim), Text(a.expected), outcome, "" if a.page is None else str(a.page),
                      Text(a.matched), Text(a.found), Text(a.detail)]
             if run.second is not None:
                 cells.append(_second(a))
