@@ -393,7 +393,7 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
                 notes.append(line.text)
             continue
         n = 0
-        while n < len(line.words) and line.words[n].x1 <= data_lo and not (n and is_value(line.words[n])):
+        while n < len(line.words) and line.words[n].x1 <= data_lo:
             n += 1
         own = _text(list(line.words[:n])).strip()
         levels = tuple(p for p in (group, own) if p)
