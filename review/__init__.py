@@ -8,10 +8,28 @@ number in the paper. This package makes that check a program anyone can re-run:
 - ``pdftext``: extract its text page by page with pypdf and match quotes across the
   accidents of typesetting (line breaks, hyphenation, ligatures, arrows, minus signs);
 - ``claims``: derive the assertions from the records (locator page and quote, printed value,
-  unit, listed source checks) and check each against the text;
+  unit, listed source checks), per record class, and check each against the text;
+- ``words``, ``tables``, ``cells``: positioned words, tables read from them, and the claims about
+  table cells, uncertainties, units in headers, captions and footnotes;
+- ``poppler``, ``extract``, ``limits``, ``agreement``: the second extractor (``pdftotext``), both
+  readings in child processes under a time and memory limit, and every claim checked with both;
+- ``consistency``: derived values recomputed at their printed rounding, and GRIM;
 - ``review``: run the whole check and build the review record it earns.
 
-pypdf and httpx are imported inside the functions that need them.
+**Why PDFium for positioned words** (measured on the fixture papers, tests/data/papers/EXTRACTORS.md,
+344 table cells of 11 pages): pypdfium2 (PDFium) found 328 with a simple locator, at 16 ms a page,
+9 MB with no dependencies, BSD/Apache licensed, and it alone gives each character's rotation angle and
+font weight (rotated headers, bold best values); pdfplumber found 320 at 61-79 ms a page and pulls in
+55 MB; pymupdf is AGPL; camelot is 300 MB and merged a right-hand column with the prose beside it; pypdf's
+visitor found 8 (TeX sets text in runs it cannot measure). With this package's table reader (header
+levels from clusters, rotated stacks, column boundaries at midpoints, row groups carried across pages)
+every table cell of the truth files (168 in the LaTeX paper, 8 in the fpdf2 page, whole cell text
+with ± and marks) is read by PDFium and by poppler's ``pdftotext -bbox-layout`` alike
+(tests/test_review_cells.py). poppler, a separate program with its own parser, is the second opinion;
+its text is read with ``-raw``, since its reading order drops a hyphen at a line end ('Stage-⏎2' becomes
+'Stage2').
+
+pypdf, pypdfium2 and httpx are imported inside the functions that need them.
 """
 
 from __future__ import annotations
