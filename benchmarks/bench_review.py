@@ -18,6 +18,7 @@ Needs fpdf2 (the ``test`` extra). This is a benchmark to run by hand, not a time
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import hashlib
 import shutil
 import tempfile
@@ -44,7 +45,7 @@ def make_pdf(path: Path, pages: int) -> None:
     from fpdf import FPDF
 
     pdf = FPDF(format="A4")
-    pdf.set_creation_date(__import__("datetime").datetime(2024, 6, 1, tzinfo=__import__("datetime").UTC))
+    pdf.set_creation_date(dt.datetime(2024, 6, 1, tzinfo=dt.UTC))
     font = next(p for p in (Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),) if p.is_file())
     pdf.add_font("DejaVu", "", str(font))
     for page in range(1, pages + 1):
@@ -89,10 +90,12 @@ def make_records(folder: Path, pdf: Path, pages: int, claims: int) -> str:
                                                                  {"field": "splits", "reason": "unreported"}]})
     for row in range(1, ROWS + 1):
         write(folder, "config", {
-            "kind": "config", "id": f"{BATCH}-config-model-{row}", "name": f"Model {row}", "reported_name": f"Model {row}",
+            "kind": "config", "id": f"{BATCH}-config-model-{row}", "name": f"Model {row}",
+            "reported_name": f"Model {row}",
             "model_family": f"{BATCH}-family-models", "source": source,
             "missing_metadata": [{"field": f, "reason": "unreported"} for f in (
-                "description", "source_locator", "hardware", "checkpoint", "version", "fine_tuning", "training_setting")]})
+                "description", "source_locator", "hardware", "checkpoint", "version", "fine_tuning",
+                "training_setting")]})
         write(folder, "evaluation", {
             "kind": "evaluation", "id": f"{BATCH}-evaluation-model-{row}", "name": f"Model {row}",
             "configuration": f"{BATCH}-config-model-{row}", "protocol": f"{BATCH}-protocol-score",
