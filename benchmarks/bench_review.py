@@ -21,6 +21,7 @@ import argparse
 import datetime as dt
 import hashlib
 import shutil
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -28,6 +29,7 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this checkout's code, not an installed copy
 FIXTURE = ROOT / "tests" / "data" / "papers" / "genomic-benchmarks-fixture" / "paper.pdf"
 FIXTURE_RECORDS = ROOT / "tests" / "data" / "fixture-registry"
 BATCH = "bench-20261201"

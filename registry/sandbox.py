@@ -47,8 +47,14 @@ try:
 except MemoryError:
     answer(("memory",))
 except BaseException as exc:
-    hint = getattr(exc, "hint", None)
-    answer(("error", type(exc).__name__, str(getattr(exc, "message", exc)), hint if isinstance(hint, str) else None))
+    # Under RLIMIT_AS a library that cannot be mapped, or memory the system refused, is the limit too.
+    if memory and ((isinstance(exc, OSError) and exc.errno == 12) or (isinstance(exc, ImportError) and any(
+            words in str(exc) for words in ("failed to map segment", "Cannot allocate memory")))):
+        answer(("memory",))
+    else:
+        hint = getattr(exc, "hint", None)
+        answer(("error", type(exc).__name__, str(getattr(exc, "message", exc)),
+                hint if isinstance(hint, str) else None))
 """
 
 

@@ -11,8 +11,9 @@ number in the paper. This package makes that check a program anyone can re-run:
   unit, listed source checks), per record class, and check each against the text;
 - ``words``, ``tables``, ``cells``: positioned words, tables read from them, and the claims about
   table cells, uncertainties, units in headers, captions and footnotes;
-- ``poppler``, ``extract``, ``limits``, ``agreement``: the second extractor (``pdftotext``), both
-  readings in child processes under a time and memory limit, and every claim checked with both;
+- ``poppler``, ``extract``, ``agreement``: the second extractor (``pdftotext``), both readings of
+  the verified bytes, and every claim checked with both (in the review's one child process,
+  ``registry.sandbox``, under the review's time and memory limits);
 - ``consistency``: derived values recomputed at their printed rounding, and GRIM;
 - ``review``: run the whole check and build the review record it earns.
 

@@ -142,8 +142,9 @@ class Assertion:
     @classmethod
     def from_plain(cls, fields: tuple[Any, ...] | list[Any]) -> Assertion:
         """The assertion ``plain`` gave."""
-        *head, second = fields
-        return cls(*head, second=Opinion(*second) if second is not None else None)
+        record_id, claim, expected, passed, page, matched, detail, found, second = fields
+        return cls(record_id, claim, expected, passed, page, matched, detail, found,
+                   Opinion(*second) if second is not None else None)
 
 
 @dataclass(frozen=True)

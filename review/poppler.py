@@ -14,6 +14,7 @@ answers None and the review says so and checks with one extractor.
 
 from __future__ import annotations
 
+import errno
 import html
 import re
 import shutil
@@ -83,6 +84,8 @@ class Reading:
                                            stderr=subprocess.PIPE)
             except OSError as exc:
                 self.close()
+                if exc.errno == errno.ENOMEM:  # the review's memory limit left no room to start it
+                    raise MemoryError(f"cannot start {program}") from exc
                 raise PdfError(Path(name), f"cannot run {program}: {exc.strerror or exc}",
                                f"check the installation of {PACKAGE}") from exc
             self._processes.append(process)

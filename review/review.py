@@ -50,7 +50,8 @@ class ReviewRun:
     assertions: list[Assertion]
     text_path: Path | None = None
     readings: Readings | None = None
-    """Both extractions (the second None where pdftotext is missing); ``extraction`` is the primary."""
+    """Both extractions (the second None where pdftotext is missing); ``extraction`` is the primary. Their page
+    texts only: the positioned words stayed in the child process, where the claims were checked."""
 
     @property
     def second(self) -> Extraction | None:

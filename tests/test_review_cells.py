@@ -10,6 +10,7 @@ group, a percentage no count of n items gives) and must fail naming what the pag
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -22,8 +23,7 @@ from registry.cli import app
 from review import poppler
 from review.agreement import check_readings, disagreements
 from review.extract import Readings, read_pdf
-from review.limits import Limits
-from review.review import plan_review
+from review.review import ReviewLimits, plan_review, run_review
 from review.tables import find_columns, find_rows, read_tables
 from review.words import squeezed
 
@@ -236,7 +236,7 @@ def test_a_scanned_pdf_without_text_gets_a_message(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("content", [b"<!DOCTYPE html><html><body>sign in</body></html>", b"%PDF-1.7\n1 0 obj garbage"])
-def test_what_is_not_a_pdf_gets_a_message_from_the_worker(tmp_path: Path, content: bytes) -> None:
+def test_what_is_not_a_pdf_gets_a_message(tmp_path: Path, content: bytes) -> None:
     from review.errors import PdfError
 
     path = tmp_path / "paper.pdf"
@@ -247,19 +247,107 @@ def test_what_is_not_a_pdf_gets_a_message_from_the_worker(tmp_path: Path, conten
     assert caught.value.hint
 
 
-def test_extraction_past_its_time_limit_is_stopped_with_a_message() -> None:
+def _review(tmp_path: Path, limits: ReviewLimits) -> Any:
+    registry, _ = validate(REGISTRY)
+    return run_review(registry, R + "t1-nt-500m-h3k4me3", pdf=PAPER, cache_dir=tmp_path / "cache", limits=limits)
+
+
+def test_the_review_past_its_time_limit_is_stopped_with_a_message(tmp_path: Path) -> None:
+    from review.errors import ReviewLimitError
+
+    with pytest.raises(ReviewLimitError, match=r"the review ran longer than 0.2 s") as caught:
+        _review(tmp_path, ReviewLimits(timeout=0.2))
+    assert "{timeout}" in caught.value.hint
+
+
+def test_the_review_past_its_memory_limit_is_stopped_with_a_message(tmp_path: Path) -> None:
+    from review.errors import ReviewLimitError
+
+    with pytest.raises(ReviewLimitError, match=r"needed more than 40 MB of memory and was stopped") as caught:
+        _review(tmp_path, ReviewLimits(max_memory_mb=40))
+    assert "{max_memory}" in caught.value.hint
+
+
+def _fake_pdftotext(folder: Path, body: str) -> Path:
+    """A 'pdftotext' first on PATH (the review's child process inherits the environment) that runs ``body``."""
+    folder.mkdir()
+    program = folder / "pdftotext"
+    program.write_text(f'#!/bin/sh\nif [ "$1" = -v ]; then echo "pdftotext version 0.0.0" >&2; exit 0; fi\n{body}\n')
+    program.chmod(0o755)
+    return program
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state not in ("Z", "X")  # a zombie has stopped: it waits only for its parent to read its status
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process states from /proc")
+def test_a_pdftotext_that_never_ends_is_killed_with_the_review(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pdftotext runs inside the review's child process: at the time limit the whole process group goes."""
+    import time
+
+    from review.errors import ReviewLimitError
+
+    pids = tmp_path / "pids"
+    _fake_pdftotext(tmp_path / "bin", f"echo $$ >> {pids}\nexec sleep 600")
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
+    with pytest.raises(ReviewLimitError, match=r"the review ran longer than 8 s"):
+        _review(tmp_path, ReviewLimits(timeout=8))
+    started = [int(line) for line in pids.read_text().split()]
+    assert len(started) == 2  # its text and its positioned words, read at once
+    deadline = time.monotonic() + 5
+    while any(_running(pid) for pid in started) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_running(pid) for pid in started), "no pdftotext outlives the review"
+
+
+def test_a_pdftotext_out_of_memory_gets_the_memory_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from review.errors import ReviewLimitError
+
+    _fake_pdftotext(tmp_path / "bin", "cat > /dev/null\necho 'Out of memory' >&2\nexit 1")
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
+    with pytest.raises(ReviewLimitError, match=r"needed more than 2,048 MB of memory and was stopped"):
+        _review(tmp_path, ReviewLimits())
+
+
+def test_a_failing_pdftotext_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from review.errors import PdfError
 
-    with pytest.raises(PdfError, match=r"longer than the time limit of 0.01 s") as caught:
-        read_pdf(PAPER, Limits(seconds=0.01))
-    assert "{timeout}" in (caught.value.hint or "")
+    _fake_pdftotext(tmp_path / "bin", "cat > /dev/null\necho 'Syntax Error: Couldn'\\''t read xref table' >&2\n"
+                    "exit 1")
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
+    with pytest.raises(PdfError, match=r"pdftotext failed on .*paper.pdf \(exit status 1\): Syntax Error: "
+                       r"Couldn't read xref table"):
+        _review(tmp_path, ReviewLimits())
 
 
-def test_extraction_past_its_memory_limit_is_stopped_with_a_message() -> None:
-    from review.errors import PdfError
+def test_both_extractors_read_the_bytes_that_were_hashed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The file is swapped right after it was read and hashed: pypdf, PDFium and pdftotext still read what was
+    hashed (pdftotext is given the bytes on its standard input, never the file's name)."""
+    from review import fetch
 
-    with pytest.raises(PdfError, match=r"memory limit of 40 MB"):
-        read_pdf(PAPER, Limits(memory_mb=40), second=False)
+    copy = tmp_path / "paper.pdf"
+    shutil.copyfile(PAPER, copy)
+    real = fetch.read_pdf
+
+    def read_then_swap(path: Path, max_bytes: int = fetch.DEFAULT_MAX_BYTES) -> bytes:
+        data = real(path, max_bytes)
+        path.write_bytes(GRIM_PAPER.read_bytes())  # another PDF, of the same layout, under the same name
+        return data
+
+    monkeypatch.setattr(fetch, "read_pdf", read_then_swap)
+    registry, _ = validate(REGISTRY)
+    run = run_review(registry, R + "t1-nt-500m-h3k4me3", pdf=copy, cache_dir=tmp_path / "cache")
+    assert run.passed, [(a.claim, a.detail) for a in run.failures]
+    reference = read_pdf(PAPER)
+    assert run.extraction.sha256 == reference.primary.sha256
+    if reference.second is not None:
+        assert run.second is not None and run.second.sha256 == reference.second.sha256
+    assert read_pdf(copy).primary.sha256 != reference.primary.sha256, "the swapped file reads differently"
 
 
 # -- the command ----------------------------------------------------------------------------------
@@ -315,3 +403,13 @@ def test_a_bad_format_gets_a_message(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["review", SOURCE, "--records", str(REGISTRY), "--format", "xml"])
     assert result.exit_code == 1
     assert "unknown format 'xml'" in result.output
+
+
+def test_format_json_says_why_when_the_review_cannot_run(tmp_path: Path) -> None:
+    """A tool reading the report must see that there is none: the error, as JSON, on standard output."""
+    result = CliRunner().invoke(app, ["review", R + "t1-nt-500m-h3k4me3", "--records", str(REGISTRY), "--pdf",
+                                      str(GRIM_PAPER), "--cache-dir", str(tmp_path / "cache"), "--format", "json"])
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["passed"] is False
+    assert "is not the pinned source" in data["error"]["message"] and "--pdf" in data["error"]["hint"]
