@@ -103,7 +103,10 @@ def test_the_imported_records_pass_the_source_check_against_the_pdf(cli, demo: P
     assert run_import(cli, TABLE, demo).exit_code == 0
     checked = cli("review", SOURCE, "--pdf", PDF, "--records", demo, "--cache-dir", tmp_path / "cache")
     assert checked.exit_code == 0, checked.output
-    assert "All 39 assertions passed." in checked.output, "every quote, page and printed value is on the page"
+    import re
+
+    passed = re.search(r"All (\d+) assertions passed\.", checked.output)
+    assert passed and int(passed.group(1)) >= 39, "every quote, page, printed value and cell is on the page"
 
 
 def test_importing_the_same_table_again_writes_nothing(cli, demo: Path) -> None:  # type: ignore[no-untyped-def]
