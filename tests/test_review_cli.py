@@ -1,4 +1,4 @@
-"""`registry review ID` (and `python -m review`): the table, the exit status, --write, and bad input.
+"""`registry review ID` (and `python -m registry review`): the table, the exit status, --write, and bad input.
 
 Every test works on a private copy of the records whose source pins a PDF generated here.
 A download that reaches past this machine is impossible: the HTTP transport is replaced.
@@ -320,16 +320,20 @@ def test_a_missing_pdf_path(cli, pinned: Path, tmp_path: Path) -> None:  # type:
     assert result.exit_code == 1 and "does not exist" in result.output and "Traceback" not in result.output
 
 
-def test_python_m_review_runs_the_same_command(pinned: Path, paper: Path, tmp_path: Path) -> None:
+def test_python_m_registry_review_runs_the_same_command(pinned: Path, paper: Path, tmp_path: Path) -> None:
+    """The review package is a library: it has no command of its own (it would import the CLI); the module
+    entry point is the registry's."""
     done = subprocess.run(
-        [sys.executable, "-m", "review", RESULT_11, "--records", str(pinned), "--pdf", str(paper),
+        [sys.executable, "-m", "registry", "review", RESULT_11, "--records", str(pinned), "--pdf", str(paper),
          "--cache-dir", str(tmp_path / "cache")],
         capture_output=True, text=True, cwd=ROOT, env={"COLUMNS": "250", "PATH": "", "HOME": str(tmp_path)},
     )
     assert done.returncode == 0, done.stderr
     assert "All 9 assertions passed." in done.stdout
-    usage = subprocess.run([sys.executable, "-m", "review", "--help"], capture_output=True, text=True, cwd=ROOT)
-    assert usage.returncode == 0 and "python -m review" in usage.stdout and "--write" in usage.stdout
+    usage = subprocess.run([sys.executable, "-m", "registry", "review", "--help"], capture_output=True, text=True,
+                           cwd=ROOT)
+    assert usage.returncode == 0 and "--write" in usage.stdout
+    assert not (ROOT / "review" / "__main__.py").exists()
 
 
 def test_help_does_not_import_pypdf_or_httpx() -> None:

@@ -2,7 +2,7 @@
 
 The command parses arguments, calls ``review.review.run_review`` and renders its
 assertions; ``--write`` adds the review record a fully passing run earns. pypdf and
-httpx are imported only when the command runs. ``python -m review`` runs the same command.
+httpx are imported only when the command runs.
 """
 
 from __future__ import annotations
@@ -188,12 +188,3 @@ def run_json(run: ReviewRun) -> dict[str, Any]:
 
 def register(app: typer.Typer) -> None:
     app.command("review")(review_command)
-
-
-def main() -> None:
-    """``python -m review``: the same command, on its own."""
-    import typer.main
-
-    standalone = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions_enable=False)
-    standalone.command()(review_command)
-    typer.main.get_command(standalone)(prog_name="python -m review")
