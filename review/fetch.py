@@ -59,7 +59,7 @@ class PdfArtifact:
         if self.origin == "cache":
             return f"the cached copy {self.path}"
         kept = f" (a copy is now cached at {self.cached_at})" if self.cached_at else ""
-        return f"the file given with --pdf, {self.path}{kept}"
+        return f"the file given to check, {self.path}{kept}"
 
 
 def default_cache_dir() -> Path:

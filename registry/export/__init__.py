@@ -82,10 +82,10 @@ def ensure_replaceable(out: Path) -> None:
         return
     if not out.is_dir():
         raise RegistryError(f"{str(out)!r} is a file, not a folder; it was left untouched",
-                            "give --out a folder, for example --out export/csv")
+                            "give {out} a folder, for example export/csv")
     if any(out.iterdir()) and not (out / MANIFEST).is_file():
         raise RegistryError(f"{str(out)!r} already holds files and is not an export 'registry export' wrote; it "
-                            "was left untouched", "choose another folder with --out, or move that folder away first")
+                            "was left untouched", "choose another folder for {out}, or move that folder away first")
 
 
 def dump_json(path: Path, data: Any) -> None:

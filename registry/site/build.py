@@ -56,7 +56,7 @@ def build_site(registry: Registry, out: Path, *, progress: Callable[[str], None]
         tmp = new_folder_beside(out)
     except OSError as exc:
         raise RegistryError(f"cannot write the site next to {str(out)!r}: {exc.strerror}",
-                            "choose a writable folder with --out") from exc
+                            "choose a writable folder for {out}") from exc
     try:
         files = _write_all(site, tmp, progress)
         replace_folder(tmp, out)
@@ -75,7 +75,7 @@ def ensure_replaceable(out: Path) -> None:
         return
     if not out.is_dir():
         raise RegistryError(f"{str(out)!r} is a file, not a folder; it was left untouched",
-                            "give --out a folder for the site, for example --out site")
+                            "give {out} a folder for the site, for example site")
     if not any(out.iterdir()):
         return
     index = out / "index.html"
@@ -87,7 +87,7 @@ def ensure_replaceable(out: Path) -> None:
         raise RegistryError(
             f"{str(out)!r} already holds files and is not a site that 'registry site build' wrote; it was left "
             "untouched",
-            "choose another folder with --out (for example --out site), or move that folder away first",
+            "choose another folder for {out} (for example site), or move that folder away first",
         )
 
 
