@@ -1,36 +1,39 @@
-"""Benchmark: validate and build a database from synthetic registries of 1,000, 10,000 and 100,000 results.
+"""Benchmark: start-up, and validate and db build of synthetic registries of 1,000, 10,000 and 100,000 results.
 
-For each size it prints records per second for four measurements:
+Every measurement is one run of the command line in a fresh process (``python -m registry ...``),
+timed by the wall clock, its peak resident memory read from the kernel (``wait4``):
 
-- ``registry validate``: loading, typing and checking every record (``registry.checks.validate``);
-- ``registry db build``: validation plus writing the SQLite database (``registry.db.build.build_sqlite``);
-- a ``jsonschema`` baseline: the same files read with the same safe YAML loader and checked against the
-  exported JSON Schema of each kind (``jsonschema`` package, compiled validators, no cross-record checks);
-- a plain ``sqlite3.executemany`` baseline: the same rows, already in memory, inserted into the same
-  schema with the standard library only (no validation, no conversion).
+- start-up: ``registry --help``, the slowest ``registry COMMAND --help``, and ``registry validate``
+  of the bundled records (best of five each);
+- ``validate`` cold (the parse cache empty: every file read and parsed, and the cache filled) and
+  warm (the second run: unchanged files taken from the cache; every record typed and checked again);
+- ``db build`` cold and warm (validation, then the SQLite file);
+- two baselines over the same files, each in a fresh process too: ``jsonschema`` (PyYAML's C safe
+  loader, then each kind's exported JSON Schema with a compiled ``jsonschema`` validator; no key
+  lines, no cross-record checks) and a plain PyYAML + Pydantic loop (the C safe loader, then
+  ``model_validate``; no key lines, no cross-record checks).
 
-Usage: ``python benchmarks/bench_db.py [--sizes 1000,10000,100000] [--keep DIR]``. The synthetic records
-are written to a temporary folder and deleted afterwards. Each size's shape: papers of 20 results, each
-paper with 1 source, 1 protocol, 1 dataset, 5 configurations, 10 evaluations, 20 results, 1 review of
-all 20 results and 20 evidence rows; one model family per 50 papers (about 2.95 records per result).
-This is a benchmark to run by hand, not a timed test.
+Ratios are baseline seconds over ours, measured in the same run. Usage:
+``python benchmarks/bench_db.py [--sizes 1000,10000,100000] [--keep DIR]``. The synthetic records are
+written to a temporary folder and deleted afterwards (about 1.2 GB at 100,000 results). Each size's
+shape: papers of 20 results, each paper with 1 source, 1 protocol, 1 dataset, 5 configurations, 10
+evaluations, 20 results, 1 review of all 20 results and 20 evidence rows; one model family per 50
+papers (about 2.95 records per result). This is a benchmark to run by hand, not a timed test.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
-import gc
 import hashlib
-import json
 import os
 import platform
 import shutil
-import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -231,42 +234,59 @@ note: Checked.
 # -- measurements ---------------------------------------------------------------------------
 
 
-def _timed(function, *args, **kwargs):  # type: ignore[no-untyped-def]
-    gc.collect()
+def run(args: Sequence[str], env: dict[str, str], *, quiet_exit: bool = False) -> tuple[float, float]:
+    """(wall seconds, peak resident MiB) of one fresh ``python`` process running ``args``."""
     started = time.perf_counter()
-    value = function(*args, **kwargs)
-    return value, time.perf_counter() - started
+    child = subprocess.Popen([sys.executable, *args], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - started
+    child.returncode = os.waitstatus_to_exitcode(status)
+    errors = child.stderr.read().decode() if child.stderr else ""
+    if child.returncode != 0 and not quiet_exit:
+        raise SystemExit(f"{' '.join(args)} failed ({child.returncode}):\n{errors}")
+    return seconds, usage.ru_maxrss / 1024
 
 
-def measure_validate(root: Path) -> tuple[float, int]:
-    from registry.checks import validate
-
-    (registry, report), seconds = _timed(validate, root)
-    if not report.valid:
-        raise SystemExit(f"synthetic registry is invalid: {report.errors[:3]}")
-    return seconds, len(registry.records)
+def best(args: Sequence[str], env: dict[str, str], times: int = 5) -> float:
+    return min(run(args, env)[0] for _ in range(times))
 
 
-def measure_build(root: Path, out: Path) -> float:
-    """What 'registry db build' does: validate, then build the SQLite file."""
-    from registry.db.build import build_database
-
-    _, seconds = _timed(build_database, root, out=out)  # type: ignore[arg-type]
-    return seconds
+COMMANDS = ["validate", "show", "list", "release", "schema", "query", "db build", "review", "reproduce"]
 
 
-def measure_jsonschema(root: Path) -> float:
-    """Baseline: the same files, the same safe YAML loader, checked against the exported JSON Schemas."""
-    import jsonschema
+def startup(env: dict[str, str]) -> dict[str, float]:
+    """Best-of-five wall seconds of '--help', of each command's '--help', and of validating the bundled records."""
+    figures = {"registry --help": best(["-m", "registry", "--help"], env)}
+    slowest = max((best(["-m", "registry", *c.split(), "--help"], env), c) for c in COMMANDS)
+    figures[f"slowest COMMAND --help ({slowest[1]})"] = slowest[0]
+    fresh = {**env, "REGISTRY_NO_CACHE": "1"}
+    figures["registry validate (bundled records, no cache)"] = best(["-m", "registry", "validate"], fresh)
+    figures["registry validate (bundled records, warm)"] = best(["-m", "registry", "validate"], env)
+    return figures
+
+
+BASELINES = {
+    "jsonschema": "jsonschema: PyYAML's C safe loader, then the kind's JSON Schema",
+    "pyyaml-pydantic": "PyYAML + Pydantic: PyYAML's C safe loader, then model_validate",
+}
+
+
+def baseline(name: str, root: Path) -> None:
+    """One baseline over every record file under ``root`` (run in its own process by ``main``)."""
     import yaml
 
     from registry.loader import record_files
+    from registry.models import KIND_MODELS
     from registry.schema import kind_schema
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    validators = {}
+    if name == "jsonschema":
+        import json
 
-    def run() -> int:
+        import jsonschema
+
+        validators = {}
         errors = 0
         for path in record_files(root):
             data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)  # noqa: S506 - a safe loader
@@ -276,61 +296,16 @@ def measure_jsonschema(root: Path) -> float:
                 schema = kind_schema(kind)
                 validators[kind] = jsonschema.validators.validator_for(schema)(schema)
             errors += sum(1 for _ in validators[kind].iter_errors(data))
-        return errors
-
-    errors, seconds = _timed(run)
+    else:
+        errors = 0
+        for path in record_files(root):
+            data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)  # noqa: S506 - a safe loader
+            try:
+                KIND_MODELS[data["kind"]].model_validate(data)
+            except ValueError:
+                errors += 1
     if errors:
-        raise SystemExit(f"jsonschema baseline found {errors} errors in the synthetic registry")
-    return seconds
-
-
-def measure_executemany(root: Path, out: Path) -> float:
-    """Baseline: the same rows, already in memory, into the same schema with plain sqlite3.executemany."""
-    from sqlalchemy.dialects import sqlite as sqlite_dialect
-    from sqlalchemy.schema import CreateIndex, CreateTable
-
-    from registry.checks import validate
-    from registry.db.build import ordered_tables, registry_rows
-
-    registry, _ = validate(root)
-    dialect = sqlite_dialect.dialect()
-    tables = ordered_tables()
-    by_table: dict[str, list[tuple]] = {str(t.name): [] for t in tables}  # type: ignore[type-arg]
-    columns = {str(t.name): [c.name for c in t.columns] for t in tables}
-
-    def plain(value):  # type: ignore[no-untyped-def]
-        if isinstance(value, dt.datetime):
-            return value.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
-        if isinstance(value, dt.date):
-            return value.isoformat()
-        if isinstance(value, (int, float, str)) or value is None:
-            return value
-        return str(value)  # Decimal
-
-    for name, row in registry_rows(registry):
-        by_table[name].append(tuple(plain(row[c]) for c in columns[name]))
-    del registry
-    out.unlink(missing_ok=True)
-
-    def run() -> None:
-        connection = sqlite3.connect(out)
-        connection.execute("PRAGMA journal_mode = OFF")
-        connection.execute("PRAGMA synchronous = OFF")
-        with connection:
-            for table in tables:
-                connection.execute(str(CreateTable(table).compile(dialect=dialect)))
-            for table in tables:
-                rows = by_table[str(table.name)]
-                if rows:
-                    marks = ", ".join("?" * len(rows[0]))
-                    connection.executemany(f'INSERT INTO "{table.name}" VALUES ({marks})', rows)
-            for table in tables:
-                for index in table.indexes:
-                    connection.execute(str(CreateIndex(index).compile(dialect=dialect)))
-        connection.close()
-
-    _, seconds = _timed(run)
-    return seconds
+        raise SystemExit(f"{name} baseline found {errors} errors in the synthetic registry")
 
 
 def provenance() -> dict[str, str]:
@@ -341,65 +316,93 @@ def provenance() -> dict[str, str]:
                                 check=False).stdout.strip()
     except OSError:
         commit = "unknown"
-    versions = {name: md.version(name) for name in ("pydantic", "PyYAML", "SQLAlchemy", "jsonschema")}
+    names = ("pydantic", "pydantic-core", "PyYAML", "yaml-rs", "SQLAlchemy", "jsonschema")
+    versions = {}
+    for name in names:
+        try:
+            versions[name] = md.version(name)
+        except md.PackageNotFoundError:
+            versions[name] = "not installed"
+    try:
+        load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        load = "unknown"
     return {
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "commit": commit,
         "python": platform.python_version(),
-        "cpus": str(os.cpu_count()),
+        "cpus": str(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()),
         "machine": f"{platform.system()} {platform.machine()}",
-        "sqlite": sqlite3.sqlite_version,
+        "load average at start": load,
         **versions,
     }
+
+
+def measure_size(size: int, base: Path, env: dict[str, str]) -> tuple[int, dict[str, tuple[float, float]]]:
+    """The number of records, and every measurement of one size: name -> (wall seconds, peak MiB)."""
+    root = base / f"records-{size}"
+    if root.exists():
+        shutil.rmtree(root)
+    count = generate(root, size)
+    cache_home = Path(env["XDG_CACHE_HOME"])
+    records = ["--records", str(root)]
+    figures: dict[str, tuple[float, float]] = {}
+    shutil.rmtree(cache_home, ignore_errors=True)
+    figures["validate cold"] = run(["-m", "registry", "validate", *records], env)
+    figures["validate warm"] = run(["-m", "registry", "validate", *records], env)
+    out = base / "bench.db"
+    shutil.rmtree(cache_home, ignore_errors=True)
+    figures["db build cold"] = run(["-m", "registry", "db", "build", *records, "--out", str(out)], env)
+    figures["db build warm"] = run(["-m", "registry", "db", "build", *records, "--out", str(out)], env)
+    out.unlink(missing_ok=True)
+    for name in BASELINES:
+        figures[name] = run([str(Path(__file__).resolve()), "--baseline", name, str(root)], env)
+    shutil.rmtree(root, ignore_errors=True)
+    return count, figures
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000", help="comma-separated numbers of results")
-    parser.add_argument("--keep", type=Path, help="generate into this folder and keep it (default: a temporary one)")
+    parser.add_argument("--keep", type=Path, help="generate into this folder (default: a temporary one)")
+    parser.add_argument("--baseline", nargs=2, metavar=("NAME", "ROOT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.baseline:
+        baseline(args.baseline[0], Path(args.baseline[1]))
+        return
     sizes = [int(s) for s in args.sizes.split(",")]
-
-    # Imported once before timing: a command pays this start-up once, not per record.
-    import jsonschema  # noqa: F401
-
-    import registry.checks  # noqa: F401
-    import registry.db.build  # noqa: F401
-    from registry import loader
-
-    loader.FREEZE_AFTER_LOAD = True  # as the command line sets it (registry.cli.main)
-
-    for key, value in provenance().items():
-        print(f"# {key}: {value}")
-    header = (f"{'results':>8} {'records':>8} | {'validate':>16} | {'db build':>16} | {'jsonschema':>16} | "
-              f"{'executemany':>16}")
-    print(header)
-    print("-" * len(header))
-    for size in sizes:
-        base = args.keep or Path(tempfile.mkdtemp(prefix="registry-bench-"))
-        root = base / f"records-{size}"
-        try:
-            if root.exists():
-                shutil.rmtree(root)
-            generate(root, size)
-            validate_s, records = measure_validate(root)
-            build_s = measure_build(root, base / "bench.db")
-            schema_s = measure_jsonschema(root)
-            many_s = measure_executemany(root, base / "baseline.db")
-
-            def cell(seconds: float, records: int = records) -> str:
-                return f"{records / seconds:>8,.0f}/s {seconds:>5.1f}s"
-
-            print(f"{size:>8,} {records:>8,} | {cell(validate_s)} | {cell(build_s)} | {cell(schema_s)} | "
-                  f"{cell(many_s)}", flush=True)
-        finally:
-            if args.keep is None:
-                shutil.rmtree(base, ignore_errors=True)
-            else:
-                for name in ("bench.db", "baseline.db"):
-                    (base / name).unlink(missing_ok=True)
-    print("records/s = records in the registry / wall seconds (validate: load + type + cross-record checks; "
-          "db build: validate + SQLite; jsonschema: YAML + JSON Schema per file; executemany: inserts only)")
+    base = args.keep or Path(tempfile.mkdtemp(prefix="registry-bench-"))
+    base.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "XDG_CACHE_HOME": str(base / "cache"), "PYTHONPATH": str(ROOT)}
+    env.pop("REGISTRY_NO_CACHE", None)
+    try:
+        for key, value in provenance().items():
+            print(f"# {key}: {value}")
+        print()
+        print("start-up (best of 5, wall seconds)")
+        for name, seconds in startup(env).items():
+            print(f"  {name:<52} {seconds:6.3f} s")
+        print()
+        header = (f"{'results':>8} {'records':>8} | {'measurement':<16} | {'seconds':>8} | {'records/s':>10} | "
+                  f"{'peak MiB':>8} | {'jsonschema/ours':>15} | {'PyYAML+Pydantic/ours':>20}")
+        print(header)
+        print("-" * len(header))
+        for size in sizes:
+            records, figures = measure_size(size, base, env)
+            schema_s, loop_s = figures["jsonschema"][0], figures["pyyaml-pydantic"][0]
+            for name, (seconds, mib) in figures.items():
+                ours = name not in BASELINES
+                ratios = (f"{schema_s / seconds:>14.1f}x | {loop_s / seconds:>19.1f}x" if ours
+                          else f"{'':>15} | {'':>20}")
+                print(f"{size:>8,} {records:>8,} | {name:<16} | {seconds:>7.2f}s | {records / seconds:>10,.0f} | "
+                      f"{mib:>8,.0f} | {ratios}", flush=True)
+        print()
+        print("cold: the parse cache empty (every file read and parsed; the cache filled); warm: the second run.")
+        for name, text in BASELINES.items():
+            print(f"{name}: {text}; no key lines, no cross-record checks.")
+    finally:
+        if args.keep is None:
+            shutil.rmtree(base, ignore_errors=True)
 
 
 if __name__ == "__main__":

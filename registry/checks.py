@@ -609,14 +609,17 @@ def _is_empty(value: Any) -> bool:
     return value is None or value == [] or value == {} or value == ""
 
 
-def validate(root: Any, *, now: dt.datetime | None = None) -> tuple[Registry, Report]:
-    """Load and check the registry under ``root``: the one entry point for every consumer."""
+def validate(root: Any, *, now: dt.datetime | None = None, cache: bool | None = None) -> tuple[Registry, Report]:
+    """Load and check the registry under ``root``: the one entry point for every consumer.
+
+    ``cache`` is passed to ``load_registry`` (False: read every file, not the parse cache).
+    """
     from pathlib import Path
 
     from registry.loader import gc_paused, load_registry
 
     with gc_paused():
-        registry, report = load_registry(Path(root))
+        registry, report = load_registry(Path(root), cache=cache)
         check_registry(registry, report, now=now)
     return registry, report
 

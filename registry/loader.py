@@ -7,29 +7,30 @@ instead of stopping the load, so that one bad file never hides the others.
 from __future__ import annotations
 
 import difflib
-import gc
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
+from registry import cache as cache_module
 from registry import codes
+from registry.cache import ParseCache
+from registry.collector import gc_paused
 from registry.errors import RecordFileError, RegistryError, UnknownRecordError, WrongKindError
 from registry.models import KIND_MODELS, Record
 from registry.models.fields import FieldPath, references_in
+from registry.reading import documents
 from registry.report import Report, format_path
 from registry.textsafe import EXCERPT_CHARS, excerpt
-from registry.yamlio import LoadedYaml, parse_yaml, read_text
+from registry.yamlio import LoadedYaml
 
 R = TypeVar("R", bound=Record)
 
 RECORD_SUFFIXES = (".yaml", ".yml")
-#: Files read, parsed and typed together (see ``load_registry``).
-LOAD_BATCH = 1000
 
 
 @dataclass
@@ -160,8 +161,14 @@ def record_files(root: Path) -> Iterator[Path]:
         yield Path(path)
 
 
-def load_registry(root: Path) -> tuple[Registry, Report]:
-    """Read and type-check every record under ``root``; cross-record checks are in ``checks``."""
+def load_registry(root: Path, *, cache: bool | None = None, jobs: int | None = None) -> tuple[Registry, Report]:
+    """Read and type-check every record under ``root``; cross-record checks are in ``checks``.
+
+    Files unchanged since an earlier run are not read or parsed again but taken from the parse
+    cache (``registry.cache``; ``cache=False`` reads every file, ``None`` follows
+    ``$REGISTRY_NO_CACHE``); every record is typed and checked again all the same. Many files to
+    parse are parsed in up to ``jobs`` worker processes (default: one per processor).
+    """
     if not root.is_dir():
         raise RegistryError(
             f"records folder {str(root)!r} does not exist",
@@ -169,65 +176,23 @@ def load_registry(root: Path) -> tuple[Registry, Report]:
         )
     registry = Registry(root=root)
     report = Report()
-    paths = list(record_files(root))
-    with gc_paused():
-        # A batch at a time, one step at a time (read, parse, type): a quarter faster than file by file
-        # on large registries, as each step's code and data stay in the processor's caches.
-        for start in range(0, len(paths), LOAD_BATCH):
-            batch = paths[start:start + LOAD_BATCH]
-            texts = [_read(path, root) for path in batch]
-            docs = [_parse(text) for text in texts]
-            for path, doc in zip(batch, docs, strict=True):
+    found = sorted(((parts, entry.path) for parts, entry in scan_record_files(root)), key=itemgetter(0))
+    store = ParseCache.open(root) if (cache_module.enabled() if cache is None else cache) else None
+    try:
+        with gc_paused():
+            for path, doc in documents(found, store, jobs=jobs, inside=root):
                 report.files += 1
                 _load_file(path, doc, registry, report)
+                if isinstance(doc, LoadedYaml):
+                    doc.data = None  # typed now; only its key lines may still be asked for
+    finally:
+        if store is not None:
+            store.close()
     report.records = len(registry.records)
-    if not paths:
+    if not found:
         report.add(codes.NO_RECORDS.issue(str(root), None, f"no record files (*.yaml) under {str(root)!r}; point "
                                           "{records} at the folder that holds '<kind>/<id>.yaml' files"))
     return registry, report
-
-
-def _read(path: Path, root: Path) -> str | RecordFileError:
-    try:
-        return read_text(path, inside=root)
-    except RecordFileError as exc:
-        return exc
-
-
-def _parse(text: str | RecordFileError) -> LoadedYaml | RecordFileError:
-    if isinstance(text, RecordFileError):
-        return text
-    try:
-        return parse_yaml(text)
-    except RecordFileError as exc:
-        return exc
-
-
-#: Whether what a load makes is frozen out of the collector's later scans (``gc.freeze``). The command
-#: line turns it on: it loads one registry and exits, and unfrozen, the first collection after a load
-#: rescans every object just made (half a second per 10,000 results). A long-running process leaves it
-#: off, so that nothing one load made (cyclic garbage included) outlives it.
-FREEZE_AFTER_LOAD = False
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cycle collector while many long-lived objects are made (records hold no cycles).
-
-    Python's collector rescans every object made so far each time enough new ones appear; over
-    hundreds of thousands of records that costs a third of the load, and again in every pass
-    that follows (so ``checks.validate`` keeps it paused through the checks too). Reference
-    counting still frees everything as usual. See ``FREEZE_AFTER_LOAD`` for what happens after.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            if FREEZE_AFTER_LOAD:
-                gc.freeze()
-            gc.enable()
 
 
 def _load_file(path: Path, doc: LoadedYaml | RecordFileError, registry: Registry, report: Report) -> None:

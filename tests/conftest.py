@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 # Wide output, so that assertions on rendered phrases do not depend on line wrapping.
 os.environ["COLUMNS"] = "250"
+# The parse cache of this test run only ($XDG_CACHE_HOME/registry), never the user's; removed at exit.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="registry-tests-cache-")
 
 import pytest
 from typer.testing import CliRunner
+
+atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED_RECORDS = ROOT / "records"

@@ -420,12 +420,12 @@ def test_a_library_load_freezes_nothing_the_command_line_does(monkeypatch: pytes
     """A long-running process gets its memory back after each load; a one-shot command skips the rescans."""
     import gc
 
-    from registry import loader
+    from registry import collector
 
     before = gc.get_freeze_count()
     validate(BUNDLED_RECORDS)
     assert gc.get_freeze_count() == before and gc.isenabled()
-    monkeypatch.setattr(loader, "FREEZE_AFTER_LOAD", True)
+    monkeypatch.setattr(collector, "FREEZE_AFTER_LOAD", True)
     try:
         validate(BUNDLED_RECORDS)
         assert gc.get_freeze_count() > before and gc.isenabled()

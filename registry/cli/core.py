@@ -8,10 +8,16 @@ from pathlib import Path
 import typer
 
 from registry.cli._errors import quiet_closed_stdout, user_errors
-from registry.cli.options import FLAGS, DebugOption, RecordsOption
+from registry.cli.options import (
+    FLAGS,
+    KINDS_PLACEHOLDER,
+    DebugOption,
+    KindsInHelp,
+    NoCacheOption,
+    RecordsOption,
+)
 from registry.cli.output import console, echo_json, print_report
 from registry.errors import InvalidRegistryError, RegistryError
-from registry.models import KINDS
 
 
 class Format(StrEnum):
@@ -43,6 +49,7 @@ def failure_json(exc: Exception) -> dict[str, object]:
 def validate_command(
     records: Path = RecordsOption,
     format: Format = typer.Option(Format.TEXT, "--format", "-f", help="'text' for people, 'json' for tools."),
+    no_cache: bool = NoCacheOption,
     debug: bool = DebugOption,
 ) -> None:
     """Check every record file and the registry as a whole; list every problem at once.
@@ -53,7 +60,7 @@ def validate_command(
 
     with user_errors(debug):
         try:
-            _, report = validate(records)
+            _, report = validate(records, cache=not no_cache)
         except Exception as exc:
             if format is Format.JSON and not debug:
                 echo_json(failure_json(exc))  # a tool reading the report must see that there is none
@@ -89,7 +96,7 @@ def show_command(
 
 
 def list_command(
-    kind: str | None = typer.Option(None, "--kind", "-k", help=f"Only records of this kind: {', '.join(KINDS)}."),
+    kind: str | None = typer.Option(None, "--kind", "-k", help=f"Only records of this kind: {KINDS_PLACEHOLDER}."),
     all_versions: bool = typer.Option(False, "--all", help="Also list superseded and retracted records, with their "
                                       "status (default: current records only)."),
     records: Path = RecordsOption,
@@ -180,6 +187,6 @@ def schema_command(
 def register(app: typer.Typer) -> None:
     app.command("validate")(validate_command)
     app.command("show")(show_command)
-    app.command("list")(list_command)
+    app.command("list", cls=KindsInHelp)(list_command)
     app.command("release")(release_command)
     app.command("schema")(schema_command)

@@ -22,7 +22,7 @@ from typer.core import TyperCommand
 
 from registry import limits
 from registry.cli._errors import err_console, user_errors
-from registry.cli.options import DebugOption, RecordsOption
+from registry.cli.options import DebugOption, NoCacheOption, RecordsOption
 from registry.cli.output import console
 from registry.errors import RegistryError
 from registry.textsafe import escaped, json_text
@@ -47,6 +47,7 @@ def build_command(
         help="Build into this PostgreSQL database instead of a file (postgresql+psycopg://USER:PASS@HOST/DB).",
     ),
     records: Path = RecordsOption,
+    no_cache: bool = NoCacheOption,
     debug: bool = DebugOption,
 ) -> None:
     """Validate the records, then build a SQL database of them: a SQLite file, or a PostgreSQL server.
@@ -64,7 +65,7 @@ def build_command(
         if db is not None and "://" not in db:
             raise RegistryError(f"--db {db!r} is not a database URL",
                                 "use --out FILE for a SQLite file, or --db postgresql+psycopg://USER:PASS@HOST/DB")
-        summary = build_database(records, out=out, url=db)
+        summary = build_database(records, out=out, url=db, cache=not no_cache)
         console.print(
             f"Built {summary.target}: {summary.records} records as {summary.rows} rows in {summary.tables} tables "
             f"and {summary.views} views ({summary.seconds:.1f} s)"

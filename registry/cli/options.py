@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
+from typer.core import TyperCommand
 
 RecordsOption = typer.Option(
     Path("records"),
@@ -15,6 +17,11 @@ RecordsOption = typer.Option(
     file_okay=False,
 )
 DebugOption = typer.Option(False, "--debug", help="Show the full traceback of an unexpected error.")
+NoCacheOption = typer.Option(
+    False, "--no-cache", envvar="REGISTRY_NO_CACHE",
+    help="Read and parse every record file rather than take unchanged ones from the parse cache "
+    "($XDG_CACHE_HOME/registry; env REGISTRY_NO_CACHE).",
+)
 
 #: How the command line names each input that library messages refer to (``registry.errors.INPUTS``).
 FLAGS: dict[str, str] = {
@@ -36,3 +43,24 @@ FLAGS: dict[str, str] = {
     "curator": "--curator",
     "independence": "--independence",
 }
+
+
+#: Put in an option's help where the kind tokens go; ``KindsInHelp`` fills them in.
+KINDS_PLACEHOLDER = "{kinds}"
+
+
+class KindsInHelp(TyperCommand):
+    """A command whose option help names the record kinds, filled in only when the help is shown.
+
+    The kinds are declared by the models; importing them at start-up would build Pydantic into
+    every command's start, '--help' included, which needs none of it.
+    """
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        from registry.models import KINDS
+
+        for param in self.get_params(ctx):
+            text = getattr(param, "help", None)
+            if text and KINDS_PLACEHOLDER in text:
+                param.help = text.replace(KINDS_PLACEHOLDER, ", ".join(KINDS))  # type: ignore[attr-defined]
+        super().format_options(ctx, formatter)

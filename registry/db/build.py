@@ -190,8 +190,11 @@ def _populate(connection: Connection, registry: Registry) -> int:
     return written
 
 
-def build_database(records: Path, *, out: Path | None = None, url: str | None = None) -> BuildSummary:
+def build_database(records: Path, *, out: Path | None = None, url: str | None = None,
+                   cache: bool | None = None) -> BuildSummary:
     """Validate the records under ``records``, then build them into ``url`` (a server) or the file ``out``.
+
+    ``cache`` is passed to ``registry.checks.validate`` (False: read every file, not the parse cache).
 
     Raises ``InvalidRegistryError`` (carrying the report) when the registry is not valid: nothing is built.
     """
@@ -205,7 +208,7 @@ def build_database(records: Path, *, out: Path | None = None, url: str | None = 
         ensure_replaceable(target)
     read_at = time.time_ns()  # before the first record is read: an edit from now on makes the database stale
     with gc_paused():  # records make no reference cycles; the collector would rescan them all, often
-        registry, report = validate(records)
+        registry, report = validate(records, cache=cache)
     if not report.valid:
         raise InvalidRegistryError(report)
     if url is not None:

@@ -12,11 +12,13 @@ import importlib.util
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from registry.atomic import new_folder_beside, replace_folder
 from registry.errors import RegistryError
-from registry.loader import Registry
+
+if TYPE_CHECKING:  # the loader (with Pydantic and every model) is not imported for the command's help
+    from registry.loader import Registry
 
 MANIFEST = "registry-export.json"
 

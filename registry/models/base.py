@@ -98,7 +98,7 @@ class MissingReason(StrEnum):
 class Strict(BaseModel):
     """Base of every model: unknown keys are errors, values are immutable once loaded."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=False, defer_build=True)
 
 
 class MissingMetadata(Strict):

@@ -1,0 +1,306 @@
+"""A cache of parsed record files, kept outside the records folder, so that a run reads again only what changed.
+
+What is kept is each file's *parsed data* (what PyYAML's safe loader reads from it), keyed by the
+digest of the file's bytes; typing and every check run on it again each time, so a warm run computes
+exactly what a cold one does (the same functions on the same data). Each file's size, modification
+and change times and inode say whether it may be taken as unchanged without reading it; a file
+modified while it was read, or within two seconds of it, is read again the next time, and its digest
+then decides. A renamed or copied file is found by its digest; a removed one is forgotten.
+
+The store is one SQLite file per version of the parsing code (``registry/fastyaml.py``,
+``registry/yamlio.py``, PyYAML, yaml-rs, Python), under ``$XDG_CACHE_HOME/registry/`` (by default
+``~/.cache/registry/``), in WAL mode: concurrent runs read and write it at once, a killed run leaves
+it as it was after its last batch. Any failure of the store (a corrupt file, a full disk, a lock held
+too long) never fails a run: the store is set aside, rebuilt from scratch where it was corrupt, and
+the run goes on reading every file itself.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import marshal
+import os
+import pickle
+import sqlite3
+import sys
+import time
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+#: Bump when what is stored changes meaning.
+FORMAT = 2
+#: Set (to anything but '' or '0') to read every file, as '--no-cache' does.
+NO_CACHE_ENV = "REGISTRY_NO_CACHE"
+#: Rows written per transaction: bounds the memory a cold run holds and what a kill can lose.
+WRITE_BATCH = 20_000
+#: How long to wait for another run's write to finish before giving up on writing this batch.
+BUSY_TIMEOUT_MS = 2_000
+#: A file modified this close to when it was read may change again unseen within the same time stamp.
+RACY_NS = 2_000_000_000
+#: Stores of other code versions unused this long are removed.
+STALE_S = 14 * 86_400
+
+Signature = tuple[int, int, int, int]
+"""(size, modification time, change time, inode) of a file, in nanoseconds where times."""
+
+
+def signature(status: os.stat_result) -> Signature:
+    return (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
+
+
+def enabled() -> bool:
+    """Whether runs use the cache unless told otherwise (``$REGISTRY_NO_CACHE`` turns it off)."""
+    return os.environ.get(NO_CACHE_ENV, "") in ("", "0")
+
+
+def cache_folder() -> Path:
+    """``$XDG_CACHE_HOME/registry`` (``~/.cache/registry`` where it is not set)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "registry"
+
+
+def encode(digest: bytes, data: Any) -> bytes:
+    """Parsed data as bytes that give it back exactly (``marshal`` for plain values, ``pickle`` for dates),
+    behind a checksum over them and the digest of the content they came from (``_checksum``)."""
+    try:
+        body = b"m" + marshal.dumps(data)
+    except ValueError:  # a date or a time
+        body = b"p" + pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+    return _checksum(digest, body) + body
+
+
+def decode(digest: bytes, payload: bytes) -> Any:
+    """The parsed data ``encode`` wrote, or ``CorruptEntry`` if the bytes are not what it wrote for ``digest``."""
+    view = memoryview(payload)
+    body = view[_CHECKSUM_BYTES:]
+    if view[:_CHECKSUM_BYTES] != _checksum(digest, body):
+        raise CorruptEntry
+    try:
+        if payload[_CHECKSUM_BYTES] == 0x6D:  # b"m"
+            return marshal.loads(body[1:])
+        return pickle.loads(body[1:])  # noqa: S301 - checked: written by this module into the user's own cache
+    except Exception as exc:  # noqa: BLE001 - whatever the bytes hold, they are not an entry
+        raise CorruptEntry from exc
+
+
+#: What ``ParseCache.decode`` gives for a damaged entry (parsed data may itself be None).
+DAMAGED: Any = object()
+
+
+class CorruptEntry(ValueError):
+    """Bytes in the store that are not what was written there."""
+
+
+_CHECKSUM_BYTES = 4
+
+
+def _checksum(digest: bytes, body: bytes | memoryview) -> bytes:
+    """CRC-32 of the digest and the body: catches damaged bytes and an entry filed under another file's digest."""
+    return zlib.crc32(body, zlib.crc32(digest)).to_bytes(4, "big")
+
+
+@functools.cache
+def code_version() -> str:
+    """What the stored data depends on: the parsing code and the libraries and Python that run it."""
+    import yaml
+
+    from registry import fastyaml
+
+    digest = hashlib.sha256(f"{FORMAT} {sys.version} {yaml.__version__} {fastyaml.version()}".encode())
+    here = Path(__file__).resolve().parent
+    for name in ("fastyaml.py", "yamlio.py", "cache.py"):
+        digest.update((here / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+class ParseCache:
+    """The parsed files of one records folder, read in the order the loader walks them (see ``known``)."""
+
+    def __init__(self, path: Path, root: str) -> None:
+        self.path = path
+        self.root = root
+        self._read = _connect(path)
+        self._write = _connect(path)
+        self._pending_new: list[tuple[Any, ...]] = []
+        self._pending_known: list[tuple[Any, ...]] = []
+        self._gone: list[tuple[str, str]] = []
+        self._started_ns = time.time_ns()
+        self.broken = False
+
+    # -- opening ------------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, root: Path) -> ParseCache | None:
+        """The cache for ``root``, or None where none can be used (never inside the records folder)."""
+        folder = cache_folder()
+        resolved_root = os.path.realpath(root)
+        if os.path.commonpath([os.path.realpath(folder), resolved_root]) == resolved_root:
+            return None  # $XDG_CACHE_HOME inside the records: the cache must never write there
+        try:
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            path = folder / f"records-{code_version()}.sqlite3"
+            _remove_stale(folder, path)
+            for attempt in range(2):
+                try:
+                    store = cls(path, resolved_root)
+                    store._create()
+                    return store
+                except sqlite3.DatabaseError:
+                    if attempt:
+                        raise
+                    _remove(path)  # not a database, or a damaged one: start a new one
+        except (OSError, sqlite3.Error):
+            return None
+        return None
+
+    def _create(self) -> None:
+        with self._write:
+            self._write.executescript("""
+                CREATE TABLE IF NOT EXISTS file (
+                    root TEXT NOT NULL, key TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+                    ctime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, digest BLOB NOT NULL, data BLOB NOT NULL,
+                    PRIMARY KEY (root, key));
+                CREATE INDEX IF NOT EXISTS file_digest ON file (digest);
+            """)
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def known(self) -> Iterator[tuple[str, Signature, bytes]]:
+        """(key, signature when read, digest) of every file of this folder the store holds, in key order."""
+        if self.broken:
+            return
+        try:
+            rows = self._read.execute("SELECT key, size, mtime_ns, ctime_ns, inode, digest FROM file WHERE root = ? "
+                                      "ORDER BY key", (self.root,))
+            for key, size, mtime, ctime, inode, digest in rows:
+                yield key, (size, mtime, ctime, inode), digest
+        except sqlite3.Error:
+            self._fail()
+
+    def data(self) -> Iterator[tuple[str, bytes]]:
+        """(key, stored parsed data) of every file of this folder, in key order: one pass over the store."""
+        if self.broken:
+            return
+        try:
+            yield from self._read.execute("SELECT key, data FROM file WHERE root = ? ORDER BY key", (self.root,))
+        except sqlite3.Error:
+            self._fail()
+
+    def held(self, digests: list[bytes]) -> set[bytes]:
+        """Which of these contents the store holds parsed data of (from any file, in any folder)."""
+        return set(self.payloads_of(digests))
+
+    def payloads_of(self, digests: list[bytes]) -> dict[bytes, bytes]:
+        """The parsed data of contents read before (by any file, in any folder), by digest."""
+        found: dict[bytes, bytes] = {}
+        if self.broken:
+            return found
+        try:
+            for start in range(0, len(digests), 500):
+                chunk = digests[start:start + 500]
+                marks = ", ".join("?" * len(chunk))
+                found.update(self._read.execute(f"SELECT digest, data FROM file WHERE digest IN ({marks})", chunk))
+        except sqlite3.Error:
+            self._fail()
+        return found
+
+    def decode(self, digest: bytes, payload: bytes) -> Any:
+        """The data of an entry, or ``DAMAGED`` (and the store set aside, to be rebuilt) if it is damaged."""
+        try:
+            return decode(digest, payload)
+        except CorruptEntry:
+            self._fail(damaged=True)
+            return DAMAGED
+
+    # -- writing ------------------------------------------------------------------------------
+
+    def remember(self, key: str, status: os.stat_result, digest: bytes, payload: bytes | None) -> None:
+        """Note that ``key`` was read with ``status`` and holds ``digest`` (with its parsed data, if new)."""
+        size, mtime, ctime, inode = signature(status)
+        if mtime > self._started_ns - RACY_NS or ctime > self._started_ns - RACY_NS:
+            mtime = -1  # modified just before or while being read: read it again next time
+        if payload is not None:
+            self._pending_new.append((self.root, key, size, mtime, ctime, inode, digest, payload))
+        else:  # parsed before, by this or another file: its data is copied from there
+            self._pending_known.append((self.root, key, size, mtime, ctime, inode, digest, digest))
+        if len(self._pending_new) + len(self._pending_known) >= WRITE_BATCH:
+            self.flush()
+
+    def forget(self, key: str) -> None:
+        """``key`` is no longer a record file of this folder (removed, or renamed)."""
+        self._gone.append((self.root, key))
+
+    def flush(self) -> None:
+        if self.broken or not (self._pending_new or self._pending_known or self._gone):
+            return
+        try:
+            with self._write:
+                self._write.execute("BEGIN IMMEDIATE")
+                self._write.executemany("DELETE FROM file WHERE root = ? AND key = ?", self._gone)
+                self._write.executemany("INSERT OR REPLACE INTO file VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                        self._pending_new)
+                self._write.executemany("INSERT OR REPLACE INTO file SELECT ?, ?, ?, ?, ?, ?, ?, data FROM file "
+                                        "WHERE digest = ? LIMIT 1", self._pending_known)
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                self._fail()
+            # another run holds the store: this batch is simply not kept
+        except sqlite3.Error:
+            self._fail()
+        self._pending_new.clear()
+        self._pending_known.clear()
+        self._gone.clear()
+
+    def close(self) -> None:
+        """Write what is pending, and close."""
+        self.flush()
+        for connection in (self._read, self._write):
+            try:
+                connection.close()
+            except sqlite3.Error:
+                pass
+
+    def _fail(self, *, damaged: bool = False) -> None:
+        """The store failed under us: stop using it; a damaged file is removed so the next run starts anew."""
+        self.broken = True
+        if not damaged:
+            try:
+                ok = self._write.execute("PRAGMA quick_check").fetchone()
+                damaged = not ok or ok[0] != "ok"
+            except sqlite3.Error:
+                damaged = True
+        if damaged:
+            _remove(self.path)
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                                 check_same_thread=False)
+    connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    connection.execute("PRAGMA journal_mode = WAL")
+    connection.execute("PRAGMA synchronous = NORMAL")
+    connection.execute("PRAGMA cache_size = -65536")  # 64 MiB: a batch's pages are written once
+    return connection
+
+
+def _remove(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            os.unlink(f"{path}{suffix}")
+        except OSError:
+            pass
+
+
+def _remove_stale(folder: Path, current: Path) -> None:
+    """Remove stores of other code versions that no run has used for ``STALE_S``."""
+    now = time.time()
+    for other in folder.glob("records-*.sqlite3"):
+        if other != current:
+            try:
+                if now - other.stat().st_mtime > STALE_S:
+                    _remove(other)
+            except OSError:
+                pass

@@ -1,0 +1,306 @@
+"""The parse cache (``registry.cache``): a warm run gives exactly what a cold one gives, and is never fooled.
+
+Cold here means ``cache=False``: every file read and parsed. Each test compares a run through the
+cache with a cold run of the same files: the same report (codes, messages, lines), and the same
+registry (records equal field by field and type by type, the same files, the same failed ids).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from registry import cache
+from registry.checks import validate
+from registry.loader import Registry
+from registry.report import Report
+from tests.conftest import BUNDLED_RECORDS, DATA, RESULT_33, ROOT
+from tests.test_db_yaml_fast_path import same
+
+INVALID = DATA / "invalid"
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test starts with an empty cache of its own."""
+    folder = tmp_path / "xdg-cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
+    monkeypatch.delenv(cache.NO_CACHE_ENV, raising=False)
+    return folder / "registry"
+
+
+def store_files(folder: Path) -> list[Path]:
+    return sorted(folder.glob("records-*.sqlite3")) if folder.exists() else []
+
+
+def typed(record: Any) -> Any:
+    """A record as nested plain values with their types, so that equal-but-different types show."""
+    return {name: _typed(getattr(record, name)) for name in type(record).model_fields} | {
+        "__fields_set__": sorted(record.model_fields_set), "__class__": type(record).__name__}
+
+
+def _typed(value: Any) -> Any:
+    if hasattr(type(value), "model_fields"):
+        return typed(value)
+    if isinstance(value, list):
+        return [_typed(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _typed(item) for key, item in value.items()}
+    return (type(value).__name__, repr(value), getattr(value, "tzinfo", None).__class__.__name__)
+
+
+def assert_same_run(a: tuple[Registry, Report], b: tuple[Registry, Report]) -> None:
+    (registry_a, report_a), (registry_b, report_b) = a, b
+    assert report_a.to_dict() == report_b.to_dict()
+    assert list(registry_a.records) == list(registry_b.records)
+    for record_id, record in registry_a.records.items():
+        other = registry_b.records[record_id]
+        assert record == other and same(typed(record), typed(other)), record_id
+    assert registry_a.paths == registry_b.paths
+    assert registry_a.failed == registry_b.failed
+    for record_id in registry_a.docs:
+        assert registry_a.docs[record_id].lines == registry_b.docs[record_id].lines, record_id
+
+
+def three_runs(root: Path) -> None:
+    """Cold, then through an empty cache (filling it), then through the filled cache: all the same."""
+    cold = validate(root, cache=False)
+    assert_same_run(cold, validate(root, cache=True))
+    assert_same_run(cold, validate(root, cache=True))
+
+
+def test_bundled_records(own_cache: Path) -> None:
+    three_runs(BUNDLED_RECORDS)
+    assert len(store_files(own_cache)) == 1
+
+
+@pytest.mark.parametrize("case", sorted(p.name for p in INVALID.iterdir()))
+def test_every_invalid_case(records_dir: Path, case: str) -> None:
+    shutil.copytree(INVALID / case, records_dir, dirs_exist_ok=True)
+    three_runs(records_dir)
+
+
+def result_file(records: Path) -> Path:
+    """The result that prints 33.88."""
+    return records / "result" / f"{RESULT_33}.yaml"
+
+
+def test_an_edit_that_keeps_size_and_time_is_seen(records_dir: Path) -> None:
+    """The change time and inode are part of what is compared: a same-size edit with its old mtime is read."""
+    validate(records_dir, cache=True)
+    path = result_file(records_dir)
+    before = path.stat()
+    text = path.read_text()
+    assert "printed_value: '33.88'" in text
+    path.write_text(text.replace("printed_value: '33.88'", "printed_value: '33.87'"))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert path.stat().st_size == before.st_size and path.stat().st_mtime_ns == before.st_mtime_ns
+    warm = validate(records_dir, cache=True)
+    assert any(i.code == "value-mismatch" for i in warm[1].issues)
+    assert_same_run(validate(records_dir, cache=False), warm)
+
+
+def test_added_removed_and_renamed_files_are_seen(records_dir: Path) -> None:
+    validate(records_dir, cache=True)
+    family = sorted((records_dir / "family").glob("*.yaml"))[0]
+    copy = family.with_name(family.stem.replace("family-", "family-copy-") + ".yaml")
+    shutil.copy(family, copy)  # added: a duplicate id, found by content in the cache
+    assert_same_run(validate(records_dir, cache=False), validate(records_dir, cache=True))
+    copy.unlink()  # removed
+    assert_same_run(validate(records_dir, cache=False), validate(records_dir, cache=True))
+    moved = records_dir / "config" / family.name
+    family.rename(moved)  # renamed: the same content under another name (file-name-mismatch)
+    warm = validate(records_dir, cache=True)
+    assert any(i.code == "file-name-mismatch" for i in warm[1].issues)
+    assert_same_run(validate(records_dir, cache=False), warm)
+    moved.rename(family)
+    assert validate(records_dir, cache=True)[1].valid
+
+
+def test_a_file_replaced_by_one_that_does_not_parse(records_dir: Path) -> None:
+    validate(records_dir, cache=True)
+    result_file(records_dir).write_text("kind: result\nid: [unclosed\n")
+    warm = validate(records_dir, cache=True)
+    assert any(i.code == "yaml-syntax" for i in warm[1].issues)
+    assert_same_run(validate(records_dir, cache=False), warm)
+
+
+def test_a_store_that_is_not_a_database_is_replaced(own_cache: Path) -> None:
+    validate(BUNDLED_RECORDS, cache=True)
+    [store] = store_files(own_cache)
+    store.write_bytes(b"this is not a database" * 1000)
+    for suffix in ("-wal", "-shm"):
+        Path(f"{store}{suffix}").unlink(missing_ok=True)
+    three_runs(BUNDLED_RECORDS)
+    with sqlite3.connect(store) as connection:
+        assert connection.execute("SELECT count(*) FROM file").fetchone()[0] > 0
+
+
+def test_damaged_entries_are_never_trusted(own_cache: Path, records_dir: Path) -> None:
+    """Bytes flipped inside stored data fail their checksum: the file is read again, the store set aside."""
+    validate(records_dir, cache=True)
+    [store] = store_files(own_cache)
+    with sqlite3.connect(store) as connection:
+        connection.execute("UPDATE file SET data = substr(data, 1, 20) || X'00' || substr(data, 22)")
+    assert_same_run(validate(records_dir, cache=False), validate(records_dir, cache=True))
+    three_runs(records_dir)
+
+
+def test_stored_data_of_another_file_is_never_taken(own_cache: Path, records_dir: Path) -> None:
+    """An entry moved to another file's digest fails its checksum (the checksum is keyed by the digest)."""
+    validate(records_dir, cache=True)
+    [store] = store_files(own_cache)
+    with sqlite3.connect(store) as connection:
+        rows = connection.execute("SELECT key, data FROM file ORDER BY key").fetchall()
+        connection.executemany("UPDATE file SET data = ? WHERE key = ?",
+                               [(rows[(i + 1) % len(rows)][1], key) for i, (key, _) in enumerate(rows)])
+    assert_same_run(validate(records_dir, cache=False), validate(records_dir, cache=True))
+
+
+def test_a_store_locked_by_another_run(own_cache: Path, records_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run that cannot write (another holds the lock) still gives the cold result, and writes nothing."""
+    monkeypatch.setattr(cache, "BUSY_TIMEOUT_MS", 50)
+    validate(BUNDLED_RECORDS, cache=True)  # creates the store
+    [store] = store_files(own_cache)
+    holder = sqlite3.connect(store, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        assert_same_run(validate(records_dir, cache=False), validate(records_dir, cache=True))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    three_runs(records_dir)
+
+
+def test_concurrent_runs(records_dir: Path) -> None:
+    """Runs at once on one store (threads here; processes in the next test) each give the cold result."""
+    cold = validate(records_dir, cache=False)
+    results: list[tuple[Registry, Report]] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            results.append(validate(records_dir, cache=True))
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors and len(results) == 4
+    for result in results:
+        assert_same_run(cold, result)
+
+
+def make_registry(root: Path, results: int) -> int:
+    """A valid synthetic registry (the benchmark's); returns its number of records."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import bench_db
+    finally:
+        sys.path.pop(0)
+    return bench_db.generate(root, results)
+
+
+VALIDATE = ("import sys\nfrom pathlib import Path\nfrom registry.checks import validate\n"
+            "registry, report = validate(Path(sys.argv[1]), cache=True)\n"
+            "print(len(registry.records), report.valid)\n")
+
+
+@pytest.mark.slow
+def test_runs_in_other_processes_at_once_and_a_killed_one(tmp_path: Path) -> None:
+    """Processes sharing the store at once, and one killed while writing: the next run is still exact."""
+    root = tmp_path / "records"
+    records = make_registry(root, 600)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    killed = subprocess.Popen([sys.executable, "-c", VALIDATE, str(root)], env=env, cwd=ROOT)
+    others = [subprocess.Popen([sys.executable, "-c", VALIDATE, str(root)], env=env, cwd=ROOT,
+                               stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    time.sleep(1.5)
+    killed.send_signal(signal.SIGKILL)
+    killed.wait()
+    for other in others:
+        out, _ = other.communicate(timeout=300)
+        assert other.returncode == 0 and out.split() == [str(records), "True"]
+    assert_same_run(validate(root, cache=False), validate(root, cache=True))
+
+
+def test_no_cache_reads_every_file_and_writes_no_store(own_cache: Path, cli: Any,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    result = cli("validate", "--records", BUNDLED_RECORDS, "--no-cache")
+    assert result.exit_code == 0 and "valid:" in result.output
+    assert not store_files(own_cache)
+    monkeypatch.setenv(cache.NO_CACHE_ENV, "1")
+    validate(BUNDLED_RECORDS)
+    assert not store_files(own_cache)
+    monkeypatch.delenv(cache.NO_CACHE_ENV)
+    with_cache = cli("validate", "--records", BUNDLED_RECORDS)
+    assert with_cache.output == result.output
+    assert len(store_files(own_cache)) == 1
+
+
+def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
+    return {str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.rglob("*")}
+
+
+def test_nothing_is_written_inside_the_records_folder(records_dir: Path, own_cache: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    before = snapshot(records_dir)
+    three_runs(records_dir)
+    assert snapshot(records_dir) == before
+    assert store_files(own_cache)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(records_dir / "cache"))  # pointed inside: the cache stays off
+    three_runs(records_dir)
+    assert snapshot(records_dir) == before
+
+
+def test_another_version_of_the_parsing_code_gets_its_own_store(own_cache: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    validate(BUNDLED_RECORDS, cache=True)
+    monkeypatch.setattr(cache, "code_version", lambda: "0000000000000000")
+    three_runs(BUNDLED_RECORDS)
+    assert len(store_files(own_cache)) == 2
+
+
+def test_encoded_data_comes_back_exactly() -> None:
+    import datetime as dt
+
+    digest = b"\x01" * 16
+    for data in ({"a": 1, "b": True, "c": None, "d": [1.5, -0.0, "x"], "e": {"f": "g"}},
+                 {"d": dt.date(2026, 3, 9), "t": dt.datetime(2026, 1, 2, 3, 4, 5, 6, tzinfo=dt.timezone(dt.timedelta(hours=-2)))},
+                 ["not", "a", "mapping"], None, "text"):
+        assert same(cache.decode(digest, cache.encode(digest, data)), data)
+    with pytest.raises(cache.CorruptEntry):
+        cache.decode(b"\x02" * 16, cache.encode(digest, {"a": 1}))
+
+
+def test_worker_processes_give_what_one_process_gives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parsing in worker processes (a first run of a large registry) changes nothing in what loads."""
+    from registry import reading
+
+    root = tmp_path / "records"
+    make_registry(root, 200)
+    shutil.copytree(INVALID / "yaml-syntax", root, dirs_exist_ok=True)
+    cold = validate(root, cache=False)
+    monkeypatch.setattr(reading, "CHUNK", 37)
+    monkeypatch.setattr(reading, "_workers", lambda count, jobs: 2)  # however many processors this machine has
+    started: list[int] = []
+    in_workers = reading._in_workers
+    monkeypatch.setattr(reading, "_in_workers", lambda chunks, store, workers, inside: (
+        started.append(workers), in_workers(chunks, store, workers, inside))[1])
+    assert_same_run(cold, validate(root, cache=False))  # workers, no store
+    assert started == [2]
+    assert_same_run(cold, validate(root, cache=True))  # workers filling the store
+    assert_same_run(cold, validate(root, cache=True))  # from the store
