@@ -8,7 +8,7 @@ empty for a record that no correction or retraction names.
 
 from __future__ import annotations
 
-from registry.history import Status, current_of, history_rows, retractions, status_of
+from registry.history import Status, current_of, history_rows, outdated_bases, retractions, status_of
 from registry.loader import Registry
 from registry.models import Record, Result
 from registry.page.blocks import Block, Column, Paragraph, Piece, Style, Table, plain
@@ -16,7 +16,28 @@ from registry.units import with_unit
 
 
 def status_banner(registry: Registry, record: Record) -> tuple[Block, ...]:
-    """'Superseded: the current version is X (0.618).', 'Retracted by R: why.', or nothing."""
+    """'Superseded: the current version is X (0.618).', 'Retracted by R: why.', or nothing; then, for a current
+    record built on a record that is no longer current (a derived result's input), what it stands on now."""
+    return (*_own_status(registry, record), *_outdated_notes(registry, record))
+
+
+def _outdated_notes(registry: Registry, record: Record) -> tuple[Block, ...]:
+    notes: list[Block] = []
+    for outdated in outdated_bases(registry, record):
+        pieces = [Piece("Built on a record that is no longer current: "), Piece(outdated.record_id, link=outdated.record_id)]
+        if outdated.current is not None:
+            value = (f" ({with_unit(outdated.current.printed_value, outdated.current.unit)})"
+                     if isinstance(outdated.current, Result) else "")
+            pieces += [Piece(" is superseded; its current version is "),
+                       Piece(outdated.current.id, link=outdated.current.id),
+                       Piece(f"{value}. This record's values were worked out from the earlier one.")]
+        else:
+            pieces.append(Piece(f" is {outdated.note}; no version of it is current."))
+        notes.append(Paragraph(tuple(pieces), Style.STRONG))
+    return tuple(notes)
+
+
+def _own_status(registry: Registry, record: Record) -> tuple[Block, ...]:
     rows = history_rows(registry, record.id)
     if not rows:
         return ()
