@@ -11,12 +11,14 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from registry.curate.batch import Written
 from registry.curate.form import parse_path, set_path, typed_text
 from registry.curate.naming import checked_date, free_id, make_id, today
 from registry.curate.new import RejectedRecordsError, concerning, typed
-from registry.curate.precheck import Staged, check_with
+from registry.curate.precheck import Staged, check_with, write_checked
 from registry.errors import RegistryError
 from registry.history import Status, current_of, dependents, same_values, status_of
 from registry.ids import split_id
@@ -96,6 +98,11 @@ class Checked:
 
     staged: list[Staged]
     warnings: list[Issue]
+
+    def write(self, root: Path) -> Written:
+        """Write them as one batch, checked again under the batch lock (another writer may have come first)."""
+        what = f"the {self.staged[-1].record.kind_token}"
+        return write_checked(root, self.staged, rejected=lambda report: RejectedRecordsError(report, what))
 
 
 def _checked(registry: Registry, records: list[Record], now: dt.datetime, *, also: Iterable[Record] = ()) -> Checked:
