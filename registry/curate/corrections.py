@@ -55,7 +55,7 @@ def draft_correction(registry: Registry, record_id: str, changes: Iterable[tuple
     replacement = typed(old.kind_token, data)
     if same_values(old, replacement):
         raise RegistryError(f"the changes leave {old.id!r} as it is; a correction must change a value",
-                            "give the corrected values with --set FIELD=VALUE")
+                            "give the corrected values ({changes})")
     correction = typed("correction", {
         "kind": "correction", "id": correction_id, "supersedes": old.id, "replacement": new_id, "reason": reason,
         "corrected_by": by, "corrected_at": now.isoformat().replace("+00:00", "Z"),

@@ -107,7 +107,8 @@ def _read_hub_ids(path: Path | None) -> tuple[dict[str, str], dict[str, dict[str
     data = parse_yaml(read_text(path)).data
     if not isinstance(data, dict):
         raise RegistryError(f"{path} is not a mapping with 'models' and 'benchmarks'",
-                            "see 'registry export --help' for the form of --hub-ids")
+                            "write {hub_ids} as 'models:' (configuration or family id: org/model) and "
+                            "'benchmarks:' (dataset or protocol id: {id: org/benchmark, task_id: default})")
     models = data.get("models") or {}
     benchmarks = data.get("benchmarks") or {}
     for key, value in benchmarks.items():

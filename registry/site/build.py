@@ -206,7 +206,7 @@ def _in_workers(job: Callable[[int], None]) -> None:
     failed = [pid for pid in children if os.waitpid(pid, 0)[1] != 0]
     if failed:
         raise RegistryError(f"{len(failed)} of {count} page writers failed; the previous site, if any, is untouched",
-                            "run again with --debug for the details, and report it")
+                            "run again with {debug} for the details, and report it")
 
 
 def _put(path: Path, data: bytes) -> None:
