@@ -197,6 +197,10 @@ CORRECTION_UNREVIEWED = _declare(
 RETRACTION_CONFLICT = _declare(
     "retraction-conflict", R, "a record is retracted twice, or retracted and superseded: only a chain's current "
     "record is withdrawn, once", "keep one retraction, of the chain's current record")
+INPUT_NOT_CURRENT = _declare(
+    "input-not-current", R, "a current derived result's input, or a current evidence row's subject, is superseded or "
+    "retracted, so it holds a value worked out from an earlier version",
+    "file a correction of it that names the current version (or retract it)", WARNING)
 INTERRUPTED_BATCH = _declare(
     "interrupted-batch", R, "a batch write (`registry import`, `new`, `fmt`) was interrupted part-way, so some of its "
     "files are in place and others not", "undo it with `registry recover` (the next import, new or fmt does too)")

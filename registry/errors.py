@@ -36,6 +36,8 @@ INPUTS: dict[str, str] = {
     "reason": "the correction's reason",
     "curator": "who files it",
     "independence": "the table's independence",
+    "changes": "the corrected values (FIELD=VALUE)",
+    "hub_ids": "the file of Hub ids",
 }
 _PLACEHOLDER = re.compile(r"\{(" + "|".join(INPUTS) + r")\}")
 

@@ -10,12 +10,18 @@ record costs one pass.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from registry.loader import Registry
-from registry.models import Correction, Record, Retraction
+from registry.models import Correction, Evidence, Record, Result, Retraction
+from registry.models.fields import FieldPath
+from registry.units import symbol as unit_symbol
+
+R = TypeVar("R", bound=Record)
 
 
 class Status(StrEnum):
@@ -56,6 +62,38 @@ def status_of(registry: Registry, record_id: str) -> Status:
 def is_current(registry: Registry, record: Record) -> bool:
     """Whether the record's values are the registry's (always so for kinds that no chain can hold)."""
     return status_of(registry, record.id) is Status.CURRENT
+
+
+def current_only(registry: Registry, records: Iterable[R]) -> list[R]:
+    """The records among ``records`` whose values are the registry's: what every page, plot and export shows."""
+    return [record for record in records if is_current(registry, record)]
+
+
+def not_current(registry: Registry, records: Iterable[R]) -> list[R]:
+    """The superseded and retracted records among ``records``: history, shown apart and marked as such."""
+    return [record for record in records if not is_current(registry, record)]
+
+
+def version_note(registry: Registry, record_id: str) -> str:
+    """What a version is, in words: 'superseded by X', 'retracted by R: why', or '' for a current record.
+
+    Wherever an earlier version is shown beside current ones (a history table, an export that keeps
+    it), this says which it is, so that it is never read as the registry's value.
+    """
+    withdrawn = retractions(registry, record_id)
+    if withdrawn:
+        return f"retracted by {withdrawn[0].id}: {withdrawn[0].reason}"
+    ahead = superseding(registry, record_id)
+    if not ahead:
+        return ""
+    replacement = ahead[0].replacement
+    current = current_of(registry, record_id)
+    if current is None:
+        return f"superseded by {replacement}, since withdrawn: no version of it is current"
+    value = f"{current.printed_value} {unit_symbol(current.unit)}" if isinstance(current, Result) else ""
+    if current.id == replacement:
+        return f"superseded by {replacement}" + (f" ({value})" if value else "")
+    return f"superseded by {replacement} (its current version is {current.id}{', ' + value if value else ''})"
 
 
 def current_of(registry: Registry, record_id: str) -> Record | None:
@@ -110,6 +148,74 @@ def versions(registry: Registry, record_id: str) -> list[Version]:
         made_by = ahead[0] if ahead and not withdrawn else None
         at = made_by.replacement if made_by is not None else None
     return chain
+
+
+# -- what a record is built on ----------------------------------------------------------------
+
+
+@functools.singledispatch
+def built_on(record: Record) -> list[tuple[FieldPath, str]]:
+    """(field path, id) of each record whose values ``record`` was worked out from or speaks for.
+
+    A derived result is computed from its inputs' values; an evidence row states its subject's
+    value. Either one stands on those records being current: built on a superseded or withdrawn
+    one, it holds an earlier value (``outdated_bases``).
+    """
+    return []
+
+
+@built_on.register
+def _derived_inputs(record: Result) -> list[tuple[FieldPath, str]]:
+    derived = record.derived
+    if derived is None:
+        return []
+    pairs: list[tuple[FieldPath, str]] = [(("derived", name), value) for name in ("value", "baseline")
+                                          if (value := getattr(derived, name)) is not None]
+    return pairs + [(("derived", "inputs", index), value) for index, value in enumerate(derived.inputs)]
+
+
+@built_on.register
+def _evidence_subject(record: Evidence) -> list[tuple[FieldPath, str]]:
+    return [(("subject",), record.subject)]
+
+
+@dataclass(frozen=True)
+class Outdated:
+    """A record a current record is built on that is no longer current."""
+
+    path: FieldPath
+    record_id: str
+    status: Status
+    current: Record | None
+    """The current version of its chain (None: withdrawn)."""
+    note: str
+    """``version_note`` of it: superseded by whom, or retracted by what and why."""
+
+
+def outdated_bases(registry: Registry, record: Record) -> list[Outdated]:
+    """What a current record is built on that a correction superseded or a retraction withdrew.
+
+    Empty for a record that is itself superseded or withdrawn: as history, it stands on the
+    versions it was made from.
+    """
+    bases = built_on(record)
+    if not bases or not is_current(registry, record):
+        return []
+    found = []
+    for path, record_id in bases:
+        if record_id not in registry.records:
+            continue  # a dangling reference is reported by the reference rules
+        status = status_of(registry, record_id)
+        if status is not Status.CURRENT:
+            found.append(Outdated(path, record_id, status, current_of(registry, record_id),
+                                  version_note(registry, record_id)))
+    return found
+
+
+def dependents(registry: Registry, record_id: str) -> list[Record]:
+    """The records built on ``record_id`` (derived results, evidence rows; see ``built_on``), in id order."""
+    return [record for record in registry.of_kind(Record)
+            if any(value == record_id for _, value in built_on(record))]
 
 
 # -- what a page shows -------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from typing import Any
 from measure.outcome import Method
 from registry import display as d
 from registry.errors import RegistryError
+from registry.history import current_only
 from registry.loader import Registry
 from registry.models import Evaluation, Protocol, Record, Reproduction, Result
 from registry.page.blocks import Column, Content, Piece, Table, Tag, plain
@@ -85,9 +86,12 @@ class Group:
 
 
 def groups_of(registry: Registry) -> dict[str, list[Group]]:
-    """Every protocol's groups (one per metric and unit), by protocol id, results in id order."""
+    """Every protocol's groups (one per metric and unit), by protocol id, current results in id order.
+
+    A superseded or retracted result is history, not a value to plot beside ours: its page says so.
+    """
     by_protocol: dict[str, dict[tuple[str, str], list[Result]]] = {}
-    for result in registry.of_kind(Result):
+    for result in current_only(registry, registry.of_kind(Result)):
         evaluation = registry.get_as(result.evaluation, Evaluation)
         by_protocol.setdefault(evaluation.protocol, {}).setdefault((result.metric, result.unit), []).append(result)
     return {protocol_id: [_group(registry, registry.get_as(protocol_id, Protocol), key, results)

@@ -147,6 +147,31 @@ def test_a_changed_value_is_filed_as_a_correction_never_an_edit(cli, demo: Path,
     assert run_import(cli, changed, demo).exit_code == 0 and tree(demo) == after, "the corrected table is filed"
 
 
+def test_an_import_planned_before_another_writer_wrote_is_checked_again_and_refused(cli, demo: Path,  # type: ignore[no-untyped-def]
+                                                                                    tmp_path: Path) -> None:
+    """The import's plan was checked against the registry it loaded; a correction filed since of the same result
+    would branch its chain. Checked again under the batch lock, the import is refused and writes nothing."""
+    from registry.curate.importer import ImportOptions, import_table
+    from registry.curate.table import TableError
+
+    assert run_import(cli, TABLE, demo).exit_code == 0
+    stale, _ = validate(demo)
+    (first,) = [r for r in stale.of_kind(Result) if r.printed_value == "0.681"]
+    other = cli("correct", first.id, "--set", "printed_value=0.682", "--reason", "another writer", "--curator", "B",
+                "--date", "20261202", "--records", demo)  # another day's id: no file name the import writes
+    assert other.exit_code == 0, other.output
+    before = tree(demo)
+    rows = rows_of()
+    rows[0]["value"], rows[0]["quote"] = "0.618", "0.618 ± 0.019"
+    changed = write_rows(tmp_path / "changed.csv", rows)
+    options = ImportOptions(source=SOURCE, reason="Table 1 prints 0.618", curator="A. Curator")
+    with pytest.raises(TableError) as refused:
+        import_table(demo, stale, changed, options)
+    assert "correction-branch" in str(refused.value) and "nothing was written" in str(refused.value)
+    assert tree(demo) == before
+    assert validate(demo)[1].valid
+
+
 def test_a_review_of_the_results_gives_each_its_evidence_row(cli, demo: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     assert run_import(cli, TABLE, demo).exit_code == 0
     reviewed = cli("review", SOURCE, "--pdf", PDF, "--records", demo, "--cache-dir", tmp_path / "cache", "--write")

@@ -161,3 +161,21 @@ def test_postgresql_shows_the_same_current_results_and_history(cli, corrected: P
         [(RESULT_33, "superseded"), (RESULT_11, "retracted"), (NEW_33, "current")])
     assert pg(url, f"SELECT superseded_by, correction_id FROM record_status WHERE record_id = '{RESULT_33}'") == [
         (NEW_33, CORRECTION_33)]
+
+
+def test_two_writers_that_loaded_the_same_registry_cannot_leave_it_invalid(cli, records_dir: Path,  # type: ignore[no-untyped-def]
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A correction and a retraction of one record, both drafted from one load: the second is checked again under
+    the batch lock, sees the first, and writes nothing."""
+    stale, _ = validate(records_dir)
+    monkeypatch.setattr("registry.cli.curate.load_for_writing", lambda records: stale)
+    assert correct(cli, records_dir, RESULT_33, "33.89").exit_code == 0
+    files = sorted(p.relative_to(records_dir) for p in records_dir.rglob("*.yaml"))
+    late = cli("retract", RESULT_33, "--reason", "a duplicate", "--curator", "B. Curator", "--records", records_dir)
+    assert late.exit_code == 1, late.output
+    assert "the retraction would make the registry invalid, so nothing was written" in " ".join(late.output.split())
+    assert "retraction-conflict" in late.output and f"retract its current version '{NEW_33}' instead" in \
+        " ".join(late.output.split())
+    assert sorted(p.relative_to(records_dir) for p in records_dir.rglob("*.yaml")) == files
+    _, report = validate(records_dir)
+    assert report.valid, [(i.code, i.message) for i in report.errors]

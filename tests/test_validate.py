@@ -110,6 +110,10 @@ CASES: dict[str, tuple[str, str, str]] = {
                               "correction-result-33.yaml:5"),
     "retraction-conflict": ("retraction-conflict", "retract its current version 'saadat-fellay-20261201-result-",
                             "retraction-result-33.yaml:4"),
+    "input-not-current": ("input-not-current", "derived from 'saadat-fellay-20261015-result-nt-2-5b-training-peak-"
+                          "memory-flashattention-checkpointing', which is superseded: its current version is "
+                          "'saadat-fellay-20261201-result-corrected-33' (33.89 GB)",
+                          "result-reduction-of-a-superseded-value.yaml:15"),
     "interrupted-batch": ("interrupted-batch", "was interrupted with 1 of them in place", ".registry-batch/journal.json"),
 }
 WARNINGS = {code for code, declared in CODES.items() if declared.severity is Severity.WARNING}

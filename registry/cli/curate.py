@@ -234,14 +234,13 @@ def _write_checked(records: Path, checked: Any, dry_run: bool) -> None:
     import sys
 
     from registry.cli.output import console
-    from registry.curate.batch import Write, write_batch
 
     if dry_run:
         for staged in checked.staged:
             console.print(f"# {staged.path} (dry run: nothing written)", soft_wrap=True, markup=False)
             sys.stdout.write(staged.text)
     else:
-        written = write_batch(records, [Write(s.path, s.text) for s in checked.staged])
+        written = checked.write(records)
         report_recovery(written.recovered)
         for staged in checked.staged:
             console.print(f"Wrote {staged.record.kind_token} {staged.record.id} to {staged.path}", soft_wrap=True,

@@ -139,8 +139,8 @@ def new_record(model: type[Record], values: dict[tuple[str, ...], Any], *, sets:
                records: Path, batch: str | None, date: str | None, slug: str | None, dry_run: bool,
                prompt: bool | None, debug: bool) -> None:
     from registry.cli.output import console
-    from registry.curate.batch import Write, write_batch
-    from registry.curate.new import draft_record
+    from registry.curate.new import RejectedRecordsError, draft_record
+    from registry.curate.precheck import write_checked
 
     with user_errors(debug), curation_errors():
         registry = load_for_writing(records)
@@ -161,7 +161,7 @@ def new_record(model: type[Record], values: dict[tuple[str, ...], Any], *, sets:
             console.print(f"# {path} (dry run: nothing written)", soft_wrap=True, markup=False)
             sys.stdout.write(draft.staged.text)
             return
-        written = write_batch(records, [Write(path, draft.staged.text)])
+        written = write_checked(records, [draft.staged], rejected=RejectedRecordsError)
         report_recovery(written.recovered)
         console.print(f"Wrote {draft.record.kind_token} {draft.record.id} to {path}", soft_wrap=True, markup=False)
     for issue in draft.warnings:

@@ -42,6 +42,8 @@ FLAGS: dict[str, str] = {
     "reason": "--reason",
     "curator": "--curator",
     "independence": "--independence",
+    "changes": "--set FIELD=VALUE",
+    "hub_ids": "--hub-ids",
 }
 
 

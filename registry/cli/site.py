@@ -1,7 +1,7 @@
-"""Publishing the registry: 'registry site build', 'registry plot' and 'registry export'.
+"""Publishing the registry as pages and pictures: 'registry site build' and 'registry plot'.
 
-Jinja2 is imported by the site build only; matplotlib by the plots; each export format's own
-library by that format. None of them is imported by the everyday commands.
+Jinja2 is imported by the site build only, matplotlib by the plots; neither is imported by the
+everyday commands. ('registry export' lives in ``registry.cli.export``.)
 """
 
 from __future__ import annotations
@@ -69,8 +69,8 @@ def plot_command(
         protocol_id = protocol_of(registry, registry.get(record_id.strip()))
         groups = groups_of(registry).get(protocol_id)
         if not groups:
-            raise RegistryError(f"no result is evaluated under the protocol {protocol_id!r}, so there is nothing "
-                                "to plot", "give the id of a protocol that has results, or one of its results")
+            raise RegistryError(f"no current result is evaluated under the protocol {protocol_id!r}, so there is "
+                                "nothing to plot", "give the id of a protocol that has results, or one of its results")
         write_plot(groups, out)
         for group in groups:
             console.print(render_block(values_table(group)))

@@ -90,15 +90,20 @@ class Written:
     """The unfinished batch of an earlier run that was undone before this one (None: there was none)."""
 
 
-def write_batch(root: Path, writes: list[Write], *, progress: Progress | None = None) -> Written:
+def write_batch(root: Path, writes: list[Write], *, progress: Progress | None = None,
+                check: Callable[[], None] | None = None) -> Written:
     """Write every file of ``writes`` under ``root``, or none of them.
 
     An unfinished batch of an earlier run is undone first. Nothing is written if any new file's
-    target exists or any replaced file changed since it was read.
+    target exists or any replaced file changed since it was read, or if ``check`` raises: it runs
+    under the lock, before anything is staged, so that it sees the records folder as this batch
+    will change it (``registry.curate.precheck.write_checked`` validates the new records there).
     """
     with batch_lock(root):
         recovered = _recover_locked(root)
         _check_targets(root, writes)
+        if check is not None:
+            check()
         staging = root / STAGING
         entries = _stage(staging, root, writes, progress)
         try:

@@ -11,14 +11,16 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from registry.curate.batch import Written
 from registry.curate.form import parse_path, set_path, typed_text
 from registry.curate.naming import checked_date, free_id, make_id, today
 from registry.curate.new import RejectedRecordsError, concerning, typed
-from registry.curate.precheck import Staged, check_with
+from registry.curate.precheck import Staged, check_with, write_checked
 from registry.errors import RegistryError
-from registry.history import Status, current_of, same_values, status_of
+from registry.history import Status, current_of, dependents, same_values, status_of
 from registry.ids import split_id
 from registry.loader import Registry
 from registry.models import TRANSCRIBED_KINDS, Record, Result
@@ -53,12 +55,12 @@ def draft_correction(registry: Registry, record_id: str, changes: Iterable[tuple
     replacement = typed(old.kind_token, data)
     if same_values(old, replacement):
         raise RegistryError(f"the changes leave {old.id!r} as it is; a correction must change a value",
-                            "give the corrected values with --set FIELD=VALUE")
+                            "give the corrected values ({changes})")
     correction = typed("correction", {
         "kind": "correction", "id": correction_id, "supersedes": old.id, "replacement": new_id, "reason": reason,
         "corrected_by": by, "corrected_at": now.isoformat().replace("+00:00", "Z"),
         "derivation": "The id is derived by the batch convention from the superseded record's."})
-    return _checked(registry, [replacement, correction], now)
+    return _checked(registry, [replacement, correction], now, also=dependents(registry, old.id))
 
 
 def draft_retraction(registry: Registry, record_id: str, *, reason: str, by: str, date: str | None = None,
@@ -74,7 +76,7 @@ def draft_retraction(registry: Registry, record_id: str, *, reason: str, by: str
         "kind": "retraction", "id": retraction_id, "retracts": old.id, "reason": reason, "retracted_by": by,
         "retracted_at": now.isoformat().replace("+00:00", "Z"),
         "derivation": "The id is derived by the batch convention from the retracted record's."})
-    return _checked(registry, [retraction], now)
+    return _checked(registry, [retraction], now, also=dependents(registry, old.id))
 
 
 def _current(registry: Registry, record_id: str, what: str) -> Record:
@@ -97,10 +99,17 @@ class Checked:
     staged: list[Staged]
     warnings: list[Issue]
 
+    def write(self, root: Path) -> Written:
+        """Write them as one batch, checked again under the batch lock (another writer may have come first)."""
+        what = f"the {self.staged[-1].record.kind_token}"
+        return write_checked(root, self.staged, rejected=lambda report: RejectedRecordsError(report, what))
 
-def _checked(registry: Registry, records: list[Record], now: dt.datetime) -> Checked:
+
+def _checked(registry: Registry, records: list[Record], now: dt.datetime, *, also: Iterable[Record] = ()) -> Checked:
+    """The records checked with the registry; the warnings about them and about ``also`` (the records built on
+    the one corrected or retracted, which then stand on an earlier version)."""
     staged = [Staged(r, record_path(registry.root, r), record_to_yaml(r, only_set=True)) for r in records]
-    report = concerning(check_with(registry, staged, now=now), {r.id for r in records})
+    report = concerning(check_with(registry, staged, now=now), {r.id for r in [*records, *also]})
     if not report.valid:
         raise RejectedRecordsError(report, f"the {records[-1].kind_token}")
     return Checked(staged, report.warnings)

@@ -27,10 +27,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from registry.curate.batch import Progress, Write, Written, write_batch
+from registry.curate.batch import Progress, Written
 from registry.curate.naming import checked_batch, checked_date, display_slug, free_id, make_id, today
 from registry.curate.new import complete_reference, concerning
-from registry.curate.precheck import Staged, check_with
+from registry.curate.precheck import Staged, check_with, write_checked
 from registry.curate.table import COLUMNS, REPORTABLE, Problem, Row, Table, TableError, read_table
 from registry.errors import RegistryError
 from registry.history import Status, changes, same_values, status_of
@@ -129,7 +129,8 @@ def import_table(root: Path, registry: Registry, path: Path, options: ImportOpti
     plan.warnings = concerning(report, {s.record.id for s in staged}).warnings
     if not dry_run and staged:
         writing: Progress | None = (lambda done, total: progress("Writing files", done, total)) if progress else None
-        plan.batch = write_batch(root, [Write(s.path, s.text) for s in staged], progress=writing)
+        plan.batch = write_checked(root, staged, now=options.now, progress=writing,
+                                   rejected=lambda again: TableError(path, _problems_of_report(plan, again)))
     return plan
 
 

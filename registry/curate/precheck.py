@@ -8,11 +8,13 @@ loaded registry's index, at the paths they would get, and the whole-registry che
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from registry.checks import check_registry
-from registry.loader import Registry
+from registry.curate.batch import Progress, Write, Written, write_batch
+from registry.loader import Registry, load_registry
 from registry.models import Record
 from registry.report import Report
 from registry.yamlio import parse_yaml
@@ -37,3 +39,24 @@ def check_with(registry: Registry, staged: list[Staged], *, now: dt.datetime | N
         trial.docs[item.record.id] = parse_yaml(item.text)
     report = Report(files=len(trial.paths), records=len(trial.records))
     return check_registry(trial, report, now=now)
+
+
+def write_checked(root: Path, staged: list[Staged], *, rejected: Callable[[Report], Exception],
+                  now: dt.datetime | None = None, progress: Progress | None = None) -> Written:
+    """Write ``staged`` as one batch, checked once more, under the batch lock, against the records as they are then.
+
+    A writer checks its records against the registry it loaded, but another writer may put files in
+    place between that load and this write (a correction of the same record, its retraction). The
+    lock makes writers take turns; checking again once it is held means the second of two writers
+    that loaded the same registry sees what the first wrote, and is refused (``rejected`` makes the
+    error from the report) rather than leave the registry invalid. Nothing is written then.
+    """
+
+    def still_valid() -> None:
+        fresh, loaded = load_registry(root)
+        report = check_with(fresh, staged, now=now)
+        report.issues[:0] = loaded.errors  # a file someone else broke since the load
+        if not report.valid:
+            raise rejected(report)
+
+    return write_batch(root, [Write(item.path, item.text) for item in staged], progress=progress, check=still_valid)

@@ -10,12 +10,13 @@ from __future__ import annotations
 from registry import codes
 from registry.checks import _Checker, kind_rules, registry_rules
 from registry.curate.batch import pending
-from registry.history import current_of, replacing, retractions, superseding
+from registry.history import current_of, outdated_bases, replacing, retractions, superseding
 from registry.ids import a_kind
 from registry.loader import Registry, display_path
-from registry.models import Correction, Retraction, Review
+from registry.models import Correction, Evidence, Result, Retraction, Review
 from registry.models.records import ReviewStatus
-from registry.report import Report
+from registry.report import Report, format_path
+from registry.units import with_unit
 
 
 @kind_rules.register
@@ -105,6 +106,35 @@ def _retraction_target(retraction: Retraction, check: _Checker) -> None:
         check.add(codes.RETRACTION_CONFLICT,
                   f"{target!r} is superseded by correction {ahead[0].id!r}, so it is no longer current: {instead}",
                   ("retracts",))
+
+
+def _built_on_current(registry: Registry, report: Report) -> None:
+    """A current derived result or evidence row built on a superseded or withdrawn record holds an earlier value.
+
+    A registry without corrections or retractions (most of them) has nothing to find: there the
+    rule costs one look at each record's type.
+    """
+    if not any(isinstance(record, (Correction, Retraction)) for record in registry.records.values()):
+        return
+    for record in [*registry.of_kind(Result), *registry.of_kind(Evidence)]:
+        for outdated in outdated_bases(registry, record):
+            what, follows = (("is derived from", "with the value that follows from it") if isinstance(record, Result)
+                             else ("states the value of", "stating its value"))
+            if outdated.current is None:
+                now = (f"{outdated.note}; no version of it is current: retract this record too, or correct it to "
+                       "stand on another")
+            else:
+                value = (f" ({with_unit(outdated.current.printed_value, outdated.current.unit)})"
+                         if isinstance(outdated.current, Result) else "")
+                now = (f"superseded: its current version is {outdated.current.id!r}{value}; file a correction of "
+                       f"this record that names it ({follows}), or retract this record")
+            report.add(codes.INPUT_NOT_CURRENT.issue(
+                registry.relpath(record.id), registry.line_of(record.id, outdated.path),
+                f"this {record.kind_token} {what} {outdated.record_id!r}, which is {now}",
+                record_id=record.id, field=format_path(outdated.path)))
+
+
+registry_rules.append(_built_on_current)
 
 
 def _unfinished_batch(registry: Registry, report: Report) -> None:

@@ -9,7 +9,11 @@ confidence interval (a ± value around the score, or its bounds) maps to its own
 ``num_samples`` where it was computed over samples; a source that reports none gets no
 ``uncertainty`` object, and ``details.uncertainty`` says so in the pages' words (else it holds the
 uncertainty as printed).
-Our own measured and estimated runs are not part of a documentation log and stay out.
+Our own measured and estimated runs are not part of a documentation log and stay out, and so do
+superseded and retracted results: the schema has no place for a value that is no longer the
+registry's, so each log holds current results only, ``details.record_status`` says so and
+``details.supersedes`` names the versions a corrected value replaced; ``registry-export.json``
+lists every result left out, and why.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import Any
 
 from registry import display as d
 from registry.export import Written, dump_json
+from registry.history import current_only, replacing, status_of, version_note
 from registry.ids import parse_id, slugify
 from registry.loader import Registry
 from registry.models import Configuration, Evaluation, ModelFamily, Result, Source
@@ -33,13 +38,18 @@ def write(registry: Registry, out: Path, **_: Any) -> Written:
     written = Written()
     for configuration in registry.of_kind(Configuration):
         evaluations = registry.referrers(configuration.id, Evaluation, "configuration")
-        results = [r for e in evaluations for r in registry.referrers(e.id, Result, "evaluation")]
+        results = current_only(registry, [r for e in evaluations for r in registry.referrers(e.id, Result,
+                                                                                             "evaluation")])
         if not results:
             continue
         path = f"{configuration.id}.json"
         dump_json(out / path, evaluation_log(registry, configuration, results))
         written.files.append(path)
     for result in registry.of_kind(Result):
+        note = version_note(registry, result.id)
+        if note:  # history, not a score: the schema has no place for a superseded value, so it stays out
+            written.not_carried.append({"record": result.id, "exported": False, "reason": f"not current: {note}"})
+            continue
         written.not_carried.append({"record": result.id, "fields": ["reproductions (our own runs are not "
                                     "documentation)", "missing_metadata reasons beyond uncertainty"]})
     return written
@@ -106,6 +116,9 @@ def _result(registry: Registry, result: Result) -> dict[str, Any]:
             "uncertainty": result.uncertainty.printed if result.uncertainty else
             d.missing_phrase(result, "uncertainty"),
             "result_record": result.id,
+            "record_status": status_of(registry, result.id).value,
+            **({"supersedes": "; ".join(f"{c.supersedes} (correction {c.id}: {c.reason})" for c in earlier)}
+               if (earlier := replacing(registry, result.id)) else {}),
         },
     }
     uncertainty = _uncertainty(result)

@@ -6,7 +6,9 @@ maps where its configuration names a Hub model (its ``checkpoint`` is a Hub repo
 ``--hub-ids`` maps the configuration or its family to one) and its dataset or protocol maps to
 a Hub benchmark (``--hub-ids``). Everything else the registry knows about the value (its unit,
 review, locator, our runs) has no place in the format; ``registry-export.json`` lists it, and
-every result that could not be exported, with the reason.
+every result that could not be exported, with the reason. Only current results are exported: a
+superseded or retracted value is history, and a Hub page would show it as a score beside the
+value that replaced it.
 
 ``--hub-ids`` is a YAML file::
 
@@ -24,6 +26,7 @@ from typing import Any
 from registry import display as d
 from registry.errors import RegistryError
 from registry.export import Written
+from registry.history import version_note
 from registry.loader import Registry
 from registry.models import Result, Source
 
@@ -41,6 +44,10 @@ def write(registry: Registry, out: Path, *, hub_ids: Path | None = None, **_: An
     files: dict[tuple[str, str], list[Any]] = {}
     written = Written()
     for result in registry.of_kind(Result):
+        note = version_note(registry, result.id)
+        if note:  # a Hub page shows one value per model and benchmark: the current one
+            written.not_carried.append({"record": result.id, "exported": False, "reason": f"not current: {note}"})
+            continue
         evaluation, configuration, protocol, dataset = d.result_context(registry, result)
         model = _hub_model(configuration.checkpoint) or models.get(configuration.id) or \
             models.get(configuration.model_family)
@@ -100,7 +107,8 @@ def _read_hub_ids(path: Path | None) -> tuple[dict[str, str], dict[str, dict[str
     data = parse_yaml(read_text(path)).data
     if not isinstance(data, dict):
         raise RegistryError(f"{path} is not a mapping with 'models' and 'benchmarks'",
-                            "see 'registry export --help' for the form of --hub-ids")
+                            "write {hub_ids} as 'models:' (configuration or family id: org/model) and "
+                            "'benchmarks:' (dataset or protocol id: {id: org/benchmark, task_id: default})")
     models = data.get("models") or {}
     benchmarks = data.get("benchmarks") or {}
     for key, value in benchmarks.items():

@@ -6,6 +6,10 @@
   ``xsd:decimal`` string, never a binary float.
 - Each review is an activity that used the PDF and the records it checked, associated with its
   reviewer, and generated the review record.
+- Each correction is an activity (by its curator) whose replacement ``prov:wasRevisionOf`` the
+  record it supersedes; each retraction an activity that invalidates (``prov:wasInvalidatedBy``)
+  the record it withdraws. Every transcribed record's ``reg:status`` says whether it is current,
+  superseded or retracted.
 - Each of our runs is an activity that used its recipe and generated the reproduction, whose
   value is an ``xsd:decimal`` too; ``reg:reproduces`` names the result, which it never replaces
   (it is not derived from it, nor an alternate of it).
@@ -19,9 +23,10 @@ from typing import Any
 
 from registry import display as d
 from registry.export import Written
+from registry.history import status_of
 from registry.ids import slugify
 from registry.loader import Registry
-from registry.models import Recipe, Record, Reproduction, Result, Review, Source
+from registry.models import Correction, Recipe, Record, Reproduction, Result, Retraction, Review, Source
 
 NAMESPACE = ("reg", "urn:registry:")
 FILE = "provenance.json"
@@ -57,7 +62,8 @@ def build_document(registry: Registry) -> Any:
         if not type(record).transcribed:
             continue
         attributes: dict[str, Any] = {"prov:type": f"reg:{record.kind_token}", "prov:label": d.record_name(record),
-                                      "reg:review_status": d.status_label(registry, record.id)}
+                                      "reg:review_status": d.status_label(registry, record.id),
+                                      "reg:status": status_of(registry, record.id).value}
         if isinstance(record, Result):
             attributes.update({"reg:printed_value": record.printed_value, "reg:numeric_value":
                                exact(record.numeric_value), "reg:unit": record.unit.value,
@@ -85,6 +91,7 @@ def build_document(registry: Registry) -> Any:
             doc.wasAssociatedWith(activity, agent)
         doc.entity(f"reg:{review.id}", {"prov:type": "reg:review"})
         doc.wasGeneratedBy(f"reg:{review.id}", activity)
+    _history(doc, registry)
     for recipe in registry.of_kind(Recipe):
         doc.entity(f"reg:{recipe.id}", {"prov:type": "reg:recipe", "reg:result": f"reg:{recipe.result}"})
     for run in registry.of_kind(Reproduction):
@@ -102,6 +109,30 @@ def build_document(registry: Registry) -> Any:
         doc.entity(f"reg:{run.id}", attributes)
         doc.wasGeneratedBy(f"reg:{run.id}", activity)
     return doc
+
+
+def _history(doc: Any, registry: Registry) -> None:
+    """Each correction an activity whose new version ``prov:wasRevisionOf`` the old; each retraction an
+    activity that ``prov:wasInvalidatedBy`` ends the record it withdraws. Who filed each is its agent."""
+
+    def filed(activity: str, record: Correction | Retraction, who: str, when: Any, reason: str) -> None:
+        doc.activity(activity, when, when, {"prov:type": f"reg:{record.kind_token.capitalize()}",
+                                            "reg:reason": reason})
+        agent = f"reg:agent/{slugify(who)}"
+        doc.agent(agent, {"prov:label": who})
+        doc.wasAssociatedWith(activity, agent)
+        doc.entity(f"reg:{record.id}", {"prov:type": f"reg:{record.kind_token}", "reg:reason": reason})
+        doc.wasGeneratedBy(f"reg:{record.id}", activity, when)
+
+    for correction in registry.of_kind(Correction):
+        activity = f"reg:correction/{correction.id}"
+        filed(activity, correction, correction.corrected_by, correction.corrected_at, correction.reason)
+        doc.used(activity, f"reg:{correction.supersedes}")
+        doc.wasRevisionOf(f"reg:{correction.replacement}", f"reg:{correction.supersedes}", activity)
+    for retraction in registry.of_kind(Retraction):
+        activity = f"reg:retraction/{retraction.id}"
+        filed(activity, retraction, retraction.retracted_by, retraction.retracted_at, retraction.reason)
+        doc.wasInvalidatedBy(f"reg:{retraction.retracts}", activity, retraction.retracted_at)
 
 
 def _pdf(source_id: str) -> str:

@@ -8,7 +8,10 @@ empty for a record that no correction or retraction names.
 
 from __future__ import annotations
 
-from registry.history import Status, current_of, history_rows, retractions, status_of
+from collections.abc import Sequence
+
+from registry import display as d
+from registry.history import Status, current_of, history_rows, outdated_bases, retractions, status_of, version_note
 from registry.loader import Registry
 from registry.models import Record, Result
 from registry.page.blocks import Block, Column, Paragraph, Piece, Style, Table, plain
@@ -16,7 +19,29 @@ from registry.units import with_unit
 
 
 def status_banner(registry: Registry, record: Record) -> tuple[Block, ...]:
-    """'Superseded: the current version is X (0.618).', 'Retracted by R: why.', or nothing."""
+    """'Superseded: the current version is X (0.618).', 'Retracted by R: why.', or nothing; then, for a current
+    record built on a record that is no longer current (a derived result's input), what it stands on now."""
+    return (*_own_status(registry, record), *_outdated_notes(registry, record))
+
+
+def _outdated_notes(registry: Registry, record: Record) -> tuple[Block, ...]:
+    notes: list[Block] = []
+    for outdated in outdated_bases(registry, record):
+        pieces = [Piece("Built on a record that is no longer current: "),
+                  Piece(outdated.record_id, link=outdated.record_id)]
+        if outdated.current is not None:
+            value = (f" ({with_unit(outdated.current.printed_value, outdated.current.unit)})"
+                     if isinstance(outdated.current, Result) else "")
+            pieces += [Piece(" is superseded; its current version is "),
+                       Piece(outdated.current.id, link=outdated.current.id),
+                       Piece(f"{value}. This record's values were worked out from the earlier one.")]
+        else:
+            pieces.append(Piece(f" is {outdated.note}; no version of it is current."))
+        notes.append(Paragraph(tuple(pieces), Style.STRONG))
+    return tuple(notes)
+
+
+def _own_status(registry: Registry, record: Record) -> tuple[Block, ...]:
     rows = history_rows(registry, record.id)
     if not rows:
         return ()
@@ -44,3 +69,21 @@ def history_blocks(registry: Registry, record_id: str) -> tuple[Block, ...]:
     cells = tuple((plain(str(row.version)), (Piece(row.record_id, link=row.record_id),), plain(row.status),
                    plain(row.changed), plain(row.why)) for row in rows)
     return (Table(columns, cells, title="History", lines=True, expand=True),)
+
+
+def earlier_versions(registry: Registry, results: Sequence[Result], *, title: str = "Earlier versions and withdrawn "
+                     "results") -> tuple[Block, ...]:
+    """The superseded and retracted ``results`` apart from the current ones, each saying what it is.
+
+    Tables of current values leave them out (``registry.history.current_only``); this keeps them one
+    link away, never read as the registry's values. Nothing when every result is current.
+    """
+    if not results:
+        return ()
+    columns = (Column("Result", fold=True), Column("Value it held", right=True), Column("Version", fold=True))
+    # No review tag on the value: whatever its review granted, it is not the registry's value now.
+    cells = tuple(((Piece(d.result_title(registry, r), link=r.id),), plain(with_unit(r.printed_value, r.unit)),
+                   plain(version_note(registry, r.id)))
+                  for r in results)
+    return (Table(columns, cells, title=f"{title} ({len(results)}): history, not current values", lines=True,
+                  expand=True),)

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from measure.outcome import Method
 from registry import display as d
+from registry.history import Status, current_only, not_current, status_of
 from registry.loader import Registry
 from registry.models import (
     Configuration,
@@ -47,7 +48,7 @@ from registry.page.blocks import (
     Tag,
     plain,
 )
-from registry.page.history import history_blocks, status_banner
+from registry.page.history import earlier_versions, history_blocks, status_banner
 from registry.units import gib, with_unit
 
 TECHNICAL_METADATA = "Technical metadata and extraction receipts"
@@ -83,6 +84,8 @@ def _result_page(result: Result, registry: Registry) -> Page:
     status = d.status_label(registry, result.id)
     tag = d.record_tag(registry, result)
     display = d.display_value(result.numeric_value)
+    standing = status_of(registry, result.id)
+    version = "" if standing is Status.CURRENT else f"; {standing.value}, not the registry's value (see above)"
 
     headline = Paragraph((
         Piece(display, Style.STRONG, tag, exact=str(result.numeric_value)),
@@ -90,7 +93,7 @@ def _result_page(result: Result, registry: Registry) -> Page:
         Piece("\nTranscribed value: ", Style.TRANSCRIBED),
         Piece(with_unit(result.printed_value, result.unit), Style.TRANSCRIBED, tag, exact=str(result.numeric_value)),
         Piece(" as printed", Style.TRANSCRIBED),
-        Piece(f" (display value {display}; {status})"),
+        Piece(f" (display value {display}; {status}{version})"),
     ))
     evaluation_tag = d.record_tag(registry, evaluation)
     methods = Fields((
@@ -134,7 +137,8 @@ def _result_page(result: Result, registry: Registry) -> Page:
 @build_page.register
 def _configuration_page(configuration: Configuration, registry: Registry) -> Page:
     evaluations = registry.referrers(configuration.id, Evaluation, "configuration")
-    results = [r for e in evaluations for r in registry.referrers(e.id, Result, "evaluation")]
+    every = results_of(registry, evaluations)
+    results = current_only(registry, every)
     family = registry.records.get(configuration.model_family)
     family_name = d.record_name(family) if family else configuration.model_family
     blocks: list[Block] = [
@@ -147,6 +151,7 @@ def _configuration_page(configuration: Configuration, registry: Registry) -> Pag
                             "Different protocols are not a single leaderboard.")),
             findings_table(registry, evaluations),
             Paragraph(plain(d.SOURCE_CHECK_CAVEAT), Style.NOTE),
+            *earlier_versions(registry, not_current(registry, every)),
         )),
         Section("Evidence", (_evidence_table(registry, configuration.id),)),
         Section("Sources and history", _sources_and_history(
@@ -163,14 +168,22 @@ def _configuration_page(configuration: Configuration, registry: Registry) -> Pag
 # -- sections -----------------------------------------------------------------------------------
 
 
-def findings_table(registry: Registry, evaluations: Iterable[Evaluation]) -> Table:
-    """The configuration page's table: one row per result of the evaluations, with its evidence and details."""
+def results_of(registry: Registry, evaluations: Iterable[Evaluation]) -> list[Result]:
+    """Every result of the evaluations, each version of a corrected one included, evaluation by evaluation."""
+    return [r for e in evaluations for r in registry.referrers(e.id, Result, "evaluation")]
+
+
+def findings_table(registry: Registry, evaluations: Iterable[Evaluation]) -> Table | Paragraph:
+    """The configuration page's table: one row per current result of the evaluations, with its evidence and details.
+
+    Superseded and retracted results are history: ``earlier_versions`` lists them apart.
+    """
     rows: list[tuple[Content, ...]] = []
     for evaluation in evaluations:
         configuration = registry.get_as(evaluation.configuration, Configuration)
         protocol = registry.records[evaluation.protocol]
         dataset = registry.records[evaluation.dataset]
-        for result in registry.referrers(evaluation.id, Result, "evaluation"):
+        for result in current_only(registry, registry.referrers(evaluation.id, Result, "evaluation")):
             source = registry.get_as(result.source, Source)
             tag = d.record_tag(registry, result)
             rows.append((
@@ -190,6 +203,8 @@ def findings_table(registry: Registry, evaluations: Iterable[Evaluation]) -> Tab
                  Piece(f"\nAggregation: {d.value_or_missing(evaluation, 'aggregation')}\n"),
                  Piece(source.citation, link=source.id), Piece(f" · {result.source_locator.text}", tag=tag)),
             ))
+    if not rows:
+        return Paragraph(plain("No current result is recorded for these evaluations."), Style.NOTE)
     return Table(
         (Column("Tested configuration"), Column("Protocol and dataset"), Column("Finding"),
          Column("Evidence and details")),
@@ -395,11 +410,9 @@ def results_overview(registry: Registry, *, history: bool = False) -> tuple[Tabl
     by row number, where they read whole at any terminal width. ``history`` adds the superseded and
     retracted results, with a column saying which.
     """
-    from registry.history import status_of
-
     rows: list[tuple[Content, ...]] = []
     legend: list[Piece] = []
-    chosen = [r for r in registry.of_kind(Result) if history or status_of(registry, r.id).value == "current"]
+    chosen = registry.of_kind(Result) if history else current_only(registry, registry.of_kind(Result))
     for number, result in enumerate(chosen, start=1):
         evaluation = registry.get_as(result.evaluation, Evaluation)
         runs = registry.referrers(result.id, Reproduction, "result")

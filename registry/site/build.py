@@ -23,9 +23,11 @@ from typing import Any
 
 from registry.atomic import new_folder_beside, replace_folder
 from registry.errors import RegistryError
+from registry.history import current_only, not_current
 from registry.loader import Registry
 from registry.models import KIND_MODELS, Release, Result
 from registry.page.blocks import Column, Fields, Paragraph, Piece, Section, Style, Table, plain
+from registry.page.history import earlier_versions
 from registry.page.kinds import build_page
 from registry.release import content_digest, release_name
 from registry.site.extras import Site, kind_label, site_page
@@ -130,9 +132,13 @@ def _write_all(site: Site, root: Path, progress: Callable[[str], None] | None) -
     _in_workers(lambda share: _write_records(site, root, ids[share::WORKERS[0]], copies, common))
 
     rows = index_rows(registry)
-    sources = len({result.source for result in registry.of_kind(Result)})
+    current = current_only(registry, registry.of_kind(Result))
+    sources = len({result.source for result in current})
+    earlier = render_blocks(earlier_versions(registry, not_current(registry, registry.of_kind(Result))),
+                            Links("", urls))
     _put(root / "index.html", render("index.html.j2", title="Results", root="", results=rows,
-                                     facets=facets_of(rows), sources=sources, **common).encode("utf-8"))
+                                     facets=facets_of(rows), sources=sources, earlier=earlier,
+                                     **common).encode("utf-8"))
     body = render_blocks(_releases_blocks(site), Links("../", urls))
     _put(root / RELEASES_PAGE, render("releases.html.j2", title="Releases", root="../", body=body,
                                       **common).encode("utf-8"))
@@ -200,7 +206,7 @@ def _in_workers(job: Callable[[int], None]) -> None:
     failed = [pid for pid in children if os.waitpid(pid, 0)[1] != 0]
     if failed:
         raise RegistryError(f"{len(failed)} of {count} page writers failed; the previous site, if any, is untouched",
-                            "run again with --debug for the details, and report it")
+                            "run again with {debug} for the details, and report it")
 
 
 def _put(path: Path, data: bytes) -> None:

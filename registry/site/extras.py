@@ -12,10 +12,12 @@ import functools
 from dataclasses import dataclass, field, replace
 
 from registry import display as d
+from registry.history import current_only, not_current
 from registry.loader import Registry
 from registry.models import Configuration, Evaluation, ModelFamily, Protocol, Record, Release, Result
 from registry.page.blocks import Block, Fields, Figure, Page, Paragraph, Piece, Section, Style, plain
-from registry.page.kinds import TECHNICAL_METADATA, findings_table
+from registry.page.history import earlier_versions
+from registry.page.kinds import TECHNICAL_METADATA, findings_table, results_of
 from registry.plot import Group, protocol_of, values_table
 
 PLOT_SECTION = "Transcribed, measured and estimated values"
@@ -61,11 +63,13 @@ def _family(record: ModelFamily, page: Page, site: Site) -> Page:
     registry = site.registry
     configurations = registry.referrers(record.id, Configuration, "model_family")
     evaluations = [e for c in configurations for e in registry.referrers(c.id, Evaluation, "configuration")]
-    results = sum(len(registry.referrers(e.id, Result, "evaluation")) for e in evaluations)
+    every = results_of(registry, evaluations)
     section = Section("Configurations and results", (
         Paragraph(plain(f"{len(configurations)} configuration(s) · {len(evaluations)} evaluation(s) · "
-                        f"{results} result(s). Different protocols are not a single leaderboard.")),
+                        f"{len(current_only(registry, every))} result(s). Different protocols are not a single "
+                        "leaderboard.")),
         findings_table(registry, evaluations),
+        *earlier_versions(registry, not_current(registry, every)),
     ))
     return _insert_first(page, section)
 

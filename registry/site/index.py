@@ -1,4 +1,4 @@
-"""The results index: one row per result, the facets that narrow it, and the text the search box reads."""
+"""The results index: one row per current result, the facets that narrow it, and the text the search box reads."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from measure.outcome import Method
 from registry import display as d
+from registry.history import current_only
 from registry.loader import Registry
 from registry.models import Reproduction, Result
 from registry.page.blocks import Content, Piece, plain, text_of
@@ -31,8 +32,9 @@ class Facet:
 
 
 def index_rows(registry: Registry) -> list[IndexRow]:
+    """One row per current result: superseded and retracted ones are history (``earlier_versions``), not values."""
     rows = []
-    for result in registry.of_kind(Result):
+    for result in current_only(registry, registry.of_kind(Result)):
         evaluation, configuration, protocol, dataset = d.result_context(registry, result)
         family = registry.records[configuration.model_family]
         runs = registry.referrers(result.id, Reproduction, "result")
