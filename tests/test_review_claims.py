@@ -155,10 +155,18 @@ def test_a_value_cut_by_the_quote_is_read_whole(page: str, quote: str, value: st
 
 @pytest.mark.parametrize(("symbol", "text", "found"), [
     ("GB", "11.49 GB)", True), ("GB", "11.49 GiB", False), ("GB", "11.49GB", True), ("GB", "GBs", False),
-    ("%", "12.5%", True),
+    ("%", "12.5%", True), ("M", "Params (M)", True), ("M", "NT 500M", False), ("B", "NT 2.5B", False),
+    ("ms", "17.4ms", True),
 ])
 def test_units_are_tokens(symbol: str, text: str, found: bool) -> None:
+    """On its own, a one-letter symbol after a digit is part of a name ('NT 500M'), not a unit."""
     assert bool(unit_pattern(symbol).search(text)) is found
+
+
+def test_a_one_letter_unit_right_after_its_value_is_read() -> None:
+    claim = UnitWithValue("some-result", "unit", 1, "a 2.5B model", "2.5", "billion", ("B",))
+    got = claim.check(Extraction(pages=("We train a 2.5B model.",), extractor="test"))
+    assert got.passed and got.matched == "2.5B", got.detail
 
 
 # -- claims come from the records -----------------------------------------------------------------
