@@ -8,11 +8,13 @@ joined by ' / ') is checked in the table itself (``review.tables``), not on the 
   "0.681 is printed in row 'NT 500M', column 'Histone marks / H3K4me3'; row 'NT 2.5B' has 0.702 there".
   Bold and footnote marks ('0.702†') are read and reported, not compared;
 - **uncertainty**: the ± value or interval printed with the value equals the record's (in the cell,
-  or right after the value in the quoted text), and the words the caption, the header, a table
-  note or the sentence use ('s.d.', 'standard error', '95% CI') name the record's kind (and its
-  level, and the number of folds or seeds where the record gives one);
-- **unit**: a unit printed in the cell, the column header ('Throughput (Sequences/s)'), the row
-  label ('Max. input length (tokens)') or the caption, in that order;
+  or right after the value in the quoted text), and the words the header, the row label, the caption,
+  a table note or the sentence use ('s.d.', 'standard error', '95% CI') name the record's kind (and
+  its level, and the number of folds or seeds where the record gives one): the nearest that names
+  a kind decides, and it must name that one alone;
+- **unit**: the unit printed in the cell, the column header ('Throughput (Sequences/s)') or the row
+  label ('Max. input length (tokens)'), the first of them that prints one, else in the caption; a
+  count or a dimensionless score must find none in the first three;
 - **in caption / in footnote**: a locator with ``caption: true`` must quote that table's or
   figure's caption, and one with ``footnote`` the note printed under that mark.
 
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from registry.models.values import UncertaintyKind
@@ -63,23 +65,37 @@ OVER_WORDS = {"seeds": ("seeds", "seed", "random seeds"), "folds": ("folds", "fo
               "runs": ("runs", "run", "repetitions", "trials"), "samples": ("samples", "items", "examples"),
               "bootstrap-resamples": ("resamples", "bootstrap resamples", "bootstrap samples")}
 
-_CACHE: dict[int, tuple[Extraction, dict[tuple[int, str], list[Table]]]] = {}
+@dataclass
+class _Read:
+    """What has been read of one extraction: its tables per page and label, and its cells per locator (a cell is
+    cited by its value's, its uncertainty's and its unit's claims alike)."""
+
+    doc: Extraction
+    tables: dict[tuple[int, str], list[Table]] = field(default_factory=dict)
+    spots: dict[tuple[int, str, str, str], Located | str] = field(default_factory=dict)
+
+
+_CACHE: dict[int, _Read] = {}
+
+
+def _read(doc: Extraction) -> _Read:
+    held = _CACHE.get(id(doc))
+    if held is None or held.doc is not doc:
+        if len(_CACHE) > 8:
+            _CACHE.clear()
+        held = _CACHE[id(doc)] = _Read(doc)
+    return held
 
 
 def tables_on(doc: Extraction, page: int, label: str) -> list[Table]:
     """Every reading of ``label`` on ``page`` of this extraction (cached)."""
-    held = _CACHE.get(id(doc))
-    if held is None or held[0] is not doc:
-        if len(_CACHE) > 8:
-            _CACHE.clear()
-        held = (doc, {})
-        _CACHE[id(doc)] = held
+    held = _read(doc).tables
     key = (page, label)
-    if key not in held[1]:
+    if key not in held:
         words = doc.page_words(page)
         previous = doc.page_words(page - 1) if page > 1 else None
-        held[1][key] = read_tables(words, label, previous) if words is not None else []
-    return held[1][key]
+        held[key] = read_tables(words, label, previous) if words is not None else []
+    return held[key]
 
 
 def _value(text: str) -> str:
@@ -113,7 +129,14 @@ class CellAt(Claim):
     column: str
 
     def locate(self, doc: Extraction) -> Located | str:
-        """The cell, or why it cannot be found (a sentence naming what the page has instead)."""
+        """The cell, or why it cannot be found (a sentence naming what the page has instead); cached."""
+        held = _read(doc).spots
+        key = (self.page, self.table, self.row, self.column)
+        if key not in held:
+            held[key] = self._find(doc)
+        return held[key]
+
+    def _find(self, doc: Extraction) -> Located | str:
         if doc.page(self.page) is None:
             return self._missing_page(doc, self.page)
         if doc.page_words(self.page) is None:
@@ -386,12 +409,14 @@ def _captions(doc: Extraction, page: int, label: str) -> list[str]:
 
 
 @functools.cache
-def _header_forms() -> tuple[str, ...]:
-    """The printed forms that, in parentheses in a header or a label, say the unit of what is under or beside it
-    ('Latency (ms)', 'Params (M)'), longest first. Lowercase single letters are left out: '(s)' in 'model(s)',
-    '(a)' and '(d)' label parts and panels as often as they print seconds or days."""
+def _unit_forms(bare: bool) -> re.Pattern[str]:
+    """The printed forms of every unit that say the unit of a value: at the start of a cell's text after the value
+    (``bare``: '17.4 ms'), or in parentheses in a header or a label ('Latency (ms)', 'Params (M)'). Longest first,
+    so that '(ms)' is never read as its 's'. Lowercase single letters are left out: '(s)' in 'model(s)', '(a)' and
+    '(d)' label parts and panels as often as they print seconds or days."""
     forms = {form for token in UNITS for form in printed_forms(token) if len(form) > 1 or not form.islower()}
-    return tuple(sorted(forms, key=len, reverse=True))
+    either = "|".join(re.escape(form) for form in sorted(forms, key=len, reverse=True))
+    return re.compile(rf"^(?:{either})(?![A-Za-z])" if bare else rf"\(\s*({either})\s*\)")
 
 
 @dataclass(frozen=True)
@@ -447,13 +472,11 @@ class CellUnit(CellAt):
         in parentheses (a header, a label); the form and the units it stands for."""
         from registry.units import unit_printed_as
 
-        printed = normalize_quote(text)
-        for form in _header_forms():
-            shape = re.escape(form) + r"(?![A-Za-z])" if bare else r"\(\s*" + re.escape(form) + r"\s*\)"
-            if re.match(shape, printed) if bare else re.search(shape, printed):
-                units = unit_printed_as(form)
-                if self.unit not in units:
-                    return form, units
+        for hit in _unit_forms(bare).finditer(normalize_quote(text)):
+            form = hit.group(0) if bare else hit.group(1)
+            units = unit_printed_as(form)
+            if self.unit not in units:
+                return form, units
         return None
 
 
