@@ -624,4 +624,5 @@ def validate(root: Any, *, now: dt.datetime | None = None, cache: bool | None = 
     return registry, report
 
 
+from registry import unit_rules as _unit_rules  # noqa: E402,F401 - registers the rule that unit_detail names the unit
 from registry.curate import rules as _curation_rules  # noqa: E402,F401 - registers the rules of corrections and batches

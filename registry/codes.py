@@ -115,6 +115,9 @@ REFERENCES_UNCHECKED = _declare("references-unchecked", R, "the references to a 
                                 "fix the errors of that file", WARNING)
 VALUE_MISMATCH = _declare("value-mismatch", R, "a result's printed value and numeric value disagree",
                           "make numeric_value the exact decimal of the printed digits")
+UNIT_DETAIL_MISMATCH = _declare("unit-detail-mismatch", R, "a result's `unit_detail` says it is printed as a form "
+                                "only other units are printed as ('Printed as ms' for a count)",
+                                "make `unit` the printed unit, or correct `unit_detail`")
 MISSING_UNKNOWN_FIELD = _declare("missing-unknown-field", R, "a missing-metadata entry names a field the kind does "
                                  "not have", "name one of the record's fields")
 MISSING_CONTRADICTION = _declare("missing-contradiction", R, "a missing-metadata entry names a field that has a "

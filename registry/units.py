@@ -13,6 +13,8 @@ never converted into one another.
 from __future__ import annotations
 
 import difflib
+import functools
+import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
@@ -174,6 +176,39 @@ def unit_printed_as(printed: str) -> list[str]:
     """Every unit a page's ``printed`` form can stand for ('GB' -> gigabyte; 'B' -> byte or billion)."""
     text = printed.strip()
     return [token for token in UNITS if text in printed_forms(token)]
+
+
+#: What a unit_detail says after 'Printed as'.
+_PRINTED_AS = re.compile(r"printed as\s+['\"\u2018\u201c]?(?P<rest>.*)", re.IGNORECASE | re.DOTALL)
+
+
+def printed_as(unit_detail: str | None) -> str | None:
+    """The form 'Printed as <form>' in ``unit_detail`` names: the longest printed form of any unit it starts with
+    ('Printed as sequences per second' -> 'sequences per second'), else its first word. Every unit's forms are
+    read, not only the record's own, so that a form of another unit is named whole and can be told apart."""
+    found = _PRINTED_AS.search(unit_detail or "")
+    if found is None:
+        return None
+    rest = found["rest"]
+    for form in _every_form():
+        if rest.startswith(form) and (len(rest) == len(form) or not rest[len(form)].isalnum()):
+            return form
+    word = re.match(r"[^'\"\u2019\u201d,;()\s]+", rest)
+    return word.group(0) if word else None
+
+
+@functools.cache
+def _every_form() -> tuple[str, ...]:
+    """Every printed form of every unit, longest first."""
+    return tuple(sorted({form for token in UNITS for form in printed_forms(token)}, key=len, reverse=True))
+
+
+def other_units_printed_as(form: str, unit: str) -> list[str]:
+    """The units other than ``unit`` that pages print as ``form``, where ``unit`` itself is never printed so
+    ('ms' for a count -> ['millisecond']; 'B' for a billion -> [], since a billion is printed as 'B' too)."""
+    if form in printed_forms(unit):
+        return []
+    return [token for token in unit_printed_as(form) if token != str(unit)]
 
 
 def unit_named(written: str) -> Unit | None:

@@ -8,11 +8,13 @@ joined by ' / ') is checked in the table itself (``review.tables``), not on the 
   "0.681 is printed in row 'NT 500M', column 'Histone marks / H3K4me3'; row 'NT 2.5B' has 0.702 there".
   Bold and footnote marks ('0.702†') are read and reported, not compared;
 - **uncertainty**: the ± value or interval printed with the value equals the record's (in the cell,
-  or right after the value in the quoted text), and the words the caption, the header, a table
-  note or the sentence use ('s.d.', 'standard error', '95% CI') name the record's kind (and its
-  level, and the number of folds or seeds where the record gives one);
-- **unit**: a unit printed in the cell, the column header ('Throughput (Sequences/s)'), the row
-  label ('Max. input length (tokens)') or the caption, in that order;
+  or right after the value in the quoted text), and the words the header, the row label, the caption,
+  a table note or the sentence use ('s.d.', 'standard error', '95% CI') name the record's kind (and
+  its level, and the number of folds or seeds where the record gives one): the nearest that names
+  a kind decides, and it must name that one alone;
+- **unit**: the unit printed in the cell, the column header ('Throughput (Sequences/s)') or the row
+  label ('Max. input length (tokens)'), the first of them that prints one, else in the caption; a
+  count or a dimensionless score must find none in the first three;
 - **in caption / in footnote**: a locator with ``caption: true`` must quote that table's or
   figure's caption, and one with ``footnote`` the note printed under that mark.
 
@@ -21,11 +23,13 @@ Tables are read once per page and label, and cached per extraction.
 
 from __future__ import annotations
 
+import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from registry.models.values import UncertaintyKind
+from registry.units import UNITS, printed_forms
 from review.claims import Assertion, Citation, Claim, is_cell, unit_symbols
 from review.pdftext import Extraction, find_text, normalize, normalize_quote, number_pattern, unit_pattern
 from review.tables import (
@@ -46,35 +50,52 @@ if TYPE_CHECKING:
     from registry.models import Result
     from registry.models.values import Uncertainty
 
-#: The words papers use for each kind of uncertainty. Abbreviations match as printed (case and dots).
+#: The words papers use for each kind of uncertainty. Abbreviations match as printed (case and dots); all of
+#: them are read at once, longest first (``kinds_in``), so that 'std. err.' is a standard error, never 'std'.
 KIND_WORDS: dict[UncertaintyKind, tuple[str, ...]] = {
-    UncertaintyKind.STANDARD_DEVIATION: ("standard deviation", "std. dev.", "s.d.", "SD", "std", "st. dev."),
-    UncertaintyKind.STANDARD_ERROR: ("standard error", "s.e.m.", "SEM", "s.e.", "SE", "std. err."),
+    UncertaintyKind.STANDARD_DEVIATION: ("standard deviation", "std. dev.", "std dev", "stdev", "s.d.", "SD", "std",
+                                         "st. dev."),
+    UncertaintyKind.STANDARD_ERROR: ("standard error", "std. error", "std error", "std. err.", "std err", "s.e.m.",
+                                     "SEM", "s.e.", "SE"),
     UncertaintyKind.CONFIDENCE_INTERVAL: ("confidence interval", "CI", "c.i."),
-    UncertaintyKind.MIN_MAX: ("min-max", "min–max", "min/max", "range", "minimum and maximum"),
+    UncertaintyKind.MIN_MAX: ("min-max", "min\u2013max", "min/max", "range", "minimum and maximum"),
 }
 #: What an aggregate's kind is called in print ('over 10 folds', 'across 5 seeds').
 OVER_WORDS = {"seeds": ("seeds", "seed", "random seeds"), "folds": ("folds", "fold", "cross-validation folds"),
               "runs": ("runs", "run", "repetitions", "trials"), "samples": ("samples", "items", "examples"),
               "bootstrap-resamples": ("resamples", "bootstrap resamples", "bootstrap samples")}
 
-_CACHE: dict[int, tuple[Extraction, dict[tuple[int, str], list[Table]]]] = {}
+@dataclass
+class _Read:
+    """What has been read of one extraction: its tables per page and label, and its cells per locator (a cell is
+    cited by its value's, its uncertainty's and its unit's claims alike)."""
+
+    doc: Extraction
+    tables: dict[tuple[int, str], list[Table]] = field(default_factory=dict)
+    spots: dict[tuple[int, str, str, str], Located | str] = field(default_factory=dict)
+
+
+_CACHE: dict[int, _Read] = {}
+
+
+def _read(doc: Extraction) -> _Read:
+    held = _CACHE.get(id(doc))
+    if held is None or held.doc is not doc:
+        if len(_CACHE) > 8:
+            _CACHE.clear()
+        held = _CACHE[id(doc)] = _Read(doc)
+    return held
 
 
 def tables_on(doc: Extraction, page: int, label: str) -> list[Table]:
     """Every reading of ``label`` on ``page`` of this extraction (cached)."""
-    held = _CACHE.get(id(doc))
-    if held is None or held[0] is not doc:
-        if len(_CACHE) > 8:
-            _CACHE.clear()
-        held = (doc, {})
-        _CACHE[id(doc)] = held
+    held = _read(doc).tables
     key = (page, label)
-    if key not in held[1]:
+    if key not in held:
         words = doc.page_words(page)
         previous = doc.page_words(page - 1) if page > 1 else None
-        held[1][key] = read_tables(words, label, previous) if words is not None else []
-    return held[1][key]
+        held[key] = read_tables(words, label, previous) if words is not None else []
+    return held[key]
 
 
 def _value(text: str) -> str:
@@ -108,7 +129,14 @@ class CellAt(Claim):
     column: str
 
     def locate(self, doc: Extraction) -> Located | str:
-        """The cell, or why it cannot be found (a sentence naming what the page has instead)."""
+        """The cell, or why it cannot be found (a sentence naming what the page has instead); cached."""
+        held = _read(doc).spots
+        key = (self.page, self.table, self.row, self.column)
+        if key not in held:
+            held[key] = self._find(doc)
+        return held[key]
+
+    def _find(self, doc: Extraction) -> Located | str:
         if doc.page(self.page) is None:
             return self._missing_page(doc, self.page)
         if doc.page_words(self.page) is None:
@@ -260,18 +288,47 @@ class TextUncertainty(Claim):
                             f"the page prints {shown} with '{self.value}', not the record's '{self.printed}'")
 
 
-def _kind_in(text: str, kind: UncertaintyKind) -> str | None:
-    for word in KIND_WORDS.get(kind, ()):
-        flags = re.IGNORECASE if len(word) > 4 and word.isalpha() or " " in word else 0
-        edge = r"(?<![A-Za-z.])" + re.escape(word) + (r"(?![A-Za-z])" if word[-1] != "." else "")
-        if re.search(edge, text, flags):
-            return word
-    return None
+def _kind_pattern(word: str) -> re.Pattern[str]:
+    """A word for a kind as a token: a long word or a phrase in any case, an abbreviation as printed; 'std' not
+    where it begins 'std.' or 'std err'."""
+    flags = re.IGNORECASE if len(word) > 4 and word.isalpha() or " " in word else 0
+    tail = "" if word[-1] == "." else r"(?![A-Za-z])"
+    if word == "std":
+        tail += r"(?!\.)(?!\s*err)"
+    return re.compile(r"(?<![A-Za-z.])" + re.escape(word) + tail, flags)
+
+
+@functools.cache
+def _kind_patterns() -> tuple[tuple[re.Pattern[str], UncertaintyKind, str], ...]:
+    """Every kind's words, longest first."""
+    words = [(word, kind) for kind, kind_words in KIND_WORDS.items() for word in kind_words]
+    return tuple((_kind_pattern(word), kind, word) for word, kind in sorted(words, key=lambda w: -len(w[0])))
+
+
+def kinds_in(text: str) -> dict[UncertaintyKind, str]:
+    """The kinds of uncertainty ``text`` names, each with the first word that names it, in the order printed.
+
+    Words are matched longest first and each stretch of text is read once: in 'mean ± std. err.' the
+    span 'std. err.' is a standard error, and its 'std' is not read again as a standard deviation."""
+    taken: list[tuple[int, int]] = []
+    first: dict[UncertaintyKind, tuple[int, str]] = {}
+    for pattern, kind, word in _kind_patterns():
+        for hit in pattern.finditer(text):
+            if any(hit.start() < end and start < hit.end() for start, end in taken):
+                continue
+            taken.append(hit.span())
+            if kind not in first or hit.start() < first[kind][0]:
+                first[kind] = (hit.start(), word)
+    return {kind: word for kind, (_, word) in sorted(first.items(), key=lambda item: item[1][0])}
 
 
 @dataclass(frozen=True)
 class UncertaintyStated(Claim):
-    """The words printed with the value (caption, header, row label, table note, sentence) name the record's kind."""
+    """The words printed with the value (caption, header, row label, table note, sentence) name the record's kind.
+
+    The places are read nearest first (a column header before the caption), and the first that names any
+    kind decides: it must name the record's kind and no other, since a caption that says both 's.d.' and
+    'standard error' does not say which of the two a ± is."""
 
     page: int
     kind: UncertaintyKind
@@ -289,24 +346,29 @@ class UncertaintyStated(Claim):
         if isinstance(places, str):
             return self._result(expected, False, self.page, detail=places)
         for name, text in places:
-            word = _kind_in(normalize(text).text, self.kind)
-            if word is None:
+            printed = normalize(text).text
+            kinds = kinds_in(printed)
+            if not kinds:
                 continue
+            named = " and ".join(f"'{w}' ({k.value})" for k, w in kinds.items())
+            if self.kind not in kinds:
+                return self._result(expected, False, self.page, text[:160],
+                                    f"the {name} says {named}, not {self.kind.value}")
+            if len(kinds) > 1:
+                return self._result(expected, False, self.page, text[:160],
+                                    f"the {name} names more than one kind of uncertainty, {named}, so it does not say "
+                                    f"which one is printed with the value; quote the words that say {self.kind.value} "
+                                    "of this value, or check the record's kind")
+            word = kinds[self.kind]
             problems = []
-            if self.level and not re.search(rf"(?<![\d.]){re.escape(self.level)}\s*%", normalize(text).text):
+            if self.level and not re.search(rf"(?<![\d.]){re.escape(self.level)}\s*%", printed):
                 problems.append(f"but not the level {self.level}%")
-            if self.over and not self._over_in(normalize(text).text):
+            if self.over and not self._over_in(printed):
                 problems.append(f"but not '{self.over[0]} {self.over[1]}'")
             if problems:
                 return self._result(expected, False, self.page, text[:160],
                                     f"the {name} says '{word}' " + " and ".join(problems))
             return self._result(expected, True, self.page, text[:160], f"the {name} says '{word}'")
-        for name, text in places:
-            for other in KIND_WORDS:
-                word = _kind_in(normalize(text).text, other)
-                if other is not self.kind and word is not None:
-                    return self._result(expected, False, self.page, text[:160],
-                                        f"the {name} says '{word}' ({other.value}), not {self.kind.value}")
         searched = ", ".join(name for name, _ in places) or "nothing"
         return self._result(expected, False, self.page,
                             detail=f"no words for {self.kind.value} ({', '.join(KIND_WORDS.get(self.kind, ()))}) in "
@@ -346,37 +408,76 @@ def _captions(doc: Extraction, page: int, label: str) -> list[str]:
     return caption_texts(words, label) if words is not None else []
 
 
+@functools.cache
+def _unit_forms(bare: bool) -> re.Pattern[str]:
+    """The printed forms of every unit that say the unit of a value: at the start of a cell's text after the value
+    (``bare``: '17.4 ms'), or in parentheses in a header or a label ('Latency (ms)', 'Params (M)'). Longest first,
+    so that '(ms)' is never read as its 's'. Lowercase single letters are left out: '(s)' in 'model(s)', '(a)' and
+    '(d)' label parts and panels as often as they print seconds or days."""
+    forms = {form for token in UNITS for form in printed_forms(token) if len(form) > 1 or not form.islower()}
+    either = "|".join(re.escape(form) for form in sorted(forms, key=len, reverse=True))
+    return re.compile(rf"^(?:{either})(?![A-Za-z])" if bare else rf"\(\s*({either})\s*\)")
+
+
 @dataclass(frozen=True)
 class CellUnit(CellAt):
-    """The unit must be printed in the cell, its column header, its row label or the table's caption."""
+    """The unit must be the one printed in the cell, its column header or its row label, or else in the caption.
+
+    These are read nearest first, and the first of the three that prints a unit decides: a column header
+    'Latency (ms)' says the cell is in milliseconds, whatever a row label ('NT 500M') or the caption holds.
+    A unit printed without a symbol (``symbols`` empty: a count, a dimensionless score) must find no unit
+    there at all."""
 
     unit: str
     symbols: tuple[str, ...]
 
     def check(self, doc: Extraction) -> Assertion:
-        from registry.units import UNITS, printed_forms
-
-        expected = f"{' or '.join(self.symbols)} ({self.unit})"
+        expected = f"{' or '.join(self.symbols)} ({self.unit})" if self.symbols else f"no unit ({self.unit})"
         spot = self.locate(doc)
         if isinstance(spot, str):
             return self._result(expected, False, self.page, detail=f"the cell cannot be read: {spot}")
-        places = [("cell", spot.cell.rest), (f"column header '{spot.column.name}'", spot.column.name),
-                  (f"row label '{spot.row.name}'", spot.row.name), (f"caption of {self.table}", spot.table.caption)]
-        for name, text in places:
-            for symbol in self.symbols:
-                if unit_pattern(symbol).search(normalize_quote(text)):
-                    return self._result(expected, True, self.page, text[:120], f"'{symbol}' printed in the {name}",
-                                        spot.where)
-        others = {form: token for token in UNITS for form in printed_forms(token) if len(form) > 1 or form == "%"}
-        for name, text in places[1:3]:
-            for form, token in sorted(others.items(), key=lambda f: -len(f[0])):
-                if re.search(r"\(\s*" + re.escape(form) + r"\s*\)", text):
-                    return self._result(expected, False, self.page, text[:120],
-                                        f"the {name} prints '({form})' ({token}), not {expected}; correct the record's "
-                                        "unit (or unit_detail) to the printed one", spot.where)
+        near = [("cell", spot.cell.rest), (f"column header '{spot.column.name}'", spot.column.name),
+                (f"row label '{spot.row.name}'", spot.row.name)]
+        for name, text in near:
+            symbol = self._symbol_in(text)
+            if symbol is not None:
+                return self._result(expected, True, self.page, text[:120], f"'{symbol}' printed in the {name}",
+                                    spot.where)
+            other = self._other_unit(text, bare=name == "cell")
+            if other is not None:
+                printed, units = other
+                shown = f"'{printed}'" if name == "cell" else f"'({printed})'"
+                mine = f"not {expected}" if self.symbols else f"but the unit {self.unit} is printed without one"
+                return self._result(expected, False, self.page, text[:120],
+                                    f"the {name} prints {shown} ({' or '.join(units)}), {mine}; correct the record's "
+                                    "unit (or unit_detail) to the printed one", spot.where)
+        if not self.symbols:
+            return self._result(expected, True, self.page, spot.cell.text,
+                                "no unit is printed in the cell, its column header or its row label", spot.where)
+        caption = spot.table.caption
+        symbol = self._symbol_in(caption)
+        if symbol is not None:
+            return self._result(expected, True, self.page, caption[:120],
+                                f"'{symbol}' printed in the caption of {self.table}", spot.where)
         return self._result(expected, False, self.page, spot.cell.text,
                             f"no {expected} is printed in the cell, its column header, its row label or the caption "
                             f"of {self.table}", spot.where)
+
+    def _symbol_in(self, text: str) -> str | None:
+        printed = normalize_quote(text)
+        return next((s for s in self.symbols if unit_pattern(s).search(printed)), None)
+
+    def _other_unit(self, text: str, *, bare: bool) -> tuple[str, list[str]] | None:
+        """A unit other than the record's printed in ``text``: at its start (a cell's text after the value), or
+        in parentheses (a header, a label); the form and the units it stands for."""
+        from registry.units import unit_printed_as
+
+        for hit in _unit_forms(bare).finditer(normalize_quote(text)):
+            form = hit.group(0) if bare else hit.group(1)
+            units = unit_printed_as(form)
+            if self.unit not in units:
+                return form, units
+        return None
 
 
 @dataclass(frozen=True)
@@ -427,9 +528,7 @@ def cell_claims(registry: Registry, result: Result, citations: list[Citation]) -
                                           uncertainty.is_interval))
             claims.append(_stated(result, uncertainty, page, table=label, row=locator.row, column=locator.column))
         symbols, agree = unit_symbols(result)
-        if symbols:
-            claims += [*agree, CellUnit(where[0], "unit", *where[1:], str(result.unit), symbols)]
-        return claims
+        return [*claims, *agree, CellUnit(where[0], "unit", *where[1:], str(result.unit), symbols)]
     if uncertainty is not None and citations:
         from review.claims import _citing
 

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from registry.models import Configuration, Evidence, Record, Result
 from registry.models.records import EvidenceProperty
 from registry.models.values import Locator
-from registry.units import UNITS, printed_forms
+from registry.units import UNITS, other_units_printed_as, printed_as, printed_forms
 from registry.units import symbol as unit_symbol
 from review.errors import NotCheckableError
 from review.pdftext import (
@@ -58,22 +58,6 @@ GRAMMAR = "'page: N' and 'quote: <quoted text>'"
 
 #: Every printed form of every unit, and the unit it stands for (the first declared, where two share one).
 _ALL_SYMBOLS = {form: token for token in UNITS for form in printed_forms(token)}
-_PRINTED_AS = re.compile(r"printed as\s+['\"\u2018\u201c]?(?P<rest>.*)", re.IGNORECASE | re.DOTALL)
-
-
-def printed_as(unit_detail: str | None, unit: str) -> str | None:
-    """The form 'Printed as <form>' in ``unit_detail`` names: the unit's longest printed form it starts with
-    ('Printed as sequences per second' -> 'sequences per second'), else its first word."""
-    found = _PRINTED_AS.search(unit_detail or "")
-    if found is None:
-        return None
-    rest = found["rest"]
-    forms = sorted({*printed_forms(unit), *_ALL_SYMBOLS}, key=len, reverse=True)
-    for form in forms:
-        if rest.startswith(form) and (len(rest) == len(form) or not rest[len(form)].isalnum()):
-            return form
-    word = re.match(r"[^'\"\u2019\u201d,;()\s]+", rest)
-    return word.group(0) if word else None
 
 
 @dataclass(frozen=True)
@@ -319,7 +303,7 @@ class UnitWithValue(Claim):
         shared = _SHARED_UNIT.match(text, value.end())  # a range or an arrow shares its unit, inside the quote or on
         at = shared.end() if shared else value.end()
         for symbol in self.symbols:
-            hit = re.compile(r"\s*" + unit_pattern(symbol).pattern).match(text, at)
+            hit = re.compile(r"\s*" + unit_pattern(symbol, after_value=True).pattern).match(text, at)
             if hit:
                 where = ("in the quoted text" if hit.end() <= quote_end else
                          f"on page {self.page} just after the quoted text, in the sentence the quote comes from")
@@ -489,35 +473,53 @@ def _result_claims(registry: Registry, result: Result, citations: list[Citation]
     return claims
 
 
+@dataclass(frozen=True)
+class UnitDetailAgrees(Claim):
+    """A result's unit_detail 'Printed as <form>' must name a form of the result's own unit, not of another one
+    (also where the unit has no printed form: a count 'Printed as Sequences/s' is a throughput)."""
+
+    unit: str
+    form: str
+    reads_text: ClassVar[bool] = False
+
+    def check(self, doc: Extraction) -> Assertion:
+        expected = f"'{self.form}' is how {self.unit} is printed"
+        if not detail_disagrees(self.form, self.unit):
+            return self._result(expected, True, detail=f"unit_detail says the unit is printed as '{self.form}'")
+        others = other_units_printed_as(self.form, self.unit)
+        known = printed_forms(self.unit)
+        whose = f", which is how {' or '.join(others)} is printed" if others else ""
+        own = f"printed as {', '.join(known)}" if known else "printed without a unit"
+        return self._result(expected, False, detail=(
+            f"unit_detail says the unit is printed as '{self.form}'{whose}; the unit {self.unit} is {own}: correct "
+            "the record's unit (or unit_detail) to the printed one"))
+
+
+def detail_disagrees(form: str, unit: str) -> bool:
+    """Whether 'Printed as <form>' cannot be how ``unit`` is printed: not one of its forms, where it has forms, or
+    a form of another unit only, where it has none (a dimensionless score 'Printed as MCC' is left alone)."""
+    known = printed_forms(unit)
+    return form not in known and bool(known or other_units_printed_as(form, unit))
+
+
 def unit_symbols(result: Result) -> tuple[tuple[str, ...], list[Claim]]:
-    """The forms the result's unit may be printed in, and the claims that unit_detail and unit agree."""
-    known = printed_forms(result.unit)
-    symbol = printed_as(result.unit_detail, result.unit)
+    """The forms the result's unit may be printed in, and the claim that unit_detail and unit agree."""
+    symbol = printed_as(result.unit_detail)
     if symbol is None:
-        return known, []
+        return printed_forms(result.unit), []
     agree: list[Claim] = []
-    if known and symbol not in known:
-        agree.append(RecordsAgree(result.id, "unit detail = unit", symbol, known[0],
-                                  f"unit_detail says the unit is printed as '{symbol}'; "
-                                  f"the unit {result.unit} is printed as {', '.join(known)}"))
+    if detail_disagrees(symbol, result.unit):
+        agree.append(UnitDetailAgrees(result.id, "unit detail = unit", str(result.unit), symbol))
     return (symbol,), agree
 
 
 def _unit_claims(result: Result, cited: Citation) -> list[Claim]:
-    known = printed_forms(result.unit)
-    symbol = printed_as(result.unit_detail, result.unit)
-    if symbol is None and not known and not unit_symbol(result.unit):
+    symbols, agree = unit_symbols(result)
+    if not symbols and not unit_symbol(result.unit):
         return []  # a dimensionless score or a count is printed without a unit: nothing to check
-    if symbol is not None:
-        claims: list[Claim] = []
-        if known and symbol not in known:
-            claims.append(RecordsAgree(result.id, "unit detail = unit", symbol, known[0],
-                                       f"unit_detail says the unit is printed as '{symbol}'; "
-                                       f"the unit {result.unit} is printed as {', '.join(known)}"))
-        return [*claims, UnitWithValue(result.id, "unit", cited.page, cited.quote, result.printed_value,
-                                       result.unit, (symbol,))]
-    if known:
-        return [UnitWithValue(result.id, "unit", cited.page, cited.quote, result.printed_value, result.unit, known)]
+    if symbols:
+        return [*agree, UnitWithValue(result.id, "unit", cited.page, cited.quote, result.printed_value, result.unit,
+                                      symbols)]
     return [CannotCheck(result.id, "unit", str(result.unit),
                         f"no printed form of the unit {str(result.unit)!r} is known, and unit_detail does not "
                         f"say how the page prints it: add 'Printed as <symbol>' to unit_detail (for example "

@@ -11,6 +11,8 @@ one of the numbers shows even where each was copied faithfully from a page that 
 - **GRIM**: a percentage or fraction of n items (accuracy on a test set of n, ``coverage_scored``),
   or a mean of such over k runs or seeds, must be a whole count over n·k items at its printed
   rounding: 71.3% of 150 is possible (107/150 = 71.33%), 71.5% is not (Brown and Heathers' test).
+  Only metrics that are one such share: not balanced accuracy (a mean of per-class recalls) and
+  not pass@k (estimated from several samples per problem, and the records do not say how many).
 """
 
 from __future__ import annotations
@@ -27,9 +29,14 @@ if TYPE_CHECKING:
     from registry.loader import Registry
     from registry.models import Result
 
-#: Metrics that are a share of items scored correctly (or not): the ones GRIM applies to.
+#: Metrics that are a share of items scored correctly (or not): the ones GRIM applies to, with any other
+#: '<kind>-accuracy' but those below. Not here: pass@k, which the unbiased estimator computes from several
+#: samples per problem (164 problems × 20 samples give pass@1 = 1038/3280, no whole count of 164).
 PROPORTION_METRICS = frozenset({"accuracy", "top-1-accuracy", "top-5-accuracy", "exact-match", "error-rate",
-                                "pass-at-1", "success-rate", "proportion", "balanced-accuracy"})
+                                "success-rate", "proportion"})
+#: Accuracies that average a rate per class or per group (balanced accuracy: the mean of the recalls, whose
+#: grain is not 1/n): not a share of n items, so GRIM does not apply.
+_AVERAGED_RATES = ("balanced-", "macro-", "mean-", "average-", "per-class-", "class-balanced-", "weighted-")
 #: Repeats whose mean keeps the grain of one item: the same n items scored again.
 _SAME_ITEMS = frozenset({"seeds", "runs"})
 
@@ -186,7 +193,8 @@ def _grim(registry: Registry, result: Result) -> GrimPossible | None:
     from registry.models import Evaluation
 
     metric = result.metric
-    if metric not in PROPORTION_METRICS and not metric.endswith("-accuracy"):
+    if metric not in PROPORTION_METRICS and not (metric.endswith("-accuracy") and not metric.startswith(
+            _AVERAGED_RATES)):
         return None
     percent = str(result.unit) == "percent"
     if not percent and not (str(result.unit) == "dimensionless" and 0 <= result.numeric_value <= 1):

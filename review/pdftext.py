@@ -503,6 +503,13 @@ def number_pattern(printed: str) -> re.Pattern[str]:
     return re.compile(unsigned + re.escape(value) + tail)
 
 
-def unit_pattern(symbol: str) -> re.Pattern[str]:
-    """A unit symbol as a token ('GB' is not in 'GiB' or 'GBs')."""
-    return re.compile(r"(?<![A-Za-z])" + re.escape(normalize_quote(symbol)) + r"(?![A-Za-z])")
+def unit_pattern(symbol: str, *, after_value: bool = False) -> re.Pattern[str]:
+    """A unit symbol as a token ('GB' is not in 'GiB' or 'GBs').
+
+    A one-letter symbol found on its own (``after_value`` False) must not follow a digit either: the 'M'
+    of the model name 'NT 500M' or the 'B' of 'NT 2.5B' is not a unit of the number beside it. Matched
+    right after the value it belongs to (``after_value``), '2.5B' does print a 'B'.
+    """
+    printed = normalize_quote(symbol)
+    before = r"(?<![A-Za-z])" if after_value or not (len(printed) == 1 and printed.isalpha()) else r"(?<![A-Za-z0-9])"
+    return re.compile(before + re.escape(printed) + r"(?![A-Za-z])")

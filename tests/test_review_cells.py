@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +128,11 @@ TAMPERINGS = [
      "the column header 'Throughput (Sequences/s)' prints '(Sequences/s)' (sequences-per-second)"),
     ("wrong-group", R + "t5-nt-2-5b-fold-2-h3k4me3", "table cell",
      "0.712 is printed in row 'NT 2.5B / 2', column 'Histone marks / H3K4me3'; row 'HyenaDNA / 2' has 0.660 there"),
+    ("million-for-ms", R + "t3-nt-500m-latency", "unit",
+     "the column header 'Latency (ms)' prints '(ms)' (millisecond), not M (million)"),
+    ("count-without-unit-detail", R + "t3-nt-2-5b-throughput", "unit",
+     "the column header 'Throughput (Sequences/s)' prints '(Sequences/s)' (sequences-per-second), but the unit count "
+     "is printed without one"),
 ]
 
 
@@ -137,6 +143,34 @@ def test_a_tampered_record_fails_naming_the_cell(tmp_path: Path, readings: Readi
     failed = {a.claim: a for a in assertions if not a.passed}
     assert claim in failed, [(a.claim, a.detail) for a in assertions]
     assert message in failed[claim].detail
+
+
+#: Tampered copies whose unit_detail names a form of another unit: 'registry validate' reports them without the PDF,
+#: and the review, run all the same, fails them too.
+DETAIL_OF_ANOTHER_UNIT = [
+    ("count-for-throughput", R + "t3-nt-2-5b-throughput",
+     "'Sequences/s', which is how sequences-per-second is printed; the unit count is printed without a unit"),
+    ("dimensionless-for-ms", R + "t3-nt-2-5b-latency",
+     "'ms', which is how millisecond is printed; the unit dimensionless is printed without a unit"),
+]
+
+
+@pytest.mark.parametrize(("case", "record_id", "message"), DETAIL_OF_ANOTHER_UNIT,
+                         ids=[t[0] for t in DETAIL_OF_ANOTHER_UNIT])
+def test_a_unit_detail_of_another_unit_fails_validation_and_review(tmp_path: Path, readings: Readings, case: str,
+                                                                   record_id: str, message: str) -> None:
+    registry, report = validate(_records(tmp_path, case))
+    assert [(i.code, i.record_id) for i in report.errors] == [("unit-detail-mismatch", record_id)]
+    assertions = check_readings(plan_review(registry, record_id).claims, readings)
+    failed = {a.claim: a.detail for a in assertions if not a.passed}
+    assert set(failed) == {"unit detail = unit"}, failed
+    assert message in failed["unit detail = unit"]
+
+
+def test_a_score_in_a_column_without_a_unit_passes_its_unit(readings: Readings) -> None:
+    unit = next(a for a in _check(REGISTRY, R + "t1-nt-500m-h3k4me3", readings) if a.claim == "unit")
+    assert unit.passed and unit.expected == "no unit (dimensionless)"
+    assert unit.detail == "no unit is printed in the cell, its column header or its row label"
 
 
 def test_a_percentage_no_count_of_n_gives_fails_grim(tmp_path: Path, grim_readings: Readings) -> None:
@@ -152,6 +186,22 @@ def test_the_reference_copy_passes_grim(readings: Readings) -> None:
     assert grim.passed and grim.matched == "107/150 = 71.33%"
 
 
+@pytest.mark.parametrize(("metric", "printed"), [
+    ("balanced-accuracy", "65.5"),  # (49/50 + 33/100) / 2 of 50 positives and 100 negatives: no count of 150
+    ("pass-at-1", "34.6"),  # 1,038 correct of 20 samples on each of 150 problems: 1038/3000, no count of 150
+])
+def test_grim_is_not_applied_to_a_metric_that_is_no_share_of_n_items(metric: str, printed: str) -> None:
+    from registry.models import Result
+    from review.consistency import GrimPossible, consistency_claims
+
+    registry, _ = validate(REGISTRY)
+    share = registry.get_as(R + "s5-promoter-accuracy", Result)
+    assert [c.claim for c in consistency_claims(registry, share)] == ["GRIM"]
+    assert not GrimPossible(share.id, "GRIM", printed, True, 150, 1).check(None).passed  # type: ignore[arg-type]
+    result = share.model_copy(update={"metric": metric, "printed_value": printed, "numeric_value": Decimal(printed)})
+    assert consistency_claims(registry, result) == []
+
+
 def test_a_derived_value_with_a_wrong_input_fails(tmp_path: Path, readings: Readings) -> None:
     from registry.checks import validate as check
     from review.consistency import consistency_claims
@@ -164,6 +214,46 @@ def test_a_derived_value_with_a_wrong_input_fails(tmp_path: Path, readings: Read
     assertion = claim.check(readings.primary)
     assert not assertion.passed
     assert "printed 66, but (31.62 - 20.75) / 31.62" in assertion.detail
+
+
+# -- kinds of uncertainty --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "kinds"), [
+    ("Mean \u00b1 std. err. over 5 seeds.", {"standard-error": "std. err."}),
+    ("Values are mean \u00b1 SEM (std error).", {"standard-error": "SEM"}),
+    ("mean \u00b1 std over 3 runs", {"standard-deviation": "std"}),
+    ("Std. dev. of 5 seeds", {"standard-deviation": "std. dev."}),
+    ("mean \u00b1 s.e.m. over 5 seeds", {"standard-error": "s.e.m."}),
+    ("95% CI by bootstrap; SD of folds not shown", {"confidence-interval": "CI", "standard-deviation": "SD"}),
+])
+def test_the_words_for_kinds_are_read_longest_first(text: str, kinds: dict[str, str]) -> None:
+    from review.cells import kinds_in
+
+    assert {kind.value: word for kind, word in kinds_in(text).items()} == kinds
+
+
+QUOTED = "0.947 \u00b1 0.004 (mean \u00b1 std. err. over 5 seeds)"
+
+
+@pytest.mark.parametrize(("kind", "page", "passed", "detail"), [
+    ("standard-error", f"HyenaDNA reaches {QUOTED} on splice sites.", True,
+     "the quoted text and the sentence it comes from says 'std. err.'"),
+    ("standard-deviation", f"HyenaDNA reaches {QUOTED} on splice sites.", False,
+     "the quoted text and the sentence it comes from says 'std. err.' (standard-error), not standard-deviation"),
+    ("standard-error", f"HyenaDNA reaches {QUOTED}; the std of the folds is in Table 5.", False,
+     "names more than one kind of uncertainty, 'std. err.' (standard-error) and 'std' (standard-deviation)"),
+])
+def test_a_standard_error_is_not_read_as_a_standard_deviation(kind: str, page: str, passed: bool,
+                                                                detail: str) -> None:
+    from registry.models.values import UncertaintyKind
+    from review.cells import UncertaintyStated
+    from review.pdftext import Extraction
+
+    claim = UncertaintyStated("some-result", "uncertainty kind", 1, UncertaintyKind(kind), None, (5, "seeds"),
+                              quote=QUOTED)
+    got = claim.check(Extraction(pages=(page,), extractor="test"))
+    assert got.passed is passed and detail in got.detail, got.detail
 
 
 # -- two extractors -------------------------------------------------------------------------------

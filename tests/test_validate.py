@@ -87,6 +87,9 @@ CASES: dict[str, tuple[str, str, str]] = {
                          "of 11.49 and 33.88); one of the numbers is mistranscribed",
                          "result-reduction-misprinted.yaml:9"),
     "derived-inputs": ("derived-inputs", "a result cannot be derived from itself", "result-from-itself.yaml"),
+    "unit-detail-mismatch": ("unit-detail-mismatch", "unit_detail says the value is printed as 'GB', which is how "
+                             "gigabyte is printed, but the unit is count, which is printed without a unit",
+                             "result-unit-detail-of-another-unit.yaml:8"),
     "split-unknown": ("split-unknown", "split 'validation' is not one of its dataset's splits (train, test)",
                       "evaluation-validation-split.yaml:9"),
     "source-identifier-mismatch": ("source-identifier-mismatch",

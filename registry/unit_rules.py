@@ -1,0 +1,40 @@
+"""The validation rule that a result's unit_detail and its unit agree.
+
+A ``unit_detail`` 'Printed as <form>' says how the page prints the value's unit; where that form is
+how another unit is printed and never this one ('Printed as ms' on a count, 'Printed as Sequences/s'
+on a dimensionless score), one of the two fields is wrong. ``registry review`` checks the same
+agreement against the page; this rule catches it without the PDF. Registered on
+``registry.checks.registry_rules``, which imports this module, and reported under
+``codes.UNIT_DETAIL_MISMATCH``.
+"""
+
+from __future__ import annotations
+
+from registry import codes
+from registry.checks import registry_rules
+from registry.loader import Registry
+from registry.models import Result
+from registry.report import Report
+from registry.units import other_units_printed_as, printed_as, printed_forms
+
+
+def _unit_detail_agrees(registry: Registry, report: Report) -> None:
+    """Each result whose unit_detail names a printed form only of other units than its own is reported."""
+    for record in registry.records.values():
+        if not isinstance(record, Result) or not record.unit_detail:
+            continue
+        form = printed_as(record.unit_detail)
+        others = other_units_printed_as(form, record.unit) if form is not None else []
+        if not others:
+            continue
+        known = printed_forms(record.unit)
+        own = f"is printed as {', '.join(known)}" if known else "is printed without a unit"
+        report.add(codes.UNIT_DETAIL_MISMATCH.issue(
+            registry.relpath(record.id), registry.line_of(record.id, ("unit_detail",)), record_id=record.id,
+            field="unit_detail",
+            message=f"unit_detail says the value is printed as '{form}', which is how {' or '.join(others)} is "
+                    f"printed, but the unit is {record.unit}, which {own}; make unit the printed unit "
+                    f"({others[0]}) or correct unit_detail"))
+
+
+registry_rules.append(_unit_detail_agrees)
