@@ -49,6 +49,7 @@ from registry.numbers import (
     recompute_spread,
     shown,
     why_not_a_number,
+    worked_places,
 )
 from registry.report import Report, format_path
 from registry.textsafe import excerpt
@@ -377,7 +378,7 @@ def _derived_mean(result: Result, inputs: list[Result], check: _Checker) -> None
             places = decimals(digits) + 1
             check.add(codes.DERIVED_MISMATCH,
                       f"the {spread.kind.value} is printed {spread.printed!r}, but {sd.formula} (the results it is "
-                      f"taken over) is {_shown(sd.exact, places)} (between {sd.allowed.shown(places)} given their "
+                      f"taken over) is {shown(sd.exact, places)} (between {sd.allowed.shown(places)} given their "
                       f"rounding)",
                       ("uncertainty", "half_width"))
 
@@ -454,20 +455,18 @@ def _compare_derived(result: Result, again: Recomputed, printed_inputs: list[str
     with their units, where those differ)."""
     if consistent(result.printed_value, again):
         return
-    places = max(decimals(result.printed_value), *(decimals(p) for p in printed_inputs), 1) + 1
+    places = worked_places(result.printed_value, *printed_inputs)
     inputs = " and ".join(printed_inputs) if len(printed_inputs) <= 3 else f"its {len(printed_inputs)} inputs"
     formula = again.formula if len(printed_inputs) <= 3 else again.formula.replace(f"{len(printed_inputs)} values",
                                                                                     "its inputs")
     for printed, label in zip(printed_inputs, labels or [], strict=False):
         formula = formula.replace(printed, label)
     check.add(codes.DERIVED_MISMATCH,
-              f"printed {result.printed_value}, but {formula} = {_shown(again.exact, places)} (between "
+              f"printed {result.printed_value}, but {formula} = {shown(again.exact, places)} (between "
               f"{again.allowed.shown(places)} given the rounding of {inputs}); one of the numbers is mistranscribed",
               ("printed_value",))
 
 
-def _shown(value: Decimal, places: int) -> str:
-    return shown(value, places)
 
 @kind_rules.register
 def _review_source(review: Review, check: _Checker) -> None:

@@ -99,8 +99,18 @@ def _as_printed(text: str) -> Decimal | None:
     return value if value.is_finite() else None
 
 
+def worked_places(*printed: str) -> int:
+    """The decimals to show a value worked out from these printed numbers with: one more than the finest of
+    them prints (at least two for whole numbers, '66' -> 66.00; '2.0e30' -> to 1e28)."""
+    finest = max(decimals(text) for text in printed)
+    return finest + 1 if finest < 0 else max(finest, 1) + 1
+
+
 def shown(value: Decimal, places: int) -> str:
-    """``value`` with ``places`` decimals (whole tens where ``places`` is negative), whatever its size."""
+    """``value`` to ``places`` decimals, whatever its size: in powers of ten where ``places`` is negative (a
+    number printed to tens or more, '2.0e30') or the value is too large or small to read as digits."""
+    if value and (places < 0 or not Decimal("1e-6") <= abs(value) < Decimal("1e15")):
+        return format(value, f".{max(value.adjusted() + places, 0)}e")
     return format(value, f".{max(places, 0)}f")
 
 

@@ -76,3 +76,26 @@ def test_numbers_in_printed_uncertainties() -> None:
     assert numbers_in("0.64\u20130.70") == numbers_in("0.64-0.70") == ["0.64", "0.70"]  # a range's dash
     assert numbers_in("[0.64,0.70]") == ["0.64", "0.70"] and numbers_in("1,843") == ["1,843"]
     assert numbers_in("\u00b1 2.2e-2") == ["2.2e-2"]
+
+
+@pytest.mark.parametrize(("value", "places", "expected"), [
+    ("66", 2, "66.00"),
+    ("0.6805", 5, "0.68050"),
+    ("2E+30", -28, "2.00e+30"),  # printed to 1e29: one digit more
+    ("1.5E+20", 2, "1.5000000000000000000000e+20"),  # too large for digits: powers of ten, nothing dropped
+    ("0", -3, "0"),
+])
+def test_a_worked_value_is_shown_at_any_magnitude(value: str, places: int, expected: str) -> None:
+    from decimal import Decimal
+
+    from registry.numbers import shown
+
+    assert shown(Decimal(value), places) == expected
+
+
+@pytest.mark.parametrize(("printed", "places"), [(("66",), 2), (("0.681", "31.62"), 4), (("2.0e30",), -28),
+                                                 (("1,843",), 2)])
+def test_a_worked_value_gets_one_digit_more_than_printed(printed: tuple[str, ...], places: int) -> None:
+    from registry.numbers import worked_places
+
+    assert worked_places(*printed) == places
