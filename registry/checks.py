@@ -38,6 +38,7 @@ from registry.models.fields import dates_in, field_plan, references_in, unfit_va
 from registry.models.records import EvidenceProperty, ReviewStatus
 from registry.models.values import Aggregate, Derivation, Operation, Uncertainty, UncertaintyKind
 from registry.numbers import (
+    MINUS_SIGNS,
     Recomputed,
     consistent,
     decimals,
@@ -46,11 +47,13 @@ from registry.numbers import (
     recompute,
     recompute_mean,
     recompute_spread,
+    shown,
     why_not_a_number,
+    worked_places,
 )
 from registry.report import Report, format_path
 from registry.textsafe import excerpt
-from registry.units import bytes_in_unit, spec
+from registry.units import bytes_in_unit, spec, with_unit
 
 
 def check_registry(registry: Registry, report: Report, *, now: dt.datetime | None = None) -> Report:
@@ -256,7 +259,7 @@ def _uncertainty(result: Result, uncertainty: Uncertainty, check: _Checker) -> N
     printed = numbers_in(uncertainty.printed)
     exact: list[Decimal | None] = ([uncertainty.half_width] if uncertainty.half_width is not None
                                    else [uncertainty.lower, uncertainty.upper] if uncertainty.is_interval else [])
-    if exact and not _printed_as(printed, exact, signed=uncertainty.half_width is None):
+    if exact and not _printed_as(printed, exact):
         fields = "half_width" if uncertainty.half_width is not None else "lower and upper"
         check.add(codes.UNCERTAINTY_MISMATCH,
                   f"uncertainty printed {uncertainty.printed!r} reads {', '.join(printed) or 'no number'}, but "
@@ -278,13 +281,14 @@ def _uncertainty(result: Result, uncertainty: Uncertainty, check: _Checker) -> N
                   f"{stated.count or 'some'} {stated.kind.value}", (*where, "over"))
 
 
-def _printed_as(printed: list[str], exact: list[Decimal | None], *, signed: bool) -> bool:
-    """Whether the first printed numbers are the exact values (a ± half-width is printed without its sign)."""
+def _printed_as(printed: list[str], exact: list[Decimal | None]) -> bool:
+    """Whether the first printed numbers are the exact values, signs included (a ± half-width is printed after
+    its '±', unsigned: '−0.022' is not a half-width of 0.022)."""
     if len(printed) < len(exact):
         return False
     for text, value in zip(printed, exact, strict=False):
         read = parse_printed(text)
-        if read is None or value is None or (read != value if signed else abs(read) != value):
+        if read is None or value is None or read != value:
             return False
     return True
 
@@ -368,20 +372,44 @@ def _derived_mean(result: Result, inputs: list[Result], check: _Checker) -> None
     if spread is not None and spread.kind in kinds and spread.half_width is not None and (
             spread.over is None or spread.over.count in (None, len(inputs))):
         sd = recompute_spread([i.printed_value for i in inputs], standard_error=kinds[spread.kind])
-        printed = parse_printed(numbers_in(spread.printed)[0]) if numbers_in(spread.printed) else None
-        if printed is not None and not consistent(numbers_in(spread.printed)[0], sd):
-            places = decimals(numbers_in(spread.printed)[0]) + 1
+        # The half-width's digits as printed (a wrong sign is the uncertainty rule's to report, not this one's).
+        digits = next((n.lstrip("+-" + MINUS_SIGNS) for n in numbers_in(spread.printed)), None)
+        if digits is not None and not consistent(digits, sd):
+            places = decimals(digits) + 1
             check.add(codes.DERIVED_MISMATCH,
                       f"the {spread.kind.value} is printed {spread.printed!r}, but {sd.formula} (the results it is "
-                      f"taken over) is {_shown(sd.exact, places)} (between {sd.allowed.shown(places)} given their "
+                      f"taken over) is {shown(sd.exact, places)} (between {sd.allowed.shown(places)} given their "
                       f"rounding)",
                       ("uncertainty", "half_width"))
+
+
+#: The units a derived result may be in, by operation (a difference keeps its inputs' unit, see ``_units_fit``).
+_DERIVED_UNITS = {
+    Operation.RATIO: ("times", "dimensionless", "percent"),
+    Operation.SPEED_UP: ("times", "dimensionless", "percent"),
+    Operation.RELATIVE_CHANGE: ("percent", "dimensionless"),
+    Operation.REDUCTION: ("percent", "dimensionless"),
+}
+
+
+def _units_fit(result: Result, derived: Derivation, value: Result) -> str | None:
+    """Why the result's unit cannot be what ``derived`` gives, or None where it can."""
+    allowed = _DERIVED_UNITS.get(derived.operation)
+    if allowed is None:  # a difference: the inputs' dimension; two percentages differ in percentage points
+        same = spec(result.unit).dimension is spec(value.unit).dimension
+        if same or (value.unit == "percent" and result.unit == "percentage-point"):
+            return None
+        return (f"a difference of values in {value.unit} is in {value.unit}"
+                + (" or percentage-point" if value.unit == "percent" else "") + f", not {result.unit}")
+    if result.unit in allowed:
+        return None
+    return f"a {derived.operation.value} is in {' or '.join(allowed)}, not {result.unit}"
 
 
 def _derived_of_two(result: Result, derived: Derivation, value: Result, baseline: Result, check: _Checker) -> None:
     where = ("derived",)
     try:
-        from_value, from_baseline = spec(value.unit), spec(baseline.unit)
+        from_value, from_baseline, into = spec(value.unit), spec(baseline.unit), spec(result.unit)
     except RegistryError:
         return  # an unknown unit is a schema error already
     if from_value.dimension is not from_baseline.dimension:
@@ -389,17 +417,22 @@ def _derived_of_two(result: Result, derived: Derivation, value: Result, baseline
                   f"{from_value.dimension.value} and {from_baseline.dimension.value}: nothing derives from those two",
                   where)
         return
+    misfit = _units_fit(result, derived, value)
+    if misfit is not None:
+        check.add(codes.DERIVED_INPUTS, f"{misfit}; give the result the unit its operation yields", ("unit",))
+        return
     same_unit = value.unit == baseline.unit
     if not same_unit and (from_value.scale is None or from_baseline.scale is None):
         check.add(codes.DERIVED_INPUTS, f"its inputs are in {value.unit} and {baseline.unit}, which cannot be "
                   "converted into one another", where)
         return
-    if derived.operation is Operation.DIFFERENCE and not same_unit:
-        check.add(codes.DERIVED_INPUTS, f"a difference of values in {value.unit} and {baseline.unit} needs one unit; "
-                  "transcribe both in the unit the source prints", where)
-        return
-    scales = (Decimal(1), Decimal(1)) if same_unit else (from_value.scale or Decimal(1), from_baseline.scale
-                                                         or Decimal(1))
+    if same_unit:
+        scales = (Decimal(1), Decimal(1))
+    elif derived.operation is Operation.DIFFERENCE:  # both into the result's unit, which shares their dimension
+        target = into.scale or Decimal(1)
+        scales = ((from_value.scale or Decimal(1)) / target, (from_baseline.scale or Decimal(1)) / target)
+    else:  # a ratio of two values in one dimension has no unit: any common scale will do
+        scales = (from_value.scale or Decimal(1), from_baseline.scale or Decimal(1))
     try:
         again = recompute(derived.operation.value, value.printed_value, baseline.printed_value,
                           lower_is_better=value.metric_direction.value == "lower",
@@ -411,24 +444,29 @@ def _derived_of_two(result: Result, derived: Derivation, value: Result, baseline
         return
     except ValueError:
         return  # an input that is not a number is reported on that input
-    _compare_derived(result, again, [value.printed_value, baseline.printed_value], check)
+    labels = None if same_unit else [with_unit(value.printed_value, value.unit),
+                                      with_unit(baseline.printed_value, baseline.unit)]
+    _compare_derived(result, again, [value.printed_value, baseline.printed_value], check, labels)
 
 
-def _compare_derived(result: Result, again: Recomputed, printed_inputs: list[str], check: _Checker) -> None:
+def _compare_derived(result: Result, again: Recomputed, printed_inputs: list[str], check: _Checker,
+                     labels: list[str] | None = None) -> None:
+    """A derived-mismatch where the printed digits cannot come from the recomputed value (``labels``: the inputs
+    with their units, where those differ)."""
     if consistent(result.printed_value, again):
         return
-    places = max(decimals(result.printed_value), 1) + 1
+    places = worked_places(result.printed_value, *printed_inputs)
     inputs = " and ".join(printed_inputs) if len(printed_inputs) <= 3 else f"its {len(printed_inputs)} inputs"
     formula = again.formula if len(printed_inputs) <= 3 else again.formula.replace(f"{len(printed_inputs)} values",
                                                                                     "its inputs")
+    for printed, label in zip(printed_inputs, labels or [], strict=False):
+        formula = formula.replace(printed, label)
     check.add(codes.DERIVED_MISMATCH,
-              f"printed {result.printed_value}, but {formula} = {_shown(again.exact, places)} (between "
+              f"printed {result.printed_value}, but {formula} = {shown(again.exact, places)} (between "
               f"{again.allowed.shown(places)} given the rounding of {inputs}); one of the numbers is mistranscribed",
               ("printed_value",))
 
 
-def _shown(value: Decimal, places: int) -> str:
-    return str(value.quantize(Decimal(1).scaleb(-places)))
 
 @kind_rules.register
 def _review_source(review: Review, check: _Checker) -> None:

@@ -56,12 +56,21 @@ def why_not_a_number(text: str) -> str:
     if stripped.endswith("%") and parse_printed(stripped[:-1]) is not None:
         return (f"{text!r} holds the unit: write printed_value {stripped[:-1].strip()!r} and unit: percent (the % "
                 "is the unit's, shown from it)")
+    marks = r"[*\u2020\u2021\u00a7\u00b6\u2016]+|[\u00b9\u00b2\u00b3\u2070-\u2079]+"  # *, †, ‡, §, ¶, ‖, superscripts
+    mark = re.match(rf"^([+\-\u2212]?[\d.,]+)\s*({marks})$", stripped)
+    if mark and parse_printed(mark.group(1)) is not None:
+        return (f"{text!r} ends in a footnote mark ({mark.group(2)!r}): write printed_value {mark.group(1)!r}; the "
+                "mark belongs in the locator's quote, and what its footnote says in scope_note")
     if "±" in stripped or "+/-" in stripped:
         return f"{text!r} holds an uncertainty: give the value alone here and the ± in 'uncertainty'"
     number = re.match(r"^([+\-\u2212]?[\d.,]+)\s*(.+)$", stripped)
     if number and parse_printed(number.group(1)) is not None:
+        from registry.units import unit_printed_as
+
+        shared = unit_printed_as(number.group(2))
         meant = unit_named(number.group(2))
-        unit = f"unit: {meant.value}" if meant else "the unit in 'unit'"
+        unit = (f"unit: {' or '.join(shared)} (the page's {number.group(2)!r} may be either)" if len(shared) > 1
+                else f"unit: {meant.value}" if meant else "the unit in 'unit'")
         return (f"{text!r} holds more than the number: write printed_value {number.group(1)!r} and {unit}; how "
                 "the page prints the unit goes in unit_detail")
     if re.match(r"^[+\-\u2212]?\d+,\d+$", stripped):
@@ -72,10 +81,37 @@ def why_not_a_number(text: str) -> str:
 
 
 def decimals(text: str) -> int:
-    """How many digits a printed number has after its decimal point ('0.681' -> 3, '1,843' -> 0)."""
+    """How many decimal places a printed number's last digit stands for ('0.681' -> 3, '1,843' -> 0,
+    '2.5e-3' -> 4); negative for a number printed to tens or more ('1.5e3' -> -2)."""
+    value = _as_printed(text)
+    return -int(value.as_tuple().exponent) if value is not None else 0
+
+
+def _as_printed(text: str) -> Decimal | None:
+    """The printed number as a Decimal that keeps its printed precision (trailing zeros, exponent)."""
     cleaned = normalize_printed(text)
-    mantissa = cleaned.split("e")[0].split("E")[0]
-    return len(mantissa.split(".")[1]) if "." in mantissa else 0
+    if not _PLAIN.match(cleaned):
+        return None
+    try:
+        value = Decimal(cleaned)
+    except InvalidOperation:
+        return None
+    return value if value.is_finite() else None
+
+
+def worked_places(*printed: str) -> int:
+    """The decimals to show a value worked out from these printed numbers with: one more than the finest of
+    them prints (at least two for whole numbers, '66' -> 66.00; '2.0e30' -> to 1e28)."""
+    finest = max(decimals(text) for text in printed)
+    return finest + 1 if finest < 0 else max(finest, 1) + 1
+
+
+def shown(value: Decimal, places: int) -> str:
+    """``value`` to ``places`` decimals, whatever its size: in powers of ten where ``places`` is negative (a
+    number printed to tens or more, '2.0e30') or the value is too large or small to read as digits."""
+    if value and (places < 0 or not Decimal("1e-6") <= abs(value) < Decimal("1e15")):
+        return format(value, f".{max(value.adjusted() + places, 0)}e")
+    return format(value, f".{max(places, 0)}f")
 
 
 @dataclass(frozen=True)
@@ -84,9 +120,6 @@ class Interval:
 
     low: Decimal
     high: Decimal
-
-    def __contains__(self, value: Decimal) -> bool:
-        return self.low <= value <= self.high
 
     def overlaps(self, other: Interval) -> bool:
         return self.low <= other.high and other.low <= self.high
@@ -108,16 +141,15 @@ class Interval:
         return Interval(-self.high, -self.low)
 
     def shown(self, places: int) -> str:
-        quantum = Decimal(1).scaleb(-places)
-        return f"{self.low.quantize(quantum)} and {self.high.quantize(quantum)}"
+        return f"{shown(self.low, places)} and {shown(self.high, places)}"
 
 
 def rounding_interval(printed: str) -> Interval:
     """What a printed number may stand for, given its digits: '0.681' -> [0.6805, 0.6815]."""
-    value = parse_printed(printed)
+    value = _as_printed(printed)
     if value is None:
         raise ValueError(f"{printed!r} is not a number as printed")
-    half = Decimal(5).scaleb(-decimals(printed) - 1)
+    half = Decimal(5).scaleb(int(value.as_tuple().exponent) - 1)  # half a unit of the last printed digit
     return Interval(value - half, value + half)
 
 
@@ -176,22 +208,25 @@ def recompute_mean(printed: list[str]) -> Recomputed:
 
 
 def recompute_spread(printed: list[str], *, standard_error: bool = False) -> Recomputed:
-    """The sample standard deviation (Bessel-corrected) of printed values, or its standard error.
+    """The standard deviation of printed values (or its standard error), sample or population, within their rounding.
 
-    Within their rounding: moving each value by at most h moves the standard deviation by at most
-    h * sqrt(n / (n - 1)) (it is Lipschitz in the values' Euclidean distance, with constant 1 / sqrt(n - 1)).
+    Papers print either convention (the sample's, Bessel-corrected, or numpy's default, the
+    population's), so both are allowed: ``allowed`` spans the two. Within the inputs' rounding:
+    moving each value by at most h moves the standard deviation by at most h * sqrt(n / (n - 1))
+    (it is Lipschitz in the values' Euclidean distance, with constant 1 / sqrt(n - 1)).
     """
     values = [_read(text) for text in printed]
     n = len(values)
     if n < 2:
         raise ValueError("a spread needs two or more values")
     mean = sum(values, Decimal(0)) / n
-    sd = (sum(((v - mean) ** 2 for v in values), Decimal(0)) / (n - 1)).sqrt()
-    slack = max(Decimal(5).scaleb(-decimals(text) - 1) for text in printed) * (Decimal(n) / (n - 1)).sqrt()
+    squares = sum(((v - mean) ** 2 for v in values), Decimal(0))
+    sample, population = (squares / (n - 1)).sqrt(), (squares / n).sqrt()
+    slack = max(rounding_interval(text).high - _read(text) for text in printed) * (Decimal(n) / (n - 1)).sqrt()
     scale = 1 / Decimal(n).sqrt() if standard_error else Decimal(1)
-    allowed = Interval(max(sd - slack, Decimal(0)) * scale, (sd + slack) * scale)
-    name = "standard error" if standard_error else "sample standard deviation"
-    return Recomputed(sd * scale, allowed, f"the {name} of {n} values")
+    allowed = Interval(max(population - slack, Decimal(0)) * scale, (sample + slack) * scale)
+    name = "standard error" if standard_error else "standard deviation (sample or population)"
+    return Recomputed(sample * scale, allowed, f"the {name} of {n} values")
 
 
 def _read(text: str) -> Decimal:
@@ -212,9 +247,20 @@ def consistent(printed: str, recomputed: Recomputed) -> bool:
     return rounding_interval(printed).overlaps(recomputed.allowed)
 
 
-_NUMBER = re.compile(r"[+\-\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[+\-\u2212]?\.\d+")
+_UNSIGNED = re.compile(r"(?<![\d.])(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+)?(?:\.\d+)?(?:[eE][+\-]?\d+)?(?![\d.])")
 
 
 def numbers_in(text: str) -> list[str]:
-    """The printed numbers in ``text``, in order ('± 0.019' -> ['0.019'], '[0.66, 0.70]' -> ['0.66', '0.70'])."""
-    return [m.group(0) for m in _NUMBER.finditer(text)]
+    """The printed numbers in ``text``, in order ('± 0.019' -> ['0.019'], '[0.66, 0.70]' -> ['0.66', '0.70'],
+    '0.64–0.70' -> ['0.64', '0.70']); a percentage ('95% CI') is a level, not one of them."""
+    found = []
+    for match in _UNSIGNED.finditer(text):
+        number, start = match.group(0), match.start()
+        if not any(c.isdigit() for c in number) or text[match.end():match.end() + 1] == "%":
+            continue
+        before = text[start - 1] if start else ""
+        # A minus (or plus) is the number's sign unless it joins two numbers, as a range's dash does.
+        if before and before in "+-" + MINUS_SIGNS and not text[:start - 1].rstrip()[-1:].isdigit():
+            number = before + number
+        found.append(number)
+    return found

@@ -77,10 +77,11 @@ UNITS: dict[str, UnitSpec] = _units(
     UnitSpec("percentage-point", D.PERCENTAGE_POINT, "pp",
              ("pp", "p.p.", "percentage points", "percentage point", "points"), Decimal(1), ("pts",)),
     UnitSpec("count", D.COUNT, "", (), Decimal(1), ("items", "number", "parameters", "tokens", "sequences")),
-    UnitSpec("thousand", D.COUNT, "K", ("K", "k", "thousand"), _TEN ** 3, ("thousands",)),
-    UnitSpec("million", D.COUNT, "M", ("M", "million", "mio"), _TEN ** 6, ("millions",)),
-    UnitSpec("billion", D.COUNT, "B", ("B", "billion", "bn"), _TEN ** 9, ("billions", "g")),
-    UnitSpec("trillion", D.COUNT, "T", ("T", "trillion"), _TEN ** 12, ("trillions",)),
+    # A count's symbol is its word: 'B' would read as bytes on a page ('7 B'); papers' 'B', 'M', 'K' are printed forms.
+    UnitSpec("thousand", D.COUNT, "thousand", ("K", "k", "thousand"), _TEN ** 3, ("thousands",)),
+    UnitSpec("million", D.COUNT, "million", ("M", "million", "mio"), _TEN ** 6, ("millions",)),
+    UnitSpec("billion", D.COUNT, "billion", ("B", "billion", "bn"), _TEN ** 9, ("billions",)),
+    UnitSpec("trillion", D.COUNT, "trillion", ("T", "trillion"), _TEN ** 12, ("trillions",)),
     UnitSpec("items-per-second", D.THROUGHPUT, "items/s", ("items/s", "it/s", "items per second", "Items/s")),
     UnitSpec("samples-per-second", D.THROUGHPUT, "samples/s",
              ("samples/s", "samples per second", "Samples/s", "samples/sec")),
@@ -112,14 +113,15 @@ UNITS: dict[str, UnitSpec] = _units(
     UnitSpec("megawatt-hour", D.ENERGY, "MWh", ("MWh",), Decimal(3600) * _TEN ** 6),
     UnitSpec("watt", D.POWER, "W", ("W", "watts"), Decimal(1)),
     UnitSpec("kilowatt", D.POWER, "kW", ("kW",), _TEN ** 3),
-    UnitSpec("flop", D.COMPUTE, "FLOP", ("FLOP", "FLOPs", "FLOPS"), Decimal(1), ("flops",)),
+    # 'FLOPs' (a count) and 'FLOPS' (a rate, as in 'TFLOPS') are told apart by their last letter's case.
+    UnitSpec("flop", D.COMPUTE, "FLOP", ("FLOP", "FLOPs"), Decimal(1), ("floating-point-operations",)),
     UnitSpec("gigaflop", D.COMPUTE, "GFLOP", ("GFLOP", "GFLOPs"), _TEN ** 9),
     UnitSpec("teraflop", D.COMPUTE, "TFLOP", ("TFLOP", "TFLOPs"), _TEN ** 12),
     UnitSpec("petaflop", D.COMPUTE, "PFLOP", ("PFLOP", "PFLOPs"), _TEN ** 15),
     UnitSpec("exaflop", D.COMPUTE, "EFLOP", ("EFLOP", "EFLOPs"), _TEN ** 18),
     UnitSpec("petaflop-day", D.COMPUTE, "PF-days", ("PF-days", "petaflop/s-days", "PF-day"),
              _TEN ** 15 * Decimal(86400)),
-    UnitSpec("flop-per-second", D.COMPUTE_RATE, "FLOP/s", ("FLOP/s",), Decimal(1)),
+    UnitSpec("flop-per-second", D.COMPUTE_RATE, "FLOP/s", ("FLOP/s", "FLOPS"), Decimal(1)),
     UnitSpec("gigaflop-per-second", D.COMPUTE_RATE, "GFLOP/s", ("GFLOP/s", "GFLOPS"), _TEN ** 9),
     UnitSpec("teraflop-per-second", D.COMPUTE_RATE, "TFLOP/s", ("TFLOP/s", "TFLOPS"), _TEN ** 12),
     UnitSpec("petaflop-per-second", D.COMPUTE_RATE, "PFLOP/s", ("PFLOP/s", "PFLOPS"), _TEN ** 15),
@@ -212,7 +214,11 @@ def other_units_printed_as(form: str, unit: str) -> list[str]:
 
 
 def unit_named(written: str) -> Unit | None:
-    """The unit a curator probably meant by ``written`` ('GB', 'gb', 'Gigabytes', 'seq/s', 'MCC'), or None."""
+    """The unit a curator probably meant by ``written`` ('GB', 'Gigabytes', 'seq/s', 'MCC'), or None.
+
+    Printed forms match only as printed: 'gb' and 'Gb' name no unit ('Gb' is a gigabit), and a form two units
+    share ('B': bytes or billions) names the first declared; ``unit_printed_as`` lists them all.
+    """
     text = written.strip()
     if not text:
         return None
@@ -231,17 +237,6 @@ def unit_named(written: str) -> Unit | None:
 
 def units_of(dim: Dimension) -> list[str]:
     return [token for token, declared in UNITS.items() if declared.dimension is dim]
-
-
-def convert(value: Decimal, unit: str, to: str) -> Decimal:
-    """``value`` in ``unit`` expressed exactly in ``to`` (same dimension, both with a scale)."""
-    source, target = spec(unit), spec(to)
-    if source.dimension is not target.dimension or source.scale is None or target.scale is None:
-        raise RegistryError(f"cannot convert {source.token} into {target.token}",
-                            f"both must measure the same dimension with a known scale ({source.dimension.value} and "
-                            f"{target.dimension.value} here)", expected=source.dimension.value,
-                            found=target.dimension.value)
-    return _plain(value * source.scale / target.scale)
 
 
 def _plain(value: Decimal) -> Decimal:

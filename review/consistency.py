@@ -64,7 +64,7 @@ class DerivedConsistent(Claim):
     reads_text: ClassVar[bool] = False
 
     def check(self, doc: Extraction) -> Assertion:
-        from registry.numbers import consistent, decimals, recompute, recompute_mean, recompute_spread
+        from registry.numbers import consistent, recompute, recompute_mean, recompute_spread, shown, worked_places
 
         of = (f"{self.inputs[0]} and {self.inputs[1]}" if self.operation not in _OVER_INPUTS else
               f"{len(self.inputs)} results")
@@ -82,20 +82,19 @@ class DerivedConsistent(Claim):
                                 "digits, so nothing can be recomputed")
         except ValueError as exc:
             return self._result(expected, False, detail=f"cannot recompute: {exc}")
-        places = max(decimals(self.printed), 1) + 1
-        quantum = Decimal(1).scaleb(-places)
-        shown = (f"{again.formula} = {again.exact.quantize(quantum)} (between {again.allowed.shown(places)} given "
-                 "the inputs' rounding)")
+        places = worked_places(self.printed)
+        worked = (f"{again.formula} = {shown(again.exact, places)} (between {again.allowed.shown(places)} given "
+                  "the inputs' rounding)")
         sentence = ""
         if self.quote is not None and self.operation not in _OVER_INPUTS:
             quoted = normalize_quote(self.quote)
             if all(number_pattern(v).search(quoted) for v in self.inputs):
                 sentence = "; the quoted sentence prints both inputs"
         if consistent(self.printed, again):
-            return self._result(expected, True, matched=shown,
+            return self._result(expected, True, matched=worked,
                                 detail=f"consistent at the printed rounding{sentence}")
-        return self._result(expected, False, matched=shown,
-                            detail=f"printed {self.printed}, but {shown}; one of the numbers is mistranscribed, "
+        return self._result(expected, False, matched=worked,
+                            detail=f"printed {self.printed}, but {worked}; one of the numbers is mistranscribed, "
                                    f"or the source's own arithmetic is wrong{sentence}")
 
 

@@ -83,7 +83,8 @@ def test_derived_values_name_their_inputs(fixture_registry: Registry) -> None:
      "printed \u22120.031, but 0.667 - 0.688 = -0.0210"),
     ("t5-nt-500m-fold-3-h3k4me3", [("'0.694'", "'0.794'")], "but the mean of its inputs ="),
     ("t1-nt-2-5b-h3k4me3", [("\u00b1 0.021", "\u00b1 0.031"), ("'0.021'", "'0.031'")],
-     "the standard-deviation is printed '\u00b1 0.031', but the sample standard deviation of 10 values"),
+     "the standard-deviation is printed '\u00b1 0.031', but the standard deviation (sample or population) of 10 "
+     "values"),
 ])
 def test_a_mistranscribed_number_is_caught_by_the_numbers_it_follows_from(
         tmp_path: Path, record: str, edits: list[tuple[str, str]], message: str) -> None:

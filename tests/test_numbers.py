@@ -42,6 +42,9 @@ def test_rounding_intervals_follow_the_printed_digits() -> None:
     assert decimals("0.681") == 3 and decimals("1,843") == 0 and decimals("\u22120.0210") == 4
     interval = rounding_interval("0.681")
     assert (interval.low, interval.high) == (Decimal("0.6805"), Decimal("0.6815"))
+    assert decimals("2.5e-3") == 4 and decimals("1.5e3") == -2  # the exponent says where the last digit is
+    assert rounding_interval("1.5e3") == type(interval)(Decimal(1450), Decimal(1550))
+    assert rounding_interval("2.5e-3") == type(interval)(Decimal("0.00245"), Decimal("0.00255"))
 
 
 @pytest.mark.parametrize(("operation", "value", "baseline", "printed", "ok"), [
@@ -69,4 +72,30 @@ def test_a_baseline_that_may_be_zero_cannot_divide() -> None:
 def test_numbers_in_printed_uncertainties() -> None:
     assert numbers_in("\u00b1 0.019") == ["0.019"]
     assert numbers_in("[0.66, 0.70]") == ["0.66", "0.70"]
-    assert numbers_in("95% CI [\u22120.10, 0.20]") == ["95", "\u22120.10", "0.20"]
+    assert numbers_in("95% CI [\u22120.10, 0.20]") == ["\u22120.10", "0.20"]  # a percentage is the level
+    assert numbers_in("0.64\u20130.70") == numbers_in("0.64-0.70") == ["0.64", "0.70"]  # a range's dash
+    assert numbers_in("[0.64,0.70]") == ["0.64", "0.70"] and numbers_in("1,843") == ["1,843"]
+    assert numbers_in("\u00b1 2.2e-2") == ["2.2e-2"]
+
+
+@pytest.mark.parametrize(("value", "places", "expected"), [
+    ("66", 2, "66.00"),
+    ("0.6805", 5, "0.68050"),
+    ("2E+30", -28, "2.00e+30"),  # printed to 1e29: one digit more
+    ("1.5E+20", 2, "1.5000000000000000000000e+20"),  # too large for digits: powers of ten, nothing dropped
+    ("0", -3, "0"),
+])
+def test_a_worked_value_is_shown_at_any_magnitude(value: str, places: int, expected: str) -> None:
+    from decimal import Decimal
+
+    from registry.numbers import shown
+
+    assert shown(Decimal(value), places) == expected
+
+
+@pytest.mark.parametrize(("printed", "places"), [(("66",), 2), (("0.681", "31.62"), 4), (("2.0e30",), -28),
+                                                 (("1,843",), 2)])
+def test_a_worked_value_gets_one_digit_more_than_printed(printed: tuple[str, ...], places: int) -> None:
+    from registry.numbers import worked_places
+
+    assert worked_places(*printed) == places

@@ -503,3 +503,14 @@ def test_format_json_says_why_when_the_review_cannot_run(tmp_path: Path) -> None
     data = json.loads(result.stdout)
     assert data["passed"] is False
     assert "is not the pinned source" in data["error"]["message"] and "--pdf" in data["error"]["hint"]
+
+
+def test_a_derived_value_of_a_large_magnitude_is_recomputed_without_a_crash(readings: Readings) -> None:
+    # Decimal.quantize raised InvalidOperation once the worked value had more digits than the context holds.
+    from review.consistency import DerivedConsistent
+
+    claim = DerivedConsistent(record_id="r", claim="derived", printed="2.0e30", operation="ratio",
+                              inputs=("4.0e58", "2.0e28"), sources=("a", "b"))
+    assertion = claim.check(readings.primary)
+    assert assertion.passed, assertion.detail
+    assert "4.0e58 / 2.0e28" in assertion.matched or "/" in assertion.matched

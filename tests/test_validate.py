@@ -83,7 +83,7 @@ CASES: dict[str, tuple[str, str, str]] = {
                            "the uncertainty is over 5 folds, but its evaluation aggregates 10 folds",
                            "result-five-folds.yaml"),
     "derived-mismatch": ("derived-mismatch",
-                         "printed 76, but (33.88 - 11.49) / 33.88 = 66.09 (between 66.07 and 66.11 given the rounding "
+                         "printed 76, but (33.88 - 11.49) / 33.88 = 66.086 (between 66.066 and 66.106 given the rounding "
                          "of 11.49 and 33.88); one of the numbers is mistranscribed",
                          "result-reduction-misprinted.yaml:9"),
     "derived-inputs": ("derived-inputs", "a result cannot be derived from itself", "result-from-itself.yaml"),

@@ -43,6 +43,8 @@ class Locator(Strict):
 
     @model_validator(mode="after")
     def _cell_needs_a_table(self) -> Locator:
+        if self.table is not None and self.figure is not None:
+            raise ValueError("a locator names a table or a figure, not both; a table inside a figure is the figure's")
         if (self.row is not None or self.column is not None) and self.table is None and self.figure is None:
             raise ValueError("a row or column needs the table (or figure) it belongs to: add 'table: Table N'")
         if self.caption and self.table is None and self.figure is None:
@@ -140,6 +142,14 @@ class Uncertainty(Strict):
             raise ValueError(f"only a confidence interval has a level, not a {self.kind.value}")
         if self.kind is UncertaintyKind.OTHER and self.note is None:
             raise ValueError("an uncertainty of kind 'other' needs a note saying what it is")
+        if self.kind is not UncertaintyKind.OTHER and self.half_width is None and self.lower is None:
+            raise ValueError(f"a {self.kind.value} needs its exact value: half_width for a ± value, or lower and "
+                             "upper for an interval")
+        if self.kind is UncertaintyKind.MIN_MAX and self.half_width is not None:
+            raise ValueError("a min-max range is the lowest and highest value: give lower and upper, not half_width")
+        if self.kind in (UncertaintyKind.STANDARD_DEVIATION, UncertaintyKind.STANDARD_ERROR) and self.is_interval:
+            raise ValueError(f"a {self.kind.value} is one number: give half_width (the ± value), not an interval; "
+                             "a mean ± s.d. printed as an interval is kind 'other' with a note")
         return self
 
     @property
@@ -150,7 +160,7 @@ class Uncertainty(Strict):
     def text(self) -> str:
         """'± 0.021 (standard deviation over 10 folds)', '[0.66, 0.70] (95% confidence interval over 1,000
         bootstrap resamples)', as the pages read."""
-        what = self.kind.value.replace("-", " ")
+        what = "min–max range" if self.kind is UncertaintyKind.MIN_MAX else self.kind.value.replace("-", " ")
         if self.level is not None:
             what = f"{self.level}% {what}"
         if self.kind is UncertaintyKind.OTHER and self.note:
@@ -186,6 +196,8 @@ class HardwareEntry(Strict):
     def _memory_is_memory(self) -> HardwareEntry:
         from registry.units import Dimension, dimension
 
+        if self.memory is not None and self.memory.value <= 0:
+            raise ValueError(f"memory must be more than 0, not {self.memory.value}")
         if self.memory is not None and dimension(self.memory.unit) is not Dimension.MEMORY:
             raise ValueError(f"memory is in {self.memory.unit}, which is not a unit of memory (gigabyte, gibibyte, "
                              "...)")
@@ -196,11 +208,6 @@ class HardwareEntry(Strict):
         """"NVIDIA H100 (section 2.4)" or "'H100 94GB GPUs' (section 4)", as the pages read."""
         stated = f"'{self.stated}'" if self.verbatim else self.stated
         return f"{stated} ({self.location})" if self.location else stated
-
-
-def hardware_text(entries: list[HardwareEntry]) -> str:
-    """Every entry, as the pages read them, joined by '; '."""
-    return "; ".join(entry.text for entry in entries)
 
 
 # -- derived values -------------------------------------------------------------------------------
