@@ -532,3 +532,12 @@ def test_validate_piped_into_head_keeps_its_verdict(tmp_path: Path, format: str)
     process.stdout.close()
     errors = process.stderr.read().decode()
     assert process.wait(timeout=120) == 1 and errors == "", errors
+
+
+def test_a_unit_printed_for_two_units_names_both(records_dir: Path) -> None:
+    """'B' is printed for bytes and for billions: the message must not pick one for the curator."""
+    result = records_dir / "result" / f"{RESULT_33}.yaml"
+    result.write_text(result.read_text().replace("\nunit: gigabyte\n", "\nunit: 'B'\n"))
+    _, report = validate(records_dir)
+    [issue] = [i for i in report.errors if i.field == "unit"]
+    assert "'B' is printed for 'billion' or 'byte': write the one meant" in issue.message
