@@ -271,8 +271,12 @@ def _explain(error: Any, model: type[Record]) -> str:
     if error["type"] == "missing":
         return f"required field {name!r} is missing; add it to the {kind}"
     if len(loc) == 1 and error["type"] in ("model_type", "list_type", "dict_type"):
-        from registry.migrate import suggestion
+        from registry.migrate import missing_instead, suggestion
 
+        gap = missing_instead(name, error.get("input"))
+        if gap is not None:
+            return (f"{name!r} is typed now, and {excerpt(error.get('input'))} says the source gives none: remove "
+                    f"{name!r} and list it as missing instead (add to the list if the record has one): {gap}")
         instead = suggestion(kind, name, error.get("input"))
         if instead is not None and len(instead) > 2 * EXCERPT_CHARS:  # it quotes the old text: only in part
             instead = f"{instead[:2 * EXCERPT_CHARS]}... ({len(instead):,} characters)"

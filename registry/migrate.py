@@ -81,8 +81,8 @@ def uncertainty_from_text(text: str) -> dict[str, Any]:
     else:
         new["printed"] = text
     level = re.search(r"(\d{2}(?:\.\d+)?)\s*%", text)
-    if kind == "confidence-interval":
-        new["level"] = level.group(1) if level else "95"
+    if kind == "confidence-interval":  # a level the text does not print is not guessed
+        new["level"] = level.group(1) if level else "<the level the source gives, in percent>"
     over = _OVER.search(text)
     if over:
         what = over["what"].lower().rstrip("s")
@@ -90,6 +90,24 @@ def uncertainty_from_text(text: str) -> dict[str, Any]:
     if kind == "other":
         new["note"] = text
     return new
+
+
+#: Old free texts that say the source gives no value: a gap to list under missing_metadata, not a value.
+_NONE_GIVEN = re.compile(r"^\W*(?:(?:not|never|no)\s+(?:reported|stated|given|printed|available|provided)|"
+                         r"unreported|unknown|n/?a|none|no uncertainty)(?![a-z])[^0-9]*$", re.IGNORECASE)
+
+
+def gives_none(text: str) -> bool:
+    """Whether an old free-text value says the source gives none ('not reported', 'N/A', 'unreported')."""
+    return text.strip() in ("-", "\u2013", "\u2014") or bool(_NONE_GIVEN.match(text.strip()))
+
+
+def missing_instead(field: str, value: Any) -> str | None:
+    """For an old free text that says the source gives no value of ``field``, the ``missing_metadata`` line to
+    write instead of the field (a typed value would claim the source printed one), else None."""
+    if not isinstance(value, str) or field not in ("uncertainty", "hardware") or not gives_none(value):
+        return None
+    return "missing_metadata: " + _flow([{"field": field, "reason": "unreported", "note": value.strip()}])
 
 
 def hardware_from_text(text: str) -> list[dict[str, Any]]:

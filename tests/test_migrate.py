@@ -78,3 +78,40 @@ def test_an_old_shape_record_is_told_what_to_write(records_dir: Path) -> None:
         new = yaml.safe_load(message.split("against the source): ", 1)[1])
         assert field in new
     assert "page: 6" in messages["source_locator"] and "half_width: \"0.019\"" in messages["uncertainty"]
+
+
+@pytest.mark.parametrize("text", ["not reported", "Not reported by the source", "N/A", "unreported", "none", "\u2014"])
+def test_an_old_text_that_says_none_was_given_becomes_a_gap_not_a_value(text: str) -> None:
+    """A typed uncertainty of kind 'other' reading 'not reported' would claim the source printed one."""
+    from registry.migrate import gives_none, missing_instead
+
+    assert gives_none(text)
+    assert missing_instead("uncertainty", text) == (
+        f'missing_metadata: [{{field: "uncertainty", reason: "unreported", note: "{text}"}}]')
+
+
+@pytest.mark.parametrize("text", ["\u00b1 0.019", "varies a lot", "not reported for 3 of 10 seeds", "nonexistent"])
+def test_an_old_text_with_a_value_is_not_a_gap(text: str) -> None:
+    from registry.migrate import gives_none
+
+    assert not gives_none(text)
+
+
+def test_a_confidence_interval_without_its_level_gets_no_invented_level() -> None:
+    assert uncertainty_from_text("CI [0.66, 0.70]")["level"] == "<the level the source gives, in percent>"
+
+
+def test_an_old_not_reported_uncertainty_is_told_to_list_the_gap(records_dir: Path) -> None:
+    result = records_dir / "result" / f"{RESULT_33}.yaml"
+    text = result.read_text()
+    gap = "missing_metadata:\n  - field: uncertainty\n    reason: unreported\n"
+    assert gap in text
+    result.write_text(text.replace(gap, "uncertainty: not reported\n"))
+    _, report = validate(records_dir)
+    [issue] = [i for i in report.errors if i.field == "uncertainty"]
+    assert issue.message.startswith("'uncertainty' is typed now, and 'not reported' says the source gives none: "
+                                    "remove 'uncertainty' and list it as missing instead")
+    written = yaml.safe_load(issue.message.split("has one): ", 1)[1])
+    result.write_text(text.replace(gap, yaml.safe_dump(written, sort_keys=False)))  # following the advice validates
+    _, report = validate(records_dir)
+    assert not report.errors, report.errors
