@@ -42,6 +42,7 @@ from registry.numbers import (
     Recomputed,
     consistent,
     decimals,
+    normalize_printed,
     numbers_in,
     parse_printed,
     recompute,
@@ -247,10 +248,27 @@ def _result_values(result: Result, check: _Checker) -> None:
         check.add(codes.VALUE_MISMATCH,
                   f"printed value {excerpt(result.printed_value)} reads {printed}, but numeric_value is "
                   f"{result.numeric_value}; they must agree", ("numeric_value",))
+    if printed is not None:
+        _value_in_quote(result, check)
     if result.uncertainty is not None:
         _uncertainty(result, result.uncertainty, check)
     if result.derived is not None and printed is not None:
         _derived(result, result.derived, check)
+
+
+def _value_in_quote(result: Result, check: _Checker) -> None:
+    """A quote is copied from the source with the value, so a value it does not print was mistyped in one of the
+    two ('0.618' quoted as '0.681 ± 0.019'); ``registry review`` finds which against the PDF."""
+    quote = result.source_locator.quote
+    if not quote:
+        return
+    printed = normalize_printed(result.printed_value).lstrip("+-" + MINUS_SIGNS)
+    numbers = numbers_in(quote, percentages=True)
+    if any(normalize_printed(n).lstrip("+-" + MINUS_SIGNS) == printed for n in numbers):
+        return
+    found = ", ".join(numbers[:6]) + (", ..." if len(numbers) > 6 else "") if numbers else "no number"
+    check.add(codes.VALUE_NOT_IN_QUOTE, f"printed value {excerpt(result.printed_value)} is not in its quote "
+              f"{excerpt(quote)}, which prints {found}; one of the two is mistyped", ("printed_value",))
 
 
 def _uncertainty(result: Result, uncertainty: Uncertainty, check: _Checker) -> None:

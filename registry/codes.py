@@ -115,6 +115,9 @@ REFERENCES_UNCHECKED = _declare("references-unchecked", R, "the references to a 
                                 "fix the errors of that file", WARNING)
 VALUE_MISMATCH = _declare("value-mismatch", R, "a result's printed value and numeric value disagree",
                           "make numeric_value the exact decimal of the printed digits")
+VALUE_NOT_IN_QUOTE = _declare("value-not-in-quote", R, "a result's printed value is not among the numbers its "
+                              "locator's quote prints (a mistyped digit, or a quote of another sentence or cell)",
+                              "correct the printed value or the quote, copying both from the source", WARNING)
 UNIT_DETAIL_MISMATCH = _declare("unit-detail-mismatch", R, "a result's `unit_detail` says it is printed as a form "
                                 "only other units are printed as ('Printed as ms' for a count)",
                                 "make `unit` the printed unit, or correct `unit_detail`")

@@ -250,13 +250,14 @@ def consistent(printed: str, recomputed: Recomputed) -> bool:
 _UNSIGNED = re.compile(r"(?<![\d.])(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+)?(?:\.\d+)?(?:[eE][+\-]?\d+)?(?![\d.])")
 
 
-def numbers_in(text: str) -> list[str]:
+def numbers_in(text: str, *, percentages: bool = False) -> list[str]:
     """The printed numbers in ``text``, in order ('± 0.019' -> ['0.019'], '[0.66, 0.70]' -> ['0.66', '0.70'],
-    '0.64–0.70' -> ['0.64', '0.70']); a percentage ('95% CI') is a level, not one of them."""
+    '0.64–0.70' -> ['0.64', '0.70']); a percentage ('95% CI') is a level, not one of them, unless
+    ``percentages`` (a sentence's '71.3%' is the value)."""
     found = []
     for match in _UNSIGNED.finditer(text):
         number, start = match.group(0), match.start()
-        if not any(c.isdigit() for c in number) or text[match.end():match.end() + 1] == "%":
+        if not any(c.isdigit() for c in number) or (not percentages and text[match.end():match.end() + 1] == "%"):
             continue
         before = text[start - 1] if start else ""
         # A minus (or plus) is the number's sign unless it joins two numbers, as a range's dash does.

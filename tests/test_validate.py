@@ -47,6 +47,9 @@ CASES: dict[str, tuple[str, str, str]] = {
     "references-unchecked": ("references-unchecked", "the 52 reference(s) to it", "checkpointing-zero2.yaml:1"),
     "reference-wrong-kind": ("reference-wrong-kind", "is a family, but this field needs a source",
                              "protocol-wrong-kind.yaml:4"),
+    "value-not-in-quote": ("value-not-in-quote", "printed value '33.38' is not in its quote 'the NT 2.5B checkpoint "
+                           "(33.88 → 11.49 GB)', which prints 2.5, 33.88, 11.49; one of the two is mistyped",
+                           "result-value-not-in-quote.yaml:8"),
     "value-mismatch": ("value-mismatch", "printed value '33.88' reads 33.88, but numeric_value is 33.89",
                        "result-value-mismatch.yaml:9"),
     "missing-unknown-field": ("missing-unknown-field", "a result has no field 'hardwear'", "missing-unknown.yaml:16"),
