@@ -40,6 +40,9 @@ def issues(tmp_path: Path, record: str, edit: Edit) -> list[tuple[str, str]]:
 
 def values(printed: str, unit: str | None = None, operation: str | None = None) -> Edit:
     def edit(data: dict[str, Any]) -> None:
+        quote = data["source_locator"].get("quote")
+        if quote is not None:  # the source prints what is transcribed (else value-not-in-quote)
+            data["source_locator"]["quote"] = quote.replace(data["printed_value"], printed)
         data["printed_value"] = data["numeric_value"] = printed
         if unit is not None:
             data["unit"] = unit
