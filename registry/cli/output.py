@@ -45,6 +45,13 @@ def pipe_console_class() -> type[Console]:
     return PipeConsole
 
 
+def __getattr__(name: str) -> Any:
+    """``PipeConsole`` itself, made (and rich imported) when first asked for."""
+    if name == "PipeConsole":
+        return pipe_console_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 class DeferredConsole:
     """A ``PipeConsole`` made when first printed to: rich costs a fifth of the command line's start,
     which '--help' does not need."""
