@@ -13,6 +13,7 @@ record files against it). An existing file is replaced only when it is a databas
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import os
 import sqlite3
 import stat
@@ -34,7 +35,7 @@ from sqlalchemy.schema import CreateIndex, CreateTable
 from registry.atomic import TargetChangedError, install, sync_folder, temporary_beside
 from registry.cache import ParseCache
 from registry.cache import enabled as cache_enabled
-from registry.db.rows import Row, record_rows
+from registry.db.rows import Row, record_row, record_rows
 from registry.db.tables import SCHEMA_VERSION, ExactDecimal, UtcTimestamp, mirror
 from registry.db.views import create_views, drop_views, views
 from registry.errors import InvalidRegistryError, RegistryError
@@ -76,11 +77,12 @@ def _records_in_order(registry: Registry) -> Iterator[tuple[Record, str]]:
     by_kind: dict[str, list[str]] = {kind: [] for kind in KIND_MODELS}
     for record_id, record in registry.records.items():
         by_kind[type(record).kind_token].append(record_id)
-    root = registry.root.as_posix().rstrip("/") + "/"
+    below = len(registry.root.parts)
     for ids in by_kind.values():
         for record_id in sorted(ids):
-            path = registry.paths[record_id].as_posix()
-            yield registry.records[record_id], path[len(root):] if path.startswith(root) else path
+            path = registry.paths[record_id]
+            inside = path.parts[:below] == registry.root.parts  # parts are kept by a path; its text is made anew
+            yield registry.records[record_id], "/".join(path.parts[below:]) if inside else path.as_posix()
 
 
 def _fixed_rows(registry: Registry) -> Iterator[tuple[str, Row]]:
@@ -104,13 +106,13 @@ def sqlite_rows(registry: Registry, store: ParseCache | None = None) -> Iterator
     tables = mirror()
     stored_as = {name: _sqlite_values(table) for name, table in tables.metadata.tables.items()}
     version = rows_version() if store is not None else ""
-    ordered = list(_records_in_order(registry))
-    for start in range(0, len(ordered), ROWS_LOOKUP):
-        chunk = ordered[start:start + ROWS_LOOKUP]
+    as_record = stored_as["record"]
+    ordered = _records_in_order(registry)
+    while chunk := list(itertools.islice(ordered, ROWS_LOOKUP)):
         digests = [_digest_of(registry, record) for record, _ in chunk]
         known = store.derived(version, [d for d in digests if d is not None]) if store is not None else {}
         for (record, relative), digest in zip(chunk, digests, strict=True):
-            yield "record", (record.id, record.kind_token, relative)
+            yield "record", as_record(record_row(record, relative))
             rows = known.get(digest) if digest is not None else None
             if rows is None:
                 made = record_rows(record, relative, tables)
