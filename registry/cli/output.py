@@ -71,6 +71,14 @@ class DeferredConsole:
     def __setattr__(self, name: str, value: Any) -> None:
         setattr(self._made(), name, value)
 
+    # Special methods are looked up on the type, not through ``__getattr__``: rich's live displays
+    # (a progress bar) hold the console with ``with console:`` to buffer what is printed meanwhile.
+    def __enter__(self) -> Console:
+        return self._made().__enter__()
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self._made().__exit__(*exc_info)
+
 
 console: Console = DeferredConsole(highlight=False)  # type: ignore[assignment]
 
