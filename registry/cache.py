@@ -277,8 +277,15 @@ class ParseCache:
         self._gone.append((self.root, key))
 
     def flush(self) -> None:
-        if self.broken or not (self._pending_new or self._pending_known or self._gone or self._pending_derived):
-            return
+        """Write what is pending in one transaction; a store set aside writes nothing (and holds nothing back)."""
+        if not self.broken and (self._pending_new or self._pending_known or self._gone or self._pending_derived):
+            self._write_pending()
+        self._pending_new.clear()
+        self._pending_known.clear()
+        self._gone.clear()
+        self._pending_derived.clear()
+
+    def _write_pending(self) -> None:
         try:
             with self._write:
                 self._write.execute("BEGIN IMMEDIATE")
@@ -297,10 +304,6 @@ class ParseCache:
             # another run holds the store: this batch is simply not kept
         except sqlite3.Error:
             self._fail()
-        self._pending_new.clear()
-        self._pending_known.clear()
-        self._gone.clear()
-        self._pending_derived.clear()
 
     def close(self) -> None:
         """Write what is pending, and close."""
