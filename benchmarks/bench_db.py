@@ -3,7 +3,8 @@
 Every measurement is one run of the command line in a fresh process (``python -m registry ...``),
 timed by the wall clock, its peak resident memory read from the kernel (``wait4``):
 
-- start-up: ``registry --help``, the slowest ``registry COMMAND --help``, and ``registry validate``
+- start-up: ``registry --help``, the slowest ``registry COMMAND --help`` (of every command and
+  subcommand, ``db build`` and ``new result`` included), and ``registry validate``
   of the bundled records (best of five each);
 - ``validate`` cold (the parse cache empty: every file read and parsed, and the cache filled) and
   warm (the second run: unchanged files taken from the cache; every record typed and checked again);
@@ -35,6 +36,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -252,13 +254,30 @@ def best(args: Sequence[str], env: dict[str, str], times: int = 5) -> float:
     return min(run(args, env)[0] for _ in range(times))
 
 
-COMMANDS = ["validate", "show", "list", "release", "schema", "query", "db build", "review", "reproduce"]
+def commands() -> list[str]:
+    """Every command of the command line, groups' subcommands too ('db build', 'new result'), from the app itself."""
+    import typer
+
+    from registry.cli import app
+
+    def leaves(group: Any, context: Any, prefix: str) -> list[str]:
+        found = []
+        for name in group.list_commands(context):
+            command = group.get_command(context, name)
+            if hasattr(command, "list_commands"):  # a group (Typer's own copy of click's)
+                found += leaves(command, command.context_class(command, parent=context), f"{prefix}{name} ")
+            else:
+                found.append(f"{prefix}{name}")
+        return found
+
+    root = typer.main.get_command(app)
+    return leaves(root, root.context_class(root), "")
 
 
 def startup(env: dict[str, str]) -> dict[str, float]:
     """Best-of-five wall seconds of '--help', of each command's '--help', and of validating the bundled records."""
     figures = {"registry --help": best(["-m", "registry", "--help"], env)}
-    slowest = max((best(["-m", "registry", *c.split(), "--help"], env), c) for c in COMMANDS)
+    slowest = max((best(["-m", "registry", *c.split(), "--help"], env), c) for c in commands())
     figures[f"slowest COMMAND --help ({slowest[1]})"] = slowest[0]
     fresh = {**env, "REGISTRY_NO_CACHE": "1"}
     figures["registry validate (bundled records, no cache)"] = best(["-m", "registry", "validate"], fresh)

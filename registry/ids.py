@@ -47,6 +47,16 @@ def split_id(value: str) -> StableId:
     return StableId(**match.groupdict())
 
 
+def date_and_kind(value: str) -> tuple[str, str]:
+    """The date and kind of an id, as ``split_id`` gives them (and raising as it does), without making a
+    ``StableId``: the whole-registry checks ask it of every record."""
+    match = _ID_RE.fullmatch(value) if isinstance(value, str) and len(value) <= MAX_ID_LENGTH else None
+    if match is None:
+        parsed = split_id(value)  # raises, saying what is wrong
+        return parsed.date, parsed.kind
+    return match.group("date", "kind")  # type: ignore[return-value]
+
+
 def parse_id(value: str) -> StableId:
     """Split an id into its parts, or raise ``ValueError`` saying what is wrong with it (its kind included)."""
     from registry.models import KINDS

@@ -196,67 +196,104 @@ def load_registry(root: Path, *, cache: bool | None = None, jobs: int | None = N
 
 
 def _load_file(path: Path, doc: LoadedYaml | RecordFileError, registry: Registry, report: Report) -> None:
-    def shown() -> str:  # only files with a problem need it
-        return display_path(path, registry.root)
+    """Type one file's record and add it to ``registry``, or say in ``report`` why it is not a record.
 
-    def did_not_load(record_id: str | None) -> None:
-        # References to this record wait until it loads (one warning, see checks); a file that
-        # could not be read is known by its name, which is its id by convention.
-        registry.failed.setdefault(record_id or path.stem, path)
+    Nearly every file is a mapping of a known kind, typed at once; ``_not_a_record`` tells the others
+    apart, in the order their problems are reported.
+    """
+    data = doc.data if isinstance(doc, LoadedYaml) else None
+    kind = data.get("kind") if type(data) is dict else None
+    model = KIND_MODELS.get(kind) if type(kind) is str else None
+    if model is None:
+        _not_a_record(path, doc, registry, report)
+    else:
+        _typed(path, doc, registry, report, model)  # type: ignore[arg-type]
 
+
+def _did_not_load(registry: Registry, path: Path, record_id: str | None) -> None:
+    # References to this record wait until it loads (one warning, see checks); a file that
+    # could not be read is known by its name, which is its id by convention.
+    registry.failed.setdefault(record_id or path.stem, path)
+
+
+def _id_of(data: dict[str, Any]) -> str | None:
+    return data.get("id") if isinstance(data.get("id"), str) else None
+
+
+def _not_a_record(path: Path, doc: LoadedYaml | RecordFileError, registry: Registry, report: Report) -> None:
+    """A file that could not be read, holds no mapping, or names no kind or an unknown one."""
+    shown = display_path(path, registry.root)
     if isinstance(doc, RecordFileError):
-        report.add(doc.code.issue(shown(), doc.line, doc.message))
-        did_not_load(None)
+        report.add(doc.code.issue(shown, doc.line, doc.message))
+        _did_not_load(registry, path, None)
         return
     data = doc.data
     if not isinstance(data, dict):
         found = "a list" if isinstance(data, list) else f"a single {type(data).__name__} value"
         report.add(codes.NOT_A_MAPPING.issue(
-            shown(), 1, f"a record file holds one mapping (key: value lines), but this one holds {found}"))
-        did_not_load(None)
+            shown, 1, f"a record file holds one mapping (key: value lines), but this one holds {found}"))
+        _did_not_load(registry, path, None)
         return
-    record_id = data.get("id") if isinstance(data.get("id"), str) else None
+    record_id = _id_of(data)
     kind = data.get("kind")
     if kind is None:
-        report.add(codes.MISSING_KIND.issue(shown(), 1, f"the record has no 'kind'; add one of: "
+        report.add(codes.MISSING_KIND.issue(shown, 1, f"the record has no 'kind'; add one of: "
                                             f"{', '.join(KIND_MODELS)}", record_id=record_id, field="kind"))
-        did_not_load(record_id)
+        _did_not_load(registry, path, record_id)
         return
     model = KIND_MODELS.get(kind) if isinstance(kind, str) else None
-    if model is None:
-        close = difflib.get_close_matches(kind, list(KIND_MODELS), n=1) if isinstance(kind, str) else []
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        report.add(codes.UNKNOWN_KIND.issue(shown(), doc.line_of(("kind",)),
-                                            f"unknown kind {excerpt(kind)}{hint}; the kinds are: "
-                                            f"{', '.join(KIND_MODELS)}",
-                                            record_id=record_id, field="kind"))
-        did_not_load(record_id)
+    if model is not None:  # a kind token of a type derived from text
+        _typed(path, doc, registry, report, model)
         return
+    close = difflib.get_close_matches(kind, list(KIND_MODELS), n=1) if isinstance(kind, str) else []
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    report.add(codes.UNKNOWN_KIND.issue(shown, doc.line_of(("kind",)),
+                                        f"unknown kind {excerpt(kind)}{hint}; the kinds are: "
+                                        f"{', '.join(KIND_MODELS)}",
+                                        record_id=record_id, field="kind"))
+    _did_not_load(registry, path, record_id)
+
+
+def _typed(path: Path, doc: LoadedYaml, registry: Registry, report: Report, model: type[Record]) -> None:
+    """Type a record of a known kind; add it, unless its id is taken or it does not type."""
     try:
-        record = model.model_validate(data)
+        record = model.model_validate(doc.data)
     except ValidationError as exc:
-        did_not_load(record_id)
-        for error in exc.errors(include_url=False):
-            loc = tuple(error["loc"])
-            report.add(codes.SCHEMA.issue(shown(), doc.line_of(loc), _explain(error, model),
-                                          code=codes.schema_code(error["type"]), record_id=record_id,
-                                          field=format_path(loc) or None))
+        _not_typed(path, doc, registry, report, model, exc)
         return
     if record.id in registry.records:
-        kept, kept_path, kept_doc = record, path, doc
-        if _well_named(registry.paths[record.id], record) or not _well_named(path, record):
-            kept, kept_path, kept_doc = registry.records[record.id], registry.paths[record.id], registry.docs[record.id]
-        other_path, other_doc = (registry.paths[record.id], registry.docs[record.id]) if kept is record else (path, doc)
-        registry.records[record.id], registry.paths[record.id], registry.docs[record.id] = kept, kept_path, kept_doc
-        # The copy is blamed, not the file named '<kind>/<id>.yaml', whichever of them was read first.
-        report.add(codes.DUPLICATE_ID.issue(display_path(other_path, registry.root), other_doc.line_of(("id",)),
-                                            f"id {record.id!r} is already used by "
-                                            f"{display_path(kept_path, registry.root)}; ids must be unique",
-                                            record_id=record.id, field="id"))
+        _duplicate(path, doc, registry, report, record)
         return
     registry.records[record.id] = record
     registry.paths[record.id] = path
     registry.docs[record.id] = doc
+
+
+def _not_typed(path: Path, doc: LoadedYaml, registry: Registry, report: Report, model: type[Record],
+               exc: ValidationError) -> None:
+    """A record that does not type: one issue per error Pydantic found."""
+    record_id = _id_of(doc.data)
+    _did_not_load(registry, path, record_id)
+    shown = display_path(path, registry.root)
+    for error in exc.errors(include_url=False):
+        loc = tuple(error["loc"])
+        report.add(codes.SCHEMA.issue(shown, doc.line_of(loc), _explain(error, model),
+                                      code=codes.schema_code(error["type"]), record_id=record_id,
+                                      field=format_path(loc) or None))
+
+
+def _duplicate(path: Path, doc: LoadedYaml, registry: Registry, report: Report, record: Record) -> None:
+    """A record whose id another file's record has: the copy is blamed, not the file named '<kind>/<id>.yaml'."""
+    kept, kept_path, kept_doc = record, path, doc
+    if _well_named(registry.paths[record.id], record) or not _well_named(path, record):
+        kept, kept_path, kept_doc = registry.records[record.id], registry.paths[record.id], registry.docs[record.id]
+    other_path, other_doc = (registry.paths[record.id], registry.docs[record.id]) if kept is record else (path, doc)
+    registry.records[record.id], registry.paths[record.id], registry.docs[record.id] = kept, kept_path, kept_doc
+    # Whichever of them was read first.
+    report.add(codes.DUPLICATE_ID.issue(display_path(other_path, registry.root), other_doc.line_of(("id",)),
+                                        f"id {record.id!r} is already used by "
+                                        f"{display_path(kept_path, registry.root)}; ids must be unique",
+                                        record_id=record.id, field="id"))
 
 
 def _well_named(path: Path, record: Record) -> bool:

@@ -10,7 +10,8 @@ review's ``pdftotext``) inherits the memory cap and goes with the child.
 The caller sends the function's name and its argument (pickled: the caller trusts itself); the child
 answers with plain data only (tuples, lists, dicts, text, bytes, numbers, None), which is read with
 an unpickler that refuses every class, so a child that hostile input took over can send nothing
-but data. The child imports the same modules as the caller (it gets the caller's ``sys.path``).
+but data. The child imports the same modules as the caller: it is given the caller's ``sys.path``
+before it reads anything else.
 """
 
 from __future__ import annotations
@@ -23,11 +24,14 @@ import sys
 import threading
 from typing import Any
 
-#: What the child runs: read the request, cap memory, call the function, send back its answer.
+#: What the child runs: take the caller's module path, then read the request, cap memory, call the function,
+#: send back its answer. The path comes first, in a frame of its own: unpickling the request imports the
+#: modules of the objects it holds, and they must be the caller's (another checkout's ``registry``, found
+#: on the child's own default path, would be a different program).
 _BOOT = """
 import pickle, sys
-path, target, argument, memory = pickle.load(sys.stdin.buffer)
-sys.path[:] = path
+sys.path[:] = pickle.load(sys.stdin.buffer)
+target, argument, memory = pickle.load(sys.stdin.buffer)
 out = sys.stdout.buffer
 def answer(message):
     pickle.dump(message, out, protocol=pickle.HIGHEST_PROTOCOL)
@@ -105,7 +109,8 @@ def run_limited(target: str, argument: Any, *, timeout: float, memory_mb: int | 
     ``memory_mb`` megabytes; ``ChildFailed`` when it raises.
     """
     memory = (memory_mb << 20) if memory_mb else 0
-    request = pickle.dumps((list(sys.path), target, argument, memory), protocol=pickle.HIGHEST_PROTOCOL)
+    request = (pickle.dumps([str(entry) for entry in sys.path], protocol=pickle.HIGHEST_PROTOCOL)
+               + pickle.dumps((target, argument, memory), protocol=pickle.HIGHEST_PROTOCOL))
     process = subprocess.Popen([sys.executable, "-c", _BOOT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.DEVNULL, start_new_session=_POSIX)
     killed = threading.Event()

@@ -57,8 +57,14 @@ class LoadedYaml:
     def lines(self) -> dict[Path_, int]:
         if self._lines is None:
             self._lines = _key_lines(self._source)
-            self._source = None
+            if isinstance(self._source, str):
+                self._source = None  # the text is not needed again (a file's path and digest are kept)
         return self._lines
+
+    @property
+    def digest(self) -> bytes | None:
+        """The digest of the file's content this was read from (``content_digest``), where it is known."""
+        return self._source[1] if isinstance(self._source, tuple) else None
 
     def lines_from_file(self, path: Path, digest: bytes) -> None:
         """Work lines out, when first asked for, from the file itself rather than from a copy of its text."""

@@ -111,8 +111,8 @@ def test_a_file_put_at_out_while_the_build_runs_is_kept(records_dir: Path, tmp_p
     assert cli("db", "build", "--records", records_dir, "--out", out).exit_code == 0
     real = build._populate
 
-    def populate_then_someone_writes(connection, registry):  # type: ignore[no-untyped-def]
-        written = real(connection, registry)
+    def populate_then_someone_writes(connection, registry, *rest):  # type: ignore[no-untyped-def]
+        written = real(connection, registry, *rest)
         out.unlink()
         out.write_text("# Notes\nwritten while the build ran\n")
         return written

@@ -308,3 +308,18 @@ def test_worker_processes_give_what_one_process_gives(tmp_path: Path, monkeypatc
     assert started == [2]
     assert_same_run(cold, validate(root, cache=True))  # workers filling the store
     assert_same_run(cold, validate(root, cache=True))  # from the store
+
+
+def test_a_store_set_aside_holds_nothing_back(own_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the store has failed, what a run would have written is dropped batch by batch, not kept in memory."""
+    monkeypatch.setattr(cache, "WRITE_BATCH", 10)
+    store = cache.ParseCache.open(BUNDLED_RECORDS)
+    assert store is not None
+    store.broken = True
+    status = os.stat(BUNDLED_RECORDS)
+    for number in range(100):
+        digest = number.to_bytes(16, "big")
+        store.remember(f"file-{number}", status, digest, cache.encode(digest, {"n": number}))
+        store.remember_derived("a-version", digest, [("table", (number,))])
+    assert len(store._pending_new) < 10 and len(store._pending_derived) < 10
+    store.close()

@@ -108,3 +108,15 @@ def test_a_kind_must_name_itself() -> None:
     with pytest.raises(TypeError, match="declares a kind with a field 'kind: Literal"):
         class Nameless(Record):  # noqa: F841 - defining it is the test
             text: Text
+
+
+def test_the_kind_names_help_shows_are_generated_from_the_models() -> None:
+    """'registry --help', 'list --help' and 'new --help' name the kinds from registry/kindnames.py, which
+    must say what the models do (regenerate: python -m registry.kindnames --write)."""
+    from registry import kindnames
+
+    assert kindnames.KIND_SUMMARIES == kindnames.summaries_of_models(), (
+        "registry/kindnames.py is stale: run python -m registry.kindnames --write")
+    source = Path(kindnames.__file__).read_text(encoding="utf-8")
+    assert kindnames.render(kindnames.summaries_of_models()) == source
+    assert kindnames.render({**kindnames.KIND_SUMMARIES, "erratum": "A test kind."}) != source

@@ -7,32 +7,15 @@ that need them, so ``registry --help`` and ``registry validate`` start instantly
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 import typer
-from typer.core import TyperGroup
 
 from registry.cli import core, curate, db, export, new, reproduce, site
 from registry.cli import review as review_cli
-
-
-class RegistryGroup(TyperGroup):
-    """The command group, with a '--help' flag that reads False when absent.
-
-    Typer checks a flag that reads None through a Pydantic adapter, so 'registry CMD --help'
-    would import Pydantic (a third of its start-up) only to learn that no '--help' was given
-    before the command name.
-    """
-
-    def get_help_option(self, ctx: Any) -> Any:
-        option = super().get_help_option(ctx)
-        if option is not None and option.default is None:
-            option.default = False
-        return option
-
+from registry.cli.options import CommandGroup
 
 app = typer.Typer(
-    cls=RegistryGroup,
+    cls=CommandGroup,
     name="registry",
     help=(
         "An evidence registry for published machine-learning results: every number with its source, "

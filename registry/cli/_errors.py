@@ -5,16 +5,18 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.markup import escape
 
 from registry.cli.options import FLAGS
-from registry.cli.output import PipeConsole
+from registry.cli.output import DeferredConsole
 from registry.errors import InvalidRegistryError, RegistryError, UnknownRecordError, WrongKindError
 
-err_console = PipeConsole(stderr=True, highlight=False)
+if TYPE_CHECKING:
+    from rich.console import Console
+
+err_console: Console = DeferredConsole(stderr=True, highlight=False)  # type: ignore[assignment]
 
 
 @contextmanager
@@ -40,6 +42,8 @@ def user_errors(debug: bool = False) -> Iterator[None]:
     except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
         if debug:
             raise
+        from rich.markup import escape
+
         err_console.print(f"[red]Error:[/] unexpected {type(exc).__name__}: {escape(str(exc))}", soft_wrap=True)
         err_console.print("Hint: run again with --debug for the traceback, and report it.")
         raise typer.Exit(1) from None
@@ -70,6 +74,8 @@ def _fail(exc: RegistryError, debug: bool) -> None:
     advice = next((advise for kind, advise in ADVICE.items() if isinstance(exc, kind)), None)
     if advice is not None:
         hint = advice(exc)
+    from rich.markup import escape
+
     err_console.print(f"[red]Error:[/] {escape(message)}", soft_wrap=True)
     if hint:
         err_console.print(f"Hint: {escape(hint)}", soft_wrap=True)

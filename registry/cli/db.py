@@ -22,7 +22,7 @@ from typer.core import TyperCommand
 
 from registry import limits
 from registry.cli._errors import err_console, user_errors
-from registry.cli.options import DebugOption, NoCacheOption, RecordsOption
+from registry.cli.options import CommandGroup, DebugOption, NoCacheOption, RecordsOption
 from registry.cli.output import console
 from registry.errors import RegistryError
 from registry.textsafe import escaped, json_text
@@ -282,6 +282,7 @@ def _warn_if_stale(db: Path, records: Path) -> None:
 def register(app: typer.Typer) -> None:
     db_app = typer.Typer(
         name="db",
+        cls=CommandGroup,
         help="Build a SQL database from the records (SQLite file or PostgreSQL server).",
         no_args_is_help=True,
     )

@@ -14,14 +14,17 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
 from registry.cli._errors import err_console, user_errors
-from registry.cli.options import FLAGS, DebugOption, RecordsOption
-from registry.curate.form import Leaf, form, reference_kinds
-from registry.models import KINDS_IN_ORDER, MissingReason, Record
+from registry.cli.options import FLAGS, CommandGroup, DebugOption, RecordsOption
+from registry.kindnames import KIND_SUMMARIES, summary
+
+if TYPE_CHECKING:
+    from registry.curate.form import Leaf
+    from registry.models import Record
 
 #: The types of a built signature's options, as typer reads them (typing's Optional, not 'X | None').
 OptionalText = Optional[str]  # noqa: UP045
@@ -34,24 +37,90 @@ COMMON = ("--records", "--batch", "--date", "--slug", "--set", "--missing", "--d
 
 def register(app: typer.Typer) -> None:
     new_app = typer.Typer(
-        name="new", no_args_is_help=True, rich_markup_mode=None, add_completion=False,
+        name="new", cls=KindCommands, no_args_is_help=True, rich_markup_mode=None, add_completion=False,
         help="Write a new record of one kind, with its id derived by the convention and every reportable field "
              "filled or listed as missing; 'registry new KIND --help' lists the kind's fields.",
     )
-    for model in KINDS_IN_ORDER:
-        new_app.command(model.kind_token, help=_help(model))(kind_command(model))
     app.add_typer(new_app, name="new")
 
 
-def _help(model: type[Record]) -> str:
-    doc = (model.__doc__ or "").strip().splitlines()[0]
-    return (f"Write a new {model.kind_token} record: {doc[0].lower() + doc[1:]} Options name its fields; "
+class KindCommands(CommandGroup):
+    """'registry new': one command per kind, each built from its model only when it is run or its help shown.
+
+    Building them reads every model's fields, which builds Pydantic and every model (about 0.2 s); the
+    command line's start, and 'registry new --help' (which lists the kinds from ``registry.kindnames``),
+    need none of it. ``commands`` is a mapping that builds a kind's command on first use, so that
+    everything that looks commands up (click's resolution, its "did you mean", the tests' walk over
+    every command) finds them all.
+    """
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        self.commands = _KindCommandTable()
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        rows = [(token, _help(token, summary)) for token, summary in KIND_SUMMARIES.items()]
+        limit = formatter.width - 6 - max(len(token) for token, _ in rows)
+        with formatter.section("Commands"):
+            formatter.write_dl([(token, typer.core._click.utils.make_default_short_help(text, limit))
+                                for token, text in rows])
+
+
+class _KindCommandTable(dict[str, Any]):
+    """Kind token -> its command, built on first lookup (see ``KindCommands``)."""
+
+    def __missing__(self, token: str) -> Any:
+        if token not in KIND_SUMMARIES:
+            raise KeyError(token)
+        self[token] = command = build_command(token)
+        return command
+
+    def get(self, token: str, default: Any = None) -> Any:  # type: ignore[override]
+        try:
+            return self[token]
+        except KeyError:
+            return default
+
+    def keys(self) -> Any:  # type: ignore[override]
+        return KIND_SUMMARIES.keys()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(KIND_SUMMARIES)
+
+    def __len__(self) -> int:
+        return len(KIND_SUMMARIES)
+
+    def __contains__(self, token: object) -> bool:
+        return token in KIND_SUMMARIES
+
+    def items(self) -> Any:  # type: ignore[override]
+        return [(token, self[token]) for token in KIND_SUMMARIES]
+
+    def values(self) -> Any:  # type: ignore[override]
+        return [self[token] for token in KIND_SUMMARIES]
+
+
+def build_command(token: str) -> Any:
+    """The click command of one kind (its model's form read, its options made)."""
+    from registry.models import KIND_MODELS
+
+    model = KIND_MODELS[token]
+    one = typer.Typer(rich_markup_mode=None, add_completion=False)
+    one.command(token, help=_help(token, summary(model)))(kind_command(model))
+    return typer.main.get_command(one)
+
+
+def _help(token: str, summary: str) -> str:
+    return (f"Write a new {token} record: {summary[0].lower() + summary[1:]} Options name its fields; "
             "--set PATH=VALUE sets any value (hardware[0].accelerator=...), --missing FIELD=REASON[:NOTE] says "
             "why a field is empty.")
 
 
 def kind_command(model: type[Record]) -> Any:
     """The command of one kind: its signature is built from the model, so that typer makes an option per leaf."""
+    from registry.curate.form import form
+    from registry.models import MissingReason
+
     leaves, _ = form(model)
     clashes = [leaf.flag for leaf in leaves if leaf.flag in COMMON]
     if clashes:
@@ -89,7 +158,7 @@ def kind_command(model: type[Record]) -> Any:
     command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     command.__annotations__ = {p.name: p.annotation for p in parameters}
     command.__name__ = f"new_{model.kind_token}"
-    command.__doc__ = _help(model)
+    command.__doc__ = _help(model.kind_token, summary(model))
     return command
 
 
@@ -126,6 +195,7 @@ def _option(leaf: Leaf, kind: str) -> Any:
 
 
 def _kinds(leaf: Leaf) -> str:
+    from registry.curate.form import reference_kinds
     from registry.ids import a_kind
 
     kinds = reference_kinds(leaf)
@@ -183,6 +253,8 @@ def ask(model: type[Record], registry: Any, values: dict[tuple[str, ...], Any], 
     from rich.prompt import Prompt
 
     from registry.cli.output import console
+    from registry.curate.form import form
+    from registry.models import MissingReason
 
     leaves, branches = form(model)
     given = {path[0] for path in values} | {p.split(".")[0].split("[")[0] for p in set_paths}
@@ -272,6 +344,7 @@ def curation_errors() -> Iterator[None]:
 
 def flag_of(kind: str, path: str) -> str:
     """The option that sets the field at ``path`` ('uncertainty.half_width' -> '--uncertainty-half-width')."""
+    from registry.curate.form import form
     from registry.models import KIND_MODELS
 
     leaves, _ = form(KIND_MODELS[kind])

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from typer.core import TyperCommand
+from typer.core import TyperCommand, TyperGroup
 
 RecordsOption = typer.Option(
     Path("records"),
@@ -59,10 +59,25 @@ class KindsInHelp(TyperCommand):
     """
 
     def format_options(self, ctx: Any, formatter: Any) -> None:
-        from registry.models import KINDS
+        from registry.kindnames import KIND_TOKENS as KINDS
 
         for param in self.get_params(ctx):
             text = getattr(param, "help", None)
             if text and KINDS_PLACEHOLDER in text:
                 param.help = text.replace(KINDS_PLACEHOLDER, ", ".join(KINDS))  # type: ignore[attr-defined]
         super().format_options(ctx, formatter)
+
+
+class CommandGroup(TyperGroup):
+    """A command group ('registry', 'registry db', ...) whose '--help' flag reads False when absent.
+
+    Typer checks a flag that reads None through a Pydantic adapter, so 'registry CMD --help' (and
+    'registry db build --help') would import Pydantic (a third of its start-up) only to learn that no
+    '--help' was given before the command name.
+    """
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)
+        if option is not None and option.default is None:
+            option.default = False
+        return option

@@ -11,7 +11,7 @@ from pathlib import Path
 import typer
 
 from registry.cli._errors import user_errors
-from registry.cli.options import DebugOption, RecordsOption
+from registry.cli.options import CommandGroup, DebugOption, RecordsOption
 from registry.cli.output import console
 from registry.errors import RegistryError
 
@@ -87,7 +87,8 @@ def _needs(module: str, extra: str) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    site_app = typer.Typer(name="site", help="Publish the registry as a static site.", no_args_is_help=True)
+    site_app = typer.Typer(name="site", cls=CommandGroup, help="Publish the registry as a static site.",
+                           no_args_is_help=True)
     site_app.command("build")(site_build_command)
     app.add_typer(site_app, name="site")
     app.command("plot")(plot_command)

@@ -13,11 +13,12 @@ record files against it). An existing file is replaced only when it is a databas
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import os
 import sqlite3
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import cache
@@ -32,12 +33,14 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.schema import CreateIndex, CreateTable
 
 from registry.atomic import TargetChangedError, install, sync_folder, temporary_beside
-from registry.db.rows import Row, record_rows
+from registry.cache import ParseCache
+from registry.cache import enabled as cache_enabled
+from registry.db.rows import Row, record_row, record_rows
 from registry.db.tables import SCHEMA_VERSION, ExactDecimal, UtcTimestamp, mirror
 from registry.db.views import create_views, drop_views, views
 from registry.errors import InvalidRegistryError, RegistryError
 from registry.loader import Registry, gc_paused
-from registry.models import KIND_MODELS
+from registry.models import KIND_MODELS, Record
 from registry.units import UNITS
 
 #: Rows buffered before they are written; bounds memory on large registries.
@@ -63,21 +66,102 @@ def ordered_tables() -> list[SaTable]:
 
 def registry_rows(registry: Registry) -> Iterator[tuple[str, Row]]:
     """Every (table, row) of the registry: kinds in dependency order, ids sorted within a kind."""
+    tables = mirror()
+    for record, relative in _records_in_order(registry):
+        yield from record_rows(record, relative, tables)
+    yield from _fixed_rows(registry)
+
+
+def _records_in_order(registry: Registry) -> Iterator[tuple[Record, str]]:
+    """(record, its path below the records folder) of every record: kinds in dependency order, ids sorted."""
     by_kind: dict[str, list[str]] = {kind: [] for kind in KIND_MODELS}
     for record_id, record in registry.records.items():
         by_kind[type(record).kind_token].append(record_id)
-    root = registry.root.as_posix().rstrip("/") + "/"
-    tables = mirror()
+    below = len(registry.root.parts)
     for ids in by_kind.values():
         for record_id in sorted(ids):
-            path = registry.paths[record_id].as_posix()
-            relative = path[len(root):] if path.startswith(root) else path
-            yield from record_rows(registry.records[record_id], relative, tables)
+            path = registry.paths[record_id]
+            inside = path.parts[:below] == registry.root.parts  # parts are kept by a path; its text is made anew
+            yield registry.records[record_id], "/".join(path.parts[below:]) if inside else path.as_posix()
+
+
+def _fixed_rows(registry: Registry) -> Iterator[tuple[str, Row]]:
+    """The rows that come from no record: the units, and what the database holds."""
     for token, unit in UNITS.items():
         yield "unit", {"token": token, "dimension": unit.dimension.value, "symbol": unit.symbol, "scale": unit.scale,
                        "scale_float": None if unit.scale is None else float(unit.scale)}
     yield "registry_meta", {"key": "schema_version", "value": str(SCHEMA_VERSION)}
     yield "registry_meta", {"key": "records", "value": str(len(registry.records))}
+
+
+def sqlite_rows(registry: Registry, store: ParseCache | None = None) -> Iterator[tuple[str, tuple[Any, ...]]]:
+    """``registry_rows`` as the values SQLite stores (``as_sqlite``), in the same order.
+
+    A record's rows (but its ``record`` row, which holds its path) depend only on its file's content
+    and the code that types and converts it, so ``store`` keeps them by the content's digest and
+    ``rows_version``: an unchanged record is not converted again. They are the same values either way
+    (text, numbers, flags and None come back from the store exactly), so the database is the same,
+    byte for byte.
+    """
+    tables = mirror()
+    stored_as = {name: _sqlite_values(table) for name, table in tables.metadata.tables.items()}
+    version = rows_version() if store is not None else ""
+    as_record = stored_as["record"]
+    ordered = _records_in_order(registry)
+    while chunk := list(itertools.islice(ordered, ROWS_LOOKUP)):
+        digests = [_digest_of(registry, record) for record, _ in chunk]
+        known = store.derived(version, [d for d in digests if d is not None]) if store is not None else {}
+        for (record, relative), digest in zip(chunk, digests, strict=True):
+            yield "record", as_record(record_row(record, relative))
+            rows = known.get(digest) if digest is not None else None
+            if rows is None:
+                made = record_rows(record, relative, tables)
+                next(made)  # the 'record' row, made above
+                rows = [(name, stored_as[name](row)) for name, row in made]
+                if store is not None and digest is not None:
+                    store.remember_derived(version, digest, rows)
+            yield from rows
+    for name, row in _fixed_rows(registry):
+        yield name, stored_as[name](row)
+
+
+#: Records whose stored rows are looked up at once.
+ROWS_LOOKUP = 1000
+
+
+def _digest_of(registry: Registry, record: Record) -> bytes | None:
+    doc = registry.docs.get(record.id)
+    return doc.digest if doc is not None else None
+
+
+def rows_version() -> str:
+    """What a record's rows depend on beyond its file's content: the tables as SQLite makes them, and the
+    code that types records and turns them into rows (every module of the package, every kind's model,
+    Pydantic and Python). The parse cache's store is itself kept per version of the parsing code."""
+    import hashlib
+    import inspect
+    import sys
+
+    import pydantic_core
+
+    import registry
+
+    digest = hashlib.sha256(f"{ROWS_FORMAT} {sys.version} {pydantic_core.__version__}".encode())
+    digest.update(schema_ddl("sqlite").encode())
+    package = Path(registry.__file__).resolve().parent
+    sources = {*package.rglob("*.py")}
+    for model in KIND_MODELS.values():  # a kind registered from outside the package (a plugin, a test)
+        source = inspect.getsourcefile(model)
+        if source is not None:
+            sources.add(Path(source).resolve())
+    for path in sorted(sources):
+        digest.update(str(path.relative_to(package) if path.is_relative_to(package) else path).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+#: Bump when what ``sqlite_rows`` stores changes meaning.
+ROWS_FORMAT = 1
 
 
 def _create_schema(connection: Connection) -> None:
@@ -109,10 +193,13 @@ def schema_ddl(dialect: str) -> str:
     return "\n".join(line.rstrip() for line in script.splitlines()) + "\n"
 
 
-def _fill(connection: Connection, registry: Registry) -> int:
-    """Insert every row, in table order, a bounded batch at a time; returns the number of rows."""
+def _fill(connection: Connection, registry: Registry, store: ParseCache | None = None) -> int:
+    """Insert every row, in table order, a bounded batch at a time; returns the number of rows.
+
+    On SQLite the rows are the values it stores (``sqlite_rows``, unchanged records' from ``store``).
+    """
     tables = {str(table.name): table for table in ordered_tables()}
-    buffers: dict[str, list[Row]] = {name: [] for name in tables}
+    buffers: dict[str, list[Any]] = {name: [] for name in tables}
     pending = 0
     written = 0
 
@@ -125,7 +212,8 @@ def _fill(connection: Connection, registry: Registry) -> int:
                 rows.clear()
         pending = 0
 
-    for name, row in registry_rows(registry):
+    made = sqlite_rows(registry, store) if connection.dialect.name == "sqlite" else registry_rows(registry)
+    for name, row in made:
         buffers[name].append(row)
         pending += 1
         if pending >= FLUSH_ROWS:
@@ -134,18 +222,24 @@ def _fill(connection: Connection, registry: Registry) -> int:
     return written
 
 
-def insert_rows(connection: Connection, table: SaTable, rows: list[Row]) -> None:
-    """One executemany for a batch of rows of one table."""
+def insert_rows(connection: Connection, table: SaTable, rows: list[Any]) -> None:
+    """One executemany for a batch of rows of one table (on SQLite, rows may be the values it stores)."""
     if connection.dialect.name == "sqlite":
         # SQLAlchemy's per-row parameter processing costs more than SQLite's insert itself; on SQLite the
         # rows go straight to the driver, converted the way the column types would convert them.
-        sql, getter, converters = _sqlite_insert(table)
-        values = [getter(row) for row in rows]
-        if converters:
-            values = [_convert(value, converters) for value in values]
-        connection.connection.driver_connection.executemany(sql, values)  # type: ignore[union-attr]
+        values = rows if rows and isinstance(rows[0], tuple) else list(map(_sqlite_values(table), rows))
+        connection.connection.driver_connection.executemany(_sqlite_insert(table)[0], values)  # type: ignore[union-attr]
     else:
         connection.execute(insert(table), rows)
+
+
+def _sqlite_values(table: SaTable) -> Callable[[Row], tuple[Any, ...]]:
+    """What turns a row of ``table`` into the values SQLite stores, in column order, converted as the column
+    types would convert them."""
+    _, getter, converters = _sqlite_insert(table)
+    if not converters:
+        return getter  # type: ignore[no-any-return]
+    return lambda row: _convert(getter(row), converters)
 
 
 def _convert(value: tuple[Any, ...], converters: list[tuple[int, Any]]) -> tuple[Any, ...]:
@@ -179,9 +273,9 @@ def _sqlite_insert(table: SaTable) -> tuple[str, Any, list[tuple[int, Any]]]:
     return sql, getter, converters
 
 
-def _populate(connection: Connection, registry: Registry) -> int:
+def _populate(connection: Connection, registry: Registry, store: ParseCache | None = None) -> int:
     _create_schema(connection)
-    written = _fill(connection, registry)
+    written = _fill(connection, registry, store)
     if connection.dialect.name == "postgresql":
         # Check the deferred foreign keys now: PostgreSQL indexes no table with checks still pending.
         connection.execute(text("SET CONSTRAINTS ALL IMMEDIATE"))
@@ -213,7 +307,7 @@ def build_database(records: Path, *, out: Path | None = None, url: str | None = 
         raise InvalidRegistryError(report)
     if url is not None:
         return build_server(registry, url)
-    return build_sqlite(registry, target, records_read_at=read_at)
+    return build_sqlite(registry, target, records_read_at=read_at, cache=cache)
 
 
 # -- SQLite ---------------------------------------------------------------------------------
@@ -238,11 +332,14 @@ def _sqlite_engine(path: Path) -> Engine:
     return engine
 
 
-def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None = None) -> BuildSummary:
+def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None = None,
+                 cache: bool | None = None) -> BuildSummary:
     """Build the database into ``out`` atomically: a temporary file beside it, renamed into place when complete.
 
     ``records_read_at`` (nanoseconds since the epoch, when reading the records began; default: now)
     becomes the file's modification time, which ``registry query`` compares the record files against.
+    Unchanged records' rows come from the parse cache (``sqlite_rows``); ``cache=False`` converts every
+    record, ``None`` follows ``$REGISTRY_NO_CACHE``.
     """
     started = time.perf_counter()
     read_at = time.time_ns() if records_read_at is None else records_read_at
@@ -261,11 +358,14 @@ def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None =
             ) from exc
         try:
             engine = _sqlite_engine(tmp)
+            store = ParseCache.open(registry.root) if (cache_enabled() if cache is None else cache) else None
             try:
                 with engine.begin() as connection, gc_paused():
-                    written = _populate(connection, registry)
+                    written = _populate(connection, registry, store)
             finally:
                 engine.dispose()
+                if store is not None:
+                    store.close()
             os.utime(tmp, ns=(time.time_ns(), read_at))
             with open(tmp, "rb+") as handle:
                 os.fsync(handle.fileno())

@@ -14,7 +14,7 @@ from typing import Any
 from registry.db.tables import Mirror, Row, Stored, mirror
 from registry.models import Record
 
-__all__ = ["Row", "record_rows"]
+__all__ = ["Row", "record_row", "record_rows"]
 
 
 def _child_rows(child: Stored, owner: tuple[Any, ...], value: Any) -> Iterator[tuple[str, Row]]:
@@ -45,6 +45,11 @@ def _below(children: tuple[tuple[tuple[str, ...], Stored], ...], owner: tuple[An
             yield from _child_rows(child, owner, found)
 
 
+def record_row(record: Record, path: str) -> Row:
+    """The row of the ``record`` table: which record, of which kind, in which file (below the records folder)."""
+    return {"id": record.id, "kind": record.kind_token, "path": path}
+
+
 def record_rows(record: Record, path: str, tables: Mirror | None = None) -> Iterator[tuple[str, Row]]:
     """Every (table, row) that stores ``record``: its ``record`` row, its kind's row, its child rows.
 
@@ -52,7 +57,7 @@ def record_rows(record: Record, path: str, tables: Mirror | None = None) -> Iter
     records passes it once).
     """
     kind = record.kind_token
-    yield "record", {"id": record.id, "kind": kind, "path": path}
+    yield "record", record_row(record, path)
     stored = (tables or mirror()).kinds[kind]
     row: Row = dict.fromkeys(stored.columns)
     stored.put(row, record)

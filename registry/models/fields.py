@@ -34,6 +34,8 @@ class FieldPlan:
     """Fields marked ``x-reportable``: empty only with a missing-metadata entry."""
     date_fields: list[str]
     """Fields whose type can hold a date or a time anywhere inside it."""
+    names: frozenset[str]
+    """Every field of the kind."""
 
 
 @functools.cache
@@ -51,7 +53,7 @@ def field_plan(model: type[BaseModel]) -> FieldPlan:
             reportable.append(name)
         if _may_hold_dates(info.annotation):
             date_fields.append(name)
-    return FieldPlan(references, reportable, date_fields)
+    return FieldPlan(references, reportable, date_fields, frozenset(model.model_fields))
 
 
 def resolve_kinds(kinds: list[str]) -> list[str]:
@@ -165,37 +167,63 @@ def unfit_values(record: Record) -> Iterator[tuple[FieldPath, str, str]]:
 
 
 def _any_unfit(record: Record, unsafe: Any) -> bool:
-    """Whether ``unfit_values`` has anything to say: the same tests, without keeping paths."""
-    search = unsafe.search
+    """Whether ``unfit_values`` has anything to say: the same tests, without keeping paths.
+
+    Each value is looked at by its exact type, found in one table (``_ROLES``; a type seen for the first
+    time gets its role there), and the texts of a record are searched in one go, joined by line breaks
+    (which ``UNSAFE`` does not hold, so no match can span two texts). As ``unfit_values``: text,
+    integers, decimals, floats and times with a zone are tested; models, lists, tuples and mappings
+    (keys too) are entered; anything else (None, flags, enumeration members, days) holds nothing unfit.
+    """
+    texts: list[str] = []
+    text = texts.append
     stack: list[Any] = [record]
     pop, extend = stack.pop, stack.extend
+    roles = _ROLES
     while stack:
         value = pop()
-        kind = type(value)
-        if kind is str:
-            if search(value) is not None:
-                return True
-        elif kind is int:
-            if not INT64_MIN <= value <= INT64_MAX:
-                return True
-        elif kind is list or kind is tuple:
+        role = roles.get(type(value))
+        if role is None:
+            role = _role_of(type(value))
+        if role is _TEXT:
+            text(value)
+        elif role is _NOTHING:
+            continue
+        elif role is _MODEL:
+            extend(value.__dict__.values())
+        elif role is _ITEMS:
             extend(value)
-        elif kind is dict:
+        elif role is _MAPPING:
             extend(value)
             extend(value.values())
-        elif kind is Decimal:
+        elif role is _INTEGER:
+            if not INT64_MIN <= value <= INT64_MAX:
+                return True
+        elif role is _DECIMAL:
             if value.is_finite() and (value.adjusted() >= DECIMAL_DIGITS or len(value.as_tuple().digits) >
                                       DECIMAL_DIGITS or -int(value.as_tuple().exponent) > DECIMAL_MAX_PLACES):
                 return True
-        elif kind is float:
+        elif role is _FLOAT:
             if not math.isfinite(value):
                 return True
-        elif kind is dt.datetime:
+        elif role is _MOMENT:
             if value.tzinfo is not None and _outside_utc(value):
                 return True
-        elif isinstance(value, BaseModel):
-            extend(value.__dict__.values())
-    return False
+    return unsafe.search("\n".join(texts)) is not None
+
+
+#: What ``_any_unfit`` does with a value of each exact type.
+_TEXT, _INTEGER, _FLOAT, _DECIMAL, _MOMENT, _MODEL, _ITEMS, _MAPPING, _NOTHING = (
+    "text", "integer", "float", "decimal", "moment", "model", "items", "mapping", "nothing")
+_ROLES: dict[type, str] = {str: _TEXT, int: _INTEGER, float: _FLOAT, Decimal: _DECIMAL, dt.datetime: _MOMENT,
+                           list: _ITEMS, tuple: _ITEMS, dict: _MAPPING, type(None): _NOTHING, bool: _NOTHING}
+
+
+def _role_of(kind: type) -> str:
+    """The role of a type not in ``_ROLES`` yet (a model class, an enumeration), kept there."""
+    role = _MODEL if issubclass(kind, BaseModel) else _NOTHING
+    _ROLES[kind] = role
+    return role
 
 
 def _outside_utc(value: dt.datetime) -> bool:
