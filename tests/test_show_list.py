@@ -156,3 +156,47 @@ def test_the_results_table_never_cuts_a_header_word(width: int) -> None:
     header = "\n".join(console.export_text().splitlines()[1:5])
     for word in ("Evaluation", "Transcribed", "(display)", "Uncertainty", "Review", "Measured", "Estimated"):
         assert word in header, (width, word, header)
+
+
+def test_an_estimate_is_never_called_reproduced_or_measured(cli) -> None:  # type: ignore[no-untyped-def]
+    """The comparison names the run's value by its method: an estimate is no reproduction (finding P6)."""
+    from registry.models import Reproduction
+
+    registry, _ = validate(BUNDLED_RECORDS)
+    run = next(r for r in registry.of_kind(Reproduction) if r.method.value == "estimated" and r.comparison)
+    result = cli("show", run.id)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert run.comparison is not None
+    assert f"transcribed: {run.comparison.transcribed}; estimated by us: {run.comparison.reproduced};" in text
+    assert "reproduced:" not in text
+
+
+def test_the_reproduce_table_says_what_its_values_are() -> None:
+    """Estimates, measurements and dry runs are titled apart; a narrow terminal keeps the 'Outcome' header whole."""
+    from rich.console import Console
+
+    from measure.outcome import Method
+    from measure.settings import Setting, Stage
+    from registry.cli.reproduce import results_table
+    from registry.models import Result
+    from registry.reproduce import Filed, Job
+    from tests.test_reproduce import outcome_for
+
+    registry, _ = validate(BUNDLED_RECORDS)
+    transcribed = registry.get_as(RESULT_33, Result)
+    setting = Setting(model="nt-tiny", stage=Stage.CHECKPOINTING, sequence_length=64, batch_size=2)
+
+    def table(method: Method, dry_run: bool) -> str:
+        filed = [Filed(job=Job(setting), outcome=outcome_for(setting, method=method, dry_run=dry_run,
+                                                              peak=None if dry_run else 30_120_000_000))]
+        console = Console(width=80, record=True)
+        console.print(results_table(transcribed, filed, method=method, smoke=True))
+        return console.export_text()
+
+    dry = table(Method.MEASURED, True)
+    assert "beside a CPU dry run (nothing measured)" in " ".join(dry.split())
+    assert "Meas." not in dry and "measured values" not in dry and "Outcome" in dry
+    assert "beside our measured values" in " ".join(table(Method.MEASURED, False).split())
+    estimated = table(Method.ESTIMATED, False)
+    assert "beside our estimated values" in " ".join(estimated.split()) and "Est. GB" in estimated
