@@ -39,7 +39,7 @@ def export_command(
 
         if hub_ids is not None and format != "hf":
             raise RegistryError(f"--hub-ids maps records to Hugging Face Hub ids, which only the hf export uses, "
-                                f"not {format}", f"leave out --hub-ids, or use --format hf")
+                                f"not {format}", "leave out --hub-ids, or use --format hf")
 
         registry = load_valid(records)
         written = export(registry, format, out, hub_ids=hub_ids)

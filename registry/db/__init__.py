@@ -8,5 +8,6 @@
 - ``build``: a validated registry written to a SQLite file (atomically) or a PostgreSQL server;
 - ``query``: one read-only SELECT against a built database, with a time limit.
 
-Most of this package imports SQLAlchemy (``catalog`` and ``freshness`` do not); the CLI imports it only inside the commands that need it.
+Most of this package imports SQLAlchemy (``catalog`` and ``freshness`` do not); the CLI imports it
+only inside the commands that need it.
 """

@@ -1,16 +1,16 @@
 """Every Eval Ever (schema 0.3.0): one evaluation log per configuration, with each of its results.
 
-The log is of the ``documentation`` kind: the values are transcribed from a paper, never our
-runs. The pinned PDF's SHA-256 is in ``source_metadata.additional_details``; each result's
-printed value, exact value, locator, review status and the hardware the source ran it on in
+The log is of the ``documentation`` kind: the values are transcribed from a paper, never our runs.
+The pinned PDF's SHA-256 is in ``source_metadata.additional_details``; each result's printed value,
+exact value, locator, review status and the hardware the source ran it on in
 ``score_details.details`` (strings, as the schema asks: the schema has no hardware field); the
 configuration's hardware and model family in ``model_info.additional_details`` (no record names a
-model's developer, so the schema's optional ``developer`` is left out); what qualifies the metric in ``metric_config.additional_details``. The
-schema's ``uncertainty`` takes numbers: a printed standard error, standard deviation or
-confidence interval (a ± value around the score, or its bounds) maps to its own entry, with
-``num_samples`` where it was computed over samples; a source that reports none gets no
-``uncertainty`` object, and ``details.uncertainty`` says so in the pages' words (else it holds the
-uncertainty as printed).
+model's developer, so the schema's optional ``developer`` is left out); what qualifies the metric in
+``metric_config.additional_details``. The schema's ``uncertainty`` takes numbers: a printed standard
+error, standard deviation or confidence interval (a ± value around the score, or its bounds) maps to
+its own entry, with ``num_samples`` where it was computed over samples; a source that reports none
+gets no ``uncertainty`` object, and ``details.uncertainty`` says so in the pages' words (else it
+holds the uncertainty as printed).
 Our own measured and estimated runs are not part of a documentation log and stay out, and so do
 superseded and retracted results: the schema has no place for a value that is no longer the
 registry's, so each log holds current results only, ``details.record_status`` says so and
