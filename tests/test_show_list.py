@@ -16,7 +16,7 @@ def test_show_result_reads_like_its_page(cli) -> None:  # type: ignore[no-untype
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.split())
     for phrase in (
-        "11.5 Peak memory (Training, sequence length 1000, batch size 16, stage + DeepSpeed",
+        "11.5 GB · Peak memory (Training, sequence length 1000, batch size 16, stage + DeepSpeed",
         "Transcribed value: 11.49 GB as printed (display value 11.5; source checked)",
         "Tested configuration NT 2.5B, training with FlashAttention, checkpointing and ZeRO-2 offload",
         "Uncertainty Not reported by the source",
@@ -37,7 +37,7 @@ def test_show_configuration_lists_its_evaluations_and_results(cli) -> None:  # t
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.split())
     assert "1 evaluation · 1 result" in text
-    assert "33.9 Peak memory" in text and "Transcribed: 33.88 GB" in text
+    assert "33.9 GB · Peak memory" in text and "Transcribed: 33.88 GB" in text
     assert "checkpoint: reason: unreported; note: The paper names the family and parameter count only." in text
     assert "0 evidence rows" in text
 

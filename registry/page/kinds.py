@@ -88,8 +88,8 @@ def _result_page(result: Result, registry: Registry) -> Page:
     version = "" if standing is Status.CURRENT else f"; {standing.value}, not the registry's value (see above)"
 
     headline = Paragraph((
-        Piece(display, Style.STRONG, tag, exact=str(result.numeric_value)),
-        Piece(f" {d.metric_label(result.metric)} ({result.metric_qualifier})"),
+        Piece(with_unit(display, result.unit), Style.STRONG, tag, exact=str(result.numeric_value)),
+        Piece(f" · {d.metric_label(result.metric)} ({result.metric_qualifier})"),
         Piece("\nTranscribed value: ", Style.TRANSCRIBED),
         Piece(with_unit(result.printed_value, result.unit), Style.TRANSCRIBED, tag, exact=str(result.numeric_value)),
         Piece(" as printed", Style.TRANSCRIBED),
@@ -190,9 +190,9 @@ def findings_table(registry: Registry, evaluations: Iterable[Evaluation]) -> Tab
                 (Piece("Configuration: "), *_link(configuration)),
                 (Piece("Protocol: "), Piece(d.record_name(protocol), link=protocol.id), Piece("\nDataset: "),
                  Piece(d.record_name(dataset), link=dataset.id)),
-                (Piece(d.display_value(result.numeric_value), tag=tag, exact=str(result.numeric_value),
-                       link=result.id),
-                 Piece(f" {d.metric_label(result.metric)} ({result.metric_qualifier})\n"
+                (Piece(with_unit(d.display_value(result.numeric_value), result.unit), tag=tag,
+                       exact=str(result.numeric_value), link=result.id),
+                 Piece(f" · {d.metric_label(result.metric)} ({result.metric_qualifier})\n"
                        f"{result.unit} · {result.metric_direction.value}\nTranscribed: "),
                  Piece(f"{result.printed_value} {d.unit_symbol(result.unit)}", tag=tag,
                        exact=str(result.numeric_value)),
