@@ -200,3 +200,41 @@ def test_the_reproduce_table_says_what_its_values_are() -> None:
     assert "beside our measured values" in " ".join(table(Method.MEASURED, False).split())
     estimated = table(Method.ESTIMATED, False)
     assert "beside our estimated values" in " ".join(estimated.split()) and "Est. GB" in estimated
+
+
+def test_a_setting_run_again_counts_as_one_setting_and_two_runs() -> None:
+    """Re-running one setting adds a run, not a setting (finding P8: '21 setting(s)' for 20 settings)."""
+    from registry.models import Reproduction
+    from registry.show import runs_summary as _runs_summary
+
+    registry, _ = validate(BUNDLED_RECORDS)
+    runs = [r for r in registry.of_kind(Reproduction) if r.result == RESULT_33 and r.value is not None]
+    distinct = len({tuple(sorted(r.setting.items())) for r in runs})
+    assert _runs_summary(runs, "GB").startswith(f"{distinct} setting(s), ")
+    again = runs[0].model_copy(update={"id": runs[0].id + "-again"})
+    assert _runs_summary([*runs, again], "GB").startswith(f"{distinct} setting(s) ({len(runs) + 1} runs), ")
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_the_results_table_never_splits_a_word_of_a_cell_or_a_row_number(width: int) -> None:
+    """At 80 columns with --all, 'source checked' and 'current' read whole, and row 10 reads '10', not '…' (P9)."""
+    import re
+
+    from rich.console import Console
+
+    from registry.show import results_table
+    from tests.conftest import DATA
+
+    for records in (BUNDLED_RECORDS, DATA / "fixture-registry"):
+        registry, _ = validate(records)
+        console = Console(width=width, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+        console.print(results_table(registry, history=True))
+        text = console.export_text()
+        assert "…" not in text
+        rows = [line for line in text.splitlines() if line.startswith("│")]
+        cells = [cell.strip() for line in rows for cell in line.strip("│").split("│")]
+        for word in ("source", "checked", "current", "reviewed", "transcribed", "Checkpointing"):
+            assert not any(cell and word.startswith(cell) and cell != word and re.fullmatch(r"[a-z(]+", cell)
+                           for cell in cells if len(cell) >= 4), (records.name, word)
+        numbers = [cell for line in rows for cell in [line.strip("│").split("│")[0].strip()] if cell]
+        assert numbers == [str(n) for n in range(1, len(numbers) + 1)], numbers[:12]

@@ -479,7 +479,8 @@ def nearest_run(runs: list[Reproduction]) -> tuple[Reproduction, Comparison] | N
 
 
 def runs_summary(runs: list[Reproduction], unit: str) -> str:
-    """How many settings gave a value, where, and the value nearest the transcribed one."""
+    """How many settings gave a value (and in how many runs, where one ran again), where, and the value nearest
+    the transcribed one."""
     if not runs:
         return "none"
     values = [r.value for r in runs if r.value is not None]
@@ -487,7 +488,10 @@ def runs_summary(runs: list[Reproduction], unit: str) -> str:
         return f"{len(runs)} run(s), no value"
     where = sorted({"CPU estimate" if r.hardware.kind == "cpu-estimate" else r.hardware.name
                     for r in runs if r.value is not None})
-    head = f"{len(values)} setting(s), {', '.join(where)}"
+    valued = [r for r in runs if r.value is not None]
+    settings = len({(r.model, tuple(sorted((k, repr(v)) for k, v in r.setting.items()))) for r in valued})
+    runs_note = f" ({len(valued)} runs)" if len(valued) != settings else ""  # a setting run again is no new setting
+    head = f"{settings} setting(s){runs_note}, {', '.join(where)}"
     nearest = nearest_run(runs)
     if nearest is None:  # a transcribed 0 has no ratio to compare with
         return f"{head}; from {min(values):.2f} to {max(values):.2f} {unit}"
