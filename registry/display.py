@@ -222,6 +222,23 @@ def _status_label(registry: Registry, record_id: str) -> str:
     return STATUS_LABELS[status]
 
 
+def hardware_text(record: Result | Configuration) -> str:
+    """The hardware the source says it ran on, each statement with its words and where it says so, or why none.
+
+    'NVIDIA H100: NVIDIA H100 (section 2.4); NVIDIA H100, 94 GB each: 'H100 94GB GPUs' (section 4)'.
+    Exports whose format has no hardware field carry it as this one text.
+    """
+    if not record.hardware:
+        return missing_phrase(record, "hardware")
+    parts = []
+    for entry in record.hardware:
+        device = f"{entry.count} x {entry.accelerator}" if entry.count else entry.accelerator
+        if entry.memory is not None:
+            device += f", {entry.memory.value} {unit_symbol(entry.memory.unit)} each"
+        parts.append(f"{device}: {entry.text}")
+    return "; ".join(parts)
+
+
 def releases_of(registry: Registry, record_id: str) -> list[Release]:
     return registry.referrers(record_id, Release, "members")
 

@@ -17,6 +17,9 @@ from registry.models import Release
 from registry.models.fields import dates_in
 
 HASH_PREFIX_LENGTH = 12
+#: How a recorded release stands against the records now, as the command and the site say it.
+SAME_CONTENT = "the records have not changed since it was named"
+CHANGED_CONTENT = "the records have changed since it was named: its hash prefix is not the current content's"
 
 
 def content_digest(registry: Registry) -> str:
@@ -48,3 +51,18 @@ def release_name(registry: Registry) -> str:
                             "add a record with a date (a source's publication date, a review's time) and try again")
     stamp = day.isoformat()
     return f"{stamp}-{content_digest(registry)[:HASH_PREFIX_LENGTH]}"
+
+
+def hash_prefix(release: Release) -> str:
+    """The content hash prefix a release's name ends with ('<date>-<prefix>')."""
+    return release.name.rsplit("-", 1)[-1]
+
+
+def same_content(release: Release, digest: str) -> bool:
+    """Whether the records hold the content ``release`` named: ``digest`` (``content_digest``) has its prefix."""
+    return digest.startswith(hash_prefix(release))
+
+
+def standing(release: Release, digest: str) -> str:
+    """Whether the records changed since ``release`` was named, in words."""
+    return SAME_CONTENT if same_content(release, digest) else CHANGED_CONTENT

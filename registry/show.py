@@ -88,8 +88,9 @@ def _table(block: Table) -> RenderableType:
     return _rich_table(block, None)
 
 
-def _rich_table(block: Table, widths: list[int | None] | None) -> RichTable:
-    table = RichTable(title=block.title, caption=block.caption, show_lines=block.lines, expand=block.expand)
+def _rich_table(block: Table, widths: list[int | None] | None, padding: int = 1) -> RichTable:
+    table = RichTable(title=block.title, caption=block.caption, show_lines=block.lines, expand=block.expand,
+                      padding=(0, padding))
     for index, column in enumerate(block.columns):
         width = widths[index] if widths else None
         table.add_column(column.header, ratio=None if width else column.ratio, width=width,
@@ -101,11 +102,18 @@ def _rich_table(block: Table, widths: list[int | None] | None) -> RichTable:
     return table
 
 
-class _SharedTable:
-    """A table whose columns share the width by their ratios, but each gets at least its header's longest word.
+#: The longest word of a cell that a shared column makes room for; a longer one (an id) may break.
+LONGEST_WORD = 14
 
-    Rich's own ratios round the shares and may cut a header mid-word ('Uncertaint / y'); the widths
-    are worked out here, once the terminal's width is known.
+
+class _SharedTable:
+    """A table whose columns share the width by their ratios, but each gets at least its longest word.
+
+    Rich's own ratios round the shares and may cut a word mid-way ('Uncertaint / y', 'sourc / e'): the
+    widths are worked out here, once the terminal's width is known. Each column gets room for the
+    longest word of its header and of its cells (up to ``LONGEST_WORD``); a column without a ratio (the
+    row number) gets its whole widest cell, so '10' never reads '…'. Where a terminal is too narrow
+    for that with the usual padding, the cells lose their padding rather than their words.
     """
 
     def __init__(self, block: Table) -> None:
@@ -113,14 +121,22 @@ class _SharedTable:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         columns = self.block.columns
-        fixed = [len(c.header) if not c.ratio else 0 for c in columns]
-        floors = [max((len(word) for word in c.header.split()), default=1) for c in columns]
+        cells = [[_plain_text(row[i]) for row in self.block.rows] for i in range(len(columns))]
+        fixed = [0 if c.ratio else max([len(c.header), *(len(line) for cell in cells[i] for line in cell.split("\n"))])
+                 for i, c in enumerate(columns)]
+        floors = [max([len(w) for w in c.header.split()] + [min(len(w), LONGEST_WORD) for cell in cells[i]
+                                                            for w in cell.split()] + [1])
+                  for i, c in enumerate(columns)]
+        padding = 1
         room = options.max_width - (3 * len(columns) + 1) - sum(fixed)  # borders and padding
+        if room < sum(f for f, c in zip(floors, columns, strict=True) if c.ratio):
+            padding = 0
+            room = options.max_width - (len(columns) + 1) - sum(fixed)  # borders only
         shares = [c.ratio or 0 for c in columns]
         total = sum(shares)
-        widths: list[int | None] = [max(floor, room * share // total) if share else None
-                                    for share, floor in zip(shares, floors, strict=True)]
-        spare = room - sum(w or 0 for w in widths)
+        widths: list[int | None] = [max(floor, room * share // total) if share else fixed[i] or None
+                                    for i, (share, floor) in enumerate(zip(shares, floors, strict=True))]
+        spare = room - sum(w or 0 for i, w in enumerate(widths) if shares[i])
         shared = [i for i in range(len(columns)) if shares[i]]
         while spare < 0 and any((widths[i] or 0) > floors[i] for i in shared):  # floors took more than the shares
             index = max(shared, key=lambda i: (widths[i] or 0) - floors[i])
@@ -131,7 +147,11 @@ class _SharedTable:
                 break
             widths[index] = (widths[index] or 0) + 1
             spare -= 1
-        yield _rich_table(self.block, widths)
+        yield _rich_table(self.block, widths, padding)
+
+
+def _plain_text(content: Content) -> str:
+    return "".join(piece.text for piece in content)
 
 
 def _text(content: Content, style: str = "") -> Text:

@@ -203,6 +203,15 @@ def test_a_check_without_artifact_hash_reads_apart_in_sql_as_on_the_pages(built:
         assert (display.UNVERIFIABLE_NOTE in display.status_label(registry, result_id)) == (flag == 0)
 
 
+def test_the_review_label_reads_as_the_pages_word_it(built: Path, records_dir: Path) -> None:
+    """A check nobody can repeat never reads 'source-checked' like one they can (finding P7)."""
+    registry, _ = validate(records_dir)
+    labels = dict(query(built, "SELECT record_id, review_label FROM record_review_status"))
+    assert labels == {record_id: display.status_label(registry, record_id) for record_id in registry.records}
+    flat = dict(query(built, "SELECT result_id, review_label FROM results_flat"))
+    assert flat == {RESULT_33: "source checked (no artifact hash)", RESULT_11: "source checked"}
+
+
 def test_missing_metadata_view_lists_every_entry(built: Path, records_dir: Path) -> None:
     registry, _ = validate(records_dir)
     expected = {(r.id, r.kind_token, m.field, m.reason.value, m.note)
@@ -228,7 +237,7 @@ def test_reproductions_sit_beside_their_results(cli, records_dir: Path, tmp_path
     out = tmp_path / "registry.db"
     build(cli, records_dir, out)
     [row] = query(out, "SELECT reproduction_id, result_id, transcribed_printed_value, transcribed_value, "
-                       "reproduced_value, unit, ratio, difference, method, hardware_name FROM reproductions_side_by_side "
+                       "our_value, unit, ratio, difference, method, hardware_name FROM reproductions_side_by_side "
                        "WHERE reproduction_id = ?", REPRODUCTION)
     assert row[:6] == (REPRODUCTION, RESULT_33, "33.88", "33.88", "30.12", "gigabyte")
     assert row[6] == str(reproduction.comparison.ratio)  # exact, as filed  # type: ignore[union-attr]
@@ -581,3 +590,12 @@ def test_rows_of_another_version_of_the_code_are_not_used(cli, records_dir: Path
     [store] = (tmp_path / "xdg-cache" / "registry").glob("records-*.sqlite3")
     with sqlite3.connect(store) as connection:  # only the latest version's rows are kept
         assert connection.execute("SELECT DISTINCT version FROM derived").fetchall() == [("another-version",)]
+
+
+def test_the_build_help_names_every_view(cli) -> None:  # type: ignore[no-untyped-def]
+    """The help's list of views comes from the one declaration of them (finding P1: it once named four of six)."""
+    from registry.db.catalog import VIEWS
+
+    assert list(VIEWS) == list(views())
+    text = " ".join(cli("db", "build", "--help").output.split())
+    assert ", ".join(VIEWS) in text and len(VIEWS) == 6

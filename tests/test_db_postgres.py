@@ -117,11 +117,11 @@ def test_same_rows_as_the_sqlite_file(cli, records_dir: Path, pg_url: str, tmp_p
 def test_reproductions_view_on_the_server(cli, records_dir: Path, pg_url: str) -> None:  # type: ignore[no-untyped-def]
     add_reproduction(records_dir)
     build_pg(cli, records_dir, pg_url)
-    [row] = query_json(cli, pg_url, "SELECT reproduction_id, transcribed_value, reproduced_value, ratio "
+    [row] = query_json(cli, pg_url, "SELECT reproduction_id, transcribed_value, our_value, ratio "
                                     "FROM reproductions_side_by_side WHERE reproduction_id = "
                                     f"'{REPRODUCTION}'")
     assert row["reproduction_id"] == REPRODUCTION
-    assert (row["transcribed_value"], row["reproduced_value"]) == ("33.88", "30.12")
+    assert (row["transcribed_value"], row["our_value"]) == ("33.88", "30.12")
     assert row["ratio"] == "0.889020"  # exact, as filed (NUMERIC on the server)
 
 

@@ -415,3 +415,34 @@ def test_a_wide_result_shows_every_column(cli, db: Path) -> None:  # type: ignor
     assert result.exit_code == 0, result.output
     assert "columns do not fit" in result.output and "row 2" in result.output
     assert result.output.count("LASTVALUE") == 2 and "source_sha256" in result.output
+
+
+def test_the_stale_check_compares_with_the_folder_the_database_was_built_from(  # type: ignore[no-untyped-def]
+        cli, db: Path, records_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A database built from another folder is compared with that folder, and the advice rebuilds from it
+    (finding P3): following it never replaces the database with the records of the current folder."""
+    elsewhere = tmp_path / "work"
+    (elsewhere / "records" / "result").mkdir(parents=True)  # a records/ folder here, which the build never read
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.delenv("REGISTRY_RECORDS", raising=False)
+    assert "Warning" not in cli("query", "--db", db, "SELECT 1").output
+    os.utime(records_dir / "result" / f"{RESULT_33}.yaml")  # touched now, after the build
+    stale = cli("query", "--db", db, "SELECT 1")
+    assert stale.exit_code == 0
+    text = " ".join(stale.output.split())
+    assert f"record files under {records_dir.resolve()}/ changed after {db} was built (1 edited)" in text
+    assert f"registry db build --records {records_dir.resolve()} --out {db}" in text
+    # --records still names another folder to compare with, where a user asks for one.
+    assert "(1 edited)" not in cli("query", "--db", db, "--records", elsewhere / "records", "SELECT 1").output
+
+
+def test_the_database_names_the_folder_it_was_built_from(db: Path, records_dir: Path) -> None:
+    from registry.db.freshness import RECORDS_FOLDER_KEY, built_from
+
+    assert built_from(db) == records_dir.resolve()
+    connection = sqlite3.connect(db)
+    try:
+        (value,) = connection.execute("SELECT value FROM registry_meta WHERE key = ?", (RECORDS_FOLDER_KEY,)).fetchone()
+    finally:
+        connection.close()
+    assert value == str(records_dir.resolve())

@@ -59,6 +59,13 @@ def test_every_eval_ever_files_validate_against_the_published_schema(tmp_path: P
     assert details["review_status"] == "source checked (no artifact hash)"
     assert result["metric_config"]["lower_is_better"] is True and result["metric_config"]["metric_unit"] == "gigabyte"
     assert log["model_info"]["name"] == "NT 2.5B"
+    # The hardware the authors measured on travels with each value and with the configuration (finding P4);
+    # no record names the developer, so the family's name is never given as one.
+    hardware = "NVIDIA H100: NVIDIA H100 (section 2.4); NVIDIA H100, 94 GB each: 'H100 94GB GPUs' (section 4)"
+    assert details["hardware"] == hardware
+    assert log["model_info"]["additional_details"]["hardware"] == hardware
+    assert "developer" not in log["model_info"]
+    assert log["model_info"]["additional_details"]["model_family"] == "Nucleotide Transformer"
     assert log["model_info"]["additional_details"]["checkpoint"] == "Not reported"
 
 
@@ -77,6 +84,10 @@ def test_prov_json_reads_back_with_exact_decimals(tmp_path: Path, cli) -> None: 
     records = {str(r.identifier): r for r in document.get_records() if r.identifier is not None}
     result = records[f"reg:{RESULT_11}"]
     (value,) = result.get_attribute("reg:numeric_value")
+    (hardware,) = result.get_attribute("reg:hardware")
+    assert str(hardware).startswith("NVIDIA H100: NVIDIA H100 (section 2.4)")
+    (config_hardware,) = records[f"reg:{CONFIG_33}"].get_attribute("reg:hardware")
+    assert "'H100 94GB GPUs' (section 4)" in str(config_hardware)
     assert isinstance(value, prov_model.Literal) and str(value.datatype) == "xsd:decimal" and value.value == "11.49"
     assert "reg:pdf/saadat-fellay-20261015-source-optimizing-genomic-language-models" in records
     assert isinstance(records["reg:transcription/saadat-fellay-20261015-source-optimizing-genomic-language-models"],
@@ -114,15 +125,38 @@ def test_hf_eval_results_without_hub_ids_lists_what_it_could_not_carry(tmp_path:
 def test_hf_eval_results_read_back_with_huggingface_hub(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
     hub = pytest.importorskip("huggingface_hub", reason="the hf export needs huggingface_hub")
     out = export(cli, tmp_path, "hf", "--hub-ids", str(HUB_IDS))
-    path = out / "fixture-org" / "nt-2-5b-fixture" / ".eval_results" / "fixture-org--synthetic-dna-fixture.yaml"
-    entries = hub.parse_eval_result_entries(yaml.safe_load(path.read_text()))
+    # Two configurations of one Hub model score on one benchmark task: the Hub reads one score per model,
+    # benchmark and task in a file, so each gets its own file, named for its result (finding P12).
+    folder = out / "fixture-org" / "nt-2-5b-fixture" / ".eval_results"
+    files = sorted(folder.iterdir())
+    assert {p.name for p in files} == {f"fixture-org--synthetic-dna-fixture_{RESULT_33.split('-result-')[1]}.yaml",
+                                       f"fixture-org--synthetic-dna-fixture_{RESULT_11.split('-result-')[1]}.yaml"}
+    per_file = [hub.parse_eval_result_entries(yaml.safe_load(path.read_text())) for path in files]
+    assert all(len(found) == 1 for found in per_file)
+    entries = [entry for found in per_file for entry in found]
     assert sorted(e.value for e in entries) == [11.49, 33.88]
     assert {e.dataset_id for e in entries} == {"fixture-org/synthetic-dna-fixture"}
     assert all(e.source_url == "https://openreview.net/pdf?id=NUleWh1GFx" for e in entries)
     assert any("11.49 GB as printed; source checked" in (e.notes or "") for e in entries)
     manifest = json.loads((out / "registry-export.json").read_text())
     lost = {item["record"]: item["fields"] for item in manifest["not_carried"]}
-    assert "unit" in lost[RESULT_11] and "our measured and estimated values" in lost[RESULT_11]
+    assert "our measured and estimated values" in lost[RESULT_11]
+    # The notes carry the unit and the review status as words: the manifest says so, not that they are lost.
+    assert not any(field in ("unit", "review status") or field.startswith("review status and")
+                   for field in lost[RESULT_11])
+    assert "unit, printed value, metric qualifier and review status as fields (the notes carry them as text)" in \
+        lost[RESULT_11]
+    assert "the hardware the source ran it on" in lost[RESULT_11]
+
+
+def test_hub_ids_are_refused_for_a_format_that_does_not_use_them(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """--hub-ids is for hf only: elsewhere it is refused rather than silently ignored (finding P11)."""
+    out = tmp_path / "csv"
+    result = cli("export", "--format", "csv", "--hub-ids", str(HUB_IDS), "--out", out)
+    assert result.exit_code == 1
+    text = " ".join(result.output.split())
+    assert "--hub-ids maps records to Hugging Face Hub ids, which only the hf export uses, not csv" in text
+    assert "leave out --hub-ids, or use --format hf" in text and not out.exists()
 
 
 def test_csv_is_the_results_flat_view_with_exact_values(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]

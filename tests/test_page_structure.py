@@ -76,7 +76,8 @@ def test_a_field_added_to_a_model_appears_on_its_page_without_an_edit(registry: 
 def test_transcribed_values_are_tagged_with_their_review(registry: Registry) -> None:
     page = build_page(registry.records[RESULT_11], registry)
     headline = page.blocks[0].content  # type: ignore[union-attr]
-    assert text_of(headline).startswith("11.5 Peak memory")
+    assert text_of(headline).startswith("11.5 GB · Peak memory")  # the unit with the headline value (finding P5)
+    assert next(p for p in headline if p.text == "11.5 GB").exact == "11.49"
     value = next(p for p in headline if p.text == "11.49 GB")
     assert value.tag is not None and value.tag.provenance is Provenance.SOURCE_CHECKED
     assert value.tag.label == "source checked" and value.exact == "11.49"

@@ -89,3 +89,22 @@ def test_a_registry_without_dates_has_no_release_name(tmp_path: Path) -> None:
     assert report.valid
     with pytest.raises(RegistryError, match="no record holds a date"):
         release_name(registry)
+
+
+def test_release_says_whether_the_records_changed_since_each_recorded_release(
+        cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """As the site's release page does (finding P13): the bundled release was named before our runs were filed."""
+    text = " ".join(cli("release", "--records", records_dir).output.split())
+    assert ("Recorded release: 2026-10-22-1b7cf027e4f6 (the records have changed since it was named: its hash "
+            "prefix is not the current content's)") in text
+    assert json.loads(cli("release", "--records", records_dir, "--format", "json").output)["same_content"] == {
+        "2026-10-22-1b7cf027e4f6": False}
+    current = release_name(validate(records_dir)[0])
+    path = next((records_dir / "release").glob("*.yaml"))
+    renamed = path.with_name(path.name.replace("2026-10-22-1b7cf027e4f6", current))
+    renamed.write_text(path.read_text().replace("2026-10-22-1b7cf027e4f6", current))  # a release of the content now
+    path.unlink()
+    same = cli("release", "--records", records_dir)
+    assert same.exit_code == 0, same.output
+    assert f"Recorded release: {current} (the records have not changed since it was named)" in \
+        " ".join(same.output.split())

@@ -95,6 +95,7 @@ def test_smoke_without_a_gpu_runs_the_steps_on_the_cpu_and_files_nothing(cli, re
     assert "the smoke run runs its training steps on the CPU, which measures nothing" in text
     assert "transcribed (as printed) 33.88" in text and "Model nt-tiny" in text and "dry run" in text
     assert text.count("done (dry run: nothing measured)") == 2 and "nothing was filed" in text
+    assert "beside a CPU dry run (nothing measured)" in text and "Meas." not in text
     assert digest(records_dir) == before
 
 

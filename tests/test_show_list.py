@@ -16,7 +16,7 @@ def test_show_result_reads_like_its_page(cli) -> None:  # type: ignore[no-untype
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.split())
     for phrase in (
-        "11.5 Peak memory (Training, sequence length 1000, batch size 16, stage + DeepSpeed",
+        "11.5 GB · Peak memory (Training, sequence length 1000, batch size 16, stage + DeepSpeed",
         "Transcribed value: 11.49 GB as printed (display value 11.5; source checked)",
         "Tested configuration NT 2.5B, training with FlashAttention, checkpointing and ZeRO-2 offload",
         "Uncertainty Not reported by the source",
@@ -37,7 +37,7 @@ def test_show_configuration_lists_its_evaluations_and_results(cli) -> None:  # t
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.split())
     assert "1 evaluation · 1 result" in text
-    assert "33.9 Peak memory" in text and "Transcribed: 33.88 GB" in text
+    assert "33.9 GB · Peak memory" in text and "Transcribed: 33.88 GB" in text
     assert "checkpoint: reason: unreported; note: The paper names the family and parameter count only." in text
     assert "0 evidence rows" in text
 
@@ -156,3 +156,85 @@ def test_the_results_table_never_cuts_a_header_word(width: int) -> None:
     header = "\n".join(console.export_text().splitlines()[1:5])
     for word in ("Evaluation", "Transcribed", "(display)", "Uncertainty", "Review", "Measured", "Estimated"):
         assert word in header, (width, word, header)
+
+
+def test_an_estimate_is_never_called_reproduced_or_measured(cli) -> None:  # type: ignore[no-untyped-def]
+    """The comparison names the run's value by its method: an estimate is no reproduction (finding P6)."""
+    from registry.models import Reproduction
+
+    registry, _ = validate(BUNDLED_RECORDS)
+    run = next(r for r in registry.of_kind(Reproduction) if r.method.value == "estimated" and r.comparison)
+    result = cli("show", run.id)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert run.comparison is not None
+    assert f"transcribed: {run.comparison.transcribed}; estimated by us: {run.comparison.reproduced};" in text
+    assert "reproduced:" not in text
+
+
+def test_the_reproduce_table_says_what_its_values_are() -> None:
+    """Estimates, measurements and dry runs are titled apart; a narrow terminal keeps the 'Outcome' header whole."""
+    from rich.console import Console
+
+    from measure.outcome import Method
+    from measure.settings import Setting, Stage
+    from registry.cli.reproduce import results_table
+    from registry.models import Result
+    from registry.reproduce import Filed, Job
+    from tests.test_reproduce import outcome_for
+
+    registry, _ = validate(BUNDLED_RECORDS)
+    transcribed = registry.get_as(RESULT_33, Result)
+    setting = Setting(model="nt-tiny", stage=Stage.CHECKPOINTING, sequence_length=64, batch_size=2)
+
+    def table(method: Method, dry_run: bool) -> str:
+        filed = [Filed(job=Job(setting), outcome=outcome_for(setting, method=method, dry_run=dry_run,
+                                                              peak=None if dry_run else 30_120_000_000))]
+        console = Console(width=80, record=True)
+        console.print(results_table(transcribed, filed, method=method, smoke=True))
+        return console.export_text()
+
+    dry = table(Method.MEASURED, True)
+    assert "beside a CPU dry run (nothing measured)" in " ".join(dry.split())
+    assert "Meas." not in dry and "measured values" not in dry and "Outcome" in dry
+    assert "beside our measured values" in " ".join(table(Method.MEASURED, False).split())
+    estimated = table(Method.ESTIMATED, False)
+    assert "beside our estimated values" in " ".join(estimated.split()) and "Est. GB" in estimated
+
+
+def test_a_setting_run_again_counts_as_one_setting_and_two_runs() -> None:
+    """Re-running one setting adds a run, not a setting (finding P8: '21 setting(s)' for 20 settings)."""
+    from registry.models import Reproduction
+    from registry.show import runs_summary as _runs_summary
+
+    registry, _ = validate(BUNDLED_RECORDS)
+    runs = [r for r in registry.of_kind(Reproduction) if r.result == RESULT_33 and r.value is not None]
+    distinct = len({tuple(sorted(r.setting.items())) for r in runs})
+    assert _runs_summary(runs, "GB").startswith(f"{distinct} setting(s), ")
+    again = runs[0].model_copy(update={"id": runs[0].id + "-again"})
+    assert _runs_summary([*runs, again], "GB").startswith(f"{distinct} setting(s) ({len(runs) + 1} runs), ")
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_the_results_table_never_splits_a_word_of_a_cell_or_a_row_number(width: int) -> None:
+    """At 80 columns with --all, 'source checked' and 'current' read whole, and row 10 reads '10', not '…' (P9)."""
+    import re
+
+    from rich.console import Console
+
+    from registry.show import results_table
+    from tests.conftest import DATA
+
+    for records in (BUNDLED_RECORDS, DATA / "fixture-registry"):
+        registry, _ = validate(records)
+        console = Console(width=width, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+        console.print(results_table(registry, history=True))
+        text = console.export_text()
+        assert "…" not in text
+        rows = [line for line in text.splitlines() if line.startswith("│")]
+        cells = [cell.strip() for line in rows for cell in line.strip("│").split("│")]
+        for word in ("source", "checked", "current", "reviewed", "transcribed", "Checkpointing"):
+            assert not any(cell and word.startswith(cell) and cell != word and re.fullmatch(r"[a-z(]+", cell)
+                           for cell in cells if len(cell) >= 4), (records.name, word)
+        numbers = [cell for line in rows for cell in [line.strip("│").split("│")[0].strip()] if cell]
+        assert numbers == [str(n) for n in range(1, len(numbers) + 1)], numbers[:12]

@@ -210,6 +210,24 @@ def test_release_pages_carry_the_content_hash(site: Path) -> None:
     assert "2026-10-22-1b7cf027e4f6" in releases
     recorded = text_of(parse(site / "release" / f"{RELEASE}.html"))
     assert "Content hash prefix 1b7cf027e4f6" in recorded and content_digest(registry) in recorded
+    assert "The records have changed since it was named: its hash prefix is not the current content's." in recorded
+
+
+def test_the_releases_page_counts_only_what_the_hash_covers(site: Path) -> None:
+    """Release records are left out of the hash, so 'Records in this content' leaves them out too (finding P2)."""
+    releases = parse(site / "release" / "index.html")
+    counted = next(t for t in releases.iter(f"{NS}table")
+                   if "Records in this content" in text_of(next(t.iter(f"{NS}caption"))))
+    kinds = [text_of(row[0]) for row in counted.iter(f"{NS}tr") if row[0].tag == f"{NS}td"]
+    assert "result" in kinds and "release" not in kinds
+    assert "Not counted: 1 release record(s), which the hash leaves out." in text_of(releases)
+
+
+def test_the_site_has_no_empty_folder(site: Path) -> None:
+    """A kind no record has gets no folder (finding P13: correction/ and retraction/ stood empty)."""
+    empty = [p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_dir() and not any(p.iterdir())]
+    assert empty == []
+    assert not (site / "correction").exists() and (site / "result").is_dir()
 
 
 def test_the_same_records_give_the_same_bytes(site: Path, tmp_path: Path) -> None:

@@ -154,18 +154,20 @@ def release_command(
     Two people with the same records get the same name; any change to a record changes it.
     """
     from registry.models import Release
-    from registry.release import content_digest, release_name
+    from registry.release import content_digest, release_name, same_content, standing
 
     with user_errors(debug):
         registry = load_valid(records)
         name = release_name(registry)
-        recorded = [r.name for r in registry.of_kind(Release)]
+        digest = content_digest(registry)
+        recorded = registry.of_kind(Release)
         if format is Format.JSON:
-            echo_json({"name": name, "sha256": content_digest(registry), "recorded": recorded})
+            echo_json({"name": name, "sha256": digest, "recorded": [r.name for r in recorded],
+                       "same_content": {r.name: same_content(r, digest) for r in recorded}})
             return
         console.print(f"Current content: [bold]{name}[/]")
         for release in recorded:
-            console.print(f"Recorded release: {release}")
+            console.print(f"Recorded release: {release.name} ({standing(release, digest)})", soft_wrap=True)
 
 
 def schema_command(

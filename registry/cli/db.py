@@ -24,6 +24,7 @@ from registry import limits
 from registry.cli._errors import err_console, user_errors
 from registry.cli.options import CommandGroup, DebugOption, NoCacheOption, RecordsOption
 from registry.cli.output import console
+from registry.db.catalog import VIEWS
 from registry.errors import RegistryError
 from registry.textsafe import escaped, json_text
 
@@ -53,8 +54,7 @@ def build_command(
     """Validate the records, then build a SQL database of them: a SQLite file, or a PostgreSQL server.
 
     Refuses to build from an invalid registry and prints the validation report instead. Tables
-    mirror the record kinds; the views results_flat, missing_metadata_all, record_review_status
-    and reproductions_side_by_side hold the usual joins. Query it with 'registry query'.
+    mirror the record kinds; the views {views} hold the usual joins. Query it with 'registry query'.
     """
     with user_errors(debug):
         from registry.db.build import build_database
@@ -75,6 +75,10 @@ def build_command(
 
             metadata = write_metadata(out)
             console.print(f"Wrote {metadata} (for: datasette {out} --metadata {metadata})")
+
+
+# The help names every view the build makes, from the one list of them (light: no SQLAlchemy at start-up).
+build_command.__doc__ = (build_command.__doc__ or "").replace("{views}", ", ".join(VIEWS))
 
 
 def _sqlite_url_hint(url: str) -> str:
@@ -139,7 +143,11 @@ def query_command(
         help=f"Stop a query on a SQLite file that needs more memory than this (one value may hold a "
              f"{limits.QUERY_VALUE_SHARE}th of it).",
     ),
-    records: Path = RecordsOption,
+    records: Path | None = typer.Option(
+        None, "--records", "-r", envvar="REGISTRY_RECORDS", file_okay=False,
+        help="Folder of record files to compare a SQLite database with (default: the folder it was built from; "
+             "env REGISTRY_RECORDS).",
+    ),
     debug: bool = DebugOption,
 ) -> None:
     """Run one read-only SQL query against the database built by 'registry db build'.
@@ -147,8 +155,9 @@ def query_command(
     The database is opened read-only, only a single SELECT or WITH statement runs, and a query
     that runs longer than --timeout, or (on a SQLite file) needs more memory than --max-memory, is
     stopped; at most --max-rows rows are given. With a SQLite file, warns when a record file under
-    --records was added, removed or modified after the build (each file's modification time against
-    the database file's, which the build sets to when it read the records).
+    the folder it was built from (or --records) was added, removed or modified after the build
+    (each file's modification time against the database file's, which the build sets to when it
+    read the records).
     """
     with user_errors(debug):
         from registry.db.query import DEFAULT_MAX_ROWS, DEFAULT_MAX_ROWS_FOR_TOOLS, Limits, open_query, sqlite_path
@@ -264,19 +273,33 @@ def _json_value(value: Any) -> Any:
     return value
 
 
-def _warn_if_stale(db: Path, records: Path) -> None:
-    """Warn when record files were edited, added or removed after the database was built."""
-    from registry.db.freshness import record_changes
+def _warn_if_stale(db: Path, records: Path | None) -> None:
+    """Warn when record files were edited, added or removed after the database was built.
 
-    changes = record_changes(db, records)
+    The files compared are those of the folder the database was built from (the build names it),
+    unless --records names another; the advice rebuilds from the folder compared.
+    """
+    from registry.db.freshness import built_from, record_changes
+
+    folder = records if records is not None else built_from(db) or Path("records")
+    changes = record_changes(db, folder)
     if not changes:
         return
+    shown = _shown_path(folder)
     out = "" if db == Path(DEFAULT_DB) else f" --out {db}"
     err_console.print(
-        f"Warning: record files under {records}/ changed after {db} was built ({changes.describe()}); "
-        f"run 'registry db build --records {records}{out}' to refresh it.",
+        f"Warning: record files under {shown}/ changed after {db} was built ({changes.describe()}); "
+        f"run 'registry db build --records {shown}{out}' to refresh it.",
         markup=False, soft_wrap=True,
     )
+
+
+def _shown_path(folder: Path) -> str:
+    """A folder as a user would type it here: relative to the current folder where it lies below it."""
+    try:
+        return folder.resolve().relative_to(Path.cwd().resolve()).as_posix() if folder.is_absolute() else str(folder)
+    except ValueError:
+        return str(folder)
 
 
 def register(app: typer.Typer) -> None:

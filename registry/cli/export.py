@@ -34,7 +34,12 @@ def export_command(
     from registry.cli.core import load_valid
 
     with user_errors(debug):
+        from registry.errors import RegistryError
         from registry.export import export
+
+        if hub_ids is not None and format != "hf":
+            raise RegistryError(f"--hub-ids maps records to Hugging Face Hub ids, which only the hf export uses, "
+                                f"not {format}", "leave out --hub-ids, or use --format hf")
 
         registry = load_valid(records)
         written = export(registry, format, out, hub_ids=hub_ids)

@@ -246,7 +246,9 @@ def _print_tables(the_plan: Any, filed: list[Any]) -> None:
 
 
 def results_table(result: Any, filed: list[Any], *, method: Any, smoke: bool) -> Any:
-    """Transcribed value, then each setting's reproduced or estimated value, its difference and ratio.
+    """Transcribed value, then each setting's measured or estimated value, its difference and ratio.
+
+    A dry run (the steps on a CPU, nothing measured) is titled as one: no column calls it measured.
 
     ``result`` None: a stage no source reports, in GB, with nothing to compare with. Knobs with
     one value across the rows go in the caption; each row names the ones that vary.
@@ -259,7 +261,10 @@ def results_table(result: Any, filed: list[Any], *, method: Any, smoke: bool) ->
 
     unit_name = result.unit if result is not None else "gigabyte"
     unit = d.unit_symbol(unit_name)
-    kind = "estimated" if method.value == "estimated" else "measured"
+    dry = bool(filed) and all(entry.outcome.dry_run for entry in filed)
+    kind = "estimated" if method.value == "estimated" else "dry-run" if dry else "measured"
+    ours, column = {"estimated": ("our estimated values", "Est."), "measured": ("our measured values", "Meas."),
+                    "dry-run": ("a CPU dry run (nothing measured)", "Value")}[kind]
     knobs = [entry.outcome.setting.knobs() for entry in filed]
     varying, same = d.split_knobs(knobs)
     model = filed[0].outcome.setting.model if filed else ""
@@ -267,17 +272,17 @@ def results_table(result: Any, filed: list[Any], *, method: Any, smoke: bool) ->
     if smoke and result is not None:
         caption += f"; a smoke run of a tiny model, not comparable with the transcribed {result.printed_value} {unit}"
     if result is not None:
-        title = f"{d.metric_label(result.metric)}: transcribed {result.printed_value} {unit} beside our {kind} values"
+        title = f"{d.metric_label(result.metric)}: transcribed {result.printed_value} {unit} beside {ours}"
     else:
         stage = filed[0].outcome.setting.stage.label if filed else ""
-        title = f"Stage {stage} (no transcribed result): our {kind} values"
+        title = f"Stage {stage} (no transcribed result): {ours}"
     table = Table(title=title, caption=caption, box=box.SIMPLE_HEAD, show_lines=len(varying) > 1)
     table.add_column("Setting", overflow="fold", min_width=32)
-    table.add_column(f"{'Est.' if kind == 'estimated' else 'Meas.'} {unit}", justify="right")
+    table.add_column(f"{column} {unit}", justify="right")
     table.add_column("GiB", justify="right")
     table.add_column(f"Diff. {unit}", justify="right")
     table.add_column("Ratio", justify="right")
-    table.add_column("Outcome", overflow="fold")
+    table.add_column("Outcome", overflow="fold", min_width=len("Outcome"))  # a narrow terminal never cuts the header
     if result is not None:
         table.add_row("transcribed (as printed)", result.printed_value, "", "", "", "", style="cyan")
     for entry, row in zip(filed, knobs, strict=True):

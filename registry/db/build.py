@@ -35,6 +35,7 @@ from sqlalchemy.schema import CreateIndex, CreateTable
 from registry.atomic import TargetChangedError, install, sync_folder, temporary_beside
 from registry.cache import ParseCache
 from registry.cache import enabled as cache_enabled
+from registry.db.freshness import RECORDS_FOLDER_KEY
 from registry.db.rows import Row, record_row, record_rows
 from registry.db.tables import SCHEMA_VERSION, ExactDecimal, UtcTimestamp, mirror
 from registry.db.views import create_views, drop_views, views
@@ -92,6 +93,7 @@ def _fixed_rows(registry: Registry) -> Iterator[tuple[str, Row]]:
                        "scale_float": None if unit.scale is None else float(unit.scale)}
     yield "registry_meta", {"key": "schema_version", "value": str(SCHEMA_VERSION)}
     yield "registry_meta", {"key": "records", "value": str(len(registry.records))}
+    yield "registry_meta", {"key": RECORDS_FOLDER_KEY, "value": str(registry.root.resolve())}  # for 'registry query'
 
 
 def sqlite_rows(registry: Registry, store: ParseCache | None = None) -> Iterator[tuple[str, tuple[Any, ...]]]:

@@ -1,6 +1,7 @@
 """Whether a SQLite database built by 'registry db build' still matches the record files.
 
-The build lists every record file in the ``record`` table and sets the database file's
+The build names the records folder it read in ``registry_meta`` (``RECORDS_FOLDER_KEY``), lists
+every record file in the ``record`` table and sets the database file's
 modification time to when it began reading the records. A record file modified after that time
 was edited since; a file the table does not list was added; a listed file that is gone was
 removed. Folder times alone would miss a file edited in place, so every file's time is read:
@@ -14,6 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from registry.loader import scan_record_files
+
+#: The ``registry_meta`` key under which a build names the records folder it read (an absolute path), so
+#: that 'registry query' compares the database with that folder, not with whatever --records defaults to.
+RECORDS_FOLDER_KEY = "records_folder"
 
 
 @dataclass(frozen=True)
@@ -50,6 +55,21 @@ def record_changes(db: Path, records: Path) -> RecordChanges | None:
         return None
     edited, added = _compare(records, listed, built_ns)
     return RecordChanges(edited, added, len(listed))
+
+
+def built_from(db: Path) -> Path | None:
+    """The records folder ``db`` was built from; None for a database built before builds said so, or no database."""
+    try:
+        connection = sqlite3.connect(db.resolve().as_uri() + "?mode=ro", uri=True)
+    except (sqlite3.Error, OSError):
+        return None
+    try:
+        row = connection.execute("SELECT value FROM registry_meta WHERE key = ?", (RECORDS_FOLDER_KEY,)).fetchone()
+    except (sqlite3.Error, UnicodeDecodeError):
+        return None
+    finally:
+        connection.close()
+    return Path(row[0]) if row else None
 
 
 def _listed_files(db: Path) -> set[str] | None:

@@ -20,12 +20,24 @@ from functools import cache
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
+from registry.db.catalog import VIEWS
 from registry.db.tables import Mirror, mirror
+from registry.display import STATUS_LABELS, UNVERIFIABLE_NOTE
 from registry.models.records import ReviewStatus
 
 #: Review statuses from strongest to weakest; every status must be listed (a test checks it).
 STATUS_STRENGTH: tuple[ReviewStatus, ...] = (ReviewStatus.SOURCE_CHECKED,)
 NOT_REVIEWED = "not-reviewed"
+
+
+def _label_case() -> str:
+    """The status as the pages word it ('source checked (no artifact hash)'), from the inner query's columns."""
+    pinned = STATUS_STRENGTH[0].value
+    whens = "\n".join(f"         WHEN q.review_status = '{status.value}' THEN '{STATUS_LABELS[status]}'"
+                       for status in STATUS_STRENGTH)
+    return (f"CASE\n         WHEN q.review_status = '{pinned}' AND q.artifact_pinned = 0 "
+            f"THEN '{STATUS_LABELS[STATUS_STRENGTH[0]]} {UNVERIFIABLE_NOTE}'\n{whens}\n"
+            f"         ELSE '{STATUS_LABELS[None]}' END")
 
 
 def _status_case() -> str:
@@ -83,6 +95,7 @@ SELECT r.id AS result_id,
        (SELECT COUNT(*) FROM result_hardware h WHERE h.result_id = r.id) AS hardware_entries,
        st.review_status,
        st.artifact_pinned AS review_artifact_pinned,
+       st.review_label,
        e.id AS evaluation_id,
        e.name AS evaluation_name,
        e.independence,
@@ -123,45 +136,41 @@ LEFT JOIN unit u ON u.token = r.unit{current}"""
 
 
 def views() -> dict[str, tuple[str, str]]:
-    """View name -> (what it shows, its SELECT), for the tables as derived now. Created in this order."""
+    """View name -> (what it shows, its SELECT), for the tables as derived now. Created in ``VIEWS``' order."""
     return _views(mirror())
 
 
 @cache
 def _views(tables: Mirror) -> dict[str, tuple[str, str]]:
+    selects = _selects(tables)
+    if set(selects) != set(VIEWS):
+        raise AssertionError(f"registry.db.catalog.VIEWS and the SELECTs here name different views: "
+                             f"{sorted(set(selects) ^ set(VIEWS))}")
+    return {name: (description, selects[name]) for name, description in VIEWS.items()}
+
+
+def _selects(tables: Mirror) -> dict[str, str]:
+    """Each view's SELECT, by the name ``registry.db.catalog.VIEWS`` gives it."""
     return {
-        "record_review_status": (
-            "Every record's review status: the strongest status any review grants it, or 'not-reviewed'; "
-            "artifact_pinned is 1 where a review granting it names the SHA-256 of the file it checked.",
-            f"""
-SELECT rec.id AS record_id,
+        "record_review_status": f"""
+SELECT q.record_id,
+       q.kind,
+       q.review_status,
+       q.artifact_pinned,
+       {_label_case()} AS review_label,
+       q.review_count
+FROM (SELECT rec.id AS record_id,
        rec.kind AS kind,
        {_status_case()} AS review_status,
        CASE WHEN EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id
                          WHERE s.subject = rec.id AND v.status = '{STATUS_STRENGTH[0].value}'
                            AND v.artifact_sha256 IS NOT NULL) THEN 1 ELSE 0 END AS artifact_pinned,
        (SELECT COUNT(*) FROM review_subject s WHERE s.subject = rec.id) AS review_count
-FROM record rec""",
-        ),
-        "record_status": (
-            "Where every record stands in its chain of versions: 'current', 'superseded' (a correction replaced it: "
-            "superseded_by names the replacement, correction_id the correction) or 'retracted' (retraction_id "
-            "withdrew it).",
-            _STATUS_SELECT,
-        ),
-        "results_flat": (
-            "One row per current result (neither superseded nor retracted), with its evaluation, configuration, "
-            "model family, protocol, dataset, source and review status.",
-            _results_select(tables, history=False),
-        ),
-        "results_all": (
-            "Every result, current or not, as results_flat shows it, with its status ('current', 'superseded', "
-            "'retracted') and, for a superseded one, the result that replaced it.",
-            _results_select(tables, history=True),
-        ),
-        "missing_metadata_all": (
-            "Every field any record leaves empty on purpose, with the record's kind and file, the reason and the note.",
-            """
+FROM record rec) q""",
+        "record_status": _STATUS_SELECT,
+        "results_flat": _results_select(tables, history=False),
+        "results_all": _results_select(tables, history=True),
+        "missing_metadata_all": """
 SELECT m.record_id,
        rec.kind,
        m.field,
@@ -170,12 +179,7 @@ SELECT m.record_id,
        rec.path
 FROM missing_metadata m
 JOIN record rec ON rec.id = m.record_id""",
-        ),
-        "reproductions_side_by_side": (
-            "Every reproduction beside the result it reproduces: transcribed and reproduced values, their "
-            "difference and ratio (reproduced / transcribed), in the result's unit. Values, difference and ratio "
-            "are exact as filed; the *_float columns are for arithmetic and sorting.",
-            """
+        "reproductions_side_by_side": """
 SELECT rp.id AS reproduction_id,
        r.id AS result_id,
        rp.recipe AS recipe_id,
@@ -186,18 +190,17 @@ SELECT rp.id AS reproduction_id,
        r.unit,
        r.printed_value AS transcribed_printed_value,
        r.numeric_value AS transcribed_value,
-       rp.value AS reproduced_value,
-       rp.value_gib AS reproduced_value_gib,
+       rp.value AS our_value,
+       rp.value_gib AS our_value_gib,
        rp.comparison_difference AS difference,
        rp.comparison_ratio AS ratio,
-       rp.value_float AS reproduced_value_float,
+       rp.value_float AS our_value_float,
        rp.comparison_difference_float AS difference_float,
        rp.comparison_ratio_float AS ratio_float,
        rp.started_at,
        rp.git_commit
 FROM reproduction rp
 JOIN result r ON r.id = rp.result""",
-        ),
     }
 
 

@@ -1,14 +1,16 @@
 """Every Eval Ever (schema 0.3.0): one evaluation log per configuration, with each of its results.
 
-The log is of the ``documentation`` kind: the values are transcribed from a paper, never our
-runs. The pinned PDF's SHA-256 is in ``source_metadata.additional_details``; each result's
-printed value, exact value, locator and review status in ``score_details.details`` (strings,
-as the schema asks); what qualifies the metric in ``metric_config.additional_details``. The
-schema's ``uncertainty`` takes numbers: a printed standard error, standard deviation or
-confidence interval (a ± value around the score, or its bounds) maps to its own entry, with
-``num_samples`` where it was computed over samples; a source that reports none gets no
-``uncertainty`` object, and ``details.uncertainty`` says so in the pages' words (else it holds the
-uncertainty as printed).
+The log is of the ``documentation`` kind: the values are transcribed from a paper, never our runs.
+The pinned PDF's SHA-256 is in ``source_metadata.additional_details``; each result's printed value,
+exact value, locator, review status and the hardware the source ran it on in
+``score_details.details`` (strings, as the schema asks: the schema has no hardware field); the
+configuration's hardware and model family in ``model_info.additional_details`` (no record names a
+model's developer, so the schema's optional ``developer`` is left out); what qualifies the metric in
+``metric_config.additional_details``. The schema's ``uncertainty`` takes numbers: a printed standard
+error, standard deviation or confidence interval (a ± value around the score, or its bounds) maps to
+its own entry, with ``num_samples`` where it was computed over samples; a source that reports none
+gets no ``uncertainty`` object, and ``details.uncertainty`` says so in the pages' words (else it
+holds the uncertainty as printed).
 Our own measured and estimated runs are not part of a documentation log and stay out, and so do
 superseded and retracted results: the schema has no place for a value that is no longer the
 registry's, so each log holds current results only, ``details.record_status`` says so and
@@ -87,8 +89,12 @@ def evaluation_log(registry: Registry, configuration: Configuration, results: li
         "model_info": {
             "name": configuration.reported_name,
             "id": model_id,
-            "developer": family.name,
+            # No record names the model's developer (a family is a name only), and the schema's developer
+            # is optional: it is left out rather than filled with the family's name.
             "additional_details": {
+                "model_family": family.name,
+                "model_family_record": family.id,
+                "hardware": d.hardware_text(configuration),
                 "deployment_type": "unknown",
                 "model_availability": "unknown",
                 "configuration_record": configuration.id,
@@ -113,6 +119,7 @@ def _result(registry: Registry, result: Result) -> dict[str, Any]:
             "pdf_sha256": registry.get_as(result.source, Source).sha256,
             "source_locator": result.source_locator.text,
             "review_status": d.status_label(registry, result.id),
+            "hardware": d.hardware_text(result),
             "uncertainty": result.uncertainty.printed if result.uncertainty else
             d.missing_phrase(result, "uncertainty"),
             "result_record": result.id,

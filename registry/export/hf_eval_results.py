@@ -6,7 +6,11 @@ maps where its configuration names a Hub model (its ``checkpoint`` is a Hub repo
 ``--hub-ids`` maps the configuration or its family to one) and its dataset or protocol maps to
 a Hub benchmark (``--hub-ids``). Everything else the registry knows about the value (its unit,
 review, locator, our runs) has no place in the format; ``registry-export.json`` lists it, and
-every result that could not be exported, with the reason. Only current results are exported: a
+every result that could not be exported, with the reason. The entry's free-text ``notes`` say the
+value as printed with its unit, the metric qualifier and the review status in words. The Hub reads
+a file as one score per model, benchmark and task: where two results of one model share a
+benchmark's task (two configurations), each is written to a file of its own,
+``<benchmark>_<result slug>.yaml``. Only current results are exported: a
 superseded or retracted value is history, and a Hub page would show it as a score beside the
 value that replaced it.
 
@@ -27,21 +31,24 @@ from registry import display as d
 from registry.errors import RegistryError
 from registry.export import Written
 from registry.history import version_note
+from registry.ids import split_id
 from registry.loader import Registry
 from registry.models import Result, Source
 
-#: What a .eval_results entry cannot hold, for every result exported.
-NOT_CARRIED = ("unit", "metric direction", "metric qualifier", "printed value as text (the value is a number)",
-               "review status and the pinned PDF's SHA-256", "missing-metadata reasons",
-               "our measured and estimated values", "when the evaluation ran (the source does not say)")
+#: What a .eval_results entry cannot hold as a field of its own, for every result exported. The unit, the
+#: printed value, the metric qualifier and the review status are written into the entry's free-text
+#: ``notes`` (a reader gets them as words only); the rest is not in the file at all.
+NOT_CARRIED = ("unit, printed value, metric qualifier and review status as fields (the notes carry them as text)",
+               "metric direction", "the pinned PDF's SHA-256", "the hardware the source ran it on",
+               "missing-metadata reasons", "our measured and estimated values",
+               "when the evaluation ran (the source does not say)")
 
 
 def write(registry: Registry, out: Path, *, hub_ids: Path | None = None, **_: Any) -> Written:
-    import yaml
-    from huggingface_hub import EvalResultEntry, eval_result_entries_to_yaml
+    from huggingface_hub import EvalResultEntry
 
     models, benchmarks = _read_hub_ids(hub_ids)
-    files: dict[tuple[str, str], list[Any]] = {}
+    files: dict[tuple[str, str], list[tuple[Result, Any]]] = {}
     written = Written()
     for result in registry.of_kind(Result):
         note = version_note(registry, result.id)
@@ -70,19 +77,36 @@ def write(registry: Registry, out: Path, *, hub_ids: Path | None = None, **_: An
                   f"{d.unit_symbol(result.unit)} as printed; {d.status_label(registry, result.id)}; "
                   f"registry record {result.id}",
         )
-        files.setdefault((model, benchmark["id"]), []).append(entry)
+        files.setdefault((model, benchmark["id"]), []).append((result, entry))
         lost = list(NOT_CARRIED)
         if repr(float(result.numeric_value)) != str(result.numeric_value):
             lost.append(f"the exact value {result.numeric_value} (written as {float(result.numeric_value)!r})")
         written.not_carried.append({"record": result.id, "exported": True, "model": model,
                                     "benchmark": benchmark["id"], "fields": lost})
     for (repository, benchmark_id), entries in sorted(files.items()):
-        path = f"{repository}/.eval_results/{benchmark_id.replace('/', '--')}.yaml"
-        (out / path).parent.mkdir(parents=True, exist_ok=True)
-        (out / path).write_text(yaml.safe_dump(eval_result_entries_to_yaml(entries), sort_keys=False,
-                                               allow_unicode=True), encoding="utf-8")
-        written.files.append(path)
+        tasks = [entry.task_id for _, entry in entries]
+        stem = f"{repository}/.eval_results/{benchmark_id.replace('/', '--')}"
+        shared = [entry for _, entry in entries if tasks.count(entry.task_id) == 1]
+        if shared:
+            _write_entries(out / f"{stem}.yaml", shared)
+            written.files.append(f"{stem}.yaml")
+        for result, entry in entries:
+            # The Hub reads one score per model, benchmark and task in a file: several scores of one model
+            # on one task (two configurations of it) each get a file of their own, named for the result.
+            if tasks.count(entry.task_id) > 1:
+                path = f"{stem}_{split_id(result.id).slug}.yaml"
+                _write_entries(out / path, [entry])
+                written.files.append(path)
     return written
+
+
+def _write_entries(path: Path, entries: list[Any]) -> None:
+    import yaml
+    from huggingface_hub import eval_result_entries_to_yaml
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(eval_result_entries_to_yaml(entries), sort_keys=False, allow_unicode=True),
+                    encoding="utf-8")
 
 
 def _hub_model(checkpoint: str | None) -> str | None:

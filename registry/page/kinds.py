@@ -88,8 +88,8 @@ def _result_page(result: Result, registry: Registry) -> Page:
     version = "" if standing is Status.CURRENT else f"; {standing.value}, not the registry's value (see above)"
 
     headline = Paragraph((
-        Piece(display, Style.STRONG, tag, exact=str(result.numeric_value)),
-        Piece(f" {d.metric_label(result.metric)} ({result.metric_qualifier})"),
+        Piece(with_unit(display, result.unit), Style.STRONG, tag, exact=str(result.numeric_value)),
+        Piece(f" · {d.metric_label(result.metric)} ({result.metric_qualifier})"),
         Piece("\nTranscribed value: ", Style.TRANSCRIBED),
         Piece(with_unit(result.printed_value, result.unit), Style.TRANSCRIBED, tag, exact=str(result.numeric_value)),
         Piece(" as printed", Style.TRANSCRIBED),
@@ -190,9 +190,9 @@ def findings_table(registry: Registry, evaluations: Iterable[Evaluation]) -> Tab
                 (Piece("Configuration: "), *_link(configuration)),
                 (Piece("Protocol: "), Piece(d.record_name(protocol), link=protocol.id), Piece("\nDataset: "),
                  Piece(d.record_name(dataset), link=dataset.id)),
-                (Piece(d.display_value(result.numeric_value), tag=tag, exact=str(result.numeric_value),
-                       link=result.id),
-                 Piece(f" {d.metric_label(result.metric)} ({result.metric_qualifier})\n"
+                (Piece(with_unit(d.display_value(result.numeric_value), result.unit), tag=tag,
+                       exact=str(result.numeric_value), link=result.id),
+                 Piece(f" · {d.metric_label(result.metric)} ({result.metric_qualifier})\n"
                        f"{result.unit} · {result.metric_direction.value}\nTranscribed: "),
                  Piece(f"{result.printed_value} {d.unit_symbol(result.unit)}", tag=tag,
                        exact=str(result.numeric_value)),
@@ -354,7 +354,8 @@ def _technical_metadata(registry: Registry, record: Record) -> Fields:
                 pieces.append(Piece(target, link=target))
             rows.append((label, tuple(pieces)))
             continue
-        rows.append((label, (Piece(_plain(value), tag=_field_tag(record, name, tag)),)))
+        text = _comparison_text(record, value) if isinstance(value, Comparison) else _plain(value)
+        rows.append((label, (Piece(text, tag=_field_tag(record, name, tag)),)))
     for entry in record.missing_metadata:
         note = f"; note: {entry.note}" if entry.note else ""
         rows.append(("Missing metadata", plain(f"{entry.field}: reason: {entry.reason.value}{note}")))
@@ -381,6 +382,13 @@ def _field_tag(record: Record, name: str, record_tag: Tag | None) -> Tag | None:
 def _run_field_tag(record: Reproduction, name: str, record_tag: Tag | None) -> Tag | None:
     """What a run gave is measured or estimated by us; how it was run (command, setting) is no value."""
     return d.run_tag(record) if name in RUN_OUTPUT_FIELDS else None
+
+
+def _comparison_text(record: Record, comparison: Comparison) -> str:
+    """'transcribed: 33.88; estimated by us: 31.07; ...': the run's value is named by its method, never 'reproduced'."""
+    ours = d.RUN_LABELS[record.method] if isinstance(record, Reproduction) else "ours"
+    return (f"transcribed: {comparison.transcribed}; {ours}: {comparison.reproduced}; "
+            f"difference: {comparison.difference}; ratio: {comparison.ratio}")
 
 
 def _review_line(review: Review) -> str:
@@ -471,7 +479,8 @@ def nearest_run(runs: list[Reproduction]) -> tuple[Reproduction, Comparison] | N
 
 
 def runs_summary(runs: list[Reproduction], unit: str) -> str:
-    """How many settings gave a value, where, and the value nearest the transcribed one."""
+    """How many settings gave a value (and in how many runs, where one ran again), where, and the value nearest
+    the transcribed one."""
     if not runs:
         return "none"
     values = [r.value for r in runs if r.value is not None]
@@ -479,7 +488,10 @@ def runs_summary(runs: list[Reproduction], unit: str) -> str:
         return f"{len(runs)} run(s), no value"
     where = sorted({"CPU estimate" if r.hardware.kind == "cpu-estimate" else r.hardware.name
                     for r in runs if r.value is not None})
-    head = f"{len(values)} setting(s), {', '.join(where)}"
+    valued = [r for r in runs if r.value is not None]
+    settings = len({(r.model, tuple(sorted((k, repr(v)) for k, v in r.setting.items()))) for r in valued})
+    runs_note = f" ({len(valued)} runs)" if len(valued) != settings else ""  # a setting run again is no new setting
+    head = f"{settings} setting(s){runs_note}, {', '.join(where)}"
     nearest = nearest_run(runs)
     if nearest is None:  # a transcribed 0 has no ratio to compare with
         return f"{head}; from {min(values):.2f} to {max(values):.2f} {unit}"

@@ -19,6 +19,7 @@ from registry.page.blocks import Block, Fields, Figure, Page, Paragraph, Piece, 
 from registry.page.history import earlier_versions
 from registry.page.kinds import TECHNICAL_METADATA, findings_table, results_of
 from registry.plot import Group, protocol_of, values_table
+from registry.release import hash_prefix, standing
 
 PLOT_SECTION = "Transcribed, measured and estimated values"
 PLOT_CAPTION = ("Each row is one result: the transcribed value as printed (diamond), and apart from it our "
@@ -76,8 +77,7 @@ def _family(record: ModelFamily, page: Page, site: Site) -> Page:
 
 @_extend.register
 def _release(record: Release, page: Page, site: Site) -> Page:
-    prefix = record.name[11:]
-    same = site.release_sha256.startswith(prefix)
+    prefix = hash_prefix(record)
     section = Section("Content hash", (
         Fields((
             ("Release", plain(record.name)),
@@ -87,9 +87,7 @@ def _release(record: Release, page: Page, site: Site) -> Page:
             ("Current content", (Piece(site.release_name, link="release-index"),
                                  Piece(f" (SHA-256 {site.release_sha256})"))),
         )),
-        Paragraph(plain("The records have not changed since this release was named." if same else
-                        "The records have changed since this release was named: its hash prefix is not the "
-                        "current content's."), Style.NOTE),
+        Paragraph(plain(f"{standing(record, site.release_sha256).capitalize()}."), Style.NOTE),
     ))
     return _insert_first(page, section)
 

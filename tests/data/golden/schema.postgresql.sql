@@ -566,7 +566,16 @@ CREATE INDEX ix_review_method_method ON review_method (method);
 CREATE INDEX ix_release_member_member ON release_member (member);
 
 CREATE VIEW record_review_status AS
-SELECT rec.id AS record_id,
+SELECT q.record_id,
+       q.kind,
+       q.review_status,
+       q.artifact_pinned,
+       CASE
+         WHEN q.review_status = 'source-checked' AND q.artifact_pinned = 0 THEN 'source checked (no artifact hash)'
+         WHEN q.review_status = 'source-checked' THEN 'source checked'
+         ELSE 'not reviewed' END AS review_label,
+       q.review_count
+FROM (SELECT rec.id AS record_id,
        rec.kind AS kind,
        CASE
          WHEN EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id
@@ -576,7 +585,7 @@ SELECT rec.id AS record_id,
                          WHERE s.subject = rec.id AND v.status = 'source-checked'
                            AND v.artifact_sha256 IS NOT NULL) THEN 1 ELSE 0 END AS artifact_pinned,
        (SELECT COUNT(*) FROM review_subject s WHERE s.subject = rec.id) AS review_count
-FROM record rec;
+FROM record rec) q;
 
 CREATE VIEW record_status AS
 SELECT rec.id AS record_id,
@@ -634,6 +643,7 @@ SELECT r.id AS result_id,
        (SELECT COUNT(*) FROM result_hardware h WHERE h.result_id = r.id) AS hardware_entries,
        st.review_status,
        st.artifact_pinned AS review_artifact_pinned,
+       st.review_label,
        e.id AS evaluation_id,
        e.name AS evaluation_name,
        e.independence,
@@ -720,6 +730,7 @@ SELECT r.id AS result_id,
        (SELECT COUNT(*) FROM result_hardware h WHERE h.result_id = r.id) AS hardware_entries,
        st.review_status,
        st.artifact_pinned AS review_artifact_pinned,
+       st.review_label,
        e.id AS evaluation_id,
        e.name AS evaluation_name,
        e.independence,
@@ -779,11 +790,11 @@ SELECT rp.id AS reproduction_id,
        r.unit,
        r.printed_value AS transcribed_printed_value,
        r.numeric_value AS transcribed_value,
-       rp.value AS reproduced_value,
-       rp.value_gib AS reproduced_value_gib,
+       rp.value AS our_value,
+       rp.value_gib AS our_value_gib,
        rp.comparison_difference AS difference,
        rp.comparison_ratio AS ratio,
-       rp.value_float AS reproduced_value_float,
+       rp.value_float AS our_value_float,
        rp.comparison_difference_float AS difference_float,
        rp.comparison_ratio_float AS ratio_float,
        rp.started_at,
