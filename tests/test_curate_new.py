@@ -211,3 +211,15 @@ def test_paths_and_ids() -> None:
         "result-nt-2-5b-training-peak-memory-flashattention-checkpointing-zero2-reported-result")
     long = make_id("a-batch", TODAY, "result", "-".join(["word"] * 60))
     assert len(long) <= 200 and long.startswith(f"a-batch-{TODAY}-result-word-word")
+
+
+def test_input_that_ends_before_the_answers_stops_with_a_message(runner, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    from registry.cli import app
+
+    result = runner.invoke(app, ["new", "family", "--records", str(records_dir), "--prompt", "--batch",
+                                 "saadat-fellay", "--dry-run"], input="")
+    assert result.exit_code == 1
+    assert "name: The family's name: " in result.output and "name.:" not in result.output
+    assert "Error: the input ended before every question was answered; nothing was written" in result.output
+    assert "'registry new family --help' lists them) and add --no-prompt" in result.output
+    assert "EOFError" not in result.output and "Aborted" not in result.output
