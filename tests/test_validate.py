@@ -40,6 +40,7 @@ CASES: dict[str, tuple[str, str, str]] = {
     "id-kind-mismatch": ("id-kind-mismatch", "the id names kind 'protocol' but the record is a 'dataset'",
                          "protocol-misfiled.yaml:2"),
     "id-date-invalid": ("id-date-invalid", "'20261399' in the id is not a real day", "family-bad-day.yaml:2"),
+    "id-date-in-future": ("id-date-in-future", "'29991231' in the id lies after today (", "in-the-future.yaml:2"),
     "file-name-mismatch": ("file-name-mismatch", "belongs in protocol/saadat-fellay-20261015-protocol-real-name.yaml",
                            "protocol-other-name.yaml:2"),
     "unresolved-reference": ("unresolved-reference", "did you mean 'saadat-fellay-20261015-source-optimizing-genomic",

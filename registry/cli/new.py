@@ -286,8 +286,8 @@ def _ask(model: type[Record], values: dict[tuple[str, ...], Any], missing: list[
                                 choices=leaf.choices or None)
             values[leaf.path] = [part.strip() for part in answer.split(";")] if leaf.many else answer
         elif leaf.reportable and len(leaf.path) == 1 and leaf.path[0] not in explained:
-            answer = Prompt.ask(f"{leaf.dotted}: {_said(leaf.description)} (Enter: say why it is empty)", console=console,
-                                default="", show_default=False)
+            answer = Prompt.ask(f"{leaf.dotted}: {_said(leaf.description)} (Enter: say why it is empty)",
+                                console=console, default="", show_default=False)
             if answer.strip():
                 values[leaf.path] = [part.strip() for part in answer.split(";")] if leaf.many else answer
             else:
@@ -344,13 +344,13 @@ def curation_errors() -> Iterator[None]:
     from registry.cli.output import print_report
     from registry.curate.new import IncompleteRecordError, RejectedRecordsError
     from registry.curate.table import TableError
-    from registry.errors import RegistryError
+    from registry.errors import RegistryError, worded
 
     try:
         yield
     except IncompleteRecordError as exc:
         for path, message in exc.problems:
-            err_console.print(f"  {flag_of(exc.kind, path)}: {message}", soft_wrap=True, markup=False)
+            err_console.print(f"  {flag_of(exc.kind, path)}: {worded(message, FLAGS)}", soft_wrap=True, markup=False)
         raise RegistryError(f"the new {exc.kind} is not complete ({len(exc.problems)} problem(s) above); nothing "
                             "was written", "give the options named, then run it again") from None
     except RejectedRecordsError as exc:
@@ -369,9 +369,18 @@ def flag_of(kind: str, path: str) -> str:
     from registry.curate.form import form
     from registry.models import KIND_MODELS
 
+    if path.split(".")[0] in OWN_OPTIONS:
+        return OWN_OPTIONS[path.split(".")[0]]
     leaves, _ = form(KIND_MODELS[kind])
     top = path.split("[")[0]
     for leaf in leaves:
         if leaf.dotted == top or leaf.dotted == path:
             return leaf.flag
+    inside = [leaf.path[-1] for leaf in leaves if leaf.dotted.startswith(top + ".")]
+    if inside:  # an object given by the options of its values: 'source_locator' -> '--source-locator-* (page, ...)'
+        return f"--{top.replace('_', '-')}-* ({', '.join(inside)})"
     return f"--set {path}=..." if path else f"the {kind}"
+
+
+#: Fields a common option gives, not one of their own.
+OWN_OPTIONS = {"id": "the id (--batch, --date, --slug)", "missing_metadata": "--missing"}
