@@ -383,7 +383,7 @@ def test_reviews_and_evidence_only_cover_transcribed_records(records_dir: Path) 
     [estimate] = sorted((records_dir / "reproduction").iterdir())[:1]
     review = next((records_dir / "review").glob("*zero2.yaml"))
     text = review.read_text()
-    review.write_text(text.replace("subjects:\n", f"subjects:\n  - {estimate.stem}\n", 1))
+    review.write_text(text.replace("subjects:\n", f"subjects:\n- {estimate.stem}\n", 1))
     _, report = validate(records_dir)
     assert any(i.code == "reference-wrong-kind" and "is a reproduction, but this field needs a source" in i.message
                and i.field == "subjects[0]" for i in report.errors), [i.message for i in report.errors]
