@@ -351,10 +351,13 @@ def curation_errors() -> Iterator[None]:
     except IncompleteRecordError as exc:
         for path, message in exc.problems:
             err_console.print(f"  {flag_of(exc.kind, path)}: {worded(message, FLAGS)}", soft_wrap=True, markup=False)
+        if exc.corrected:
+            raise RegistryError(f"the corrected {exc.kind} is refused ({len(exc.problems)} problem(s) above); "
+                                "nothing was written", "fix the --set values named, then run it again") from None
         raise RegistryError(f"the new {exc.kind} is not complete ({len(exc.problems)} problem(s) above); nothing "
                             "was written", "give the options named, then run it again") from None
     except RejectedRecordsError as exc:
-        print_report(exc.report, console=err_console)
+        print_report(exc.report, console=err_console, verdict=False)  # the registry is valid: these are the new ones
         raise RegistryError(exc.message, exc.hint) from None
     except TableError as exc:
         for line in exc.lines(FLAGS):

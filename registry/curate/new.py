@@ -42,11 +42,14 @@ MISSING_NOTE = "Not given when the record was filed with 'registry new'."
 class IncompleteRecordError(RegistryError):
     """A draft its model refuses; ``problems`` holds (field path, what is wrong) for each problem."""
 
-    def __init__(self, kind: str, problems: list[tuple[str, str]]) -> None:
+    def __init__(self, kind: str, problems: list[tuple[str, str]], *, corrected: bool = False) -> None:
         listed = "; ".join(f"{path or 'the record'}: {message}" for path, message in problems)
-        super().__init__(f"the new {kind} is not complete: {listed}", "give the fields named, then run it again")
+        what = "corrected" if corrected else "new"
+        super().__init__(f"the {what} {kind} is not complete: {listed}", "give the fields named, then run it again")
         self.kind = kind
         self.problems = problems
+        self.corrected = corrected
+        """The draft is the corrected copy of a record (its problems come from the changes given)."""
 
 
 class RejectedRecordsError(RegistryError):
@@ -105,7 +108,8 @@ def draft_record(registry: Registry, kind: str, values: dict[tuple[str, ...], An
     return Draft(staged, completed, listed, report.warnings)
 
 
-def typed(kind: str, data: dict[str, Any], problems: list[tuple[str, str]] | None = None) -> Record:
+def typed(kind: str, data: dict[str, Any], problems: list[tuple[str, str]] | None = None, *,
+          corrected: bool = False) -> Record:
     """The record ``data`` makes, or an IncompleteRecordError naming each field its model refuses (and ``problems``
     found before)."""
     from registry.loader import _explain
@@ -120,7 +124,7 @@ def typed(kind: str, data: dict[str, Any], problems: list[tuple[str, str]] | Non
         found += [(format_path(tuple(e["loc"])), _explain(e, model)) for e in exc.errors(include_url=False)
                   if not e["loc"] or e["loc"][0] not in said]
     if found:
-        raise IncompleteRecordError(kind, found)
+        raise IncompleteRecordError(kind, found, corrected=corrected)
     return record
 
 
