@@ -360,3 +360,22 @@ def test_an_import_dated_after_today_is_refused(cli, demo: Path) -> None:  # typ
     assert result.exit_code == 1
     assert f"Error: '{tomorrow}' is after today" in result.output and "(--date)" in result.output
     assert tree(demo) == before
+
+
+def test_a_source_that_names_no_record_gets_the_ids_there_are(cli, demo: Path) -> None:  # type: ignore[no-untyped-def]
+    result = cli("import", TABLE, "--source", "saadat", "--records", demo, "--dry-run")
+    assert result.exit_code == 1
+    assert "Error: source 'saadat' names no record; it needs a source" in result.output
+    assert f"Hint: no id is close to it; the source ids are: {SOURCE}" in result.output
+
+
+def test_recover_and_fmt_refuse_a_records_folder_that_is_not_one(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "empty").mkdir()
+    for command in (["recover"], ["fmt"], ["fmt", "--check"]):
+        missing = cli(*command, "--records", tmp_path / "nonexistent")
+        assert missing.exit_code == 1, missing.output
+        assert f"Error: the records folder '{tmp_path / 'nonexistent'}' does not exist" in missing.output
+        empty = cli(*command, "--records", tmp_path / "empty")
+        assert empty.exit_code == 1 and f"no record files (*.yaml) under '{tmp_path / 'empty'}'" in empty.output
+        assert "Hint: point --records at the folder that holds '<kind>/<id>.yaml' files" in empty.output
+        assert "nothing to undo" not in empty.output and "Reformatted 0" not in empty.output

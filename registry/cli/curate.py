@@ -148,6 +148,7 @@ def fmt_command(
     from registry.curate.fmt import format_files, rewrite
 
     with user_errors(debug):
+        holding_records(records)
         if not check:
             report_recovery(recover(records))
         outcome = format_files(records, list(paths or []))
@@ -179,13 +180,37 @@ def recover_command(
     from registry.curate.batch import recover
 
     with user_errors(debug):
+        existing_folder(records)
         recovered = recover(records)
+        if recovered is None:
+            holding_records(records)
     if recovered is None:
         console.print(f"No interrupted batch write in {records}: nothing to undo.", soft_wrap=True)
         return
     report_recovery(recovered)
     for path in recovered.undone:
         console.print(f"undid {path}", soft_wrap=True, markup=False)
+
+
+def existing_folder(records: Path) -> None:
+    """Refuse a records folder that is not there: 'nothing to undo' or 'nothing to format' would read as success."""
+    from registry.errors import RegistryError
+
+    if not records.is_dir():
+        what = "is not a folder" if records.exists() else "does not exist"
+        raise RegistryError(f"the records folder {str(records)!r} {what}",
+                            "point {records} at the folder that holds '<kind>/<id>.yaml' files", path=records)
+
+
+def holding_records(records: Path) -> None:
+    """Refuse a records folder without record files, as 'registry validate' does (no-records)."""
+    from registry.errors import RegistryError
+    from registry.loader import record_files
+
+    existing_folder(records)
+    if next(iter(record_files(records)), None) is None:
+        raise RegistryError(f"no record files (*.yaml) under {str(records)!r}",
+                            "point {records} at the folder that holds '<kind>/<id>.yaml' files", path=records)
 
 
 def correct_command(

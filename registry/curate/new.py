@@ -189,7 +189,19 @@ def complete_reference(registry: Registry, given: str, kinds: list[str], what: s
         raise RegistryError(f"{what} {value!r} is part of {len(holding)} ids of {wanted}",
                             "did you mean: " + ", ".join(holding[:5]), found=value)
     raise RegistryError(f"{what} {value!r} names no record; it needs {wanted}",
-                        ("did you mean: " + ", ".join(close[:5])) if close else "no id is close to it", found=value)
+                        ("did you mean: " + ", ".join(close[:5])) if close else _none_close(registry, kinds),
+                        found=value)
+
+
+def _none_close(registry: Registry, kinds: list[str]) -> str:
+    """The hint where no id comes close: the ids there are, where they are few (a new registry's one source)."""
+    ids = sorted(i for i, r in registry.records.items() if "*" in kinds or r.kind_token in kinds)
+    kind = "record" if "*" in kinds else " or ".join(kinds)
+    if not ids:
+        return f"the registry holds no {kind if kind == 'record' else kind + ' record'} yet"
+    if len(ids) <= 5:
+        return f"no id is close to it; the {kind} ids are: {', '.join(ids)}"
+    return "no id is close to it"
 
 
 def _complete_references(registry: Registry, kind: str, data: dict[str, Any],
