@@ -208,3 +208,15 @@ def test_a_correction_with_an_unknown_or_unreadable_value_says_which(cli, record
     assert "error value-mismatch [printed_value]" in unread.output and "'abc' is not a number" in unread.output
     assert "invalid:" not in unread.output, "the registry is valid: only the refused records have problems"
     assert "Error: the correction would make the registry invalid, so nothing was written" in unread.output
+
+
+def test_a_retracted_replacement_is_not_said_to_await_a_review(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    assert correct(cli, records_dir, RESULT_33, "33.89").exit_code == 0
+    assert [i.code for i in validate(records_dir)[1].warnings if i.record_id == CORRECTION_33] == [
+        "correction-unreviewed"]
+    retracted = cli("retract", NEW_33, "--reason", "a test: the corrected value was wrong too", "--curator",
+                    "A. Curator", "--records", records_dir)
+    assert retracted.exit_code == 0, retracted.output
+    assert "correction-unreviewed" not in retracted.output and "until a review checks it" not in retracted.output
+    _, report = validate(records_dir)
+    assert report.valid and not [i for i in report.warnings if i.code == "correction-unreviewed"]
