@@ -545,3 +545,11 @@ def test_a_unit_printed_for_two_units_names_both(records_dir: Path) -> None:
     _, report = validate(records_dir)
     [issue] = [i for i in report.errors if i.field == "unit"]
     assert "'B' is printed for 'billion' or 'byte': write the one meant" in issue.message
+
+
+def test_a_file_broken_at_its_end_is_reported_at_its_last_line(records_dir: Path) -> None:
+    broken = records_dir / "family" / "saadat-fellay-20261015-family-broken.yaml"
+    broken.write_text("kind: family\nid: saadat-fellay-20261015-family-broken\nname: [unclosed\n", encoding="utf-8")
+    _, report = validate(records_dir)
+    [issue] = [i for i in report.errors if i.code == "yaml-syntax"]
+    assert issue.location.endswith("family-broken.yaml:3"), issue.location

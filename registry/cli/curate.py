@@ -133,7 +133,7 @@ class _Steps:
 
 
 def fmt_command(
-    paths: list[Path] | None = typer.Argument(None, metavar="[PATH]...", help="Record files or folders to format "
+    paths: list[Path] | None = typer.Argument(None, metavar="PATH", help="Record files or folders to format "
                                               "(default: every record file under --records)."),
     check: bool = typer.Option(False, "--check", help="Write nothing; list the files that are not in the canonical "
                                "form and exit 1 if any is (for CI)."),
@@ -216,7 +216,7 @@ def holding_records(records: Path) -> None:
 def correct_command(
     record_id: str = typer.Argument(..., metavar="ID", help="The record to correct (its current version)."),
     changes: list[str] = typer.Option(..., "--set", metavar="FIELD=VALUE", help="A corrected value, by its path "
-                                      "(printed_value=0.618, source_locator.page=6); a result's exact value follows "
+                                      "(printed_value=0.681, source_locator.page=6); a result's exact value follows "
                                       "its printed digits. Repeatable."),
     reason: str = typer.Option(..., "--reason", help="What was wrong and how it was found."),
     curator: str = typer.Option(..., "--curator", help="Who files the correction."),
