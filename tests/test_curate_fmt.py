@@ -144,3 +144,8 @@ def test_fmt_of_given_paths_only(cli, records_dir: Path) -> None:  # type: ignor
     assert cli("fmt", "--check", second, "--records", records_dir).exit_code == 1
     outside = cli("fmt", DATA / "fixture-registry", "--records", records_dir)
     assert outside.exit_code == 1 and "is not inside --records" in outside.output
+
+
+def test_the_usage_names_paths_once(cli) -> None:  # type: ignore[no-untyped-def]
+    usage = cli("fmt", "--help").output.splitlines()[0]
+    assert usage.endswith("fmt [OPTIONS] [PATH]..."), usage

@@ -220,3 +220,8 @@ def test_a_retracted_replacement_is_not_said_to_await_a_review(cli, records_dir:
     assert "correction-unreviewed" not in retracted.output and "until a review checks it" not in retracted.output
     _, report = validate(records_dir)
     assert report.valid and not [i for i in report.warnings if i.code == "correction-unreviewed"]
+
+
+def test_the_help_example_corrects_to_the_printed_value(cli) -> None:  # type: ignore[no-untyped-def]
+    text = " ".join(cli("correct", "--help").output.split())
+    assert "(printed_value=0.681, source_locator.page=6)" in text and "0.618" not in text
