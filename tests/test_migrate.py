@@ -67,7 +67,7 @@ def test_an_old_shape_record_is_told_what_to_write(records_dir: Path) -> None:
     text = re.sub(r"(?m)^source_locator:\n(?:  .*\n)+", f'source_locator: "{SEED_LOCATOR}"\n', text)
     text = re.sub(r"(?m)^hardware:\n(?:[- ] .*\n)+",
                   "hardware:\n  description: NVIDIA H100 (section 2.4); 'H100 94GB GPUs' (section 4)\n", text)
-    text = text.replace("missing_metadata:\n  - field: uncertainty\n    reason: unreported\n",
+    text = text.replace("missing_metadata:\n- field: uncertainty\n  reason: unreported\n",
                         "uncertainty: \u00b1 0.019 (standard deviation over 10 folds)\n")
     result.write_text(text)
     _, report = validate(records_dir)
