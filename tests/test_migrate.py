@@ -104,7 +104,7 @@ def test_a_confidence_interval_without_its_level_gets_no_invented_level() -> Non
 def test_an_old_not_reported_uncertainty_is_told_to_list_the_gap(records_dir: Path) -> None:
     result = records_dir / "result" / f"{RESULT_33}.yaml"
     text = result.read_text()
-    gap = "missing_metadata:\n  - field: uncertainty\n    reason: unreported\n"
+    gap = "missing_metadata:\n- field: uncertainty\n  reason: unreported\n"
     assert gap in text
     result.write_text(text.replace(gap, "uncertainty: not reported\n"))
     _, report = validate(records_dir)

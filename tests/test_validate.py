@@ -18,7 +18,7 @@ INVALID = DATA / "invalid"
 
 #: case folder under tests/data/invalid -> (expected code, a fragment its message must hold, file it must name)
 CASES: dict[str, tuple[str, str, str]] = {
-    "yaml-syntax": ("yaml-syntax", "not valid YAML", "result-broken.yaml:3"),
+    "yaml-syntax": ("yaml-syntax", "not valid YAML", "result-broken.yaml:2"),
     "empty-file": ("empty-file", "holds no YAML document", "result-empty.yaml"),
     "not-a-mapping": ("not-a-mapping", "holds a list", "result-list.yaml:1"),
     "binary-file": ("binary-file", "looks binary", "result-binary.yaml"),
