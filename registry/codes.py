@@ -104,6 +104,8 @@ ID_KIND_MISMATCH = _declare("id-kind-mismatch", R, "the id names another kind th
                             "make the id's kind and the record's kind agree")
 ID_DATE_INVALID = _declare("id-date-invalid", R, "the date in the id is not a real day (`20261399`)",
                            "write the batch's real date in the id")
+ID_DATE_IN_FUTURE = _declare("id-date-in-future", R, "the date in the id lies after today (UTC): no batch is filed "
+                             "tomorrow", "write the day the batch was filed in the id")
 FILE_NAME_MISMATCH = _declare("file-name-mismatch", R, "the file is not `<kind>/<id>.yaml`",
                               "move or rename the file to the path the message gives")
 UNRESOLVED_REFERENCE = _declare("unresolved-reference", R, "a reference names no record",

@@ -22,6 +22,7 @@ from measure.outcome import Method
 from registry import display as d
 from registry.errors import RegistryError
 from registry.history import current_only
+from registry.ids import a_kind
 from registry.loader import Registry
 from registry.models import Evaluation, Protocol, Record, Reproduction, Result
 from registry.page.blocks import Column, Content, Piece, Table, Tag, plain
@@ -106,7 +107,7 @@ def protocol_of(registry: Registry, record: Record) -> str:
 
 @functools.singledispatch
 def _protocol_of(record: Record, registry: Registry) -> str:
-    raise RegistryError(f"{record.id!r} is {record.kind_token} record, which no plot shows",
+    raise RegistryError(f"{record.id!r} is {a_kind(record.kind_token)} record, which no plot shows",
                         "give the id of a protocol, an evaluation or a result")
 
 

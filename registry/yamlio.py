@@ -195,7 +195,8 @@ def _parse_full(text: str) -> LoadedYaml:
         data = builder.build(node, ())
         return LoadedYaml(data, builder.lines)
     except yaml.MarkedYAMLError as exc:
-        line = exc.problem_mark.line + 1 if exc.problem_mark is not None else None
+        last = text.count("\n") + (0 if text.endswith("\n") else 1)  # a problem at the end is on the last line
+        line = min(exc.problem_mark.line + 1, last) if exc.problem_mark is not None else None
         problem = exc.problem or "invalid YAML"
         context = f" ({exc.context})" if exc.context else ""
         hint = _SYNTAX_HINTS.get(problem, "")

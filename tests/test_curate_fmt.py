@@ -25,7 +25,8 @@ def comments(text: str) -> list[str]:
 
 def test_fmt_keeps_every_value_and_comment_and_then_checks_clean(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     root = tmp_path / "records"
-    shutil.copytree(DATA.parent.parent / "records", root)  # its seed records are written by hand
+    shutil.copytree(DATA.parent.parent / "records", root)
+    shutil.copytree(DATA / "fmt-handwritten", root, dirs_exist_ok=True)  # seed records as they were written by hand
     before, _ = validate(root)
     texts = {p: p.read_text() for p in record_files(root)}
     check = cli("fmt", "--check", "--records", root)
@@ -45,6 +46,13 @@ def test_fmt_keeps_every_value_and_comment_and_then_checks_clean(cli, tmp_path: 
         assert [c for c in comments(text) if c not in comments(kept)] == [], path
     again = cli("fmt", "--check", "--records", root)
     assert again.exit_code == 0 and "0 of" in again.output, again.output
+
+
+def test_the_bundled_records_are_in_the_canonical_form(cli) -> None:  # type: ignore[no-untyped-def]
+    """The CI gate: 'registry fmt --check' passes on the records the registry ships."""
+    check = cli("fmt", "--check", "--records", DATA.parent.parent / "records")
+    assert check.exit_code == 0, check.output
+    assert re.search(r"^0 of \d+ file\(s\) not in the canonical form", check.output, re.M), check.output
 
 
 def test_what_the_writer_writes_is_canonical_already(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
@@ -128,9 +136,16 @@ def test_formatting_that_would_change_a_value_is_refused(monkeypatch: pytest.Mon
 
 
 def test_fmt_of_given_paths_only(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
-    config = next((records_dir / "config").glob("*.yaml"))
-    result = cli("fmt", config, "--records", records_dir)
+    shutil.copytree(DATA / "fmt-handwritten", records_dir, dirs_exist_ok=True)
+    first, second = sorted((records_dir / "result").glob("*-flashattention-checkpointing*.yaml"))
+    result = cli("fmt", first, "--records", records_dir)
     assert result.exit_code == 0 and "Reformatted 1 file(s)" in result.output
-    assert cli("fmt", "--check", records_dir / "config", "--records", records_dir).exit_code == 1, "its sibling is not"
+    assert cli("fmt", "--check", records_dir / "result", "--records", records_dir).exit_code == 1, "its sibling is not"
+    assert cli("fmt", "--check", second, "--records", records_dir).exit_code == 1
     outside = cli("fmt", DATA / "fixture-registry", "--records", records_dir)
     assert outside.exit_code == 1 and "is not inside --records" in outside.output
+
+
+def test_the_usage_names_paths_once(cli) -> None:  # type: ignore[no-untyped-def]
+    usage = cli("fmt", "--help").output.splitlines()[0]
+    assert usage.endswith("fmt [OPTIONS] [PATH]..."), usage

@@ -158,7 +158,7 @@ def test_an_import_planned_before_another_writer_wrote_is_checked_again_and_refu
     stale, _ = validate(demo)
     (first,) = [r for r in stale.of_kind(Result) if r.printed_value == "0.681"]
     other = cli("correct", first.id, "--set", "printed_value=0.682", "--reason", "another writer", "--curator", "B",
-                "--date", "20261202", "--records", demo)  # another day's id: no file name the import writes
+                "--date", "20261130", "--records", demo)  # another day's id: no file name the import writes
     assert other.exit_code == 0, other.output
     before = tree(demo)
     rows = rows_of()
@@ -249,6 +249,9 @@ BAD: list[tuple[str, Callable[[Path, list[dict[str, str]]], Path], str]] = [
     ("an uncertainty without its kind", lambda p, rows: write_rows(p, [{**rows[0], "uncertainty_kind": ""},
                                                                       *rows[1:]]),
      "row 2, column 'uncertainty_kind': missing value: an uncertainty needs its kind"),
+    ("a decimal comma", lambda p, rows: write_rows(p, [{**rows[0], "value": "0,681"}, *rows[1:]]),
+     "row 2, column 'value': '0,681' has a comma that is not a thousands separator; a table cannot give the exact "
+     "value a decimal comma stands for: leave the row out and file the result on its own"),
     ("a page that is no number", lambda p, rows: write_rows(p, [{**rows[0], "page": "two"}, *rows[1:]]),
      "row 2, column 'page': 'two' is not a page number"),
     ("an interval that excludes its value", lambda p, rows: write_rows(p, [
@@ -329,3 +332,50 @@ def test_the_readme_table_of_columns_is_generated_from_their_declarations() -> N
     readme = (ROOT / "README.md").read_text()
     assert with_table(readme) == readme, "README's table of columns is stale"
     assert all(f"`{column.name}`" in readme for column in COLUMNS)
+
+
+def test_a_short_row_does_not_hide_the_problems_of_the_other_rows(cli, demo: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    rows = rows_of()
+    rows[1]["unit"], rows[3]["value"], rows[4]["direction"] = "gigabite", "0.655 ± 0.024", "up"
+    rows[5]["uncertainty_kind"], rows[6]["value"] = "sd", "0,702"
+    text = write_rows(tmp_path / "bad.csv", [*rows, rows[0]]).read_text(encoding="utf-8").splitlines()
+    text[3] = text[3].rsplit(",", 3)[0]  # row 4 loses its last three cells
+    result = run_import(cli, put(tmp_path / "bad.csv", "\n".join(text) + "\n"), demo)
+    assert result.exit_code == 1
+    for expected in ("row 3, column 'unit'", "row 4: the row has 15 cells but the header names 18 columns",
+                     "row 5, column 'value': '0.655 ± 0.024' holds an uncertainty", "row 6, column 'direction'",
+                     "row 7, column 'uncertainty_kind'", "row 8, column 'value'",
+                     "row 14: the row repeats the result of row 2", "7 problems in bad.csv (listed above)"):
+        assert expected in result.output, result.output
+    lines = [line for line in result.output.splitlines() if line.startswith("bad.csv row")]
+    assert [line.split(",")[0].split(":")[0] for line in lines] == [f"bad.csv row {n}" for n in (3, 4, 5, 6, 7, 8, 14)]
+
+
+def test_an_import_dated_after_today_is_refused(cli, demo: Path) -> None:  # type: ignore[no-untyped-def]
+    import datetime as dt
+
+    tomorrow = (dt.datetime.now(dt.UTC) + dt.timedelta(days=1)).strftime("%Y%m%d")
+    before = tree(demo)
+    result = run_import(cli, TABLE, demo, "--date", tomorrow)
+    assert result.exit_code == 1
+    assert f"Error: '{tomorrow}' is after today" in result.output and "(--date)" in result.output
+    assert tree(demo) == before
+
+
+def test_a_source_that_names_no_record_gets_the_ids_there_are(cli, demo: Path) -> None:  # type: ignore[no-untyped-def]
+    result = cli("import", TABLE, "--source", "saadat", "--records", demo, "--dry-run")
+    assert result.exit_code == 1
+    assert "Error: source 'saadat' names no record; it needs a source" in result.output
+    assert f"Hint: no id is close to it; the source ids are: {SOURCE}" in result.output
+
+
+def test_recover_and_fmt_refuse_a_records_folder_that_is_not_one(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "empty").mkdir()
+    for command in (["recover"], ["fmt"], ["fmt", "--check"]):
+        missing = cli(*command, "--records", tmp_path / "nonexistent")
+        assert missing.exit_code == 1, missing.output
+        assert f"Error: the records folder '{tmp_path / 'nonexistent'}' does not exist" in missing.output
+        empty = cli(*command, "--records", tmp_path / "empty")
+        assert empty.exit_code == 1 and f"no record files (*.yaml) under '{tmp_path / 'empty'}'" in empty.output
+        assert "Hint: point --records at the folder that holds '<kind>/<id>.yaml' files" in empty.output
+        assert "nothing to undo" not in empty.output and "Reformatted 0" not in empty.output

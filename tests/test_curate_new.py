@@ -211,3 +211,66 @@ def test_paths_and_ids() -> None:
         "result-nt-2-5b-training-peak-memory-flashattention-checkpointing-zero2-reported-result")
     long = make_id("a-batch", TODAY, "result", "-".join(["word"] * 60))
     assert len(long) <= 200 and long.startswith(f"a-batch-{TODAY}-result-word-word")
+
+
+def test_input_that_ends_before_the_answers_stops_with_a_message(runner, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    from registry.cli import app
+
+    result = runner.invoke(app, ["new", "family", "--records", str(records_dir), "--prompt", "--batch",
+                                 "saadat-fellay", "--dry-run"], input="")
+    assert result.exit_code == 1
+    assert "name: The family's name: " in result.output and "name.:" not in result.output
+    assert "Error: the input ended before every question was answered; nothing was written" in result.output
+    assert "'registry new family --help' lists them) and add --no-prompt" in result.output
+    assert "EOFError" not in result.output and "Aborted" not in result.output
+
+
+def test_every_problem_of_a_new_record_is_named_at_once(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    result = cli("new", "result", "--evaluation", "peak-memory-checkpointing", "--metric", "peak-memory",
+                 "--metric-direction", "up", "--unit", "GBs", "--printed-value", "33,88", "--source", SOURCE,
+                 "--missing", "uncertainty=unknown", "--date", "20991231", "--records", records_dir, "--no-prompt")
+    assert result.exit_code == 1
+    for expected in ("--missing: 'uncertainty=unknown' is not a missing-metadata entry; write FIELD=REASON",
+                     "the id (--batch, --date, --slug): '20991231' is after today",
+                     "--metric-direction: Input should be 'lower' or 'higher'", "--unit: 'GBs' is not one of the units",
+                     "--printed-value: '33,88' has a comma that is not a thousands separator",
+                     "--source-locator-* (section, table, figure, row, column, caption, footnote, page, quote, note): "
+                     "required field 'source_locator' is missing",
+                     "the new result is not complete (7 problem(s) above); nothing was written"):
+        assert expected in result.output, result.output
+    assert "--numeric-value" not in result.output, "the unread printed value is the one problem"
+    assert not list((records_dir / "result").glob("*20991231*"))
+
+
+@pytest.mark.parametrize(("printed", "expected"), [
+    ("33,88", "--printed-value: '33,88' has a comma that is not a thousands separator; if it is a decimal comma"),
+    ("33.88 GB", "--printed-value: '33.88 GB' holds more than the number: write printed_value '33.88' and unit: "
+                 "gigabyte"),
+])
+def test_a_printed_value_that_is_no_number_says_why(cli, records_dir: Path, printed: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+    args = [printed if a == "33.88" else a for a in KIND_ARGS["result"][0]]
+    result = cli("new", "result", *args, "--records", records_dir, "--no-prompt")
+    assert result.exit_code == 1
+    assert expected in result.output, result.output
+    assert "numeric_value' is missing" not in result.output
+
+
+def test_a_unit_given_as_printed_is_read_as_its_unit(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    args = ["GB" if a == "gigabyte" else a for a in KIND_ARGS["result"][0]]
+    result = cli("new", "result", *args, "--records", records_dir, "--no-prompt")
+    assert result.exit_code == 0, result.output
+    assert "Completed unit 'GB' to gigabyte" in result.output
+    registry, _ = validate(records_dir)
+    assert registry.records[NEW_RESULT].unit == "gigabyte"  # type: ignore[attr-defined]
+    ambiguous = cli("new", "result", *["B" if a == "gigabyte" else a for a in KIND_ARGS["result"][0]], "--slug",
+                    "other", "--records", records_dir, "--no-prompt")
+    assert ambiguous.exit_code == 1 and "--unit: " in ambiguous.output
+
+
+def test_an_id_dated_after_today_is_refused(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    tomorrow = (dt.datetime.now(dt.UTC) + dt.timedelta(days=1)).strftime("%Y%m%d")
+    result = new(cli, records_dir, "family", "--date", tomorrow)
+    assert result.exit_code == 1
+    assert f"'{tomorrow}' is after today ({TODAY}, UTC): an id's date is the day its batch was filed" in result.output
+    assert "give today's date or an earlier one (--date)" in result.output
+    assert not list((records_dir / "family").glob(f"*{tomorrow}*"))

@@ -179,3 +179,49 @@ def test_two_writers_that_loaded_the_same_registry_cannot_leave_it_invalid(cli, 
     assert sorted(p.relative_to(records_dir) for p in records_dir.rglob("*.yaml")) == files
     _, report = validate(records_dir)
     assert report.valid, [(i.code, i.message) for i in report.errors]
+
+
+def test_the_replacement_keeps_the_derivation_and_comments_of_the_record_it_replaces(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    registry, _ = validate(records_dir)
+    old = registry.records[RESULT_33]
+    assert correct(cli, records_dir, RESULT_33, "33.89").exit_code == 0
+    new = validate(records_dir)[0].records[NEW_33]
+    assert new.derivation == (f"Replaces {RESULT_33} (correction {CORRECTION_33}); the id is the superseded "
+                              f"record's, with the correction's date. The superseded record's derivation: "
+                              f"{old.derivation}")
+    assert "carried over from the sibling's page" in new.derivation
+    text = (records_dir / "result" / f"{NEW_33}.yaml").read_text(encoding="utf-8")
+    assert text.startswith("# From the superseded record: Shown on seed page 000 (its configuration's page)")
+    assert "# From the superseded record: Further assertions for 'registry review'" in text
+
+
+def test_a_correction_with_an_unknown_or_unreadable_value_says_which(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    typo = cli("correct", RESULT_33, "--set", "printd_value=33.8", "--reason", "r", "--curator", "c", "--records",
+               records_dir)
+    assert typo.exit_code == 1
+    assert "--set printd_value=...: unknown field 'printd_value' on a result; did you mean 'printed_value'?" in \
+        typo.output
+    assert "Error: the corrected result is refused (1 problem(s) above); nothing was written" in typo.output
+    assert "Hint: fix the --set values named" in typo.output and "not complete" not in typo.output
+    unread = correct(cli, records_dir, RESULT_33, "abc")
+    assert unread.exit_code == 1
+    assert "error value-mismatch [printed_value]" in unread.output and "'abc' is not a number" in unread.output
+    assert "invalid:" not in unread.output, "the registry is valid: only the refused records have problems"
+    assert "Error: the correction would make the registry invalid, so nothing was written" in unread.output
+
+
+def test_a_retracted_replacement_is_not_said_to_await_a_review(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    assert correct(cli, records_dir, RESULT_33, "33.89").exit_code == 0
+    assert [i.code for i in validate(records_dir)[1].warnings if i.record_id == CORRECTION_33] == [
+        "correction-unreviewed"]
+    retracted = cli("retract", NEW_33, "--reason", "a test: the corrected value was wrong too", "--curator",
+                    "A. Curator", "--records", records_dir)
+    assert retracted.exit_code == 0, retracted.output
+    assert "correction-unreviewed" not in retracted.output and "until a review checks it" not in retracted.output
+    _, report = validate(records_dir)
+    assert report.valid and not [i for i in report.warnings if i.code == "correction-unreviewed"]
+
+
+def test_the_help_example_corrects_to_the_printed_value(cli) -> None:  # type: ignore[no-untyped-def]
+    text = " ".join(cli("correct", "--help").output.split())
+    assert "(printed_value=0.681, source_locator.page=6)" in text and "0.618" not in text

@@ -67,7 +67,7 @@ def test_an_old_shape_record_is_told_what_to_write(records_dir: Path) -> None:
     text = re.sub(r"(?m)^source_locator:\n(?:  .*\n)+", f'source_locator: "{SEED_LOCATOR}"\n', text)
     text = re.sub(r"(?m)^hardware:\n(?:[- ] .*\n)+",
                   "hardware:\n  description: NVIDIA H100 (section 2.4); 'H100 94GB GPUs' (section 4)\n", text)
-    text = text.replace("missing_metadata:\n  - field: uncertainty\n    reason: unreported\n",
+    text = text.replace("missing_metadata:\n- field: uncertainty\n  reason: unreported\n",
                         "uncertainty: \u00b1 0.019 (standard deviation over 10 folds)\n")
     result.write_text(text)
     _, report = validate(records_dir)
@@ -104,7 +104,7 @@ def test_a_confidence_interval_without_its_level_gets_no_invented_level() -> Non
 def test_an_old_not_reported_uncertainty_is_told_to_list_the_gap(records_dir: Path) -> None:
     result = records_dir / "result" / f"{RESULT_33}.yaml"
     text = result.read_text()
-    gap = "missing_metadata:\n  - field: uncertainty\n    reason: unreported\n"
+    gap = "missing_metadata:\n- field: uncertainty\n  reason: unreported\n"
     assert gap in text
     result.write_text(text.replace(gap, "uncertainty: not reported\n"))
     _, report = validate(records_dir)

@@ -77,6 +77,7 @@ def test_plot_command_messages(tmp_path: Path, cli) -> None:  # type: ignore[no-
     assert wrong_suffix.exit_code == 1 and "name the file .svg or .png" in wrong_suffix.output
     wrong_kind = cli("plot", SOURCE, "--out", tmp_path / "figure.svg")
     assert wrong_kind.exit_code == 1 and "give the id of a protocol, an evaluation or a result" in wrong_kind.output
+    assert f"'{SOURCE}' is a source record, which no plot shows" in wrong_kind.output
     unknown = cli("plot", "saadat-fellay-20261015-protocol-training", "--out", tmp_path / "figure.svg")
     assert unknown.exit_code == 1 and f"did you mean: {PROTOCOL}" in unknown.output
     assert "Traceback" not in wrong_suffix.output + wrong_kind.output + unknown.output

@@ -280,9 +280,9 @@ def test_a_page_past_the_end_fails(tmp_path: Path) -> None:
 def test_listed_source_checks_are_asserted(tmp_path: Path) -> None:
     records = fresh_records(tmp_path)
     path = records / "result" / f"{RESULT_11}.yaml"
-    path.write_text(path.read_text().replace("    text: NT 2.5B\n", "    text: NT 500M\n"
-                                             "  - claim: figure-stage\n    text: ZeRO Stage-2 offload\n"
-                                             "  - claim: hardware\n    text: H100\n    page: 2\n"))
+    path.write_text(path.read_text().replace("  text: NT 2.5B\n", "  text: NT 500M\n"
+                                             "- claim: figure-stage\n  text: ZeRO Stage-2 offload\n"
+                                             "- claim: hardware\n  text: H100\n  page: 2\n"))
     run = _run(tmp_path, source_like_pdf(tmp_path / "paper.pdf"), records=records)
     failed = _failed(run)
     assert set(failed) == {(RESULT_11, "model label"), (RESULT_11, "model label (config)"), (RESULT_11, "hardware")}

@@ -18,7 +18,7 @@ INVALID = DATA / "invalid"
 
 #: case folder under tests/data/invalid -> (expected code, a fragment its message must hold, file it must name)
 CASES: dict[str, tuple[str, str, str]] = {
-    "yaml-syntax": ("yaml-syntax", "not valid YAML", "result-broken.yaml:3"),
+    "yaml-syntax": ("yaml-syntax", "not valid YAML", "result-broken.yaml:2"),
     "empty-file": ("empty-file", "holds no YAML document", "result-empty.yaml"),
     "not-a-mapping": ("not-a-mapping", "holds a list", "result-list.yaml:1"),
     "binary-file": ("binary-file", "looks binary", "result-binary.yaml"),
@@ -40,6 +40,7 @@ CASES: dict[str, tuple[str, str, str]] = {
     "id-kind-mismatch": ("id-kind-mismatch", "the id names kind 'protocol' but the record is a 'dataset'",
                          "protocol-misfiled.yaml:2"),
     "id-date-invalid": ("id-date-invalid", "'20261399' in the id is not a real day", "family-bad-day.yaml:2"),
+    "id-date-in-future": ("id-date-in-future", "'29991231' in the id lies after today (", "in-the-future.yaml:2"),
     "file-name-mismatch": ("file-name-mismatch", "belongs in protocol/saadat-fellay-20261015-protocol-real-name.yaml",
                            "protocol-other-name.yaml:2"),
     "unresolved-reference": ("unresolved-reference", "did you mean 'saadat-fellay-20261015-source-optimizing-genomic",
@@ -382,7 +383,7 @@ def test_reviews_and_evidence_only_cover_transcribed_records(records_dir: Path) 
     [estimate] = sorted((records_dir / "reproduction").iterdir())[:1]
     review = next((records_dir / "review").glob("*zero2.yaml"))
     text = review.read_text()
-    review.write_text(text.replace("subjects:\n", f"subjects:\n  - {estimate.stem}\n", 1))
+    review.write_text(text.replace("subjects:\n", f"subjects:\n- {estimate.stem}\n", 1))
     _, report = validate(records_dir)
     assert any(i.code == "reference-wrong-kind" and "is a reproduction, but this field needs a source" in i.message
                and i.field == "subjects[0]" for i in report.errors), [i.message for i in report.errors]
@@ -544,3 +545,11 @@ def test_a_unit_printed_for_two_units_names_both(records_dir: Path) -> None:
     _, report = validate(records_dir)
     [issue] = [i for i in report.errors if i.field == "unit"]
     assert "'B' is printed for 'billion' or 'byte': write the one meant" in issue.message
+
+
+def test_a_file_broken_at_its_end_is_reported_at_its_last_line(records_dir: Path) -> None:
+    broken = records_dir / "family" / "saadat-fellay-20261015-family-broken.yaml"
+    broken.write_text("kind: family\nid: saadat-fellay-20261015-family-broken\nname: [unclosed\n", encoding="utf-8")
+    _, report = validate(records_dir)
+    [issue] = [i for i in report.errors if i.code == "yaml-syntax"]
+    assert issue.location.endswith("family-broken.yaml:3"), issue.location

@@ -133,7 +133,7 @@ class _Steps:
 
 
 def fmt_command(
-    paths: list[Path] | None = typer.Argument(None, metavar="[PATH]...", help="Record files or folders to format "
+    paths: list[Path] | None = typer.Argument(None, metavar="PATH", help="Record files or folders to format "
                                               "(default: every record file under --records)."),
     check: bool = typer.Option(False, "--check", help="Write nothing; list the files that are not in the canonical "
                                "form and exit 1 if any is (for CI)."),
@@ -148,6 +148,7 @@ def fmt_command(
     from registry.curate.fmt import format_files, rewrite
 
     with user_errors(debug):
+        holding_records(records)
         if not check:
             report_recovery(recover(records))
         outcome = format_files(records, list(paths or []))
@@ -179,7 +180,10 @@ def recover_command(
     from registry.curate.batch import recover
 
     with user_errors(debug):
+        existing_folder(records)
         recovered = recover(records)
+        if recovered is None:
+            holding_records(records)
     if recovered is None:
         console.print(f"No interrupted batch write in {records}: nothing to undo.", soft_wrap=True)
         return
@@ -188,10 +192,31 @@ def recover_command(
         console.print(f"undid {path}", soft_wrap=True, markup=False)
 
 
+def existing_folder(records: Path) -> None:
+    """Refuse a records folder that is not there: 'nothing to undo' or 'nothing to format' would read as success."""
+    from registry.errors import RegistryError
+
+    if not records.is_dir():
+        what = "is not a folder" if records.exists() else "does not exist"
+        raise RegistryError(f"the records folder {str(records)!r} {what}",
+                            "point {records} at the folder that holds '<kind>/<id>.yaml' files", path=records)
+
+
+def holding_records(records: Path) -> None:
+    """Refuse a records folder without record files, as 'registry validate' does (no-records)."""
+    from registry.errors import RegistryError
+    from registry.loader import record_files
+
+    existing_folder(records)
+    if next(iter(record_files(records)), None) is None:
+        raise RegistryError(f"no record files (*.yaml) under {str(records)!r}",
+                            "point {records} at the folder that holds '<kind>/<id>.yaml' files", path=records)
+
+
 def correct_command(
     record_id: str = typer.Argument(..., metavar="ID", help="The record to correct (its current version)."),
     changes: list[str] = typer.Option(..., "--set", metavar="FIELD=VALUE", help="A corrected value, by its path "
-                                      "(printed_value=0.618, source_locator.page=6); a result's exact value follows "
+                                      "(printed_value=0.681, source_locator.page=6); a result's exact value follows "
                                       "its printed digits. Repeatable."),
     reason: str = typer.Option(..., "--reason", help="What was wrong and how it was found."),
     curator: str = typer.Option(..., "--curator", help="Who files the correction."),

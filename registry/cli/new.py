@@ -249,7 +249,24 @@ def _pair(text: str) -> tuple[str, str]:
 
 def ask(model: type[Record], registry: Any, values: dict[tuple[str, ...], Any], missing: list[str],
         set_paths: list[str]) -> None:
-    """Ask, in the terminal, for each required value not given, and why each reportable field not given is empty."""
+    """Ask, in the terminal, for each required value not given, and why each reportable field not given is empty.
+
+    Input that ends before the last answer (a closed pipe, Ctrl-D) stops the command with a message, not a traceback.
+    """
+    try:
+        _ask(model, values, missing, set_paths)
+    except EOFError:
+        from registry.cli.output import console
+        from registry.errors import RegistryError
+
+        console.print()  # end the unanswered question's line
+
+        raise RegistryError("the input ended before every question was answered; nothing was written",
+                            f"give the values as options ('registry new {model.kind_token} --help' lists "
+                            "them) and add --no-prompt, or answer each question") from None
+
+
+def _ask(model: type[Record], values: dict[tuple[str, ...], Any], missing: list[str], set_paths: list[str]) -> None:
     from rich.prompt import Prompt
 
     from registry.cli.output import console
@@ -265,12 +282,12 @@ def ask(model: type[Record], registry: Any, values: dict[tuple[str, ...], Any], 
             continue
         if leaf.required:
             hint = f" (an id of {_kinds(leaf)})" if leaf.references else ""
-            answer = Prompt.ask(f"{leaf.dotted}{hint}: {leaf.description}", console=console,
+            answer = Prompt.ask(f"{leaf.dotted}{hint}: {_said(leaf.description)}", console=console,
                                 choices=leaf.choices or None)
             values[leaf.path] = [part.strip() for part in answer.split(";")] if leaf.many else answer
         elif leaf.reportable and len(leaf.path) == 1 and leaf.path[0] not in explained:
-            answer = Prompt.ask(f"{leaf.dotted}: {leaf.description} (Enter: say why it is empty)", console=console,
-                                default="", show_default=False)
+            answer = Prompt.ask(f"{leaf.dotted}: {_said(leaf.description)} (Enter: say why it is empty)",
+                                console=console, default="", show_default=False)
             if answer.strip():
                 values[leaf.path] = [part.strip() for part in answer.split(";")] if leaf.many else answer
             else:
@@ -279,9 +296,14 @@ def ask(model: type[Record], registry: Any, values: dict[tuple[str, ...], Any], 
         name = branch.path[0]
         if branch.reportable and name not in given and name not in explained and not any(
                 path[0] == name for path in values):
-            console.print(f"{name}: {branch.description} (give it with its options or --set {name}...=...)",
+            console.print(f"{name}: {_said(branch.description)} (give it with its options or --set {name}...=...)",
                           markup=False)
             _ask_reason(name, missing, reasons)
+
+
+def _said(description: str) -> str:
+    """A field's description as the body of a question: the prompt adds its own ':' after it."""
+    return description.strip().rstrip(".")
 
 
 def _ask_reason(name: str, missing: list[str], reasons: list[str]) -> None:
@@ -322,17 +344,20 @@ def curation_errors() -> Iterator[None]:
     from registry.cli.output import print_report
     from registry.curate.new import IncompleteRecordError, RejectedRecordsError
     from registry.curate.table import TableError
-    from registry.errors import RegistryError
+    from registry.errors import RegistryError, worded
 
     try:
         yield
     except IncompleteRecordError as exc:
         for path, message in exc.problems:
-            err_console.print(f"  {flag_of(exc.kind, path)}: {message}", soft_wrap=True, markup=False)
+            err_console.print(f"  {flag_of(exc.kind, path)}: {worded(message, FLAGS)}", soft_wrap=True, markup=False)
+        if exc.corrected:
+            raise RegistryError(f"the corrected {exc.kind} is refused ({len(exc.problems)} problem(s) above); "
+                                "nothing was written", "fix the --set values named, then run it again") from None
         raise RegistryError(f"the new {exc.kind} is not complete ({len(exc.problems)} problem(s) above); nothing "
                             "was written", "give the options named, then run it again") from None
     except RejectedRecordsError as exc:
-        print_report(exc.report, console=err_console)
+        print_report(exc.report, console=err_console, verdict=False)  # the registry is valid: these are the new ones
         raise RegistryError(exc.message, exc.hint) from None
     except TableError as exc:
         for line in exc.lines(FLAGS):
@@ -347,9 +372,18 @@ def flag_of(kind: str, path: str) -> str:
     from registry.curate.form import form
     from registry.models import KIND_MODELS
 
+    if path.split(".")[0] in OWN_OPTIONS:
+        return OWN_OPTIONS[path.split(".")[0]]
     leaves, _ = form(KIND_MODELS[kind])
     top = path.split("[")[0]
     for leaf in leaves:
         if leaf.dotted == top or leaf.dotted == path:
             return leaf.flag
+    inside = [leaf.path[-1] for leaf in leaves if leaf.dotted.startswith(top + ".")]
+    if inside:  # an object given by the options of its values: 'source_locator' -> '--source-locator-* (page, ...)'
+        return f"--{top.replace('_', '-')}-* ({', '.join(inside)})"
     return f"--set {path}=..." if path else f"the {kind}"
+
+
+#: Fields a common option gives, not one of their own.
+OWN_OPTIONS = {"id": "the id (--batch, --date, --slug)", "missing_metadata": "--missing"}

@@ -83,21 +83,24 @@ class DeferredConsole:
 console: Console = DeferredConsole(highlight=False)  # type: ignore[assignment]
 
 
-def print_report(report: Report, console: Console = console) -> None:
-    """Every issue as 'file:line: severity code [field] (record)', its message below; then a verdict."""
+def print_report(report: Report, console: Console = console, *, verdict: bool = True) -> None:
+    """Every issue as 'file:line: severity code [field] (record)', its message below; then a verdict on the
+    registry (left out where the issues are those of records not written, which the registry does not hold)."""
     from rich.markup import escape
 
     from registry.report import Severity
+
     for issue in report.sorted_issues():
         style = "red" if issue.severity is Severity.ERROR else "yellow"
         field = " " + escape(f"[{issue.field}]") if issue.field else ""
         console.print(f"{escape(issue.location)}: [{style}]{issue.severity.value}[/] [bold]{issue.code}[/]{field}",
                       soft_wrap=True)
         console.print(f"    {escape(issue.text(FLAGS))}", soft_wrap=True)
-    verdict = "[green]valid[/]" if report.valid else "[red]invalid[/]"
+    if not verdict:
+        return
     console.print(
-        f"{verdict}: {report.records} records in {report.files} files; "
-        f"{len(report.errors)} errors, {len(report.warnings)} warnings"
+        f"{'[green]valid[/]' if report.valid else '[red]invalid[/]'}: {report.records} records in {report.files} "
+        f"files; {len(report.errors)} errors, {len(report.warnings)} warnings"
     )
 
 

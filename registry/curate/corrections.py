@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from registry.curate.batch import Written
+from registry.curate.fmt import Comment, comments_in, with_comments
 from registry.curate.form import parse_path, set_path, typed_text
 from registry.curate.naming import checked_date, free_id, make_id, today
 from registry.curate.new import RejectedRecordsError, concerning, typed
@@ -27,6 +28,7 @@ from registry.models import TRANSCRIBED_KINDS, Record, Result
 from registry.numbers import parse_printed
 from registry.report import Issue
 from registry.writer import record_path, record_to_yaml
+from registry.yamlio import parse_yaml, read_text
 
 
 def draft_correction(registry: Registry, record_id: str, changes: Iterable[tuple[str, str]], *, reason: str,
@@ -50,9 +52,8 @@ def draft_correction(registry: Registry, record_id: str, changes: Iterable[tuple
     correction_id = free_id(make_id(parsed.batch, day, "correction", f"{old.kind_token}-{parsed.slug}"),
                             taken.__contains__)
     data["id"] = new_id
-    data["derivation"] = (f"Replaces {old.id} (correction {correction_id}); the id is the superseded record's, with "
-                          "the correction's date.")
-    replacement = typed(old.kind_token, data)
+    data["derivation"] = replacement_derivation(old, correction_id)
+    replacement = typed(old.kind_token, data, corrected=True)
     if same_values(old, replacement):
         raise RegistryError(f"the changes leave {old.id!r} as it is; a correction must change a value",
                             "give the corrected values ({changes})")
@@ -60,7 +61,16 @@ def draft_correction(registry: Registry, record_id: str, changes: Iterable[tuple
         "kind": "correction", "id": correction_id, "supersedes": old.id, "replacement": new_id, "reason": reason,
         "corrected_by": by, "corrected_at": now.isoformat().replace("+00:00", "Z"),
         "derivation": "The id is derived by the batch convention from the superseded record's."})
-    return _checked(registry, [replacement, correction], now, also=dependents(registry, old.id))
+    return _checked(registry, [replacement, correction], now, also=dependents(registry, old.id),
+                    comments={replacement.id: carried_comments(registry, old)})
+
+
+def replacement_derivation(old: Record, correction_id: str) -> str:
+    """How the replacement came to be: the correction, then how the values it keeps were derived (the old
+    record's derivation, kept word for word, since the copy carries those values over)."""
+    text = (f"Replaces {old.id} (correction {correction_id}); the id is the superseded record's, with the "
+            "correction's date.")
+    return f"{text} The superseded record's derivation: {old.derivation}" if old.derivation else text
 
 
 def draft_retraction(registry: Registry, record_id: str, *, reason: str, by: str, date: str | None = None,
@@ -105,11 +115,29 @@ class Checked:
         return write_checked(root, self.staged, rejected=lambda report: RejectedRecordsError(report, what))
 
 
-def _checked(registry: Registry, records: list[Record], now: dt.datetime, *, also: Iterable[Record] = ()) -> Checked:
+def carried_comments(registry: Registry, old: Record) -> list[Comment]:
+    """The comments of the superseded record's file, each marked as carried over (what they say may be about the
+    value the correction changed)."""
+    path = registry.paths.get(old.id)
+    text = read_text(path) if path is not None else ""
+    if "#" not in text:
+        return []
+    return [Comment(f"# From the superseded record: {comment.text.lstrip('#').strip()}", comment.anchors)
+            for comment in comments_in(text, parse_yaml(text))]
+
+
+def _checked(registry: Registry, records: list[Record], now: dt.datetime, *, also: Iterable[Record] = (),
+             comments: dict[str, list[Comment]] | None = None) -> Checked:
     """The records checked with the registry; the warnings about them and about ``also`` (the records built on
-    the one corrected or retracted, which then stand on an earlier version)."""
-    staged = [Staged(r, record_path(registry.root, r), record_to_yaml(r, only_set=True)) for r in records]
+    the one corrected or retracted, which then stand on an earlier version). ``comments`` go into the files of
+    the records they are given for."""
+    staged = [Staged(r, record_path(registry.root, r), _text(r, (comments or {}).get(r.id, []))) for r in records]
     report = concerning(check_with(registry, staged, now=now), {r.id for r in [*records, *also]})
     if not report.valid:
         raise RejectedRecordsError(report, f"the {records[-1].kind_token}")
     return Checked(staged, report.warnings)
+
+
+def _text(record: Record, comments: list[Comment]) -> str:
+    text = record_to_yaml(record, only_set=True)
+    return with_comments(text, parse_yaml(text), comments) if comments else text

@@ -32,6 +32,7 @@ from registry.curate.naming import checked_batch, checked_date, display_slug, fr
 from registry.curate.new import complete_reference, concerning
 from registry.curate.precheck import Staged, check_with, write_checked
 from registry.curate.table import COLUMNS, REPORTABLE, Problem, Row, Table, TableError, read_table
+from registry.curate.values import read_unit, why_not_a_table_value
 from registry.errors import RegistryError
 from registry.history import Status, changes, same_values, status_of
 from registry.ids import a_kind, slugify, split_id
@@ -53,9 +54,8 @@ from registry.models import (
 from registry.models.fields import field_plan
 from registry.models.records import Direction, Independence
 from registry.models.values import Repeats, UncertaintyKind
-from registry.numbers import numbers_in, parse_printed, why_not_a_number
+from registry.numbers import numbers_in, parse_printed
 from registry.report import Issue
-from registry.units import UNITS, symbol, unit_named, unit_printed_as
 from registry.writer import record_path, record_to_yaml
 
 NOT_IN_TABLE = "Not in the results table this record was imported from."
@@ -143,8 +143,9 @@ def plan_import(registry: Registry, table: Table, options: ImportOptions, *,
         if progress is not None:
             progress(number, len(table.rows))
     planner.evidence()
-    if planner.problems:
-        raise TableError(table.path, planner.problems)
+    problems = sorted(table.problems + planner.problems, key=lambda p: (p.row is None, p.row or 0))
+    if problems:
+        raise TableError(table.path, problems)
     return planner.plan
 
 
@@ -344,7 +345,7 @@ class _Planner:
         printed = self.required(row, "value")
         exact = parse_printed(printed) if printed is not None else None
         if printed is not None and exact is None:
-            self.problem(row, "value", why_not_a_number(printed))
+            self.problem(row, "value", why_not_a_table_value(printed))
         unit = self.unit(row)
         locator = self.locator(row)
         qualifier = row.get("qualifier") or self.default_qualifier(row)
@@ -376,28 +377,10 @@ class _Planner:
         written = self.required(row, "unit")
         if written is None:
             return None
-        if written in UNITS:
-            return written
-        printed = unit_printed_as(written)
-        if len(printed) == 1:
-            return printed[0]
-        if len(printed) > 1:
-            self.problem(row, "unit", f"{written!r} is printed for several units ({', '.join(printed)}); write the "
-                         "one meant by its name")
-            return None
-        lowered = written.lower().replace(" ", "-")
-        for token, declared in UNITS.items():
-            if lowered in {token, f"{token}s", *(w.lower() for w in declared.words)}:
-                return token
-        meant = unit_named(written)
-        if meant is not None:
-            shown = f" ({symbol(meant.value)})" if symbol(meant.value) else ""
-            self.problem(row, "unit", f"{written!r} is not a unit the registry knows; did you mean "
-                         f"{meant.value!r}{shown}? Write that in the cell")
-        else:
-            self.problem(row, "unit", f"{written!r} is not a unit the registry knows; the units are: "
-                         f"{', '.join(UNITS)}")
-        return None
+        unit, problem = read_unit(written)
+        if problem is not None:
+            self.problem(row, "unit", problem + (" Write that in the cell" if problem.endswith("?") else ""))
+        return unit
 
     def locator(self, row: Row) -> dict[str, Any]:
         locator: dict[str, Any] = {}

@@ -83,13 +83,19 @@ def checked_batch(batch: str) -> str:
 
 
 def checked_date(date: str) -> str:
-    """A day as ids write it ('yyyymmdd'; '2026-12-01' is accepted too), or a RegistryError."""
+    """A day as ids write it ('yyyymmdd'; '2026-12-01' is accepted too), or a RegistryError.
+
+    An id's date is the day its batch was filed, so a day after today (UTC) is refused too.
+    """
     compact = date.replace("-", "")
     try:
         dt.datetime.strptime(compact, "%Y%m%d")
     except ValueError:
         raise RegistryError(f"{date!r} is not a day", "write the batch's date as yyyymmdd, for example "
                             f"{today()}") from None
+    if compact > today():
+        raise RegistryError(f"{date!r} is after today ({today()}, UTC): an id's date is the day its batch was filed",
+                            "give today's date or an earlier one ({date}), or leave it out for today")
     return compact
 
 

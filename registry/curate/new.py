@@ -21,13 +21,20 @@ from pydantic import AwareDatetime, ValidationError
 from registry.curate.form import form, parse_path, reference_kinds, set_path, typed_text
 from registry.curate.naming import checked_batch, checked_date, make_id, slug_for, today
 from registry.curate.precheck import Staged, check_with
+from registry.curate.values import read_unit
 from registry.errors import RegistryError
 from registry.ids import a_kind, split_id
 from registry.loader import Registry
 from registry.models import KIND_MODELS, MissingReason, Record, Result
-from registry.numbers import parse_printed
+from registry.numbers import parse_printed, why_not_a_number
 from registry.report import Issue, Report, format_path
+from registry.units import UNITS
 from registry.writer import record_path, record_to_yaml
+
+#: (field path, what is wrong) for each problem of a draft.
+Problems = list[tuple[str, str]]
+#: (field, what was typed, what it was completed to).
+Completion = tuple[str, str, str]
 
 MISSING_NOTE = "Not given when the record was filed with 'registry new'."
 
@@ -35,11 +42,14 @@ MISSING_NOTE = "Not given when the record was filed with 'registry new'."
 class IncompleteRecordError(RegistryError):
     """A draft its model refuses; ``problems`` holds (field path, what is wrong) for each problem."""
 
-    def __init__(self, kind: str, problems: list[tuple[str, str]]) -> None:
+    def __init__(self, kind: str, problems: list[tuple[str, str]], *, corrected: bool = False) -> None:
         listed = "; ".join(f"{path or 'the record'}: {message}" for path, message in problems)
-        super().__init__(f"the new {kind} is not complete: {listed}", "give the fields named, then run it again")
+        what = "corrected" if corrected else "new"
+        super().__init__(f"the {what} {kind} is not complete: {listed}", "give the fields named, then run it again")
         self.kind = kind
         self.problems = problems
+        self.corrected = corrected
+        """The draft is the corrected copy of a record (its problems come from the changes given)."""
 
 
 class RejectedRecordsError(RegistryError):
@@ -78,14 +88,17 @@ def draft_record(registry: Registry, kind: str, values: dict[tuple[str, ...], An
         set_path(data, path, value)
     for path_text, text in sets:
         set_path(data, parse_path(path_text), typed_text(text))
-    problems: list[tuple[str, str]] = []
+    problems: list[tuple[str, str]] = []  # every problem found, so that one run names them all
     completed = _complete_references(registry, kind, data, problems)
     _moments(kind, data, now)
     for fill in DEFAULTS.get(kind, ()):
-        fill(registry, data)
-    listed = _explain_gaps(kind, data, list(missing))
+        completed += fill(registry, data, problems)
+    listed = _explain_gaps(kind, data, list(missing), problems)
     data["kind"] = kind
-    data["id"] = new_id(registry, kind, data, batch=batch, date=date, slug=slug)
+    try:
+        data["id"] = new_id(registry, kind, data, batch=batch, date=date, slug=slug)
+    except RegistryError as exc:
+        problems.append(("id", f"{exc.message}; {exc.hint}" if exc.hint else exc.message))
     data.setdefault("derivation", "Filed with 'registry new'; the id is derived by the batch convention.")
     record = typed(kind, data, problems)
     staged = Staged(record, record_path(registry.root, record), record_to_yaml(record, only_set=True))
@@ -95,7 +108,8 @@ def draft_record(registry: Registry, kind: str, values: dict[tuple[str, ...], An
     return Draft(staged, completed, listed, report.warnings)
 
 
-def typed(kind: str, data: dict[str, Any], problems: list[tuple[str, str]] | None = None) -> Record:
+def typed(kind: str, data: dict[str, Any], problems: list[tuple[str, str]] | None = None, *,
+          corrected: bool = False) -> Record:
     """The record ``data`` makes, or an IncompleteRecordError naming each field its model refuses (and ``problems``
     found before)."""
     from registry.loader import _explain
@@ -105,10 +119,18 @@ def typed(kind: str, data: dict[str, Any], problems: list[tuple[str, str]] | Non
     try:
         record = model.model_validate(data)
     except ValidationError as exc:
-        found += [(format_path(tuple(e["loc"])), _explain(e, model)) for e in exc.errors(include_url=False)]
+        named = {path.split(".")[0].split("[")[0] for path, _ in found}
+        said = named.union(*(FOLLOWS.get(name, set()) for name in named))  # a problem found before says it
+        found += [(format_path(tuple(e["loc"])), _explain(e, model)) for e in exc.errors(include_url=False)
+                  if not e["loc"] or e["loc"][0] not in said]
     if found:
-        raise IncompleteRecordError(kind, found)
+        raise IncompleteRecordError(kind, found, corrected=corrected)
     return record
+
+
+#: Fields whose value is read from another's: the other's problem is theirs too (a printed value that is no number
+#: leaves the exact value unread; that is one problem, not two).
+FOLLOWS: dict[str, set[str]] = {"printed_value": {"numeric_value"}}
 
 
 def concerning(report: Report, ids: set[str]) -> Report:
@@ -167,7 +189,19 @@ def complete_reference(registry: Registry, given: str, kinds: list[str], what: s
         raise RegistryError(f"{what} {value!r} is part of {len(holding)} ids of {wanted}",
                             "did you mean: " + ", ".join(holding[:5]), found=value)
     raise RegistryError(f"{what} {value!r} names no record; it needs {wanted}",
-                        ("did you mean: " + ", ".join(close[:5])) if close else "no id is close to it", found=value)
+                        ("did you mean: " + ", ".join(close[:5])) if close else _none_close(registry, kinds),
+                        found=value)
+
+
+def _none_close(registry: Registry, kinds: list[str]) -> str:
+    """The hint where no id comes close: the ids there are, where they are few (a new registry's one source)."""
+    ids = sorted(i for i, r in registry.records.items() if "*" in kinds or r.kind_token in kinds)
+    kind = "record" if "*" in kinds else " or ".join(kinds)
+    if not ids:
+        return f"the registry holds no {kind if kind == 'record' else kind + ' record'} yet"
+    if len(ids) <= 5:
+        return f"no id is close to it; the {kind} ids are: {', '.join(ids)}"
+    return "no id is close to it"
 
 
 def _complete_references(registry: Registry, kind: str, data: dict[str, Any],
@@ -207,11 +241,14 @@ def _moments(kind: str, data: dict[str, Any], now: dt.datetime) -> None:
                 data[leaf.path[0]] = now.replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def _explain_gaps(kind: str, data: dict[str, Any], missing: list[str]) -> list[str]:
+def _explain_gaps(kind: str, data: dict[str, Any], missing: list[str], problems: list[tuple[str, str]]) -> list[str]:
     """Add the missing-metadata entries given, and one ('not-transcribed') for each other reportable gap."""
     entries: list[dict[str, Any]] = list(data.get("missing_metadata") or [])
     for text in missing:
-        entries.append(missing_entry(text))
+        try:
+            entries.append(missing_entry(text))
+        except RegistryError as exc:
+            problems.append(("missing_metadata", f"{exc.message}; {exc.hint}"))
     named = {entry.get("field") for entry in entries if isinstance(entry, dict)}
     listed = []
     for name in _reportable(kind):
@@ -247,31 +284,49 @@ def _is_empty(value: Any) -> bool:
     return value is None or value == [] or value == {} or value == ""
 
 
-def _result_exact_value(registry: Registry, data: dict[str, Any]) -> None:
-    """A result's numeric value is its printed digits, read exactly."""
+def _result_exact_value(registry: Registry, data: dict[str, Any], problems: Problems) -> list[Completion]:
+    """A result's numeric value is its printed digits, read exactly; printed digits that are no number are a
+    problem (unless the exact value is given)."""
     printed = data.get("printed_value")
     if "numeric_value" not in data and isinstance(printed, str):
         exact = parse_printed(printed)
-        if exact is not None:
+        if exact is None:
+            problems.append(("printed_value", why_not_a_number(printed)))
+        else:
             data["numeric_value"] = str(exact)
+    return []
 
 
-def _evidence_of_result(registry: Registry, data: dict[str, Any]) -> None:
+def _result_unit(registry: Registry, data: dict[str, Any], problems: Problems) -> list[Completion]:
+    """A unit may be given as printed ('GB') where that form stands for one unit only, as in a table."""
+    written = data.get("unit")
+    if not isinstance(written, str) or written in UNITS:
+        return []
+    unit, _ = read_unit(written)
+    if unit is None:
+        return []  # the model says which units there are, and the closest
+    data["unit"] = unit
+    return [("unit", written, unit)]
+
+
+def _evidence_of_result(registry: Registry, data: dict[str, Any], problems: Problems) -> list[Completion]:
     """An evidence row of a result states its printed value and cites its source, unless told otherwise."""
     subject = registry.records.get(str(data.get("subject")))
     if isinstance(subject, Result):
         data.setdefault("statement", subject.printed_value)
         data.setdefault("source", subject.source)
         data.setdefault("source_locator", subject.source_locator.model_dump(mode="json", exclude_unset=True))
+    return []
 
 
-def _source_of_subjects(registry: Registry, data: dict[str, Any]) -> None:
+def _source_of_subjects(registry: Registry, data: dict[str, Any], problems: Problems) -> list[Completion]:
     """A review checks the records of one source: theirs, unless told otherwise."""
     subjects = data.get("subjects")
     first = registry.records.get(subjects[0]) if isinstance(subjects, list) and subjects else None
     source = getattr(first, "source", None)
     if isinstance(source, str):
         data.setdefault("source", source)
+    return []
 
 
 #: What the defaults below fill in, as an option's help says it: (kind, field path) -> where the value comes from.
@@ -284,8 +339,8 @@ FILLED: dict[tuple[str, str], str] = {
 }
 
 #: What each kind fills in from the registry, where the curator did not say.
-DEFAULTS: dict[str, tuple[Callable[[Registry, dict[str, Any]], None], ...]] = {
-    "result": (_result_exact_value,),
+DEFAULTS: dict[str, tuple[Callable[[Registry, dict[str, Any], Problems], list[Completion]], ...]] = {
+    "result": (_result_unit, _result_exact_value),
     "evidence": (_evidence_of_result,),
     "review": (_source_of_subjects,),
 }

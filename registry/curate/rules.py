@@ -67,7 +67,8 @@ def _leads_back(registry: Registry, correction: Correction) -> bool:
 
 
 def _replacement_reviews(correction: Correction, check: _Checker) -> None:
-    """The replacement of a source-checked record reads 'source checked' only by a review of its own."""
+    """The replacement of a source-checked record reads 'source checked' only by a review of its own (one that was
+    retracted since needs none: it is shown as withdrawn, not as 'not reviewed')."""
     registry = check.registry
 
     def granting(record_id: str) -> list[Review]:
@@ -80,7 +81,7 @@ def _replacement_reviews(correction: Correction, check: _Checker) -> None:
                   f"review {review.id!r} source-checks both {correction.supersedes!r} and its replacement "
                   f"{correction.replacement!r}, which hold different values, so it cannot have found both in the "
                   "source; take the replacement out of that review and check it on its own", ("replacement",))
-    if checked_old and not for_new:
+    if checked_old and not for_new and not retractions(registry, correction.replacement):  # withdrawn: read by none
         check.add(codes.CORRECTION_UNREVIEWED,
                   f"{correction.supersedes!r} was source checked, but its replacement {correction.replacement!r} has "
                   "no review of its own: it reads 'not reviewed' until a review checks it against the source",

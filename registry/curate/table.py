@@ -145,18 +145,23 @@ class Table:
     columns: list[str]
     """The columns the table has, by their declared names, in order."""
     rows: list[Row] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    """Rows that could not be read (too many or too few cells): the importer reports them with what it finds in
+    the other rows, so that one run names every problem."""
 
     def has(self, column: str) -> bool:
         return column in self.columns
 
 
 def read_table(path: Path) -> Table:
-    """The rows of the CSV or TSV file at ``path``, or a TableError naming every problem."""
+    """The rows of the CSV or TSV file at ``path``, or a TableError naming every problem of its header.
+
+    A row with the wrong number of cells does not stop the reading: it goes to ``Table.problems``.
+    """
     text = _text(path)
     delimiter = "\t" if path.suffix.lower() in (".tsv", ".tab") or (
         path.suffix.lower() != ".csv" and "\t" in text.split("\n", 1)[0]) else ","
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
-    problems: list[Problem] = []
     records: list[tuple[int, list[str]]] = []
     start = 1
     try:
@@ -174,21 +179,23 @@ def read_table(path: Path) -> Table:
         raise TableError(path, [Problem(header_row, None, "the first row names none of the columns of a results table "
                                         f"(such as {', '.join(c.name for c in COLUMNS if c.required)}): this file is "
                                         "not a results table")])
-    problems += _header_problems(header_row, header, names)
+    problems = _header_problems(header_row, header, names)
     columns = [BY_NAME[name].name if name in BY_NAME else name for name in names]
     table = Table(path, [c for c in columns if c in {col.name for col in COLUMNS}])
     for number, cells in records[1:]:
         if len(cells) != len(header):
-            problems.append(Problem(number, None, f"the row has {len(cells)} cells but the header names "
+            table.problems.append(Problem(number, None, f"the row has {len(cells)} cells but the header names "
                                     f"{len(header)} columns; a cell holding the delimiter "
                                     f"({'a tab' if delimiter == chr(9) else 'a comma'}) must be quoted"))
             continue
         table.rows.append(Row(number, {column: cell.strip() for column, cell in zip(columns, cells, strict=True)
                                        if column in table.columns}))
-    if not table.rows and not problems:
-        problems.append(Problem(None, None, "the table holds no rows below its header"))
-    if problems:
-        raise TableError(path, problems)
+    if problems:  # a table whose header is wrong is not read further: its cells would be misread
+        raise TableError(path, problems + table.problems)
+    if not table.rows and not table.problems:
+        raise TableError(path, [Problem(None, None, "the table holds no rows below its header")])
+    if not table.rows:
+        raise TableError(path, table.problems)
     return table
 
 
