@@ -204,17 +204,7 @@ class ParseCache:
 
     def payloads_of(self, digests: list[bytes]) -> dict[bytes, bytes]:
         """The parsed data of contents read before (by any file, in any folder), by digest."""
-        found: dict[bytes, bytes] = {}
-        if self.broken:
-            return found
-        try:
-            for start in range(0, len(digests), 500):
-                chunk = digests[start:start + 500]
-                marks = ", ".join("?" * len(chunk))
-                found.update(self._read.execute(f"SELECT digest, data FROM file WHERE digest IN ({marks})", chunk))
-        except sqlite3.Error:
-            self._fail()
-        return found
+        return dict(self._by_digest("SELECT digest, data FROM file WHERE digest IN ({marks})", digests))
 
     def derived(self, version: str, digests: list[bytes]) -> dict[bytes, Any]:
         """What code of ``version`` derived from these contents before (see ``remember_derived``), by digest.
@@ -222,22 +212,28 @@ class ParseCache:
         A damaged entry is left out (and the store set aside, as for parsed data).
         """
         found: dict[bytes, Any] = {}
+        sql = "SELECT digest, data FROM derived WHERE version = ? AND digest IN ({marks})"
+        for digest, payload in self._by_digest(sql, digests, version):
+            data = self.decode(digest, payload)
+            if data is DAMAGED:
+                return {}
+            found[digest] = data
+        return found
+
+    #: Digests asked for in one statement (SQLite's default limit on parameters is far above it).
+    LOOKUP_CHUNK = 500
+
+    def _by_digest(self, sql: str, digests: list[bytes], *before: Any) -> Iterator[tuple[bytes, bytes]]:
+        """The (digest, payload) rows of ``sql`` (its ``{marks}`` the digests' placeholders, after ``before``'s),
+        a chunk of digests at a time; none once the store is broken or fails (it is then set aside)."""
         if self.broken:
-            return found
+            return
         try:
-            for start in range(0, len(digests), 500):
-                chunk = digests[start:start + 500]
-                marks = ", ".join("?" * len(chunk))
-                rows = self._read.execute(f"SELECT digest, data FROM derived WHERE version = ? AND digest IN ({marks})",
-                                          (version, *chunk))
-                for digest, payload in rows:
-                    data = self.decode(digest, payload)
-                    if data is DAMAGED:
-                        return {}
-                    found[digest] = data
+            for start in range(0, len(digests), self.LOOKUP_CHUNK):
+                chunk = digests[start:start + self.LOOKUP_CHUNK]
+                yield from self._read.execute(sql.format(marks=", ".join("?" * len(chunk))), (*before, *chunk))
         except sqlite3.Error:
             self._fail()
-        return found
 
     def decode(self, digest: bytes, payload: bytes) -> Any:
         """The data of an entry, or ``DAMAGED`` (and the store set aside, to be rebuilt) if it is damaged."""

@@ -282,11 +282,12 @@ def _value_in_quote(result: Result, check: _Checker) -> None:
     quote = result.source_locator.quote
     if not quote:
         return
-    if superseding(check.registry, result.id):  # corrected already: its replacement holds the value as printed
-        return
     printed = normalize_printed(result.printed_value).lstrip("+-" + MINUS_SIGNS)
     numbers = numbers_in(quote, percentages=True)
     if any(normalize_printed(n).lstrip("+-" + MINUS_SIGNS) == printed for n in numbers):
+        return
+    # Asked only now: the back links are indexed over the whole registry on first use.
+    if superseding(check.registry, result.id):  # corrected already: its replacement holds the value as printed
         return
     found = ", ".join(numbers[:6]) + (", ..." if len(numbers) > 6 else "") if numbers else "no number"
     check.add(codes.VALUE_NOT_IN_QUOTE, f"printed value {excerpt(result.printed_value)} is not in its quote "

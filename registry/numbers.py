@@ -36,7 +36,8 @@ def normalize_printed(text: str) -> str:
 def parse_printed(text: str) -> Decimal | None:
     """A printed number as an exact Decimal ('1,843' -> 1843, '−0.021' -> -0.021), or None if it is not one.
 
-    A comma that is not a thousands separator ('0,681') is not read: it may be a decimal comma.
+    A comma that is not a thousands separator ('0,681') is not read: it may be a decimal comma. The Decimal
+    keeps the printed precision (trailing zeros, exponent: '0.680', '2.5e-3'), which rounding reads.
     """
     cleaned = normalize_printed(text)
     if not _PLAIN.match(cleaned):
@@ -83,20 +84,8 @@ def why_not_a_number(text: str) -> str:
 def decimals(text: str) -> int:
     """How many decimal places a printed number's last digit stands for ('0.681' -> 3, '1,843' -> 0,
     '2.5e-3' -> 4); negative for a number printed to tens or more ('1.5e3' -> -2)."""
-    value = _as_printed(text)
+    value = parse_printed(text)
     return -int(value.as_tuple().exponent) if value is not None else 0
-
-
-def _as_printed(text: str) -> Decimal | None:
-    """The printed number as a Decimal that keeps its printed precision (trailing zeros, exponent)."""
-    cleaned = normalize_printed(text)
-    if not _PLAIN.match(cleaned):
-        return None
-    try:
-        value = Decimal(cleaned)
-    except InvalidOperation:
-        return None
-    return value if value.is_finite() else None
 
 
 def worked_places(*printed: str) -> int:
@@ -146,7 +135,7 @@ class Interval:
 
 def rounding_interval(printed: str) -> Interval:
     """What a printed number may stand for, given its digits: '0.681' -> [0.6805, 0.6815]."""
-    value = _as_printed(printed)
+    value = parse_printed(printed)
     if value is None:
         raise ValueError(f"{printed!r} is not a number as printed")
     half = Decimal(5).scaleb(int(value.as_tuple().exponent) - 1)  # half a unit of the last printed digit

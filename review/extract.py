@@ -21,7 +21,7 @@ from typing import Any
 
 from registry.textsafe import excerpt
 from review.errors import PdfError
-from review.pdftext import MAX_PAGE_CHARS, Extraction, extract_pdf
+from review.pdftext import MAX_PAGE_CHARS, Extraction, extract_pdf, pdf_bytes
 
 
 @dataclass(frozen=True)
@@ -63,12 +63,7 @@ def read_pdf(source: Path | bytes, *, name: str | None = None, max_page_chars: i
     where ``second`` and pdftotext is installed). ``timeout``: the seconds pdftotext may take."""
     from review import poppler
 
-    if isinstance(source, Path):
-        name = name or str(source)
-        try:
-            source = source.read_bytes()
-        except OSError as exc:
-            raise PdfError(Path(name), f"cannot read {name}: {exc.strerror}", "check the file's permissions") from exc
+    source, name = pdf_bytes(source, name)
     name = name or "the PDF"
     program = poppler.find_pdftotext() if second else None
     if program is None:

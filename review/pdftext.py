@@ -109,6 +109,17 @@ class Extraction:
 MAX_PAGE_CHARS = limits.REVIEW_MAX_PAGE_CHARS
 
 
+def pdf_bytes(source: Path | bytes, name: str | None) -> tuple[bytes, str | None]:
+    """The bytes of ``source`` (read from it where it is a path, which then names it unless ``name`` does)."""
+    if not isinstance(source, Path):
+        return source, name
+    name = name or str(source)
+    try:
+        return source.read_bytes(), name
+    except OSError as exc:
+        raise PdfError(Path(name), f"cannot read {name}: {exc.strerror}", "check the file's permissions") from exc
+
+
 def extract_pdf(source: Path | bytes, *, name: str | None = None, max_page_chars: int = MAX_PAGE_CHARS) -> Extraction:
     """Every page's text, or a ``PdfError`` saying what is wrong with the file and what to do.
 
@@ -119,12 +130,7 @@ def extract_pdf(source: Path | bytes, *, name: str | None = None, max_page_chars
     import logging
     import warnings
 
-    if isinstance(source, Path):
-        name = name or str(source)
-        try:
-            source = source.read_bytes()
-        except OSError as exc:
-            raise PdfError(Path(name), f"cannot read {name}: {exc.strerror}", "check the file's permissions") from exc
+    source, name = pdf_bytes(source, name)
     logger = logging.getLogger("pypdf")
     level = logger.level
     logger.setLevel(logging.CRITICAL)

@@ -40,6 +40,20 @@ def records_dir(tmp_path: Path) -> Path:
     return target
 
 
+#: The fixture paper's source, its Table 1 as an import table (examples/), and the registry's demo of importing it.
+FIXTURE_SOURCE = "fixture-genomic-20261201-source-genomic-benchmarks-fixture"
+FIXTURE_TABLE = ROOT / "examples" / "genomic-benchmarks-fixture-table-1.csv"
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Path:
+    """A registry that holds only the fixture paper's source (the README's import walkthrough starts there)."""
+    root = tmp_path / "demo"
+    (root / "source").mkdir(parents=True)
+    shutil.copy(DATA / "fixture-registry" / "source" / f"{FIXTURE_SOURCE}.yaml", root / "source")
+    return root
+
+
 @pytest.fixture
 def runner() -> CliRunner:
     return CliRunner()

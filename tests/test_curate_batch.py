@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -17,18 +16,9 @@ from registry.checks import validate
 from registry.curate import batch
 from registry.curate.batch import STAGING, Write, batch_lock, pending, recover, write_batch
 from registry.errors import RegistryError
-from tests.conftest import DATA, ROOT
-
-TABLE = ROOT / "examples" / "genomic-benchmarks-fixture-table-1.csv"
-SOURCE = "fixture-genomic-20261201-source-genomic-benchmarks-fixture"
-
-
-@pytest.fixture
-def demo(tmp_path: Path) -> Path:
-    root = tmp_path / "demo"
-    (root / "source").mkdir(parents=True)
-    shutil.copy(DATA / "fixture-registry" / "source" / f"{SOURCE}.yaml", root / "source")
-    return root
+from tests.conftest import FIXTURE_SOURCE as SOURCE
+from tests.conftest import FIXTURE_TABLE as TABLE
+from tests.conftest import ROOT
 
 
 def records_tree(root: Path) -> dict[str, str]:

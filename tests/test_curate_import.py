@@ -11,7 +11,6 @@ import csv
 import hashlib
 import io
 import json
-import shutil
 from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
@@ -21,20 +20,11 @@ import pytest
 from registry.checks import validate
 from registry.models import Correction, Evidence, Result
 from tests.conftest import DATA, ROOT
+from tests.conftest import FIXTURE_SOURCE as SOURCE
+from tests.conftest import FIXTURE_TABLE as TABLE
 
-TABLE = ROOT / "examples" / "genomic-benchmarks-fixture-table-1.csv"
 TRUTH = DATA / "papers" / "genomic-benchmarks-fixture" / "truth.json"
 PDF = DATA / "papers" / "genomic-benchmarks-fixture" / "paper.pdf"
-SOURCE = "fixture-genomic-20261201-source-genomic-benchmarks-fixture"
-
-
-@pytest.fixture
-def demo(tmp_path: Path) -> Path:
-    """A registry that holds only the fixture paper's source."""
-    root = tmp_path / "demo"
-    (root / "source").mkdir(parents=True)
-    shutil.copy(DATA / "fixture-registry" / "source" / f"{SOURCE}.yaml", root / "source")
-    return root
 
 
 def tree(root: Path) -> dict[str, str]:
