@@ -336,13 +336,13 @@ def _explain(error: Any, model: type[Record]) -> str:
         return (f"{name!r} is a moment, so it needs a time with its zone (found {excerpt(given)}); write for example "
                 f"{example} (Z: UTC), and say in a note if the source gives only the day")
     if error["type"] == "enum" and name == "unit":
-        from registry.units import UNITS, unit_named, unit_printed_as, units_of
+        from registry.units import UNITS, unit_named, units_of, why_several
 
         given = error.get("input")
         meant = unit_named(given) if isinstance(given, str) else None
-        several = unit_printed_as(given.strip()) if isinstance(given, str) else []
-        if len(several) > 1:  # 'B': bytes or billions
-            listing = f"{excerpt(given)} is printed for {' or '.join(repr(t) for t in several)}: write the one meant"
+        several = why_several(given) if isinstance(given, str) else None
+        if several is not None:  # 'B': bytes or billions
+            listing = several
         elif meant is not None:
             dim = UNITS[meant.value].dimension
             listing = f"write {meant.value!r} (the units of {dim.value}: {', '.join(units_of(dim))})"

@@ -213,6 +213,15 @@ def other_units_printed_as(form: str, unit: str) -> list[str]:
     return [token for token in unit_printed_as(form) if token != str(unit)]
 
 
+def why_several(written: str) -> str | None:
+    """Why ``written`` names no one unit where pages print it for several ('B': bytes or billions), else None;
+    a curator must say which, whichever command reads it."""
+    several = unit_printed_as(written.strip())
+    if len(several) < 2:
+        return None
+    return f"{written.strip()!r} is printed for several units ({', '.join(several)}); write the one meant by its name"
+
+
 def unit_named(written: str) -> Unit | None:
     """The unit a curator probably meant by ``written`` ('GB', 'Gigabytes', 'seq/s', 'MCC'), or None.
 

@@ -544,7 +544,7 @@ def test_a_unit_printed_for_two_units_names_both(records_dir: Path) -> None:
     result.write_text(result.read_text().replace("\nunit: gigabyte\n", "\nunit: 'B'\n"))
     _, report = validate(records_dir)
     [issue] = [i for i in report.errors if i.field == "unit"]
-    assert "'B' is printed for 'billion' or 'byte': write the one meant" in issue.message
+    assert "'B' is printed for several units (billion, byte); write the one meant by its name" in issue.message
 
 
 def test_a_file_broken_at_its_end_is_reported_at_its_last_line(records_dir: Path) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from registry.numbers import why_not_a_number
-from registry.units import UNITS, symbol, unit_named, unit_printed_as
+from registry.units import UNITS, symbol, unit_named, unit_printed_as, why_several
 
 _DECIMAL_COMMA = re.compile(r"^[+\-\u2212]?\d+,\d+$")
 
@@ -21,8 +21,9 @@ def read_unit(written: str) -> tuple[str | None, str | None]:
     printed = unit_printed_as(written)
     if len(printed) == 1:
         return printed[0], None
-    if len(printed) > 1:
-        return None, f"{written!r} is printed for several units ({', '.join(printed)}); write the one meant by its name"
+    several = why_several(written)
+    if several is not None:
+        return None, several
     lowered = written.lower().replace(" ", "-")
     for token, declared in UNITS.items():
         if lowered in {token, f"{token}s", *(w.lower() for w in declared.words)}:
