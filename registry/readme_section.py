@@ -45,7 +45,14 @@ class GeneratedSection:
             from registry.atomic import write_atomic
 
             path = Path(argv[1])
-            write_atomic(path, self.with_section(path.read_text(encoding="utf-8")), overwrite=True)
+            try:
+                text = self.with_section(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, ValueError) as exc:
+                reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+                print(f"error: cannot write the table of {self.name} into {path}: {reason}; name the README "
+                      "that holds its markers", file=sys.stderr)
+                return 1
+            write_atomic(path, text, overwrite=True)
             return 0
         if argv:
             print(f"usage: python -m {self.module} [--write README.md]", file=sys.stderr)
