@@ -142,9 +142,6 @@ class Setting:
         changes: dict[str, Any] = dict(values)
         return replace(self, **changes).normalized()
 
-    def with_model(self, model: str) -> Setting:
-        return replace(self, model=model)
-
     def smoke(self) -> Setting:
         """This setting on the tiny model and a small batch (``SMOKE_*``), every stage and knob kept."""
         return replace(self, model=SMOKE_MODEL, batch_size=SMOKE_BATCH_SIZE, sequence_length=SMOKE_SEQUENCE_LENGTH)
@@ -299,10 +296,6 @@ def interleave(*sequences: Iterable[Setting]) -> list[Setting]:
             if setting is not None and setting not in out:
                 out.append(setting)
     return out
-
-
-def setting_fields() -> list[str]:
-    return [f.name for f in fields(Setting)]
 
 
 _ID_TOKENS = {

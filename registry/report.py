@@ -6,7 +6,6 @@ batch in one pass. Codes are stable: tools and tests match on them, not on wordi
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
@@ -78,9 +77,6 @@ class Report:
             "issues": [{**asdict(issue), "message": issue.text(names), "severity": issue.severity.value}
                        for issue in self.sorted_issues()],
         }
-
-    def to_json(self, names: Mapping[str, str] = INPUTS) -> str:
-        return json.dumps(self.to_dict(names), indent=2, ensure_ascii=False)
 
 
 def format_path(path: tuple[str | int, ...]) -> str:

@@ -66,11 +66,6 @@ class LoadedYaml:
         """The digest of the file's content this was read from (``content_digest``), where it is known."""
         return self._source[1] if isinstance(self._source, tuple) else None
 
-    def lines_from_file(self, path: Path, digest: bytes) -> None:
-        """Work lines out, when first asked for, from the file itself rather than from a copy of its text."""
-        if self._lines is None:
-            self._source = (path, digest)
-
     def line_of(self, path: Path_) -> int | None:
         """The line of ``path``, or of its nearest parent that has one."""
         lines = self.lines

@@ -221,12 +221,6 @@ def _numbers(text: str) -> list[str]:
     return [_value(n) for n in numbers_in(normalize_quote(text))]
 
 
-def expected_uncertainty(uncertainty: Uncertainty) -> tuple[str, ...]:
-    """The record's ± value, or its two bounds, as printed digits."""
-    printed = _numbers(uncertainty.printed)
-    return tuple(printed[:1] if uncertainty.half_width is not None else printed[:2])
-
-
 @dataclass(frozen=True)
 class CellUncertainty(CellAt):
     """The ± value or interval printed in the cell must be the record's."""

@@ -524,7 +524,3 @@ def _unit_claims(result: Result, cited: Citation) -> list[Claim]:
                         f"no printed form of the unit {str(result.unit)!r} is known, and unit_detail does not "
                         f"say how the page prints it: add 'Printed as <symbol>' to unit_detail (for example "
                         f"'Printed as ms')")]
-
-
-def check_claims(claims: list[Claim], doc: Extraction) -> list[Assertion]:
-    return [claim.check(doc) for claim in claims]

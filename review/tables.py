@@ -32,9 +32,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
 
-from review.words import Line, PageWords, Word, lines_of, squeezed, starts_with
+from review.words import Line, PageWords, Word, lines_of, squeezed
 
 #: A vertical gap (points) wider than this ends a table: rules and spacing inside tables stay under it.
 GAP = 12.5
@@ -136,15 +135,8 @@ class Table:
     carried_from: int | None = None
     words: tuple[Word, ...] = field(default=(), repr=False)
 
-    @cached_property
-    def header_text(self) -> str:
-        return " ".join(c.name for c in self.columns)
-
     def cell(self, row: Row, column: Column) -> CellText:
         return read_cell([w for w in row.cells if column.lo <= w.centre < column.hi])
-
-    def column_at(self, word: Word) -> Column | None:
-        return next((c for c in self.columns if c.lo <= word.centre < c.hi), None)
 
 
 # -- reading a page -------------------------------------------------------------------------------
@@ -485,8 +477,3 @@ def find_rows(table: Table, wanted: str) -> list[Row]:
 
 def find_columns(table: Table, wanted: str) -> list[Column]:
     return [column for column in table.columns if matches(column.levels, wanted)]
-
-
-def row_starting(rows: tuple[Row, ...], wanted: str) -> Row | None:
-    """A row whose line starts with ``wanted`` even where the label runs on (for messages)."""
-    return next((row for row in rows if starts_with(row.line.words, levels_of(wanted)[-1])), None)

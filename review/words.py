@@ -129,20 +129,6 @@ def lines_of(words: tuple[Word, ...] | list[Word]) -> list[Line]:
     return [Line(tuple(sorted(line, key=lambda w: w.x0))) for line in lines]
 
 
-def starts_with(words: tuple[Word, ...] | list[Word], text: str) -> int:
-    """How many leading ``words`` spell ``text`` exactly, spaces ignored (0 when they do not)."""
-    target, joined = squeezed(text), ""
-    if not target:
-        return 0
-    for n, word in enumerate(words, 1):
-        joined += squeezed(word.text)
-        if joined == target:
-            return n
-        if not target.startswith(joined):
-            return 0
-    return 0
-
-
 # -- PDFium ---------------------------------------------------------------------------------------
 
 

@@ -375,12 +375,6 @@ def _sqlite_error(path: Path, kind: str, message: str, limits: Limits) -> QueryE
     return QueryError(f"the query failed: {shown}", "check the SQL syntax near the place SQLite names")
 
 
-def run_sqlite(path: Path, sql: str, *, timeout: float = DEFAULT_TIMEOUT_S, max_rows: int | None = None,
-               max_memory_mb: int = DEFAULT_MAX_MEMORY_MB) -> QueryResult:
-    """Run one read-only statement against the SQLite file ``path``; every row (up to ``max_rows``) in a list."""
-    return _collect(_sqlite_stream, path, check_read_only(sql), Limits(timeout, max_rows, max_memory_mb))
-
-
 def _collect(opener: Any, target: Any, statement: str, limits: Limits) -> QueryResult:
     limits.check()
     with opener(target, statement, limits) as stream:
