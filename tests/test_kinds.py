@@ -120,3 +120,17 @@ def test_the_kind_names_help_shows_are_generated_from_the_models() -> None:
     source = Path(kindnames.__file__).read_text(encoding="utf-8")
     assert kindnames.render(kindnames.summaries_of_models()) == source
     assert kindnames.render({**kindnames.KIND_SUMMARIES, "erratum": "A test kind."}) != source
+
+
+def test_the_options_of_new_kind_are_generated_from_the_models() -> None:
+    """'registry new KIND' builds its options from registry/kindoptions.json, which must say what the models do
+    (regenerate: python -m registry.kindoptions --write)."""
+    from registry import kindoptions
+
+    assert kindoptions.written() == kindoptions.of_models(), (
+        "registry/kindoptions.json is stale: run python -m registry.kindoptions --write")
+    assert kindoptions.render(kindoptions.of_models()) == kindoptions.TABLE.read_text(encoding="utf-8")
+    table = kindoptions.of_models()
+    fewer = kindoptions.KindOptions({**table.kinds, "result": table.kinds["result"][1:]}, table.missing_reasons)
+    assert fewer != table and kindoptions.render(fewer) != kindoptions.render(table)
+

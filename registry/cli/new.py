@@ -18,12 +18,13 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
+from registry import kindoptions
 from registry.cli._errors import err_console, user_errors
 from registry.cli.options import FLAGS, CommandGroup, DebugOption, RecordsOption
-from registry.kindnames import KIND_SUMMARIES, summary
+from registry.kindnames import KIND_SUMMARIES
+from registry.kindoptions import FieldOption
 
 if TYPE_CHECKING:
-    from registry.curate.form import Leaf
     from registry.models import Record
 
 #: The types of a built signature's options, as typer reads them (typing's Optional, not 'X | None').
@@ -101,12 +102,11 @@ class _KindCommandTable(dict[str, Any]):
 
 
 def build_command(token: str) -> Any:
-    """The click command of one kind (its model's form read, its options made)."""
-    from registry.models import KIND_MODELS
-
-    model = KIND_MODELS[token]
+    """The click command of one kind, its options as ``kindoptions.json`` lists them (no model is built)."""
+    written = kindoptions.written()
+    options, reasons = written.kinds[token], written.missing_reasons
     one = typer.Typer(rich_markup_mode=None, add_completion=False)
-    one.command(token, help=_help(token, summary(model)))(kind_command(model))
+    one.command(token, help=_help(token, KIND_SUMMARIES[token]))(kind_command(token, options, reasons))
     return typer.main.get_command(one)
 
 
@@ -116,24 +116,26 @@ def _help(token: str, summary: str) -> str:
             "why a field is empty.")
 
 
-def kind_command(model: type[Record]) -> Any:
-    """The command of one kind: its signature is built from the model, so that typer makes an option per leaf."""
-    from registry.curate.form import form
-    from registry.models import MissingReason
+def kind_command(token: str, options: tuple[FieldOption, ...], reasons: tuple[str, ...]) -> Any:
+    """The command of one kind: its signature is built from its options, so that typer makes one per field.
 
-    leaves, _ = form(model)
-    clashes = [leaf.flag for leaf in leaves if leaf.flag in COMMON]
+    The model is imported only when the command runs, so that its help costs no more than the command line's.
+    """
+    clashes = [option.flag for option in options if option.flag in COMMON]
     if clashes:
-        raise TypeError(f"{model.__name__}: field options {clashes} clash with the options every kind has")
+        raise TypeError(f"{token}: field options {clashes} clash with the options every kind has")
 
     def command(**given: Any) -> None:
-        values = {leaf.path: given[leaf.param] for leaf in leaves if given[leaf.param] not in (None, [], ())}
-        new_record(model, values, sets=given["set_"] or [], missing=given["missing"] or [], records=given["records"],
-                   batch=given["batch"], date=given["date"], slug=given["slug"], dry_run=given["dry_run"],
-                   prompt=given["prompt"], debug=given["debug"])
+        from registry.models import KIND_MODELS
 
-    parameters = [inspect.Parameter(leaf.param, inspect.Parameter.KEYWORD_ONLY, default=_option(leaf, model.kind_token),
-                                    annotation=_annotation(leaf)) for leaf in leaves]
+        values = {o.path: given[o.param] for o in options if given[o.param] not in (None, [], ())}
+        new_record(KIND_MODELS[token], values, sets=given["set_"] or [], missing=given["missing"] or [],
+                   records=given["records"], batch=given["batch"], date=given["date"], slug=given["slug"],
+                   dry_run=given["dry_run"], prompt=given["prompt"], debug=given["debug"])
+
+    parameters = [inspect.Parameter(o.param, inspect.Parameter.KEYWORD_ONLY, annotation=SHAPES[o.shape],
+                                    default=typer.Option(None, o.declaration, help=o.help, show_default=False))
+                  for o in options]
     parameters += [
         _common("batch", OptionalText, typer.Option(None, "--batch", help="The batch name of the id (default: the "
                                                     "batch of the record's source, or of the first record it names).")),
@@ -147,8 +149,8 @@ def kind_command(model: type[Record]) -> Any:
                                                     "Repeatable.")),
         _common("missing", OptionalTexts, typer.Option(None, "--missing", metavar="FIELD=REASON[:NOTE]",
                                                        help="Why a reportable field is empty (reason: "
-                                                       f"{', '.join(r.value for r in MissingReason)}); a field not "
-                                                       "given nor listed is listed as not-transcribed. Repeatable.")),
+                                                       f"{', '.join(reasons)}); a field not given nor listed is "
+                                                       "listed as not-transcribed. Repeatable.")),
         _common("dry_run", bool, typer.Option(False, "--dry-run", help="Print the file instead of writing it.")),
         _common("prompt", OptionalFlag, typer.Option(None, "--prompt/--no-prompt", help="Ask for what is required "
                                                      "and not given (default: when run in a terminal).")),
@@ -157,8 +159,8 @@ def kind_command(model: type[Record]) -> Any:
     ]
     command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     command.__annotations__ = {p.name: p.annotation for p in parameters}
-    command.__name__ = f"new_{model.kind_token}"
-    command.__doc__ = _help(model.kind_token, summary(model))
+    command.__name__ = f"new_{token}"
+    command.__doc__ = _help(token, KIND_SUMMARIES[token])
     return command
 
 
@@ -166,40 +168,8 @@ def _common(name: str, annotation: Any, default: Any) -> inspect.Parameter:
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
 
 
-def _annotation(leaf: Leaf) -> Any:
-    if leaf.many:
-        return OptionalTexts
-    return OptionalFlag if leaf.is_flag else OptionalText
-
-
-def _option(leaf: Leaf, kind: str) -> Any:
-    from registry.curate.new import FILLED
-
-    description = leaf.description.strip()
-    words = [description if description.endswith(".") else description + "."]
-    if leaf.choices:
-        words.append(f"One of: {', '.join(leaf.choices)}.")
-    if leaf.references:
-        words.append(f"The id of {_kinds(leaf)}; part of one is completed.")
-    if leaf.many:
-        words.append("Repeatable.")
-    filled = FILLED.get((kind, leaf.dotted))
-    if leaf.required:
-        words.append(f"Required (default: {filled})." if filled else "Required.")
-    elif filled:
-        words.append(f"Default: {filled}.")
-    elif leaf.reportable:
-        words.append("Reportable: if not given, listed under missing_metadata.")
-    declaration = f"{leaf.flag}/--no-{leaf.flag[2:]}" if leaf.is_flag else leaf.flag
-    return typer.Option(None, declaration, help=" ".join(words), show_default=False)
-
-
-def _kinds(leaf: Leaf) -> str:
-    from registry.curate.form import reference_kinds
-    from registry.ids import a_kind
-
-    kinds = reference_kinds(leaf)
-    return "any record" if "*" in kinds else a_kind(" or ".join(kinds))
+#: The type typer is given for each shape of field option.
+SHAPES: dict[str, Any] = {"text": OptionalText, "texts": OptionalTexts, "flag": OptionalFlag}
 
 
 # -- running it -------------------------------------------------------------------------------------
@@ -281,7 +251,7 @@ def _ask(model: type[Record], values: dict[tuple[str, ...], Any], missing: list[
         if leaf.path in values or leaf.path[0] in given and len(leaf.path) == 1:
             continue
         if leaf.required:
-            hint = f" (an id of {_kinds(leaf)})" if leaf.references else ""
+            hint = f" (an id of {kindoptions.kinds_named(leaf)})" if leaf.references else ""
             answer = Prompt.ask(f"{leaf.dotted}{hint}: {_said(leaf.description)}", console=console,
                                 choices=leaf.choices or None)
             values[leaf.path] = [part.strip() for part in answer.split(";")] if leaf.many else answer
