@@ -140,6 +140,7 @@ class _Checker:
         self.unchecked = unchecked  # id of a record that did not load -> ids of the records that name it
         self.record = record
         self._root_parts = registry.root.parts
+        self._today = f"{now.astimezone(dt.UTC):%Y%m%d}"  # an id's date is a UTC day, compared as text
 
     def add(self, code: Code, message: str, field: tuple[str | int, ...] = ()) -> None:
         self.report.add(code.issue(self.registry.relpath(self.record.id), self.registry.line_of(self.record.id, field),
@@ -154,9 +155,9 @@ class _Checker:
         if not _is_real_day(date):
             self.add(codes.ID_DATE_INVALID, f"{date!r} in the id is not a real day; the id's date is the "
                      f"batch's 'yyyymmdd' (for example {dt.date.today():%Y%m%d})", ("id",))
-        elif date > (today := f"{self.now.astimezone(dt.UTC):%Y%m%d}"):
-            self.add(codes.ID_DATE_IN_FUTURE, f"{date!r} in the id lies after today ({today}, UTC); the id's date "
-                     "is the day the batch was filed", ("id",))
+        elif date > self._today:
+            self.add(codes.ID_DATE_IN_FUTURE, f"{date!r} in the id lies after today ({self._today}, UTC); the id's "
+                     "date is the day the batch was filed", ("id",))
         if id_kind != kind:
             self.add(codes.ID_KIND_MISMATCH,
                      f"the id names kind {id_kind!r} but the record is {a_kind(repr(kind))}; "

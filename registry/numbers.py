@@ -236,7 +236,10 @@ def consistent(printed: str, recomputed: Recomputed) -> bool:
     return rounding_interval(printed).overlaps(recomputed.allowed)
 
 
-_UNSIGNED = re.compile(r"(?<![\d.])(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+)?(?:\.\d+)?(?:[eE][+\-]?\d+)?(?![\d.])")
+#: A printed number without its sign. The lookahead starts a match only where a digit comes (every part
+#: is optional, so without it the pattern would match the empty text at every character of a sentence).
+_UNSIGNED = re.compile(r"(?<![\d.])(?=\.?\d|[eE][+\-]?\d)(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+)?(?:\.\d+)?"
+                       r"(?:[eE][+\-]?\d+)?(?![\d.])")
 
 
 def numbers_in(text: str, *, percentages: bool = False) -> list[str]:
@@ -246,8 +249,8 @@ def numbers_in(text: str, *, percentages: bool = False) -> list[str]:
     found = []
     for match in _UNSIGNED.finditer(text):
         number, start = match.group(0), match.start()
-        if not any(c.isdigit() for c in number) or (not percentages and text[match.end():match.end() + 1] == "%"):
-            continue
+        if not number or (not percentages and text[match.end():match.end() + 1] == "%"):
+            continue  # an empty match (before 'e5.'): every part that is not empty holds a digit
         before = text[start - 1] if start else ""
         # A minus (or plus) is the number's sign unless it joins two numbers, as a range's dash does.
         if before and before in "+-" + MINUS_SIGNS and not text[:start - 1].rstrip()[-1:].isdigit():

@@ -184,6 +184,7 @@ def unit_printed_as(printed: str) -> list[str]:
 _PRINTED_AS = re.compile(r"printed as\s+['\"\u2018\u201c]?(?P<rest>.*)", re.IGNORECASE | re.DOTALL)
 
 
+@functools.lru_cache(maxsize=4096)  # a registry's unit_details repeat ('Printed as GB'); read each once
 def printed_as(unit_detail: str | None) -> str | None:
     """The form 'Printed as <form>' in ``unit_detail`` names: the longest printed form of any unit it starts with
     ('Printed as sequences per second' -> 'sequences per second'), else its first word. Every unit's forms are
@@ -208,9 +209,14 @@ def _every_form() -> tuple[str, ...]:
 def other_units_printed_as(form: str, unit: str) -> list[str]:
     """The units other than ``unit`` that pages print as ``form``, where ``unit`` itself is never printed so
     ('ms' for a count -> ['millisecond']; 'B' for a billion -> [], since a billion is printed as 'B' too)."""
+    return list(_others_printed_as(form, str(unit)))
+
+
+@functools.lru_cache(maxsize=4096)  # asked once per result, of a few forms and units
+def _others_printed_as(form: str, unit: str) -> tuple[str, ...]:
     if form in printed_forms(unit):
-        return []
-    return [token for token in unit_printed_as(form) if token != str(unit)]
+        return ()
+    return tuple(token for token in unit_printed_as(form) if token != unit)
 
 
 def why_several(written: str) -> str | None:

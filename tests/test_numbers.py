@@ -69,6 +69,13 @@ def test_a_baseline_that_may_be_zero_cannot_divide() -> None:
         recompute("ratio", "1.0", "0.0", lower_is_better=False, percent=False)
 
 
+def test_numbers_in_reads_only_numbers_from_a_sentence() -> None:
+    """Matches start only where a digit comes; an exponent cut short by a full stop ('e5.') is no number."""
+    assert numbers_in("Peak memory was 33.88 GB (Table 2), 1,024 tokens.") == ["33.88", "2", "1,024"]
+    assert numbers_in("in e5. and 3") == ["3"]
+    assert numbers_in("no digits here at all") == []
+
+
 def test_numbers_in_printed_uncertainties() -> None:
     assert numbers_in("\u00b1 0.019") == ["0.019"]
     assert numbers_in("[0.66, 0.70]") == ["0.66", "0.70"]
