@@ -286,8 +286,8 @@ def startup(env: dict[str, str]) -> dict[str, float]:
 
 
 BASELINES = {
-    "jsonschema": "jsonschema: PyYAML's C safe loader, then the kind's JSON Schema",
-    "pyyaml-pydantic": "PyYAML + Pydantic: PyYAML's C safe loader, then model_validate",
+    "jsonschema": "PyYAML's C safe loader, then the kind's JSON Schema",
+    "pyyaml-pydantic": "PyYAML's C safe loader, then model_validate",
 }
 
 
