@@ -274,3 +274,24 @@ def test_an_id_dated_after_today_is_refused(cli, records_dir: Path) -> None:  # 
     assert f"'{tomorrow}' is after today ({TODAY}, UTC): an id's date is the day its batch was filed" in result.output
     assert "give today's date or an earlier one (--date)" in result.output
     assert not list((records_dir / "family").glob(f"*{tomorrow}*"))
+
+
+def test_a_table_of_options_older_than_the_model_is_refused_with_what_to_run(cli, records_dir: Path,  # type: ignore[no-untyped-def]
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """'registry new KIND' takes its options from registry/kindoptions.json; where a model changed since it was
+    generated, the command says so and what to run, and writes nothing."""
+    import dataclasses
+
+    from registry import kindoptions
+
+    table = kindoptions.written()
+    first, *rest = table.kinds["result"]
+    stale = kindoptions.KindOptions({**table.kinds, "result": (dataclasses.replace(first, help="Older words."), *rest)},
+                                    table.missing_reasons)
+    monkeypatch.setattr(kindoptions, "written", lambda: stale)
+    before = sorted(p for p in records_dir.rglob("*") if p.is_file())
+    result = new(cli, records_dir, "result")
+    assert result.exit_code == 1, result.output
+    assert "registry/kindoptions.json are not those of the result model any more; nothing was written" in result.output
+    assert "python -m registry.kindoptions --write" in result.output and "Traceback" not in result.output
+    assert sorted(p for p in records_dir.rglob("*") if p.is_file()) == before

@@ -126,10 +126,18 @@ def kind_command(token: str, options: tuple[FieldOption, ...], reasons: tuple[st
         raise TypeError(f"{token}: field options {clashes} clash with the options every kind has")
 
     def command(**given: Any) -> None:
+        from registry.errors import RegistryError
         from registry.models import KIND_MODELS
 
+        model = KIND_MODELS[token]
+        with user_errors(given["debug"]):
+            if kindoptions.of_model(model) != options:  # a model changed without regenerating the table
+                raise RegistryError(f"the options of 'registry new {token}' in registry/kindoptions.json are not "
+                                    f"those of the {token} model any more; nothing was written",
+                                    "regenerate them with 'python -m registry.kindoptions --write', then run the "
+                                    "command again")
         values = {o.path: given[o.param] for o in options if given[o.param] not in (None, [], ())}
-        new_record(KIND_MODELS[token], values, sets=given["set_"] or [], missing=given["missing"] or [],
+        new_record(model, values, sets=given["set_"] or [], missing=given["missing"] or [],
                    records=given["records"], batch=given["batch"], date=given["date"], slug=given["slug"],
                    dry_run=given["dry_run"], prompt=given["prompt"], debug=given["debug"])
 
