@@ -29,7 +29,7 @@ from registry.models import (
 )
 from registry.models.records import Independence, ReviewStatus
 from registry.page.blocks import Provenance, Tag
-from registry.units import bytes_in_unit
+from registry.units import bytes_in_unit, with_unit
 from registry.units import symbol as unit_symbol  # the one table of units, under the name the pages use
 
 DISPLAY_SIGNIFICANT_DIGITS = 3
@@ -277,7 +277,7 @@ def record_name(record: Record) -> str:
 
 @record_name.register
 def _result_name(record: Result) -> str:
-    return f"{record.printed_value} {unit_symbol(record.unit)} {metric_label(record.metric)}"
+    return f"{with_unit(record.printed_value, record.unit)} {metric_label(record.metric)}"
 
 
 @record_name.register

@@ -194,7 +194,7 @@ def findings_table(registry: Registry, evaluations: Iterable[Evaluation]) -> Tab
                        exact=str(result.numeric_value), link=result.id),
                  Piece(f" · {d.metric_label(result.metric)} ({result.metric_qualifier})\n"
                        f"{result.unit} · {result.metric_direction.value}\nTranscribed: "),
-                 Piece(f"{result.printed_value} {d.unit_symbol(result.unit)}", tag=tag,
+                 Piece(with_unit(result.printed_value, result.unit), tag=tag,
                        exact=str(result.numeric_value)),
                  Piece(f"\nUncertainty: {d.value_or_missing(result, 'uncertainty')}\n"
                        f"Coverage: {d.coverage(evaluation)}")),
@@ -240,7 +240,7 @@ def _recipes_and_reproductions(registry: Registry, result: Result) -> list[Block
         runs = [r for r in reproductions if r.method is method]
         if runs:
             blocks.append(_runs_table(runs, f"{title}: {len(runs)} run(s) beside the transcribed "
-                                            f"{result.printed_value} {unit}", unit))
+                                            f"{with_unit(result.printed_value, result.unit)}", unit))
     return blocks
 
 
