@@ -42,6 +42,26 @@ def test_show_configuration_lists_its_evaluations_and_results(cli) -> None:  # t
     assert "0 evidence rows" in text
 
 
+FAMILY = "saadat-fellay-20261015-family-nucleotide-transformer"
+
+
+def test_show_family_lists_its_configurations_and_results_as_the_site_does(records_dir: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """Finding R4: 'registry show FAMILY' had no results, though the README and the site's page have them."""
+    result = cli("show", FAMILY)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "Configurations and results" in text
+    assert "2 configuration(s) · 2 evaluation(s) · 2 result(s)" in text
+    assert "Transcribed: 33.88 GB" in text and "Transcribed: 11.49 GB" in text
+
+    corrected = cli("correct", RESULT_33, "--set", "printed_value=33.89", "--reason", "test", "--curator", "T. Ester",
+                    "--records", records_dir)
+    assert corrected.exit_code == 0, corrected.output
+    after = " ".join(cli("show", FAMILY, "--records", records_dir).output.split())
+    assert "2 configuration(s) · 2 evaluation(s) · 2 result(s)" in after and "Transcribed: 33.89 GB" in after
+    assert "Earlier versions and withdrawn results (1)" in after and "superseded by" in after
+
+
 def test_show_other_kinds_and_back_links(cli) -> None:  # type: ignore[no-untyped-def]
     result = cli("show", SOURCE)
     assert result.exit_code == 0, result.output

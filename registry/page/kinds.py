@@ -24,6 +24,7 @@ from registry.models import (
     Configuration,
     Evaluation,
     Evidence,
+    ModelFamily,
     Recipe,
     Record,
     Reproduction,
@@ -60,8 +61,9 @@ def build_page(record: Record, registry: Registry) -> Page:
     return Page(record.id, record.kind_token, d.record_name(record), _generic_blocks(registry, record))
 
 
-def _generic_blocks(registry: Registry, record: Record) -> tuple[Block, ...]:
-    blocks: list[Block] = [*status_banner(registry, record), _technical_metadata(registry, record)]
+def _generic_blocks(registry: Registry, record: Record, *own: Block) -> tuple[Block, ...]:
+    """The status banner, the fields, the kind's ``own`` sections, then history and the records that refer to it."""
+    blocks: list[Block] = [*status_banner(registry, record), _technical_metadata(registry, record), *own]
     history = history_blocks(registry, record.id)
     if history:
         blocks.append(Section("Sources and history", history))
@@ -69,6 +71,22 @@ def _generic_blocks(registry: Registry, record: Record) -> tuple[Block, ...]:
     if back:
         blocks.append(Section("Referred to by", (Items(tuple(back)),)))
     return tuple(blocks)
+
+
+@build_page.register
+def _family_page(family: ModelFamily, registry: Registry) -> Page:
+    """A model family's fields, then its configurations' results: current ones, earlier versions apart."""
+    configurations = registry.referrers(family.id, Configuration, "model_family")
+    evaluations = [e for c in configurations for e in registry.referrers(c.id, Evaluation, "configuration")]
+    every = results_of(registry, evaluations)
+    section = Section("Configurations and results", (
+        Paragraph(plain(f"{len(configurations)} configuration(s) · {len(evaluations)} evaluation(s) · "
+                        f"{len(current_only(registry, every))} result(s). Different protocols are not a single "
+                        "leaderboard.")),
+        findings_table(registry, evaluations),
+        *earlier_versions(registry, not_current(registry, every)),
+    ))
+    return Page(family.id, family.kind_token, d.record_name(family), _generic_blocks(registry, family, section))
 
 
 @build_page.register
