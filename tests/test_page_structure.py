@@ -44,15 +44,17 @@ def pieces(page: Page) -> list[Piece]:
 
 
 def test_each_kind_has_one_builder_chosen_by_its_class(registry: Registry) -> None:
-    assert {cls.__name__ for cls in build_page.registry} == {"object", "Result", "Configuration", "Source"}
+    assert {cls.__name__ for cls in build_page.registry} == {"object", "Result", "Configuration", "Source",
+                                                              "ModelFamily"}
     result = build_page(registry.records[RESULT_11], registry)
     assert [s.title for s in result.sections()] == [
         "Methods", "Reproduction", "Evidence", "Sources and history", "Technical metadata and extraction receipts",
         "Related records"]
     config = build_page(registry.records[CONFIG_33], registry)
     assert [s.title for s in config.sections()][:2] == ["Overview", "Evaluations and results"]
-    family = build_page(registry.records[FAMILY], registry)  # no builder of its own: the generic page
-    assert isinstance(family.blocks[0], Fields) and family.sections()[-1].title == "Referred to by"
+    family = build_page(registry.records[FAMILY], registry)  # the generic page with its results (finding R4)
+    assert isinstance(family.blocks[0], Fields)
+    assert [s.title for s in family.sections()] == ["Configurations and results", "Referred to by"]
 
 
 def test_a_field_added_to_a_model_appears_on_its_page_without_an_edit(registry: Registry) -> None:
