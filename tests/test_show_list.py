@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from registry.checks import validate
-from tests.conftest import BUNDLED_RECORDS, CONFIG_33, RESULT_11, RESULT_33, SOURCE
+from tests.conftest import BUNDLED_RECORDS, CONFIG_33, DATA, RESULT_11, RESULT_33, SOURCE
 
 
 def test_show_result_reads_like_its_page(cli) -> None:  # type: ignore[no-untyped-def]
@@ -258,3 +258,28 @@ def test_the_results_table_never_splits_a_word_of_a_cell_or_a_row_number(width: 
                            for cell in cells if len(cell) >= 4), (records.name, word)
         numbers = [cell for line in rows for cell in [line.strip("│").split("│")[0].strip()] if cell]
         assert numbers == [str(n) for n in range(1, len(numbers) + 1)], numbers[:12]
+
+
+def test_a_derived_result_names_its_inputs_with_their_values(cli) -> None:  # type: ignore[no-untyped-def]
+    """Finding R2: 'Derived' printed bare ids and an empty 'inputs: ;'."""
+    fixture = DATA / "fixture-registry"
+    drop = cli("show", "fixture-genomic-20261201-result-s5-splice-accuracy-drop", "--records", fixture)
+    assert drop.exit_code == 0, drop.output
+    text = " ".join(drop.output.split())
+    assert ("operation: difference; value: fixture-genomic-20261201-result-s5-splice-accuracy-fp32 (94.2%); "
+            "baseline: fixture-genomic-20261201-result-s5-splice-accuracy-bf16 (93.8%); note: Stated in the same "
+            "sentence") in text
+    assert "inputs: ;" not in text and "inputs:" not in text
+    mean = cli("show", "fixture-genomic-20261201-result-t1-hyenadna-h3k27ac", "--records", fixture)
+    assert mean.exit_code == 0, mean.output
+    text = " ".join(mean.output.split())
+    assert "operation: mean; inputs: fixture-genomic-20261201-result-t5-hyenadna-fold-1-h3k27ac (0.668), " in text
+    assert "value:" not in text.partition("operation: mean")[2].partition("Source")[0]
+
+
+def test_a_yes_no_field_reads_as_words(cli) -> None:  # type: ignore[no-untyped-def]
+    """Finding R6: a recipe's page read 'Verified False'."""
+    result = cli("show", "saadat-fellay-20261015-recipe-nt-2-5b-training-peak-memory-flashattention-checkpointing")
+    assert result.exit_code == 0, result.output
+    lines = [" ".join(line.split()) for line in result.output.splitlines()]
+    assert "Verified no" in lines and not any("False" in line for line in lines)

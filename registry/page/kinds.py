@@ -34,6 +34,7 @@ from registry.models import (
 )
 from registry.models.fields import field_plan
 from registry.models.reproduction import Comparison
+from registry.models.values import Derivation
 from registry.page.blocks import (
     Block,
     Column,
@@ -372,6 +373,9 @@ def _technical_metadata(registry: Registry, record: Record) -> Fields:
                 pieces.append(Piece(target, link=target))
             rows.append((label, tuple(pieces)))
             continue
+        if isinstance(value, Derivation):
+            rows.append((label, _derivation(registry, value, _field_tag(record, name, tag))))
+            continue
         text = _comparison_text(record, value) if isinstance(value, Comparison) else _plain(value)
         rows.append((label, (Piece(text, tag=_field_tag(record, name, tag)),)))
     for entry in record.missing_metadata:
@@ -400,6 +404,24 @@ def _field_tag(record: Record, name: str, record_tag: Tag | None) -> Tag | None:
 def _run_field_tag(record: Reproduction, name: str, record_tag: Tag | None) -> Tag | None:
     """What a run gave is measured or estimated by us; how it was run (command, setting) is no value."""
     return d.run_tag(record) if name in RUN_OUTPUT_FIELDS else None
+
+
+def _derivation(registry: Registry, derivation: Derivation, tag: Tag | None) -> Content:
+    """'operation: difference; value: <id> (94.2%); baseline: <id> (93.8%); note: ...', each input a link."""
+    pieces = [Piece(f"operation: {derivation.operation.value}", tag=tag)]
+    named: list[tuple[str, list[str]]] = [("value", [derivation.value] if derivation.value else []),
+                                          ("baseline", [derivation.baseline] if derivation.baseline else []),
+                                          ("inputs", derivation.inputs)]
+    for name, ids in named:
+        for index, result_id in enumerate(ids):
+            pieces.append(Piece(f"; {name}: " if index == 0 else ", "))
+            pieces.append(Piece(result_id, link=result_id))
+            input_result = registry.records.get(result_id)
+            if isinstance(input_result, Result):
+                pieces.append(Piece(f" ({with_unit(input_result.printed_value, input_result.unit)})"))
+    if derivation.note:
+        pieces.append(Piece(f"; note: {derivation.note}", tag=tag))
+    return tuple(pieces)
 
 
 def _comparison_text(record: Record, comparison: Comparison) -> str:
@@ -530,12 +552,15 @@ def _tagged(text: str, tag: Tag | None, record: Record, field: str) -> Content:
 
 
 def _plain(value: Any) -> str:
+    if isinstance(value, bool):  # a yes/no field reads as words, never as Python's 'False'
+        return "yes" if value else "no"
     if isinstance(getattr(value, "text", None), str):  # a typed value that says how it reads (a locator)
         return str(value.text)
     if isinstance(value, list) and value and all(isinstance(getattr(v, "text", None), str) for v in value):
         return "; ".join(v.text for v in value)
     if isinstance(value, BaseModel):
-        return "; ".join(f"{k.replace('_', ' ')}: {_plain(v)}" for k, v in value.model_dump().items() if v is not None)
+        return "; ".join(f"{k.replace('_', ' ')}: {_plain(v)}" for k, v in value.model_dump().items()
+                         if v not in (None, [], {}))
     if isinstance(value, list):
         return "; ".join(_plain(v) for v in value)
     if isinstance(value, dict):
