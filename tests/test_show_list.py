@@ -283,3 +283,26 @@ def test_a_yes_no_field_reads_as_words(cli) -> None:  # type: ignore[no-untyped-
     assert result.exit_code == 0, result.output
     lines = [" ".join(line.split()) for line in result.output.splitlines()]
     assert "Verified no" in lines and not any("False" in line for line in lines)
+
+
+EVIDENCE_11 = "saadat-fellay-20261015-evidence-result-nt-2-5b-training-peak-memory-flashattention-checkpointing-zero2-reported-result"
+
+
+def test_an_evidence_row_has_the_status_of_the_review_that_checked_it(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """Finding R5: the evidence row read 'not reviewed' in list, on its page and in SQL, beside the source-checked
+    review it names ('the review that checked this statement')."""
+    listed = cli("list", "--kind", "evidence")
+    assert listed.exit_code == 0, listed.output
+    assert "source checked" in listed.output and "not reviewed" not in listed.output
+
+    page = cli("show", RESULT_11)
+    row = " ".join(page.output.split()).partition("Reported result 11.49")[2][:400]
+    assert "not reviewed" not in row and "source checked" in row
+
+    database = tmp_path / "registry.db"
+    assert cli("db", "build", "--out", database).exit_code == 0
+    answer = cli("query", "--db", database, "--format", "csv",
+                 f"SELECT review_status, review_label, review_count FROM record_review_status "
+                 f"WHERE record_id = '{EVIDENCE_11}'")
+    assert answer.exit_code == 0, answer.output
+    assert answer.output.splitlines()[-1] == "source-checked,source checked,1"
