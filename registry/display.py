@@ -19,6 +19,7 @@ from registry.models import (
     Configuration,
     Dataset,
     Evaluation,
+    Evidence,
     MissingReason,
     Protocol,
     Record,
@@ -29,7 +30,7 @@ from registry.models import (
 )
 from registry.models.records import Independence, ReviewStatus
 from registry.page.blocks import Provenance, Tag
-from registry.units import bytes_in_unit
+from registry.units import bytes_in_unit, with_unit
 from registry.units import symbol as unit_symbol  # the one table of units, under the name the pages use
 
 DISPLAY_SIGNIFICANT_DIGITS = 3
@@ -180,9 +181,22 @@ def adaptation(evaluation: Evaluation) -> str:
     return "; ".join(parts)
 
 
+def reviews_of(registry: Registry, record_id: str) -> list[Review]:
+    """The reviews that check the record: those that list it among their subjects, and, for an evidence row,
+    the review it names (its model: 'the review that checked this statement'). The database's
+    ``record_review_status`` view applies the same rule (``registry.db.views.REVIEWS_OF``)."""
+    reviews = registry.referrers(record_id, Review, "subjects")
+    record = registry.records.get(record_id)
+    if isinstance(record, Evidence):
+        named = registry.records.get(record.review)
+        if isinstance(named, Review) and named not in reviews:
+            reviews.append(named)
+    return reviews
+
+
 def review_status(registry: Registry, record_id: str) -> ReviewStatus | None:
     """The strongest status any review grants the record (None: not reviewed)."""
-    statuses = {review.status for review in registry.referrers(record_id, Review, "subjects")}
+    statuses = {review.status for review in reviews_of(registry, record_id)}
     return ReviewStatus.SOURCE_CHECKED if ReviewStatus.SOURCE_CHECKED in statuses else None
 
 
@@ -215,7 +229,7 @@ def status_label(registry: Registry, record_id: str) -> str:
 def _status_label(registry: Registry, record_id: str) -> str:
     status = review_status(registry, record_id)
     if status is ReviewStatus.SOURCE_CHECKED and not any(
-        review.artifact_sha256 for review in registry.referrers(record_id, Review, "subjects")
+        review.artifact_sha256 for review in reviews_of(registry, record_id)
         if review.status is ReviewStatus.SOURCE_CHECKED
     ):
         return f"{STATUS_LABELS[status]} {UNVERIFIABLE_NOTE}"
@@ -277,7 +291,7 @@ def record_name(record: Record) -> str:
 
 @record_name.register
 def _result_name(record: Result) -> str:
-    return f"{record.printed_value} {unit_symbol(record.unit)} {metric_label(record.metric)}"
+    return f"{with_unit(record.printed_value, record.unit)} {metric_label(record.metric)}"
 
 
 @record_name.register
@@ -310,8 +324,7 @@ def record_tag(registry: Registry, record: Record) -> Tag | None:
 
 def _record_tag(registry: Registry, record: Record) -> Tag:
     if review_status(registry, record.id) is ReviewStatus.SOURCE_CHECKED:
-        reviews = [r for r in registry.referrers(record.id, Review, "subjects")
-                   if r.status is ReviewStatus.SOURCE_CHECKED]
+        reviews = [r for r in reviews_of(registry, record.id) if r.status is ReviewStatus.SOURCE_CHECKED]
         details = tuple(
             (f"review {r.id}", "; ".join(part for part in (
                 r.reviewer or "", r.reviewed_at.isoformat().replace("+00:00", "Z") if r.reviewed_at else "",

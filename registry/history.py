@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from registry.loader import Registry
 from registry.models import Correction, Evidence, Record, Result, Retraction
 from registry.models.fields import FieldPath
-from registry.units import symbol as unit_symbol
+from registry.units import with_unit
 
 R = TypeVar("R", bound=Record)
 
@@ -90,7 +90,7 @@ def version_note(registry: Registry, record_id: str) -> str:
     current = current_of(registry, record_id)
     if current is None:
         return f"superseded by {replacement}, since withdrawn: no version of it is current"
-    value = f"{current.printed_value} {unit_symbol(current.unit)}" if isinstance(current, Result) else ""
+    value = with_unit(current.printed_value, current.unit) if isinstance(current, Result) else ""
     if current.id == replacement:
         return f"superseded by {replacement}" + (f" ({value})" if value else "")
     return f"superseded by {replacement} (its current version is {current.id}{', ' + value if value else ''})"

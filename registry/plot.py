@@ -26,6 +26,7 @@ from registry.ids import a_kind
 from registry.loader import Registry
 from registry.models import Evaluation, Protocol, Record, Reproduction, Result
 from registry.page.blocks import Column, Content, Piece, Table, Tag, plain
+from registry.units import with_unit
 
 #: Where each kind of value sits in its row, so that they never overlap (never merge).
 OFFSETS = {"transcribed": 0.0, Method.ESTIMATED: 0.24, Method.MEASURED: -0.24}
@@ -47,11 +48,12 @@ class Runs:
     tag: Tag
 
     def label(self, unit: str) -> str:
-        """'11.44–11.45 GB (48 estimated)', the words beside the points: the spread of the knob sweep."""
+        """'11.44–11.45 GB (48 estimated)', the words beside the points: the spread of the knob sweep (``unit``:
+        the unit's name)."""
         lo, hi = min(self.values), max(self.values)
         spread = f"{lo:.2f}" if f"{lo:.2f}" == f"{hi:.2f}" else f"{lo:.2f}–{hi:.2f}"
         failed = f", {self.without_value} without a value" if self.without_value else ""
-        return f"{spread} {unit} ({len(self.values)} {self.method.value}{failed})"
+        return f"{with_unit(spread, unit)} ({len(self.values)} {self.method.value}{failed})"
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,9 @@ class Group:
 
     @property
     def axis_label(self) -> str:
-        return f"{d.metric_label(self.metric)} ({d.unit_symbol(self.unit)})"
+        """'Peak memory (GB)'; a dimensionless metric has no unit to name: 'MCC'."""
+        symbol = d.unit_symbol(self.unit)
+        return f"{d.metric_label(self.metric)} ({symbol})" if symbol else d.metric_label(self.metric)
 
 
 def groups_of(registry: Registry) -> dict[str, list[Group]]:
@@ -149,7 +153,7 @@ def _group(registry: Registry, protocol: Protocol, key: tuple[str, str], results
 
 def values_table(group: Group) -> Table:
     """The plotted values as a table: what the plot shows, for readers and tools that cannot see it."""
-    unit = d.unit_symbol(group.unit)
+    unit = group.unit
 
     def runs_cell(row: Row, method: Method) -> Content:
         runs = next((r for r in row.runs if r.method is method), None)
@@ -157,7 +161,7 @@ def values_table(group: Group) -> Table:
 
     rows = tuple(
         ((Piece(row.label, link=row.result.id),),
-         (Piece(f"{row.result.printed_value} {unit}", tag=row.tag, exact=str(row.result.numeric_value)),),
+         (Piece(with_unit(row.result.printed_value, unit), tag=row.tag, exact=str(row.result.numeric_value)),),
          runs_cell(row, Method.MEASURED), runs_cell(row, Method.ESTIMATED))
         for row in group.rows
     )
@@ -229,13 +233,13 @@ def _render(groups: list[Group], format: str, **options: Any) -> bytes:
 
 
 def _draw(axes: Any, group: Group) -> None:
-    unit = d.unit_symbol(group.unit)
+    unit = group.unit
     values: list[Decimal] = []
     for y, row in enumerate(reversed(group.rows)):
         transcribed = row.result.numeric_value
         values.append(transcribed)
         axes.plot([float(transcribed)], [y], MARKERS["transcribed"], color=COLOURS["transcribed"], ms=6)
-        axes.annotate(f"{row.result.printed_value} {unit} transcribed", (float(transcribed), y),
+        axes.annotate(f"{with_unit(row.result.printed_value, unit)} transcribed", (float(transcribed), y),
                       xytext=(7, -3), textcoords="offset points", fontsize=8)
         for runs in row.runs:
             at = y + OFFSETS[runs.method]

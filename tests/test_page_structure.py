@@ -44,15 +44,17 @@ def pieces(page: Page) -> list[Piece]:
 
 
 def test_each_kind_has_one_builder_chosen_by_its_class(registry: Registry) -> None:
-    assert {cls.__name__ for cls in build_page.registry} == {"object", "Result", "Configuration", "Source"}
+    assert {cls.__name__ for cls in build_page.registry} == {"object", "Result", "Configuration", "Source",
+                                                              "ModelFamily"}
     result = build_page(registry.records[RESULT_11], registry)
     assert [s.title for s in result.sections()] == [
         "Methods", "Reproduction", "Evidence", "Sources and history", "Technical metadata and extraction receipts",
         "Related records"]
     config = build_page(registry.records[CONFIG_33], registry)
     assert [s.title for s in config.sections()][:2] == ["Overview", "Evaluations and results"]
-    family = build_page(registry.records[FAMILY], registry)  # no builder of its own: the generic page
-    assert isinstance(family.blocks[0], Fields) and family.sections()[-1].title == "Referred to by"
+    family = build_page(registry.records[FAMILY], registry)  # the generic page with its results (finding R4)
+    assert isinstance(family.blocks[0], Fields)
+    assert [s.title for s in family.sections()] == ["Configurations and results", "Referred to by"]
 
 
 def test_a_field_added_to_a_model_appears_on_its_page_without_an_edit(registry: Registry) -> None:
@@ -90,7 +92,9 @@ def test_transcribed_values_are_tagged_with_their_review(registry: Registry) -> 
 def test_our_runs_are_tagged_with_hardware_versions_and_commit_and_never_as_transcribed(registry: Registry) -> None:
     page = build_page(registry.records[RESULT_11], registry)
     tags = {p.tag.provenance for p in pieces(page) if p.tag is not None}
-    assert tags == {Provenance.SOURCE_CHECKED, Provenance.TRANSCRIBED, Provenance.ESTIMATED}
+    # Every transcribed value on it is source checked, its evidence row's statement too (finding R5: that
+    # row read 'transcribed, not reviewed' beside the review that checked it).
+    assert tags == {Provenance.SOURCE_CHECKED, Provenance.ESTIMATED}
     estimates = [p for p in pieces(page) if p.tag is not None and p.tag.provenance is Provenance.ESTIMATED]
     assert estimates and all(p.tag.label == "estimated by us" for p in estimates)  # type: ignore[union-attr]
     details = dict(estimates[0].tag.details)  # type: ignore[union-attr]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import BUNDLED_RECORDS, RESULT_11, RESULT_33, SOURCE
+from tests.conftest import BUNDLED_RECORDS, DATA, RESULT_11, RESULT_33, SOURCE
 
 pytest.importorskip("matplotlib", reason="plots need matplotlib: pip install -e '.[site]'")
 PROTOCOL = "saadat-fellay-20261015-protocol-training-peak-memory"
@@ -82,3 +82,20 @@ def test_plot_command_messages(tmp_path: Path, cli) -> None:  # type: ignore[no-
     assert unknown.exit_code == 1 and f"did you mean: {PROTOCOL}" in unknown.output
     assert "Traceback" not in wrong_suffix.output + wrong_kind.output + unknown.output
     assert not list(tmp_path.iterdir())
+
+
+def test_a_dimensionless_metric_is_plotted_without_an_empty_unit(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """Finding R3: an MCC's axis read 'MCC ()' and its label '0.68  transcribed'; a percentage reads '66%'."""
+    out = tmp_path / "pooled.svg"
+    result = cli("plot", "fixture-genomic-20261201-result-s5-pooled-mcc", "--out", out,
+                 "--records", DATA / "fixture-registry")
+    assert result.exit_code == 0, result.output
+    svg = out.read_text()
+    assert "0.68 transcribed" in svg and "0.68  transcribed" not in svg
+    assert "MCC ()" not in svg and "MCC ()" not in result.output and "MCC" in svg
+    assert "│        0.68 │" in result.output  # the table's cell: the value, no trailing space
+
+    reduction = cli("plot", "fixture-genomic-20261201-result-s5-1-lora-memory-reduction", "--out",
+                    tmp_path / "reduction.svg", "--records", DATA / "fixture-registry")
+    assert reduction.exit_code == 0, reduction.output
+    assert "66% transcribed" in (tmp_path / "reduction.svg").read_text() and "66 %" not in reduction.output

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from registry.checks import validate
-from tests.conftest import BUNDLED_RECORDS, CONFIG_33, RESULT_11, RESULT_33, SOURCE
+from tests.conftest import BUNDLED_RECORDS, CONFIG_33, DATA, RESULT_11, RESULT_33, SOURCE
 
 
 def test_show_result_reads_like_its_page(cli) -> None:  # type: ignore[no-untyped-def]
@@ -40,6 +40,26 @@ def test_show_configuration_lists_its_evaluations_and_results(cli) -> None:  # t
     assert "33.9 GB · Peak memory" in text and "Transcribed: 33.88 GB" in text
     assert "checkpoint: reason: unreported; note: The paper names the family and parameter count only." in text
     assert "0 evidence rows" in text
+
+
+FAMILY = "saadat-fellay-20261015-family-nucleotide-transformer"
+
+
+def test_show_family_lists_its_configurations_and_results_as_the_site_does(records_dir: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """Finding R4: 'registry show FAMILY' had no results, though the README and the site's page have them."""
+    result = cli("show", FAMILY)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "Configurations and results" in text
+    assert "2 configuration(s) · 2 evaluation(s) · 2 result(s)" in text
+    assert "Transcribed: 33.88 GB" in text and "Transcribed: 11.49 GB" in text
+
+    corrected = cli("correct", RESULT_33, "--set", "printed_value=33.89", "--reason", "test", "--curator", "T. Ester",
+                    "--records", records_dir)
+    assert corrected.exit_code == 0, corrected.output
+    after = " ".join(cli("show", FAMILY, "--records", records_dir).output.split())
+    assert "2 configuration(s) · 2 evaluation(s) · 2 result(s)" in after and "Transcribed: 33.89 GB" in after
+    assert "Earlier versions and withdrawn results (1)" in after and "superseded by" in after
 
 
 def test_show_other_kinds_and_back_links(cli) -> None:  # type: ignore[no-untyped-def]
@@ -238,3 +258,51 @@ def test_the_results_table_never_splits_a_word_of_a_cell_or_a_row_number(width: 
                            for cell in cells if len(cell) >= 4), (records.name, word)
         numbers = [cell for line in rows for cell in [line.strip("│").split("│")[0].strip()] if cell]
         assert numbers == [str(n) for n in range(1, len(numbers) + 1)], numbers[:12]
+
+
+def test_a_derived_result_names_its_inputs_with_their_values(cli) -> None:  # type: ignore[no-untyped-def]
+    """Finding R2: 'Derived' printed bare ids and an empty 'inputs: ;'."""
+    fixture = DATA / "fixture-registry"
+    drop = cli("show", "fixture-genomic-20261201-result-s5-splice-accuracy-drop", "--records", fixture)
+    assert drop.exit_code == 0, drop.output
+    text = " ".join(drop.output.split())
+    assert ("operation: difference; value: fixture-genomic-20261201-result-s5-splice-accuracy-fp32 (94.2%); "
+            "baseline: fixture-genomic-20261201-result-s5-splice-accuracy-bf16 (93.8%); note: Stated in the same "
+            "sentence") in text
+    assert "inputs: ;" not in text and "inputs:" not in text
+    mean = cli("show", "fixture-genomic-20261201-result-t1-hyenadna-h3k27ac", "--records", fixture)
+    assert mean.exit_code == 0, mean.output
+    text = " ".join(mean.output.split())
+    assert "operation: mean; inputs: fixture-genomic-20261201-result-t5-hyenadna-fold-1-h3k27ac (0.668), " in text
+    assert "value:" not in text.partition("operation: mean")[2].partition("Source")[0]
+
+
+def test_a_yes_no_field_reads_as_words(cli) -> None:  # type: ignore[no-untyped-def]
+    """Finding R6: a recipe's page read 'Verified False'."""
+    result = cli("show", "saadat-fellay-20261015-recipe-nt-2-5b-training-peak-memory-flashattention-checkpointing")
+    assert result.exit_code == 0, result.output
+    lines = [" ".join(line.split()) for line in result.output.splitlines()]
+    assert "Verified no" in lines and not any("False" in line for line in lines)
+
+
+EVIDENCE_11 = "saadat-fellay-20261015-evidence-result-nt-2-5b-training-peak-memory-flashattention-checkpointing-zero2-reported-result"
+
+
+def test_an_evidence_row_has_the_status_of_the_review_that_checked_it(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """Finding R5: the evidence row read 'not reviewed' in list, on its page and in SQL, beside the source-checked
+    review it names ('the review that checked this statement')."""
+    listed = cli("list", "--kind", "evidence")
+    assert listed.exit_code == 0, listed.output
+    assert "source checked" in listed.output and "not reviewed" not in listed.output
+
+    page = cli("show", RESULT_11)
+    row = " ".join(page.output.split()).partition("Reported result 11.49")[2][:400]
+    assert "not reviewed" not in row and "source checked" in row
+
+    database = tmp_path / "registry.db"
+    assert cli("db", "build", "--out", database).exit_code == 0
+    answer = cli("query", "--db", database, "--format", "csv",
+                 f"SELECT review_status, review_label, review_count FROM record_review_status "
+                 f"WHERE record_id = '{EVIDENCE_11}'")
+    assert answer.exit_code == 0, answer.output
+    assert answer.output.splitlines()[-1] == "source-checked,source checked,1"

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import BUNDLED_RECORDS, RESULT_11, RESULT_33, ROOT
+from tests.conftest import BUNDLED_RECORDS, DATA, RESULT_11, RESULT_33, ROOT
 
 CHROMIUM = os.environ.get("REGISTRY_CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
@@ -152,3 +152,46 @@ def test_seed_result_pages_show_values_review_and_plot(site: Path, browser: Any)
     finally:
         watched.close()
     print(f"\nscreenshots of the seed result pages: {ARTIFACTS}/")
+
+
+@pytest.fixture(scope="module")
+def fixture_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site of the 161-result fixture registry, which has no release record (finding R1)."""
+    from typer.testing import CliRunner
+
+    from registry.cli import app
+
+    out = tmp_path_factory.mktemp("browser-fixture") / "site"
+    result = CliRunner().invoke(app, ["site", "build", "--records", str(DATA / "fixture-registry"), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_the_fixture_registry_site_browses_with_its_derived_inputs_linked(fixture_site: Path, browser: Any) -> None:
+    """Findings R1-R3 in the browser: the site builds without a release, its releases page opens, a derived
+    result links the results it is computed from (and they open), and a percentage reads '66%'."""
+    watched = Watched(browser)
+    try:
+        releases = watched.open(fixture_site / "release" / "index.html")
+        assert "No release has been recorded yet." in releases.inner_text("body")
+
+        page = watched.open(fixture_site / "result" / "fixture-genomic-20261201-result-s5-splice-accuracy-drop.html")
+        derived = page.locator("dt", has_text="Derived").locator("xpath=following-sibling::dd[1]")
+        assert "inputs:" not in derived.inner_text()
+        links = derived.locator("a")
+        assert links.all_inner_texts() == ["fixture-genomic-20261201-result-s5-splice-accuracy-fp32",
+                                           "fixture-genomic-20261201-result-s5-splice-accuracy-bf16"]
+        assert "(94.2%)" in derived.inner_text() and "(93.8%)" in derived.inner_text()
+        links.first.click()
+        page.wait_for_load_state("load")
+        assert page.url.endswith("result/fixture-genomic-20261201-result-s5-splice-accuracy-fp32.html")
+        assert "Transcribed value: 94.2%" in page.inner_text("main")
+
+        index = watched.open(fixture_site / "index.html")
+        assert index.locator("#results tbody tr").count() == 161
+        index.fill("#search", "relative reduction of peak training memory")
+        visible = index.locator("#results tbody tr").locator("visible=true")
+        assert visible.count() == 1 and "66%" in visible.first.inner_text() and "66 %" not in visible.first.inner_text()
+        assert not watched.errors and not watched.remote
+    finally:
+        watched.close()

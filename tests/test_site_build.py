@@ -14,7 +14,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from tests.conftest import BUNDLED_RECORDS, CONFIG_33, RESULT_11, RESULT_33, SOURCE, modules_imported_by
+from tests.conftest import BUNDLED_RECORDS, CONFIG_33, DATA, RESULT_11, RESULT_33, SOURCE, modules_imported_by
 
 html5lib = pytest.importorskip("html5lib", reason="html5lib is a test dependency: pip install -e '.[test]'")
 pytest.importorskip("jinja2", reason="the site needs jinja2")
@@ -278,6 +278,17 @@ def test_site_build_end_to_end_and_what_it_refuses(tmp_path: Path, cli) -> None:
     a_file.write_text("keep me")
     refused = cli("site", "build", "--out", a_file)
     assert refused.exit_code != 0 and a_file.read_text() == "keep me"
+
+
+def test_a_registry_without_a_release_builds_its_site(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """Finding R1: the fixture registry (no release record) failed with 'No such file or directory'."""
+    out = tmp_path / "site"
+    result = cli("site", "build", "--records", DATA / "fixture-registry", "--out", out)
+    assert result.exit_code == 0, result.output
+    assert "Built" in result.output and "207 pages" in result.output
+    releases = (out / "release" / "index.html").read_text(encoding="utf-8")
+    assert "No release has been recorded yet." in releases and "Current content" in releases
+    assert len(list((out / "result").glob("*.html"))) == 161
 
 
 def test_site_build_refuses_an_invalid_registry(records_dir: Path, tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]

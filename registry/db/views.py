@@ -40,10 +40,16 @@ def _label_case() -> str:
             f"         ELSE '{STATUS_LABELS[None]}' END")
 
 
+#: Which reviews check which record, as ``registry.display.reviews_of`` says: a review's subjects, and each
+#: evidence row the review it names (the review that checked its statement).
+REVIEWS_OF = ("(SELECT subject AS record_id, review_id FROM review_subject\n"
+              "                      UNION SELECT id, review FROM evidence)")
+
+
 def _status_case() -> str:
     whens = "\n".join(
-        f"         WHEN EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id\n"
-        f"                      WHERE s.subject = rec.id AND v.status = '{status.value}') THEN '{status.value}'"
+        f"         WHEN EXISTS (SELECT 1 FROM {REVIEWS_OF} s JOIN review v ON v.id = s.review_id\n"
+        f"                      WHERE s.record_id = rec.id AND v.status = '{status.value}') THEN '{status.value}'"
         for status in STATUS_STRENGTH
     )
     return f"CASE\n{whens}\n         ELSE '{NOT_REVIEWED}' END"
@@ -162,10 +168,10 @@ SELECT q.record_id,
 FROM (SELECT rec.id AS record_id,
        rec.kind AS kind,
        {_status_case()} AS review_status,
-       CASE WHEN EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id
-                         WHERE s.subject = rec.id AND v.status = '{STATUS_STRENGTH[0].value}'
+       CASE WHEN EXISTS (SELECT 1 FROM {REVIEWS_OF} s JOIN review v ON v.id = s.review_id
+                         WHERE s.record_id = rec.id AND v.status = '{STATUS_STRENGTH[0].value}'
                            AND v.artifact_sha256 IS NOT NULL) THEN 1 ELSE 0 END AS artifact_pinned,
-       (SELECT COUNT(*) FROM review_subject s WHERE s.subject = rec.id) AS review_count
+       (SELECT COUNT(*) FROM {REVIEWS_OF} s WHERE s.record_id = rec.id) AS review_count
 FROM record rec) q""",
         "record_status": _STATUS_SELECT,
         "results_flat": _results_select(tables, history=False),

@@ -24,6 +24,7 @@ from registry.models import (
     Configuration,
     Evaluation,
     Evidence,
+    ModelFamily,
     Recipe,
     Record,
     Reproduction,
@@ -33,6 +34,7 @@ from registry.models import (
 )
 from registry.models.fields import field_plan
 from registry.models.reproduction import Comparison
+from registry.models.values import Derivation
 from registry.page.blocks import (
     Block,
     Column,
@@ -60,8 +62,9 @@ def build_page(record: Record, registry: Registry) -> Page:
     return Page(record.id, record.kind_token, d.record_name(record), _generic_blocks(registry, record))
 
 
-def _generic_blocks(registry: Registry, record: Record) -> tuple[Block, ...]:
-    blocks: list[Block] = [*status_banner(registry, record), _technical_metadata(registry, record)]
+def _generic_blocks(registry: Registry, record: Record, *own: Block) -> tuple[Block, ...]:
+    """The status banner, the fields, the kind's ``own`` sections, then history and the records that refer to it."""
+    blocks: list[Block] = [*status_banner(registry, record), _technical_metadata(registry, record), *own]
     history = history_blocks(registry, record.id)
     if history:
         blocks.append(Section("Sources and history", history))
@@ -69,6 +72,22 @@ def _generic_blocks(registry: Registry, record: Record) -> tuple[Block, ...]:
     if back:
         blocks.append(Section("Referred to by", (Items(tuple(back)),)))
     return tuple(blocks)
+
+
+@build_page.register
+def _family_page(family: ModelFamily, registry: Registry) -> Page:
+    """A model family's fields, then its configurations' results: current ones, earlier versions apart."""
+    configurations = registry.referrers(family.id, Configuration, "model_family")
+    evaluations = [e for c in configurations for e in registry.referrers(c.id, Evaluation, "configuration")]
+    every = results_of(registry, evaluations)
+    section = Section("Configurations and results", (
+        Paragraph(plain(f"{len(configurations)} configuration(s) · {len(evaluations)} evaluation(s) · "
+                        f"{len(current_only(registry, every))} result(s). Different protocols are not a single "
+                        "leaderboard.")),
+        findings_table(registry, evaluations),
+        *earlier_versions(registry, not_current(registry, every)),
+    ))
+    return Page(family.id, family.kind_token, d.record_name(family), _generic_blocks(registry, family, section))
 
 
 @build_page.register
@@ -194,7 +213,7 @@ def findings_table(registry: Registry, evaluations: Iterable[Evaluation]) -> Tab
                        exact=str(result.numeric_value), link=result.id),
                  Piece(f" · {d.metric_label(result.metric)} ({result.metric_qualifier})\n"
                        f"{result.unit} · {result.metric_direction.value}\nTranscribed: "),
-                 Piece(f"{result.printed_value} {d.unit_symbol(result.unit)}", tag=tag,
+                 Piece(with_unit(result.printed_value, result.unit), tag=tag,
                        exact=str(result.numeric_value)),
                  Piece(f"\nUncertainty: {d.value_or_missing(result, 'uncertainty')}\n"
                        f"Coverage: {d.coverage(evaluation)}")),
@@ -240,7 +259,7 @@ def _recipes_and_reproductions(registry: Registry, result: Result) -> list[Block
         runs = [r for r in reproductions if r.method is method]
         if runs:
             blocks.append(_runs_table(runs, f"{title}: {len(runs)} run(s) beside the transcribed "
-                                            f"{result.printed_value} {unit}", unit))
+                                            f"{with_unit(result.printed_value, result.unit)}", unit))
     return blocks
 
 
@@ -354,6 +373,9 @@ def _technical_metadata(registry: Registry, record: Record) -> Fields:
                 pieces.append(Piece(target, link=target))
             rows.append((label, tuple(pieces)))
             continue
+        if isinstance(value, Derivation):
+            rows.append((label, _derivation(registry, value, _field_tag(record, name, tag))))
+            continue
         text = _comparison_text(record, value) if isinstance(value, Comparison) else _plain(value)
         rows.append((label, (Piece(text, tag=_field_tag(record, name, tag)),)))
     for entry in record.missing_metadata:
@@ -382,6 +404,24 @@ def _field_tag(record: Record, name: str, record_tag: Tag | None) -> Tag | None:
 def _run_field_tag(record: Reproduction, name: str, record_tag: Tag | None) -> Tag | None:
     """What a run gave is measured or estimated by us; how it was run (command, setting) is no value."""
     return d.run_tag(record) if name in RUN_OUTPUT_FIELDS else None
+
+
+def _derivation(registry: Registry, derivation: Derivation, tag: Tag | None) -> Content:
+    """'operation: difference; value: <id> (94.2%); baseline: <id> (93.8%); note: ...', each input a link."""
+    pieces = [Piece(f"operation: {derivation.operation.value}", tag=tag)]
+    named: list[tuple[str, list[str]]] = [("value", [derivation.value] if derivation.value else []),
+                                          ("baseline", [derivation.baseline] if derivation.baseline else []),
+                                          ("inputs", derivation.inputs)]
+    for name, ids in named:
+        for index, result_id in enumerate(ids):
+            pieces.append(Piece(f"; {name}: " if index == 0 else ", "))
+            pieces.append(Piece(result_id, link=result_id))
+            input_result = registry.records.get(result_id)
+            if isinstance(input_result, Result):
+                pieces.append(Piece(f" ({with_unit(input_result.printed_value, input_result.unit)})"))
+    if derivation.note:
+        pieces.append(Piece(f"; note: {derivation.note}", tag=tag))
+    return tuple(pieces)
 
 
 def _comparison_text(record: Record, comparison: Comparison) -> str:
@@ -512,12 +552,15 @@ def _tagged(text: str, tag: Tag | None, record: Record, field: str) -> Content:
 
 
 def _plain(value: Any) -> str:
+    if isinstance(value, bool):  # a yes/no field reads as words, never as Python's 'False'
+        return "yes" if value else "no"
     if isinstance(getattr(value, "text", None), str):  # a typed value that says how it reads (a locator)
         return str(value.text)
     if isinstance(value, list) and value and all(isinstance(getattr(v, "text", None), str) for v in value):
         return "; ".join(v.text for v in value)
     if isinstance(value, BaseModel):
-        return "; ".join(f"{k.replace('_', ' ')}: {_plain(v)}" for k, v in value.model_dump().items() if v is not None)
+        return "; ".join(f"{k.replace('_', ' ')}: {_plain(v)}" for k, v in value.model_dump().items()
+                         if v not in (None, [], {}))
     if isinstance(value, list):
         return "; ".join(_plain(v) for v in value)
     if isinstance(value, dict):

@@ -117,7 +117,8 @@ def _write_all(site: Site, root: Path, progress: Callable[[str], None] | None) -
     urls["release-index"] = RELEASES_PAGE
     common = {"urls": urls, "site_name": SITE_NAME,
               "release": {"name": site.release_name, "sha256": site.release_sha256}}
-    for kind in sorted({record.kind_token for record in registry.records.values()}):  # no empty folder per kind
+    # A folder per kind that has records (no empty ones), and the releases page's, which every site has.
+    for kind in sorted({record.kind_token for record in registry.records.values()} | {Path(RELEASES_PAGE).parent.name}):
         (root / kind).mkdir()
     (root / "assets").mkdir()
     for name in ASSETS:

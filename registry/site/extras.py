@@ -1,9 +1,9 @@
 """What a record's page carries on the site beyond its page in the terminal.
 
-The terminal cannot show a plot, and ``registry show`` keeps its pages as they are; so the
-site adds, per kind (dispatched on the record's model class): the plot of its group to a result
-and a protocol, its configurations and results to a model family, and its content hash to a
-release. Everything else on a page is the one page structure both share.
+The terminal cannot show a plot, and a release's standing against the site's own content is the
+site's to say; so the site adds, per kind (dispatched on the record's model class): the plot of its
+group to a result and a protocol, and its content hash to a release. Everything else on a page is
+the one page structure both share (a model family's configurations and results included).
 """
 
 from __future__ import annotations
@@ -12,12 +12,10 @@ import functools
 from dataclasses import dataclass, field, replace
 
 from registry import display as d
-from registry.history import current_only, not_current
 from registry.loader import Registry
-from registry.models import Configuration, Evaluation, ModelFamily, Protocol, Record, Release, Result
+from registry.models import Protocol, Record, Release, Result
 from registry.page.blocks import Block, Fields, Figure, Page, Paragraph, Piece, Section, Style, plain
-from registry.page.history import earlier_versions
-from registry.page.kinds import TECHNICAL_METADATA, findings_table, results_of
+from registry.page.kinds import TECHNICAL_METADATA
 from registry.plot import Group, protocol_of, values_table
 from registry.release import hash_prefix, standing
 
@@ -57,22 +55,6 @@ def _result(record: Result, page: Page, site: Site) -> Page:
 @_extend.register
 def _protocol(record: Protocol, page: Page, site: Site) -> Page:
     return _insert_first(page, _plot_section(site, record.id, False))
-
-
-@_extend.register
-def _family(record: ModelFamily, page: Page, site: Site) -> Page:
-    registry = site.registry
-    configurations = registry.referrers(record.id, Configuration, "model_family")
-    evaluations = [e for c in configurations for e in registry.referrers(c.id, Evaluation, "configuration")]
-    every = results_of(registry, evaluations)
-    section = Section("Configurations and results", (
-        Paragraph(plain(f"{len(configurations)} configuration(s) · {len(evaluations)} evaluation(s) · "
-                        f"{len(current_only(registry, every))} result(s). Different protocols are not a single "
-                        "leaderboard.")),
-        findings_table(registry, evaluations),
-        *earlier_versions(registry, not_current(registry, every)),
-    ))
-    return _insert_first(page, section)
 
 
 @_extend.register

@@ -11,6 +11,7 @@ from registry.loader import Registry
 from registry.models import Reproduction, Result
 from registry.page.blocks import Content, Piece, plain, text_of
 from registry.page.kinds import runs_summary
+from registry.units import with_unit
 
 #: The facets, in the order the index shows them: (key, title).
 FACETS = (("family", "Model family"), ("metric", "Metric"), ("dataset", "Dataset"), ("status", "Review status"),
@@ -45,7 +46,7 @@ def index_rows(registry: Registry) -> list[IndexRow]:
                       else "estimated only" if by_method[Method.ESTIMATED] else "not reproduced")
         cells: tuple[Content, ...] = (
             (Piece(d.result_title(registry, result), link=result.id),),
-            (Piece(f"{result.printed_value} {unit}", tag=d.record_tag(registry, result),
+            (Piece(with_unit(result.printed_value, result.unit), tag=d.record_tag(registry, result),
                    exact=str(result.numeric_value)), Piece(f" (display {d.display_value(result.numeric_value)})")),
             plain(status),
             (Piece(d.record_name(family), link=family.id),),

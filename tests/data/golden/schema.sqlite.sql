@@ -578,13 +578,16 @@ SELECT q.record_id,
 FROM (SELECT rec.id AS record_id,
        rec.kind AS kind,
        CASE
-         WHEN EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id
-                      WHERE s.subject = rec.id AND v.status = 'source-checked') THEN 'source-checked'
+         WHEN EXISTS (SELECT 1 FROM (SELECT subject AS record_id, review_id FROM review_subject
+                      UNION SELECT id, review FROM evidence) s JOIN review v ON v.id = s.review_id
+                      WHERE s.record_id = rec.id AND v.status = 'source-checked') THEN 'source-checked'
          ELSE 'not-reviewed' END AS review_status,
-       CASE WHEN EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id
-                         WHERE s.subject = rec.id AND v.status = 'source-checked'
+       CASE WHEN EXISTS (SELECT 1 FROM (SELECT subject AS record_id, review_id FROM review_subject
+                      UNION SELECT id, review FROM evidence) s JOIN review v ON v.id = s.review_id
+                         WHERE s.record_id = rec.id AND v.status = 'source-checked'
                            AND v.artifact_sha256 IS NOT NULL) THEN 1 ELSE 0 END AS artifact_pinned,
-       (SELECT COUNT(*) FROM review_subject s WHERE s.subject = rec.id) AS review_count
+       (SELECT COUNT(*) FROM (SELECT subject AS record_id, review_id FROM review_subject
+                      UNION SELECT id, review FROM evidence) s WHERE s.record_id = rec.id) AS review_count
 FROM record rec) q;
 
 CREATE VIEW record_status AS
