@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from registry.checks import validate
-from tests.conftest import CONFIG_33, RESULT_11, RESULT_33, ROOT, SOURCE, modules_imported_by
+from tests.conftest import CONFIG_33, DATA, RESULT_11, RESULT_33, ROOT, SOURCE, modules_imported_by
 from tests.test_review_support import (
     HEADING,
     as_printed,
@@ -339,3 +339,55 @@ def test_python_m_registry_review_runs_the_same_command(pinned: Path, paper: Pat
 def test_help_does_not_import_pypdf_or_httpx() -> None:
     watched = ("pypdf", "httpx", "review.pdftext", "review.fetch")
     assert modules_imported_by([["--help"], ["review", "--help"]], watched) == []
+
+
+# -- a source checker's walkthrough: the fixture paper, whose source names no retrieval URL ------------
+
+FIXTURE_PAPER = DATA / "papers" / "genomic-benchmarks-fixture" / "paper.pdf"
+FIXTURE_RESULT = "fixture-genomic-20261201-result-fig1-peak-memory"
+
+
+def test_another_file_for_a_source_without_a_url_says_where_it_comes_from(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The hint named the retrieval URL even where the source has none: 'get the PDF from None'."""
+    other = source_like_pdf(tmp_path / "other.pdf")
+    result = review(cli, DATA / "fixture-registry", tmp_path, FIXTURE_RESULT, "--pdf", other)
+    assert result.exit_code == 1
+    out = " ".join(result.output.split())
+    assert "None" not in out and "is not the pinned source" in out
+    assert "get the PDF the source pins (the registry's test suite PDF headed" in out
+    assert "the source names no retrieval URL) and pass it with --pdf" in out
+    cached = tmp_path / "cache" / f"{sha256_of(FIXTURE_PAPER)}.pdf"
+    cached.parent.mkdir()
+    cached.write_bytes(other.read_bytes())
+    from_cache = review(cli, DATA / "fixture-registry", tmp_path, FIXTURE_RESULT)
+    out = " ".join(from_cache.output.split())
+    assert from_cache.exit_code == 1 and "None" not in out and f"delete {cached} and run again" in out
+    assert "or replace it with the PDF the source pins (" in out
+
+
+def test_a_verified_file_replaces_a_damaged_cached_copy(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A run given the right file used to leave the damaged copy in the cache, so the next run failed again."""
+    cached = tmp_path / "cache" / f"{sha256_of(FIXTURE_PAPER)}.pdf"
+    cached.parent.mkdir()
+    cached.write_bytes(FIXTURE_PAPER.read_bytes()[:-100])
+    given = review(cli, DATA / "fixture-registry", tmp_path, FIXTURE_RESULT, "--pdf", FIXTURE_PAPER)
+    assert given.exit_code == 0, given.output
+    assert f"(a copy is now cached at {cached})" in " ".join(given.output.split())
+    assert sha256_of(cached) == sha256_of(FIXTURE_PAPER)
+    again = review(cli, DATA / "fixture-registry", tmp_path, FIXTURE_RESULT)
+    assert again.exit_code == 0 and "PDF: the cached copy" in again.output
+
+
+@pytest.mark.parametrize("name", ["/dev/null", "fifo"])
+def test_a_given_path_that_is_no_regular_file(cli, tmp_path: Path, name: str) -> None:  # type: ignore[no-untyped-def]
+    """A device or a pipe was said not to exist."""
+    import os
+
+    path = Path(name)
+    if name == "fifo":
+        path = tmp_path / "paper.pdf"
+        os.mkfifo(path)
+    result = review(cli, DATA / "fixture-registry", tmp_path, FIXTURE_RESULT, "--pdf", path)
+    out = " ".join(result.output.split())
+    assert result.exit_code == 1 and f"Error: {path} is not a regular file (a device, pipe or socket)" in out
+    assert "does not exist" not in out and "Hint: pass the path of the downloaded PDF file with --pdf" in out
