@@ -189,7 +189,7 @@ def test_each_finished_setting_is_written_at_once(cli, tmp_path: Path, records_d
     # A later run skips what this one settled: records for the recipes' settings, the log for the others.
     again = cli(*args)
     assert again.exit_code == 0, again.output
-    assert "Skipping 3 setting(s) an earlier GPU run settled" in " ".join(again.output.split())
+    assert "Skipping 3 setting(s) an earlier run on Test GPU settled" in " ".join(again.output.split())
     assert [x["stage"] for x in log_lines(out)[3:]] == ["flash-attention", "checkpointing", "deepspeed"]
     # --redo runs them again; the synthetic runs start at the same moment, so their records' ids are taken: the
     # run goes on, says so, keeps the outcome in the log, and exits 1.
@@ -198,6 +198,24 @@ def test_each_finished_setting_is_written_at_once(cli, tmp_path: Path, records_d
                                                                                 "baseline"]
     assert " ".join(redo.output.split()).count("(record not written: ") == 2
     assert [bool(x["record_error"]) for x in log_lines(out)[6:]] == [True, True, False]
+
+
+def test_what_one_gpu_settled_another_gpu_runs_again(cli, tmp_path: Path, records_dir: Path, fake_gpu,  # type: ignore[no-untyped-def]
+                                                       monkeypatch) -> None:
+    """An out of memory on one GPU (and a value measured there) settled the setting for every GPU."""
+    from registry.cli import reproduce as cli_reproduce
+
+    monkeypatch.setattr("measure.run.run", synthetic_measurement)
+    out = tmp_path / "out"
+    args = ["reproduce", "--all", "--records", records_dir, "--out", out, "--limit", "3", "--runs", out]
+    assert cli(*args).exit_code == 0  # on 'Test GPU': two values and one out of memory
+    same = cli(*args, "--plan")
+    assert "Skipping 3 setting(s) an earlier run on Test GPU settled" in " ".join(same.output.split())
+    monkeypatch.setattr(cli_reproduce, "_device_name", lambda device, method: "NVIDIA H200")
+    other = cli(*args, "--plan")
+    assert other.exit_code == 0, other.output
+    assert "Skipping" not in other.output and "  1. nt-2-5b checkpointing: " in other.output
+    assert "  3. nt-2-5b baseline: " in other.output, "the out of memory on another GPU settles nothing here"
 
 
 def test_a_broken_record_elsewhere_does_not_cost_the_gpu_session(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
@@ -227,6 +245,8 @@ def test_only_settled_settings_are_skipped_next_time(tmp_path: Path, registry) -
     (runs / "earlier.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries) + '{"method": "meas')
     done = settled(registry, runs)
     assert {s.precision.value for s in done} == {"bf16-weights-fp32-adam", "fp32-autocast-bf16"}
+    assert settled(registry, runs, "NVIDIA H200") == done
+    assert settled(registry, runs, "NVIDIA H100 80GB HBM3") == set(), "an H200's runs settle nothing for an H100"
     assert all((s.model, s.stage, s.batch_size) == ("nt-2-5b", Stage.CHECKPOINTING, 16) for s in done)
 
 

@@ -93,7 +93,8 @@ def reproduce_command(
             device = "cpu"
             err_console.print("No CUDA GPU here: the smoke run runs its training steps on the CPU, which measures "
                               "nothing.")
-        skip = set() if redo or smoke or method is Method.ESTIMATED else _settled(registry, runs)
+        gpu = _device_name(device, method) if method is Method.MEASURED and device == "cuda" and _cuda() else None
+        skip = set() if redo or smoke or method is Method.ESTIMATED else _settled(registry, runs, gpu)
         if whole_ablation:
             the_plan = rp.plan_all(registry, method=method, overrides=overrides, smoke=smoke, limit=limit, skip=skip)
         else:
@@ -101,8 +102,8 @@ def reproduce_command(
             the_plan = rp.plan(registry, result_id, method=method, overrides=overrides, smoke=smoke, skip=skip,
                                limit=1 if smoke and limit is None else limit)
         if the_plan.skipped:
-            err_console.print(f"Skipping {the_plan.skipped} setting(s) an earlier GPU run settled (--redo measures "
-                              "them again).")
+            err_console.print(f"Skipping {the_plan.skipped} setting(s) an earlier run on {gpu or 'a GPU'} settled "
+                              "(--redo measures them again).")
         if plan_only:
             _print_plan(the_plan)
             return
@@ -154,10 +155,10 @@ def _cuda() -> bool:
     return cuda_available()
 
 
-def _settled(registry: Any, runs: Path) -> set[Any]:
+def _settled(registry: Any, runs: Path, gpu: str | None) -> set[Any]:
     from registry.runlog import settled
 
-    return settled(registry, runs)
+    return settled(registry, runs, gpu)
 
 
 def _run_log(out: Path | None, records: Path) -> Any:
