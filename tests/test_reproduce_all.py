@@ -218,6 +218,40 @@ def test_what_one_gpu_settled_another_gpu_runs_again(cli, tmp_path: Path, record
     assert "  3. nt-2-5b baseline: " in other.output, "the out of memory on another GPU settles nothing here"
 
 
+OOM = ("OutOfMemoryError: CUDA out of memory. Tried to allocate 19.53 GiB. GPU 0 has a total capacity of 79.19 GiB "
+       "of which 3.12 GiB is free.")
+
+
+@pytest.mark.parametrize("width", [80, 72])
+def test_a_narrow_terminal_keeps_every_column_and_the_whole_error(cli, records_dir: Path, fake_gpu,  # type: ignore[no-untyped-def]
+                                                                  monkeypatch, width: int) -> None:
+    """At 80 columns the 'Outcome' column was cut ('Outco', an out of memory as 'error / OutOf / CUDA'); at 72 gone."""
+    from registry.cli.output import console
+
+    def measurement(setting, method, *, device, steps, timeout):  # type: ignore[no-untyped-def]
+        ran = synthetic_measurement(setting, method, device=device, steps=steps, timeout=timeout)
+        if setting.knobs()["precision"] == "pure-bf16":
+            ran.status, ran.peak_bytes, ran.error = Status.OUT_OF_MEMORY, None, OOM
+        return ran
+
+    monkeypatch.setattr("measure.run.run", measurement)
+    terminal = console._made()  # type: ignore[attr-defined]
+    wide, terminal.width = terminal.width, width
+    try:
+        result = cli("reproduce", RESULT_33, "--records", records_dir, "--no-write", "--limit", "5")
+    finally:
+        terminal.width = wide
+    assert result.exit_code == 0, result.output
+    output = result.output
+    table = output[output.index("Peak memory: transcribed 33.88 GB"):output.index("Nearest: ")]
+    assert max(len(line) for line in table.splitlines()) <= width
+    header = next(line for line in table.splitlines() if "Setting" in line)
+    assert header.split() == ["Setting", "Meas.", "GB", "GiB", "Diff.", "GB", "Ratio", "Outcome"]
+    assert "OOM [1]" in table and "×1.004" in table
+    assert f"[1] out-of-memory (update_mode=full, precision=pure-bf16, adamw_impl=foreach, length_unit=tokens): {OOM}" \
+        in " ".join(table.split())
+
+
 def test_a_broken_record_elsewhere_does_not_cost_the_gpu_session(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
     (records_dir / "family" / "half-edited.yaml").write_text("kind: [")
     result = cli("reproduce", "--all", "--plan", "--limit", "2", "--records", records_dir)

@@ -252,9 +252,13 @@ def results_table(result: Any, filed: list[Any], *, method: Any, smoke: bool) ->
     A dry run (the steps on a CPU, nothing measured) is titled as one: no column calls it measured.
 
     ``result`` None: a stage no source reports, in GB, with nothing to compare with. Knobs with
-    one value across the rows go in the caption; each row names the ones that vary.
+    one value across the rows go in the caption; each row names the ones that vary. A failed
+    setting's row says what happened (``out-of-memory``, ``error``); its message follows the
+    table whole, since a column narrow enough for an 80-column terminal cuts it to pieces.
     """
     from rich import box
+    from rich.console import Group
+    from rich.markup import escape
     from rich.table import Table
 
     from registry import display as d
@@ -278,12 +282,13 @@ def results_table(result: Any, filed: list[Any], *, method: Any, smoke: bool) ->
         stage = filed[0].outcome.setting.stage.label if filed else ""
         title = f"Stage {stage} (no transcribed result): {ours}"
     table = Table(title=title, caption=caption, box=box.SIMPLE_HEAD, show_lines=len(varying) > 1)
-    table.add_column("Setting", overflow="fold", min_width=32)
+    table.add_column("Setting", overflow="fold")
     table.add_column(f"{column} {unit}", justify="right")
     table.add_column("GiB", justify="right")
     table.add_column(f"Diff. {unit}", justify="right")
     table.add_column("Ratio", justify="right")
-    table.add_column("Outcome", overflow="fold", min_width=len("Outcome"))  # a narrow terminal never cuts the header
+    table.add_column("Outcome", no_wrap=True)  # a status word: the table fits 80 columns and never cuts it
+    failures: list[str] = []
     if result is not None:
         table.add_row("transcribed (as printed)", result.printed_value, "", "", "", "", style="cyan")
     for entry, row in zip(filed, knobs, strict=True):
@@ -295,9 +300,19 @@ def results_table(result: Any, filed: list[Any], *, method: Any, smoke: bool) ->
             f"{gib(outcome.peak_bytes):.2f}" if ok else "-",
             f"{comparison.difference:+.2f}" if comparison else "-",
             f"×{comparison.ratio:.3f}" if comparison else "-",
-            "ok" if ok else "dry run" if outcome.finished else f"{outcome.status.value}: {outcome.error}",
+            "ok" if ok else "dry run" if outcome.finished else f"{_short_status(outcome.status)} [{len(failures) + 1}]",
         )
-    return table
+        if not ok and not outcome.finished:
+            failures.append(f"[{len(failures) + 1}] {outcome.status.value} ({outcome.setting.label()}): "
+                            f"{outcome.error or 'no message'}")
+    if not failures:
+        return table
+    return Group(table, *(escape(line) for line in failures))
+
+
+def _short_status(status: Any) -> str:
+    """A failed setting's status in a table cell: 'OOM' (its note below the table says 'out-of-memory'), 'error'."""
+    return "OOM" if status.value == "out-of-memory" else str(status.value)
 
 
 def _print_plan(the_plan: Any) -> None:
