@@ -252,6 +252,45 @@ def test_a_narrow_terminal_keeps_every_column_and_the_whole_error(cli, records_d
         in " ".join(table.split())
 
 
+@pytest.mark.parametrize("how", ["SIGINT", "SIGTERM"])
+def test_an_interrupted_run_says_what_it_kept(cli, tmp_path: Path, records_dir: Path, fake_gpu,  # type: ignore[no-untyped-def]
+                                              monkeypatch, how: str) -> None:
+    """Ctrl-C said only 'nothing half-written was kept', not that a record was; SIGTERM (a lease's 'timeout')
+    ended the process silently, with no message and the background build left running."""
+    import os
+    import signal
+
+    calls: list[str] = []
+
+    def measurement(setting, method, *, device, steps, timeout):  # type: ignore[no-untyped-def]
+        calls.append(setting.stage.value)
+        if len(calls) == 2:  # the second setting is stopped while it runs
+            if how == "SIGTERM":
+                os.kill(os.getpid(), signal.SIGTERM)
+            raise KeyboardInterrupt
+        return synthetic_measurement(setting, method, device=device, steps=steps, timeout=timeout)
+
+    monkeypatch.setattr("measure.run.run", measurement)
+    bundled = {p.name for p in (records_dir / "reproduction").glob("*.yaml")}
+    out = tmp_path / "out"
+    def unhandled(signum, frame):  # type: ignore[no-untyped-def]
+        raise SystemExit("SIGTERM reached the test process")  # instead of killing the test run
+
+    previous = signal.signal(signal.SIGTERM, unhandled)
+    try:
+        result = cli("reproduce", "--all", "--records", records_dir, "--out", out, "--limit", "3")
+        assert signal.getsignal(signal.SIGTERM) is unhandled, "the command's handler is its own, for the run only"
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert result.exit_code == 128 + int(getattr(signal, how)), result.output
+    [written] = [p for p in (records_dir / "reproduction").iterdir() if p.name not in bundled]
+    text = " ".join(result.output.split())
+    assert f"Stopped by {how} after 1 of 3 setting(s); the setting running then was abandoned" in text
+    assert f"Kept: 1 reproduction record(s) it wrote, each whole: {written}" in text
+    assert f"Log of the finished settings: {out / 'ablation.jsonl'}" in text and "Traceback" not in result.output
+    assert len(log_lines(out)) == 1 and validate(records_dir)[1].valid
+
+
 def test_a_broken_record_elsewhere_does_not_cost_the_gpu_session(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
     (records_dir / "family" / "half-edited.yaml").write_text("kind: [")
     result = cli("reproduce", "--all", "--plan", "--limit", "2", "--records", records_dir)

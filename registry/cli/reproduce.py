@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -120,8 +122,14 @@ def reproduce_command(
             err_console.print(f"{len(the_plan.jobs)} setting(s) on {_device_name(device, method)}; commit "
                               f"{env.git_commit}; software: {_versions(env.software)}", soft_wrap=True)
         write_root = None if (smoke or no_write) else records
-        run = _run_with_progress(the_plan, env, write_root=write_root, steps=steps, device=device, deadline=clock,
-                                 setting_timeout=setting_timeout, log=log)
+        finished: list[Any] = []
+        with _sigterm_as_interrupt() as stop:
+            try:
+                run = _run_with_progress(the_plan, env, write_root=write_root, steps=steps, device=device,
+                                         deadline=clock, setting_timeout=setting_timeout, log=log, finished=finished)
+            except KeyboardInterrupt:
+                _print_interrupted(the_plan, finished, log, stop.signal_name)
+                raise typer.Exit(128 + stop.signal_number) from None
         _print_tables(the_plan, run.filed)
         _print_footer(the_plan, run, write_root, log)
         failed = [entry for entry in run.filed if entry.write_error]
@@ -183,7 +191,72 @@ def _versions(software: dict[str, str | None]) -> str:
     return ", ".join(f"{name} {version}" for name, version in software.items() if version)
 
 
-def _run_with_progress(the_plan: Any, env: Any, **options: Any) -> Any:
+class _Stop:
+    """Which signal ended the run: SIGINT (Ctrl-C) unless SIGTERM came."""
+
+    def __init__(self) -> None:
+        import signal
+
+        self.signal_number = int(signal.SIGINT)
+
+    @property
+    def signal_name(self) -> str:
+        import signal
+
+        return signal.Signals(self.signal_number).name
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[_Stop]:
+    """SIGTERM (what 'timeout' and a lease's end send) stops the run as Ctrl-C does: what finished is reported,
+    the background build is stopped, and no temporary file is left, instead of a silent death.
+
+    Only from the main thread (where signal handlers live); elsewhere the run keeps Python's default.
+    """
+    import signal
+    import threading
+
+    stop = _Stop()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        stop.signal_number = signum
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _print_interrupted(the_plan: Any, finished: list[Any], log: Any, signal_name: str) -> None:
+    """What an interrupted run kept: the settings that finished, the records written, the log."""
+    from rich.markup import escape
+
+    written = [entry.path for entry in finished if entry.path is not None]
+    abandoned = "; the setting running then was abandoned" if len(finished) < len(the_plan.jobs) else ""
+    err_console.print(f"Stopped by {signal_name} after {len(finished)} of {len(the_plan.jobs)} setting(s)"
+                      f"{abandoned}, and nothing half-written was kept.", soft_wrap=True)
+    if written:
+        err_console.print(f"Kept: {len(written)} reproduction record(s) it wrote, each whole:", soft_wrap=True)
+        for path in written:
+            err_console.print(f"  {escape(str(path))}", soft_wrap=True)
+        err_console.print("Check them with 'registry validate'; running the command again files new runs.",
+                          soft_wrap=True)
+    elif finished:
+        err_console.print("No record was written (nothing that finished is filed: a dry run, --no-write or "
+                          "--smoke, or a stage no source reports).", soft_wrap=True)
+    if log is not None:
+        err_console.print(f"Log of the finished settings: {escape(str(log.log))} (and {escape(str(log.tarball))})",
+                          soft_wrap=True)
+
+
+def _run_with_progress(the_plan: Any, env: Any, *, finished: list[Any], **options: Any) -> Any:
+    """``registry.reproduce.reproduce`` under a progress bar; each finished entry is also appended to ``finished``
+    (so that an interrupted run can say what it kept)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     from registry import reproduce as rp
@@ -200,6 +273,7 @@ def _run_with_progress(the_plan: Any, env: Any, **options: Any) -> Any:
             progress.update(task, description=f"{verb} {job.setting.model}{stage}: {job.setting.label()}")
 
         def done(index: int, entry: Any) -> None:
+            finished.append(entry)
             progress.advance(task)
             progress.console.print(_done_line(entry, show_stage), soft_wrap=True)
 
