@@ -168,3 +168,15 @@ def test_help_and_validate_never_import_torch() -> None:
                 ["reproduce", RESULT_33, "--plan", "--records", records],
                 ["reproduce", "--all", "--plan", "--records", records]]
     assert modules_imported_by(commands, ("torch", "transformers", "peft", "deepspeed")) == []
+
+
+def test_dry_run_says_which_option_to_give_instead(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """'--dry-run' (as new, import, correct and retract take) got 'No such option: --dry-run (Possible options: --runs)'."""
+    before = digest(records_dir)
+    result = cli("reproduce", RESULT_33, "--dry-run", "--records", records_dir)
+    assert result.exit_code == 1 and digest(records_dir) == before
+    text = " ".join(result.output.split())
+    assert "Error: registry reproduce has no --dry-run: give --plan, --no-write or --smoke instead" in text
+    assert "Hint: --plan lists the settings" in text and "--no-write runs them and writes no record" in text
+    assert "--smoke runs the whole path on a tiny model" in text and "Possible options" not in text
+    assert "--dry-run" not in cli("reproduce", "--help").output, "not offered as an option"

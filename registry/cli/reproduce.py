@@ -59,6 +59,10 @@ def reproduce_command(
         Path("measure/runs"), "--runs", metavar="DIR", file_okay=False,
         help="Kept logs of earlier GPU runs, for the skipping --redo turns off.",
     ),
+    dry_run: bool = typer.Option(
+        False, "--dry-run", hidden=True,
+        help="Not an option here: the message says which of --plan, --no-write and --smoke to give instead.",
+    ),
     records: Path = RecordsOption,
     debug: bool = DebugOption,
 ) -> None:
@@ -76,6 +80,13 @@ def reproduce_command(
 
     clock = Deadline(deadline)
     with user_errors(debug):
+        if dry_run:  # the writing commands' --dry-run, and the README's "dry run", make users type it here
+            raise RegistryError(
+                "registry reproduce has no --dry-run: give --plan, --no-write or --smoke instead",
+                "--plan lists the settings in the order they would run; --no-write runs them and writes no record; "
+                "--smoke runs the whole path on a tiny model in seconds and files nothing (without a GPU its "
+                "training steps run on the CPU: the dry run that measure/README.md means)",
+            )
         if (result_id is None) is not whole_ablation:
             raise RegistryError("give the id of one result, or --all for every recipe" if result_id is None else
                                 f"give either a result's id ({result_id}) or --all, not both",
