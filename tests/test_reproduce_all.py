@@ -260,17 +260,24 @@ def test_an_interrupted_run_says_what_it_kept(cli, tmp_path: Path, records_dir: 
     import os
     import signal
 
+    from measure.schedule import OpBuild
+    from registry.cli import reproduce as cli_reproduce
+
     calls: list[str] = []
+    stopped: list[str] = []
 
     def measurement(setting, method, *, device, steps, timeout):  # type: ignore[no-untyped-def]
         calls.append(setting.stage.value)
         if len(calls) == 2:  # the second setting is stopped while it runs
-            if how == "SIGTERM":
-                os.kill(os.getpid(), signal.SIGTERM)
-            raise KeyboardInterrupt
+            os.kill(os.getpid(), getattr(signal, how))
         return synthetic_measurement(setting, method, device=device, steps=steps, timeout=timeout)
 
+    def exit_at_once(status: int) -> None:
+        raise SystemExit(status)  # what os._exit does, without ending the test process
+
     monkeypatch.setattr("measure.run.run", measurement)
+    monkeypatch.setattr(cli_reproduce, "_exit", exit_at_once)
+    monkeypatch.setattr(OpBuild, "stop_all", classmethod(lambda cls: stopped.append("builds")))
     bundled = {p.name for p in (records_dir / "reproduction").glob("*.yaml")}
     out = tmp_path / "out"
     def unhandled(signum, frame):  # type: ignore[no-untyped-def]
@@ -289,6 +296,7 @@ def test_an_interrupted_run_says_what_it_kept(cli, tmp_path: Path, records_dir: 
     assert f"Kept: 1 reproduction record(s) it wrote, each whole: {written}" in text
     assert f"Log of the finished settings: {out / 'ablation.jsonl'}" in text and "Traceback" not in result.output
     assert len(log_lines(out)) == 1 and validate(records_dir)[1].valid
+    assert stopped == ["builds"], "DeepSpeed's background build is stopped too"
 
 
 def test_a_broken_record_elsewhere_does_not_cost_the_gpu_session(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
@@ -390,3 +398,16 @@ def test_an_unwritable_log_folder_is_explained(cli, tmp_path: Path, records_dir:
     text = " ".join(result.output.split())
     assert result.exit_code == 1 and "cannot keep the run's log in" in text
     assert "give --out a folder you can write to" in text and "Traceback" not in result.output
+
+
+def test_stop_all_ends_every_background_build(tmp_path: Path) -> None:
+    """A run ended by a signal stops the compiler it started instead of leaving it running."""
+    from measure.schedule import OpBuild
+
+    class Sleeper(OpBuild):
+        CODE = "import time; time.sleep(60)"
+
+    builds = [Sleeper(tmp_path / "one.log"), Sleeper(tmp_path / "two.log")]
+    assert all(build.running for build in builds) and all(build in OpBuild.started for build in builds)
+    OpBuild.stop_all()
+    assert not any(build.running for build in builds) and not any(build in OpBuild.started for build in builds)

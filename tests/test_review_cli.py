@@ -391,3 +391,54 @@ def test_a_given_path_that_is_no_regular_file(cli, tmp_path: Path, name: str) ->
     out = " ".join(result.output.split())
     assert result.exit_code == 1 and f"Error: {path} is not a regular file (a device, pipe or socket)" in out
     assert "does not exist" not in out and "Hint: pass the path of the downloaded PDF file with --pdf" in out
+
+
+@pytest.fixture
+def tampered_unit(tmp_path: Path) -> Path:
+    """The fixture registry with one unit changed: GB (gigabyte) filed as MB (megabyte)."""
+    import shutil
+
+    records = tmp_path / "fixture-registry"
+    shutil.copytree(DATA / "fixture-registry", records)
+    path = records / "result" / f"{FIXTURE_RESULT}.yaml"
+    path.write_text(path.read_text().replace("unit: gigabyte", "unit: megabyte").replace("Printed as GB",
+                                                                                         "Printed as MB"))
+    return records
+
+
+def _at_width(width: int, run):  # type: ignore[no-untyped-def]
+    from registry.cli.output import console
+
+    terminal = console._made()  # type: ignore[attr-defined]
+    wide, terminal.width = terminal.width, width
+    try:
+        return run()
+    finally:
+        terminal.width = wide
+
+
+WHY = "the page prints '42.7 GB' (gigabyte), not MB (megabyte); correct the record's unit (or unit_detail) to the printed one"
+
+
+def test_a_narrow_terminal_gets_each_assertion_as_a_block(cli, tmp_path: Path, tampered_unit: Path) -> None:  # type: ignore[no-untyped-def]
+    """At 80 columns the eight-column table left 'How / why' 5 characters wide: one reason over 27 lines."""
+    result = _at_width(80, lambda: review(cli, tampered_unit, tmp_path, FIXTURE_RESULT, "--pdf", FIXTURE_PAPER))
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert max(len(line) for line in lines) <= 80 and not any("┃" in line for line in lines)
+    start = next(i for i, line in enumerate(lines) if line.startswith("FAIL unit (page 2)"))
+    assert "MB (megabyte)" in lines[start] and lines[start + 1].split() == ["matched", "42.7", "GB"]
+    block = " ".join(" ".join(lines[start + 2:start + 5]).split())
+    assert block.startswith("how / why " + WHY.split(";")[0])  # whole words, three lines at most
+    assert "Failed: - " + FIXTURE_RESULT + ": unit (page 2): MB (megabyte): " + WHY in " ".join(result.output.split())
+    assert lines[-1] == "1 of 8 assertions failed: the records are not source checked by this PDF."
+
+
+def test_a_wide_terminal_keeps_the_table_and_lists_the_failures_below_it(cli, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                                         tampered_unit: Path) -> None:
+    source = "fixture-genomic-20261201-source-genomic-benchmarks-fixture"
+    result = review(cli, tampered_unit, tmp_path, source, "--pdf", FIXTURE_PAPER)
+    assert result.exit_code == 1 and "┃ Claim" in result.output
+    tail = result.output[result.output.index("Failed:"):]
+    assert " ".join(tail.split()) == (f"Failed: - {FIXTURE_RESULT}: unit (page 2): MB (megabyte): {WHY} "
+                                      "1 of 864 assertions failed: the records are not source checked by this PDF.")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -134,13 +136,9 @@ def reproduce_command(
                               f"{env.git_commit}; software: {_versions(env.software)}", soft_wrap=True)
         write_root = None if (smoke or no_write) else records
         finished: list[Any] = []
-        with _sigterm_as_interrupt() as stop:
-            try:
-                run = _run_with_progress(the_plan, env, write_root=write_root, steps=steps, device=device,
-                                         deadline=clock, setting_timeout=setting_timeout, log=log, finished=finished)
-            except KeyboardInterrupt:
-                _print_interrupted(the_plan, finished, log, stop.signal_name)
-                raise typer.Exit(128 + stop.signal_number) from None
+        with _stopped_by_signals(lambda name: _print_interrupted(the_plan, finished, log, name)):
+            run = _run_with_progress(the_plan, env, write_root=write_root, steps=steps, device=device,
+                                     deadline=clock, setting_timeout=setting_timeout, log=log, finished=finished)
         _print_tables(the_plan, run.filed)
         _print_footer(the_plan, run, write_root, log)
         failed = [entry for entry in run.filed if entry.write_error]
@@ -202,45 +200,45 @@ def _versions(software: dict[str, str | None]) -> str:
     return ", ".join(f"{name} {version}" for name, version in software.items() if version)
 
 
-class _Stop:
-    """Which signal ended the run: SIGINT (Ctrl-C) unless SIGTERM came."""
-
-    def __init__(self) -> None:
-        import signal
-
-        self.signal_number = int(signal.SIGINT)
-
-    @property
-    def signal_name(self) -> str:
-        import signal
-
-        return signal.Signals(self.signal_number).name
+#: How a signal ends the run; a test replaces it (os._exit would end the test process too).
+_exit: Callable[[int], Any] = os._exit
 
 
 @contextmanager
-def _sigterm_as_interrupt() -> Iterator[_Stop]:
-    """SIGTERM (what 'timeout' and a lease's end send) stops the run as Ctrl-C does: what finished is reported,
-    the background build is stopped, and no temporary file is left, instead of a silent death.
+def _stopped_by_signals(report: Callable[[str], None]) -> Iterator[None]:
+    """Ctrl-C or SIGTERM (what 'timeout' and a lease's end send) during the run: say what finished and was
+    kept, stop DeepSpeed's background build, and exit at once with 128 + the signal's number.
 
-    Only from the main thread (where signal handlers live); elsewhere the run keeps Python's default.
+    At once, from the handler: an exception raised there would have to unwind through torch's C++
+    (an autograd hook, the memory tracker), which aborts the process ('terminate called after
+    throwing an instance of python_error'). Nothing is lost: each record is whole once written
+    (a temporary file renamed into place; a later write removes a stray temporary), the tarball
+    likewise, and a half-written log line is passed over when the log is read. Only from the main
+    thread, where signal handlers live.
     """
     import signal
     import threading
 
-    stop = _Stop()
     if threading.current_thread() is not threading.main_thread():
-        yield stop
+        yield
         return
 
-    def interrupt(signum: int, frame: Any) -> None:
-        stop.signal_number = signum
-        raise KeyboardInterrupt
+    def stop(signum: int, frame: Any) -> None:
+        from measure.schedule import OpBuild
 
-    previous = signal.signal(signal.SIGTERM, interrupt)
+        report(signal.Signals(signum).name)
+        OpBuild.stop_all()
+        err_console.show_cursor(True)  # a progress bar in a terminal hides it
+        sys.stdout.flush()
+        sys.stderr.flush()
+        _exit(128 + signum)
+
+    previous = {number: signal.signal(number, stop) for number in (signal.SIGINT, signal.SIGTERM)}
     try:
-        yield stop
+        yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def _print_interrupted(the_plan: Any, finished: list[Any], log: Any, signal_name: str) -> None:
