@@ -442,3 +442,14 @@ def test_a_wide_terminal_keeps_the_table_and_lists_the_failures_below_it(cli, tm
     tail = result.output[result.output.index("Failed:"):]
     assert " ".join(tail.split()) == (f"Failed: - {FIXTURE_RESULT}: unit (page 2): MB (megabyte): {WHY} "
                                       "1 of 864 assertions failed: the records are not source checked by this PDF.")
+
+
+def test_the_smallest_memory_limit_is_named_as_the_limit(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """--max-memory 64 (the least the option takes) gave 'failed: SystemError: error return without exception set'
+    and 'report it': importing pypdf under the cap fails that way."""
+    source = "fixture-genomic-20261201-source-genomic-benchmarks-fixture"
+    result = review(cli, DATA / "fixture-registry", tmp_path, source, "--pdf", FIXTURE_PAPER, "--max-memory", "64")
+    assert result.exit_code == 1
+    text = " ".join(result.output.split())
+    assert "needed more than 64 MB of memory and was stopped" in text and "SystemError" not in text
+    assert "Hint: allow more with --max-memory MB, if this is the pinned paper" in text
