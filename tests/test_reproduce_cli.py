@@ -99,6 +99,27 @@ def test_smoke_without_a_gpu_runs_the_steps_on_the_cpu_and_files_nothing(cli, re
     assert digest(records_dir) == before
 
 
+@pytest.mark.skipif(not HAS_TORCH or cuda_available(), reason="needs torch and transformers, and no CUDA GPU")
+def test_a_smoke_run_that_fails_does_not_say_the_plumbing_works(cli, records_dir: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A smoke run whose only setting timed out ended 'Smoke run on nt-tiny: the plumbing works'."""
+    import datetime as dt
+
+    from measure.outcome import Hardware, HardwareKind, RunOutcome, Status
+
+    def fails(setting, method, *, device, steps, timeout):  # type: ignore[no-untyped-def]
+        return RunOutcome(setting=setting, method=method, hardware=Hardware(kind=HardwareKind.CPU, name="Test CPU"),
+                          started_at=dt.datetime.now(dt.UTC), dry_run=True, status=Status.ERROR,
+                          error="TimeoutError: the setting ran past 1 s and was abandoned", duration_s=1.0)
+
+    monkeypatch.setattr("measure.run.run", fails)
+    result = cli("reproduce", RESULT_33, "--smoke", "--records", records_dir)
+    assert result.exit_code == 1
+    text = " ".join(result.output.split())
+    assert "the plumbing works" not in text and "error [1]" in text
+    assert ("Smoke run on nt-tiny: 1 of 1 setting(s) failed (see above), so the plumbing does not work here yet; "
+            "nothing was filed.") in text
+
+
 @pytest.mark.skipif(not HAS_TORCH, reason="needs the measure extra (torch, transformers)")
 def test_smoke_estimate_runs_the_estimate_and_files_nothing(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
     before = digest(records_dir)

@@ -417,7 +417,12 @@ def _print_footer(the_plan: Any, run: Any, write_root: Path | None, log: Any) ->
     filed = run.filed
     ok = [entry for entry in filed if entry.comparison is not None]
     dry = any(entry.outcome.dry_run for entry in filed)
-    if the_plan.smoke:
+    failed = [entry for entry in filed if not entry.outcome.finished]
+    if the_plan.smoke and failed:
+        model = the_plan.jobs[0].setting.model if the_plan.jobs else "no model"
+        console.print(f"Smoke run on {model}: {len(failed)} of {len(filed)} setting(s) failed (see above), so the "
+                      "plumbing does not work here yet; nothing was filed.")
+    elif the_plan.smoke:
         model = the_plan.jobs[0].setting.model if the_plan.jobs else "no model"
         if dry:
             console.print(f"Smoke run on {model}: the plumbing works; its training steps ran on the CPU, which "
