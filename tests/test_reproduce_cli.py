@@ -201,3 +201,15 @@ def test_dry_run_says_which_option_to_give_instead(cli, records_dir: Path) -> No
     assert "Hint: --plan lists the settings" in text and "--no-write runs them and writes no record" in text
     assert "--smoke runs the whole path on a tiny model" in text and "Possible options" not in text
     assert "--dry-run" not in cli("reproduce", "--help").output, "not offered as an option"
+
+
+def test_a_result_without_a_recipe_names_where_a_recipe_goes(cli) -> None:  # type: ignore[no-untyped-def]
+    """With --records elsewhere the hint said 'add a records/recipe/<id>.yaml', a folder that is not the registry's."""
+    fixture = Path(__file__).parent / "data" / "fixture-registry"
+    result = cli("reproduce", "fixture-genomic-20261201-result-fig1-peak-memory", "--plan", "--records", fixture)
+    assert result.exit_code == 1
+    text = " ".join(result.output.split())
+    assert "has no recipe, so there is nothing to re-run" in text and "records/recipe" not in text
+    assert "Hint: add a recipe for it, as recipe/<id>.yaml in the records folder; no result has one yet" in text
+    every = " ".join(cli("reproduce", "--all", "--plan", "--records", fixture).output.split())
+    assert "Hint: add a recipe for a result, as recipe/<id>.yaml in the records folder, or point --records" in every
