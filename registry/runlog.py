@@ -91,8 +91,8 @@ def settled(registry: Registry, runs: Path, gpu: str | None = None) -> set[Setti
 
     ``gpu``, the name of the GPU about to run (as the driver names it), keeps only what a run on
     that GPU settled: an H100 that ran out of memory says nothing about an H200, and a value
-    measured on one is not a measurement on the other. None (the GPU is not known, as for a plan
-    made on a machine without one) keeps runs on any GPU.
+    measured on one is not a measurement on the other. None (the GPU is not known: ``--plan`` does
+    not load torch to ask) keeps runs on any GPU.
     """
     found: set[Setting] = set()
     for record in registry.of_kind(Reproduction):

@@ -209,13 +209,14 @@ def test_what_one_gpu_settled_another_gpu_runs_again(cli, tmp_path: Path, record
     out = tmp_path / "out"
     args = ["reproduce", "--all", "--records", records_dir, "--out", out, "--limit", "3", "--runs", out]
     assert cli(*args).exit_code == 0  # on 'Test GPU': two values and one out of memory
-    same = cli(*args, "--plan")
+    same = cli(*args, "--no-write")
     assert "Skipping 3 setting(s) an earlier run on Test GPU settled" in " ".join(same.output.split())
+    assert [x["stage"] for x in log_lines(out)[3:]] == ["flash-attention", "checkpointing", "deepspeed"]
     monkeypatch.setattr(cli_reproduce, "_device_name", lambda device, method: "NVIDIA H200")
-    other = cli(*args, "--plan")
+    other = cli(*args, "--no-write")
     assert other.exit_code == 0, other.output
-    assert "Skipping" not in other.output and "  1. nt-2-5b checkpointing: " in other.output
-    assert "  3. nt-2-5b baseline: " in other.output, "the out of memory on another GPU settles nothing here"
+    assert "Skipping" not in other.output, "what another GPU settled settles nothing here"
+    assert [x["stage"] for x in log_lines(out)[6:]] == ["checkpointing", "deepspeed", "baseline"]
 
 
 OOM = ("OutOfMemoryError: CUDA out of memory. Tried to allocate 19.53 GiB. GPU 0 has a total capacity of 79.19 GiB "

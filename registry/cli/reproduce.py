@@ -108,7 +108,9 @@ def reproduce_command(
             device = "cpu"
             err_console.print("No CUDA GPU here: the smoke run runs its training steps on the CPU, which measures "
                               "nothing.")
-        gpu = _device_name(device, method) if method is Method.MEASURED and device == "cuda" and _cuda() else None
+        # The GPU a measurement runs on; a plan does not load torch to ask, and counts what any GPU settled.
+        gpu = (_device_name(device, method) if method is Method.MEASURED and device == "cuda" and not plan_only
+               and _cuda() else None)
         skip = set() if redo or smoke or method is Method.ESTIMATED else _settled(registry, runs, gpu)
         if whole_ablation:
             the_plan = rp.plan_all(registry, method=method, overrides=overrides, smoke=smoke, limit=limit, skip=skip)
