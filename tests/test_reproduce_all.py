@@ -300,6 +300,14 @@ def test_an_interrupted_run_says_what_it_kept(cli, tmp_path: Path, records_dir: 
     assert stopped == ["builds"], "DeepSpeed's background build is stopped too"
 
 
+def test_the_table_names_our_gpu_beside_the_sources(cli, records_dir: Path, fake_gpu, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A value measured on one GPU beside a value printed for another, with neither named under the table."""
+    monkeypatch.setattr("measure.run.run", synthetic_measurement)
+    result = cli("reproduce", RESULT_33, "--records", records_dir, "--no-write", "--limit", "1")
+    assert result.exit_code == 0, result.output
+    assert "ours on Test GPU, the source's on NVIDIA H100" in " ".join(result.output.split())
+
+
 def test_a_broken_record_elsewhere_does_not_cost_the_gpu_session(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
     (records_dir / "family" / "half-edited.yaml").write_text("kind: [")
     result = cli("reproduce", "--all", "--plan", "--limit", "2", "--records", records_dir)

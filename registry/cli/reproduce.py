@@ -359,6 +359,11 @@ def results_table(result: Any, filed: list[Any], *, method: Any, smoke: bool) ->
     varying, same = d.split_knobs(knobs)
     model = filed[0].outcome.setting.model if filed else ""
     caption = f"Model {model}" + (f"; in every row: {', '.join(same)}" if same else "")
+    ours_on = sorted({entry.outcome.hardware.name for entry in filed})
+    theirs_on = sorted({entry.accelerator for entry in result.hardware}) if result is not None else []
+    if ours_on:  # an H200 is not an H100: both are named beside the values
+        caption += f"; ours on {', '.join(ours_on)}" + (f", the source's on {', '.join(theirs_on)}" if theirs_on
+                                                        else "")
     if smoke and result is not None:
         caption += f"; a smoke run of a tiny model, not comparable with the transcribed {result.printed_value} {unit}"
     if result is not None:
