@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 #: No setting starts with less time than this left before the deadline.
 MIN_SETTING_S = 60
@@ -83,11 +83,20 @@ class OpBuild:
     """DeepSpeed's CPU Adam compiling in a background process (a minute or so), its output in ``log``."""
 
     CODE = "from deepspeed.ops.op_builder import CPUAdamBuilder; CPUAdamBuilder().load(); print('cpu_adam ready')"
+    #: Builds started in this process and not yet stopped, for ``stop_all`` (a run ended by a signal).
+    started: ClassVar[list[OpBuild]] = []
 
     def __init__(self, log: Path) -> None:
         self.log = log
         with log.open("wb") as out:
             self.process = subprocess.Popen([sys.executable, "-c", self.CODE], stdout=out, stderr=subprocess.STDOUT)
+        OpBuild.started.append(self)
+
+    @classmethod
+    def stop_all(cls) -> None:
+        """Stop every build still running: a run that ends at once must not leave a compiler behind."""
+        for build in list(cls.started):
+            build.stop()
 
     @classmethod
     def start(cls, log: Path) -> OpBuild | None:
@@ -111,3 +120,5 @@ class OpBuild:
         if self.running:
             self.process.terminate()
             self.process.wait(timeout=30)
+        if self in OpBuild.started:
+            OpBuild.started.remove(self)

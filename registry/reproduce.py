@@ -137,7 +137,7 @@ def recipe_for(registry: Registry, result_id: str) -> tuple[Result, Recipe]:
         with_recipes = sorted({r.result for r in registry.of_kind(Recipe)})
         hint = ("results with a recipe: " + ", ".join(with_recipes)) if with_recipes else "no result has one yet"
         raise RegistryError(f"result {result.id!r} has no recipe, so there is nothing to re-run",
-                            f"add a records/recipe/<id>.yaml for it; {hint}")
+                            f"add a recipe for it, as recipe/<id>.yaml in the records folder; {hint}")
     if len(recipes) > 1:
         raise RegistryError(f"result {result.id!r} has {len(recipes)} recipes: {', '.join(r.id for r in recipes)}",
                             "keep one recipe per result")
@@ -217,7 +217,8 @@ def plan_all(registry: Registry, *, method: Method, overrides: Mapping[str, Sequ
     recipes = [r for r in registry.of_kind(Recipe) if r.experiment == EXPERIMENT]
     if not recipes:
         raise RegistryError(f"no recipe of experiment {EXPERIMENT!r} in the records, so there is nothing to re-run",
-                            "add a recipe/<id>.yaml for a result, or point {records} at the registry that has them")
+                            "add a recipe for a result, as recipe/<id>.yaml in the records folder, or point {records} "
+                            "at the registry that has them")
     overrides = dict(overrides or {})
     knob_names = {knob.name for recipe in recipes for knob in recipe.knobs}
     unknown = sorted(set(overrides) - knob_names)

@@ -82,17 +82,24 @@ class RunLog:
         return self.tarball
 
 
-def settled(registry: Registry, runs: Path) -> set[Setting]:
+def settled(registry: Registry, runs: Path, gpu: str | None = None) -> set[Setting]:
     """Every setting an earlier GPU run settled, from the measured records and the logs kept under ``runs``.
 
     Settled: it gave a value, or it did not fit (out of memory is the GPU's answer for that
     setting). A setting that crashed, timed out or could not start (DeepSpeed's ops failing to
     build) is not settled, so it runs again. Lines a run cut off half-written are passed over.
+
+    ``gpu``, the name of the GPU about to run (as the driver names it), keeps only what a run on
+    that GPU settled: an H100 that ran out of memory says nothing about an H200, and a value
+    measured on one is not a measurement on the other. None (the GPU is not known: ``--plan`` does
+    not load torch to ask) keeps runs on any GPU.
     """
     found: set[Setting] = set()
     for record in registry.of_kind(Reproduction):
         recipe = registry.records.get(record.recipe)
-        if record.method is Method.MEASURED and record.outcome in SETTLED and isinstance(recipe, Recipe):
+        same_gpu = gpu is None or record.hardware.name == gpu
+        if (record.method is Method.MEASURED and record.outcome in SETTLED and isinstance(recipe, Recipe)
+                and same_gpu):
             fixed = recipe.fixed
             conditions = {"model": record.model, "stage": fixed.stage, "sequence_length": fixed.sequence_length,
                           "batch_size": fixed.batch_size, "data_seed": fixed.data_seed}
@@ -103,7 +110,8 @@ def settled(registry: Registry, runs: Path) -> set[Setting]:
                 entry = json.loads(line)
             except json.JSONDecodeError:
                 continue
-            on_gpu = (entry.get("hardware") or {}).get("kind") == HardwareKind.GPU.value
+            hardware = entry.get("hardware") or {}
+            on_gpu = hardware.get("kind") == HardwareKind.GPU.value and (gpu is None or hardware.get("name") == gpu)
             if (entry.get("method") == Method.MEASURED.value and entry.get("status") in SETTLED and on_gpu
                     and not entry.get("dry_run")):
                 _add(found, entry, entry.get("setting") or {})

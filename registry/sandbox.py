@@ -51,9 +51,13 @@ try:
 except MemoryError:
     answer(("memory",))
 except BaseException as exc:
-    # Under RLIMIT_AS a library that cannot be mapped, or memory the system refused, is the limit too.
+    # Under RLIMIT_AS a library that cannot be mapped, or memory the system refused, is the limit too; so is
+    # CPython's 'error return without exception set' ('... returned NULL without setting an exception'), which
+    # an allocation that failed while a module was being imported gives (pypdf under 64 MB).
     if memory and ((isinstance(exc, OSError) and exc.errno == 12) or (isinstance(exc, ImportError) and any(
-            words in str(exc) for words in ("failed to map segment", "Cannot allocate memory")))):
+            words in str(exc) for words in ("failed to map segment", "Cannot allocate memory"))) or (
+            isinstance(exc, SystemError) and any(
+                words in str(exc) for words in ("without exception set", "without setting an exception")))):
         answer(("memory",))
     else:
         hint = getattr(exc, "hint", None)

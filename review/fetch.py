@@ -150,9 +150,17 @@ def acquire_pdf(
     )
 
 
+def where_to_get(source: Source) -> str:
+    """Where the pinned PDF can be had, in words: its retrieval URL, or what the source says instead."""
+    if source.retrieval_url is not None:
+        return f"the PDF from {source.retrieval_url} ({source.version_statement})"
+    return f"the PDF the source pins ({source.version_statement}; the source names no retrieval URL)"
+
+
 def _given(pdf: Path, source: Source, cached: Path, max_bytes: int) -> PdfArtifact:
     if not pdf.is_file():
-        what = "is a folder" if pdf.is_dir() else "does not exist"
+        what = ("is a folder" if pdf.is_dir() else "is not a regular file (a device, pipe or socket)"
+                if pdf.exists() else "does not exist")
         raise FetchError(f"{pdf} {what}", "pass the path of the downloaded PDF file with {pdf}")
     try:
         data = read_pdf(pdf, max_bytes)
@@ -163,8 +171,8 @@ def _given(pdf: Path, source: Source, cached: Path, max_bytes: int) -> PdfArtifa
         raise HashMismatchError(
             f"{pdf} is not the pinned source: expected SHA-256 {source.sha256}, found {found}; "
             f"{describe_content(data[:_HEAD])}",
-            f"a file with another hash is never accepted as the source; get the PDF from {source.retrieval_url} "
-            f"({source.version_statement}) and pass it with {{pdf}}, or save it as {cached}",
+            f"a file with another hash is never accepted as the source; get {where_to_get(source)} "
+            f"and pass it with {{pdf}}, or save it as {cached}",
             expected=source.sha256,
             found=found,
         )
@@ -173,8 +181,12 @@ def _given(pdf: Path, source: Source, cached: Path, max_bytes: int) -> PdfArtifa
 
 
 def _copy_into_cache(data: bytes, cached: Path) -> Path | None:
-    """Keep a verified copy (the bytes that were hashed) in the cache, so the next run needs no --pdf; best effort."""
-    if cached.is_file():
+    """Keep a verified copy (the bytes that were hashed) in the cache, so the next run needs no --pdf; best effort.
+
+    A cached file with other bytes (damaged, or another file saved there by hand) is replaced: the
+    cache is never trusted, and the next run without --pdf would only be refused by it again.
+    """
+    if cached.is_file() and _holds(cached, data):
         return None
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
@@ -184,6 +196,14 @@ def _copy_into_cache(data: bytes, cached: Path) -> Path | None:
         return cached
     except OSError:
         return None
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether the file at ``path`` has exactly the SHA-256 of ``data`` (False where it cannot be read)."""
+    try:
+        return sha256_file(path) == hashlib.sha256(data).hexdigest()
+    except OSError:
+        return False
 
 
 def _from_cache(cached: Path, source: Source, max_bytes: int) -> PdfArtifact:
@@ -198,7 +218,7 @@ def _from_cache(cached: Path, source: Source, max_bytes: int) -> PdfArtifact:
             f"the cached copy {cached} is not the pinned source: expected SHA-256 {source.sha256}, found {found}; "
             f"{describe_content(data[:_HEAD])}",
             f"a file with another hash is never accepted as the source; delete {cached} and run again, "
-            f"or replace it with the PDF from {source.retrieval_url}, or pass the right file with {{pdf}}",
+            f"or replace it with {where_to_get(source)}, or pass the right file with {{pdf}}",
             expected=source.sha256,
             found=found,
         )

@@ -189,7 +189,7 @@ def test_each_finished_setting_is_written_at_once(cli, tmp_path: Path, records_d
     # A later run skips what this one settled: records for the recipes' settings, the log for the others.
     again = cli(*args)
     assert again.exit_code == 0, again.output
-    assert "Skipping 3 setting(s) an earlier GPU run settled" in " ".join(again.output.split())
+    assert "Skipping 3 setting(s) an earlier run on Test GPU settled" in " ".join(again.output.split())
     assert [x["stage"] for x in log_lines(out)[3:]] == ["flash-attention", "checkpointing", "deepspeed"]
     # --redo runs them again; the synthetic runs start at the same moment, so their records' ids are taken: the
     # run goes on, says so, keeps the outcome in the log, and exits 1.
@@ -198,6 +198,114 @@ def test_each_finished_setting_is_written_at_once(cli, tmp_path: Path, records_d
                                                                                 "baseline"]
     assert " ".join(redo.output.split()).count("(record not written: ") == 2
     assert [bool(x["record_error"]) for x in log_lines(out)[6:]] == [True, True, False]
+
+
+def test_what_one_gpu_settled_another_gpu_runs_again(cli, tmp_path: Path, records_dir: Path, fake_gpu,  # type: ignore[no-untyped-def]
+                                                       monkeypatch) -> None:
+    """An out of memory on one GPU (and a value measured there) settled the setting for every GPU."""
+    from registry.cli import reproduce as cli_reproduce
+
+    monkeypatch.setattr("measure.run.run", synthetic_measurement)
+    out = tmp_path / "out"
+    args = ["reproduce", "--all", "--records", records_dir, "--out", out, "--limit", "3", "--runs", out]
+    assert cli(*args).exit_code == 0  # on 'Test GPU': two values and one out of memory
+    same = cli(*args, "--no-write")
+    assert "Skipping 3 setting(s) an earlier run on Test GPU settled" in " ".join(same.output.split())
+    assert [x["stage"] for x in log_lines(out)[3:]] == ["flash-attention", "checkpointing", "deepspeed"]
+    monkeypatch.setattr(cli_reproduce, "_device_name", lambda device, method: "NVIDIA H200")
+    other = cli(*args, "--no-write")
+    assert other.exit_code == 0, other.output
+    assert "Skipping" not in other.output, "what another GPU settled settles nothing here"
+    assert [x["stage"] for x in log_lines(out)[6:]] == ["checkpointing", "deepspeed", "baseline"]
+
+
+OOM = ("OutOfMemoryError: CUDA out of memory. Tried to allocate 19.53 GiB. GPU 0 has a total capacity of 79.19 GiB "
+       "of which 3.12 GiB is free.")
+
+
+@pytest.mark.parametrize("width", [80, 72])
+def test_a_narrow_terminal_keeps_every_column_and_the_whole_error(cli, records_dir: Path, fake_gpu,  # type: ignore[no-untyped-def]
+                                                                  monkeypatch, width: int) -> None:
+    """At 80 columns the 'Outcome' column was cut ('Outco', an out of memory as 'error / OutOf / CUDA'); at 72 gone."""
+    from registry.cli.output import console
+
+    def measurement(setting, method, *, device, steps, timeout):  # type: ignore[no-untyped-def]
+        ran = synthetic_measurement(setting, method, device=device, steps=steps, timeout=timeout)
+        if setting.knobs()["precision"] == "pure-bf16":
+            ran.status, ran.peak_bytes, ran.error = Status.OUT_OF_MEMORY, None, OOM
+        return ran
+
+    monkeypatch.setattr("measure.run.run", measurement)
+    terminal = console._made()  # type: ignore[attr-defined]
+    wide, terminal.width = terminal.width, width
+    try:
+        result = cli("reproduce", RESULT_33, "--records", records_dir, "--no-write", "--limit", "5")
+    finally:
+        terminal.width = wide
+    assert result.exit_code == 0, result.output
+    output = result.output
+    table = output[output.index("Peak memory: transcribed 33.88 GB"):output.index("Nearest: ")]
+    assert max(len(line) for line in table.splitlines()) <= width
+    header = next(line for line in table.splitlines() if "Setting" in line)
+    assert header.split() == ["Setting", "Meas.", "GB", "GiB", "Diff.", "GB", "Ratio", "Outcome"]
+    assert "OOM [1]" in table and "×1.004" in table
+    assert f"[1] out-of-memory (update_mode=full, precision=pure-bf16, adamw_impl=foreach, length_unit=tokens): {OOM}" \
+        in " ".join(table.split())
+
+
+@pytest.mark.parametrize("how", ["SIGINT", "SIGTERM"])
+def test_an_interrupted_run_says_what_it_kept(cli, tmp_path: Path, records_dir: Path, fake_gpu,  # type: ignore[no-untyped-def]
+                                              monkeypatch, how: str) -> None:
+    """Ctrl-C said only 'nothing half-written was kept', not that a record was; SIGTERM (a lease's 'timeout')
+    ended the process silently, with no message and the background build left running."""
+    import os
+    import signal
+
+    from measure.schedule import OpBuild
+    from registry.cli import reproduce as cli_reproduce
+
+    calls: list[str] = []
+    stopped: list[str] = []
+
+    def measurement(setting, method, *, device, steps, timeout):  # type: ignore[no-untyped-def]
+        calls.append(setting.stage.value)
+        if len(calls) == 2:  # the second setting is stopped while it runs
+            os.kill(os.getpid(), getattr(signal, how))
+        return synthetic_measurement(setting, method, device=device, steps=steps, timeout=timeout)
+
+    def exit_at_once(status: int) -> None:
+        raise SystemExit(status)  # what os._exit does, without ending the test process
+
+    monkeypatch.setattr("measure.run.run", measurement)
+    monkeypatch.setattr(cli_reproduce, "_exit", exit_at_once)
+    monkeypatch.setattr(OpBuild, "stop_all", classmethod(lambda cls: stopped.append("builds")))
+    bundled = {p.name for p in (records_dir / "reproduction").glob("*.yaml")}
+    out = tmp_path / "out"
+    def unhandled(signum, frame):  # type: ignore[no-untyped-def]
+        raise SystemExit("SIGTERM reached the test process")  # instead of killing the test run
+
+    previous = signal.signal(signal.SIGTERM, unhandled)
+    try:
+        result = cli("reproduce", "--all", "--records", records_dir, "--out", out, "--limit", "3")
+        assert signal.getsignal(signal.SIGTERM) is unhandled, "the command's handler is its own, for the run only"
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert result.exit_code == 128 + int(getattr(signal, how)), result.output
+    [written] = [p for p in (records_dir / "reproduction").iterdir() if p.name not in bundled]
+    text = " ".join(result.output.split())
+    assert f"Stopped by {how} after 1 of 3 setting(s); the setting running then was abandoned" in text
+    assert f"Kept: 1 reproduction record(s) it wrote, each whole: {written}" in text
+    assert f"Log of the finished settings: {out / 'ablation.jsonl'}" in text and "Traceback" not in result.output
+    assert len(log_lines(out)) == 1 and validate(records_dir)[1].valid
+    assert stopped == ["builds"], "DeepSpeed's background build is stopped too"
+
+
+def test_the_table_names_our_gpu_beside_the_sources(cli, records_dir: Path, fake_gpu, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A value measured on one GPU beside a value printed for another, with neither named under the table."""
+    monkeypatch.setattr("measure.run.run", synthetic_measurement)
+    result = cli("reproduce", RESULT_33, "--records", records_dir, "--no-write", "--limit", "1")
+    assert result.exit_code == 0, result.output
+    assert "ours on Test GPU, the source's on NVIDIA H100" in " ".join(result.output.split())
 
 
 def test_a_broken_record_elsewhere_does_not_cost_the_gpu_session(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
@@ -227,6 +335,8 @@ def test_only_settled_settings_are_skipped_next_time(tmp_path: Path, registry) -
     (runs / "earlier.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries) + '{"method": "meas')
     done = settled(registry, runs)
     assert {s.precision.value for s in done} == {"bf16-weights-fp32-adam", "fp32-autocast-bf16"}
+    assert settled(registry, runs, "NVIDIA H200") == done
+    assert settled(registry, runs, "NVIDIA H100 80GB HBM3") == set(), "an H200's runs settle nothing for an H100"
     assert all((s.model, s.stage, s.batch_size) == ("nt-2-5b", Stage.CHECKPOINTING, 16) for s in done)
 
 
@@ -297,3 +407,16 @@ def test_an_unwritable_log_folder_is_explained(cli, tmp_path: Path, records_dir:
     text = " ".join(result.output.split())
     assert result.exit_code == 1 and "cannot keep the run's log in" in text
     assert "give --out a folder you can write to" in text and "Traceback" not in result.output
+
+
+def test_stop_all_ends_every_background_build(tmp_path: Path) -> None:
+    """A run ended by a signal stops the compiler it started instead of leaving it running."""
+    from measure.schedule import OpBuild
+
+    class Sleeper(OpBuild):
+        CODE = "import time; time.sleep(60)"
+
+    builds = [Sleeper(tmp_path / "one.log"), Sleeper(tmp_path / "two.log")]
+    assert all(build.running for build in builds) and all(build in OpBuild.started for build in builds)
+    OpBuild.stop_all()
+    assert not any(build.running for build in builds) and not any(build in OpBuild.started for build in builds)

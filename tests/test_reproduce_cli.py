@@ -99,6 +99,27 @@ def test_smoke_without_a_gpu_runs_the_steps_on_the_cpu_and_files_nothing(cli, re
     assert digest(records_dir) == before
 
 
+@pytest.mark.skipif(not HAS_TORCH or cuda_available(), reason="needs torch and transformers, and no CUDA GPU")
+def test_a_smoke_run_that_fails_does_not_say_the_plumbing_works(cli, records_dir: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A smoke run whose only setting timed out ended 'Smoke run on nt-tiny: the plumbing works'."""
+    import datetime as dt
+
+    from measure.outcome import Hardware, HardwareKind, RunOutcome, Status
+
+    def fails(setting, method, *, device, steps, timeout):  # type: ignore[no-untyped-def]
+        return RunOutcome(setting=setting, method=method, hardware=Hardware(kind=HardwareKind.CPU, name="Test CPU"),
+                          started_at=dt.datetime.now(dt.UTC), dry_run=True, status=Status.ERROR,
+                          error="TimeoutError: the setting ran past 1 s and was abandoned", duration_s=1.0)
+
+    monkeypatch.setattr("measure.run.run", fails)
+    result = cli("reproduce", RESULT_33, "--smoke", "--records", records_dir)
+    assert result.exit_code == 1
+    text = " ".join(result.output.split())
+    assert "the plumbing works" not in text and "error [1]" in text
+    assert ("Smoke run on nt-tiny: 1 of 1 setting(s) failed (see above), so the plumbing does not work here yet; "
+            "nothing was filed.") in text
+
+
 @pytest.mark.skipif(not HAS_TORCH, reason="needs the measure extra (torch, transformers)")
 def test_smoke_estimate_runs_the_estimate_and_files_nothing(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
     before = digest(records_dir)
@@ -168,3 +189,27 @@ def test_help_and_validate_never_import_torch() -> None:
                 ["reproduce", RESULT_33, "--plan", "--records", records],
                 ["reproduce", "--all", "--plan", "--records", records]]
     assert modules_imported_by(commands, ("torch", "transformers", "peft", "deepspeed")) == []
+
+
+def test_dry_run_says_which_option_to_give_instead(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """'--dry-run' (as new, import, correct and retract take) got 'No such option: --dry-run (Possible options: --runs)'."""
+    before = digest(records_dir)
+    result = cli("reproduce", RESULT_33, "--dry-run", "--records", records_dir)
+    assert result.exit_code == 1 and digest(records_dir) == before
+    text = " ".join(result.output.split())
+    assert "Error: registry reproduce has no --dry-run: give --plan, --no-write or --smoke instead" in text
+    assert "Hint: --plan lists the settings" in text and "--no-write runs them and writes no record" in text
+    assert "--smoke runs the whole path on a tiny model" in text and "Possible options" not in text
+    assert "--dry-run" not in cli("reproduce", "--help").output, "not offered as an option"
+
+
+def test_a_result_without_a_recipe_names_where_a_recipe_goes(cli) -> None:  # type: ignore[no-untyped-def]
+    """With --records elsewhere the hint said 'add a records/recipe/<id>.yaml', a folder that is not the registry's."""
+    fixture = Path(__file__).parent / "data" / "fixture-registry"
+    result = cli("reproduce", "fixture-genomic-20261201-result-fig1-peak-memory", "--plan", "--records", fixture)
+    assert result.exit_code == 1
+    text = " ".join(result.output.split())
+    assert "has no recipe, so there is nothing to re-run" in text and "records/recipe" not in text
+    assert "Hint: add a recipe for it, as recipe/<id>.yaml in the records folder; no result has one yet" in text
+    every = " ".join(cli("reproduce", "--all", "--plan", "--records", fixture).output.split())
+    assert "Hint: add a recipe for a result, as recipe/<id>.yaml in the records folder, or point --records" in every

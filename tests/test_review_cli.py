@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from registry.checks import validate
-from tests.conftest import CONFIG_33, RESULT_11, RESULT_33, ROOT, SOURCE, modules_imported_by
+from tests.conftest import CONFIG_33, DATA, RESULT_11, RESULT_33, ROOT, SOURCE, modules_imported_by
 from tests.test_review_support import (
     HEADING,
     as_printed,
@@ -339,3 +339,117 @@ def test_python_m_registry_review_runs_the_same_command(pinned: Path, paper: Pat
 def test_help_does_not_import_pypdf_or_httpx() -> None:
     watched = ("pypdf", "httpx", "review.pdftext", "review.fetch")
     assert modules_imported_by([["--help"], ["review", "--help"]], watched) == []
+
+
+# -- a source checker's walkthrough: the fixture paper, whose source names no retrieval URL ------------
+
+FIXTURE_PAPER = DATA / "papers" / "genomic-benchmarks-fixture" / "paper.pdf"
+FIXTURE_RESULT = "fixture-genomic-20261201-result-fig1-peak-memory"
+
+
+def test_another_file_for_a_source_without_a_url_says_where_it_comes_from(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The hint named the retrieval URL even where the source has none: 'get the PDF from None'."""
+    other = source_like_pdf(tmp_path / "other.pdf")
+    result = review(cli, DATA / "fixture-registry", tmp_path, FIXTURE_RESULT, "--pdf", other)
+    assert result.exit_code == 1
+    out = " ".join(result.output.split())
+    assert "None" not in out and "is not the pinned source" in out
+    assert "get the PDF the source pins (the registry's test suite PDF headed" in out
+    assert "the source names no retrieval URL) and pass it with --pdf" in out
+    cached = tmp_path / "cache" / f"{sha256_of(FIXTURE_PAPER)}.pdf"
+    cached.parent.mkdir()
+    cached.write_bytes(other.read_bytes())
+    from_cache = review(cli, DATA / "fixture-registry", tmp_path, FIXTURE_RESULT)
+    out = " ".join(from_cache.output.split())
+    assert from_cache.exit_code == 1 and "None" not in out and f"delete {cached} and run again" in out
+    assert "or replace it with the PDF the source pins (" in out
+
+
+def test_a_verified_file_replaces_a_damaged_cached_copy(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A run given the right file used to leave the damaged copy in the cache, so the next run failed again."""
+    cached = tmp_path / "cache" / f"{sha256_of(FIXTURE_PAPER)}.pdf"
+    cached.parent.mkdir()
+    cached.write_bytes(FIXTURE_PAPER.read_bytes()[:-100])
+    given = review(cli, DATA / "fixture-registry", tmp_path, FIXTURE_RESULT, "--pdf", FIXTURE_PAPER)
+    assert given.exit_code == 0, given.output
+    assert f"(a copy is now cached at {cached})" in " ".join(given.output.split())
+    assert sha256_of(cached) == sha256_of(FIXTURE_PAPER)
+    again = review(cli, DATA / "fixture-registry", tmp_path, FIXTURE_RESULT)
+    assert again.exit_code == 0 and "PDF: the cached copy" in again.output
+
+
+@pytest.mark.parametrize("name", ["/dev/null", "fifo"])
+def test_a_given_path_that_is_no_regular_file(cli, tmp_path: Path, name: str) -> None:  # type: ignore[no-untyped-def]
+    """A device or a pipe was said not to exist."""
+    import os
+
+    path = Path(name)
+    if name == "fifo":
+        path = tmp_path / "paper.pdf"
+        os.mkfifo(path)
+    result = review(cli, DATA / "fixture-registry", tmp_path, FIXTURE_RESULT, "--pdf", path)
+    out = " ".join(result.output.split())
+    assert result.exit_code == 1 and f"Error: {path} is not a regular file (a device, pipe or socket)" in out
+    assert "does not exist" not in out and "Hint: pass the path of the downloaded PDF file with --pdf" in out
+
+
+@pytest.fixture
+def tampered_unit(tmp_path: Path) -> Path:
+    """The fixture registry with one unit changed: GB (gigabyte) filed as MB (megabyte)."""
+    import shutil
+
+    records = tmp_path / "fixture-registry"
+    shutil.copytree(DATA / "fixture-registry", records)
+    path = records / "result" / f"{FIXTURE_RESULT}.yaml"
+    path.write_text(path.read_text().replace("unit: gigabyte", "unit: megabyte").replace("Printed as GB",
+                                                                                         "Printed as MB"))
+    return records
+
+
+def _at_width(width: int, run):  # type: ignore[no-untyped-def]
+    from registry.cli.output import console
+
+    terminal = console._made()  # type: ignore[attr-defined]
+    wide, terminal.width = terminal.width, width
+    try:
+        return run()
+    finally:
+        terminal.width = wide
+
+
+WHY = "the page prints '42.7 GB' (gigabyte), not MB (megabyte); correct the record's unit (or unit_detail) to the printed one"
+
+
+def test_a_narrow_terminal_gets_each_assertion_as_a_block(cli, tmp_path: Path, tampered_unit: Path) -> None:  # type: ignore[no-untyped-def]
+    """At 80 columns the eight-column table left 'How / why' 5 characters wide: one reason over 27 lines."""
+    result = _at_width(80, lambda: review(cli, tampered_unit, tmp_path, FIXTURE_RESULT, "--pdf", FIXTURE_PAPER))
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert max(len(line) for line in lines) <= 80 and not any("┃" in line for line in lines)
+    start = next(i for i, line in enumerate(lines) if line.startswith("FAIL unit (page 2)"))
+    assert "MB (megabyte)" in lines[start] and lines[start + 1].split() == ["matched", "42.7", "GB"]
+    block = " ".join(" ".join(lines[start + 2:start + 5]).split())
+    assert block.startswith("how / why " + WHY.split(";")[0])  # whole words, three lines at most
+    assert "Failed: - " + FIXTURE_RESULT + ": unit (page 2): MB (megabyte): " + WHY in " ".join(result.output.split())
+    assert lines[-1] == "1 of 8 assertions failed: the records are not source checked by this PDF."
+
+
+def test_a_wide_terminal_keeps_the_table_and_lists_the_failures_below_it(cli, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                                         tampered_unit: Path) -> None:
+    source = "fixture-genomic-20261201-source-genomic-benchmarks-fixture"
+    result = review(cli, tampered_unit, tmp_path, source, "--pdf", FIXTURE_PAPER)
+    assert result.exit_code == 1 and "┃ Claim" in result.output
+    tail = result.output[result.output.index("Failed:"):]
+    assert " ".join(tail.split()) == (f"Failed: - {FIXTURE_RESULT}: unit (page 2): MB (megabyte): {WHY} "
+                                      "1 of 864 assertions failed: the records are not source checked by this PDF.")
+
+
+def test_the_smallest_memory_limit_is_named_as_the_limit(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """--max-memory 64 (the least the option takes) gave 'failed: SystemError: error return without exception set'
+    and 'report it': importing pypdf under the cap fails that way."""
+    source = "fixture-genomic-20261201-source-genomic-benchmarks-fixture"
+    result = review(cli, DATA / "fixture-registry", tmp_path, source, "--pdf", FIXTURE_PAPER, "--max-memory", "64")
+    assert result.exit_code == 1
+    text = " ".join(result.output.split())
+    assert "needed more than 64 MB of memory and was stopped" in text and "SystemError" not in text
+    assert "Hint: allow more with --max-memory MB, if this is the pinned paper" in text

@@ -46,3 +46,21 @@ def test_a_child_that_raises_is_reported_with_its_message(twins) -> None:  # typ
     with pytest.raises(ChildFailed) as failed:
         run_limited("sandboxed_twin:which", "not a request", timeout=60, memory_mb=None)
     assert failed.value.error_type == "AttributeError" and "text" in failed.value.message
+
+
+@pytest.mark.parametrize("message", ["error return without exception set",
+                                     "<function _find_and_load at 0x7f> returned NULL without setting an exception"])
+def test_cpythons_failed_allocation_under_the_cap_is_the_memory_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
+                                                                      message: str) -> None:
+    """Importing a module under RLIMIT_AS can fail as a SystemError, not a MemoryError: still the limit, not a bug."""
+    from registry.sandbox import LimitExceeded
+
+    package = tmp_path / "raises_system_error"
+    package.mkdir()
+    (package / "__init__.py").write_text(f"def run(argument):\n    raise SystemError({message!r})\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(LimitExceeded) as stopped:
+        run_limited("raises_system_error:run", None, timeout=60, memory_mb=512)
+    assert stopped.value.kind == "memory"
+    with pytest.raises(ChildFailed, match="SystemError"):  # without a cap it is what it says
+        run_limited("raises_system_error:run", None, timeout=60, memory_mb=None)

@@ -306,3 +306,14 @@ def test_an_evidence_row_has_the_status_of_the_review_that_checked_it(tmp_path: 
                  f"WHERE record_id = '{EVIDENCE_11}'")
     assert answer.exit_code == 0, answer.output
     assert answer.output.splitlines()[-1] == "source-checked,source checked,1"
+
+
+def test_our_runs_name_the_commit_and_versions_they_ran_at(cli) -> None:  # type: ignore[no-untyped-def]
+    """'registry show RESULT' named our runs' hardware but not the commit or versions behind their values."""
+    result = cli("show", RESULT_11)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert ("Hardware: CPU estimate (FakeTensorMode + MemTracker); attention: sdpa-flash-cpu; run on 2026-11-29; "
+            "commit 7e2970bdd772+dirty; torch 2.13.0+cpu; transformers 5.24.0; peft 0.21.2; deepspeed 0.19.8") in text
+    both = " ".join(cli("show", RESULT_33).output.split())
+    assert "commit e2bfbf88829a; torch 2.13.0+cpu" in both

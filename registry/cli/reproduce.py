@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +61,10 @@ def reproduce_command(
         Path("measure/runs"), "--runs", metavar="DIR", file_okay=False,
         help="Kept logs of earlier GPU runs, for the skipping --redo turns off.",
     ),
+    dry_run: bool = typer.Option(
+        False, "--dry-run", hidden=True,
+        help="Not an option here: the message says which of --plan, --no-write and --smoke to give instead.",
+    ),
     records: Path = RecordsOption,
     debug: bool = DebugOption,
 ) -> None:
@@ -74,6 +82,13 @@ def reproduce_command(
 
     clock = Deadline(deadline)
     with user_errors(debug):
+        if dry_run:  # the writing commands' --dry-run, and the README's "dry run", make users type it here
+            raise RegistryError(
+                "registry reproduce has no --dry-run: give --plan, --no-write or --smoke instead",
+                "--plan lists the settings in the order they would run; --no-write runs them and writes no record; "
+                "--smoke runs the whole path on a tiny model in seconds and files nothing (without a GPU its "
+                "training steps run on the CPU: the dry run that measure/README.md means)",
+            )
         if (result_id is None) is not whole_ablation:
             raise RegistryError("give the id of one result, or --all for every recipe" if result_id is None else
                                 f"give either a result's id ({result_id}) or --all, not both",
@@ -93,7 +108,10 @@ def reproduce_command(
             device = "cpu"
             err_console.print("No CUDA GPU here: the smoke run runs its training steps on the CPU, which measures "
                               "nothing.")
-        skip = set() if redo or smoke or method is Method.ESTIMATED else _settled(registry, runs)
+        # The GPU a measurement runs on; a plan does not load torch to ask, and counts what any GPU settled.
+        gpu = (_device_name(device, method) if method is Method.MEASURED and device == "cuda" and not plan_only
+               and _cuda() else None)
+        skip = set() if redo or smoke or method is Method.ESTIMATED else _settled(registry, runs, gpu)
         if whole_ablation:
             the_plan = rp.plan_all(registry, method=method, overrides=overrides, smoke=smoke, limit=limit, skip=skip)
         else:
@@ -101,8 +119,8 @@ def reproduce_command(
             the_plan = rp.plan(registry, result_id, method=method, overrides=overrides, smoke=smoke, skip=skip,
                                limit=1 if smoke and limit is None else limit)
         if the_plan.skipped:
-            err_console.print(f"Skipping {the_plan.skipped} setting(s) an earlier GPU run settled (--redo measures "
-                              "them again).")
+            err_console.print(f"Skipping {the_plan.skipped} setting(s) an earlier run on {gpu or 'a GPU'} settled "
+                              "(--redo measures them again).")
         if plan_only:
             _print_plan(the_plan)
             return
@@ -119,8 +137,10 @@ def reproduce_command(
             err_console.print(f"{len(the_plan.jobs)} setting(s) on {_device_name(device, method)}; commit "
                               f"{env.git_commit}; software: {_versions(env.software)}", soft_wrap=True)
         write_root = None if (smoke or no_write) else records
-        run = _run_with_progress(the_plan, env, write_root=write_root, steps=steps, device=device, deadline=clock,
-                                 setting_timeout=setting_timeout, log=log)
+        finished: list[Any] = []
+        with _stopped_by_signals(lambda name: _print_interrupted(the_plan, finished, log, name)):
+            run = _run_with_progress(the_plan, env, write_root=write_root, steps=steps, device=device,
+                                     deadline=clock, setting_timeout=setting_timeout, log=log, finished=finished)
         _print_tables(the_plan, run.filed)
         _print_footer(the_plan, run, write_root, log)
         failed = [entry for entry in run.filed if entry.write_error]
@@ -154,10 +174,10 @@ def _cuda() -> bool:
     return cuda_available()
 
 
-def _settled(registry: Any, runs: Path) -> set[Any]:
+def _settled(registry: Any, runs: Path, gpu: str | None) -> set[Any]:
     from registry.runlog import settled
 
-    return settled(registry, runs)
+    return settled(registry, runs, gpu)
 
 
 def _run_log(out: Path | None, records: Path) -> Any:
@@ -182,7 +202,72 @@ def _versions(software: dict[str, str | None]) -> str:
     return ", ".join(f"{name} {version}" for name, version in software.items() if version)
 
 
-def _run_with_progress(the_plan: Any, env: Any, **options: Any) -> Any:
+#: How a signal ends the run; a test replaces it (os._exit would end the test process too).
+_exit: Callable[[int], Any] = os._exit
+
+
+@contextmanager
+def _stopped_by_signals(report: Callable[[str], None]) -> Iterator[None]:
+    """Ctrl-C or SIGTERM (what 'timeout' and a lease's end send) during the run: say what finished and was
+    kept, stop DeepSpeed's background build, and exit at once with 128 + the signal's number.
+
+    At once, from the handler: an exception raised there would have to unwind through torch's C++
+    (an autograd hook, the memory tracker), which aborts the process ('terminate called after
+    throwing an instance of python_error'). Nothing is lost: each record is whole once written
+    (a temporary file renamed into place; a later write removes a stray temporary), the tarball
+    likewise, and a half-written log line is passed over when the log is read. Only from the main
+    thread, where signal handlers live.
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        from measure.schedule import OpBuild
+
+        report(signal.Signals(signum).name)
+        OpBuild.stop_all()
+        err_console.show_cursor(True)  # a progress bar in a terminal hides it
+        sys.stdout.flush()
+        sys.stderr.flush()
+        _exit(128 + signum)
+
+    previous = {number: signal.signal(number, stop) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _print_interrupted(the_plan: Any, finished: list[Any], log: Any, signal_name: str) -> None:
+    """What an interrupted run kept: the settings that finished, the records written, the log."""
+    from rich.markup import escape
+
+    written = [entry.path for entry in finished if entry.path is not None]
+    abandoned = "; the setting running then was abandoned" if len(finished) < len(the_plan.jobs) else ""
+    err_console.print(f"Stopped by {signal_name} after {len(finished)} of {len(the_plan.jobs)} setting(s)"
+                      f"{abandoned}, and nothing half-written was kept.", soft_wrap=True)
+    if written:
+        err_console.print(f"Kept: {len(written)} reproduction record(s) it wrote, each whole:", soft_wrap=True)
+        for path in written:
+            err_console.print(f"  {escape(str(path))}", soft_wrap=True)
+        err_console.print("Check them with 'registry validate'; running the command again files new runs.",
+                          soft_wrap=True)
+    elif finished:
+        err_console.print("No record was written (nothing that finished is filed: a dry run, --no-write or "
+                          "--smoke, or a stage no source reports).", soft_wrap=True)
+    if log is not None:
+        err_console.print(f"Log of the finished settings: {escape(str(log.log))} (and {escape(str(log.tarball))})",
+                          soft_wrap=True)
+
+
+def _run_with_progress(the_plan: Any, env: Any, *, finished: list[Any], **options: Any) -> Any:
+    """``registry.reproduce.reproduce`` under a progress bar; each finished entry is also appended to ``finished``
+    (so that an interrupted run can say what it kept)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     from registry import reproduce as rp
@@ -199,6 +284,7 @@ def _run_with_progress(the_plan: Any, env: Any, **options: Any) -> Any:
             progress.update(task, description=f"{verb} {job.setting.model}{stage}: {job.setting.label()}")
 
         def done(index: int, entry: Any) -> None:
+            finished.append(entry)
             progress.advance(task)
             progress.console.print(_done_line(entry, show_stage), soft_wrap=True)
 
@@ -251,9 +337,13 @@ def results_table(result: Any, filed: list[Any], *, method: Any, smoke: bool) ->
     A dry run (the steps on a CPU, nothing measured) is titled as one: no column calls it measured.
 
     ``result`` None: a stage no source reports, in GB, with nothing to compare with. Knobs with
-    one value across the rows go in the caption; each row names the ones that vary.
+    one value across the rows go in the caption; each row names the ones that vary. A failed
+    setting's row says what happened (``out-of-memory``, ``error``); its message follows the
+    table whole, since a column narrow enough for an 80-column terminal cuts it to pieces.
     """
     from rich import box
+    from rich.console import Group
+    from rich.markup import escape
     from rich.table import Table
 
     from registry import display as d
@@ -269,6 +359,11 @@ def results_table(result: Any, filed: list[Any], *, method: Any, smoke: bool) ->
     varying, same = d.split_knobs(knobs)
     model = filed[0].outcome.setting.model if filed else ""
     caption = f"Model {model}" + (f"; in every row: {', '.join(same)}" if same else "")
+    ours_on = sorted({entry.outcome.hardware.name for entry in filed})
+    theirs_on = sorted({entry.accelerator for entry in result.hardware}) if result is not None else []
+    if ours_on:  # an H200 is not an H100: both are named beside the values
+        caption += f"; ours on {', '.join(ours_on)}" + (f", the source's on {', '.join(theirs_on)}" if theirs_on
+                                                        else "")
     if smoke and result is not None:
         caption += f"; a smoke run of a tiny model, not comparable with the transcribed {result.printed_value} {unit}"
     if result is not None:
@@ -277,12 +372,13 @@ def results_table(result: Any, filed: list[Any], *, method: Any, smoke: bool) ->
         stage = filed[0].outcome.setting.stage.label if filed else ""
         title = f"Stage {stage} (no transcribed result): {ours}"
     table = Table(title=title, caption=caption, box=box.SIMPLE_HEAD, show_lines=len(varying) > 1)
-    table.add_column("Setting", overflow="fold", min_width=32)
+    table.add_column("Setting", overflow="fold")
     table.add_column(f"{column} {unit}", justify="right")
     table.add_column("GiB", justify="right")
     table.add_column(f"Diff. {unit}", justify="right")
     table.add_column("Ratio", justify="right")
-    table.add_column("Outcome", overflow="fold", min_width=len("Outcome"))  # a narrow terminal never cuts the header
+    table.add_column("Outcome", no_wrap=True)  # a status word: the table fits 80 columns and never cuts it
+    failures: list[str] = []
     if result is not None:
         table.add_row("transcribed (as printed)", result.printed_value, "", "", "", "", style="cyan")
     for entry, row in zip(filed, knobs, strict=True):
@@ -294,9 +390,19 @@ def results_table(result: Any, filed: list[Any], *, method: Any, smoke: bool) ->
             f"{gib(outcome.peak_bytes):.2f}" if ok else "-",
             f"{comparison.difference:+.2f}" if comparison else "-",
             f"×{comparison.ratio:.3f}" if comparison else "-",
-            "ok" if ok else "dry run" if outcome.finished else f"{outcome.status.value}: {outcome.error}",
+            "ok" if ok else "dry run" if outcome.finished else f"{_short_status(outcome.status)} [{len(failures) + 1}]",
         )
-    return table
+        if not ok and not outcome.finished:
+            failures.append(f"[{len(failures) + 1}] {outcome.status.value} ({outcome.setting.label()}): "
+                            f"{outcome.error or 'no message'}")
+    if not failures:
+        return table
+    return Group(table, *(escape(line) for line in failures))
+
+
+def _short_status(status: Any) -> str:
+    """A failed setting's status in a table cell: 'OOM' (its note below the table says 'out-of-memory'), 'error'."""
+    return "OOM" if status.value == "out-of-memory" else str(status.value)
 
 
 def _print_plan(the_plan: Any) -> None:
@@ -318,7 +424,12 @@ def _print_footer(the_plan: Any, run: Any, write_root: Path | None, log: Any) ->
     filed = run.filed
     ok = [entry for entry in filed if entry.comparison is not None]
     dry = any(entry.outcome.dry_run for entry in filed)
-    if the_plan.smoke:
+    failed = [entry for entry in filed if not entry.outcome.finished]
+    if the_plan.smoke and failed:
+        model = the_plan.jobs[0].setting.model if the_plan.jobs else "no model"
+        console.print(f"Smoke run on {model}: {len(failed)} of {len(filed)} setting(s) failed (see above), so the "
+                      "plumbing does not work here yet; nothing was filed.")
+    elif the_plan.smoke:
         model = the_plan.jobs[0].setting.model if the_plan.jobs else "no model"
         if dry:
             console.print(f"Smoke run on {model}: the plumbing works; its training steps ran on the CPU, which "

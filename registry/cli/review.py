@@ -118,7 +118,11 @@ def render_run(run: ReviewRun, console: Console) -> None:
     by_record: dict[str, list] = {}
     for assertion in run.assertions:
         by_record.setdefault(assertion.record_id, []).append(assertion)
+    narrow = console.width < WIDE_TABLE_COLUMNS
     for record_id, assertions in by_record.items():
+        if narrow:
+            console.print(_blocks(record_id, assertions, run.second.extractor.split(" ")[0] if run.second else None))
+            continue
         table = Table(title=Text(record_id), title_justify="left", show_lines=False)
         table.add_column("Claim", no_wrap=True)
         table.add_column("Record says", overflow="fold")
@@ -141,11 +145,43 @@ def render_run(run: ReviewRun, console: Console) -> None:
         console.print(Text(f"Not checked: {record_id}: {why}"))
     failed = len(run.failures)
     total = len(run.assertions)
+    if failed and total > failed:  # the failures again, whole and together, below hundreds of passes
+        console.print(Text("Failed:", style="bold red"))
+        for a in run.failures:
+            page = f" (page {a.page})" if a.page is not None else ""
+            console.print(Text(f"- {a.record_id}: {a.claim}{page}: {a.expected}: {a.detail}"))
     if failed:
         console.print(Text(f"{failed} of {total} assertions failed: the records are not source checked by this PDF.",
                            style="bold red"))
     else:
         console.print(Text(f"All {total} assertions passed.", style="bold green"))
+
+
+#: Below this many columns the eight-column table leaves its text columns a few characters wide (a reason
+#: for a failure folded over 27 lines at 80 columns); each assertion is printed as a block instead.
+WIDE_TABLE_COLUMNS = 120
+
+
+def _blocks(record_id: str, assertions: list[Assertion], second: str | None) -> Any:
+    """One record's assertions for a narrow terminal: the outcome and claim, then each field on a line of its own."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column(no_wrap=True)
+    grid.add_column(overflow="fold")
+    for a in assertions:
+        outcome = Text("pass", style="green") if a.passed else Text("FAIL", style="bold red")
+        page = f" (page {a.page})" if a.page is not None else ""
+        grid.add_row(outcome, Text(f"{a.claim}{page}"), Text(a.expected))
+        for label, value in (("matched", a.matched), ("cell found", a.found), ("how / why", a.detail)):
+            if value:
+                grid.add_row("", Text(label, style="dim"), Text(value))
+        if second is not None:
+            grid.add_row("", Text(second, style="dim"), _second(a))
+    return Group(Text(record_id, style="bold"), grid)
 
 
 def _second(assertion: Assertion) -> Text:

@@ -272,13 +272,40 @@ def runs_in_order(runs: Iterable[Reproduction]) -> list[Reproduction]:
     return sorted(runs, key=order)
 
 
+#: The software a runs table names beside the commit: what decides a peak's bytes.
+RUN_SOFTWARE = ("torch", "cuda", "hip", "transformers", "peft", "deepspeed", "flash-attn")
+
+
+def _provenance(runs: list[Reproduction]) -> str:
+    """'commit e2bfbf88829a, 7e2970bdd772+dirty; torch 2.13.0+cpu; transformers 5.24.0': what the runs ran at.
+
+    A run's value is ours only with the code and versions behind it; the page names them beside
+    the hardware, not only in each run's own record.
+    """
+    commits = sorted({_short_commit(run.git_commit) for run in runs})
+    parts = [f"commit {', '.join(commits)}"]
+    for name in RUN_SOFTWARE:
+        versions = sorted({run.software.get(name) or "" for run in runs} - {""})
+        if versions:
+            parts.append(f"{name} {', '.join(versions)}")
+    return "; ".join(parts)
+
+
+def _short_commit(commit: str | None) -> str:
+    if not commit:
+        return "not recorded"
+    head, plus, rest = commit.partition("+")
+    return head[:12] + plus + rest
+
+
 def _runs_table(runs: list[Reproduction], title: str, unit: str) -> Table:
     """One row per run, nearest the transcribed value first; what every run shares goes in the caption."""
     varying, shared = d.split_knobs([run.setting for run in runs])
     days = sorted({run.started_at.date().isoformat() for run in runs})
     caption = (f"Hardware: {', '.join(sorted({run.hardware.name for run in runs}))}; attention: "
                f"{', '.join(sorted({run.attention_impl or 'not recorded' for run in runs}))}; "
-               f"{'run on ' + days[0] if len(days) == 1 else f'runs from {days[0]} to {days[-1]}'}"
+               f"{'run on ' + days[0] if len(days) == 1 else f'runs from {days[0]} to {days[-1]}'}; "
+               f"{_provenance(runs)}"
                + (f"; every run: {', '.join(shared)}" if shared else ""))
     rows: list[tuple[Content, ...]] = []
     for run in runs_in_order(runs):
