@@ -50,11 +50,6 @@ class Leaf:
         return "--" + "-".join(self.path).replace("_", "-")
 
     @property
-    def param(self) -> str:
-        """A Python name for it (as a command's parameter)."""
-        return "field__" + "__".join(self.path)
-
-    @property
     def dotted(self) -> str:
         return ".".join(self.path)
 
