@@ -369,7 +369,11 @@ class Hooks:
     note: Callable[[str], None] = lambda text: None
 
 
-def reproduce(the_plan: ReproductionPlan, env: RunEnvironment, *, write_root: Path | None, steps: int = 2,
+#: Measured training steps after the warm-up step, unless told otherwise (an estimate traces one step).
+MEASURED_STEPS = 2
+
+
+def reproduce(the_plan: ReproductionPlan, env: RunEnvironment, *, write_root: Path | None, steps: int = MEASURED_STEPS,
               device: str = "cuda", deadline: Deadline | None = None, setting_timeout: int | None = None,
               log: RunLog | None = None, hooks: Hooks | None = None) -> Run:
     """Run every job in order; file each outcome at once (record, log line, tarball) and stop by the deadline.

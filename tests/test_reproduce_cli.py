@@ -203,6 +203,16 @@ def test_dry_run_says_which_option_to_give_instead(cli, records_dir: Path) -> No
     assert "--dry-run" not in cli("reproduce", "--help").output, "not offered as an option"
 
 
+def test_steps_with_an_estimate_is_refused_not_ignored(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """An estimate traces one step whatever --steps said, so '--estimate --steps 5' ran one step and said nothing."""
+    before = digest(records_dir)
+    result = cli("reproduce", RESULT_33, "--estimate", "--steps", "5", "--records", records_dir)
+    assert result.exit_code == 1 and digest(records_dir) == before
+    text = " ".join(result.output.split())
+    assert "Error: --steps does not apply to --estimate: an estimate traces one training step on fake tensors" in text
+    assert "Hint: leave out --steps, or measure on a GPU without --estimate" in text
+
+
 def test_a_result_without_a_recipe_names_where_a_recipe_goes(cli) -> None:  # type: ignore[no-untyped-def]
     """With --records elsewhere the hint said 'add a records/recipe/<id>.yaml', a folder that is not the registry's."""
     fixture = Path(__file__).parent / "data" / "fixture-registry"

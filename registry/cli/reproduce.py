@@ -39,7 +39,8 @@ def reproduce_command(
     limit: int | None = typer.Option(None, "--limit", "-n", min=1, help="Run only the first N settings."),
     plan_only: bool = typer.Option(False, "--plan", help="List the settings in the order they would run; run nothing."),
     no_write: bool = typer.Option(False, "--no-write", help="Run and show, but write no record."),
-    steps: int = typer.Option(2, "--steps", min=1, help="Measured steps after the warm-up step (GPU only)."),
+    steps: int | None = typer.Option(None, "--steps", min=1, help="Measured steps after the warm-up step "
+                                     "(default 2; not with --estimate, which traces one step)."),
     deadline: float | None = typer.Option(
         None, "--deadline", min=1, metavar="SECONDS", help="End by this many seconds after the start: no setting "
         "starts with less than a minute left, and a running one gets at most the time left."
@@ -89,6 +90,10 @@ def reproduce_command(
                 "--smoke runs the whole path on a tiny model in seconds and files nothing (without a GPU its "
                 "training steps run on the CPU: the dry run that measure/README.md means)",
             )
+        if estimate and steps is not None:
+            raise RegistryError("--steps does not apply to --estimate: an estimate traces one training step on fake "
+                                "tensors, whatever --steps says", "leave out --steps, or measure on a GPU without "
+                                "--estimate")
         if (result_id is None) is not whole_ablation:
             raise RegistryError("give the id of one result, or --all for every recipe" if result_id is None else
                                 f"give either a result's id ({result_id}) or --all, not both",
@@ -130,7 +135,7 @@ def reproduce_command(
         rp.check_requirements(the_plan.jobs, method)
         command = rp.command_line(result_id, whole_ablation=whole_ablation, estimate=estimate, smoke=smoke,
                                   overrides=overrides, limit=limit,
-                                  steps=None if estimate or steps == 2 else steps, records=records)
+                                  steps=steps, records=records)
         env = rp.RunEnvironment.collect(command)
         log = _run_log(out, records)
         if whole_ablation:
@@ -139,8 +144,9 @@ def reproduce_command(
         write_root = None if (smoke or no_write) else records
         finished: list[Any] = []
         with _stopped_by_signals(lambda name: _print_interrupted(the_plan, finished, log, name)):
-            run = _run_with_progress(the_plan, env, write_root=write_root, steps=steps, device=device,
-                                     deadline=clock, setting_timeout=setting_timeout, log=log, finished=finished)
+            run = _run_with_progress(the_plan, env, write_root=write_root, steps=steps or rp.MEASURED_STEPS,
+                                     device=device, deadline=clock, setting_timeout=setting_timeout, log=log,
+                                     finished=finished)
         _print_tables(the_plan, run.filed)
         _print_footer(the_plan, run, write_root, log)
         failed = [entry for entry in run.filed if entry.write_error]
