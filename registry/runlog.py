@@ -95,15 +95,9 @@ def settled(registry: Registry, runs: Path, gpu: str | None = None) -> set[Setti
     not load torch to ask) keeps runs on any GPU.
     """
     found: set[Setting] = set()
-    for record in registry.of_kind(Reproduction):
-        recipe = registry.records.get(record.recipe)
-        same_gpu = gpu is None or record.hardware.name == gpu
-        if (record.method is Method.MEASURED and record.outcome in SETTLED and isinstance(recipe, Recipe)
-                and same_gpu):
-            fixed = recipe.fixed
-            conditions = {"model": record.model, "stage": fixed.stage, "sequence_length": fixed.sequence_length,
-                          "batch_size": fixed.batch_size, "data_seed": fixed.data_seed}
-            _add(found, conditions, record.setting)
+    for record, recipe in _filed(registry, Method.MEASURED):
+        if gpu is None or record.hardware.name == gpu:
+            _add(found, _conditions(record, recipe), record.setting)
     for log in sorted(runs.glob("*.jsonl")) if runs.is_dir() else []:
         for line in log.read_text(encoding="utf-8").splitlines():
             try:
@@ -116,6 +110,36 @@ def settled(registry: Registry, runs: Path, gpu: str | None = None) -> set[Setti
                     and not entry.get("dry_run")):
                 _add(found, entry, entry.get("setting") or {})
     return found
+
+
+def estimated_before(registry: Registry, commit: str | None, software: dict[str, str | None]) -> set[Setting]:
+    """Every setting an estimate already settled at this commit with this software, which estimating again skips.
+
+    An estimate traces one step on fake tensors, so the same code on the same libraries gives the same
+    bytes for the same setting: a second run would file the same record again. A commit with
+    uncommitted changes ('+dirty') or none known settles nothing, since the code may differ.
+    """
+    found: set[Setting] = set()
+    if commit is None or commit.endswith("+dirty"):
+        return found
+    for record, recipe in _filed(registry, Method.ESTIMATED):
+        if record.git_commit == commit and record.software == software:
+            _add(found, _conditions(record, recipe), record.setting)
+    return found
+
+
+def _filed(registry: Registry, method: Method) -> list[tuple[Reproduction, Recipe]]:
+    """The reproductions of ``method`` that settled their setting (a value or out of memory), with their recipes."""
+    return [(record, recipe) for record in registry.of_kind(Reproduction)
+            if record.method is method and record.outcome in SETTLED
+            and isinstance(recipe := registry.records.get(record.recipe), Recipe)]
+
+
+def _conditions(record: Reproduction, recipe: Recipe) -> dict:  # type: ignore[type-arg]
+    """What a reproduction's setting holds beside its knobs: its model and its recipe's fixed conditions."""
+    fixed = recipe.fixed
+    return {"model": record.model, "stage": fixed.stage, "sequence_length": fixed.sequence_length,
+            "batch_size": fixed.batch_size, "data_seed": fixed.data_seed}
 
 
 def _add(found: set[Setting], conditions: dict, knobs: dict) -> None:  # type: ignore[type-arg]

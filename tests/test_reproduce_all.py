@@ -420,3 +420,46 @@ def test_stop_all_ends_every_background_build(tmp_path: Path) -> None:
     assert all(build.running for build in builds) and all(build in OpBuild.started for build in builds)
     OpBuild.stop_all()
     assert not any(build.running for build in builds) and not any(build in OpBuild.started for build in builds)
+
+
+def synthetic_estimate(setting, method, *, device, steps, timeout):  # type: ignore[no-untyped-def]
+    """Stands in for the CPU trace in the test below: plumbing only, the numbers are test inputs."""
+    return RunOutcome(setting=setting, method=Method.ESTIMATED,
+                      hardware=Hardware(kind=HardwareKind.CPU_ESTIMATE, name="CPU estimate (Test CPU)"),
+                      started_at=dt.datetime.now(dt.UTC), status=Status.OK, peak_bytes=34_000_000_000, steps=1,
+                      warmup_steps=0)
+
+
+def test_an_estimate_is_not_filed_twice_at_one_commit_with_one_software(cli, records_dir: Path,  # type: ignore[no-untyped-def]
+                                                                         monkeypatch) -> None:
+    """Estimating a setting again at the same clean commit with the same software filed a second, identical record;
+    it is skipped, and estimated again with --redo, at another commit, with uncommitted changes or other software."""
+    import measure.env
+    from registry import reproduce as rp
+
+    monkeypatch.setattr("measure.run.run", synthetic_estimate)
+    monkeypatch.setattr(rp, "check_requirements", lambda jobs, method: None)
+    monkeypatch.setattr(measure.env, "software_versions", lambda: {"python": "3.11.7", "torch": "2.13.0+cpu"})
+    monkeypatch.setenv("REGISTRY_GIT_COMMIT", "abc1234")
+    args = ["reproduce", RESULT_33, "--estimate", "--records", records_dir]
+
+    def filed() -> int:
+        return len(list((records_dir / "reproduction").glob("*.yaml")))
+
+    before = filed()
+    first = cli(*args)
+    assert first.exit_code == 0, first.output
+    settings = filed() - before
+    assert settings > 2
+    again = cli(*args)
+    assert again.exit_code == 0, again.output
+    text = " ".join(again.output.split())
+    assert f"Skipping {settings} setting(s) estimated before at commit abc1234 with the same software" in text
+    assert "(--redo estimates them again)" in text and "Nothing to run." in text and filed() == before + settings
+    assert cli(*args, "--redo", "--limit", "1").exit_code == 0 and filed() == before + settings + 1
+    monkeypatch.setenv("REGISTRY_GIT_COMMIT", "abc1234+dirty")
+    assert "Skipping" not in cli(*args, "--limit", "1").output and filed() == before + settings + 2
+    monkeypatch.setenv("REGISTRY_GIT_COMMIT", "abc1234")
+    monkeypatch.setattr(measure.env, "software_versions", lambda: {"python": "3.11.7", "torch": "2.14.0+cpu"})
+    assert "Skipping" not in cli(*args, "--limit", "1").output and filed() == before + settings + 3
+    assert validate(records_dir)[1].valid

@@ -56,7 +56,8 @@ def reproduce_command(
     ),
     redo: bool = typer.Option(
         False, "--redo", help="Also measure settings an earlier GPU run settled (a value or out of memory, in the "
-        "records or the logs under --runs); they are skipped otherwise."
+        "records or the logs under --runs), and estimate again what an estimate at this commit with the same "
+        "software settled; they are skipped otherwise."
     ),
     runs: Path = typer.Option(
         Path("measure/runs"), "--runs", metavar="DIR", file_okay=False,
@@ -116,14 +117,25 @@ def reproduce_command(
         # The GPU a measurement runs on; a plan does not load torch to ask, and counts what any GPU settled.
         gpu = (_device_name(device, method) if method is Method.MEASURED and device == "cuda" and not plan_only
                and _cuda() else None)
-        skip = set() if redo or smoke or method is Method.ESTIMATED else _settled(registry, runs, gpu)
+        command = rp.command_line(result_id, whole_ablation=whole_ablation, estimate=estimate, smoke=smoke,
+                                  overrides=overrides, limit=limit, steps=steps, records=records)
+        # An estimate skips what one at this commit with this software settled (it would give the same bytes);
+        # their versions import torch, which a plan does not load.
+        early = (rp.RunEnvironment.collect(command) if method is Method.ESTIMATED and not (redo or smoke or plan_only)
+                 else None)
+        skip = (set() if redo or smoke else _estimated(registry, early) if method is Method.ESTIMATED
+                else _settled(registry, runs, gpu))
         if whole_ablation:
             the_plan = rp.plan_all(registry, method=method, overrides=overrides, smoke=smoke, limit=limit, skip=skip)
         else:
             assert result_id is not None
             the_plan = rp.plan(registry, result_id, method=method, overrides=overrides, smoke=smoke, skip=skip,
                                limit=1 if smoke and limit is None else limit)
-        if the_plan.skipped:
+        if the_plan.skipped and early is not None:
+            err_console.print(f"Skipping {the_plan.skipped} setting(s) estimated before at commit "
+                              f"{str(early.git_commit)[:12]} with the same software, which would give the same bytes "
+                              "(--redo estimates them again).", soft_wrap=True)
+        elif the_plan.skipped:
             err_console.print(f"Skipping {the_plan.skipped} setting(s) an earlier run on {gpu or 'a GPU'} settled "
                               "(--redo measures them again).")
         if plan_only:
@@ -133,10 +145,7 @@ def reproduce_command(
             console.print("Nothing to run.")
             return
         rp.check_requirements(the_plan.jobs, method)
-        command = rp.command_line(result_id, whole_ablation=whole_ablation, estimate=estimate, smoke=smoke,
-                                  overrides=overrides, limit=limit,
-                                  steps=steps, records=records)
-        env = rp.RunEnvironment.collect(command)
+        env = early or rp.RunEnvironment.collect(command)
         log = _run_log(out, records)
         if whole_ablation:
             err_console.print(f"{len(the_plan.jobs)} setting(s) on {_device_name(device, method)}; commit "
@@ -178,6 +187,12 @@ def _cuda() -> bool:
     from measure.env import cuda_available
 
     return cuda_available()
+
+
+def _estimated(registry: Any, env: Any) -> set[Any]:
+    from registry.runlog import estimated_before
+
+    return set() if env is None else estimated_before(registry, env.git_commit, env.software)
 
 
 def _settled(registry: Any, runs: Path, gpu: str | None) -> set[Any]:
