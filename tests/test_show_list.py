@@ -71,6 +71,19 @@ def test_show_other_kinds_and_back_links(cli) -> None:  # type: ignore[no-untype
     assert "hash_scope: reason: unreported" in text
 
 
+def test_an_input_of_a_derived_result_links_to_it(cli) -> None:  # type: ignore[no-untyped-def]
+    """A derived result's page links its inputs; each input's page links back to the results computed from it."""
+    fixture = DATA / "fixture-registry"
+    shown = cli("show", "fixture-genomic-20261201-result-s5-splice-accuracy-fp32", "--records", fixture)
+    assert shown.exit_code == 0, shown.output
+    related = shown.output[shown.output.index("Related records"):]
+    assert "- an input of: 0.4 pp Accuracy change" in related
+    mean_input = cli("show", "fixture-genomic-20261201-result-t5-nt-2-5b-fold-1-splice", "--records", fixture).output
+    assert "- an input of: 0.951 MCC" in mean_input[mean_input.index("Related records"):]
+    alone = cli("show", RESULT_33).output
+    assert "an input of" not in alone, "a result nothing is derived from has no such line"
+
+
 def test_show_json(cli) -> None:  # type: ignore[no-untyped-def]
     result = cli("show", RESULT_33, "--format", "json")
     assert result.exit_code == 0

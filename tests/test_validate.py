@@ -553,3 +553,27 @@ def test_a_file_broken_at_its_end_is_reported_at_its_last_line(records_dir: Path
     _, report = validate(records_dir)
     [issue] = [i for i in report.errors if i.code == "yaml-syntax"]
     assert issue.location.endswith("family-broken.yaml:3"), issue.location
+
+
+@pytest.mark.parametrize(("field", "named", "code", "fragment"), [
+    ("value", "fixture-genomic-20261201-result-s5-splice-accuracy-fp3x", "unresolved-reference",
+     "'fixture-genomic-20261201-result-s5-splice-accuracy-fp3x' names no record in the registry; did you mean "
+     "'fixture-genomic-20261201-result-s5-splice-accuracy-fp32'?"),
+    ("baseline", "fixture-genomic-20261201-evaluation-nt-2-5b-accuracy-splice", "reference-wrong-kind",
+     "is an evaluation, but this field needs a result"),
+])
+def test_a_derived_results_inputs_are_references_like_any_other(tmp_path: Path, field: str, named: str, code: str,
+                                                                 fragment: str) -> None:
+    """A derivation's value, baseline and inputs name results: one that names no record (or another kind) passed
+    validation, since only a record's own fields were followed as references."""
+    records = tmp_path / "records"
+    shutil.copytree(DATA / "fixture-registry", records)
+    path = records / "result" / "fixture-genomic-20261201-result-s5-splice-accuracy-drop.yaml"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    line = next(n for n, text in enumerate(lines, 1) if text.startswith(f"  {field}: "))
+    lines[line - 1] = f"  {field}: {named}\n"
+    path.write_text("".join(lines), encoding="utf-8")
+    _, report = validate(records)
+    found = [issue for issue in report.issues if issue.code == code]
+    assert len(found) == 1 and not report.valid, [i.code for i in report.issues]
+    assert found[0].field == f"derived.{field}" and found[0].line == line and fragment in found[0].message

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import math
+import typing
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
@@ -36,6 +37,8 @@ class FieldPlan:
     """Fields whose type can hold a date or a time anywhere inside it."""
     names: frozenset[str]
     """Every field of the kind."""
+    nested: tuple[str, ...] = ()
+    """Fields that hold a model (or a list of models) with references of its own (a result's ``derived``)."""
 
 
 @functools.cache
@@ -53,7 +56,16 @@ def field_plan(model: type[BaseModel]) -> FieldPlan:
             reportable.append(name)
         if _may_hold_dates(info.annotation):
             date_fields.append(name)
-    return FieldPlan(references, reportable, date_fields, frozenset(model.model_fields))
+    nested = tuple(name for name, info in model.model_fields.items() if any(
+        plan.references or plan.nested for plan in map(field_plan, _models_in(info.annotation))))
+    return FieldPlan(references, reportable, date_fields, frozenset(model.model_fields), nested)
+
+
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    """The model classes a field's type holds: itself, or inside ``X | None``, ``list[X]``, ``Annotated[X, ...]``."""
+    if isinstance(annotation, type):
+        return [annotation] if issubclass(annotation, BaseModel) else []
+    return [model for arg in typing.get_args(annotation) for model in _models_in(arg)]
 
 
 def resolve_kinds(kinds: list[str]) -> list[str]:
@@ -68,15 +80,25 @@ def resolve_kinds(kinds: list[str]) -> list[str]:
     return resolved
 
 
-def references_in(record: Record) -> Iterator[tuple[FieldPath, str, list[str]]]:
-    """Every (path, id, kinds allowed there) that ``record`` refers to."""
-    for name, kinds in field_plan(type(record)).references:
+def references_in(record: BaseModel, prefix: FieldPath = ()) -> Iterator[tuple[FieldPath, str, list[str]]]:
+    """Every (path, id, kinds allowed there) that ``record`` refers to, inside its nested values too (the inputs
+    of a result's ``derived``), so that every rule and back link that follows references sees them all."""
+    plan = field_plan(type(record))
+    for name, kinds in plan.references:
         value = getattr(record, name)
         if isinstance(value, list):
             for index, item in enumerate(value):
-                yield (name, index), item, kinds
+                yield (*prefix, name, index), item, kinds
         elif value is not None:
-            yield (name,), value, kinds
+            yield (*prefix, name), value, kinds
+    for name in plan.nested:
+        value = getattr(record, name)
+        if isinstance(value, BaseModel):
+            yield from references_in(value, (*prefix, name))
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, BaseModel):
+                    yield from references_in(item, (*prefix, name, index))
 
 
 def dates_in(record: Record) -> Iterator[tuple[FieldPath, dt.date | dt.datetime, dt.date]]:

@@ -148,7 +148,11 @@ def _result_page(result: Result, registry: Registry) -> Page:
         Section("Evidence", (_evidence_table(registry, result.id),)),
         Section("Sources and history", _sources_and_history(registry, result.id, [source])),
         Section(TECHNICAL_METADATA, (_technical_metadata(registry, result),)),
-        Section("Related records", (Items(((Piece("evaluation: "), *_link(evaluation)),)),)),
+        Section("Related records", (Items((
+            (Piece("evaluation: "), *_link(evaluation)),
+            *((Piece("an input of: "), *_link(derived))  # the results the source computed from this one
+              for derived in current_only(registry, registry.referrers(result.id, Result, "derived"))),
+        )),)),
     ]
     return Page(result.id, result.kind_token, d.result_title(registry, result), tuple(blocks))
 
