@@ -76,6 +76,7 @@ def check_registry(registry: Registry, report: Report, *, now: dt.datetime | Non
         checker.missing_metadata()
         checker.dates()
         checker.values()
+        checker.locator()
         model = type(record)
         if model not in own_rules:  # once per kind: singledispatch's own lookup costs a microsecond a call
             found = kind_rules.dispatch(model)
@@ -239,6 +240,19 @@ class _Checker:
                 self.add(codes.DATE_IN_FUTURE, f"{value.isoformat()} lies in the future (today is "
                          f"{today.isoformat()})", path)
 
+
+    # -- locators ---------------------------------------------------------------------------
+
+    def locator(self) -> None:
+        """A locator's page must be one of its source's pages: the PDF is pinned, so its page count is known."""
+        locator = getattr(self.record, "source_locator", None)
+        if locator is None or locator.page is None:
+            return
+        source = self.registry.records.get(getattr(self.record, "source", None) or "")
+        if isinstance(source, Source) and locator.page > source.page_count:
+            self.add(codes.LOCATOR_PAGE_OUT_OF_RANGE, f"page {locator.page} lies beyond the {source.page_count} "
+                     f"pages of the pinned source {source.id!r}; correct the page, counted from 1 in the pinned PDF",
+                     ("source_locator", "page"))
 
     # -- values -----------------------------------------------------------------------------
 

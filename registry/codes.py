@@ -120,6 +120,9 @@ VALUE_MISMATCH = _declare("value-mismatch", R, "a result's printed value and num
 VALUE_NOT_IN_QUOTE = _declare("value-not-in-quote", R, "a result's printed value is not among the numbers its "
                               "locator's quote prints (a mistyped digit, or a quote of another sentence or cell)",
                               "correct the printed value or the quote, copying both from the source", WARNING)
+LOCATOR_PAGE_OUT_OF_RANGE = _declare("locator-page-out-of-range", R, "a locator's page lies beyond the pages of the "
+                                     "pinned source it cites (its `page_count`)",
+                                     "correct the page, counted from 1 in the pinned PDF")
 UNIT_DETAIL_MISMATCH = _declare("unit-detail-mismatch", R, "a result's `unit_detail` says it is printed as a form "
                                 "only other units are printed as ('Printed as ms' for a count)",
                                 "make `unit` the printed unit, or correct `unit_detail`")

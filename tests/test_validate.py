@@ -51,6 +51,9 @@ CASES: dict[str, tuple[str, str, str]] = {
     "value-not-in-quote": ("value-not-in-quote", "printed value '33.38' is not in its quote 'the NT 2.5B checkpoint "
                            "(33.88 → 11.49 GB)', which prints 2.5, 33.88, 11.49; one of the two is mistyped",
                            "result-value-not-in-quote.yaml:8"),
+    "locator-page-out-of-range": ("locator-page-out-of-range", "page 12 lies beyond the 11 pages of the pinned "
+                                  "source 'saadat-fellay-20261015-source-optimizing-genomic-language-models'",
+                                  "result-locator-page-out-of-range.yaml:12"),
     "value-mismatch": ("value-mismatch", "printed value '33.88' reads 33.88, but numeric_value is 33.89",
                        "result-value-mismatch.yaml:9"),
     "missing-unknown-field": ("missing-unknown-field", "a result has no field 'hardwear'", "missing-unknown.yaml:16"),
