@@ -35,7 +35,7 @@ from registry.models import (
     Review,
     Source,
 )
-from registry.models.fields import dates_in, field_plan, references_in, unfit_values
+from registry.models.fields import dates_in, field_plan, references_in, unfit_values, utc_day
 from registry.models.records import EvidenceProperty, ReviewStatus
 from registry.models.values import Aggregate, Derivation, Operation, Uncertainty, UncertaintyKind
 from registry.numbers import (
@@ -536,6 +536,12 @@ def _review_source(review: Review, check: _Checker) -> None:
         check.add(codes.REVIEW_UNVERIFIABLE,
                   "this review grants 'source-checked' but names no artifact hash, so nobody can tell which "
                   "file it checked", ("status",))
+    made = getattr(source, "pdf_creation_date", None)
+    if review.reviewed_at is not None and made is not None and utc_day(review.reviewed_at) < made - dt.timedelta(1):
+        check.add(codes.REVIEW_BEFORE_SOURCE,  # a day's leeway: a PDF's CreationDate is a day in its maker's zone
+                  f"the review is dated {review.reviewed_at.isoformat()}, before the pinned PDF was made (CreationDate "
+                  f"{made.isoformat()}), so it cannot have checked that file; correct reviewed_at, or the source's "
+                  "pdf_creation_date", ("reviewed_at",))
     url = getattr(source, "retrieval_url", None)
     if review.retrieval_url is not None and url is not None and review.retrieval_url != url:
         check.add(codes.REVIEW_URL_MISMATCH,

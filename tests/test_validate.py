@@ -54,6 +54,8 @@ CASES: dict[str, tuple[str, str, str]] = {
     "locator-page-out-of-range": ("locator-page-out-of-range", "page 12 lies beyond the 11 pages of the pinned "
                                   "source 'saadat-fellay-20261015-source-optimizing-genomic-language-models'",
                                   "result-locator-page-out-of-range.yaml:12"),
+    "review-before-source": ("review-before-source", "the review is dated 2026-03-01T12:00:00+00:00, before the "
+                             "pinned PDF was made (CreationDate 2026-03-09)", "flashattention-checkpointing-zero2.yaml:13"),
     "value-mismatch": ("value-mismatch", "printed value '33.88' reads 33.88, but numeric_value is 33.89",
                        "result-value-mismatch.yaml:9"),
     "missing-unknown-field": ("missing-unknown-field", "a result has no field 'hardwear'", "missing-unknown.yaml:16"),
@@ -580,3 +582,14 @@ def test_a_derived_results_inputs_are_references_like_any_other(tmp_path: Path, 
     found = [issue for issue in report.issues if issue.code == code]
     assert len(found) == 1 and not report.valid, [i.code for i in report.issues]
     assert found[0].field == f"derived.{field}" and found[0].line == line and fragment in found[0].message
+
+
+def test_a_review_on_the_day_before_the_pdf_was_made_is_allowed(records_dir: Path) -> None:
+    """A PDF's CreationDate is a day in its maker's time zone, so a review one day earlier in UTC may still
+    have read it; two days earlier it cannot have (review-before-source)."""
+    path = next((records_dir / "review").glob("*-zero2.yaml"))
+    text = path.read_text(encoding="utf-8")
+    for when, expected in (("2026-03-08T01:00:00Z", False), ("2026-03-07T23:00:00Z", True)):
+        path.write_text(re.sub(r"(?m)^reviewed_at: .*$", f"reviewed_at: {when}", text), encoding="utf-8")
+        _, report = validate(records_dir)
+        assert any(i.code == "review-before-source" for i in report.issues) is expected, when
