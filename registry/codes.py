@@ -142,6 +142,9 @@ REVIEW_UNVERIFIABLE = _declare("review-unverifiable", R, "a source-checked revie
                                "add the SHA-256 of the file the review checked", WARNING)
 REVIEW_URL_MISMATCH = _declare("review-url-mismatch", R, "a review retrieved its file from another URL than the "
                                "source's", "check that both name the same file", WARNING)
+RELEASE_MEMBER_LATER = _declare("release-member-later", R, "a release lists a record whose id is dated after the "
+                                "release (a batch filed later cannot have been published in it)",
+                                "remove the record from the release's members, or correct the release")
 REVIEW_BEFORE_SOURCE = _declare("review-before-source", R, "a review is dated before the day its source's pinned "
                                 "PDF was made (its `pdf_creation_date`), so it cannot have checked that file",
                                 "correct `reviewed_at`, or the source's `pdf_creation_date`")
