@@ -274,7 +274,10 @@ def _release_date(release: Release, check: _Checker) -> None:
         check.add(codes.DATE_IN_FUTURE, f"release date {release.date} lies in the future", ("name",))
     published = f"{release.date:%Y%m%d}"  # an id's date is its batch's day, compared as text like the ids'
     for index, member in enumerate(release.members):
-        filed, _ = date_and_kind(member)  # a member is a stable id (the model checks its pattern)
+        try:
+            filed, _ = date_and_kind(member)
+        except ValueError:
+            continue  # not an id at all: the reference rules say so
         if filed > published:
             check.add(codes.RELEASE_MEMBER_LATER, f"{excerpt(member)} was filed on {filed}, after the release of "
                       f"{release.date}; a release holds only records filed by its date", ("members", index))

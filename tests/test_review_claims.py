@@ -268,9 +268,13 @@ def test_the_quote_on_the_wrong_page_fails(tmp_path: Path) -> None:
 
 
 def test_a_page_past_the_end_fails(tmp_path: Path) -> None:
+    """A page beyond the source's page_count is refused by validation already (locator-page-out-of-range); one
+    within a page_count that the PDF itself does not bear out is found against the PDF."""
     records = fresh_records(tmp_path)
     path = records / "result" / f"{RESULT_11}.yaml"
     path.write_text(path.read_text().replace("\n  page: 6\n", "\n  page: 12\n"))
+    source = next((records / "source").glob("*.yaml"))
+    source.write_text(source.read_text().replace("\npage_count: 11\n", "\npage_count: 12\n"))
     run = _run(tmp_path, source_like_pdf(tmp_path / "paper.pdf"), records=records)
     failed = _failed(run)
     assert failed[(RESULT_11, "page")] == "page 12 does not exist: the PDF has 11 pages"

@@ -284,8 +284,16 @@ def test_a_file_with_another_hash_is_refused(cli, pinned: Path, tmp_path: Path, 
 
 
 def test_a_page_past_the_end(cli, pinned: Path, paper: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Past the source's page_count, validation refuses the registry before any review; past the PDF's own last
+    page (a page_count that says more), the review finds it against the PDF."""
     path = pinned / "result" / f"{RESULT_11}.yaml"
     path.write_text(path.read_text().replace("\n  page: 6\n", "\n  page: 40\n"))
+    refused = review(cli, pinned, tmp_path, RESULT_11, "--pdf", paper)
+    text = " ".join(refused.output.split())
+    assert refused.exit_code == 1 and "page 40 lies beyond the 11 pages of the pinned source" in text
+    assert "Error: the registry is not valid" in text
+    source = next((pinned / "source").glob("*.yaml"))
+    source.write_text(source.read_text().replace("\npage_count: 11\n", "\npage_count: 40\n"))
     result = review(cli, pinned, tmp_path, RESULT_11, "--pdf", paper)
     assert result.exit_code == 1 and "page 40 does not exist: the PDF has 11 pages" in result.output
 
