@@ -120,6 +120,10 @@ CASES: dict[str, tuple[str, str, str]] = {
                          "correction-a-by-b.yaml:5"),
     "correction-review-shared": ("correction-review-shared", "so it cannot have found both in the source",
                                  "correction-result-33.yaml:5"),
+    # An evidence row is checked by the review it names too: a replacement row naming the old row's review would
+    # read 'source checked' by a review that never saw it.
+    "correction-evidence-review-shared": ("correction-review-shared", "name a review that checked the new row",
+                                          "saadat-fellay-20261201-correction-evidence-11.yaml:5"),
     "correction-unreviewed": ("correction-unreviewed", "it reads 'not reviewed' until a review checks it",
                               "correction-result-33.yaml:5"),
     "retraction-conflict": ("retraction-conflict", "retract its current version 'saadat-fellay-20261201-result-",
