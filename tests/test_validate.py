@@ -599,3 +599,13 @@ def test_a_review_on_the_day_before_the_pdf_was_made_is_allowed(records_dir: Pat
         path.write_text(re.sub(r"(?m)^reviewed_at: .*$", f"reviewed_at: {when}", text), encoding="utf-8")
         _, report = validate(records_dir)
         assert any(i.code == "review-before-source" for i in report.issues) is expected, when
+
+
+def test_an_invalid_id_date_is_given_the_checks_own_day_as_an_example(records_dir: Path) -> None:
+    """The example read the machine's local date while the future-date check compares the UTC day of ``now``."""
+    import datetime as dt
+
+    then = dt.datetime(2030, 1, 2, 23, 30, tzinfo=dt.UTC)
+    _, report = validate(with_case(records_dir, "id-date-invalid"), now=then)
+    (issue,) = [i for i in report.issues if i.code == "id-date-invalid"]
+    assert "(for example 20300102, today in UTC)" in issue.message, issue.message
