@@ -473,6 +473,23 @@ def test_a_sqlite_url_is_refused_and_points_at_out(  # type: ignore[no-untyped-d
     assert not (tmp_path / "tmp").exists() and not Path("/srv/y.db").exists(), "nothing is written"
 
 
+@pytest.mark.parametrize("url", ["postgresql+psycopg://u:p@127.0.0.1:5432/db", "sqlite:///y.db"])
+def test_a_database_url_given_as_out_is_refused(  # type: ignore[no-untyped-def]
+    cli, records_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, url: str
+) -> None:
+    """--out takes a file: a URL there wrote a SQLite file into a folder named 'postgresql+psycopg:' and said
+    'Built postgresql+psycopg:/u:p@...', as if the server had been built."""
+    monkeypatch.chdir(tmp_path)
+    result = cli("db", "build", "--records", records_dir, "--out", url)
+    assert result.exit_code == 1, result.output
+    text = " ".join(result.output.split())
+    assert "is a database URL, but --out is the SQLite file to write" in text, text
+    assert ("--db postgresql+psycopg://u:***@127.0.0.1:5432/db" if url.startswith("postgresql") else
+            "write a SQLite file with --out FILE") in text
+    assert ":p@" not in text, "passwords are never printed"
+    assert [p.name for p in tmp_path.iterdir()] == ["records"], "nothing is written"
+
+
 def test_help_and_validate_do_not_import_the_database_layer() -> None:
     code = (
         "import sys\n"
