@@ -630,3 +630,21 @@ def test_the_review_status_of_each_record_is_looked_up_by_index(built: Path, sql
     plan = [row[3] for row in query(built, f"EXPLAIN QUERY PLAN {sql}")]
     scans = [step for step in plan if step.startswith("SCAN ") and step.split()[1] not in ("rec", "r")]
     assert not scans and not any("COMPOUND" in step for step in plan), plan
+
+
+def test_a_review_that_lists_an_evidence_row_it_is_named_by_counts_once(cli, records_dir: Path,  # type: ignore[no-untyped-def]
+                                                                        tmp_path: Path) -> None:
+    """A review may both list an evidence row among its subjects and be the review the row names: one review."""
+    evidence = ("saadat-fellay-20261015-evidence-result-nt-2-5b-training-peak-memory-flashattention-checkpointing-"
+                "zero2-reported-result")
+    review = records_dir / "review" / ("saadat-fellay-20261015-review-result-nt-2-5b-training-peak-memory-"
+                                       "flashattention-checkpointing-zero2.yaml")
+    review.write_text(review.read_text(encoding="utf-8").replace("subjects:\n", f"subjects:\n- {evidence}\n", 1),
+                      encoding="utf-8")
+    registry, report = validate(records_dir)
+    assert report.valid, [i.message for i in report.errors]
+    assert len(display.reviews_of(registry, evidence)) == 1
+    database = tmp_path / "twice.db"
+    assert cli("db", "build", "--records", records_dir, "--out", database).exit_code == 0
+    assert query(database, "SELECT review_status, review_count FROM record_review_status WHERE record_id = ?",
+                 evidence) == [("source-checked", 1)]
