@@ -8,6 +8,7 @@ starts compiling in the background while the first settings run.
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -89,7 +90,9 @@ class OpBuild:
     def __init__(self, log: Path) -> None:
         self.log = log
         with log.open("wb") as out:
-            self.process = subprocess.Popen([sys.executable, "-c", self.CODE], stdout=out, stderr=subprocess.STDOUT)
+            # A session of its own, so that stopping it can stop the ninja and C++ compilers it runs too.
+            self.process = subprocess.Popen([sys.executable, "-c", self.CODE], stdout=out, stderr=subprocess.STDOUT,
+                                            start_new_session=True)
         OpBuild.started.append(self)
 
     @classmethod
@@ -117,8 +120,20 @@ class OpBuild:
             pass
 
     def stop(self) -> None:
+        """End the build and every process it started (a compiler left running would outlive the run)."""
         if self.running:
-            self.process.terminate()
-            self.process.wait(timeout=30)
+            self._signal_all(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self._signal_all(signal.SIGKILL)
+                self.process.wait()
         if self in OpBuild.started:
             OpBuild.started.remove(self)
+
+    def _signal_all(self, number: int) -> None:
+        """Send ``number`` to the build's process group: the build, ninja and the compilers under it."""
+        try:
+            os.killpg(self.process.pid, number)
+        except ProcessLookupError:  # it ended meanwhile
+            pass

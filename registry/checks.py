@@ -155,7 +155,7 @@ class _Checker:
         date, id_kind = date_and_kind(record_id)
         if not _is_real_day(date):
             self.add(codes.ID_DATE_INVALID, f"{date!r} in the id is not a real day; the id's date is the "
-                     f"batch's 'yyyymmdd' (for example {dt.date.today():%Y%m%d})", ("id",))
+                     f"batch's 'yyyymmdd' (for example {self._today}, today in UTC)", ("id",))
         elif date > self._today:
             self.add(codes.ID_DATE_IN_FUTURE, f"{date!r} in the id lies after today ({self._today}, UTC); the id's "
                      "date is the day the batch was filed", ("id",))

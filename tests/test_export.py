@@ -185,3 +185,25 @@ def test_export_messages(tmp_path: Path, cli) -> None:  # type: ignore[no-untype
     again = tmp_path / "csv"
     assert cli("export", "--format", "csv", "--out", again).exit_code == 0
     assert cli("export", "--format", "csv", "--out", again).exit_code == 0  # an earlier export is replaced
+
+
+def test_hf_notes_write_a_value_with_its_unit_as_the_pages_do(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """The notes wrote '71.3 % as printed' and a dimensionless '0.68  as printed' (two spaces), where every page
+    writes '71.3%' and '0.68' (``units.with_unit``)."""
+    hub = pytest.importorskip("huggingface_hub", reason="the hf export needs huggingface_hub")
+    hub_ids = tmp_path / "hub-ids.yaml"
+    hub_ids.write_text(yaml.safe_dump({
+        "models": {"fixture-genomic-20261201-family-nucleotide-transformer": "fixture-org/nt-fixture",
+                   "fixture-genomic-20261201-family-hyenadna": "fixture-org/hyenadna-fixture"},
+        "benchmarks": {"fixture-genomic-20261201-dataset-h3k4me3": {"id": "fixture-org/h3k4me3", "task_id": "mcc"},
+                       "fixture-genomic-20261201-dataset-promoter": {"id": "fixture-org/promoter",
+                                                                     "task_id": "accuracy"}}}))
+    out = export(cli, tmp_path, "hf", "--records", str(DATA / "fixture-registry"), "--hub-ids", str(hub_ids))
+    notes = [entry.notes or "" for path in out.rglob("*.yaml")
+             for entry in hub.parse_eval_result_entries(yaml.safe_load(path.read_text()))]
+    assert any("), 71.3% as printed; " in note for note in notes), notes
+    assert any("), 0.68 as printed; " in note for note in notes), notes
+    assert not any(" % as printed" in note or "  as printed" in note for note in notes)
+    # The fixture's sources name no retrieval URL: the format takes a source's name only with one (it raised
+    # "unexpected ValueError: If `source_name` ... is provided, `source_url` must also be provided").
+    assert all("(no retrieval URL)" in note and "; source: " in note for note in notes)

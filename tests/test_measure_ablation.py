@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 
@@ -89,3 +90,35 @@ def test_the_op_build_runs_in_the_background_and_keeps_its_output(tmp_path) -> N
     assert hung.running and time.monotonic() - clock < 5, "waiting is bounded"
     hung.stop()
     assert not hung.running
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, ended but not yet reaped by its new parent, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process states from /proc")
+def test_stopping_the_op_build_stops_the_compilers_it_started(tmp_path: Path) -> None:
+    """DeepSpeed's build runs ninja and the C++ compiler as children of its own: stopping only the Python process
+    left them compiling, orphaned, after the run had ended."""
+    from measure.schedule import OpBuild
+
+    class Spawner(OpBuild):
+        CODE = ("import subprocess, sys, time; child = subprocess.Popen([sys.executable, '-c', "
+                "'import time; time.sleep(60)']); print(child.pid, flush=True); time.sleep(60)")
+
+    build = Spawner(tmp_path / "build.log")
+    deadline = time.monotonic() + 20
+    while not (tmp_path / "build.log").read_text().strip() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    compiler = int((tmp_path / "build.log").read_text())
+    assert _alive(compiler)
+    build.stop()
+    deadline = time.monotonic() + 10
+    while _alive(compiler) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(compiler), "the build's own child process outlived the build"

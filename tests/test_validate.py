@@ -120,6 +120,10 @@ CASES: dict[str, tuple[str, str, str]] = {
                          "correction-a-by-b.yaml:5"),
     "correction-review-shared": ("correction-review-shared", "so it cannot have found both in the source",
                                  "correction-result-33.yaml:5"),
+    # An evidence row is checked by the review it names too: a replacement row naming the old row's review would
+    # read 'source checked' by a review that never saw it.
+    "correction-evidence-review-shared": ("correction-review-shared", "name a review that checked the new row",
+                                          "saadat-fellay-20261201-correction-evidence-11.yaml:5"),
     "correction-unreviewed": ("correction-unreviewed", "it reads 'not reviewed' until a review checks it",
                               "correction-result-33.yaml:5"),
     "retraction-conflict": ("retraction-conflict", "retract its current version 'saadat-fellay-20261201-result-",
@@ -595,3 +599,13 @@ def test_a_review_on_the_day_before_the_pdf_was_made_is_allowed(records_dir: Pat
         path.write_text(re.sub(r"(?m)^reviewed_at: .*$", f"reviewed_at: {when}", text), encoding="utf-8")
         _, report = validate(records_dir)
         assert any(i.code == "review-before-source" for i in report.issues) is expected, when
+
+
+def test_an_invalid_id_date_is_given_the_checks_own_day_as_an_example(records_dir: Path) -> None:
+    """The example read the machine's local date while the future-date check compares the UTC day of ``now``."""
+    import datetime as dt
+
+    then = dt.datetime(2030, 1, 2, 23, 30, tzinfo=dt.UTC)
+    _, report = validate(with_case(records_dir, "id-date-invalid"), now=then)
+    (issue,) = [i for i in report.issues if i.code == "id-date-invalid"]
+    assert "(for example 20300102, today in UTC)" in issue.message, issue.message

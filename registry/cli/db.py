@@ -10,6 +10,7 @@ import csv
 import datetime as dt
 import json
 import math
+import re
 import sys
 from collections.abc import Iterable
 from decimal import Decimal
@@ -62,6 +63,14 @@ def build_command(
         if db is not None and db.split(":", 1)[0].split("+")[0].lower() == "sqlite":
             raise RegistryError(f"--db {db!r} names a SQLite file, but --db is for a PostgreSQL server",
                                 _sqlite_url_hint(db))
+        if _URL_AS_PATH.match(str(out)):  # a path folds the URL's '//' into '/'
+            from registry.db.build import shown_url
+
+            url = _URL_AS_PATH.sub(r"\g<0>/", str(out), count=1)
+            raise RegistryError(f"--out {shown_url(url)!r} is a database URL, but --out is the SQLite file to write",
+                                # How many slashes a sqlite URL had is lost: no path is guessed from it.
+                                _sqlite_url_hint("sqlite://") if url.lower().startswith("sqlite") else
+                                f"build into the server with --db {shown_url(url)}")
         if db is not None and "://" not in db:
             raise RegistryError(f"--db {db!r} is not a database URL",
                                 "use --out FILE for a SQLite file, or --db postgresql+psycopg://USER:PASS@HOST/DB")
@@ -75,6 +84,10 @@ def build_command(
 
             metadata = write_metadata(out)
             console.print(f"Wrote {metadata} (for: datasette {out} --metadata {metadata})")
+
+
+#: A URL's scheme and the slash after it, as a path holds it (a drive letter such as 'C:' is one character).
+_URL_AS_PATH = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]+:/")
 
 
 # The help names every view the build makes, from the one list of them (light: no SQLAlchemy at start-up).

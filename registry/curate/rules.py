@@ -10,6 +10,7 @@ from __future__ import annotations
 from registry import codes
 from registry.checks import _Checker, kind_rules, registry_rules
 from registry.curate.batch import pending
+from registry.display import reviews_of
 from registry.history import current_of, outdated_bases, replacing, retractions, superseding
 from registry.ids import a_kind
 from registry.loader import Registry, display_path
@@ -51,6 +52,14 @@ def _correction_chain(correction: Correction, check: _Checker) -> None:
     _replacement_reviews(correction, check)
 
 
+def _own_review(registry: Registry, replacement: str) -> str:
+    """What to do about a replacement its predecessor's review checks: an evidence row names a review, others are
+    one's subjects."""
+    if isinstance(registry.records.get(replacement), Evidence):
+        return "name a review that checked the new row against the source"
+    return "take the replacement out of that review and check it on its own"
+
+
 def _leads_back(registry: Registry, correction: Correction) -> bool:
     """Whether following the chain on from the replacement reaches the superseded record again."""
     seen: set[str] = set()
@@ -68,11 +77,15 @@ def _leads_back(registry: Registry, correction: Correction) -> bool:
 
 def _replacement_reviews(correction: Correction, check: _Checker) -> None:
     """The replacement of a source-checked record reads 'source checked' only by a review of its own (one that was
-    retracted since needs none: it is shown as withdrawn, not as 'not reviewed')."""
+    retracted since needs none: it is shown as withdrawn, not as 'not reviewed').
+
+    Which reviews check a record is the pages' rule (``display.reviews_of``): an evidence row is checked by the
+    review it names too, so a replacement row naming the old row's review would read checked by it unseen.
+    """
     registry = check.registry
 
     def granting(record_id: str) -> list[Review]:
-        return [r for r in registry.referrers(record_id, Review, "subjects") if r.status is ReviewStatus.SOURCE_CHECKED]
+        return [r for r in reviews_of(registry, record_id) if r.status is ReviewStatus.SOURCE_CHECKED]
 
     checked_old = {review.id for review in granting(correction.supersedes)}
     for_new = granting(correction.replacement)
@@ -80,7 +93,7 @@ def _replacement_reviews(correction: Correction, check: _Checker) -> None:
         check.add(codes.CORRECTION_REVIEW_SHARED,
                   f"review {review.id!r} source-checks both {correction.supersedes!r} and its replacement "
                   f"{correction.replacement!r}, which hold different values, so it cannot have found both in the "
-                  "source; take the replacement out of that review and check it on its own", ("replacement",))
+                  f"source; {_own_review(registry, correction.replacement)}", ("replacement",))
     if checked_old and not for_new and not retractions(registry, correction.replacement):  # withdrawn: read by none
         check.add(codes.CORRECTION_UNREVIEWED,
                   f"{correction.supersedes!r} was source checked, but its replacement {correction.replacement!r} has "

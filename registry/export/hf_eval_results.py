@@ -7,7 +7,8 @@ maps where its configuration names a Hub model (its ``checkpoint`` is a Hub repo
 a Hub benchmark (``--hub-ids``). Everything else the registry knows about the value (its unit,
 review, locator, our runs) has no place in the format; ``registry-export.json`` lists it, and
 every result that could not be exported, with the reason. The entry's free-text ``notes`` say the
-value as printed with its unit, the metric qualifier and the review status in words. The Hub reads
+value as printed with its unit, the metric qualifier and the review status in words (and the citation of
+a source without a retrieval URL, which the format names only with one). The Hub reads
 a file as one score per model, benchmark and task: where two results of one model share a
 benchmark's task (two configurations), each is written to a file of its own,
 ``<benchmark>_<result slug>.yaml``. Only current results are exported: a
@@ -34,6 +35,7 @@ from registry.history import version_note
 from registry.ids import split_id
 from registry.loader import Registry
 from registry.models import Result, Source
+from registry.units import with_unit
 
 #: What a .eval_results entry cannot hold as a field of its own, for every result exported. The unit, the
 #: printed value, the metric qualifier and the review status are written into the entry's free-text
@@ -70,12 +72,15 @@ def write(registry: Registry, out: Path, *, hub_ids: Path | None = None, **_: An
             continue
         assert model is not None and benchmark is not None
         source = registry.get_as(result.source, Source)
+        # The format takes a source's name only with its URL; a source without one is named in the notes instead.
+        cited = "" if source.retrieval_url else f"; source: {source.citation} (no retrieval URL)"
         entry = EvalResultEntry(
             dataset_id=benchmark["id"], task_id=benchmark["task_id"], value=float(result.numeric_value),
-            dataset_revision=benchmark.get("revision"), source_url=source.retrieval_url, source_name=source.citation,
-            notes=f"{d.metric_label(result.metric)} ({result.metric_qualifier}), {result.printed_value} "
-                  f"{d.unit_symbol(result.unit)} as printed; {d.status_label(registry, result.id)}; "
-                  f"registry record {result.id}",
+            dataset_revision=benchmark.get("revision"), source_url=source.retrieval_url,
+            source_name=source.citation if source.retrieval_url else None,
+            notes=f"{d.metric_label(result.metric)} ({result.metric_qualifier}), "
+                  f"{with_unit(result.printed_value, result.unit)} as printed; "
+                  f"{d.status_label(registry, result.id)}; registry record {result.id}{cited}",
         )
         files.setdefault((model, benchmark["id"]), []).append((result, entry))
         lost = list(NOT_CARRIED)

@@ -34,7 +34,6 @@ from registry.models import (
 )
 from registry.models.fields import field_plan
 from registry.models.reproduction import Comparison
-from registry.models.values import Derivation
 from registry.page.blocks import (
     Block,
     Column,
@@ -404,8 +403,8 @@ def _technical_metadata(registry: Registry, record: Record) -> Fields:
                 pieces.append(Piece(target, link=target))
             rows.append((label, tuple(pieces)))
             continue
-        if isinstance(value, Derivation):
-            rows.append((label, _derivation(registry, value, _field_tag(record, name, tag))))
+        if isinstance(value, BaseModel) and field_plan(type(value)).references:
+            rows.append((label, _linked_parts(registry, value, _field_tag(record, name, tag))))
             continue
         text = _comparison_text(record, value) if isinstance(value, Comparison) else _plain(value)
         rows.append((label, (Piece(text, tag=_field_tag(record, name, tag)),)))
@@ -437,21 +436,29 @@ def _run_field_tag(record: Reproduction, name: str, record_tag: Tag | None) -> T
     return d.run_tag(record) if name in RUN_OUTPUT_FIELDS else None
 
 
-def _derivation(registry: Registry, derivation: Derivation, tag: Tag | None) -> Content:
-    """'operation: difference; value: <id> (94.2%); baseline: <id> (93.8%); note: ...', each input a link."""
-    pieces = [Piece(f"operation: {derivation.operation.value}", tag=tag)]
-    named: list[tuple[str, list[str]]] = [("value", [derivation.value] if derivation.value else []),
-                                          ("baseline", [derivation.baseline] if derivation.baseline else []),
-                                          ("inputs", derivation.inputs)]
-    for name, ids in named:
-        for index, result_id in enumerate(ids):
-            pieces.append(Piece(f"; {name}: " if index == 0 else ", "))
-            pieces.append(Piece(result_id, link=result_id))
-            input_result = registry.records.get(result_id)
-            if isinstance(input_result, Result):
-                pieces.append(Piece(f" ({with_unit(input_result.printed_value, input_result.unit)})"))
-    if derivation.note:
-        pieces.append(Piece(f"; note: {derivation.note}", tag=tag))
+def _linked_parts(registry: Registry, value: BaseModel, tag: Tag | None) -> Content:
+    """A nested value that names records, field by field as ``_plain`` words one, its references links.
+
+    A derived result's 'operation: difference; value: <id> (94.2%); baseline: <id> (93.8%); note: ...':
+    which fields are references is the model's own declaration (``field_plan``), and a result named
+    is followed by its printed value.
+    """
+    references = dict(field_plan(type(value)).references)
+    pieces: list[Piece] = []
+    for name in type(value).model_fields:
+        part = getattr(value, name)
+        if part in (None, [], {}):
+            continue
+        label = f"{'; ' if pieces else ''}{name.replace('_', ' ')}: "
+        if name not in references:
+            pieces.append(Piece(label + _plain(part), tag=tag))
+            continue
+        for index, target in enumerate(part if isinstance(part, list) else [part]):
+            pieces.append(Piece(label if index == 0 else ", "))
+            pieces.append(Piece(target, link=target))
+            named = registry.records.get(target)
+            if isinstance(named, Result):
+                pieces.append(Piece(f" ({with_unit(named.printed_value, named.unit)})"))
     return tuple(pieces)
 
 

@@ -578,16 +578,15 @@ SELECT q.record_id,
 FROM (SELECT rec.id AS record_id,
        rec.kind AS kind,
        CASE
-         WHEN EXISTS (SELECT 1 FROM (SELECT subject AS record_id, review_id FROM review_subject
-                      UNION SELECT id, review FROM evidence) s JOIN review v ON v.id = s.review_id
-                      WHERE s.record_id = rec.id AND v.status = 'source-checked') THEN 'source-checked'
+         WHEN EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id
+                      WHERE s.subject = rec.id AND v.status = 'source-checked') OR EXISTS (SELECT 1 FROM evidence s JOIN review v ON v.id = s.review
+                      WHERE s.id = rec.id AND v.status = 'source-checked') THEN 'source-checked'
          ELSE 'not-reviewed' END AS review_status,
-       CASE WHEN EXISTS (SELECT 1 FROM (SELECT subject AS record_id, review_id FROM review_subject
-                      UNION SELECT id, review FROM evidence) s JOIN review v ON v.id = s.review_id
-                         WHERE s.record_id = rec.id AND v.status = 'source-checked'
-                           AND v.artifact_sha256 IS NOT NULL) THEN 1 ELSE 0 END AS artifact_pinned,
-       (SELECT COUNT(*) FROM (SELECT subject AS record_id, review_id FROM review_subject
-                      UNION SELECT id, review FROM evidence) s WHERE s.record_id = rec.id) AS review_count
+       CASE WHEN EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id
+                      WHERE s.subject = rec.id AND v.status = 'source-checked' AND v.artifact_sha256 IS NOT NULL) OR EXISTS (SELECT 1 FROM evidence s JOIN review v ON v.id = s.review
+                      WHERE s.id = rec.id AND v.status = 'source-checked' AND v.artifact_sha256 IS NOT NULL)
+            THEN 1 ELSE 0 END AS artifact_pinned,
+       (SELECT COUNT(DISTINCT s.review_id) FROM review_subject s WHERE s.subject = rec.id) + (SELECT COUNT(DISTINCT s.review) FROM evidence s WHERE s.id = rec.id AND NOT EXISTS (SELECT 1 FROM review_subject o WHERE o.subject = rec.id AND o.review_id = s.review)) AS review_count
 FROM record rec) q;
 
 CREATE VIEW record_status AS
