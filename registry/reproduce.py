@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from measure import EXPERIMENT
 from measure.errors import MeasureError, require
@@ -402,15 +402,53 @@ def reproduce(the_plan: ReproductionPlan, env: RunEnvironment, *, write_root: Pa
             with measure_errors():
                 outcome = run(job.setting, the_plan.method, device=device, steps=steps,
                               timeout=deadline.limit(setting_timeout))
-            entry = file_outcome(job, outcome, env, write_root)
-            if log is not None:
-                log.add(entry)
-            filed.append(entry)
-            hooks.done(index, entry)
+            with _signals_held():  # filed whole: the record, its log line and the caller's list of what was kept
+                entry = file_outcome(job, outcome, env, write_root)
+                if log is not None:
+                    log.add(entry)
+                filed.append(entry)
+                hooks.done(index, entry)
     finally:
         if build is not None:
             build.stop()
     return Run(filed=filed, not_started=not_started, elapsed_s=deadline.elapsed, left_s=deadline.left)
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """A signal handler made by ``deferred`` waits until the block ends, so that a run it stops has filed each
+    finished setting whole: its record written, its log line, and the caller's list of what it kept.
+
+    (Masking the signals would not do: a signal sent to the process goes to any thread that does not mask
+    it, such as a progress bar's, and Python runs its handler in the main thread all the same.)
+    """
+    _Held.depth += 1
+    try:
+        yield
+    finally:
+        _Held.depth -= 1
+        if not _Held.depth and _Held.pending:
+            signum, handler = _Held.pending[0]
+            _Held.pending.clear()
+            handler(signum, None)
+
+
+class _Held:
+    """How deep the main thread is in ``_signals_held``, and the signals that arrived meanwhile."""
+
+    depth = 0
+    pending: list[tuple[int, Callable[[int, Any], None]]] = []
+
+
+def deferred(handler: Callable[[int, Any], None]) -> Callable[[int, Any], None]:
+    """A signal handler that, while a setting is being filed (``_signals_held``), acts only once it is filed."""
+    def handle(signum: int, frame: Any) -> None:
+        if _Held.depth:
+            _Held.pending.append((signum, handler))
+            return
+        handler(signum, frame)
+
+    return handle
 
 
 def _start_op_build(the_plan: ReproductionPlan, device: str, log: RunLog | None) -> OpBuild | None:

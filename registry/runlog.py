@@ -61,8 +61,12 @@ class RunLog:
         line = entry.outcome.log_entry()
         line["record"] = entry.record.id if entry.record is not None and entry.path is not None else None
         line["record_error"] = entry.write_error
-        with self.log.open("a", encoding="utf-8") as out:
-            out.write(json.dumps(line) + "\n")
+        data = (json.dumps(line) + "\n").encode("utf-8")
+        descriptor = os.open(self.log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:  # one write of the whole line: a buffered file may split it, and a kill between the parts leaves half
+            os.write(descriptor, data)
+        finally:
+            os.close(descriptor)
         if entry.path is not None:
             self.written.append(entry.path)
         self.pack()

@@ -463,3 +463,43 @@ def test_an_estimate_is_not_filed_twice_at_one_commit_with_one_software(cli, rec
     monkeypatch.setattr(measure.env, "software_versions", lambda: {"python": "3.11.7", "torch": "2.14.0+cpu"})
     assert "Skipping" not in cli(*args, "--limit", "1").output and filed() == before + settings + 3
     assert validate(records_dir)[1].valid
+
+
+def test_a_signal_while_a_setting_is_filed_waits_until_it_is_filed_whole(cli, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                                         records_dir: Path, fake_gpu,
+                                                                         monkeypatch) -> None:
+    """A signal between the record's write and its log line left the record on disk but missing from 'Kept:',
+    the log and the tarball; it now acts once the setting is filed whole."""
+    import os
+    import signal
+
+    from measure.schedule import OpBuild
+    from registry import reproduce as rp
+    from registry.cli import reproduce as cli_reproduce
+
+    written_by = rp.write_record
+
+    def write_then_stop(root, record):  # type: ignore[no-untyped-def]
+        path = written_by(root, record)
+        os.kill(os.getpid(), signal.SIGINT)  # after the record is written, before its log line
+        return path
+
+    def exit_at_once(status: int) -> None:
+        raise SystemExit(status)
+
+    monkeypatch.setattr("measure.run.run", synthetic_measurement)
+    monkeypatch.setattr(rp, "write_record", write_then_stop)
+    monkeypatch.setattr(cli_reproduce, "_exit", exit_at_once)
+    monkeypatch.setattr(OpBuild, "stop_all", classmethod(lambda cls: None))
+    bundled = {p.name for p in (records_dir / "reproduction").glob("*.yaml")}
+    out = tmp_path / "out"
+    result = cli("reproduce", "--all", "--records", records_dir, "--out", out, "--limit", "3")
+    assert result.exit_code == 130, result.output
+    [written] = [p for p in (records_dir / "reproduction").iterdir() if p.name not in bundled]
+    text = " ".join(result.output.split())
+    assert f"Kept: 1 reproduction record(s) it wrote, each whole: {written}" in text
+    assert [line["record"] for line in log_lines(out)] == [written.stem]
+    import tarfile
+
+    with tarfile.open(out / "reproductions.tar.gz") as tar:
+        assert f"reproduction/{written.name}" in tar.getnames()

@@ -118,7 +118,8 @@ def reproduce_command(
         gpu = (_device_name(device, method) if method is Method.MEASURED and device == "cuda" and not plan_only
                and _cuda() else None)
         command = rp.command_line(result_id, whole_ablation=whole_ablation, estimate=estimate, smoke=smoke,
-                                  overrides=overrides, limit=limit, steps=steps, records=records)
+                                  overrides=overrides, limit=limit,
+                                  steps=None if steps in (None, rp.MEASURED_STEPS) else steps, records=records)
         # An estimate skips what one at this commit with this software settled (it would give the same bytes);
         # their versions import torch, which a plan does not load.
         early = (rp.RunEnvironment.collect(command) if method is Method.ESTIMATED and not (redo or smoke or plan_only)
@@ -256,7 +257,9 @@ def _stopped_by_signals(report: Callable[[str], None]) -> Iterator[None]:
         sys.stderr.flush()
         _exit(128 + signum)
 
-    previous = {number: signal.signal(number, stop) for number in (signal.SIGINT, signal.SIGTERM)}
+    from registry.reproduce import deferred
+
+    previous = {number: signal.signal(number, deferred(stop)) for number in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
