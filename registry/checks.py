@@ -35,7 +35,7 @@ from registry.models import (
     Review,
     Source,
 )
-from registry.models.fields import dates_in, field_plan, references_in, unfit_values, utc_day
+from registry.models.fields import FieldPath, dates_in, field_plan, references_in, unfit_values, utc_day
 from registry.models.records import EvidenceProperty, ReviewStatus
 from registry.models.values import Aggregate, Derivation, Operation, Uncertainty, UncertaintyKind
 from registry.numbers import (
@@ -179,7 +179,13 @@ class _Checker:
 
     def references(self) -> None:
         records = self.registry.records
+        listed: dict[tuple[FieldPath, str], int] = {}  # (list's path, id) -> its first index
         for path, value, kinds in references_in(self.record):
+            if isinstance(path[-1], int):  # an item of a list: each record once
+                first = listed.setdefault((path[:-1], value), path[-1])
+                if first != path[-1]:
+                    self.add(codes.REFERENCE_REPEATED, f"{excerpt(value)} is listed twice (items {first + 1} and "
+                             f"{path[-1] + 1} of {format_path(path[:-1])}); list each record once", path)
             target = records.get(value)
             if target is not None and (target.kind_token in kinds or "*" in kinds):
                 continue  # nearly every reference: it names a record of a kind the field takes

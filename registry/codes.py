@@ -112,6 +112,9 @@ UNRESOLVED_REFERENCE = _declare("unresolved-reference", R, "a reference names no
                                 "correct the id (the message suggests the closest) or add the record")
 REFERENCE_WRONG_KIND = _declare("reference-wrong-kind", R, "a reference names a record of a kind the field does "
                                 "not take", "name a record of a kind the field takes")
+REFERENCE_REPEATED = _declare("reference-repeated", R, "a list of references names the same record twice (a "
+                              "release's members, a review's subjects, a mean's inputs)",
+                              "list each record once")
 REFERENCES_UNCHECKED = _declare("references-unchecked", R, "the references to a record whose file did not load wait "
                                 "until it loads (one warning on that file, not one error per referrer)",
                                 "fix the errors of that file", WARNING)

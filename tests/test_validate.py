@@ -54,6 +54,9 @@ CASES: dict[str, tuple[str, str, str]] = {
     "locator-page-out-of-range": ("locator-page-out-of-range", "page 12 lies beyond the 11 pages of the pinned "
                                   "source 'saadat-fellay-20261015-source-optimizing-genomic-language-models'",
                                   "result-locator-page-out-of-range.yaml:12"),
+    "reference-repeated": ("reference-repeated", "'saadat-fellay-20261015-family-nucleotide-transformer' is listed "
+                           "twice (items 2 and 6 of members); list each record once",
+                           "release-2026-10-22-1b7cf027e4f6.yaml:11"),
     "release-member-later": ("release-member-later", "was filed on 20261129, after the release of 2026-10-22",
                              "release-2026-10-22-1b7cf027e4f6.yaml:8"),
     "review-before-source": ("review-before-source", "the review is dated 2026-03-01T12:00:00+00:00, before the "
