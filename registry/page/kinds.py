@@ -403,7 +403,7 @@ def _technical_metadata(registry: Registry, record: Record) -> Fields:
                 pieces.append(Piece(target, link=target))
             rows.append((label, tuple(pieces)))
             continue
-        if isinstance(value, BaseModel) and field_plan(type(value)).references:
+        if name in field_plan(type(record)).nested and isinstance(value, BaseModel):  # it names records (``derived``)
             rows.append((label, _linked_parts(registry, value, _field_tag(record, name, tag))))
             continue
         text = _comparison_text(record, value) if isinstance(value, Comparison) else _plain(value)
