@@ -1,0 +1,315 @@
+"""A page's tables as the review reads them: every cell with its row path, column path, value, ± or interval,
+marks and bold, and where the second extractor reads it otherwise.
+
+``registry table`` prints this, so that a curator can see whose mistake a failed cell check is (the
+reader's or the transcription's), and can import a table straight from the pinned PDF instead of
+retyping its numbers (``import_rows``). Every cell is looked up exactly as a record citing it would be
+(``review.cells.CellAt.locate``), in both extractions: a cell the review could not find again by its
+row and column, or that the two extractors read differently, is shown but never offered for import.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from registry.errors import RegistryError
+from review.cells import CellAt, Located, tables_on
+from review.pdftext import Extraction
+from review.tables import CellText, Table
+from review.words import PageWords, lines_of, squeezed
+
+#: A table's label as captions print it: 'Table 3', 'TABLE II', 'Table 6.2', 'Table A1', 'Tab. 2'.
+_LABEL = re.compile(r"^(?P<word>table|tab\.)(?P<number>(?:[A-Z]?\d+(?:\.\d+)*[a-z]?|[IVXLC]+))?[:.|]?$",
+                    re.IGNORECASE)
+_NUMBER = re.compile(r"^(?:[A-Z]?\d+(?:\.\d+)*[a-z]?|[IVXLC]+)[:.|]?$")
+
+
+class GridError(RegistryError):
+    """The page cannot be shown as tables: no such page, no table on it, or none with the label asked for."""
+
+    def __init__(self, message: str, hint: str | None = None, *, found: tuple[str, ...] = ()) -> None:
+        super().__init__(message, hint)
+        self.labels = found
+
+
+@dataclass(frozen=True)
+class GridCell:
+    """One cell of a table as read: where (row and column paths), what it prints, and the second reading."""
+
+    row: str
+    column: str
+    text: str
+    value: str | None
+    plus_minus: str | None
+    interval: tuple[str, str] | None
+    marks: str
+    bold: bool
+    rest: str
+    """What the cell prints after its number, ± and interval (a unit, '· 10⁴'), as read."""
+    found_again: str | None
+    """None where a record citing this row and column would be looked up in this very cell; else why not."""
+    second: str | None
+    """None where the second extractor reads the same; else what it reads there (or why it finds no cell)."""
+
+    @property
+    def uncertainty(self) -> str | None:
+        """The ± or interval as an import table writes it ('± 0.019', '[0.61, 0.67]')."""
+        if self.plus_minus is not None:
+            return f"\u00b1 {self.plus_minus}"
+        if self.interval is not None:
+            return f"[{self.interval[0]}, {self.interval[1]}]"
+        return None
+
+
+@dataclass(frozen=True)
+class GridTable:
+    """One reading of a table: its caption, its header paths, its row paths and its cells."""
+
+    label: str
+    page: int
+    caption: str
+    continued: bool
+    stub: str | None
+    columns: tuple[str, ...]
+    rows: tuple[str, ...]
+    cells: tuple[GridCell, ...]
+    notes: tuple[str, ...]
+    second: str | None
+    """None where the second extractor reads the same rows and columns; else how its reading differs."""
+
+
+@dataclass(frozen=True)
+class PageGrid:
+    """The tables of one page of one PDF, read by both extractors."""
+
+    pdf: str
+    page: int
+    page_count: int
+    extractors: tuple[str, ...]
+    second_missing: str | None
+    tables: tuple[GridTable, ...] = field(default=())
+
+
+def labels_on(words: PageWords) -> list[str]:
+    """The labels of the tables whose captions may be on a page ('Table 2', 'TABLE II'), in reading order.
+
+    Every 'Table N' on the page is a candidate, in prose too; ``read_page`` keeps those the table reader
+    finds a caption and a table of numbers for."""
+    labels: list[str] = []
+    for line in lines_of(words.words):
+        texts = [squeezed(w.text) for w in line.words]
+        for i, text in enumerate(texts):
+            found = _LABEL.match(text)
+            if found is None:
+                continue
+            if found["number"]:
+                label = f"{line.words[i].text[:len(found['word'])]} {found['number']}"
+            elif i + 1 < len(texts) and _NUMBER.match(texts[i + 1]):
+                label = f"{line.words[i].text} {texts[i + 1].rstrip(':.|')}"
+            else:
+                continue
+            if label not in labels:
+                labels.append(label)
+    return labels
+
+
+def read_page(pdf: Path, page: int, label: str | None = None, *, second: bool = True) -> PageGrid:
+    """The tables on ``page`` of ``pdf`` (only ``label``'s, where given) as both extractors read them.
+
+    Raises ``PdfError`` for a file that is no readable PDF, ``GridError`` for a page past the end, a page
+    without a table, or a label not on the page (naming the tables that are)."""
+    from review.extract import read_pdf
+
+    readings = read_pdf(pdf, name=str(pdf), second=second)
+    primary = readings.primary
+    if not 1 <= page <= primary.page_count:
+        raise GridError(f"page {page} does not exist: {pdf} has {primary.page_count} pages",
+                        f"give a page from 1 to {primary.page_count}")
+    found = [name for name in _candidates(readings.all, page) if tables_on(primary, page, name)]
+    if label is not None:
+        if not tables_on(primary, page, label):
+            if found:
+                raise GridError(f"no table {label!r} on page {page} of {pdf}; the tables found there are "
+                                + ", ".join(repr(n) for n in found), "give one of them with the table option, or "
+                                "leave it out to see them all", found=tuple(found))
+            raise GridError(f"no table {label!r} on page {page} of {pdf}, and no other table: no caption of a "
+                            "table with a table of numbers under or over it", _elsewhere(primary, label, page))
+        found = [label]
+    elif not found:
+        raise GridError(f"no table on page {page} of {pdf}: no caption of a table ('Table 1:', 'TABLE II') with a "
+                        "table of numbers under or over it", "check the page number (pages count from 1, the "
+                        "PDF's first page being page 1, whatever the paper prints on it)")
+    other = readings.second
+    tables = tuple(grid for name in found for grid in _grids(primary, other, page, name))
+    return PageGrid(str(pdf), page, primary.page_count, tuple(e.extractor for e in readings.all),
+                    readings.second_missing, tables)
+
+
+def _candidates(docs: tuple[Extraction, ...], page: int) -> list[str]:
+    names: list[str] = []
+    for doc in docs:
+        words = doc.page_words(page)
+        for name in labels_on(words) if words is not None else []:
+            if squeezed(name).lower() not in {squeezed(n).lower() for n in names}:
+                names.append(name)
+    return names
+
+
+def _elsewhere(doc: Extraction, label: str, page: int) -> str:
+    pages = [n for n in range(1, doc.page_count + 1) if n != page and tables_on(doc, n, label)]
+    if pages:
+        return f"{label} is on page {', '.join(map(str, pages))}"
+    return "check the label as the caption prints it ('Table 2', 'TABLE II') and the page (counted from 1)"
+
+
+def _grids(primary: Extraction, second: Extraction | None, page: int, label: str) -> list[GridTable]:
+    readings = tables_on(primary, page, label)
+    others = tables_on(second, page, label) if second is not None else []
+    grids = []
+    for index, table in enumerate(readings):
+        other = others[index] if index < len(others) else None
+        cells = tuple(_cell(primary, second, table, row_index, column_index)
+                      for row_index, row in enumerate(table.rows) for column_index, column in enumerate(table.columns)
+                      if table.cell(row, column).text)
+        grids.append(GridTable(label, page, table.caption, table.continued,
+                               table.stub.name if table.stub is not None else None,
+                               tuple(c.name for c in table.columns), tuple(r.name for r in table.rows), cells,
+                               table.notes, _shape_differs(table, other, second)))
+    return grids
+
+
+def _shape_differs(table: Table, other: Table | None, second: Extraction | None) -> str | None:
+    if second is None:
+        return None
+    name = second.extractor.split(" ")[0]
+    if other is None:
+        return f"{name} finds no table under or over this caption"
+    pairs = (("columns", [c.name for c in table.columns], [c.name for c in other.columns]),
+             ("rows", [r.name for r in table.rows], [r.name for r in other.rows]))
+    problems = [f"its {what} as " + ", ".join(f"'{t}'" for t in theirs) for what, mine, theirs in pairs
+                if [squeezed(t) for t in mine] != [squeezed(t) for t in theirs]]
+    return f"{name} reads " + "; and ".join(problems) if problems else None
+
+
+def _cell(primary: Extraction, second: Extraction | None, table: Table, row_index: int, column_index: int
+          ) -> GridCell:
+    row, column = table.rows[row_index], table.columns[column_index]
+    cell = table.cell(row, column)
+    probe = CellAt("", "table cell", table.page, table.label, row.name, column.name)
+    spot = probe.locate(primary)
+    if isinstance(spot, str):
+        again: str | None = spot
+    elif spot.table is not table or spot.row is not row or spot.column is not column:
+        again = f"a record citing row '{row.name}', column '{column.name}' is looked up in {spot.where}" + (
+            "" if spot.table is table else f" of another reading of {table.label}")
+    else:
+        again = None
+    return GridCell(row.name, column.name, cell.text, cell.printed_value, cell.plus_minus, cell.interval,
+                    cell.marks, cell.bold, cell.rest.strip(), again,
+                    _second_reading(cell, probe, second) if second is not None else None)
+
+
+def _second_reading(cell: CellText, probe: CellAt, second: Extraction) -> str | None:
+    spot = probe.locate(second)
+    if not isinstance(spot, Located):
+        return f"finds no such cell: {spot}"
+    other = spot.cell
+    if _same_reading(cell, other):
+        return None
+    return f"reads '{other.text}'" if other.text else "reads nothing there"
+
+
+def _plain(text: str | None) -> str | None:
+    return squeezed(text).replace(",", "") if text is not None else None
+
+
+def _same_reading(one: CellText, other: CellText) -> bool:
+    def key(c: CellText) -> tuple[object, ...]:
+        plain = _plain
+        return (plain(c.value), plain(c.plus_minus), tuple(map(plain, c.interval)) if c.interval else None,
+                squeezed(c.rest))
+
+    return key(one) == key(other)
+
+
+# -- a table to import ----------------------------------------------------------------------------
+
+#: The import columns a reading fills from the page, and how.
+FILLED_FROM_PAGE = ("model", "value", "uncertainty", "table", "row", "column", "page")
+#: What a ``--set`` value may name, filled per cell: '{row}', '{column}', their last levels, the table, the page.
+FIELDS = ("row", "column", "row_last", "column_last", "model", "table", "page")
+
+
+@dataclass(frozen=True)
+class ImportTable:
+    """A page's cells as rows of an import table (``registry import``), and the cells left out, with why."""
+
+    header: tuple[str, ...]
+    rows: tuple[dict[str, str], ...]
+    left_out: tuple[tuple[GridCell, str], ...]
+
+
+def import_rows(grid: PageGrid, settings: Mapping[str, str] | None = None) -> ImportTable:
+    """One import row per cell that holds a number and nothing else beside its ±, interval and marks, that a
+    record citing its row and column finds again, and that both extractors read alike.
+
+    ``settings`` fills whole columns the page cannot ('dataset', 'metric', 'unit'), each value a template over
+    ``FIELDS`` ('{column_last}'); a column given there overrides what the page fills."""
+    from registry.curate.table import BY_NAME, COLUMNS
+
+    settings = dict(settings or {})
+    unknown = [name for name in settings if name not in BY_NAME]
+    if unknown:
+        raise GridError(f"no import column {', '.join(map(repr, unknown))}",
+                        "the columns are: " + ", ".join(c.name for c in COLUMNS))
+    kept: list[dict[str, str]] = []
+    left_out: list[tuple[GridCell, str]] = []
+    for table in grid.tables:
+        for cell in table.cells:
+            why = _why_left_out(cell)
+            if why is not None:
+                left_out.append((cell, why))
+                continue
+            kept.append(_row(table, cell, settings))
+    wanted = {name for row in kept for name, value in row.items() if value}
+    wanted |= {c.name for c in COLUMNS if c.required}
+    wanted |= {BY_NAME[name].name for name in settings}
+    if "uncertainty" in wanted:
+        wanted.add("uncertainty_kind")  # needed with an uncertainty: the curator says which (or --set)
+    header = tuple(c.name for c in COLUMNS if c.name in wanted)
+    rows = tuple({name: row.get(name, "") for name in header} for row in kept)
+    return ImportTable(header, rows, tuple(left_out))
+
+
+def _why_left_out(cell: GridCell) -> str | None:
+    if cell.value is None:
+        return "no number"
+    if cell.rest:
+        return f"it prints more than a number and its uncertainty: '{cell.rest}'"
+    if cell.found_again is not None:
+        return f"a record citing it would not find it: {cell.found_again}"
+    if cell.second is not None:
+        return f"the second extractor {cell.second}"
+    return None
+
+
+def _row(table: GridTable, cell: GridCell, settings: Mapping[str, str]) -> dict[str, str]:
+    row_last = cell.row.split(" / ")[-1]
+    fields = {"row": cell.row, "column": cell.column, "row_last": row_last,
+              "column_last": cell.column.split(" / ")[-1], "model": row_last, "table": table.label,
+              "page": str(table.page)}
+    row = {"model": row_last, "value": cell.value or "", "uncertainty": cell.uncertainty or "",
+           "table": table.label, "row": cell.row, "column": cell.column, "page": str(table.page)}
+    from registry.curate.table import BY_NAME
+
+    for name, template in settings.items():
+        try:
+            row[BY_NAME[name].name] = template.format_map(fields)
+        except (KeyError, ValueError, IndexError) as exc:
+            raise GridError(f"cannot fill column {name!r} from {template!r}: {exc}",
+                            "a value may name " + ", ".join("{" + f + "}" for f in FIELDS) + "; write '{{' for a "
+                            "brace") from None
+    return row
