@@ -79,6 +79,9 @@ class GridTable:
     notes: tuple[str, ...]
     second: str | None
     """None where the second extractor reads the same rows and columns; else how its reading differs."""
+    reading: int = 1
+    """Which reading of the label this is: a caption may have a table of numbers under it and over it, and a
+    record's row is looked up in the first reading that has it."""
 
 
 @dataclass(frozen=True)
@@ -177,7 +180,7 @@ def _grids(primary: Extraction, second: Extraction | None, page: int, label: str
         grids.append(GridTable(label, page, table.caption, table.continued,
                                table.stub.name if table.stub is not None else None,
                                tuple(c.name for c in table.columns), tuple(r.name for r in table.rows), cells,
-                               table.notes, _shape_differs(table, other, second)))
+                               table.notes, _shape_differs(table, other, second), index + 1))
     return grids
 
 
@@ -202,9 +205,9 @@ def _cell(primary: Extraction, second: Extraction | None, table: Table, row_inde
     spot = probe.locate(primary)
     if isinstance(spot, str):
         again: str | None = spot
-    elif spot.table is not table or spot.row is not row or spot.column is not column:
+    elif spot.table != table or spot.row != row or spot.column != column:  # equal, not the same: caches are cleared
         again = f"a record citing row '{row.name}', column '{column.name}' is looked up in {spot.where}" + (
-            "" if spot.table is table else f" of another reading of {table.label}")
+            "" if spot.table == table else f" of another reading of {table.label}")
     else:
         again = None
     return GridCell(row.name, column.name, cell.text, cell.printed_value, cell.plus_minus, cell.interval,

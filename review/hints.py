@@ -23,4 +23,4 @@ def hint(pdf: str | Path | None, page: int, label: str | None = None) -> str:
 
 def see_as_read(page: int, label: str) -> str:
     """The words a claim that could not read a cell ends with: where to see what was read instead."""
-    return f"see the table as the review reads it with '{hint(None, page, label)}'"
+    return f"to see the table as the review reads it, run: {hint(None, page, label)}"

@@ -120,8 +120,10 @@ def _listing(table: GridTable, grid: PageGrid, console_width: int) -> Group:
     from rich.text import Text
 
     second = grid.extractors[1].split(" ")[0] if len(grid.extractors) > 1 else None
-    head = [Text(f"{table.label} (page {table.page}){' (continued)' if table.continued else ''}: {table.caption}",
-                 style="bold"),
+    continued = " (continued)" if table.continued else ""
+    reading = (f" (reading {table.reading}: the review looks here for a row only where the first reading lacks it)"
+               if table.reading > 1 else "")
+    head = [Text(f"{table.label} (page {table.page}){continued}{reading}: {table.caption}", style="bold"),
             Text("Columns: " + ", ".join(f"'{c}'" for c in table.columns)),
             Text("Rows: " + ", ".join(f"'{r}'" for r in table.rows))]
     if table.stub:
