@@ -122,16 +122,14 @@ def labels_on(words: PageWords) -> list[str]:
 def read_page(pdf: Path, page: int, label: str | None = None, *, second: bool = True) -> PageGrid:
     """The tables on ``page`` of ``pdf`` (only ``label``'s, where given) as both extractors read them.
 
-    Raises ``PdfError`` for a file that is no readable PDF, ``GridError`` for a page past the end, a page
-    without a table, or a label not on the page (naming the tables that are)."""
-    from review.extract import read_pdf
-
-    readings = read_pdf(pdf, name=str(pdf), second=second)
-    primary = readings.primary
-    if not 1 <= page <= primary.page_count:
-        raise GridError(f"page {page} does not exist: {pdf} has {primary.page_count} pages",
-                        f"give a page from 1 to {primary.page_count}")
-    found = [name for name in _candidates(readings.all, page) if tables_on(primary, page, name)]
+    Only the page and the one before it (where a continued table's open row group is printed) are read, by
+    PDFium and by poppler's ``pdftotext -bbox-layout``, the two readings the review's cell checks use: a page of
+    a 137-page thesis is shown in a fraction of a second, not in the time the whole text takes. Raises
+    ``PdfError`` for a file that is no readable PDF, ``GridError`` for a page past the end, a page without a
+    table, or a label not on the page (naming the tables that are, or the pages it is on)."""
+    primary, other, missing = page_readings(pdf, page, second=second)
+    found = [name for name in _candidates((primary, other) if other else (primary,), page)
+             if tables_on(primary, page, name)]
     if label is not None:
         if not tables_on(primary, page, label):
             if found:
@@ -139,16 +137,106 @@ def read_page(pdf: Path, page: int, label: str | None = None, *, second: bool = 
                                 + ", ".join(repr(n) for n in found), "give one of them with the table option, or "
                                 "leave it out to see them all", found=tuple(found))
             raise GridError(f"no table {label!r} on page {page} of {pdf}, and no other table: no caption of a "
-                            "table with a table of numbers under or over it", _elsewhere(primary, label, page))
+                            "table with a table of numbers under or over it", _elsewhere(pdf, label, page))
         found = [label]
     elif not found:
         raise GridError(f"no table on page {page} of {pdf}: no caption of a table ('Table 1:', 'TABLE II') with a "
                         "table of numbers under or over it", "check the page number (pages count from 1, the "
                         "PDF's first page being page 1, whatever the paper prints on it)")
-    other = readings.second
     tables = tuple(grid for name in found for grid in _grids(primary, other, page, name))
-    return PageGrid(str(pdf), page, primary.page_count, tuple(e.extractor for e in readings.all),
-                    readings.second_missing, tables)
+    extractors = (primary.extractor,) + ((other.extractor,) if other is not None else ())
+    return PageGrid(str(pdf), page, primary.page_count, extractors, missing, tables)
+
+
+def page_readings(pdf: Path, page: int, *, second: bool = True) -> tuple[Extraction, Extraction | None, str | None]:
+    """PDFium's and pdftotext's positioned words of ``page`` and the page before it, as extractions of the whole
+    document whose other pages hold no words; and why the second is missing, where it is."""
+    from review import poppler
+    from review.pdftext import pdf_bytes
+
+    data, _ = pdf_bytes(pdf, str(pdf))
+    count, words = _pdfium_pages(data, pdf, page)
+    if not 1 <= page <= count:
+        raise GridError(f"page {page} does not exist: {pdf} has {count} pages", f"give a page from 1 to {count}")
+    primary = _extraction(count, words, f"PDFium ({_pdfium_version()})")
+    program = poppler.find_pdftotext() if second else None
+    if program is None:
+        why = None if not second else (f"poppler's {poppler.PROGRAM} is not installed (Debian package "
+                                       f"{poppler.PACKAGE}), so the cells are read by PDFium alone")
+        return primary, None, why
+    first = max(1, page - 1)
+    done = _run(program, ["-q", "-f", str(first), "-l", str(page), "-enc", "UTF-8", "-bbox-layout", "-", "-"], data,
+                pdf)
+    import dataclasses
+
+    pages = [dataclasses.replace(words_of, number=first + i) for i, words_of in enumerate(
+        poppler.parse_bbox_layout(done))]
+    return primary, _extraction(count, pages, poppler.version(program)), None
+
+
+def _pdfium_pages(data: bytes, pdf: Path, page: int) -> tuple[int, list[PageWords]]:
+    """The page count, and PDFium's words of ``page`` and the page before it (copied into a document of their
+    own, so that the rest of the file is never parsed)."""
+    import dataclasses
+
+    import pypdfium2 as pdfium
+
+    from review.errors import PdfError
+    from review.fetch import sniff
+    from review.words import pdfium_words
+
+    kind = sniff(data[:1024])
+    if kind != "pdf":
+        shown = {"empty": "is empty", "html": "is an HTML page"}.get(kind, f"starts with {data[:16]!r}")
+        raise PdfError(pdf, f"{pdf} is not a PDF: it {shown}", "give the PDF file of the source")
+    try:
+        document = pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as exc:
+        raise PdfError(pdf, f"{pdf} cannot be opened as a PDF: {exc}", "the file may be damaged or need a password; "
+                       "check that it opens in a PDF viewer") from exc
+    try:
+        count = len(document)
+        if not 1 <= page <= count:
+            return count, []
+        first = max(1, page - 1)
+        part = pdfium.PdfDocument.new()
+        try:
+            part.import_pages(document, list(range(first - 1, page)))
+            import io
+
+            buffer = io.BytesIO()
+            part.save(buffer)
+        finally:
+            part.close()
+    finally:
+        document.close()
+    return count, [dataclasses.replace(w, number=first + i) for i, w in enumerate(pdfium_words(buffer.getvalue()))]
+
+
+def _run(program: str, options: list[str], data: bytes, pdf: Path) -> str:
+    import subprocess
+
+    from review.errors import PdfError
+
+    done = subprocess.run([program, *options], input=data, capture_output=True, check=False)
+    if done.returncode != 0:
+        raise PdfError(pdf, f"{program} failed on {pdf} (exit status {done.returncode}): "
+                       f"{done.stderr.decode('utf-8', 'replace').strip()[-300:] or 'no message'}",
+                       "check that the file opens in a PDF viewer")
+    return done.stdout.decode("utf-8", "replace")
+
+
+def _extraction(count: int, pages: list[PageWords], extractor: str) -> Extraction:
+    """An extraction of ``count`` pages holding only ``pages``' words (the others empty, so no table is read there)."""
+    held = {p.number: p for p in pages}
+    words = tuple(held.get(n, PageWords(n, 0.0, 0.0, ())) for n in range(1, count + 1))
+    return Extraction(pages=("",) * count, extractor=extractor, words=words)
+
+
+def _pdfium_version() -> str:
+    from pypdfium2.version import PYPDFIUM_INFO
+
+    return f"pypdfium2 {PYPDFIUM_INFO}"
 
 
 def _candidates(docs: tuple[Extraction, ...], page: int) -> list[str]:
@@ -161,7 +249,13 @@ def _candidates(docs: tuple[Extraction, ...], page: int) -> list[str]:
     return names
 
 
-def _elsewhere(doc: Extraction, label: str, page: int) -> str:
+def _elsewhere(pdf: Path, label: str, page: int) -> str:
+    """Where ``label`` is, read from every page's PDFium words (only on this error's path: the whole file)."""
+    from review.pdftext import pdf_bytes
+    from review.words import pdfium_words
+
+    words = pdfium_words(pdf_bytes(pdf, str(pdf))[0])
+    doc = _extraction(len(words), list(words), "PDFium")
     pages = [n for n in range(1, doc.page_count + 1) if n != page and tables_on(doc, n, label)]
     if pages:
         return f"{label} is on page {', '.join(map(str, pages))}"

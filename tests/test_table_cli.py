@@ -207,8 +207,16 @@ def test_not_a_pdf(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     fake = tmp_path / "paper.pdf"
     fake.write_text("not a PDF at all\n")
     result = cli("table", fake, "--page", "1")
-    assert result.exit_code == 1 and "is not a PDF" in result.output
-    assert "the PDF argument" in result.output and "--pdf" not in result.output  # this command takes no --pdf
+    assert result.exit_code == 1 and "is not a PDF: it starts with b'not a PDF at all" in result.output
+    assert "Hint: give the PDF file of the source" in result.output and "--pdf" not in result.output
+
+
+def test_a_damaged_pdf(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    broken = tmp_path / "paper.pdf"
+    broken.write_bytes(b"%PDF-1.4\n1 0 obj << /Type /Catalog >> garbage\n")
+    result = cli("table", broken, "--page", "1")
+    assert result.exit_code == 1 and "cannot be opened as a PDF" in result.output
+    assert "check that it opens in a PDF viewer" in result.output and "Traceback" not in result.output
 
 
 def test_a_cell_that_cannot_be_read_points_to_the_table_command() -> None:

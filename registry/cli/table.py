@@ -1,7 +1,7 @@
 """``registry table PDF --page N``: a page's tables as the review reads them, for a person, a tool or an import.
 
-The command parses arguments, calls ``review.grid.read_page`` and renders its tables; pypdf, PDFium and
-poppler are imported only when it runs.
+The command parses arguments, calls ``review.grid.read_page`` and renders its tables; PDFium and poppler
+are started only when it runs.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from registry.cli._errors import err_console, user_errors
-from registry.cli.options import FLAGS, DebugOption
+from registry.cli.options import DebugOption
 
 if TYPE_CHECKING:
     from rich.console import Console, Group
@@ -57,11 +57,7 @@ def table_command(
         if not pdf.is_file():
             raise RegistryError(f"no file {pdf}" if not pdf.exists() else f"{pdf} is not a file",
                                 "give the path of the PDF")
-        try:
-            grid = read_page(pdf, page, label)
-        except RegistryError as exc:
-            raise RegistryError(*exc.worded({**FLAGS, "pdf": "the PDF argument", "max_page_chars": "a smaller "
-                                             "PDF"})) from exc  # this command takes the file as its argument
+        grid = read_page(pdf, page, label)
         if output_format == "json":
             from dataclasses import asdict
 
