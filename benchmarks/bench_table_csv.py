@@ -6,7 +6,8 @@ cell is then:
 
 - **carried**: a CSV row at the gold's row path and column path, with the gold's value;
 - **misplaced**: a CSV row with the gold's value, but at another row or column path than the gold's;
-- **missing**: no CSV row has it (left out, with a reason, or never read).
+- **missing**: no CSV row has it (left out, with a reason, or never read); of these, those in a table the
+  reader did not find on its page are counted again as **in tables not found**.
 
 CSV rows at a path the gold does not hold are counted as **unmatched** (a header or row misread; the review
 reads the page the same way, so these still pass review, which is why a curator checks the grid). A ``#N``
@@ -52,6 +53,7 @@ def measure(paper: Path) -> tuple[Counter[str], list[float]]:
             rows = import_rows(read_page(paper / "paper.pdf", page, label)).rows
         except RegistryError:
             rows = ()
+            counts["not found"] += len(cells)
         seconds.append(time.perf_counter() - start)
         at = {(r["row"], r["column"]): _number(r["value"]) for r in rows}
         values = Counter(_number(r["value"]) for r in rows)
@@ -80,8 +82,9 @@ def main() -> int:
     wanted = {s for s in args.papers.split(",") if s}
     total: Counter[str] = Counter()
     all_seconds: list[float] = []
-    print("| paper | gold cells | carried | misplaced | missing | unmatched CSV rows | s per page (max) |")
-    print("|---|---|---|---|---|---|---|")
+    print("| paper | gold cells | carried | misplaced | missing | in tables not found | unmatched CSV rows "
+          "| s per page (max) |")
+    print("|---|---|---|---|---|---|---|---|")
     for paper in sorted(p for p in args.corpus.iterdir() if (p / "cells.tsv").is_file()):
         if wanted and paper.name not in wanted:
             continue
@@ -89,10 +92,11 @@ def main() -> int:
         total += counts
         all_seconds += seconds
         print(f"| {paper.name} | {counts['gold']} | {counts['carried']} | {counts['misplaced']} | {counts['missing']} "
-              f"| {counts['unmatched']} | {sum(seconds) / len(seconds):.2f} ({max(seconds):.2f}) |")
+              f"| {counts['not found']} | {counts['unmatched']} | {sum(seconds) / len(seconds):.2f} "
+              f"({max(seconds):.2f}) |")
     mean = sum(all_seconds) / len(all_seconds) if all_seconds else 0.0
     print(f"| **all** | {total['gold']} | {total['carried']} | {total['misplaced']} | {total['missing']} "
-          f"| {total['unmatched']} | {mean:.2f} ({max(all_seconds, default=0.0):.2f}) |")
+          f"| {total['not found']} | {total['unmatched']} | {mean:.2f} ({max(all_seconds, default=0.0):.2f}) |")
     return 0
 
 
