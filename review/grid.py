@@ -56,11 +56,12 @@ class GridCell:
 
     @property
     def uncertainty(self) -> str | None:
-        """The ± or interval as an import table writes it ('± 0.019', '[0.61, 0.67]')."""
+        """The ± or interval as an import table writes it ('± 0.019', '[0.61, 0.67]', '(0.61, 0.67)')."""
         if self.plus_minus is not None:
             return f"\u00b1 {self.plus_minus}"
         if self.interval is not None:
-            return f"[{self.interval[0]}, {self.interval[1]}]"
+            opening = next((c for c in self.text if c in "[("), "[")  # the brackets the page prints
+            return f"{opening}{self.interval[0]}, {self.interval[1]}{']' if opening == '[' else ')'}"
         return None
 
 

@@ -183,6 +183,8 @@ def test_corpus_csv_carries_the_printed_values(cli, slug: str, page: int, label:
     (("table", FIXTURE_PDF, "--page", "2", "--format", "csv", "--set", "dataset"), "--set 'dataset' is not "
      "COLUMN=VALUE"),
     (("table", FIXTURE_PDF, "--page", "2", "--format", "csv", "--set", "datasett=X"), "no import column 'datasett'"),
+    (("table", FIXTURE_PDF, "--page", "2", "--set", "unit=percent"), "--set fills columns of the CSV, which only "
+     "--format csv writes"),
     (("table", FIXTURE_PDF, "--page", "2", "--format", "csv", "--set", "metric={colum}"),
      "cannot fill column 'metric' from '{colum}'"),
 ])
@@ -229,6 +231,17 @@ def test_a_cell_that_cannot_be_read_points_to_the_table_command() -> None:
     assert "no row 'NT 9B' in Table 1" in assertion.detail
     assert assertion.detail.endswith("; to see the table as the review reads it, run: registry table PDF --page 2 "
                                      "--table 'Table 1'")
+
+
+@pytest.mark.parametrize(("text", "interval", "printed"), [
+    ("0.64 [0.61, 0.67]", ("0.61", "0.67"), "[0.61, 0.67]"),
+    ("0.64 (0.61-0.67)", ("0.61", "0.67"), "(0.61, 0.67)"),
+])
+def test_an_interval_keeps_the_brackets_the_page_prints(text: str, interval: tuple[str, str], printed: str) -> None:
+    from review.grid import GridCell
+
+    cell = GridCell("r", "c", text, "0.64", None, interval, "", False, "", None, None)
+    assert cell.uncertainty == printed
 
 
 def test_hint_quotes_for_the_shell() -> None:

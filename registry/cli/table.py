@@ -54,6 +54,9 @@ def table_command(
         if output_format not in FORMATS:
             raise RegistryError(f"unknown format {output_format!r}", "use --format table, json or csv")
         filled = _settings(settings)
+        if filled and output_format != "csv":
+            raise RegistryError("--set fills columns of the CSV, which only --format csv writes",
+                                "add --format csv, or leave --set out")
         if not pdf.is_file():
             raise RegistryError(f"no file {pdf}" if not pdf.exists() else f"{pdf} is not a file",
                                 "give the path of the PDF")
