@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -32,41 +33,103 @@ def export(cli, tmp_path: Path, fmt: str, *extra: str) -> Path:  # type: ignore[
     return out
 
 
-def test_every_eval_ever_files_validate_against_the_published_schema(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+def eee_logs(out: Path) -> dict[str, dict]:  # type: ignore[type-arg]
+    return {p.relative_to(out).as_posix(): json.loads(p.read_text()) for p in sorted(out.rglob("*.json"))
+            if p.name != "registry-export.json"}
+
+
+@pytest.mark.parametrize("records", [None, DATA / "fixture-registry"], ids=["bundled", "fixture"])
+def test_every_eval_ever_files_pass_upstreams_validator_and_the_schema(tmp_path: Path, cli, records) -> None:  # type: ignore[no-untyped-def]
+    """Upstream's pydantic EvaluationLog and validate_aggregate (with the datastore's path checks) accept every
+    file: they rejected every log for its missing min_score, and the fixture's None URLs failed the schema."""
     import jsonschema
 
-    schema = json.loads(SCHEMA.read_text())
-    assert schema["version"] == "0.3.0"
-    validator = jsonschema.Draft7Validator(schema)
-    out = export(cli, tmp_path, "every-eval-ever")
-    files = sorted(out.glob("*-config-*.json"))
-    assert len(files) == 2
-    for path in files:
-        log = json.loads(path.read_text())
+    from tests.tools.upstream import validate_every_eval_ever
+
+    out = export(cli, tmp_path, "every-eval-ever", *(["--records", str(records)] if records else []))
+    logs = eee_logs(out)
+    assert len(logs) == (2 if records is None else 20)
+    validator = jsonschema.Draft7Validator(json.loads(SCHEMA.read_text()))
+    for path, log in logs.items():
         errors = sorted(validator.iter_errors(log), key=lambda e: list(e.path))
-        assert not errors, [f"{list(e.path)}: {e.message}" for e in errors]
-        assert log["schema_version"] == "0.3.0" and log["source_metadata"]["source_type"] == "documentation"
-        assert log["source_metadata"]["additional_details"]["pdf_sha256"] == \
-            "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60"
-    log = json.loads((out / f"{CONFIG_33}.json").read_text())
+        assert not errors, (path, [f"{list(e.path)}: {e.message}" for e in errors])
+    reports = validate_every_eval_ever(out)
+    assert sorted(reports) == sorted(logs)
+    assert {path: (r["errors"], r["warnings"]) for path, r in reports.items() if not r["valid"] or r["warnings"]} == {}
+
+
+def test_upstreams_validator_rejects_what_the_export_fixed(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """The check can fail: a log without score bounds, or filed under a name that is no UUID4, is refused."""
+    from tests.tools.upstream import validate_every_eval_ever
+
+    path, log = next(iter(eee_logs(export(cli, tmp_path, "every-eval-ever")).items()))
+    tmp_path = tmp_path / "broken"
+    unbounded = json.loads(json.dumps(log))
+    unbounded["evaluation_results"][0]["metric_config"]["min_score"] = None
+    for name, data in ((path, unbounded), (str(Path(path).with_name("nt-2-5b.json")), log)):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(json.dumps(data))
+    reports = validate_every_eval_ever(tmp_path)
+    assert "score_type 'continuous' requires min_score" in " ".join(reports[path]["errors"])
+    assert "does not match '{UUID4}.json'" in " ".join(reports[str(Path(path).with_name("nt-2-5b.json"))]["errors"])
+
+
+def test_every_eval_ever_logs_say_what_each_value_is(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    out = export(cli, tmp_path, "every-eval-ever")
+    logs = eee_logs(out)
+    # The datastore's layout, with UUIDs derived from the ids: the same records give the same names.
+    again = export(cli, tmp_path / "again", "every-eval-ever")
+    assert sorted(eee_logs(again)) == sorted(logs)
+    assert all(re.fullmatch(r"data/synthetic-uniform-random-dna-seed-42/nucleotide-transformer/nt-2-5b/"
+                            r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\.json", p)
+               for p in logs)
+    log = next(log for log in logs.values() if log["model_info"]["additional_details"]["configuration_record"]
+               == CONFIG_33)
+    assert log["schema_version"] == "0.3.0" and log["source_metadata"]["source_type"] == "documentation"
+    details = log["source_metadata"]["additional_details"]
+    assert details["pdf_sha256"] == "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60"
+    assert details["pdf_retrieval_url"] == "https://openreview.net/pdf?id=NUleWh1GFx"
     (result,) = log["evaluation_results"]
     assert result["evaluation_result_id"] == RESULT_33
     assert result["score_details"]["score"] == 33.88
     details = result["score_details"]["details"]
     assert details["printed_value"] == "33.88" and details["exact_value"] == "33.88"
+    assert details["value_role"] == "headline" and details["is_fold_value"] == "no"
     assert details["uncertainty"] == "Not reported by the source" and "uncertainty" not in result["score_details"]
     assert "'the NT 2.5B checkpoint (33.88 → 11.49 GB)'" in details["source_locator"]
     assert details["review_status"] == "source checked (no artifact hash)"
-    assert result["metric_config"]["lower_is_better"] is True and result["metric_config"]["metric_unit"] == "gigabyte"
+    config = result["metric_config"]
+    assert config["lower_is_better"] is True and config["metric_unit"] == "gigabyte"
+    assert (config["min_score"], config["max_score"]) == (0.0, "Infinity")
+    assert details["score_bounds"] == "a memory cannot be negative: 0 to Infinity"
     assert log["model_info"]["name"] == "NT 2.5B"
-    # The hardware the authors measured on travels with each value and with the configuration (finding P4);
-    # no record names the developer, so the family's name is never given as one.
     hardware = "NVIDIA H100: NVIDIA H100 (section 2.4); NVIDIA H100, 94 GB each: 'H100 94GB GPUs' (section 4)"
     assert details["hardware"] == hardware
     assert log["model_info"]["additional_details"]["hardware"] == hardware
-    assert "developer" not in log["model_info"]
     assert log["model_info"]["additional_details"]["model_family"] == "Nucleotide Transformer"
     assert log["model_info"]["additional_details"]["checkpoint"] == "Not reported"
+
+
+def test_every_eval_ever_fixture_marks_folds_and_counts_them(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    out = export(cli, tmp_path, "every-eval-ever", "--records", str(DATA / "fixture-registry"))
+    results = {r["evaluation_result_id"]: (log, r) for log in eee_logs(out).values()
+               for r in log["evaluation_results"]}
+    log, mean = results["fixture-genomic-20261201-result-t1-nt-2-5b-h3k4me3"]
+    assert mean["score_details"]["uncertainty"] == {"standard_deviation": 0.021, "num_samples": 10}
+    assert mean["score_details"]["details"]["value_role"] == "aggregate"
+    assert mean["score_details"]["details"]["uncertainty"] == "± 0.021 (standard deviation over 10 folds)"
+    assert (mean["metric_config"]["min_score"], mean["metric_config"]["max_score"]) == ("-Infinity", "Infinity")
+    # The authors evaluated their own model: the source's authors are its developer.
+    assert log["source_metadata"]["evaluator_relationship"] == "first_party"
+    assert log["model_info"]["developer"] == log["source_metadata"]["source_organization_name"]
+    # No URL: the field says why instead of null (the schema refused None).
+    assert log["source_metadata"]["additional_details"]["pdf_retrieval_url"].startswith("Not ")
+    _, fold = results["fixture-genomic-20261201-result-t5-nt-2-5b-fold-7-h3k4me3"]
+    assert fold["score_details"]["details"]["value_role"] == "member"
+    assert fold["score_details"]["details"]["is_fold_value"] == "yes"
+    assert "fixture-genomic-20261201-result-t1-nt-2-5b-h3k4me3" in fold["score_details"]["details"]["value_role_detail"]
+    _, delta = results["fixture-genomic-20261201-result-t2-h3k4me3-delta"]
+    assert delta["score_details"]["details"]["value_role"] == "derived"
 
 
 def test_an_invalid_log_fails_the_schema() -> None:
