@@ -14,7 +14,6 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 
 from tests.conftest import CONFIG_33, DATA, RESULT_11, RESULT_33
 
@@ -174,44 +173,6 @@ def test_prov_json_reads_back_with_exact_decimals(tmp_path: Path, cli) -> None: 
     assert not derived, "our run must not be recorded as derived from the transcribed result"
 
 
-def test_hf_eval_results_without_hub_ids_lists_what_it_could_not_carry(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
-    out = tmp_path / "hf"
-    result = cli("export", "--format", "hf", "--out", out)
-    assert result.exit_code == 0 and "2 result(s) could not be exported" in " ".join(result.output.split())
-    manifest = json.loads((out / "registry-export.json").read_text())
-    assert manifest["files"] == []
-    reasons = {item["record"]: item["reason"] for item in manifest["not_carried"]}
-    assert "its configuration names no Hub model (checkpoint: Not reported)" in reasons[RESULT_11]
-    assert "maps to no Hub benchmark" in reasons[RESULT_11]
-
-
-def test_hf_eval_results_read_back_with_huggingface_hub(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
-    hub = pytest.importorskip("huggingface_hub", reason="the hf export needs huggingface_hub")
-    out = export(cli, tmp_path, "hf", "--hub-ids", str(HUB_IDS))
-    # Two configurations of one Hub model score on one benchmark task: the Hub reads one score per model,
-    # benchmark and task in a file, so each gets its own file, named for its result (finding P12).
-    folder = out / "fixture-org" / "nt-2-5b-fixture" / ".eval_results"
-    files = sorted(folder.iterdir())
-    assert {p.name for p in files} == {f"fixture-org--synthetic-dna-fixture_{RESULT_33.split('-result-')[1]}.yaml",
-                                       f"fixture-org--synthetic-dna-fixture_{RESULT_11.split('-result-')[1]}.yaml"}
-    per_file = [hub.parse_eval_result_entries(yaml.safe_load(path.read_text())) for path in files]
-    assert all(len(found) == 1 for found in per_file)
-    entries = [entry for found in per_file for entry in found]
-    assert sorted(e.value for e in entries) == [11.49, 33.88]
-    assert {e.dataset_id for e in entries} == {"fixture-org/synthetic-dna-fixture"}
-    assert all(e.source_url == "https://openreview.net/pdf?id=NUleWh1GFx" for e in entries)
-    assert any("11.49 GB as printed; source checked" in (e.notes or "") for e in entries)
-    manifest = json.loads((out / "registry-export.json").read_text())
-    lost = {item["record"]: item["fields"] for item in manifest["not_carried"]}
-    assert "our measured and estimated values" in lost[RESULT_11]
-    # The notes carry the unit and the review status as words: the manifest says so, not that they are lost.
-    assert not any(field in ("unit", "review status") or field.startswith("review status and")
-                   for field in lost[RESULT_11])
-    assert "unit, printed value, metric qualifier and review status as fields (the notes carry them as text)" in \
-        lost[RESULT_11]
-    assert "the hardware the source ran it on" in lost[RESULT_11]
-
-
 def test_hub_ids_are_refused_for_a_format_that_does_not_use_them(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
     """--hub-ids is for hf only: elsewhere it is refused rather than silently ignored (finding P11)."""
     out = tmp_path / "csv"
@@ -248,25 +209,3 @@ def test_export_messages(tmp_path: Path, cli) -> None:  # type: ignore[no-untype
     again = tmp_path / "csv"
     assert cli("export", "--format", "csv", "--out", again).exit_code == 0
     assert cli("export", "--format", "csv", "--out", again).exit_code == 0  # an earlier export is replaced
-
-
-def test_hf_notes_write_a_value_with_its_unit_as_the_pages_do(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
-    """The notes wrote '71.3 % as printed' and a dimensionless '0.68  as printed' (two spaces), where every page
-    writes '71.3%' and '0.68' (``units.with_unit``)."""
-    hub = pytest.importorskip("huggingface_hub", reason="the hf export needs huggingface_hub")
-    hub_ids = tmp_path / "hub-ids.yaml"
-    hub_ids.write_text(yaml.safe_dump({
-        "models": {"fixture-genomic-20261201-family-nucleotide-transformer": "fixture-org/nt-fixture",
-                   "fixture-genomic-20261201-family-hyenadna": "fixture-org/hyenadna-fixture"},
-        "benchmarks": {"fixture-genomic-20261201-dataset-h3k4me3": {"id": "fixture-org/h3k4me3", "task_id": "mcc"},
-                       "fixture-genomic-20261201-dataset-promoter": {"id": "fixture-org/promoter",
-                                                                     "task_id": "accuracy"}}}))
-    out = export(cli, tmp_path, "hf", "--records", str(DATA / "fixture-registry"), "--hub-ids", str(hub_ids))
-    notes = [entry.notes or "" for path in out.rglob("*.yaml")
-             for entry in hub.parse_eval_result_entries(yaml.safe_load(path.read_text()))]
-    assert any("), 71.3% as printed; " in note for note in notes), notes
-    assert any("), 0.68 as printed; " in note for note in notes), notes
-    assert not any(" % as printed" in note or "  as printed" in note for note in notes)
-    # The fixture's sources name no retrieval URL: the format takes a source's name only with one (it raised
-    # "unexpected ValueError: If `source_name` ... is provided, `source_url` must also be provided").
-    assert all("(no retrieval URL)" in note and "; source: " in note for note in notes)
