@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import csv
 import json
 import re
 from pathlib import Path
@@ -181,19 +180,6 @@ def test_hub_ids_are_refused_for_a_format_that_does_not_use_them(tmp_path: Path,
     text = " ".join(result.output.split())
     assert "--hub-ids maps records to Hugging Face Hub ids, which only the hf export uses, not csv" in text
     assert "leave out --hub-ids, or use --format hf" in text and not out.exists()
-
-
-def test_csv_is_the_results_flat_view_with_exact_values(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
-    out = export(cli, tmp_path, "csv")
-    with open(out / "results_flat.csv", newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle))
-    assert [r["result_id"] for r in rows] == [RESULT_33, RESULT_11]
-    assert [r["numeric_value"] for r in rows] == ["33.88", "11.49"]
-    assert {r["review_status"] for r in rows} == {"source-checked"}
-    db = tmp_path / "registry.db"
-    assert cli("db", "build", "--out", db).exit_code == 0
-    query = cli("query", "--db", db, "--format", "csv", "SELECT * FROM results_flat ORDER BY result_id")
-    assert query.output == (out / "results_flat.csv").read_text()
 
 
 def test_export_messages(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]

@@ -190,7 +190,7 @@ def schema_ddl(dialect: str) -> str:
     compiler = {"sqlite": sqlite.dialect, "postgresql": postgresql.dialect}[dialect]()
     statements = [str(CreateTable(table).compile(dialect=compiler)).strip() for table in ordered_tables()]
     statements += [str(CreateIndex(index).compile(dialect=compiler)).strip() for index in _indexes()]
-    statements += [f"CREATE VIEW {name} AS{select}" for name, (_, select) in views().items()]
+    statements += [f"CREATE VIEW {name} AS{select}" for name, (_, select) in views(dialect).items()]
     script = "\n\n".join(f"{statement};" for statement in statements)
     return "\n".join(line.rstrip() for line in script.splitlines()) + "\n"
 

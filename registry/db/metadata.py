@@ -137,7 +137,10 @@ def _child_tables_below(tables: dict[str, Any], item: type[BaseModel], kind: str
 
 
 def _view_columns(select: str) -> dict[str, str]:
-    """Descriptions of a view's columns: a result's own fields, and '<kind>_<field>' for the joined records."""
+    """Descriptions of a view's columns: a result's own fields, '<kind>_<field>' for the joined records, and
+    ``VIEW_COLUMNS`` for the rest (computed columns, and fields shown under a name of their own)."""
+    from registry.db.catalog import VIEW_COLUMNS
+
     prefixes = {"evaluation": "evaluation", "configuration": "config", "model_family": "family",
                 "protocol": "protocol", "dataset": "dataset", "source": "source", "transcribed": "result",
                 "reproduced": "reproduction"}
@@ -147,6 +150,7 @@ def _view_columns(select: str) -> dict[str, str]:
         for prefix, kind in prefixes.items():
             if text is None and alias.startswith(f"{prefix}_"):
                 text = describe_column(KIND_MODELS[kind], alias[len(prefix) + 1:])
+        text = VIEW_COLUMNS.get(alias) if alias in VIEW_COLUMNS else text
         if text:
             columns.setdefault(alias, text)
     return columns
