@@ -143,16 +143,14 @@ def test_prov_json_reads_back_with_exact_decimals(tmp_path: Path, cli) -> None: 
     out = export(cli, tmp_path, "prov")
     document = prov_model.ProvDocument.deserialize(source=str(out / "provenance.json"), format="json")
     records = {str(r.identifier): r for r in document.get_records() if r.identifier is not None}
-    result = records[f"reg:{RESULT_11}"]
+    result = records[f"rec:{RESULT_11}"]
     (value,) = result.get_attribute("reg:numeric_value")
     (hardware,) = result.get_attribute("reg:hardware")
     assert str(hardware).startswith("NVIDIA H100: NVIDIA H100 (section 2.4)")
-    (config_hardware,) = records[f"reg:{CONFIG_33}"].get_attribute("reg:hardware")
+    (config_hardware,) = records[f"rec:{CONFIG_33}"].get_attribute("reg:hardware")
     assert "'H100 94GB GPUs' (section 4)" in str(config_hardware)
     assert isinstance(value, prov_model.Literal) and str(value.datatype) == "xsd:decimal" and value.value == "11.49"
     assert "reg:pdf/saadat-fellay-20261015-source-optimizing-genomic-language-models" in records
-    assert isinstance(records["reg:transcription/saadat-fellay-20261015-source-optimizing-genomic-language-models"],
-                      prov_model.ProvActivity)
     reviews = [r for k, r in records.items() if k.startswith("reg:review/")]
     assert len(reviews) == 3 and all(isinstance(r, prov_model.ProvActivity) for r in reviews)
     runs = [r for k, r in records.items() if k.startswith("reg:run/")]
@@ -160,16 +158,53 @@ def test_prov_json_reads_back_with_exact_decimals(tmp_path: Path, cli) -> None: 
     used = [r for r in document.get_records(prov_model.ProvUsage)]
     recipes = {str(u.get_attribute("prov:entity").pop()) for u in used
                if str(u.get_attribute("prov:activity").pop()).startswith("reg:run/")}
-    assert recipes == {f"reg:{RESULT_33.replace('-result-', '-recipe-')}",
-                       f"reg:{RESULT_11.replace('-result-', '-recipe-')}"}
-    estimate = next(r for k, r in records.items() if k.startswith("reg:saadat-fellay-20261129-reproduction"))
+    assert recipes == {f"rec:{RESULT_33.replace('-result-', '-recipe-')}",
+                       f"rec:{RESULT_11.replace('-result-', '-recipe-')}"}
+    estimate = next(r for k, r in records.items() if k.startswith("rec:saadat-fellay-20261129-reproduction"))
     (run_value,) = estimate.get_attribute("reg:value")
     assert str(run_value.datatype) == "xsd:decimal"
     (reproduces,) = estimate.get_attribute("reg:reproduces")
-    assert str(reproduces) in (f"reg:{RESULT_11}", f"reg:{RESULT_33}")
+    assert str(reproduces) in (f"rec:{RESULT_11}", f"rec:{RESULT_33}")
     derived = [r for r in document.get_records(prov_model.ProvDerivation)
                if str(r.get_attribute("prov:generatedEntity").pop()) == str(estimate.identifier)]
     assert not derived, "our run must not be recorded as derived from the transcribed result"
+
+
+def test_prov_transcription_has_its_agent_and_time_and_agents_are_declared_once(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    prov_model = pytest.importorskip("prov.model", reason="the prov export needs prov: pip install -e '.[export]'")
+    out = export(cli, tmp_path, "prov")
+    text = (out / "provenance.json").read_text()
+    document = prov_model.ProvDocument.deserialize(content=text, format="json")
+    # A round trip: what prov reads back is the document, and writing it again gives the same text.
+    again = prov_model.ProvDocument.deserialize(content=document.serialize(indent=2), format="json")
+    assert again == document
+    records = {str(r.identifier): r for r in document.get_records() if r.identifier is not None}
+    (transcription,) = [r for k, r in records.items() if k.startswith("reg:transcription/")]
+    assert isinstance(transcription, prov_model.ProvActivity)
+    assert transcription.get_endTime().isoformat() == "2026-10-15T00:00:00+00:00"
+    generated = [g for g in document.get_records(prov_model.ProvGeneration)
+                 if str(g.get_attribute("prov:entity").pop()) == f"rec:{RESULT_11}"]
+    assert [str(g.get_attribute("prov:activity").pop()) for g in generated] == [str(transcription.identifier)]
+    associations = {str(a.get_attribute("prov:activity").pop()): str(a.get_attribute("prov:agent").pop())
+                    for a in document.get_records(prov_model.ProvAssociation)}
+    curator = associations[str(transcription.identifier)]
+    assert isinstance(records[curator], prov_model.ProvAgent)
+    assert "filed batch saadat-fellay" in str(records[curator].get_attribute("prov:label").pop())
+    agents = [str(r.identifier) for r in document.get_records(prov_model.ProvAgent)]
+    assert len(agents) == len(set(agents)) and len(agents) >= 2
+    assert all(text.count(f'"{agent}": {{') == 1 for agent in agents)
+    review = next(r for k, r in records.items() if k.startswith("reg:review/"))
+    methods = {str(m) for m in review.get_attribute("reg:method")}
+    assert len(methods) > 1 and all(" " not in m for m in methods)
+
+
+def test_prov_identifiers_resolve_to_the_sites_pages(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    prov_model = pytest.importorskip("prov.model", reason="the prov export needs prov: pip install -e '.[export]'")
+    out = export(cli, tmp_path, "prov", "--base-url", "https://example.org/registry/")
+    document = prov_model.ProvDocument.deserialize(source=str(out / "provenance.json"), format="json")
+    uris = {r.identifier.uri for r in document.get_records() if r.identifier is not None}
+    assert f"https://example.org/registry/result/{RESULT_11}.html" in uris
+    assert f"https://example.org/registry/config/{CONFIG_33}.html" in uris
 
 
 def test_hub_ids_are_refused_for_a_format_that_does_not_use_them(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
@@ -195,3 +230,15 @@ def test_export_messages(tmp_path: Path, cli) -> None:  # type: ignore[no-untype
     again = tmp_path / "csv"
     assert cli("export", "--format", "csv", "--out", again).exit_code == 0
     assert cli("export", "--format", "csv", "--out", again).exit_code == 0  # an earlier export is replaced
+
+
+def test_prov_of_the_fixture_registry_round_trips(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    prov_model = pytest.importorskip("prov.model", reason="the prov export needs prov: pip install -e '.[export]'")
+    out = export(cli, tmp_path, "prov", "--records", str(DATA / "fixture-registry"))
+    document = prov_model.ProvDocument.deserialize(source=str(out / "provenance.json"), format="json")
+    assert prov_model.ProvDocument.deserialize(content=document.serialize(), format="json") == document
+    results = [r for r in document.get_records(prov_model.ProvEntity) if str(r.identifier).startswith("rec:")
+               and "-result-" in str(r.identifier)]
+    assert len(results) == 161
+    roles = {str(r.get_attribute("reg:value_role").pop()).split(":")[0].split(" ")[0] for r in results}
+    assert roles == {"headline", "aggregate", "member", "derived"}
