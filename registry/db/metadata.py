@@ -30,24 +30,41 @@ def metadata_path(database: Path) -> Path:
     return database.with_name(f"{database.stem}.metadata.json")
 
 
-def write_metadata(database: Path) -> Path:
+def write_metadata(database: Path, base_url: str | None = None) -> Path:
     """Write the Datasette metadata of the SQLite file ``database`` beside it, atomically; returns its path."""
     from registry.atomic import write_bytes_atomic
 
     path = metadata_path(database)
-    text = json.dumps(datasette_metadata(database.stem), indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(datasette_metadata(database.stem, base_url), indent=2, ensure_ascii=False) + "\n"
     write_bytes_atomic(path, text.encode("utf-8"))
     return path
 
 
-def datasette_metadata(database_name: str) -> dict[str, Any]:
-    """Datasette's metadata document for a database of that name (Datasette names a file's database by its stem)."""
+def datasette_metadata(database_name: str, base_url: str | None = None) -> dict[str, Any]:
+    """Datasette's metadata document for a database of that name (Datasette names a file's database by its stem):
+    every column described, with facets, sort orders, label columns, units, canned queries and full-text search
+    (``registry.db.browse``); with ``base_url``, the canned queries link the site's pages."""
+    from registry.db import browse
+    from registry.db.search import SEARCH_TABLE, SEARCHED
     from registry.db.tables import mirror
     from registry.db.views import views
 
     tables: dict[str, Any] = {
-        "record": {"description": "Every record: its id, its kind and its file (relative to the records folder)."},
-        "registry_meta": {"description": "Facts about the build: the schema version and the number of records."},
+        "record": {"description": "Every record: its id, its kind and its file (relative to the records folder).",
+                   "columns": {"id": "The record's stable id.", "kind": "The record's kind (result, config, ...).",
+                               "path": "The record's file, relative to the records folder."}},
+        "registry_meta": {"description": "Facts about the build: the schema version and the number of records.",
+                          "columns": {"key": "What the fact is (schema_version, records, records_folder).",
+                                      "value": "The fact, as text."}},
+        "unit": {"description": "Every unit a result may be in (registry.units): what it measures, how the pages "
+                 "write it and its scale.",
+                 "columns": {"token": "The unit's name in the records (for example 'gigabyte').",
+                             "dimension": "What it measures (memory, time, percentage, ...): never average across "
+                                          "two.",
+                             "symbol": "How the pages write it after a value ('GB'; '' for none).",
+                             "scale": "How many of the dimension's base unit one of it holds, exact (empty: not "
+                                      "convertible).",
+                             "scale_float": "The scale as a double, for arithmetic."}},
     }
     derived = mirror()
     for kind, stored in derived.kinds.items():
@@ -57,8 +74,24 @@ def datasette_metadata(database_name: str) -> dict[str, Any]:
             _child_tables(tables, model, kind, path, child)
     for name, (description, select) in views().items():
         tables[name] = {"description": description, "columns": _view_columns(select)}
-    return {"title": TITLE, "description": DESCRIPTION,
-            "databases": {database_name: {"title": TITLE, "tables": tables}}}
+    tables[SEARCH_TABLE] = {"description": "Full-text search (FTS5) over the current results: each row is a "
+                            "result of results_flat, its rowid the result's rowid in the result table.",
+                            "columns": {"result_id": "The result's id.", **SEARCHED}}
+    for name, facets in browse.FACETS.items():
+        tables[name]["facets"] = list(facets)
+    for name, (column, descending) in browse.SORTS.items():
+        tables[name]["sort_desc" if descending else "sort"] = column
+    for name, column in browse.LABELS.items():
+        tables[name]["label_column"] = column
+    for name, units in browse.UNITS.items():
+        tables[name]["units"] = units
+    for name, search in browse.SEARCHABLE.items():
+        tables[name].update(fts_table=search, fts_pk="rowid")
+    database: dict[str, Any] = {"title": TITLE, "tables": tables, "queries": browse.canned_queries(base_url)}
+    if base_url:
+        database["source_url"] = base_url
+        database["source"] = "The registry's site"
+    return {"title": TITLE, "description": DESCRIPTION, "databases": {database_name: database}}
 
 
 def _kind_table(model: type[Record], columns: list[str]) -> dict[str, Any]:
