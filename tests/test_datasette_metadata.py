@@ -169,7 +169,7 @@ def test_datasette_runs_the_canned_queries_and_full_text_search(tmp_path: Path, 
                 "SELECT f.result_id FROM results_flat f WHERE f.dataset_name LIKE '%H3K4me3%' "
                 "OR f.metric_qualifier LIKE '%H3K4me3%' OR f.source_locator_quote LIKE '%H3K4me3%'")}
         assert {r["id"] for r in found} == expected
-        for query, word in (("H100", "H100"), ('"standard deviation"', "standard deviation"), ('"NT 2.5B"', "2.5B")):
+        for query in ("H100", '"standard deviation"', '"NT 2.5B"'):  # found nothing before (issue 24)
             hits = httpx.get(f"{base}/fixture/search.json", params={"q": query, "_shape": "array"}, timeout=10).json()
             assert hits and all(hit["result_page"].startswith("https://example.org/registry/result/") for hit in hits)
         facets = httpx.get(f"{base}/fixture/results_flat.json", timeout=10).json()

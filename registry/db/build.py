@@ -37,8 +37,8 @@ from registry.cache import ParseCache
 from registry.cache import enabled as cache_enabled
 from registry.db.freshness import RECORDS_FOLDER_KEY
 from registry.db.rows import Row, record_row, record_rows
-from registry.db.tables import SCHEMA_VERSION, ExactDecimal, UtcTimestamp, mirror
 from registry.db.search import create_search
+from registry.db.tables import SCHEMA_VERSION, ExactDecimal, UtcTimestamp, mirror
 from registry.db.views import create_views, drop_views, views
 from registry.errors import InvalidRegistryError, RegistryError
 from registry.loader import Registry, gc_paused
