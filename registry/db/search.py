@@ -33,12 +33,17 @@ SEARCHED: dict[str, str] = {
 }
 
 
+def search_ddl() -> str:
+    """The statement that makes the table (kept in the golden SQLite DDL with the others)."""
+    return f"CREATE VIRTUAL TABLE {SEARCH_TABLE} USING fts5(result_id UNINDEXED, {', '.join(SEARCHED)})"
+
+
 def create_search(connection: Connection) -> None:
     """Make and fill the FTS5 table (SQLite only), in result-id order so that two builds are the same."""
     if connection.dialect.name != "sqlite":
         return
     columns = ", ".join(SEARCHED)
-    connection.execute(text(f"CREATE VIRTUAL TABLE {SEARCH_TABLE} USING fts5(result_id UNINDEXED, {columns})"))
+    connection.execute(text(search_ddl()))
     connection.execute(text(
         f"INSERT INTO {SEARCH_TABLE}(rowid, result_id, {columns}) "
         f"SELECT r.rowid, f.result_id, {', '.join(f'f.{c}' for c in SEARCHED)} "
