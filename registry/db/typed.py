@@ -7,7 +7,8 @@ references between records become relationships, derived from the foreign keys:
 
 - ``<column>_record`` follows a reference to the record it names (``result.evaluation_record``);
 - the record named gets the rows that name it, ``<table>s`` (``evaluation.results``), or
-  ``<table>s_by_<column>`` where a table names it through two columns;
+  ``<table>s_by_<column>`` where a table names it through two columns (and a source's reviews by
+  their ``source`` field, ``reviews_by_source``, since ``reviews`` are the reviews that check it);
 - a record's lists are its child tables' rows, in order (``result.hardware``, ``source.author``);
 - every record has ``reviews``: the reviews that list it among their subjects.
 
@@ -41,6 +42,9 @@ if TYPE_CHECKING:
 
 #: The table of review subjects, and its columns, through which every record finds its reviews.
 REVIEW_SUBJECTS = ("review_subject", "review_id", "subject")
+#: The relationship every record has to the reviews that check it (a source's reviews by their 'source' field
+#: are ``reviews_by_source``).
+REVIEWS = "reviews"
 
 
 class _Rows(SimpleNamespace):
@@ -112,7 +116,7 @@ def _relate(derived: Mirror, classes: dict[str, type[Any]]) -> None:
             here, there = classes[source], classes[target]
             join = foreign(getattr(here, name)) == there.id
             here.__mapper__.add_property(f"{name}_record", relationship(there, primaryjoin=join, viewonly=True))
-            back = f"{source}s" if len(names) == 1 else f"{source}s_by_{name}"
+            back = f"{source}s" if len(names) == 1 and f"{source}s" != REVIEWS else f"{source}s_by_{name}"
             there.__mapper__.add_property(back, relationship(here, primaryjoin=join, viewonly=True,
                                                              order_by=here.id))
     for stored in derived.kinds.values():
@@ -132,7 +136,7 @@ def _relate(derived: Mirror, classes: dict[str, type[Any]]) -> None:
     review = classes["review"]
     for stored in derived.kinds.values():
         owner = classes[stored.name]
-        owner.__mapper__.add_property("reviews", relationship(
+        owner.__mapper__.add_property(REVIEWS, relationship(
             review, secondary=subjects, primaryjoin=owner.id == foreign(subjects.c[subject_column]),
             secondaryjoin=review.id == foreign(subjects.c[review_column]), viewonly=True, order_by=review.id))
 
