@@ -237,7 +237,7 @@ def read_hub_ids(path: Path | None) -> tuple[dict[str, str], dict[str, list[Task
     except RecordFileError as exc:
         raise RegistryError(f"{path}: {exc}", HUB_IDS_SHAPE) from exc
     except (OSError, UnicodeDecodeError) as exc:
-        raise RegistryError(f"cannot read --hub-ids {path}: {exc}", HUB_IDS_SHAPE) from exc
+        raise RegistryError(f"cannot read {{hub_ids}} {path}: {exc}", HUB_IDS_SHAPE) from exc
     if not isinstance(data, dict) or not set(data) <= {"models", "benchmarks"}:
         raise RegistryError(f"{path} is not a mapping of 'models' and 'benchmarks'"
                             + (f" (it has {', '.join(sorted(map(str, set(data) - {'models', 'benchmarks'})))})"
