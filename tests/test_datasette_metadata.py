@@ -188,3 +188,22 @@ def test_datasette_runs_the_canned_queries_and_full_text_search(tmp_path: Path, 
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_several_builds_share_one_metadata_file(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """Datasette reads one metadata file for every database it serves: --metadata puts each build's entry in it."""
+    shared = tmp_path / "metadata.json"
+    assert cli("db", "build", "--out", tmp_path / "registry.db", "--metadata", shared).exit_code == 0
+    fixture = cli("db", "build", "--records", ROOT / "tests" / "data" / "fixture-registry", "--out",
+                  tmp_path / "fixture.db", "--metadata", shared)
+    assert fixture.exit_code == 0, fixture.output
+    databases = json.loads(shared.read_text())["databases"]
+    assert sorted(databases) == ["fixture", "registry"]
+    assert all("results_on_a_dataset" in each["queries"] for each in databases.values())
+    assert not (tmp_path / "registry.metadata.json").exists()
+    other = tmp_path / "notes.json"
+    other.write_text('{"mine": true}')
+    refused = cli("db", "build", "--out", tmp_path / "third.db", "--metadata", other)
+    assert refused.exit_code == 1 and "is not a Datasette metadata file this command wrote; it was left untouched" \
+        in " ".join(refused.output.split())
+    assert other.read_text() == '{"mine": true}' and not (tmp_path / "third.db").exists()

@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from registry.errors import RegistryError
 from registry.models import KIND_MODELS
 from registry.models.base import Record
 
@@ -30,14 +31,39 @@ def metadata_path(database: Path) -> Path:
     return database.with_name(f"{database.stem}.metadata.json")
 
 
-def write_metadata(database: Path, base_url: str | None = None) -> Path:
-    """Write the Datasette metadata of the SQLite file ``database`` beside it, atomically; returns its path."""
+def write_metadata(database: Path, base_url: str | None = None, into: Path | None = None) -> Path:
+    """Write the Datasette metadata of the SQLite file ``database``, atomically; returns its path.
+
+    Beside the database by default; with ``into``, this database's entry is put into that file, beside
+    the entries of the other databases built into it, since Datasette reads one metadata file for all
+    the databases it serves. A file that is not such a metadata document is left untouched.
+    """
     from registry.atomic import write_bytes_atomic
 
-    path = metadata_path(database)
-    text = json.dumps(datasette_metadata(database.stem, base_url), indent=2, ensure_ascii=False) + "\n"
+    path = into or metadata_path(database)
+    document = datasette_metadata(database.stem, base_url)
+    if into is not None:
+        document["databases"] = {**earlier_databases(into), **document["databases"]}
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     write_bytes_atomic(path, text.encode("utf-8"))
     return path
+
+
+def earlier_databases(into: Path) -> dict[str, Any]:
+    """The databases a metadata file already describes (none if it does not exist); raises for a file that is
+    not a metadata document this command wrote, which is never replaced."""
+    if not into.exists():
+        return {}
+    try:
+        earlier = json.loads(into.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RegistryError(f"{str(into)!r} is not a Datasette metadata file this command wrote ({exc}); it was "
+                            "left untouched", "give another file, or remove that one first") from exc
+    if not isinstance(earlier, dict) or earlier.get("title") != TITLE or not isinstance(earlier.get("databases"),
+                                                                                          dict):
+        raise RegistryError(f"{str(into)!r} is not a Datasette metadata file this command wrote; it was left "
+                            "untouched", "give another file, or remove that one first")
+    return earlier["databases"]
 
 
 def datasette_metadata(database_name: str, base_url: str | None = None) -> dict[str, Any]:
