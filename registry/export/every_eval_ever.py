@@ -133,7 +133,6 @@ def evaluation_log(registry: Registry, configuration: Configuration, dataset: Da
                 "source_record": source.id,
                 "pdf_sha256": source.sha256,
                 "pdf_retrieval_url": source.retrieval_url,
-                "retrieval_url": source.retrieval_url,
                 "doi": source.doi,
                 "arxiv": source.arxiv,
                 "openreview": source.openreview,
