@@ -81,3 +81,129 @@ def test_datasette_serves_the_descriptions(tmp_path: Path, cli) -> None:  # type
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def _serve(db: Path, metadata: Path):  # type: ignore[no-untyped-def]
+    """Datasette on 127.0.0.1 serving ``db`` with ``metadata``: (server, base address)."""
+    import httpx
+
+    port = _free_port()
+    datasette = shutil.which("datasette", path=str(Path(sys.executable).parent)) or "datasette"
+    server = subprocess.Popen([datasette, str(db), "--metadata", str(metadata), "-h", "127.0.0.1", "-p", str(port)],
+                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:  # bounded: a server that never answers fails the test
+        try:
+            httpx.get(f"{base}/-/versions.json", timeout=2)
+            return server, base
+        except httpx.TransportError:
+            time.sleep(0.3)
+    server.terminate()
+    raise AssertionError("Datasette did not answer on 127.0.0.1")
+
+
+def test_every_column_of_every_table_and_view_is_described(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """A column a build makes and the metadata does not describe fails here (16 results_flat columns and every
+    column of four views were undocumented)."""
+    import sqlite3
+
+    db = tmp_path / "fixture.db"
+    assert cli("db", "build", "--records", ROOT / "tests" / "data" / "fixture-registry", "--out", db).exit_code == 0
+    tables = json.loads((tmp_path / "fixture.metadata.json").read_text())["databases"]["fixture"]["tables"]
+    connection = sqlite3.connect(db)
+    names = [row[0] for row in connection.execute(
+        "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' "
+        "AND name NOT LIKE 'results_search_%' ORDER BY name")]
+    undocumented = {}
+    for name in names:
+        columns = [row[1] for row in connection.execute(f"PRAGMA table_info({name})")]
+        described = tables.get(name, {}).get("columns", {})
+        missing = [c for c in columns if not described.get(c)]
+        if missing or not tables.get(name, {}).get("description"):
+            undocumented[name] = missing
+    connection.close()
+    assert "results_search" in names and undocumented == {}
+
+
+FIVE_QUESTIONS = {"results_on_a_dataset": {"dataset": "H3K4me3"}, "reproduced_vs_printed": {},
+                  "differences_between_configurations": {}, "who_checked_what": {}, "throughput_and_latency": {}}
+
+
+def test_datasette_runs_the_canned_queries_and_full_text_search(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("datasette", reason="datasette is a test dependency: pip install -e '.[test]'")
+    import httpx
+
+    db = tmp_path / "fixture.db"
+    built = cli("db", "build", "--records", ROOT / "tests" / "data" / "fixture-registry", "--out", db,
+                "--base-url", "https://example.org/registry")
+    assert built.exit_code == 0, built.output
+    bundled = tmp_path / "registry.db"
+    assert cli("db", "build", "--out", bundled).exit_code == 0
+    server, base = _serve(db, tmp_path / "fixture.metadata.json")
+    try:
+        rows = {}
+        for name, params in FIVE_QUESTIONS.items():
+            answer = httpx.get(f"{base}/fixture/{name}.json", params={**params, "_shape": "array"}, timeout=10)
+            assert answer.status_code == 200, (name, answer.text[:300])
+            rows[name] = answer.json()
+        on_dataset = rows["results_on_a_dataset"]
+        assert on_dataset and all("H3K4me3" in row["dataset_name"] for row in on_dataset)
+        assert {row["value_role"] for row in on_dataset} >= {"aggregate", "member"}
+        mean = next(r for r in on_dataset if r["result_id"].endswith("t1-nt-2-5b-h3k4me3"))
+        assert mean["uncertainty_printed"] == "± 0.021" and mean["review_label"]
+        assert mean["result_page"] == f"https://example.org/registry/result/{mean['result_id']}.html"
+        assert rows["differences_between_configurations"] and all(
+            r["derived_operation"] for r in rows["differences_between_configurations"])
+        assert {r["unit_dimension"] for r in rows["throughput_and_latency"]} == {"throughput", "time"}
+        assert all(r["accelerator"] for r in rows["throughput_and_latency"])
+        # Full-text search: a word finds its results only (it returned every row), on the table and as a query.
+        everything = httpx.get(f"{base}/fixture/result.json", params={"_size": "max"}, timeout=10).json()
+        found = httpx.get(f"{base}/fixture/result.json", params={"_search": "H3K4me3", "_size": "max",
+                                                                 "_shape": "array"}, timeout=10).json()
+        assert 0 < len(found) < len(everything["rows"])
+        import sqlite3
+
+        with sqlite3.connect(db) as connection:
+            expected = {row[0] for row in connection.execute(
+                "SELECT f.result_id FROM results_flat f WHERE f.dataset_name LIKE '%H3K4me3%' "
+                "OR f.metric_qualifier LIKE '%H3K4me3%' OR f.source_locator_quote LIKE '%H3K4me3%'")}
+        assert {r["id"] for r in found} == expected
+        for query in ("H100", '"standard deviation"', '"NT 2.5B"'):  # found nothing before (issue 24)
+            hits = httpx.get(f"{base}/fixture/search.json", params={"q": query, "_shape": "array"}, timeout=10).json()
+            assert hits and all(hit["result_page"].startswith("https://example.org/registry/result/") for hit in hits)
+        facets = httpx.get(f"{base}/fixture/results_flat.json", timeout=10).json()
+        assert "value_role" in facets.get("facet_results", {}) or "value_role" in str(facets.get("facet_results"))
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    # The bundled registry's database answers them too (empty answers where it has no such results).
+    server, base = _serve(bundled, tmp_path / "registry.metadata.json")
+    try:
+        for name, params in FIVE_QUESTIONS.items():
+            answer = httpx.get(f"{base}/registry/{name}.json", params={**params, "_shape": "array"}, timeout=10)
+            assert answer.status_code == 200, (name, answer.text[:300])
+        assert httpx.get(f"{base}/registry/reproduced_vs_printed.json", params={"_shape": "array"},
+                         timeout=10).json()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_several_builds_share_one_metadata_file(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """Datasette reads one metadata file for every database it serves: --metadata puts each build's entry in it."""
+    shared = tmp_path / "metadata.json"
+    assert cli("db", "build", "--out", tmp_path / "registry.db", "--metadata", shared).exit_code == 0
+    fixture = cli("db", "build", "--records", ROOT / "tests" / "data" / "fixture-registry", "--out",
+                  tmp_path / "fixture.db", "--metadata", shared)
+    assert fixture.exit_code == 0, fixture.output
+    databases = json.loads(shared.read_text())["databases"]
+    assert sorted(databases) == ["fixture", "registry"]
+    assert all("results_on_a_dataset" in each["queries"] for each in databases.values())
+    assert not (tmp_path / "registry.metadata.json").exists()
+    other = tmp_path / "notes.json"
+    other.write_text('{"mine": true}')
+    refused = cli("db", "build", "--out", tmp_path / "third.db", "--metadata", other)
+    assert refused.exit_code == 1 and "is not a Datasette metadata file this command wrote; it was left untouched" \
+        in " ".join(refused.output.split())
+    assert other.read_text() == '{"mine": true}' and not (tmp_path / "third.db").exists()

@@ -8,12 +8,11 @@
 
 from __future__ import annotations
 
-import csv
 import json
+import re
 from pathlib import Path
 
 import pytest
-import yaml
 
 from tests.conftest import CONFIG_33, DATA, RESULT_11, RESULT_33
 
@@ -32,41 +31,103 @@ def export(cli, tmp_path: Path, fmt: str, *extra: str) -> Path:  # type: ignore[
     return out
 
 
-def test_every_eval_ever_files_validate_against_the_published_schema(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+def eee_logs(out: Path) -> dict[str, dict]:  # type: ignore[type-arg]
+    return {p.relative_to(out).as_posix(): json.loads(p.read_text()) for p in sorted(out.rglob("*.json"))
+            if p.name != "registry-export.json"}
+
+
+@pytest.mark.parametrize("records", [None, DATA / "fixture-registry"], ids=["bundled", "fixture"])
+def test_every_eval_ever_files_pass_upstreams_validator_and_the_schema(tmp_path: Path, cli, records) -> None:  # type: ignore[no-untyped-def]
+    """Upstream's pydantic EvaluationLog and validate_aggregate (with the datastore's path checks) accept every
+    file: they rejected every log for its missing min_score, and the fixture's None URLs failed the schema."""
     import jsonschema
 
-    schema = json.loads(SCHEMA.read_text())
-    assert schema["version"] == "0.3.0"
-    validator = jsonschema.Draft7Validator(schema)
-    out = export(cli, tmp_path, "every-eval-ever")
-    files = sorted(out.glob("*-config-*.json"))
-    assert len(files) == 2
-    for path in files:
-        log = json.loads(path.read_text())
+    from tests.tools.upstream import validate_every_eval_ever
+
+    out = export(cli, tmp_path, "every-eval-ever", *(["--records", str(records)] if records else []))
+    logs = eee_logs(out)
+    assert len(logs) == (2 if records is None else 20)
+    validator = jsonschema.Draft7Validator(json.loads(SCHEMA.read_text()))
+    for path, log in logs.items():
         errors = sorted(validator.iter_errors(log), key=lambda e: list(e.path))
-        assert not errors, [f"{list(e.path)}: {e.message}" for e in errors]
-        assert log["schema_version"] == "0.3.0" and log["source_metadata"]["source_type"] == "documentation"
-        assert log["source_metadata"]["additional_details"]["pdf_sha256"] == \
-            "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60"
-    log = json.loads((out / f"{CONFIG_33}.json").read_text())
+        assert not errors, (path, [f"{list(e.path)}: {e.message}" for e in errors])
+    reports = validate_every_eval_ever(out)
+    assert sorted(reports) == sorted(logs)
+    assert {path: (r["errors"], r["warnings"]) for path, r in reports.items() if not r["valid"] or r["warnings"]} == {}
+
+
+def test_upstreams_validator_rejects_what_the_export_fixed(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """The check can fail: a log without score bounds, or filed under a name that is no UUID4, is refused."""
+    from tests.tools.upstream import validate_every_eval_ever
+
+    path, log = next(iter(eee_logs(export(cli, tmp_path, "every-eval-ever")).items()))
+    tmp_path = tmp_path / "broken"
+    unbounded = json.loads(json.dumps(log))
+    unbounded["evaluation_results"][0]["metric_config"]["min_score"] = None
+    for name, data in ((path, unbounded), (str(Path(path).with_name("nt-2-5b.json")), log)):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(json.dumps(data))
+    reports = validate_every_eval_ever(tmp_path)
+    assert "score_type 'continuous' requires min_score" in " ".join(reports[path]["errors"])
+    assert "does not match '{UUID4}.json'" in " ".join(reports[str(Path(path).with_name("nt-2-5b.json"))]["errors"])
+
+
+def test_every_eval_ever_logs_say_what_each_value_is(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    out = export(cli, tmp_path, "every-eval-ever")
+    logs = eee_logs(out)
+    # The datastore's layout, with UUIDs derived from the ids: the same records give the same names.
+    again = export(cli, tmp_path / "again", "every-eval-ever")
+    assert sorted(eee_logs(again)) == sorted(logs)
+    assert all(re.fullmatch(r"data/synthetic-uniform-random-dna-seed-42/nucleotide-transformer/nt-2-5b/"
+                            r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\.json", p)
+               for p in logs)
+    log = next(log for log in logs.values() if log["model_info"]["additional_details"]["configuration_record"]
+               == CONFIG_33)
+    assert log["schema_version"] == "0.3.0" and log["source_metadata"]["source_type"] == "documentation"
+    details = log["source_metadata"]["additional_details"]
+    assert details["pdf_sha256"] == "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60"
+    assert details["pdf_retrieval_url"] == "https://openreview.net/pdf?id=NUleWh1GFx"
     (result,) = log["evaluation_results"]
     assert result["evaluation_result_id"] == RESULT_33
     assert result["score_details"]["score"] == 33.88
     details = result["score_details"]["details"]
     assert details["printed_value"] == "33.88" and details["exact_value"] == "33.88"
+    assert details["value_role"] == "headline" and details["is_fold_value"] == "no"
     assert details["uncertainty"] == "Not reported by the source" and "uncertainty" not in result["score_details"]
     assert "'the NT 2.5B checkpoint (33.88 → 11.49 GB)'" in details["source_locator"]
     assert details["review_status"] == "source checked (no artifact hash)"
-    assert result["metric_config"]["lower_is_better"] is True and result["metric_config"]["metric_unit"] == "gigabyte"
+    config = result["metric_config"]
+    assert config["lower_is_better"] is True and config["metric_unit"] == "gigabyte"
+    assert (config["min_score"], config["max_score"]) == (0.0, "Infinity")
+    assert details["score_bounds"] == "a memory cannot be negative: 0 to Infinity"
     assert log["model_info"]["name"] == "NT 2.5B"
-    # The hardware the authors measured on travels with each value and with the configuration (finding P4);
-    # no record names the developer, so the family's name is never given as one.
     hardware = "NVIDIA H100: NVIDIA H100 (section 2.4); NVIDIA H100, 94 GB each: 'H100 94GB GPUs' (section 4)"
     assert details["hardware"] == hardware
     assert log["model_info"]["additional_details"]["hardware"] == hardware
-    assert "developer" not in log["model_info"]
     assert log["model_info"]["additional_details"]["model_family"] == "Nucleotide Transformer"
     assert log["model_info"]["additional_details"]["checkpoint"] == "Not reported"
+
+
+def test_every_eval_ever_fixture_marks_folds_and_counts_them(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    out = export(cli, tmp_path, "every-eval-ever", "--records", str(DATA / "fixture-registry"))
+    results = {r["evaluation_result_id"]: (log, r) for log in eee_logs(out).values()
+               for r in log["evaluation_results"]}
+    log, mean = results["fixture-genomic-20261201-result-t1-nt-2-5b-h3k4me3"]
+    assert mean["score_details"]["uncertainty"] == {"standard_deviation": 0.021, "num_samples": 10}
+    assert mean["score_details"]["details"]["value_role"] == "aggregate"
+    assert mean["score_details"]["details"]["uncertainty"] == "± 0.021 (standard deviation over 10 folds)"
+    assert (mean["metric_config"]["min_score"], mean["metric_config"]["max_score"]) == ("-Infinity", "Infinity")
+    # The authors evaluated their own model: the source's authors are its developer.
+    assert log["source_metadata"]["evaluator_relationship"] == "first_party"
+    assert log["model_info"]["developer"] == log["source_metadata"]["source_organization_name"]
+    # No URL: the field says why instead of null (the schema refused None).
+    assert log["source_metadata"]["additional_details"]["pdf_retrieval_url"].startswith("Not ")
+    _, fold = results["fixture-genomic-20261201-result-t5-nt-2-5b-fold-7-h3k4me3"]
+    assert fold["score_details"]["details"]["value_role"] == "member"
+    assert fold["score_details"]["details"]["is_fold_value"] == "yes"
+    assert "fixture-genomic-20261201-result-t1-nt-2-5b-h3k4me3" in fold["score_details"]["details"]["value_role_detail"]
+    _, delta = results["fixture-genomic-20261201-result-t2-h3k4me3-delta"]
+    assert delta["score_details"]["details"]["value_role"] == "derived"
 
 
 def test_an_invalid_log_fails_the_schema() -> None:
@@ -82,16 +143,14 @@ def test_prov_json_reads_back_with_exact_decimals(tmp_path: Path, cli) -> None: 
     out = export(cli, tmp_path, "prov")
     document = prov_model.ProvDocument.deserialize(source=str(out / "provenance.json"), format="json")
     records = {str(r.identifier): r for r in document.get_records() if r.identifier is not None}
-    result = records[f"reg:{RESULT_11}"]
+    result = records[f"rec:{RESULT_11}"]
     (value,) = result.get_attribute("reg:numeric_value")
     (hardware,) = result.get_attribute("reg:hardware")
     assert str(hardware).startswith("NVIDIA H100: NVIDIA H100 (section 2.4)")
-    (config_hardware,) = records[f"reg:{CONFIG_33}"].get_attribute("reg:hardware")
+    (config_hardware,) = records[f"rec:{CONFIG_33}"].get_attribute("reg:hardware")
     assert "'H100 94GB GPUs' (section 4)" in str(config_hardware)
     assert isinstance(value, prov_model.Literal) and str(value.datatype) == "xsd:decimal" and value.value == "11.49"
     assert "reg:pdf/saadat-fellay-20261015-source-optimizing-genomic-language-models" in records
-    assert isinstance(records["reg:transcription/saadat-fellay-20261015-source-optimizing-genomic-language-models"],
-                      prov_model.ProvActivity)
     reviews = [r for k, r in records.items() if k.startswith("reg:review/")]
     assert len(reviews) == 3 and all(isinstance(r, prov_model.ProvActivity) for r in reviews)
     runs = [r for k, r in records.items() if k.startswith("reg:run/")]
@@ -99,54 +158,53 @@ def test_prov_json_reads_back_with_exact_decimals(tmp_path: Path, cli) -> None: 
     used = [r for r in document.get_records(prov_model.ProvUsage)]
     recipes = {str(u.get_attribute("prov:entity").pop()) for u in used
                if str(u.get_attribute("prov:activity").pop()).startswith("reg:run/")}
-    assert recipes == {f"reg:{RESULT_33.replace('-result-', '-recipe-')}",
-                       f"reg:{RESULT_11.replace('-result-', '-recipe-')}"}
-    estimate = next(r for k, r in records.items() if k.startswith("reg:saadat-fellay-20261129-reproduction"))
+    assert recipes == {f"rec:{RESULT_33.replace('-result-', '-recipe-')}",
+                       f"rec:{RESULT_11.replace('-result-', '-recipe-')}"}
+    estimate = next(r for k, r in records.items() if k.startswith("rec:saadat-fellay-20261129-reproduction"))
     (run_value,) = estimate.get_attribute("reg:value")
     assert str(run_value.datatype) == "xsd:decimal"
     (reproduces,) = estimate.get_attribute("reg:reproduces")
-    assert str(reproduces) in (f"reg:{RESULT_11}", f"reg:{RESULT_33}")
+    assert str(reproduces) in (f"rec:{RESULT_11}", f"rec:{RESULT_33}")
     derived = [r for r in document.get_records(prov_model.ProvDerivation)
                if str(r.get_attribute("prov:generatedEntity").pop()) == str(estimate.identifier)]
     assert not derived, "our run must not be recorded as derived from the transcribed result"
 
 
-def test_hf_eval_results_without_hub_ids_lists_what_it_could_not_carry(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
-    out = tmp_path / "hf"
-    result = cli("export", "--format", "hf", "--out", out)
-    assert result.exit_code == 0 and "2 result(s) could not be exported" in " ".join(result.output.split())
-    manifest = json.loads((out / "registry-export.json").read_text())
-    assert manifest["files"] == []
-    reasons = {item["record"]: item["reason"] for item in manifest["not_carried"]}
-    assert "its configuration names no Hub model (checkpoint: Not reported)" in reasons[RESULT_11]
-    assert "maps to no Hub benchmark" in reasons[RESULT_11]
+def test_prov_transcription_has_its_agent_and_time_and_agents_are_declared_once(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    prov_model = pytest.importorskip("prov.model", reason="the prov export needs prov: pip install -e '.[export]'")
+    out = export(cli, tmp_path, "prov")
+    text = (out / "provenance.json").read_text()
+    document = prov_model.ProvDocument.deserialize(content=text, format="json")
+    # A round trip: what prov reads back is the document, and writing it again gives the same text.
+    again = prov_model.ProvDocument.deserialize(content=document.serialize(indent=2), format="json")
+    assert again == document
+    records = {str(r.identifier): r for r in document.get_records() if r.identifier is not None}
+    (transcription,) = [r for k, r in records.items() if k.startswith("reg:transcription/")]
+    assert isinstance(transcription, prov_model.ProvActivity)
+    assert transcription.get_endTime().isoformat() == "2026-10-15T00:00:00+00:00"
+    generated = [g for g in document.get_records(prov_model.ProvGeneration)
+                 if str(g.get_attribute("prov:entity").pop()) == f"rec:{RESULT_11}"]
+    assert [str(g.get_attribute("prov:activity").pop()) for g in generated] == [str(transcription.identifier)]
+    associations = {str(a.get_attribute("prov:activity").pop()): str(a.get_attribute("prov:agent").pop())
+                    for a in document.get_records(prov_model.ProvAssociation)}
+    curator = associations[str(transcription.identifier)]
+    assert isinstance(records[curator], prov_model.ProvAgent)
+    assert "filed batch saadat-fellay" in str(records[curator].get_attribute("prov:label").pop())
+    agents = [str(r.identifier) for r in document.get_records(prov_model.ProvAgent)]
+    assert len(agents) == len(set(agents)) and len(agents) >= 2
+    assert all(text.count(f'"{agent}": {{') == 1 for agent in agents)
+    review = next(r for k, r in records.items() if k.startswith("reg:review/"))
+    methods = {str(m) for m in review.get_attribute("reg:method")}
+    assert len(methods) > 1 and all(" " not in m for m in methods)
 
 
-def test_hf_eval_results_read_back_with_huggingface_hub(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
-    hub = pytest.importorskip("huggingface_hub", reason="the hf export needs huggingface_hub")
-    out = export(cli, tmp_path, "hf", "--hub-ids", str(HUB_IDS))
-    # Two configurations of one Hub model score on one benchmark task: the Hub reads one score per model,
-    # benchmark and task in a file, so each gets its own file, named for its result (finding P12).
-    folder = out / "fixture-org" / "nt-2-5b-fixture" / ".eval_results"
-    files = sorted(folder.iterdir())
-    assert {p.name for p in files} == {f"fixture-org--synthetic-dna-fixture_{RESULT_33.split('-result-')[1]}.yaml",
-                                       f"fixture-org--synthetic-dna-fixture_{RESULT_11.split('-result-')[1]}.yaml"}
-    per_file = [hub.parse_eval_result_entries(yaml.safe_load(path.read_text())) for path in files]
-    assert all(len(found) == 1 for found in per_file)
-    entries = [entry for found in per_file for entry in found]
-    assert sorted(e.value for e in entries) == [11.49, 33.88]
-    assert {e.dataset_id for e in entries} == {"fixture-org/synthetic-dna-fixture"}
-    assert all(e.source_url == "https://openreview.net/pdf?id=NUleWh1GFx" for e in entries)
-    assert any("11.49 GB as printed; source checked" in (e.notes or "") for e in entries)
-    manifest = json.loads((out / "registry-export.json").read_text())
-    lost = {item["record"]: item["fields"] for item in manifest["not_carried"]}
-    assert "our measured and estimated values" in lost[RESULT_11]
-    # The notes carry the unit and the review status as words: the manifest says so, not that they are lost.
-    assert not any(field in ("unit", "review status") or field.startswith("review status and")
-                   for field in lost[RESULT_11])
-    assert "unit, printed value, metric qualifier and review status as fields (the notes carry them as text)" in \
-        lost[RESULT_11]
-    assert "the hardware the source ran it on" in lost[RESULT_11]
+def test_prov_identifiers_resolve_to_the_sites_pages(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    prov_model = pytest.importorskip("prov.model", reason="the prov export needs prov: pip install -e '.[export]'")
+    out = export(cli, tmp_path, "prov", "--base-url", "https://example.org/registry/")
+    document = prov_model.ProvDocument.deserialize(source=str(out / "provenance.json"), format="json")
+    uris = {r.identifier.uri for r in document.get_records() if r.identifier is not None}
+    assert f"https://example.org/registry/result/{RESULT_11}.html" in uris
+    assert f"https://example.org/registry/config/{CONFIG_33}.html" in uris
 
 
 def test_hub_ids_are_refused_for_a_format_that_does_not_use_them(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
@@ -157,19 +215,6 @@ def test_hub_ids_are_refused_for_a_format_that_does_not_use_them(tmp_path: Path,
     text = " ".join(result.output.split())
     assert "--hub-ids maps records to Hugging Face Hub ids, which only the hf export uses, not csv" in text
     assert "leave out --hub-ids, or use --format hf" in text and not out.exists()
-
-
-def test_csv_is_the_results_flat_view_with_exact_values(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
-    out = export(cli, tmp_path, "csv")
-    with open(out / "results_flat.csv", newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle))
-    assert [r["result_id"] for r in rows] == [RESULT_33, RESULT_11]
-    assert [r["numeric_value"] for r in rows] == ["33.88", "11.49"]
-    assert {r["review_status"] for r in rows} == {"source-checked"}
-    db = tmp_path / "registry.db"
-    assert cli("db", "build", "--out", db).exit_code == 0
-    query = cli("query", "--db", db, "--format", "csv", "SELECT * FROM results_flat ORDER BY result_id")
-    assert query.output == (out / "results_flat.csv").read_text()
 
 
 def test_export_messages(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
@@ -187,23 +232,13 @@ def test_export_messages(tmp_path: Path, cli) -> None:  # type: ignore[no-untype
     assert cli("export", "--format", "csv", "--out", again).exit_code == 0  # an earlier export is replaced
 
 
-def test_hf_notes_write_a_value_with_its_unit_as_the_pages_do(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
-    """The notes wrote '71.3 % as printed' and a dimensionless '0.68  as printed' (two spaces), where every page
-    writes '71.3%' and '0.68' (``units.with_unit``)."""
-    hub = pytest.importorskip("huggingface_hub", reason="the hf export needs huggingface_hub")
-    hub_ids = tmp_path / "hub-ids.yaml"
-    hub_ids.write_text(yaml.safe_dump({
-        "models": {"fixture-genomic-20261201-family-nucleotide-transformer": "fixture-org/nt-fixture",
-                   "fixture-genomic-20261201-family-hyenadna": "fixture-org/hyenadna-fixture"},
-        "benchmarks": {"fixture-genomic-20261201-dataset-h3k4me3": {"id": "fixture-org/h3k4me3", "task_id": "mcc"},
-                       "fixture-genomic-20261201-dataset-promoter": {"id": "fixture-org/promoter",
-                                                                     "task_id": "accuracy"}}}))
-    out = export(cli, tmp_path, "hf", "--records", str(DATA / "fixture-registry"), "--hub-ids", str(hub_ids))
-    notes = [entry.notes or "" for path in out.rglob("*.yaml")
-             for entry in hub.parse_eval_result_entries(yaml.safe_load(path.read_text()))]
-    assert any("), 71.3% as printed; " in note for note in notes), notes
-    assert any("), 0.68 as printed; " in note for note in notes), notes
-    assert not any(" % as printed" in note or "  as printed" in note for note in notes)
-    # The fixture's sources name no retrieval URL: the format takes a source's name only with one (it raised
-    # "unexpected ValueError: If `source_name` ... is provided, `source_url` must also be provided").
-    assert all("(no retrieval URL)" in note and "; source: " in note for note in notes)
+def test_prov_of_the_fixture_registry_round_trips(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    prov_model = pytest.importorskip("prov.model", reason="the prov export needs prov: pip install -e '.[export]'")
+    out = export(cli, tmp_path, "prov", "--records", str(DATA / "fixture-registry"))
+    document = prov_model.ProvDocument.deserialize(source=str(out / "provenance.json"), format="json")
+    assert prov_model.ProvDocument.deserialize(content=document.serialize(), format="json") == document
+    results = [r for r in document.get_records(prov_model.ProvEntity) if str(r.identifier).startswith("rec:")
+               and "-result-" in str(r.identifier)]
+    assert len(results) == 161
+    roles = {str(r.get_attribute("reg:value_role").pop()).split(":")[0].split(" ")[0] for r in results}
+    assert roles == {"headline", "aggregate", "member", "derived"}

@@ -48,6 +48,17 @@ def build_command(
         None, "--db", metavar="URL",
         help="Build into this PostgreSQL database instead of a file (postgresql+psycopg://USER:PASS@HOST/DB).",
     ),
+    base_url: str | None = typer.Option(
+        None, "--base-url", metavar="URL",
+        help="Where the site is published (https://.../): the Datasette metadata's canned queries link each "
+        "record they list to its page there.",
+    ),
+    metadata_file: Path | None = typer.Option(
+        None, "--metadata", dir_okay=False, metavar="FILE",
+        help="Put this database's Datasette metadata into FILE, beside the other databases built into it "
+        "(Datasette reads one metadata file for every database it serves); default: <name>.metadata.json "
+        "beside the database.",
+    ),
     records: Path = RecordsOption,
     no_cache: bool = NoCacheOption,
     debug: bool = DebugOption,
@@ -74,6 +85,13 @@ def build_command(
         if db is not None and "://" not in db:
             raise RegistryError(f"--db {db!r} is not a database URL",
                                 "use --out FILE for a SQLite file, or --db postgresql+psycopg://USER:PASS@HOST/DB")
+        from registry.links import checked_base_url
+
+        site = checked_base_url(base_url) if base_url is not None else None
+        if metadata_file is not None:
+            from registry.db.metadata import earlier_databases
+
+            earlier_databases(metadata_file)  # a file that is no metadata of ours is refused before the build
         summary = build_database(records, out=out, url=db, cache=not no_cache)
         console.print(
             f"Built {summary.target}: {summary.records} records as {summary.rows} rows in {summary.tables} tables "
@@ -82,7 +100,7 @@ def build_command(
         if db is None:
             from registry.db.metadata import write_metadata
 
-            metadata = write_metadata(out)
+            metadata = write_metadata(out, site, metadata_file)
             console.print(f"Wrote {metadata} (for: datasette {out} --metadata {metadata})")
 
 

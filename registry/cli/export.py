@@ -22,7 +22,11 @@ def export_command(
     hub_ids: Path | None = typer.Option(None, "--hub-ids", dir_okay=False, exists=True,
                                         help="hf only: YAML mapping configuration or family ids to Hub models "
                                              "('models:') and dataset or protocol ids to Hub benchmarks "
-                                             "('benchmarks:', each {id, task_id})."),
+                                             "('benchmarks:', each {id, task_id, metric}: the benchmark task that "
+                                             "scores that registry metric)."),
+    base_url: str | None = typer.Option(None, "--base-url", metavar="URL",
+                                        help="csv and prov: where the site is published (https://.../); csv's "
+                                             "page_url and prov's identifiers link to each record's page there."),
     records: Path = RecordsOption,
     debug: bool = DebugOption,
 ) -> None:
@@ -41,8 +45,11 @@ def export_command(
             raise RegistryError(f"--hub-ids maps records to Hugging Face Hub ids, which only the hf export uses, "
                                 f"not {format}", "leave out --hub-ids, or use --format hf")
 
+        from registry.links import checked_base_url
+
+        site = checked_base_url(base_url) if base_url is not None else None
         registry = load_valid(records)
-        written = export(registry, format, out, hub_ids=hub_ids)
+        written = export(registry, format, out, hub_ids=hub_ids, base_url=site)
         left = [item for item in written.not_carried if item.get("exported") is False]
         console.print(f"Wrote {len(written.files)} file(s) to {out}/ as {format}"
                       + (f"; {len(left)} result(s) could not be exported (see {out}/registry-export.json)"

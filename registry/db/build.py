@@ -37,6 +37,7 @@ from registry.cache import ParseCache
 from registry.cache import enabled as cache_enabled
 from registry.db.freshness import RECORDS_FOLDER_KEY
 from registry.db.rows import Row, record_row, record_rows
+from registry.db.search import create_search, search_ddl
 from registry.db.tables import SCHEMA_VERSION, ExactDecimal, UtcTimestamp, mirror
 from registry.db.views import create_views, drop_views, views
 from registry.errors import InvalidRegistryError, RegistryError
@@ -190,7 +191,8 @@ def schema_ddl(dialect: str) -> str:
     compiler = {"sqlite": sqlite.dialect, "postgresql": postgresql.dialect}[dialect]()
     statements = [str(CreateTable(table).compile(dialect=compiler)).strip() for table in ordered_tables()]
     statements += [str(CreateIndex(index).compile(dialect=compiler)).strip() for index in _indexes()]
-    statements += [f"CREATE VIEW {name} AS{select}" for name, (_, select) in views().items()]
+    statements += [f"CREATE VIEW {name} AS{select}" for name, (_, select) in views(dialect).items()]
+    statements += [search_ddl()] if dialect == "sqlite" else []
     script = "\n\n".join(f"{statement};" for statement in statements)
     return "\n".join(line.rstrip() for line in script.splitlines()) + "\n"
 
@@ -283,6 +285,7 @@ def _populate(connection: Connection, registry: Registry, store: ParseCache | No
         connection.execute(text("SET CONSTRAINTS ALL IMMEDIATE"))
     _create_indexes(connection)
     create_views(connection)
+    create_search(connection)
     return written
 
 

@@ -21,7 +21,10 @@ VIEWS: dict[str, str] = {
     ),
     "results_flat": (
         "One row per current result (neither superseded nor retracted), with its evaluation, configuration, "
-        "model family, protocol, dataset, source and review status."
+        "model family, protocol, dataset, source and review status; value_role tells a headline value from a "
+        "mean over folds ('aggregate'), one fold of it ('member') and a difference or ratio ('derived'); "
+        "latest_reviewer and latest_reviewed_at say who checked it last and when; missing_metadata lists "
+        "what the source leaves unstated."
     ),
     "results_all": (
         "Every result, current or not, as results_flat shows it, with its status ('current', 'superseded', "
@@ -37,4 +40,59 @@ VIEWS: dict[str, str] = {
         "measured on hardware or estimated (the column is neutral: an estimate is no measurement). Values, "
         "difference and ratio are exact as filed; the *_float columns are for arithmetic and sorting."
     ),
+}
+
+#: Columns of the views that hold no model field of their own (computed, or named apart from the field they
+#: show), with what each holds: the metadata, the CSV export's descriptor and the docs read them from here. A
+#: test fails on any view column that neither a model field nor this list describes.
+VIEW_COLUMNS: dict[str, str] = {
+    "record_id": "The record's id.",
+    "result_id": "The result's id.",
+    "reproduction_id": "The reproduction's (our run's) id.",
+    "recipe_id": "The recipe our run followed.",
+    "kind": "The record's kind (result, config, review, ...).",
+    "path": "The record's file, relative to the records folder.",
+    "field": "The field left empty on purpose.",
+    "reason": "Why it is empty (unreported, not-applicable, not-separately-documented, ...).",
+    "note": "What exactly is missing and what is known instead.",
+    "status": "Where the record stands in its chain of versions: 'current', 'superseded' or 'retracted'.",
+    "superseded_by": "For a superseded record, the record that replaced it (empty otherwise).",
+    "correction_id": "The correction that superseded the record (empty otherwise).",
+    "retraction_id": "The retraction that withdrew the record (empty otherwise).",
+    "review_status": "The strongest status any review grants the record ('source-checked'), or 'not-reviewed'.",
+    "artifact_pinned": "1 where a review granting the status names the SHA-256 of the file it checked, else 0.",
+    "review_artifact_pinned": "1 where a review granting the status names the SHA-256 of the file it checked, "
+                              "else 0.",
+    "review_label": "The review status as the pages word it ('source checked (no artifact hash)').",
+    "review_count": "How many reviews check the record.",
+    "value_role": "What the value is in its table: 'headline' (as printed), 'aggregate' (a mean over values the "
+                  "source prints too, such as folds), 'member' (one fold or seed of such a mean) or 'derived' (a "
+                  "difference, ratio, relative change, reduction or speed-up of two printed values).",
+    "unit_dimension": "What the unit measures (memory, time, percentage, dimensionless, ...); never average "
+                      "across two.",
+    "unit_symbol": "How the pages write the unit after a value ('GB', '%', '' for none).",
+    "hardware_accelerator": "The first accelerator the source names for the value (hardware_entries says how "
+                            "many statements there are).",
+    "hardware_entries": "How many statements of the source about the hardware the value was measured on.",
+    "latest_review_id": "The latest review that lists the result among its subjects (undated reviews last).",
+    "latest_reviewer": "Who did that review: a person, an agent or a script with its version.",
+    "latest_reviewed_at": "When that review was done (UTC).",
+    "missing_metadata_count": "How many fields the result leaves empty on purpose.",
+    "missing_metadata": "The result's empty fields with their reasons, 'field: reason; ...'.",
+    "independence": "Whether the evaluators developed the model ('developer') or not ('independent-external').",
+    "split": "The data split evaluated.",
+    "adaptation": "What the model did during the evaluation (for example 'Training step').",
+    "update_mode": "Whether a training step updates all weights ('full') or a LoRA adapter ('lora').",
+    "aggregated_over_kind": "What each result of the evaluation aggregates over (folds, seeds, runs, samples).",
+    "aggregated_over_count": "How many folds, seeds, runs or samples each result of the evaluation aggregates.",
+    "reported_name": "The model's name as the source prints it.",
+    "checkpoint": "The checkpoint the configuration used, where the source names it.",
+    "transcribed_value": "The result's exact value as transcribed from the source.",
+    "our_value": "Our run's exact value, in the result's unit.",
+    "our_value_gib": "Our run's value in GiB, for a memory value.",
+    "difference": "Our value minus the transcribed value, exact.",
+    "ratio": "Our value divided by the transcribed value, exact.",
+    "our_value_float": "Our value as a double, for arithmetic and sorting.",
+    "difference_float": "The difference as a double, for arithmetic and sorting.",
+    "ratio_float": "The ratio as a double, for arithmetic and sorting.",
 }

@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from registry.errors import RegistryError
 from registry.models import KIND_MODELS
 from registry.models.base import Record
 
@@ -30,24 +31,66 @@ def metadata_path(database: Path) -> Path:
     return database.with_name(f"{database.stem}.metadata.json")
 
 
-def write_metadata(database: Path) -> Path:
-    """Write the Datasette metadata of the SQLite file ``database`` beside it, atomically; returns its path."""
+def write_metadata(database: Path, base_url: str | None = None, into: Path | None = None) -> Path:
+    """Write the Datasette metadata of the SQLite file ``database``, atomically; returns its path.
+
+    Beside the database by default; with ``into``, this database's entry is put into that file, beside
+    the entries of the other databases built into it, since Datasette reads one metadata file for all
+    the databases it serves. A file that is not such a metadata document is left untouched.
+    """
     from registry.atomic import write_bytes_atomic
 
-    path = metadata_path(database)
-    text = json.dumps(datasette_metadata(database.stem), indent=2, ensure_ascii=False) + "\n"
+    path = into or metadata_path(database)
+    document = datasette_metadata(database.stem, base_url)
+    if into is not None:
+        document["databases"] = {**earlier_databases(into), **document["databases"]}
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     write_bytes_atomic(path, text.encode("utf-8"))
     return path
 
 
-def datasette_metadata(database_name: str) -> dict[str, Any]:
-    """Datasette's metadata document for a database of that name (Datasette names a file's database by its stem)."""
+def earlier_databases(into: Path) -> dict[str, Any]:
+    """The databases a metadata file already describes (none if it does not exist); raises for a file that is
+    not a metadata document this command wrote, which is never replaced."""
+    if not into.exists():
+        return {}
+    try:
+        earlier = json.loads(into.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RegistryError(f"{str(into)!r} is not a Datasette metadata file this command wrote ({exc}); it was "
+                            "left untouched", "give another file, or remove that one first") from exc
+    if not isinstance(earlier, dict) or earlier.get("title") != TITLE or not isinstance(earlier.get("databases"),
+                                                                                          dict):
+        raise RegistryError(f"{str(into)!r} is not a Datasette metadata file this command wrote; it was left "
+                            "untouched", "give another file, or remove that one first")
+    return earlier["databases"]
+
+
+def datasette_metadata(database_name: str, base_url: str | None = None) -> dict[str, Any]:
+    """Datasette's metadata document for a database of that name (Datasette names a file's database by its stem):
+    every column described, with facets, sort orders, label columns, units, canned queries and full-text search
+    (``registry.db.browse``); with ``base_url``, the canned queries link the site's pages."""
+    from registry.db import browse
+    from registry.db.search import SEARCH_TABLE, SEARCHED
     from registry.db.tables import mirror
     from registry.db.views import views
 
     tables: dict[str, Any] = {
-        "record": {"description": "Every record: its id, its kind and its file (relative to the records folder)."},
-        "registry_meta": {"description": "Facts about the build: the schema version and the number of records."},
+        "record": {"description": "Every record: its id, its kind and its file (relative to the records folder).",
+                   "columns": {"id": "The record's stable id.", "kind": "The record's kind (result, config, ...).",
+                               "path": "The record's file, relative to the records folder."}},
+        "registry_meta": {"description": "Facts about the build: the schema version and the number of records.",
+                          "columns": {"key": "What the fact is (schema_version, records, records_folder).",
+                                      "value": "The fact, as text."}},
+        "unit": {"description": "Every unit a result may be in (registry.units): what it measures, how the pages "
+                 "write it and its scale.",
+                 "columns": {"token": "The unit's name in the records (for example 'gigabyte').",
+                             "dimension": "What it measures (memory, time, percentage, ...): never average across "
+                                          "two.",
+                             "symbol": "How the pages write it after a value ('GB'; '' for none).",
+                             "scale": "How many of the dimension's base unit one of it holds, exact (empty: not "
+                                      "convertible).",
+                             "scale_float": "The scale as a double, for arithmetic."}},
     }
     derived = mirror()
     for kind, stored in derived.kinds.items():
@@ -57,8 +100,24 @@ def datasette_metadata(database_name: str) -> dict[str, Any]:
             _child_tables(tables, model, kind, path, child)
     for name, (description, select) in views().items():
         tables[name] = {"description": description, "columns": _view_columns(select)}
-    return {"title": TITLE, "description": DESCRIPTION,
-            "databases": {database_name: {"title": TITLE, "tables": tables}}}
+    tables[SEARCH_TABLE] = {"description": "Full-text search (FTS5) over the current results: each row is a "
+                            "result of results_flat, its rowid the result's rowid in the result table.",
+                            "columns": {"result_id": "The result's id.", **SEARCHED}}
+    for name, facets in browse.FACETS.items():
+        tables[name]["facets"] = list(facets)
+    for name, (column, descending) in browse.SORTS.items():
+        tables[name]["sort_desc" if descending else "sort"] = column
+    for name, column in browse.LABELS.items():
+        tables[name]["label_column"] = column
+    for name, units in browse.UNITS.items():
+        tables[name]["units"] = units
+    for name, search in browse.SEARCHABLE.items():
+        tables[name].update(fts_table=search, fts_pk="rowid")
+    database: dict[str, Any] = {"title": TITLE, "tables": tables, "queries": browse.canned_queries(base_url)}
+    if base_url:
+        database["source_url"] = base_url
+        database["source"] = "The registry's site"
+    return {"title": TITLE, "description": DESCRIPTION, "databases": {database_name: database}}
 
 
 def _kind_table(model: type[Record], columns: list[str]) -> dict[str, Any]:
@@ -137,7 +196,10 @@ def _child_tables_below(tables: dict[str, Any], item: type[BaseModel], kind: str
 
 
 def _view_columns(select: str) -> dict[str, str]:
-    """Descriptions of a view's columns: a result's own fields, and '<kind>_<field>' for the joined records."""
+    """Descriptions of a view's columns: a result's own fields, '<kind>_<field>' for the joined records, and
+    ``VIEW_COLUMNS`` for the rest (computed columns, and fields shown under a name of their own)."""
+    from registry.db.catalog import VIEW_COLUMNS
+
     prefixes = {"evaluation": "evaluation", "configuration": "config", "model_family": "family",
                 "protocol": "protocol", "dataset": "dataset", "source": "source", "transcribed": "result",
                 "reproduced": "reproduction"}
@@ -147,6 +209,7 @@ def _view_columns(select: str) -> dict[str, str]:
         for prefix, kind in prefixes.items():
             if text is None and alias.startswith(f"{prefix}_"):
                 text = describe_column(KIND_MODELS[kind], alias[len(prefix) + 1:])
+        text = VIEW_COLUMNS.get(alias) if alias in VIEW_COLUMNS else text
         if text:
             columns.setdefault(alias, text)
     return columns

@@ -37,10 +37,12 @@ MAX_SQL_BYTES = 1 << 20
 #: Address space the process may use beyond SQLite's heap limit: the interpreter, a batch of rows.
 HEADROOM_BYTES = 512 << 20
 
-#: Pragmas that only describe the schema, usable as table-valued functions (pragma_table_info('result')).
+#: Pragmas that only describe the schema, usable as table-valued functions (pragma_table_info('result')), and
+#: data_version, a counter FTS5 reads when it opens the full-text table (results_search).
 READ_ONLY_PRAGMAS = frozenset({
     "table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo",
     "foreign_key_list", "collation_list", "function_list", "module_list", "pragma_list", "database_list",
+    "data_version",
 })
 _ALLOWED_ACTIONS = frozenset({sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION,
                               getattr(sqlite3, "SQLITE_RECURSIVE", 33)})

@@ -24,6 +24,8 @@ from registry.db.catalog import VIEWS
 from registry.db.tables import Mirror, mirror
 from registry.display import STATUS_LABELS, UNVERIFIABLE_NOTE
 from registry.models.records import ReviewStatus
+from registry.models.values import BINARY_OPERATIONS, Operation
+from registry.value_roles import Role
 
 #: Review statuses from strongest to weakest; every status must be listed (a test checks it).
 STATUS_STRENGTH: tuple[ReviewStatus, ...] = (ReviewStatus.SOURCE_CHECKED,)
@@ -83,6 +85,34 @@ RESULT_JOINED = ("evaluation", "source")
 RESULT_ALIASES: dict[str, str] = {}
 
 
+def _role_case() -> str:
+    """The value's role by ``registry.value_roles.role_of``'s rule: derived, a mean's member, a mean, or headline."""
+    binary = ", ".join(f"'{op.value}'" for op in sorted(BINARY_OPERATIONS))
+    return (f"CASE WHEN r.derived_operation IN ({binary}) THEN '{Role.DERIVED.value}'\n"
+            f"            WHEN EXISTS (SELECT 1 FROM result_derived_input di JOIN result m ON m.id = di.result_id\n"
+            f"                         WHERE di.input = r.id AND m.derived_operation = '{Operation.MEAN.value}')\n"
+            f"                 THEN '{Role.MEMBER.value}'\n"
+            f"            WHEN r.derived_operation = '{Operation.MEAN.value}' THEN '{Role.AGGREGATE.value}'\n"
+            f"            ELSE '{Role.HEADLINE.value}' END")
+
+
+def _latest_review(column: str) -> str:
+    """A column of the latest review that lists the result among its subjects (undated reviews last)."""
+    return (f"(SELECT v.{column} FROM review_subject s JOIN review v ON v.id = s.review_id WHERE s.subject = r.id\n"
+            f"        ORDER BY v.reviewed_at IS NULL, v.reviewed_at DESC, v.id LIMIT 1)")
+
+
+def _missing_fields(dialect: str) -> str:
+    """'field: reason; ...' of the result's missing-metadata entries, in their order (each dialect's own
+    string aggregate: SQLite's group_concat over an ordered subquery, PostgreSQL's string_agg)."""
+    item = "m.field || ': ' || m.reason"
+    if dialect == "postgresql":
+        return (f"(SELECT string_agg({item}, '; ' ORDER BY m.position) FROM missing_metadata m "
+                f"WHERE m.record_id = r.id)")
+    return (f"(SELECT group_concat(t, '; ') FROM (SELECT {item} AS t FROM missing_metadata m "
+            f"WHERE m.record_id = r.id ORDER BY m.position))")
+
+
 def _result_columns(tables: Mirror) -> str:
     """The result's own columns as ``results_flat`` selects them: ``r.<column>[ AS <alias>]``, one per line."""
     columns = [column for name, stored in tables.own_columns("result") if name not in RESULT_JOINED
@@ -106,13 +136,14 @@ SELECT rec.id AS record_id,
 FROM record rec"""
 
 
-def _results_select(tables: Mirror, *, history: bool) -> str:
+def _results_select(tables: Mirror, dialect: str, *, history: bool) -> str:
     """The results as ``results_flat`` lists them; with ``history``, every version and its status."""
     status = ("       hs.status,\n       hs.superseded_by,\n" if history else "")
     current = "" if history else "\nWHERE hs.status = 'current'"
     return f"""
 SELECT r.id AS result_id,
 {status}{_result_columns(tables)}
+       {_role_case()} AS value_role,
        u.dimension AS unit_dimension,
        u.symbol AS unit_symbol,
        (SELECT h.accelerator FROM result_hardware h WHERE h.result_id = r.id
@@ -121,6 +152,11 @@ SELECT r.id AS result_id,
        st.review_status,
        st.artifact_pinned AS review_artifact_pinned,
        st.review_label,
+       {_latest_review("id")} AS latest_review_id,
+       {_latest_review("reviewer")} AS latest_reviewer,
+       {_latest_review("reviewed_at")} AS latest_reviewed_at,
+       (SELECT COUNT(*) FROM missing_metadata m WHERE m.record_id = r.id) AS missing_metadata_count,
+       {_missing_fields(dialect)} AS missing_metadata,
        e.id AS evaluation_id,
        e.name AS evaluation_name,
        e.independence,
@@ -145,6 +181,7 @@ SELECT r.id AS result_id,
        s.year AS source_year,
        s.venue AS source_venue,
        s.sha256 AS source_sha256,
+       s.retrieval_url AS source_retrieval_url,
        s.doi AS source_doi,
        s.arxiv AS source_arxiv,
        s.openreview AS source_openreview
@@ -160,21 +197,22 @@ JOIN record_status hs ON hs.record_id = r.id
 LEFT JOIN unit u ON u.token = r.unit{current}"""
 
 
-def views() -> dict[str, tuple[str, str]]:
-    """View name -> (what it shows, its SELECT), for the tables as derived now. Created in ``VIEWS``' order."""
-    return _views(mirror())
+def views(dialect: str = "sqlite") -> dict[str, tuple[str, str]]:
+    """View name -> (what it shows, its SELECT in ``dialect``), for the tables as derived now. Created in
+    ``VIEWS``' order."""
+    return _views(mirror(), dialect)
 
 
 @cache
-def _views(tables: Mirror) -> dict[str, tuple[str, str]]:
-    selects = _selects(tables)
+def _views(tables: Mirror, dialect: str) -> dict[str, tuple[str, str]]:
+    selects = _selects(tables, dialect)
     if set(selects) != set(VIEWS):
         raise AssertionError(f"registry.db.catalog.VIEWS and the SELECTs here name different views: "
                              f"{sorted(set(selects) ^ set(VIEWS))}")
     return {name: (description, selects[name]) for name, description in VIEWS.items()}
 
 
-def _selects(tables: Mirror) -> dict[str, str]:
+def _selects(tables: Mirror, dialect: str) -> dict[str, str]:
     """Each view's SELECT, by the name ``registry.db.catalog.VIEWS`` gives it."""
     return {
         "record_review_status": f"""
@@ -192,8 +230,8 @@ FROM (SELECT rec.id AS record_id,
        {_review_count()} AS review_count
 FROM record rec) q""",
         "record_status": _STATUS_SELECT,
-        "results_flat": _results_select(tables, history=False),
-        "results_all": _results_select(tables, history=True),
+        "results_flat": _results_select(tables, dialect, history=False),
+        "results_all": _results_select(tables, dialect, history=True),
         "missing_metadata_all": """
 SELECT m.record_id,
        rec.kind,
@@ -229,7 +267,7 @@ JOIN result r ON r.id = rp.result""",
 
 
 def create_views(connection: Connection) -> None:
-    for name, (_, select) in views().items():
+    for name, (_, select) in views(connection.dialect.name).items():
         connection.execute(text(f"CREATE VIEW {name} AS{select}"))
 
 

@@ -642,6 +642,12 @@ SELECT r.id AS result_id,
        r.source_locator_page,
        r.source_locator_quote,
        r.source_locator_note,
+       CASE WHEN r.derived_operation IN ('difference', 'ratio', 'reduction', 'relative-change', 'speed-up') THEN 'derived'
+            WHEN EXISTS (SELECT 1 FROM result_derived_input di JOIN result m ON m.id = di.result_id
+                         WHERE di.input = r.id AND m.derived_operation = 'mean')
+                 THEN 'member'
+            WHEN r.derived_operation = 'mean' THEN 'aggregate'
+            ELSE 'headline' END AS value_role,
        u.dimension AS unit_dimension,
        u.symbol AS unit_symbol,
        (SELECT h.accelerator FROM result_hardware h WHERE h.result_id = r.id
@@ -650,6 +656,14 @@ SELECT r.id AS result_id,
        st.review_status,
        st.artifact_pinned AS review_artifact_pinned,
        st.review_label,
+       (SELECT v.id FROM review_subject s JOIN review v ON v.id = s.review_id WHERE s.subject = r.id
+        ORDER BY v.reviewed_at IS NULL, v.reviewed_at DESC, v.id LIMIT 1) AS latest_review_id,
+       (SELECT v.reviewer FROM review_subject s JOIN review v ON v.id = s.review_id WHERE s.subject = r.id
+        ORDER BY v.reviewed_at IS NULL, v.reviewed_at DESC, v.id LIMIT 1) AS latest_reviewer,
+       (SELECT v.reviewed_at FROM review_subject s JOIN review v ON v.id = s.review_id WHERE s.subject = r.id
+        ORDER BY v.reviewed_at IS NULL, v.reviewed_at DESC, v.id LIMIT 1) AS latest_reviewed_at,
+       (SELECT COUNT(*) FROM missing_metadata m WHERE m.record_id = r.id) AS missing_metadata_count,
+       (SELECT group_concat(t, '; ') FROM (SELECT m.field || ': ' || m.reason AS t FROM missing_metadata m WHERE m.record_id = r.id ORDER BY m.position)) AS missing_metadata,
        e.id AS evaluation_id,
        e.name AS evaluation_name,
        e.independence,
@@ -674,6 +688,7 @@ SELECT r.id AS result_id,
        s.year AS source_year,
        s.venue AS source_venue,
        s.sha256 AS source_sha256,
+       s.retrieval_url AS source_retrieval_url,
        s.doi AS source_doi,
        s.arxiv AS source_arxiv,
        s.openreview AS source_openreview
@@ -731,6 +746,12 @@ SELECT r.id AS result_id,
        r.source_locator_page,
        r.source_locator_quote,
        r.source_locator_note,
+       CASE WHEN r.derived_operation IN ('difference', 'ratio', 'reduction', 'relative-change', 'speed-up') THEN 'derived'
+            WHEN EXISTS (SELECT 1 FROM result_derived_input di JOIN result m ON m.id = di.result_id
+                         WHERE di.input = r.id AND m.derived_operation = 'mean')
+                 THEN 'member'
+            WHEN r.derived_operation = 'mean' THEN 'aggregate'
+            ELSE 'headline' END AS value_role,
        u.dimension AS unit_dimension,
        u.symbol AS unit_symbol,
        (SELECT h.accelerator FROM result_hardware h WHERE h.result_id = r.id
@@ -739,6 +760,14 @@ SELECT r.id AS result_id,
        st.review_status,
        st.artifact_pinned AS review_artifact_pinned,
        st.review_label,
+       (SELECT v.id FROM review_subject s JOIN review v ON v.id = s.review_id WHERE s.subject = r.id
+        ORDER BY v.reviewed_at IS NULL, v.reviewed_at DESC, v.id LIMIT 1) AS latest_review_id,
+       (SELECT v.reviewer FROM review_subject s JOIN review v ON v.id = s.review_id WHERE s.subject = r.id
+        ORDER BY v.reviewed_at IS NULL, v.reviewed_at DESC, v.id LIMIT 1) AS latest_reviewer,
+       (SELECT v.reviewed_at FROM review_subject s JOIN review v ON v.id = s.review_id WHERE s.subject = r.id
+        ORDER BY v.reviewed_at IS NULL, v.reviewed_at DESC, v.id LIMIT 1) AS latest_reviewed_at,
+       (SELECT COUNT(*) FROM missing_metadata m WHERE m.record_id = r.id) AS missing_metadata_count,
+       (SELECT group_concat(t, '; ') FROM (SELECT m.field || ': ' || m.reason AS t FROM missing_metadata m WHERE m.record_id = r.id ORDER BY m.position)) AS missing_metadata,
        e.id AS evaluation_id,
        e.name AS evaluation_name,
        e.independence,
@@ -763,6 +792,7 @@ SELECT r.id AS result_id,
        s.year AS source_year,
        s.venue AS source_venue,
        s.sha256 AS source_sha256,
+       s.retrieval_url AS source_retrieval_url,
        s.doi AS source_doi,
        s.arxiv AS source_arxiv,
        s.openreview AS source_openreview
@@ -809,3 +839,5 @@ SELECT rp.id AS reproduction_id,
        rp.git_commit
 FROM reproduction rp
 JOIN result r ON r.id = rp.result;
+
+CREATE VIRTUAL TABLE results_search USING fts5(result_id UNINDEXED, configuration_name, reported_name, model_family_name, dataset_name, protocol_name, evaluation_name, metric, metric_qualifier, source_locator_quote, uncertainty_printed, uncertainty_kind, uncertainty_note, scope_note, hardware_accelerator, source_title);
