@@ -14,6 +14,8 @@ number in the paper. This package makes that check a program anyone can re-run:
 - ``poppler``, ``extract``, ``agreement``: the second extractor (``pdftotext``), both readings of
   the verified bytes, and every claim checked with both (in the review's one child process,
   ``registry.sandbox``, under the review's time and memory limits);
+- ``grid``, ``hints``: a page's tables as the cell checks read them, cell by cell in both readings (``registry
+  table``, and its CSV for ``registry import``), and the command a cell check that cannot read its cell names;
 - ``consistency``: derived values recomputed at their printed rounding, and GRIM;
 - ``review``: run the whole check and build the review record it earns.
 

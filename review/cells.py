@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from registry.models.values import UncertaintyKind
 from registry.units import UNITS, printed_forms
 from review.claims import Assertion, Citation, Claim, is_cell, unit_symbols
+from review.hints import see_as_read
 from review.pdftext import Extraction, find_text, normalize, normalize_quote, number_pattern, unit_pattern
 from review.tables import (
     CellText,
@@ -133,7 +134,8 @@ class CellAt(Claim):
         held = _read(doc).spots
         key = (self.page, self.table, self.row, self.column)
         if key not in held:
-            held[key] = self._find(doc)
+            found = self._find(doc)
+            held[key] = found if isinstance(found, Located) else f"{found}; {see_as_read(self.page, self.table)}"
         return held[key]
 
     def _find(self, doc: Extraction) -> Located | str:
@@ -322,7 +324,10 @@ class UncertaintyStated(Claim):
 
     The places are read nearest first (a column header before the caption), and the first that names any
     kind decides: it must name the record's kind and no other, since a caption that says both 's.d.' and
-    'standard error' does not say which of the two a ± is."""
+    'standard error' does not say which of the two a ± is. A record may cite where the source states the kind,
+    level or count away from the value (``Uncertainty.stated_at``: a sentence, another page, a header such as
+    '[N=1000]'): those words are read first, and the level and count may be printed there or in the place that
+    names the kind. Kind 'other' has no words to find: it passes on the value alone, and says so."""
 
     page: int
     kind: UncertaintyKind
@@ -332,13 +337,24 @@ class UncertaintyStated(Claim):
     row: str | None = None
     column: str | None = None
     quote: str | None = None
+    stated_at: tuple[int, str] | None = None
+    """The page and the words the record cites as stating the kind, level or count."""
+    note: str | None = None
 
     def check(self, doc: Extraction) -> Assertion:
         expected = self.kind.value + (f" ({self.level}%)" if self.level else "") + (
             f" over {self.over[0]} {self.over[1]}" if self.over else "")
+        if self.kind is UncertaintyKind.OTHER:
+            return self._result(expected, True, self.page, detail=f"kind 'other' ({self.note or 'no note'}): the "
+                                "registry has no words for it to find on the page, so it passes on the printed value "
+                                "and its uncertainty alone")
+        cited = self._cited(doc)
+        if isinstance(cited, str):
+            return self._result(expected, False, self.stated_at[0] if self.stated_at else self.page, detail=cited)
         places = self._places(doc)
         if isinstance(places, str):
             return self._result(expected, False, self.page, detail=places)
+        places = cited + places
         for name, text in places:
             printed = normalize(text).text
             kinds = kinds_in(printed)
@@ -354,27 +370,52 @@ class UncertaintyStated(Claim):
                                     f"which one is printed with the value; quote the words that say {self.kind.value} "
                                     "of this value, or check the record's kind")
             word = kinds[self.kind]
+            also = [normalize(t).text for _, t in cited]
             problems = []
-            if self.level and not re.search(rf"(?<![\d.]){re.escape(self.level)}\s*%", printed):
+            if self.level and not any(self._level_in(t) for t in (printed, *also)):
                 problems.append(f"but not the level {self.level}%")
-            if self.over and not self._over_in(printed):
+            if self.over and not any(self._over_in(t) for t in (printed, *also)):
                 problems.append(f"but not '{self.over[0]} {self.over[1]}'")
             if problems:
+                elsewhere = "" if cited else "; where the source states it elsewhere, cite that place as the " \
+                    "uncertainty's stated_at (page and quote)"
                 return self._result(expected, False, self.page, text[:160],
-                                    f"the {name} says '{word}' " + " and ".join(problems))
-            return self._result(expected, True, self.page, text[:160], f"the {name} says '{word}'")
+                                    f"the {name} says '{word}' " + " and ".join(problems) + elsewhere)
+            where = f"the {name} says '{word}'"
+            if cited and name != cited[0][0]:
+                where += f", and the {cited[0][0]} gives the rest"
+            return self._result(expected, True, self.page, text[:160], where)
         searched = ", ".join(name for name, _ in places) or "nothing"
         return self._result(expected, False, self.page,
                             detail=f"no words for {self.kind.value} ({', '.join(KIND_WORDS.get(self.kind, ()))}) in "
                                    f"the {searched}; the record's kind of uncertainty is not what the source states "
-                                   "where the value is printed")
+                                   "where the value is printed" + ("" if self.stated_at else "; where the source "
+                                   "states it elsewhere, cite that place as the uncertainty's stated_at (page and "
+                                   "quote)"))
+
+    def _cited(self, doc: Extraction) -> list[tuple[str, str]] | str:
+        """The words the record cites as stating the kind, level or count, as printed on their page."""
+        if self.stated_at is None:
+            return []
+        page, quote = self.stated_at
+        text = doc.page(page)
+        if text is None:
+            return f"the place the record cites for what its uncertainty is: {self._missing_page(doc, page)}"
+        match = find_text(text, quote)
+        if match is None:
+            return (f"the words the record cites for what its uncertainty is, '{quote}', are not printed on page "
+                    f"{page}")
+        return [(f"quote cited on page {page}", match.normalized)]
+
+    def _level_in(self, text: str) -> bool:
+        return bool(re.search(rf"(?<![\d.]){re.escape(self.level or '')}\s*%", text))
 
     def _over_in(self, text: str) -> bool:
         count, kind = self.over  # type: ignore[misc]
         words = "|".join(re.escape(w) for w in OVER_WORDS.get(kind, (kind,)))
         printed = f"(?:{count}|{count:,})"
         return bool(re.search(rf"(?<![\d.,]){printed}\s+(?:\w+\s+){{0,2}}(?:{words})\b", text) or re.search(
-            rf"\bn\s*=\s*{printed}\b", text))
+            rf"\bn\s*=\s*{printed}\b", text, re.IGNORECASE))
 
     def _places(self, doc: Extraction) -> list[tuple[str, str]] | str:
         if self.table is not None and self.row is not None and self.column is not None:
@@ -538,7 +579,10 @@ def _stated(result: Result, uncertainty: Uncertainty, page: int, **where: str | 
     aggregate = uncertainty.over
     over = (aggregate.count, aggregate.kind.value) if aggregate is not None and aggregate.count else None
     level = format(uncertainty.level.normalize(), "f") if uncertainty.level is not None else None
-    return UncertaintyStated(result.id, "uncertainty kind", page, uncertainty.kind, level, over, **where)
+    cited = uncertainty.stated_at
+    stated_at = (cited.page or page, " ".join(cited.quote.split())) if cited is not None else None
+    return UncertaintyStated(result.id, "uncertainty kind", page, uncertainty.kind, level, over, **where,
+                             stated_at=stated_at, note=uncertainty.note)
 
 
 def place_claims(result: Result) -> list[Claim]:

@@ -90,6 +90,8 @@ CASES: dict[str, tuple[str, str, str]] = {
     "uncertainty-mismatch": ("uncertainty-mismatch",
                              "uncertainty printed '± 0.019' reads 0.019, but half_width is 0.091; they must agree",
                              "result-wrong-half-width.yaml:13"),
+    "uncertainty-other-stated-at": ("schema-value-error", "an uncertainty of kind 'other' is checked on its value "
+                                    "alone", "result-other-stated-at.yaml"),
     "uncertainty-excludes-value": ("uncertainty-excludes-value",
                                    "the confidence-interval [0.66, 0.70] does not contain the value 0.72",
                                    "result-outside-interval.yaml"),

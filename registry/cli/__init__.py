@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-from registry.cli import core, curate, db, export, new, reproduce, site
+from registry.cli import core, curate, db, export, new, reproduce, site, table
 from registry.cli import review as review_cli
 from registry.cli.options import CommandGroup
 
@@ -31,6 +31,7 @@ app = typer.Typer(
 core.register(app)
 db.register(app)
 review_cli.register(app)
+table.register(app)
 reproduce.register(app)
 site.register(app)
 export.register(app)

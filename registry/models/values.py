@@ -115,6 +115,24 @@ class Aggregate(Strict):
     count: PositiveInt | None = Field(None, description="How many; empty where the source names the kind only.")
 
 
+class StatedAt(Strict):
+    """Where a source says what an uncertainty is (its kind, level or count) away from the value: a sentence of
+    the text, a note on another page, a header such as '[N=1000]'.
+
+    ``registry review`` reads the kind, level and count there as well as in the caption, header, row label and
+    table notes of the value, so that a count stated only in the text ('over 10 folds') is found where it is."""
+
+    page: PositiveInt | None = Field(None, description="The page of the pinned PDF, counted from 1; empty: the page "
+                                     "the value is printed on.")
+    quote: Text = Field(description="The words printed there that say it, word for word (for example 'mean and "
+                        "standard deviation over 10 folds' or '[N=1000]').")
+
+    @property
+    def text(self) -> str:
+        """"'[N=1000]' (page 4)", as the pages read."""
+        return f"'{self.quote}'" + (f" (page {self.page})" if self.page is not None else "")
+
+
 class Uncertainty(Strict):
     """The uncertainty a source prints with a value: its kind, the text as printed, and its exact values."""
 
@@ -126,6 +144,9 @@ class Uncertainty(Strict):
     level: Decimal | None = Field(None, gt=0, lt=100, description="A confidence interval's level, in percent (95).")
     over: Aggregate | None = Field(None, description="What the uncertainty was computed over (10 folds, 5 seeds).")
     note: Text | None = Field(None, description="What the source says about it, where the words above do not.")
+    stated_at: StatedAt | None = Field(
+        None, description="Where the source states its kind, level or count, where that is not beside the value (a "
+        "sentence, another page, a header such as '[N=1000]'): the page and the words printed there.")
 
     @model_validator(mode="after")
     def _one_shape(self) -> Uncertainty:
@@ -142,6 +163,10 @@ class Uncertainty(Strict):
             raise ValueError(f"only a confidence interval has a level, not a {self.kind.value}")
         if self.kind is UncertaintyKind.OTHER and self.note is None:
             raise ValueError("an uncertainty of kind 'other' needs a note saying what it is")
+        if self.kind is UncertaintyKind.OTHER and self.stated_at is not None:
+            raise ValueError("an uncertainty of kind 'other' is checked on its value alone (the registry has no words "
+                             "for it to find on the page), so it takes no 'stated_at': give the kind the source names, "
+                             "or leave 'stated_at' out and say what it is in the note")
         if self.kind is not UncertaintyKind.OTHER and self.half_width is None and self.lower is None:
             raise ValueError(f"a {self.kind.value} needs its exact value: half_width for a ± value, or lower and "
                              "upper for an interval")
@@ -168,6 +193,8 @@ class Uncertainty(Strict):
         if self.over is not None:
             count = f"{self.over.count:,} " if self.over.count is not None else ""
             what += f" over {count}{self.over.kind.value.replace('-', ' ')}"
+        if self.stated_at is not None:
+            what += f", as stated in {self.stated_at.text}"
         return f"{self.printed} ({what})"
 
 

@@ -1,0 +1,176 @@
+"""``registry table PDF --page N``: a page's tables as the review reads them, for a person, a tool or an import.
+
+The command parses arguments, calls ``review.grid.read_page`` and renders its tables; PDFium and poppler
+are started only when it runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from registry.cli._errors import err_console, user_errors
+from registry.cli.options import DebugOption
+
+if TYPE_CHECKING:
+    from rich.console import Console, Group
+    from rich.text import Text
+
+    from review.grid import GridCell, GridTable, ImportTable, PageGrid
+
+FORMATS = ("table", "json", "csv")
+
+
+def table_command(
+    pdf: Path = typer.Argument(..., metavar="PDF", help="The PDF to read (the pinned file of a source)."),
+    page: int = typer.Option(..., "--page", min=1, metavar="N", help="The page, counted from 1 as the PDF counts "
+                             "it (the first page of the file is 1)."),
+    label: str | None = typer.Option(None, "--table", metavar="LABEL", help="The table's label as its caption prints "
+                                     "it ('Table 2', 'TABLE II'); default: every table on the page."),
+    output_format: str = typer.Option("table", "--format", metavar="FORMAT", help="'table' (default: every cell, "
+                                      "for reading), 'json' (for other tools) or 'csv' (rows for 'registry import')."),
+    settings: list[str] = typer.Option([], "--set", metavar="COLUMN=VALUE", help="With --format csv: fill an import "
+                                       "column the page cannot ('dataset=ImageNet', 'unit=percent'); VALUE may name "
+                                       "{row}, {column}, {row_last}, {column_last}, {model}, {table}, {page}."),
+    debug: bool = DebugOption,
+) -> None:
+    """Show the tables on a page of a PDF as 'registry review' reads them: each cell's row path and column path
+    (header levels joined by ' / '), its value, ± or interval, marks and bold, and where poppler's pdftotext
+    reads it otherwise than PDFium.
+
+    A cell check that cannot find its row or column is explained here: the rows and columns read are the names a
+    record must cite. --format csv writes the cells as rows of an import table (value, uncertainty, table, row,
+    column, page from the PDF; --set fills the rest), leaving out, with why, each cell the review could not find
+    again or the two extractors read differently. Exit status 0 when the page was read, 1 otherwise.
+    """
+    from registry.cli.output import console, echo_json
+
+    with user_errors(debug):
+        from registry.errors import RegistryError
+        from review.grid import import_rows, read_page
+
+        if output_format not in FORMATS:
+            raise RegistryError(f"unknown format {output_format!r}", "use --format table, json or csv")
+        filled = _settings(settings)
+        if filled and output_format != "csv":
+            raise RegistryError("--set fills columns of the CSV, which only --format csv writes",
+                                "add --format csv, or leave --set out")
+        if not pdf.is_file():
+            raise RegistryError(f"no file {pdf}" if not pdf.exists() else f"{pdf} is not a file",
+                                "give the path of the PDF")
+        grid = read_page(pdf, page, label)
+        if output_format == "json":
+            from dataclasses import asdict
+
+            echo_json(asdict(grid))
+        elif output_format == "csv":
+            _write_csv(import_rows(grid, filled))
+        else:
+            render(grid, console)
+
+
+def _settings(given: list[str]) -> dict[str, str]:
+    from registry.errors import RegistryError
+
+    filled: dict[str, str] = {}
+    for item in given:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise RegistryError(f"--set {item!r} is not COLUMN=VALUE", "write it as --set dataset=ImageNet")
+        filled[name.strip()] = value.strip()
+    return filled
+
+
+def _write_csv(table: ImportTable) -> None:
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(table.header), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(table.rows)
+    typer.echo(out.getvalue(), nl=False)
+    if table.left_out:
+        from rich.text import Text
+
+        err_console.print(Text(f"Left out {len(table.left_out)} cell(s) that hold no number the review can check "
+                               "as a record would cite it:"))
+        for cell, why in table.left_out:
+            err_console.print(Text(f"- row '{cell.row}', column '{cell.column}' ('{cell.text}'): {why}"))
+
+
+def render(grid: PageGrid, console: Console) -> None:
+    """Each table: its caption, its rows and columns as the review names them, then one line per cell."""
+    from rich.text import Text
+
+    read_by = " and ".join(grid.extractors)
+    console.print(Text(f"PDF: {grid.pdf}, page {grid.page} of {grid.page_count}; read by {read_by}"))
+    if grid.second_missing:
+        console.print(Text(f"Second extractor: none; {grid.second_missing}", style="yellow"))
+    for table in grid.tables:
+        console.print(_listing(table, grid, console.width))
+
+
+def _listing(table: GridTable, grid: PageGrid, console_width: int) -> Group:
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    second = grid.extractors[1].split(" ")[0] if len(grid.extractors) > 1 else None
+    continued = " (continued)" if table.continued else ""
+    reading = (f" (reading {table.reading}: the review looks here for a row only where the first reading lacks it)"
+               if table.reading > 1 else "")
+    head = [Text(f"{table.label} (page {table.page}){continued}{reading}: {table.caption}", style="bold"),
+            Text("Columns: " + ", ".join(f"'{c}'" for c in table.columns)),
+            Text("Rows: " + ", ".join(f"'{r}'" for r in table.rows))]
+    if table.stub:
+        head.append(Text(f"Stub header: '{table.stub}'"))
+    if table.second:
+        head.append(Text(f"Second extractor: {table.second}", style="yellow"))
+    if console_width < WIDE:
+        cells: Group | Table = Group(*(_line(cell, second) for cell in table.cells))
+    else:
+        cells = Table(show_lines=False)
+        for name in ("Row", "Column", "Cell", "Value", "± / interval", "Marks", "Bold", "Found as cited"):
+            cells.add_column(name, overflow="fold")
+        if second is not None:
+            cells.add_column(second, overflow="fold")
+        for cell in table.cells:
+            values = [Text(cell.row), Text(cell.column), Text(cell.text), Text(cell.value or "-"),
+                      Text(cell.uncertainty or ""), Text(cell.marks), "bold" if cell.bold else "",
+                      Text("yes", style="green") if cell.found_again is None else Text(cell.found_again,
+                                                                                         style="yellow")]
+            if second is not None:
+                values.append(Text("agrees", style="green") if cell.second is None else Text(cell.second,
+                                                                                              style="yellow"))
+            cells.add_row(*values)
+    notes = [Text(f"Note: {note}") for note in table.notes]
+    return Group(*head, cells, *notes, Text(""))
+
+
+#: Below this many columns each cell is a line of its own rather than a row of a nine-column table.
+WIDE = 120
+
+
+def _line(cell: GridCell, second: str | None) -> Text:
+    """One cell for a narrow terminal: where, what it prints, how it was read."""
+    from rich.text import Text
+
+    parts = [f"value {cell.value}" if cell.value is not None else "no number"]
+    if cell.uncertainty:
+        parts.append(cell.uncertainty)
+    if cell.marks:
+        parts.append(f"mark {cell.marks}")
+    if cell.bold:
+        parts.append("bold")
+    if cell.found_again is not None:
+        parts.append(f"not found as cited: {cell.found_again}")
+    if second is not None and cell.second is not None:
+        parts.append(f"{second} {cell.second}")
+    return Text(f"- row '{cell.row}', column '{cell.column}': '{cell.text}': " + ", ".join(parts))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("table")(table_command)
