@@ -195,7 +195,8 @@ VALUE_OUT_OF_RANGE = _declare(
     "correct the value")
 CONTROL_CHARACTER = _declare(
     "control-character", R, "a text holds a character a terminal acts on instead of printing it (a control "
-    "character such as the escape of `\\x1b[2J`, a bidirectional override, a lone surrogate)",
+    "character such as the escape of `\\x1b[2J`, a bidirectional override, a lone surrogate), or an invisible mark "
+    "that makes two different texts look the same (a zero-width space or joiner, a soft hyphen, a tag character)",
     "remove the character; tabs and line breaks are fine")
 
 # -- corrections, retractions and batch writes (registry/curate/rules.py) -------------------------
