@@ -10,9 +10,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from registry.curate import batch
 from registry.curate.batch import STAGING
@@ -171,3 +174,71 @@ def test_a_leftover_staging_folder_is_a_warning(cli, demo: Path) -> None:  # typ
     assert "registry recover" in checked.output
     assert cli("recover", "--records", demo).exit_code == 0 and not staging.exists()
     assert "leftover-batch" not in cli("validate", "--records", demo).output
+
+
+# -- fuzz: any journal at all ------------------------------------------------------------------------------
+
+JOURNAL_EXAMPLES = max(50, int(os.environ.get("REGISTRY_FUZZ_EXAMPLES", "2000")) // 10)
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                                   max_size=4), max_leaves=12)
+
+
+@st.composite
+def hostile_journal(draw: st.DrawFn, secret: Path, record: str, digests: list[str]) -> bytes:
+    """A journal as a batch writes it with hostile parts, or any JSON, or any bytes."""
+    how = draw(st.sampled_from(["entries", "entries", "entries", "json", "bytes"]))
+    if how == "bytes":
+        return draw(st.binary(max_size=200))
+    if how == "json":
+        return json.dumps(draw(_JSON)).encode()
+    targets = st.sampled_from([str(secret), "../outside/secret.txt", f"source/{record}", "linked/secret.txt",
+                               "/dev/zero", "source/../../outside/secret.txt", "", ".", "family/new.yaml",
+                               "family/\x00.yaml", "C:/x.yaml", "\\\\server\\x.yaml"]) | st.text(max_size=30)
+    entries = st.fixed_dictionaries({
+        "target": targets | _JSON, "staged": st.sampled_from(["000000.yaml", "../x", "000001.yaml"]) | _JSON,
+        "sha256": st.sampled_from(digests) | _JSON, "old": st.sampled_from([None, "000000.old", "/etc/passwd"]) | _JSON,
+    })
+    files = st.lists(entries | _JSON, max_size=4)
+    journal = {"version": draw(st.sampled_from([1, 1, 1, 2, "1", None])), "started_at": draw(st.text(max_size=10)
+                                                                                           | _JSON),
+               "files": draw(files | _JSON)}
+    for key in draw(st.lists(st.sampled_from(list(journal)), max_size=2)):
+        journal.pop(key, None)
+    return json.dumps(journal).encode()
+
+
+def test_no_journal_touches_a_file_outside_the_records_folder(demo: Path, tmp_path: Path) -> None:
+    """Seeded fuzz: whatever the journal, recovery acts inside the records folder or refuses with a located message."""
+    from registry.errors import RegistryError
+
+    secret = tmp_path / "outside" / "secret.txt"
+    secret.parent.mkdir()
+    secret.write_text("never touched\n")
+    (demo / "linked").symlink_to(secret.parent)
+    record = next((demo / "source").glob("*.yaml"))
+    text = record.read_bytes()
+    digests = [hashlib.sha256(secret.read_bytes()).hexdigest(), hashlib.sha256(text).hexdigest(), "0" * 64]
+    outside = outside_tree(tmp_path, demo)
+
+    @settings(max_examples=JOURNAL_EXAMPLES, deadline=None, database=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+    @given(hostile_journal(secret, record.name, digests))
+    def one(raw: bytes) -> None:
+        staging = demo / STAGING
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir()
+        (staging / "journal.json").write_bytes(raw)
+        (staging / "000000.old").symlink_to(secret)
+        batch.pending(demo)  # what validate asks: never an exception
+        try:
+            batch.recover(demo)
+        except RegistryError as exc:
+            assert "journal" in str(exc) or "staging" in str(exc) or STAGING in str(exc), exc
+        assert outside_tree(tmp_path, demo) == outside
+        assert secret.read_text() == "never touched\n"
+        if not record.exists() or record.is_symlink() or record.read_bytes() != text:
+            record.unlink(missing_ok=True)  # a journal naming it with its own digest undoes it: put it back
+            record.write_bytes(text)
+
+    one()
