@@ -178,3 +178,12 @@ def test_import_does_not_share_a_family_whose_name_only_looks_the_same(cli, demo
     result = imported(cli, table, demo, "--dry-run")
     assert result.exit_code == 1, result.output
     assert "U+200B ZERO WIDTH SPACE" in result.output, result.output
+
+
+def test_fmt_of_a_fifo_is_refused_unread(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    pipe = records_dir / "family" / "pipe.yaml"
+    os.mkfifo(pipe)
+    before = tree(records_dir)
+    result = cli("fmt", pipe, "--records", records_dir)
+    assert result.exit_code == 1 and "is not a regular file or a folder" in result.output, result.output
+    assert tree(records_dir) == before

@@ -12,6 +12,7 @@ record and the same comments, or the file is left as it is and reported.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -195,6 +196,8 @@ def _chosen(root: Path, paths: list[Path] | None) -> list[Path]:
             chosen += list(record_files(path))
         elif path.is_file():
             chosen.append(path)
+        elif os.path.lexists(path):  # a pipe, a device, a dangling link: never opened
+            raise RegistryError(f"{path} is not a regular file or a folder", "give record files or folders")
         else:
             raise RegistryError(f"{path} does not exist", "give record files or folders that exist")
     return chosen
