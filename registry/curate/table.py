@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import csv
 import difflib
-import io
 import os
 import re
 import stat
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -175,7 +174,7 @@ def read_table(path: Path) -> Table:
     text = _text(path)
     delimiter = "\t" if path.suffix.lower() in (".tsv", ".tab") or (
         path.suffix.lower() != ".csv" and "\t" in text.split("\n", 1)[0]) else ","
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    reader = csv.reader(_lines(text), delimiter=delimiter, strict=True)
     records: list[tuple[int, list[str]]] = []
     start = 1
     try:
@@ -223,6 +222,18 @@ def read_table(path: Path) -> Table:
     if not table.rows:
         raise TableError(path, table.problems)
     return table
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text``, each with its line break, one at a time: a list of them (or a StringIO, which holds
+    four bytes a character) would hold the table several times over."""
+    start, end = 0, len(text)
+    newline = "\n" if "\n" in text or "\r" not in text else "\r"  # a sheet saved with the old Mac line breaks
+    while start < end:
+        stop = text.find(newline, start)
+        stop = end if stop < 0 else stop + 1
+        yield text[start:stop]
+        start = stop
 
 
 def is_formula(cell: str) -> bool:
