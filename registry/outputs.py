@@ -28,16 +28,13 @@ from typing import Any
 
 from registry.atomic import NEW, OLD, TMP
 from registry.errors import RegistryError
+from registry.filetypes import special_kind
 
 try:
     import fcntl as _fcntl
 except ImportError:  # pragma: no cover - Windows: no locks, so leftovers are never removed
     _fcntl = None  # type: ignore[assignment]
 fcntl: Any = _fcntl
-
-_KINDS = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
-          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
-
 
 def prepare_output(out: Path, records: Path, *, folder: bool) -> None:
     """Check ``out`` (``check_output``), then remove what killed runs left beside it."""
@@ -67,10 +64,10 @@ def check_output(out: Path, records: Path, *, folder: bool) -> None:
                             "replaced, so nothing was written",
                             f"give {{out}} the path itself: {out.resolve()}" if out.exists() else
                             "remove the link, or give {out} another path", path=out)
-    for test, kind in _KINDS:
-        if test(info.st_mode):
-            raise RegistryError(f"{str(out)!r} is {kind}, not a {'folder' if folder else 'file'}; it was not read "
-                                "or written", "give {out} another path", path=out)
+    kind = special_kind(info.st_mode)
+    if kind is not None:
+        raise RegistryError(f"{str(out)!r} is {kind}, not a {'folder' if folder else 'file'}; it was not read "
+                            "or written", "give {out} another path", path=out)
 
 
 def remove_leftovers(out: Path) -> list[Path]:

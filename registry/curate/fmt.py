@@ -21,6 +21,7 @@ import yaml
 
 from registry.curate.batch import Write, Written, sha256, write_batch
 from registry.errors import RecordFileError, RegistryError
+from registry.filetypes import special_kind
 from registry.loader import record_files
 from registry.models import KIND_MODELS, Record
 from registry.writer import record_to_yaml
@@ -197,7 +198,9 @@ def _chosen(root: Path, paths: list[Path] | None) -> list[Path]:
         elif path.is_file():
             chosen.append(path)
         elif os.path.lexists(path):  # a pipe, a device, a dangling link: never opened
-            raise RegistryError(f"{path} is not a regular file or a folder", "give record files or folders")
+            kind = special_kind(os.lstat(path).st_mode) or "a link to nothing"
+            raise RegistryError(f"{path} is {kind}, not a regular file or a folder; it was not read",
+                                "give record files or folders")
         else:
             raise RegistryError(f"{path} does not exist", "give record files or folders that exist")
     return chosen

@@ -17,13 +17,13 @@ import csv
 import difflib
 import os
 import re
-import stat
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from registry.errors import INPUTS, RegistryError, worded
+from registry.filetypes import special_kind
 from registry.readme_section import GeneratedSection
 from registry.textsafe import excerpt
 
@@ -241,11 +241,6 @@ def is_formula(cell: str) -> bool:
     return len(cell) > 1 and cell.startswith(FORMULA_START) and _NUMBER.fullmatch(cell.strip()) is None
 
 
-#: What a path is when it is not a regular file, by the test of its mode.
-_NOT_A_FILE = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
-               (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
-
-
 def _text(path: Path) -> str:
     if path.is_dir():
         raise TableError(path, [Problem(None, None, "this is a folder, not a table file")])
@@ -256,7 +251,7 @@ def _text(path: Path) -> str:
                             path=path) from exc
     try:
         mode = os.fstat(handle).st_mode
-        kind = next((what for test, what in _NOT_A_FILE if test(mode)), None)
+        kind = special_kind(mode)
         if kind is not None:
             raise TableError(path, [Problem(None, None, f"this is {kind}, not a table file; it was not read (save "
                                             "the table as a file and import that)")])
