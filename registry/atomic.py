@@ -270,7 +270,7 @@ def new_folder_beside(out: Path) -> Path:
     _hold(made)
     tmp = made.with_name(made.name[: -len(NEW)] + TMP)
     os.rename(made, tmp)
-    _LOCKS[str(tmp)] = _LOCKS.pop(str(made))
+    _moved_lock(made, tmp)
     return tmp
 
 
@@ -282,7 +282,7 @@ def replace_folder(tmp: Path, out: Path) -> None:
         os.rmdir(old)
         _hold(out)
         os.replace(out, old)
-        _LOCKS[str(old)] = _LOCKS.pop(str(out))
+        _moved_lock(out, old)
     try:
         os.replace(tmp, out)
     except OSError:
@@ -314,6 +314,13 @@ def _hold(folder: Path) -> None:
         os.close(handle)
         raise
     _LOCKS[str(folder)] = handle
+
+
+def _moved_lock(before: Path, after: Path) -> None:
+    """The lock held on a folder follows it to its new name (the descriptor locks the folder, not its name)."""
+    handle = _LOCKS.pop(str(before), None)
+    if handle is not None:
+        _LOCKS[str(after)] = handle
 
 
 def release(folder: Path) -> None:
