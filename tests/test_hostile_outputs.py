@@ -148,10 +148,14 @@ def started_build(records: Path, tmp_path: Path) -> tuple[subprocess.Popen[str],
 
 
 def gone(pid: int) -> bool:
-    for _ in range(100):
+    """Whether process ``pid`` has ended (a zombie, not yet reaped by whoever adopted it, has ended too)."""
+    for _ in range(600):
         try:
             os.kill(pid, 0)
-        except ProcessLookupError:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (ProcessLookupError, FileNotFoundError):
+            return True
+        if state in ("Z", "X"):
             return True
         time.sleep(0.05)
     return False
