@@ -138,7 +138,7 @@ def started_build(records: Path, tmp_path: Path) -> tuple[subprocess.Popen[str],
     markers.mkdir()
     child = subprocess.Popen([sys.executable, "-c", _SLOW_SITE, str(records), str(markers), str(tmp_path / "site")],
                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    for _ in range(600):
+    for _ in range(3000):  # five minutes at most, on a loaded machine
         workers = [int(p.name.split("-")[1]) for p in markers.iterdir()]
         if len(workers) == 3:
             return child, workers
