@@ -120,7 +120,13 @@ class Terminated(KeyboardInterrupt):
 @contextlib.contextmanager
 def stopped_by_signals() -> Iterator[None]:
     """While the block runs, SIGTERM raises ``Terminated`` (a KeyboardInterrupt) in the main thread, as Ctrl-C does."""
-    def terminated(_signum: int, _frame: Any) -> None:
+    owner = os.getpid()
+
+    def terminated(signum: int, _frame: Any) -> None:
+        if os.getpid() != owner:  # a forked worker (a parsing pool's) inherited the handler: end as SIGTERM ends
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
         raise Terminated()
 
     try:
