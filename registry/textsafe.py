@@ -39,11 +39,12 @@ def _escape(match: re.Match[str]) -> str:
 
 
 def named(character: str) -> str:
-    """One character as a message names it: 'U+200B ZERO WIDTH SPACE' (its escape where it has no name)."""
+    """A character's code point and Unicode name, 'U+200B ZERO WIDTH SPACE'; '' for one without a name (a control
+    character, whose escape, such as '\\x1b', names it well enough)."""
     import unicodedata
 
     name = unicodedata.name(character, "")
-    return f"U+{ord(character):04X} {name}" if name else f"U+{ord(character):04X} ({escaped(character)})"
+    return f"U+{ord(character):04X} {name}" if name else ""
 
 
 def escaped(text: str) -> str:

@@ -157,8 +157,9 @@ def unfit_values(record: Record) -> Iterator[tuple[FieldPath, str, str]]:
         if kind is str:
             found = UNSAFE.search(value)
             if found is not None:
+                name = named(found.group())
                 yield path, "unprintable", (
-                    f"the text holds {escaped(found.group())} ({named(found.group())}, at character "
+                    f"the text holds {escaped(found.group())} ({name + ', ' if name else ''}at character "
                     f"{found.start() + 1}), which a terminal acts on instead of printing, or which cannot be seen, so "
                     "that two different texts look the same (a control character, an escape sequence, a "
                     "bidirectional mark or override, an invisible mark); remove it (tabs and line breaks are fine)")
