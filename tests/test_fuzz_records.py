@@ -6,7 +6,9 @@ that are not finite, text with control characters, times at the edges of the cal
 nesting, another type), YAML text spliced in (tags, anchors, flow syntax, escapes), or bytes
 overwritten. Whatever comes of it must be a validation report whose every issue is declared and
 located, or a valid registry that builds into a database which answers a query: never an
-exception, which the command line would print as "unexpected".
+exception, which the command line would print as "unexpected". ``registry fmt`` on the broken file
+must give its canonical text or a message, and a file validate accepts is formatted unless a comment
+cannot be placed (issue 28). Batch journals are fuzzed in tests/test_hostile_journal.py.
 
 ``REGISTRY_FUZZ_EXAMPLES`` sets how many examples run (default 2,000, about 30 s here); the
 examples are derandomized, so a run in CI is repeatable. Inputs that once broke something are
