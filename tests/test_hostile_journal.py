@@ -153,9 +153,10 @@ def test_a_staging_folder_that_is_a_link_is_refused(cli, demo: Path, tmp_path: P
     assert secret.exists() and (demo / STAGING).is_symlink()
 
 
-def test_a_journal_the_writer_made_is_still_undone(demo: Path) -> None:
-    """The checks refuse nothing a real batch writes: a staged batch is undone as before."""
-    path = demo / "family" / "fixture-genomic-20261201-family-x.yaml"
+@pytest.mark.parametrize("suffix", [".yaml", ".yml"])
+def test_a_journal_the_writer_made_is_still_undone(demo: Path, suffix: str) -> None:
+    """The checks refuse nothing a real batch writes (fmt rewrites .yml files too): it is undone as before."""
+    path = demo / "family" / f"fixture-genomic-20261201-family-x{suffix}"
     text = "kind: family\nid: fixture-genomic-20261201-family-x\nname: X\n"
     path.parent.mkdir()
     path.write_text(text)

@@ -21,6 +21,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from registry.errors import RegistryError
+from registry.loader import RECORD_SUFFIXES
 from registry.textsafe import excerpt
 from registry.yamlio import MAX_FILE_BYTES
 
@@ -135,7 +136,7 @@ def target_problem(root: Path, target: str) -> str | None:
         return "is an absolute path, and a journal names files inside the records folder only"
     if any(part in ("..", ".") or part.startswith(".") for part in relative.parts):
         return "leaves the records folder or names a hidden file ('..' or a name starting with '.')"
-    if relative.suffix != ".yaml":
+    if relative.suffix not in RECORD_SUFFIXES:
         return "is not a record file (<kind>/<id>.yaml)"
     base = root.resolve()
     if (base / relative).resolve() != base / relative:
