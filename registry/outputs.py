@@ -140,6 +140,10 @@ def stopped_by_signals() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+#: The signals that stop a command, held back while its workers are forked.
+STOPPING = {signal.SIGINT, signal.SIGTERM}
+
+
 def in_forked_workers(job: Callable[[int], None], count: int) -> list[int]:
     """Run ``job(share)`` for each share in its own forked process; the shares whose process failed.
 
@@ -151,11 +155,17 @@ def in_forked_workers(job: Callable[[int], None], count: int) -> list[int]:
     parent = os.getpid()
     children: dict[int, int] = {}
     try:
-        for share in range(count):
-            pid = os.fork()
-            if pid == 0:
-                _worker(job, share, parent)
-            children[pid] = share
+        # Ctrl-C and SIGTERM wait while the workers are forked: one that came inside os.fork's own clean-up
+        # (its at-fork hooks) would be printed as 'Exception ignored' and lost, leaving the build running.
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
+        try:
+            for share in range(count):
+                pid = os.fork()
+                if pid == 0:
+                    _worker(job, share, parent, mask)
+                children[pid] = share
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a signal that came meanwhile acts here
         failed = []
         for pid, share in list(children.items()):
             if os.waitpid(pid, 0)[1] != 0:
@@ -171,11 +181,12 @@ def in_forked_workers(job: Callable[[int], None], count: int) -> list[int]:
                 os.waitpid(pid, 0)
 
 
-def _worker(job: Callable[[int], None], share: int, parent: int) -> None:
+def _worker(job: Callable[[int], None], share: int, parent: int, mask: set[int | signal.Signals]) -> None:
     status = 0
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         _die_with_parent()
         if os.getppid() != parent:  # the parent died before the signal was asked for
             os._exit(1)
