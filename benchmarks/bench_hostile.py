@@ -1,11 +1,17 @@
-"""Benchmark: what the audit's hostile queries and PDFs cost now, in wall seconds and peak memory.
+"""Benchmark: what the audit's hostile queries, PDFs, tables and kills cost now, in wall seconds and peak memory.
 
 Each case runs as its own ``registry`` command in a fresh process (``python -m registry ...``),
 and the memory figure is the largest resident set among that command and its children (the
 query's or the review's worker process included), as ``getrusage(RUSAGE_CHILDREN)`` reports it. The
 audit's figures for the same cases before the limits are printed beside them (from issue 16).
 
-Usage: ``python benchmarks/bench_hostile.py``. A benchmark to run by hand, not a timed test.
+The writers' cases (issue 28): an import of a 1,000,000-row table (under the 50 MB cap), refused at
+the row limit, and an import of a table at the limit (10,000 rows, a dry run); then a site build of a
+generated registry killed (SIGKILL) eight times part-way, the bytes its hidden folders hold after the
+kills, and after the next (complete) build.
+
+Usage: ``python benchmarks/bench_hostile.py [queries|writers|imports|kills]`` (default: all; ``writers``
+is ``imports`` and ``kills``). A benchmark to run by hand, not a timed test.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import os
 import platform
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -61,12 +68,20 @@ def run(arguments: list[str], cwd: Path) -> tuple[float, float, int]:
 
 
 def main() -> None:
+    which = sys.argv[1] if len(sys.argv) > 1 else "both"
+    print(f"# python {platform.python_version()}, sqlite {sqlite3.sqlite_version}, {os.cpu_count()} cpus, "
+          f"{platform.system()} {platform.machine()}")
+    if which in ("both", "queries"):
+        queries_and_pdfs()
+    if which in ("both", "writers", "imports", "kills"):
+        writers(imports=which != "kills", kills_too=which != "imports")
+
+
+def queries_and_pdfs() -> None:
     from registry.checks import validate
     from registry.db.build import build_sqlite
     from tests.test_review_support import fresh_records, pin
 
-    print(f"# python {platform.python_version()}, sqlite {sqlite3.sqlite_version}, {os.cpu_count()} cpus, "
-          f"{platform.system()} {platform.machine()}")
     work = Path(tempfile.mkdtemp(prefix="registry-hostile-"))
     try:
         records = fresh_records(work)
@@ -88,6 +103,90 @@ def main() -> None:
                   "over 180 s")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+# -- the writers (issue 28) ---------------------------------------------------------------------------------
+
+#: One row of a generated results table, the required columns only (a model and a dataset per row: each row is a
+#: result of its own), about 34 bytes a row: 1,000,000 rows stay under the 50 MB cap on a table's bytes.
+_ROW = "NT,M{m},D{d},mcc,higher,0.{v:03d},%,2"
+_HEADER = "family,model,dataset,metric,direction,value,unit,page"
+#: Records in the generated registry of the kill case, and how many times its build is killed.
+SITE_RECORDS, KILLS = 20_000, 8
+
+
+def table_of(path: Path, rows: int) -> Path:
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(_HEADER + "\n")
+        for i in range(rows):
+            handle.write(_ROW.format(m=i // 100, d=i % 100, v=i % 1000) + "\n")
+    return path
+
+
+def writers(*, imports: bool = True, kills_too: bool = True) -> None:
+    from tests.conftest import DATA, FIXTURE_SOURCE
+
+    work = Path(tempfile.mkdtemp(prefix="registry-hostile-writers-"))
+    try:
+        demo = work / "demo"
+        (demo / "source").mkdir(parents=True)
+        shutil.copy(DATA / "fixture-registry" / "source" / f"{FIXTURE_SOURCE}.yaml", demo / "source")
+        print(f"{'case':<48} {'seconds':>8} {'peak MB':>8} {'exit':>4}  before (audit)")
+        for rows, before in [(1_000_000, "600 s, 4.7 GB, nothing written"),
+                             (10_000, "(20,000 rows: 131 s, 708 MB)")] if imports else []:
+            table = table_of(work / f"rows-{rows}.csv", rows)
+            seconds, peak, status = run(["import", str(table), "--source", FIXTURE_SOURCE, "--records", str(demo),
+                                         "--independence", "developer", "--dry-run"], work)
+            what = f"import --dry-run: {rows:,} rows ({table.stat().st_size / 1e6:.1f} MB)"
+            print(f"{what:<48} {seconds:>8.1f} {peak:>8.0f} {status:>4}  {before}")
+        if kills_too:
+            kills(work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def generated_registry(root: Path, records: int) -> Path:
+    """The bundled records, with model families (each a page of its own, naming no other record) up to ``records``."""
+    target = root / "records"
+    shutil.copytree(ROOT / "records", target)
+    have = sum(1 for _ in target.rglob("*.yaml"))
+    for number in range(max(0, records - have)):
+        record_id = f"bench-hostile-20261201-family-generated-{number}"
+        (target / "family" / f"{record_id}.yaml").write_text(
+            f"kind: family\nid: {record_id}\nname: Generated family {number}\n", encoding="utf-8")
+    return target
+
+
+def debris(folder: Path, name: str) -> int:
+    """Bytes under the hidden folders a build of ``name`` left beside it."""
+    total = 0
+    for hidden in folder.glob(f".{name}.*"):
+        total += sum(p.lstat().st_size for p in hidden.rglob("*") if p.is_file() or p.is_symlink())
+    return total
+
+
+def kills(work: Path) -> None:
+    records = generated_registry(work / "site-case", SITE_RECORDS)
+    out = work / "site-case" / "site"
+    command = [sys.executable, "-m", "registry", "site", "build", "--records", str(records), "--out", str(out)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    started = time.perf_counter()
+    subprocess.run(command, cwd=work, env=env, check=True, capture_output=True)
+    whole = time.perf_counter() - started
+    print(f"{f'site build: {SITE_RECORDS:,} records, complete':<48} {whole:>8.1f}")
+    for kill in range(KILLS):
+        child = subprocess.Popen(command, cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(whole * (0.3 + 0.6 * kill / KILLS))  # part-way: from validation to the last pages
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+    time.sleep(1)  # the page writers die with their parent (a parent-death signal): give them a moment
+    left = debris(out.parent, out.name)
+    print(f"{f'site build: hidden folders after {KILLS} SIGKILLs':<48} {left / 1e6:>8.1f} MB  (each start removes the "
+          "ones before; audit: 2.09 GB after 8 kills of 29,510 records, never removed)")
+    started = time.perf_counter()
+    subprocess.run(command, cwd=work, env=env, check=True, capture_output=True)
+    print(f"{'site build: the next build':<48} {time.perf_counter() - started:>8.1f}")
+    print(f"{'site build: hidden folders after the next build':<48} {debris(out.parent, out.name):>8} bytes")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,11 @@ minute old (the minute covers the instant between creating a file and locking it
 with its process, so a killed run's temporaries are removed by the next one, and a running one's
 never are. Where the system has no ``flock`` (Windows), nothing is removed.
 
+A folder (a site, an export) is filled under a hidden name beside its target, ``.<name>.*.tmp``, and
+renamed into place; the folder it replaces is moved aside (``.<name>.*.old``) and removed. A run
+holds an ``flock`` on each such folder while it lives, so ``registry.outputs.remove_leftovers`` can
+remove those of killed runs and never a live run's.
+
 ``install`` puts a finished temporary file at its target. Where the target must still be what was
 checked (the database build replaces only a database it wrote), Linux's ``renameat2`` swaps the
 two files in one step and looks at what it displaced: if that is not replaceable after all (a file
@@ -35,6 +40,10 @@ except ImportError:  # pragma: no cover - Windows
 fcntl: Any = _fcntl
 
 TEMP_SUFFIX = ".registry.tmp"
+#: The suffixes of the hidden folders made beside an output folder: being made, being filled, being removed.
+NEW, TMP, OLD = ".new", ".tmp", ".old"
+_LOCKS: dict[str, int] = {}
+"""Descriptors holding this process's locks on its folders, by path (closed once the folder is gone)."""
 #: A temporary file younger than this is never removed by another run, locked or not.
 STALE_AFTER_S = 60.0
 
@@ -250,30 +259,71 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
 
 
 def new_folder_beside(out: Path) -> Path:
-    """An empty hidden folder beside ``out``, to fill and then swap in with ``replace_folder``."""
+    """An empty hidden folder beside ``out``, locked by this run, to fill and then put in place (``replace_folder``).
+
+    It is made under a ``.new`` name, locked, then renamed to ``.tmp``: another run's clean-up removes
+    only unlocked ``.tmp`` folders, so it never removes one between its making and its locking.
+    """
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
-    os.chmod(tmp, 0o777 & ~current_umask())
+    made = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=NEW, dir=out.parent))
+    os.chmod(made, 0o777 & ~current_umask())
+    _hold(made)
+    tmp = made.with_name(made.name[: -len(NEW)] + TMP)
+    os.rename(made, tmp)
+    _moved_lock(made, tmp)
     return tmp
 
 
 def replace_folder(tmp: Path, out: Path) -> None:
-    """Put the complete folder ``tmp`` at ``out``; a folder already there is moved aside, then removed.
-
-    Both renames are within one parent folder, so each is atomic: ``out`` holds either the old
-    folder or the new one, never a mixture (for an instant between the two renames, nothing).
-    """
+    """Put the complete folder ``tmp`` at ``out``; a folder already there is moved aside (locked), then removed."""
     old: Path | None = None
     if out.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".old", dir=out.parent))
+        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=OLD, dir=out.parent))
         os.rmdir(old)
+        _hold(out)
         os.replace(out, old)
+        _moved_lock(out, old)
     try:
         os.replace(tmp, out)
     except OSError:
         if old is not None:
             os.replace(old, out)  # put the previous folder back
+            release(old)
         raise
+    release(tmp)
     sync_folder(out.parent)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
+        release(old)
+
+
+def discard(tmp: Path) -> None:
+    """Remove an unfinished folder of this run (after its workers are stopped) and drop its lock."""
+    if tmp.exists():
+        shutil.rmtree(tmp, ignore_errors=True)
+    release(tmp)
+
+
+def _hold(folder: Path) -> None:
+    if fcntl is None:
+        return
+    handle = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(handle)
+        raise
+    _LOCKS[str(folder)] = handle
+
+
+def _moved_lock(before: Path, after: Path) -> None:
+    """The lock held on a folder follows it to its new name (the descriptor locks the folder, not its name)."""
+    handle = _LOCKS.pop(str(before), None)
+    if handle is not None:
+        _LOCKS[str(after)] = handle
+
+
+def release(folder: Path) -> None:
+    handle = _LOCKS.pop(str(folder), None)
+    if handle is not None:
+        os.close(handle)

@@ -195,7 +195,8 @@ VALUE_OUT_OF_RANGE = _declare(
     "correct the value")
 CONTROL_CHARACTER = _declare(
     "control-character", R, "a text holds a character a terminal acts on instead of printing it (a control "
-    "character such as the escape of `\\x1b[2J`, a bidirectional override, a lone surrogate)",
+    "character such as the escape of `\\x1b[2J`, a bidirectional override, a lone surrogate), or an invisible mark "
+    "that makes two different texts look the same (a zero-width space or joiner, a soft hyphen, a tag character)",
     "remove the character; tabs and line breaks are fine")
 
 # -- corrections, retractions and batch writes (registry/curate/rules.py) -------------------------
@@ -224,6 +225,13 @@ INPUT_NOT_CURRENT = _declare(
 INTERRUPTED_BATCH = _declare(
     "interrupted-batch", R, "a batch write (`registry import`, `new`, `fmt`) was interrupted part-way, so some of its "
     "files are in place and others not", "undo it with `registry recover` (the next import, new or fmt does too)")
+LEFTOVER_BATCH = _declare(
+    "leftover-batch", R, "a batch write was killed while it staged its files: none is in place, so the registry is as "
+    "it was, but its staging folder `.registry-batch` is left", "remove it with `registry recover`", WARNING)
+BATCH_JOURNAL_REFUSED = _declare(
+    "batch-journal-refused", R, "the staging folder's journal is not one a batch of this registry wrote (malformed, "
+    "or naming a file outside the records folder, a link, a pipe or a device): it is never acted on",
+    "look at the files it names, then remove the folder `.registry-batch` by hand")
 
 del F, S, R, WARNING
 

@@ -17,9 +17,13 @@ import re
 from typing import Any
 
 #: Characters never printed as they are: C0 controls but tab and line feed, DEL, C1 controls (0x9b is
-#: a terminal's one-byte escape), the bidirectional embeddings, overrides and isolates, and lone
-#: surrogates (which cannot even be encoded as UTF-8).
-UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+#: a terminal's one-byte escape), the bidirectional marks, embeddings, overrides and isolates, lone
+#: surrogates (which cannot even be encoded as UTF-8), and the invisible marks that make two different
+#: texts look the same: the soft hyphen, the combining grapheme joiner, the zero-width space, joiners and
+#: non-joiner, the word joiner and invisible operators, the Mongolian vowel separator, the byte order
+#: mark, the line and paragraph separators and the tag characters (U+E0000 to U+E007F).
+UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u034f\u061c\u180e\u200b-\u200f\u2028-\u202e"
+                    "\u2060-\u2064\u2066-\u2069\ufeff\ud800-\udfff\U000e0000-\U000e007f]")
 #: How much of a value a message quotes: a whole id (ids are at most 200 characters), but no more.
 EXCERPT_CHARS = 200
 
@@ -31,7 +35,16 @@ def is_safe(text: str) -> bool:
 
 def _escape(match: re.Match[str]) -> str:
     code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def named(character: str) -> str:
+    """A character's code point and Unicode name, 'U+200B ZERO WIDTH SPACE'; '' for one without a name (a control
+    character, whose escape, such as '\\x1b', names it well enough)."""
+    import unicodedata
+
+    name = unicodedata.name(character, "")
+    return f"U+{ord(character):04X} {name}" if name else ""
 
 
 def escaped(text: str) -> str:
@@ -45,7 +58,16 @@ def json_text(text: str) -> str:
     The same JSON value, since these characters can only stand inside strings, where JSON allows the
     escape; ``json.dumps`` already escapes C0 controls, but not DEL, C1 controls or the overrides.
     """
-    return text if is_safe(text) else UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return text if is_safe(text) else UNSAFE.sub(_json_escape, text)
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    """A character as JSON writes it escaped: beyond U+FFFF, as its UTF-16 surrogate pair."""
+    code = ord(match.group())
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xd800 + (code >> 10):04x}\\u{0xdc00 + (code & 0x3ff):04x}"
 
 
 def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:

@@ -34,6 +34,8 @@ MAX_DEPTH = 32
 Path_ = tuple[str | int, ...]
 
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # type: ignore[assignment]
+#: The loader records are read with, for readers that scan a record's tokens as its values were read.
+YAML_LOADER = _Loader
 
 
 class LoadedYaml:

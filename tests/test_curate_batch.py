@@ -74,7 +74,11 @@ def test_a_kill_while_staging_leaves_the_registry_as_it_was(demo: Path, cli) -> 
     import_until_killed(demo, "_write_staged", 10)
     assert (demo / STAGING).is_dir(), "the kill left the staging folder"
     assert records_tree(demo) == before
-    assert cli("validate", "--records", demo).exit_code == 0, "nothing was put in place, so nothing is wrong"
+    checked = cli("validate", "--records", demo)
+    assert checked.exit_code == 0, "nothing was put in place, so nothing is wrong"
+    assert "leftover-batch" in checked.output and "killed while it staged its files" in checked.output, \
+        "but the staging folder left behind is named"
+    assert cli("recover", "--records", demo).exit_code == 0 and not (demo / STAGING).exists()
 
 
 def test_a_kill_while_placing_is_reported_and_undone(demo: Path, cli) -> None:  # type: ignore[no-untyped-def]
@@ -186,4 +190,5 @@ def test_a_batch_never_writes_over_a_record(demo: Path) -> None:
 def test_a_running_batch_is_not_reported_as_interrupted_until_it_places_files(demo: Path) -> None:
     with batch_lock(demo):
         (demo / STAGING).mkdir()
-        assert pending(demo) is None
+        found = pending(demo)
+        assert found is not None and found.in_place == 0 and found.running

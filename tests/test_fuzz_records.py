@@ -6,7 +6,9 @@ that are not finite, text with control characters, times at the edges of the cal
 nesting, another type), YAML text spliced in (tags, anchors, flow syntax, escapes), or bytes
 overwritten. Whatever comes of it must be a validation report whose every issue is declared and
 located, or a valid registry that builds into a database which answers a query: never an
-exception, which the command line would print as "unexpected".
+exception, which the command line would print as "unexpected". ``registry fmt`` on the broken file
+must give its canonical text or a message, and a file validate accepts is formatted unless a comment
+cannot be placed (issue 28). Batch journals are fuzzed in tests/test_hostile_journal.py.
 
 ``REGISTRY_FUZZ_EXAMPLES`` sets how many examples run (default 2,000, about 30 s here); the
 examples are derandomized, so a run in CI is repeatable. Inputs that once broke something are
@@ -218,7 +220,22 @@ def test_no_input_gives_an_unexpected_error(small_registry: Path, tmp_path: Path
         path.write_bytes(data)
         try:
             check_outcome(small_registry, tmp_path / "fuzz.db")
+            check_formatting(small_registry, path)
         finally:
             path.write_bytes(original)
 
     one()
+
+
+def check_formatting(root: Path, path: Path) -> None:
+    """fmt on the file: its canonical text (which holds the same record), or a message why it was left; never an
+    exception. A file validate accepts (no error of its own) is formatted unless a comment could not be placed."""
+    from registry.curate.fmt import format_files
+
+    outcome = format_files(root, [path])
+    if path in outcome.skipped:
+        assert outcome.skipped[path] and len(outcome.skipped[path]) < 1000, outcome.skipped[path]
+        _, report = validate(root)
+        accepted = not any(issue.file.endswith(path.name) for issue in report.errors)
+        if accepted:
+            assert "comment" in outcome.skipped[path], f"a file validate accepts is formatted: {outcome.skipped[path]}"

@@ -138,6 +138,8 @@ CASES: dict[str, tuple[str, str, str]] = {
                           "'saadat-fellay-20261201-result-corrected-33' (33.89 GB)",
                           "result-reduction-of-a-superseded-value.yaml:15"),
     "interrupted-batch": ("interrupted-batch", "was interrupted with 1 of them in place", ".registry-batch/journal.json"),
+    "leftover-batch": ("leftover-batch", "killed while it staged its files", ".registry-batch/journal.json"),
+    "batch-journal-refused": ("batch-journal-refused", "is an absolute path", ".registry-batch/journal.json"),
 }
 WARNINGS = {code for code, declared in CODES.items() if declared.severity is Severity.WARNING}
 #: Warnings that only ever come with an error (the record behind them did not load).

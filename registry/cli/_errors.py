@@ -36,9 +36,9 @@ def user_errors(debug: bool = False) -> Iterator[None]:
     except BrokenPipeError:
         quiet_closed_stdout()
         raise typer.Exit(0) from None  # the reader stopped early ('| head'): nothing went wrong here
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM where a command asked for it (registry.outputs)
         err_console.print("Interrupted; nothing half-written was kept.")
-        raise typer.Exit(130) from None
+        raise typer.Exit(getattr(exc, "exit_status", 130)) from None
     except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
         if debug:
             raise

@@ -88,6 +88,9 @@ def _report_plan(plan: Plan, dry_run: bool) -> None:
     console.print("; ".join(summary) + ("" if not dry_run else " (dry run: nothing written)"), soft_wrap=True)
     for note in plan.notes:
         console.print(Text(f"Note: {note}"), soft_wrap=True)
+    name = plan.table.path.name
+    for cell in plan.table.formulas:
+        err_console.print(f"warning formula-cell: {cell.where(name)}: {cell.message}", soft_wrap=True, markup=False)
     print_warnings(plan.warnings)
 
 

@@ -68,7 +68,9 @@ def build_command(
     Refuses to build from an invalid registry and prints the validation report instead. Tables
     mirror the record kinds; the views {views} hold the usual joins. Query it with 'registry query'.
     """
-    with user_errors(debug):
+    from registry.outputs import stopped_by_signals
+
+    with user_errors(debug), stopped_by_signals():
         from registry.db.build import build_database
 
         if db is not None and db.split(":", 1)[0].split("+")[0].lower() == "sqlite":

@@ -10,6 +10,7 @@ from registry.cli._errors import user_errors
 from registry.cli.options import DebugOption, RecordsOption
 from registry.cli.output import console
 from registry.export import FORMATS
+from registry.outputs import stopped_by_signals
 
 FORMATS_HELP = "One of: " + "; ".join(f"{each.name} ({each.description})" for each in FORMATS.values())
 
@@ -37,7 +38,7 @@ def export_command(
     """
     from registry.cli.core import load_valid
 
-    with user_errors(debug):
+    with user_errors(debug), stopped_by_signals():
         from registry.errors import RegistryError
         from registry.export import export
 

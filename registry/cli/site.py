@@ -14,6 +14,7 @@ from registry.cli._errors import user_errors
 from registry.cli.options import CommandGroup, DebugOption, RecordsOption
 from registry.cli.output import console
 from registry.errors import RegistryError
+from registry.outputs import stopped_by_signals
 
 
 def site_build_command(
@@ -34,7 +35,7 @@ def site_build_command(
     """
     from registry.cli.core import load_valid
 
-    with user_errors(debug):
+    with user_errors(debug), stopped_by_signals():
         from registry.site.build import build_site
 
         registry = load_valid(records)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from registry.curate.journal import JOURNAL, JOURNAL_VERSION, JournalError, read_journal, read_regular
 from registry.errors import RegistryError
 from registry.yamlio import sync_folder, write_atomic
 
@@ -38,8 +39,6 @@ fcntl: Any = _fcntl
 
 #: The staging folder, inside the records folder; hidden, so never read as records.
 STAGING = ".registry-batch"
-JOURNAL = "journal.json"
-JOURNAL_VERSION = 1
 
 #: Called with (files done, files in the batch) as a batch is staged and as it is put in place.
 Progress = Callable[[int, int], None]
@@ -75,6 +74,8 @@ class Pending:
     in_place: int
     running: bool
     """Whether the run writing it is still alive (it holds the lock)."""
+    refused: str | None = None
+    """Why its journal is never acted on (one this registry did not write); None for a journal it wrote."""
 
 
 def sha256(text: str | bytes) -> str:
@@ -122,14 +123,19 @@ def recover(root: Path) -> Recovery | None:
 
 
 def pending(root: Path) -> Pending | None:
-    """The unfinished batch under ``root`` that has put files in place, if any; reads only, keeps no lock."""
+    """The unfinished batch under ``root``, if any (``in_place`` 0: killed while staging); reads only, keeps no lock.
+
+    A journal this registry did not write is reported (``refused``), never followed.
+    """
     staging = root / STAGING
-    if not staging.is_dir():
+    if not os.path.lexists(staging):
         return None
-    entries = _read_journal(staging)
-    in_place = sum(1 for entry in entries if _holds(root / entry["target"], entry["sha256"]))
-    if not in_place:
-        return None  # killed while staging, or nothing placed yet: the registry is as it was
+    try:
+        journal = read_journal(root, staging)
+    except JournalError as exc:
+        return Pending(staging / JOURNAL, 0, 0, running=False, refused=str(exc))
+    entries = journal.entries if journal is not None else []
+    in_place = sum(1 for entry in entries if _holds(entry.target, entry.sha256))
     return Pending(staging / JOURNAL, len(entries), in_place, running=not _lock_free(root))
 
 
@@ -149,8 +155,7 @@ def _check_targets(root: Path, writes: list[Write]) -> None:
         if write.replaces is None and write.path.exists():
             raise RegistryError(f"{write.path} already exists; records are never overwritten, so nothing was written",
                                 "give the new record another id", path=write.path)
-        if write.replaces is not None and (not write.path.is_file() or sha256(write.path.read_bytes())
-                                           != write.replaces):
+        if write.replaces is not None and not _holds(target, write.replaces):
             raise RegistryError(f"{write.path} changed while the batch was prepared; nothing was written",
                                 "run the command again", path=write.path)
 
@@ -212,25 +217,31 @@ def _finish(root: Path, staging: Path) -> None:
 
 
 def _recover_locked(root: Path) -> Recovery | None:
+    """Undo the batch staged under ``root``, after checking its whole journal (``JournalError``: nothing is done)."""
     staging = root / STAGING
-    if not staging.is_dir():
+    if not os.path.lexists(staging):
         return None
-    try:
-        journal = json.loads((staging / JOURNAL).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        journal = {}  # killed while staging (nothing was put in place yet) or while finishing (all of it was)
-    recovery = Recovery(str(journal.get("started_at", "an unknown time")))
-    for entry in reversed(journal.get("files", [])):
-        target = root / entry["target"]
-        if not _holds(target, entry["sha256"]):
-            if target.exists() and entry["old"] is None:
+    journal = read_journal(root, staging)  # None: killed while staging (nothing in place) or finishing (all of it)
+    if journal is not None:
+        for entry in journal.entries:
+            if entry.old is not None and read_regular(staging / entry.old) is None and _holds(entry.target,
+                                                                                              entry.sha256):
+                raise JournalError(f"{staging / entry.old}, the old text of {entry.target}, is not a regular file "
+                                   "the batch writer made (a link, a pipe or a larger file); nothing was undone",
+                                   f"look at it, then remove the staging folder by hand: rm -r {staging}",
+                                   path=staging / entry.old)
+    recovery = Recovery(journal.started_at if journal is not None else "an unknown time")
+    for entry in reversed(journal.entries if journal is not None else []):
+        target = entry.target
+        if not _holds(target, entry.sha256):
+            if os.path.lexists(target) and entry.old is None:
                 recovery.kept.append(target)
             continue  # not put in place yet (or changed since by someone else: left alone)
-        if entry["old"] is None:
+        if entry.old is None:
             target.unlink()
         else:
-            restored = staging / f"{entry['old']}.restore"
-            _link_or_copy(staging / entry["old"], restored)
+            restored = staging / f"{entry.old}.restore"
+            _link_or_copy(staging / entry.old, restored)
             os.replace(restored, target)
         sync_folder(target.parent)
         recovery.undone.append(target)
@@ -241,19 +252,10 @@ def _recover_locked(root: Path) -> Recovery | None:
 # -- helpers -----------------------------------------------------------------------------------------
 
 
-def _read_journal(staging: Path) -> list[dict[str, Any]]:
-    try:
-        files = json.loads((staging / JOURNAL).read_text(encoding="utf-8")).get("files", [])
-    except (OSError, ValueError, AttributeError):
-        return []
-    return files if isinstance(files, list) else []
-
-
 def _holds(path: Path, digest: str) -> bool:
-    try:
-        return sha256(path.read_bytes()) == digest
-    except OSError:
-        return False
+    """Whether ``path`` is a regular file (not a link, pipe or device) holding the text of SHA-256 ``digest``."""
+    data = read_regular(path)
+    return data is not None and sha256(data) == digest
 
 
 def _link_new(source: Path, target: Path) -> None:

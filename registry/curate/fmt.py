@@ -12,6 +12,7 @@ record and the same comments, or the file is left as it is and reported.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,10 +21,11 @@ import yaml
 
 from registry.curate.batch import Write, Written, sha256, write_batch
 from registry.errors import RecordFileError, RegistryError
+from registry.filetypes import special_kind
 from registry.loader import record_files
 from registry.models import KIND_MODELS, Record
 from registry.writer import record_to_yaml
-from registry.yamlio import LoadedYaml, Path_, parse_yaml, read_text
+from registry.yamlio import YAML_LOADER, LoadedYaml, Path_, parse_yaml, read_text
 
 HEAD: Path_ = ("<head>",)
 END: Path_ = ("<end>",)
@@ -59,6 +61,12 @@ def format_files(root: Path, paths: list[Path] | None = None) -> Outcome:
         except (RecordFileError, RegistryError) as exc:
             outcome.skipped[path] = exc.message
             continue
+        except (yaml.YAMLError, ValueError, RecursionError) as exc:  # a file validate reads, that this reading cannot
+            where = getattr(exc, "problem_mark", None)
+            line = f" (line {where.line + 1})" if where is not None else ""
+            outcome.skipped[path] = (f"the formatter could not place its comments{line}: "
+                                     f"{' '.join(str(exc).split())[:200]}; it was left as it is")
+            continue
         if outcome_text == text:
             outcome.unchanged.append(path)
         else:
@@ -78,6 +86,7 @@ def canonical_text(text: str) -> str:
     canonical = record_to_yaml(record, only_set=True)
     if canonical == text:
         return text  # canonical already (so without comments): nothing to carry over or check
+    text = text.removeprefix("\ufeff")  # a byte order mark is no part of the canonical form (nor of a comment)
     comments = comments_in(text, original) if "#" in text else []
     result = with_comments(canonical, parse_yaml(canonical), comments) if comments else canonical
     again = parse_yaml(result)
@@ -113,7 +122,11 @@ def comments_in(text: str, doc: LoadedYaml) -> list[Comment]:
         elif own_line:
             anchors = (*(path for at, _, path in keys if at > line), END)
         else:  # after a value: the innermost key started on or before its line, then the keys after it
-            innermost = max((k for k in keys if k[0] <= line), key=lambda k: (k[0], k[1]))
+            before = [k for k in keys if k[0] <= line]
+            if not before:  # on the line of the first key, before it (a flow mapping's '{'): the file's head
+                found.append(Comment(comment, (HEAD,)))
+                continue
+            innermost = max(before, key=lambda k: (k[0], k[1]))
             anchors = (innermost[2], *(path for at, _, path in keys if at > line), END)
         found.append(Comment(comment, anchors))
     return found
@@ -121,7 +134,7 @@ def comments_in(text: str, doc: LoadedYaml) -> list[Comment]:
 
 def _raw_comments(text: str) -> Iterator[tuple[int, bool, str]]:
     """(line, whether it has the line to itself, text) of every comment: text between tokens that starts with '#'."""
-    tokens = list(yaml.scan(text, Loader=yaml.SafeLoader))
+    tokens = list(yaml.scan(text, Loader=YAML_LOADER))  # the loader records are read with (a tab after ':' is fine)
     spans = [(token.start_mark.index, token.end_mark.index) for token in tokens]
     for token in tokens:  # a block scalar's header line ('key: |  # ...') is inside its token
         if isinstance(token, yaml.ScalarToken) and token.style in ("|", ">"):
@@ -184,6 +197,10 @@ def _chosen(root: Path, paths: list[Path] | None) -> list[Path]:
             chosen += list(record_files(path))
         elif path.is_file():
             chosen.append(path)
+        elif os.path.lexists(path):  # a pipe, a device, a dangling link: never opened
+            kind = special_kind(os.lstat(path).st_mode) or "a link to nothing"
+            raise RegistryError(f"{path} is {kind}, not a regular file or a folder; it was not read",
+                                "give record files or folders")
         else:
             raise RegistryError(f"{path} does not exist", "give record files or folders that exist")
     return chosen

@@ -23,6 +23,7 @@ from pydantic import BaseModel
 from registry.errors import RegistryError
 from registry.models.base import Record
 from registry.models.fields import resolve_kinds
+from registry.textsafe import excerpt
 
 #: Fields no form asks for: the kind and id (the command knows them) and missing metadata (its own option).
 NOT_ASKED = ("kind", "id", "missing_metadata")
@@ -211,8 +212,33 @@ def typed_text(text: str) -> Any:
     if stripped[:1] in "[{":
         import yaml
 
+        from registry.yamlio import MAX_DEPTH
+
+        too_deep = RegistryError(f"{excerpt(text)} nests lists or mappings more than {MAX_DEPTH} levels deep; "
+                                 "records are shallow", "write the value flatter")
+        if _nesting(stripped) > MAX_DEPTH:
+            raise too_deep  # PyYAML builds nested values by recursion: thousands of levels would exhaust the stack
         try:
             return yaml.load(stripped, Loader=yaml.BaseLoader)  # noqa: S506 - the base loader builds only text
         except yaml.YAMLError as exc:
-            raise RegistryError(f"{text!r} is not a YAML list or mapping: {exc}") from None
+            raise RegistryError(f"{excerpt(text)} is not a YAML list or mapping: {exc}") from None
+        except RecursionError:
+            raise too_deep from None
     return text
+
+
+def _nesting(text: str) -> int:
+    """How deep flow brackets nest in ``text`` (those inside quotes left out); an escaped quote may make it more."""
+    depth = deepest = 0
+    quote = ""
+    for char in text:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest

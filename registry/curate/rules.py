@@ -156,6 +156,16 @@ def _unfinished_batch(registry: Registry, report: Report) -> None:
     found = pending(registry.root)
     if found is None:
         return
+    where = display_path(found.journal, registry.root)
+    if found.refused is not None:
+        report.add(codes.BATCH_JOURNAL_REFUSED.issue(where, None, found.refused))
+        return
+    if found.in_place == 0:
+        if not found.running:
+            report.add(codes.LEFTOVER_BATCH.issue(where, None, (
+                "a batch write was killed while it staged its files, before any was put in place, so the registry "
+                "is as it was; remove its staging folder with 'registry recover'")))
+        return
     if found.running:
         message = (f"a batch of {found.files} record file(s) is being written right now ({found.in_place} in place "
                    "so far); validate again once it has finished")
@@ -163,7 +173,7 @@ def _unfinished_batch(registry: Registry, report: Report) -> None:
         message = (f"a batch write of {found.files} record file(s) was interrupted with {found.in_place} of them in "
                    "place, so the registry is neither what it was nor what the batch would have made it; undo it "
                    "with 'registry recover' (the next 'registry import', 'new' or 'fmt' undoes it too)")
-    report.add(codes.INTERRUPTED_BATCH.issue(display_path(found.journal, registry.root), None, message))
+    report.add(codes.INTERRUPTED_BATCH.issue(where, None, message))
 
 
 registry_rules.append(_unfinished_batch)

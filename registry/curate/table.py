@@ -15,17 +15,26 @@ from __future__ import annotations
 
 import csv
 import difflib
-import io
+import os
+import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from registry.errors import INPUTS, RegistryError, worded
+from registry.filetypes import special_kind
 from registry.readme_section import GeneratedSection
+from registry.textsafe import excerpt
 
 #: A results table is a few thousand rows at most; anything this large is not one.
 MAX_TABLE_BYTES = 50_000_000
+#: The most rows one import reads: a paper's tables hold a few thousand printed values at most. A larger table is
+#: refused when its first row past the limit is read (no later row is held), with how to split it.
+MAX_TABLE_ROWS = 10_000
+#: What a spreadsheet takes for the start of a formula (OWASP's CSV-injection rule); a number is not one.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(\d[\d,]*(\.\d*)?|\.\d+)([eE][+-]?\d+)?%?")
 
 
 @dataclass(frozen=True)
@@ -149,6 +158,9 @@ class Table:
     problems: list[Problem] = field(default_factory=list)
     """Rows that could not be read (too many or too few cells): the importer reports them with what it finds in
     the other rows, so that one run names every problem."""
+    formulas: list[Problem] = field(default_factory=list)
+    """Cells a spreadsheet would run as a formula (they start with '=', '+', '-' or '@' and are no number): imported
+    as the text they hold, with a warning naming each."""
 
     def has(self, column: str) -> bool:
         return column in self.columns
@@ -162,12 +174,19 @@ def read_table(path: Path) -> Table:
     text = _text(path)
     delimiter = "\t" if path.suffix.lower() in (".tsv", ".tab") or (
         path.suffix.lower() != ".csv" and "\t" in text.split("\n", 1)[0]) else ","
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    reader = csv.reader(_lines(text), delimiter=delimiter, strict=True)
     records: list[tuple[int, list[str]]] = []
     start = 1
     try:
         for cells in reader:
-            records.append((start, cells))
+            if any(c.strip() for c in cells):
+                if len(records) > MAX_TABLE_ROWS:  # the header and MAX_TABLE_ROWS rows are read
+                    raise TableError(path, [Problem(start, None, (
+                        f"the table has more than {MAX_TABLE_ROWS:,} rows, the most one import reads (a paper's "
+                        "tables hold a few thousand values); split it into files of at most "
+                        f"{MAX_TABLE_ROWS:,} rows, each with the header row (one file per table of the paper), and "
+                        "import each"))])
+                records.append((start, cells))
             start = reader.line_num + 1
     except csv.Error as exc:
         raise TableError(path, [Problem(start, None, f"not a CSV/TSV row: {exc}")]) from None
@@ -189,8 +208,13 @@ def read_table(path: Path) -> Table:
                                     f"{len(header)} columns; a cell holding the delimiter "
                                     f"({'a tab' if delimiter == chr(9) else 'a comma'}) must be quoted"))
             continue
-        table.rows.append(Row(number, {column: cell.strip() for column, cell in zip(columns, cells, strict=True)
-                                       if column in table.columns}))
+        row = Row(number, {column: cell.strip() for column, cell in zip(columns, cells, strict=True)
+                           if column in table.columns})
+        table.rows.append(row)
+        table.formulas.extend(Problem(number, column, (
+            f"the cell {excerpt(cell)} starts with {cell[0]!r}, which a spreadsheet runs as a formula; it is imported "
+            "as the text it holds: check that the paper prints it so")) for column, cell in row.cells.items()
+            if is_formula(cell))
     if problems:  # a table whose header is wrong is not read further: its cells would be misread
         raise TableError(path, problems + table.problems)
     if not table.rows and not table.problems:
@@ -200,15 +224,44 @@ def read_table(path: Path) -> Table:
     return table
 
 
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text``, each with its line break, one at a time: a list of them (or a StringIO, which holds
+    four bytes a character) would hold the table several times over."""
+    start, end = 0, len(text)
+    newline = "\n" if "\n" in text or "\r" not in text else "\r"  # a sheet saved with the old Mac line breaks
+    while start < end:
+        stop = text.find(newline, start)
+        stop = end if stop < 0 else stop + 1
+        yield text[start:stop]
+        start = stop
+
+
+def is_formula(cell: str) -> bool:
+    """Whether a spreadsheet would take ``cell`` for a formula: it starts with ``FORMULA_START`` and is no number."""
+    return len(cell) > 1 and cell.startswith(FORMULA_START) and _NUMBER.fullmatch(cell.strip()) is None
+
+
 def _text(path: Path) -> str:
     if path.is_dir():
         raise TableError(path, [Problem(None, None, "this is a folder, not a table file")])
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_TABLE_BYTES + 1)
+    try:  # opened without waiting for a pipe's writer, then judged by what was opened
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise RegistryError(f"cannot read {str(path)!r}: {exc.strerror}", "check the file's name and permissions",
                             path=path) from exc
+    try:
+        mode = os.fstat(handle).st_mode
+        kind = special_kind(mode)
+        if kind is not None:
+            raise TableError(path, [Problem(None, None, f"this is {kind}, not a table file; it was not read (save "
+                                            "the table as a file and import that)")])
+        with os.fdopen(os.dup(handle), "rb") as reader:
+            raw = reader.read(MAX_TABLE_BYTES + 1)
+    except OSError as exc:
+        raise RegistryError(f"cannot read {str(path)!r}: {exc.strerror}", "check the file's name and permissions",
+                            path=path) from exc
+    finally:
+        os.close(handle)
     if len(raw) > MAX_TABLE_BYTES:
         raise TableError(path, [Problem(None, None, f"the file is over {MAX_TABLE_BYTES:,} bytes, too large for a "
                                         "results table")])

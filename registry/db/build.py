@@ -304,6 +304,9 @@ def build_database(records: Path, *, out: Path | None = None, url: str | None = 
     if url is not None:
         server_engine(url).dispose()
     else:
+        from registry.outputs import prepare_output
+
+        prepare_output(target, records, folder=False)
         ensure_replaceable(target)
     read_at = time.time_ns()  # before the first record is read: an edit from now on makes the database stale
     with gc_paused():  # records make no reference cycles; the collector would rescan them all, often

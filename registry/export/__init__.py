@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from registry.atomic import new_folder_beside, replace_folder
+from registry.atomic import discard, new_folder_beside, replace_folder
 from registry.errors import RegistryError
+from registry.outputs import prepare_output
 
 if TYPE_CHECKING:  # the loader (with Pydantic and every model) is not imported for the command's help
     from registry.loader import Registry
@@ -61,6 +62,7 @@ def export(registry: Registry, format_name: str, out: Path, **options: Any) -> W
         if importlib.util.find_spec(library) is None:
             raise RegistryError(f"the {chosen.name} export needs {library}, which is not installed",
                                 "install it with: pip install 'registry[export]'")
+    prepare_output(out, registry.root, folder=True)
     ensure_replaceable(out)
     writer = importlib.import_module(chosen.module)
     tmp = new_folder_beside(out)
@@ -71,10 +73,7 @@ def export(registry: Registry, format_name: str, out: Path, **options: Any) -> W
         (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         replace_folder(tmp, out)
     finally:
-        if tmp.exists():
-            import shutil
-
-            shutil.rmtree(tmp, ignore_errors=True)
+        discard(tmp)
     return written
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from registry.models.base import Record
-from registry.textsafe import UNSAFE, escaped, excerpt
+from registry.textsafe import UNSAFE, escaped, excerpt, named
 
 FieldPath = tuple[str | int, ...]
 
@@ -157,10 +157,12 @@ def unfit_values(record: Record) -> Iterator[tuple[FieldPath, str, str]]:
         if kind is str:
             found = UNSAFE.search(value)
             if found is not None:
+                name = named(found.group())
                 yield path, "unprintable", (
-                    f"the text holds {escaped(found.group())} (at character {found.start() + 1}), which a terminal "
-                    "acts on instead of printing (a control character, an escape sequence or a bidirectional "
-                    "override); remove it (tabs and line breaks are fine)")
+                    f"the text holds {escaped(found.group())} ({name + ', ' if name else ''}at character "
+                    f"{found.start() + 1}), which a terminal acts on instead of printing, or which cannot be seen, so "
+                    "that two different texts look the same (a control character, an escape sequence, a "
+                    "bidirectional mark or override, an invisible mark); remove it (tabs and line breaks are fine)")
         elif kind is int:
             if not INT64_MIN <= value <= INT64_MAX:
                 yield path, "unstorable", (f"{excerpt(value)} is too large for the database, which stores integers in "

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,11 +20,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from registry.atomic import new_folder_beside, replace_folder
+from registry.atomic import discard, new_folder_beside, replace_folder
 from registry.errors import RegistryError
 from registry.history import current_only, not_current
 from registry.loader import Registry
 from registry.models import KIND_MODELS, Release, Result
+from registry.outputs import in_forked_workers, prepare_output
 from registry.page.blocks import Column, Fields, Paragraph, Piece, Section, Style, Table, plain
 from registry.page.history import earlier_versions
 from registry.page.kinds import build_page
@@ -52,6 +52,7 @@ class SiteSummary:
 def build_site(registry: Registry, out: Path, *, progress: Callable[[str], None] | None = None) -> SiteSummary:
     """Write the whole site for ``registry`` to the folder ``out``, replacing an earlier build there."""
     started = time.perf_counter()
+    prepare_output(out, registry.root, folder=True)
     ensure_replaceable(out)
     site = _site(registry, progress)
     try:
@@ -66,8 +67,7 @@ def build_site(registry: Registry, out: Path, *, progress: Callable[[str], None]
         raise RegistryError(f"cannot write the site {str(out)!r}: {exc.strerror or exc}; the previous site, if "
                             "any, is untouched", "check the free disk space and that the folder is writable") from exc
     finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
+        discard(tmp)
     return SiteSummary(str(out), len(registry.records) + 2, files, len(site.svgs), time.perf_counter() - started)
 
 
@@ -189,22 +189,7 @@ def _in_workers(job: Callable[[int], None]) -> None:
         for share in range(count):
             job(share)
         return
-    children = []
-    for share in range(count):
-        pid = os.fork()
-        if pid == 0:  # the child: do its share, then leave without running the parent's cleanup
-            status = 0
-            try:
-                job(share)
-            except BaseException:  # noqa: BLE001 - reported to the parent through the exit status
-                import traceback
-
-                traceback.print_exc()
-                status = 1
-            finally:
-                os._exit(status)
-        children.append(pid)
-    failed = [pid for pid in children if os.waitpid(pid, 0)[1] != 0]
+    failed = in_forked_workers(job, count)  # workers stopped if this process is interrupted
     if failed:
         raise RegistryError(f"{len(failed)} of {count} page writers failed; the previous site, if any, is untouched",
                             "run again with {debug} for the details, and report it")
