@@ -32,7 +32,7 @@ from registry.page.kinds import build_page
 from registry.release import content_digest, hash_prefix, release_name, same_content
 from registry.site.extras import Site, kind_label, site_page
 from registry.site.html import Links, render, render_blocks
-from registry.site.index import facets_of, index_rows
+from registry.site.index import COLUMNS, facets_of, index_rows
 
 SITE_NAME = "Evidence registry"
 GENERATOR = '<meta name="generator" content="registry site build">'
@@ -138,7 +138,7 @@ def _write_all(site: Site, root: Path, progress: Callable[[str], None] | None) -
     earlier = render_blocks(earlier_versions(registry, not_current(registry, registry.of_kind(Result))),
                             Links("", urls))
     _put(root / "index.html", render("index.html.j2", title="Results", root="", results=rows,
-                                     facets=facets_of(rows), sources=sources, earlier=earlier,
+                                     facets=facets_of(rows), columns=COLUMNS, sources=sources, earlier=earlier,
                                      **common).encode("utf-8"))
     body = render_blocks(_releases_blocks(site), Links("../", urls))
     _put(root / RELEASES_PAGE, render("releases.html.j2", title="Releases", root="../", body=body,
