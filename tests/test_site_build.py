@@ -195,7 +195,8 @@ def test_index_lists_results_with_facets_and_search(site: Path) -> None:
     assert {row.get("data-status") for row in rows} == {"source checked", "source checked (no artifact hash)"}
     assert {row.get("data-reproduced") for row in rows} == {"estimated only"}
     facets = {f.get("data-facet") for f in tree.iter(f"{NS}fieldset")}
-    assert facets == {"family", "metric", "dataset", "status", "reproduced"}
+    assert facets == {"family", "metric", "dataset", "status", "kind", "reproduced"}
+    assert {row.get("data-kind") for row in rows} == {"single value"}
     assert tree.find(f".//{NS}input[@id='search']") is not None
     assert all("nt 2.5b" in row.get("data-search") for row in rows)
 
