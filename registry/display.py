@@ -63,6 +63,22 @@ REASON_PHRASES = {
 
 PROFILE_ABSENT = "An explanatory profile has not yet been reviewed for this record."
 SOURCE_CHECK_CAVEAT = "Source checking is not independent reproduction."
+#: The seed pages' explanatory sentences, word for word.
+CONSULT_SOURCES = ("Consult the linked sources for architecture or protocol details. Missing evidence is not evidence "
+                   "of a missing capability.")
+REPRODUCTION_REQUIREMENTS = ("Reproducing this published result requires matching its model configuration, data, "
+                             "split and scorer. Source checking or a successful smoke test does not establish score "
+                             "reproduction.")
+EVIDENCE_CAVEAT = ("Source checking verifies the cited claim or transcription. It does not establish independent "
+                   "reproduction.")
+EVIDENCE_TABLE_TITLE = "Evidence table"
+EVIDENCE_TABLE_SUMMARY = "Inspect claims, sources and review details"
+EVIDENCE_TABLE_INTRO = ("Trace each statement to its source and review. A context-only reference supports the record "
+                        "generally; it does not verify an individual field. Source checking does not reproduce an "
+                        "experiment.")
+EVIDENCE_TABLE_ROWS = ("One row per statement and cited source. Multiple citations are not independent evaluations. "
+                       "Shared locators are labelled explicitly.")
+EVIDENCE_NONE_MATCH = "No evidence rows match these filters. Choose another scope or clear the search."
 NO_VERIFIED_RECIPE = (
     "No execution recipe has been verified for this exact configuration and evaluation. "
     "A benchmark's general instructions may use different inputs, splits or model settings."

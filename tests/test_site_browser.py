@@ -81,7 +81,7 @@ def test_seed_result_pages_show_values_review_and_plot(site: Path, browser: Any)
             page = watched.open(site / "result" / f"{record_id}.html")
             headline = page.locator("main > p").nth(1).inner_text()
             assert f"Transcribed value: {value} GB" in headline and f"{status})" in headline
-            badge = page.locator(f"span.v[data-exact='{value}'] + span.tag").first
+            badge = page.locator(f"span.v[data-exact='{value}'] + a.tag").first
             assert badge.inner_text() == status
             figure = page.locator("figure.plot svg")
             assert figure.is_visible() and figure.bounding_box()["width"] > 300
@@ -109,8 +109,7 @@ def test_the_fixture_registry_site_browses_with_its_derived_inputs_linked(fixtur
         derived = page.locator("dt", has_text="Derived").locator("xpath=following-sibling::dd[1]")
         assert "inputs:" not in derived.inner_text()
         links = derived.locator("a")
-        assert links.all_inner_texts() == ["fixture-genomic-20261201-result-s5-splice-accuracy-fp32",
-                                           "fixture-genomic-20261201-result-s5-splice-accuracy-bf16"]
+        assert links.all_inner_texts() == ["Splice sites, Accuracy in fp32", "Splice sites, Accuracy in bf16"]
         assert "(94.2%)" in derived.inner_text() and "(93.8%)" in derived.inner_text()
         links.first.click()
         page.wait_for_load_state("load")

@@ -31,7 +31,7 @@ from registry.page.history import earlier_versions
 from registry.page.kinds import build_page
 from registry.release import content_digest, hash_prefix, release_name, same_content
 from registry.site.extras import Site, kind_label, site_page
-from registry.site.html import Links, render, render_blocks
+from registry.site.html import Links, backing_section, render, render_blocks
 from registry.site.index import COLUMNS, facets_of, index_rows
 
 SITE_NAME = "Evidence registry"
@@ -149,14 +149,15 @@ def _write_all(site: Site, root: Path, progress: Callable[[str], None] | None) -
 def _write_records(site: Site, root: Path, ids: list[str], copies: dict[str, str], common: dict[str, Any]) -> None:
     """Each record's page, its JSON and a copy of its file."""
     registry = site.registry
-    links = Links("../", common["urls"])
     for record_id in ids:
         record = registry.records[record_id]
         kind = record.kind_token
         page = site_page(build_page(record, registry), record, site)
+        links = Links("../", common["urls"], {})
+        body = render_blocks(page.blocks, links)
         html = render("record.html.j2", page=page, title=page.title, root="../", kind_label=kind_label(record),
                       record_file=copies[record_id], json_file=f"{kind}/{record_id}.json",
-                      body=render_blocks(page.blocks, links), **common)
+                      body=body, backing=backing_section(links), **common)
         _put(root / kind / f"{record_id}.html", html.encode("utf-8"))
         _put(root / kind / f"{record_id}.json", record.model_dump_json(exclude_none=True).encode("utf-8") + b"\n")
         _put(root / copies[record_id], registry.paths[record_id].read_bytes())

@@ -115,3 +115,36 @@
   if (params.get("sort")) sortBy(params.get("sort"), params.get("order") === "descending");
   update();
 })();
+
+// The boxes that narrow a record page's tables (evidence rows, evaluations): each narrows the table after
+// it, says which filter is applied, and keeps its table's count ('3 evidence rows matching ...') current.
+(function () {
+  for (const form of document.querySelectorAll("form.table-filter")) {
+    const input = form.querySelector("input");
+    const applied = form.querySelector(".applied");
+    const table = form.nextElementSibling && form.nextElementSibling.querySelector("table");
+    if (!input || !table) continue;
+    const noun = input.closest("label").textContent.replace("Filter", "").trim();
+    const caption = table.querySelector("caption");
+    const captionText = caption ? caption.textContent : "";
+    const rows = Array.from(table.tBodies[0].rows);
+    const texts = rows.map((row) => row.textContent.toLowerCase());
+    input.disabled = false;
+    form.addEventListener("submit", (event) => event.preventDefault());
+    input.addEventListener("input", () => {
+      const words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+      let count = 0;
+      rows.forEach((row, index) => {
+        row.hidden = !words.every((word) => texts[index].includes(word));
+        if (!row.hidden) count += 1;
+      });
+      applied.textContent = "Applied filters: " + (words.length ? "search '" + input.value.trim() + "'" : "All linked " + noun);
+      const rest = captionText.indexOf(" matching");
+      if (caption && /^\d+ /.test(captionText) && rest > 0) {
+        caption.textContent = count + " " + (count === 1 ? noun.replace(/s$/, "") : noun) + captionText.slice(rest);
+      }
+      const details = table.closest("details");
+      if (details && words.length) details.open = true;
+    });
+  }
+})();
