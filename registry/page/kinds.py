@@ -289,8 +289,8 @@ def findings_table(registry: Registry, evaluations: Iterable[Evaluation], *, own
             ))
     if not rows:
         return Paragraph(plain("No current result is recorded for these evaluations."), Style.NOTE)
-    columns = (Column("Tested configuration"), Column("Protocol and dataset"), Column("Finding"),
-               Column("Evidence and details"))
+    columns: tuple[Column, ...] = (Column("Tested configuration"), Column("Protocol and dataset"), Column("Finding"),
+                                   Column("Evidence and details"))
     if own is not None and all(e.configuration == own for e in evaluations):
         columns, rows = columns[1:], [row[1:] for row in rows]
     return Table(columns, tuple(rows), title=title, lines=True, expand=True, filter="evaluations")
