@@ -8,6 +8,7 @@ and this module says '33.9' and 'Not reported by the source'.
 from __future__ import annotations
 
 import functools
+import re
 import weakref
 from collections.abc import Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
@@ -83,6 +84,12 @@ NO_VERIFIED_RECIPE = (
     "No execution recipe has been verified for this exact configuration and evaluation. "
     "A benchmark's general instructions may use different inputs, splits or model settings."
 )
+
+
+def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
+    """'fold 10' after 'fold 9': the numbers in a text compared as numbers, the words between them as words."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part.lower())
+                 for part in re.split(r"(\d+)", text) if part)
 
 
 def display_value(value: Decimal) -> str:

@@ -64,6 +64,8 @@ class Row:
     label: str
     tag: Tag | None
     runs: tuple[Runs, ...]
+    dataset: str = ""
+    """The name of the dataset it was evaluated on: a plot draws one panel per dataset (small multiples)."""
 
 
 @dataclass(frozen=True)
@@ -147,8 +149,9 @@ def _group(registry: Registry, protocol: Protocol, key: tuple[str, str], results
             values = tuple(r.value for r in mine if r.value is not None)
             if values:
                 by_method.append(Runs(method, values, len(mine) - len(values), d.runs_tag(method, mine)))
-        rows.append(Row(result, label, d.record_tag(registry, result), tuple(by_method)))
-    return Group(protocol, key[0], key[1], tuple(rows))
+        dataset = d.record_name(registry.records[registry.get_as(result.evaluation, Evaluation).dataset])
+        rows.append(Row(result, label, d.record_tag(registry, result), tuple(by_method), dataset))
+    return Group(protocol, key[0], key[1], tuple(sorted(rows, key=lambda row: d.natural_key(row.label))))
 
 
 def values_table(group: Group) -> Table:
@@ -196,7 +199,9 @@ def write_plot(groups: list[Group], out: Path) -> None:
     """Write the plot to ``out`` (.svg or .png), atomically: a temporary file beside it, renamed into place."""
     from registry.atomic import write_bytes_atomic
 
-    writers = {".svg": lambda: svg(groups).encode("utf-8"), ".png": lambda: png(groups)}
+    from registry.plot_svg import svg_document
+
+    writers = {".svg": lambda: svg_document(groups).encode("utf-8"), ".png": lambda: png(groups)}
     writer = writers.get(out.suffix.lower())
     if writer is None:
         raise RegistryError(f"cannot write a plot as {out.name!r}", "name the file .svg or .png")

@@ -81,3 +81,26 @@ def test_the_index_is_cards_on_a_phone_with_words_whole(fixture_site: Path, brow
         assert split == []
     finally:
         watched.close()
+
+
+def test_plots_read_on_a_phone(fixture_site: Path, browser: Any) -> None:
+    """Every protocol has its plot (transcribed values only included); at 390 px it fits the screen and its
+    text is drawn at a readable size, each row's label on its own lines (no label over another)."""
+    watched = Watched(browser, width=390)
+    try:
+        protocols = sorted((fixture_site / "protocol").glob("*.html"))
+        assert len(protocols) == 6
+        for path in protocols:
+            page = watched.open(path)
+            svg = page.locator("figure.plot svg")
+            assert svg.count() == 1, path.name
+            box = svg.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+            heights = svg.locator("text").evaluate_all("texts => texts.map(t => t.getBoundingClientRect().height)")
+            assert min(heights) >= 9, f"{path.name}: text {min(heights):.1f} px high"
+            boxes = svg.locator("text[font-size='11']").evaluate_all(
+                "texts => texts.map(t => { const b = t.getBoundingClientRect(); return [b.top, b.bottom]; })")
+            overlaps = [a for a, b in zip(boxes, boxes[1:]) if b[0] < a[1] - 1]
+            assert not overlaps, f"{path.name}: {len(overlaps)} label lines overlap"
+    finally:
+        watched.close()

@@ -11,7 +11,6 @@ models (labels from field names), so a field added to a model appears without an
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -246,12 +245,6 @@ def results_of(registry: Registry, evaluations: Iterable[Evaluation]) -> list[Re
     return [r for e in evaluations for r in registry.referrers(e.id, Result, "evaluation")]
 
 
-def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
-    """'fold 10' after 'fold 9': the numbers in a text compared as numbers, the words between them as words."""
-    return tuple((0, int(part)) if part.isdigit() else (1, part.lower())
-                 for part in re.split(r"(\d+)", text) if part)
-
-
 def findings_table(registry: Registry, evaluations: Iterable[Evaluation], *, own: str | None = None,
                    title: str | None = None) -> Table | Paragraph:
     """One row per current result of the evaluations, with its evidence and details, in natural order.
@@ -262,6 +255,7 @@ def findings_table(registry: Registry, evaluations: Iterable[Evaluation], *, own
     ``earlier_versions`` lists them apart.
     """
     rows: list[tuple[Content, ...]] = []
+    natural_key = d.natural_key
     for evaluation in sorted(evaluations, key=lambda e: natural_key(e.name)):
         configuration = registry.get_as(evaluation.configuration, Configuration)
         protocol = registry.records[evaluation.protocol]

@@ -11,7 +11,6 @@ machine, so the same records give the same files, byte for byte.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import time
@@ -94,16 +93,13 @@ def ensure_replaceable(out: Path) -> None:
 
 
 def _site(registry: Registry, progress: Callable[[str], None] | None) -> Site:
-    from registry.plot import groups_of, inline_svg
+    from registry.plot import groups_of
+    from registry.plot_svg import inline_svg
 
     groups = groups_of(registry)
-    drawn = {protocol_id: panels for protocol_id, panels in groups.items() if any(g.has_runs for g in panels)}
-    if drawn and importlib.util.find_spec("matplotlib") is None:
-        raise RegistryError(f"{len(drawn)} protocol(s) have runs of ours to plot, which needs matplotlib",
-                            "install it with: pip install 'registry[site]'")
     if progress:
-        progress(f"drawing {len(drawn)} plot(s)")
-    svgs = {protocol_id: inline_svg(panels) for protocol_id, panels in drawn.items()}
+        progress(f"drawing {len(groups)} plot(s)")
+    svgs = {protocol_id: inline_svg(panels) for protocol_id, panels in groups.items()}
     try:
         name = release_name(registry)
     except RegistryError:  # no record holds a date: the content still has a hash
