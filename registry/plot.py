@@ -198,7 +198,6 @@ def inline_svg(groups: list[Group]) -> str:
 def write_plot(groups: list[Group], out: Path) -> None:
     """Write the plot to ``out`` (.svg or .png), atomically: a temporary file beside it, renamed into place."""
     from registry.atomic import write_bytes_atomic
-
     from registry.plot_svg import svg_document
 
     writers = {".svg": lambda: svg_document(groups).encode("utf-8"), ".png": lambda: png(groups)}

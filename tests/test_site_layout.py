@@ -100,7 +100,7 @@ def test_plots_read_on_a_phone(fixture_site: Path, browser: Any) -> None:
             assert min(heights) >= 9, f"{path.name}: text {min(heights):.1f} px high"
             boxes = svg.locator("text[font-size='11']").evaluate_all(
                 "texts => texts.map(t => { const b = t.getBoundingClientRect(); return [b.top, b.bottom]; })")
-            overlaps = [a for a, b in zip(boxes, boxes[1:]) if b[0] < a[1] - 1]
+            overlaps = [a for a, b in zip(boxes, boxes[1:], strict=False) if b[0] < a[1] - 1]
             assert not overlaps, f"{path.name}: {len(overlaps)} label lines overlap"
     finally:
         watched.close()
