@@ -17,11 +17,10 @@ from __future__ import annotations
 import html
 import math
 import textwrap
-from collections.abc import Iterable
 from decimal import Decimal
 
 from measure.outcome import Method
-from registry.plot import LEGEND, Group, Row
+from registry.plot import LEGEND, Group, Row, extent, panels_of, uncertainty_bar, value_text
 from registry.units import with_unit
 
 WIDTH = 400
@@ -35,18 +34,6 @@ WRAP = 56
 """Characters per label line at this width and font size."""
 COLOURS = {"transcribed": "#111111", Method.ESTIMATED: "#1f5aa6", Method.MEASURED: "#a34700"}
 OFFSETS = {"transcribed": 0, Method.MEASURED: -7, Method.ESTIMATED: 7}
-
-
-def panels_of(groups: Iterable[Group]) -> list[tuple[str, Group, tuple[Row, ...]]]:
-    """(title, group, rows) for each panel: a group's rows split by dataset where it has several."""
-    found = []
-    for group in groups:
-        datasets = list(dict.fromkeys(row.dataset for row in group.rows))
-        for dataset in datasets:
-            rows = tuple(row for row in group.rows if row.dataset == dataset)
-            title = f"{group.axis_label} · {dataset}" if dataset else group.axis_label
-            found.append((title, group, rows))
-    return found
 
 
 def svg_element(groups: list[Group], title: str) -> str:
@@ -88,7 +75,7 @@ def inline_svg(groups: list[Group]) -> str:
 
 def _panel(title: str, group: Group, rows: tuple[Row, ...], y: int) -> tuple[str, int]:
     unit = group.unit
-    low, high = _extent(rows)
+    low, high = extent(rows)
     ticks = _ticks(low, high)
     low, high = min(low, ticks[0]), max(high, ticks[-1])
     left, right = MARGIN + 4, WIDTH - MARGIN - 4
@@ -106,7 +93,7 @@ def _panel(title: str, group: Group, rows: tuple[Row, ...], y: int) -> tuple[str
                   else "middle") for i, t in enumerate(ticks)]
     y += 4
     for row in rows:
-        label = f"{row.label}: {_value_text(row, unit)}"
+        label = f"{row.label}: {value_text(row, unit)}"
         for line in textwrap.wrap(label, WRAP):
             y += LINE
             out.append(_text(MARGIN, y, line, size=11))
@@ -124,7 +111,7 @@ def _row_marks(row: Row, unit: str, centre: int, at: object) -> list[str]:
     assert callable(place)
     out = []
     value = row.result.numeric_value
-    bar = _uncertainty_bar(row)
+    bar = uncertainty_bar(row)
     described = f"{with_unit(row.result.printed_value, unit)} transcribed"
     if bar is not None:
         out.append(_bar(place(bar[0]), place(bar[1]), centre, COLOURS["transcribed"]))
@@ -137,40 +124,6 @@ def _row_marks(row: Row, unit: str, centre: int, at: object) -> list[str]:
         if max(runs.values) != min(runs.values):
             out.append(_mark(runs.method, place(max(runs.values)), level, f"{row.label}: {runs.label(unit)}"))
     return out
-
-
-def _value_text(row: Row, unit: str) -> str:
-    """'0.937 ± 0.021 transcribed; 11.44–11.45 GB (48 estimated)': every value the row draws, in words."""
-    parts = [f"{with_unit(row.result.printed_value, unit)}"
-             + (f" {row.result.uncertainty.printed}" if row.result.uncertainty is not None else "") + " transcribed"]
-    parts += [runs.label(unit) for runs in row.runs]
-    return "; ".join(parts)
-
-
-def _uncertainty_bar(row: Row) -> tuple[Decimal, Decimal] | None:
-    found = row.result.uncertainty
-    if found is None:
-        return None
-    if found.half_width is not None:
-        return row.result.numeric_value - found.half_width, row.result.numeric_value + found.half_width
-    if found.lower is not None and found.upper is not None:
-        return found.lower, found.upper
-    return None
-
-
-def _extent(rows: tuple[Row, ...]) -> tuple[float, float]:
-    values: list[Decimal] = []
-    for row in rows:
-        values.append(row.result.numeric_value)
-        values.extend(_uncertainty_bar(row) or ())
-        for runs in row.runs:
-            values.extend(runs.values)
-    low, high = float(min(values)), float(max(values))
-    if low >= 0 and low < 0.25 * high:  # a quantity near zero reads from zero
-        low = 0.0
-    if low == high:
-        low, high = low - (abs(low) or 1) * 0.05, high + (abs(high) or 1) * 0.05
-    return low, high
 
 
 def _ticks(low: float, high: float) -> list[float]:

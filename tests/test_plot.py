@@ -126,7 +126,7 @@ def test_a_hundred_rows_are_small_multiples_with_error_bars_and_an_axis_near_the
     import re
     import xml.etree.ElementTree as ET
 
-    from registry.plot_svg import panels_of
+    from registry.plot import panels_of
 
     (mcc,) = [g for g in fixture_groups["fixture-genomic-20261201-protocol-cv"] if g.metric == "mcc"]
     assert len(mcc.rows) >= 100
@@ -152,3 +152,21 @@ def test_a_hundred_rows_are_small_multiples_with_error_bars_and_an_axis_near_the
     ys = [y for y, _ in texts]
     assert len(set(ys)) == len(ys) or all(  # no two lines of text on one baseline but a panel's tick labels
         t.get("font-size") == "10" for t in root.iter(f"{ns}text") if ys.count(float(t.get("y"))) > 1)
+
+
+def test_the_png_has_small_multiples_error_bars_and_an_axis_near_the_values(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """The same drawing rules in the PNG (matplotlib): one panel per dataset, error bars, the axis at the values."""
+    from unittest import mock
+
+    out = tmp_path / "cv.png"
+    with mock.patch("registry.plot._draw", wraps=__import__("registry.plot", fromlist=["_draw"])._draw) as draw:
+        result = cli("plot", "fixture-genomic-20261201-protocol-cv", "--out", out, "--records",
+                     DATA / "fixture-registry")
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    axes = [call.args[0] for call in draw.call_args_list]
+    mcc = [a for a in axes if a.get_xlabel() == "MCC"]
+    assert len(mcc) == 4  # one panel per dataset
+    for panel in mcc:
+        assert panel.get_xlim()[1] <= 1.0 and any(c.__class__.__name__ == "ErrorbarContainer"
+                                                  for c in panel.containers)
