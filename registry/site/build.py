@@ -30,7 +30,7 @@ from registry.page.history import earlier_versions
 from registry.page.kinds import build_page
 from registry.release import content_digest, hash_prefix, release_name, same_content
 from registry.site.extras import Site, kind_label, site_page
-from registry.site.html import Links, backing_section, render, render_blocks
+from registry.site.html import Links, backing_section, index_rows_html, render, render_blocks
 from registry.site.index import COLUMNS, facets_of, index_rows
 
 SITE_NAME = "Evidence registry"
@@ -133,7 +133,8 @@ def _write_all(site: Site, root: Path, progress: Callable[[str], None] | None) -
     sources = len({result.source for result in current})
     earlier = render_blocks(earlier_versions(registry, not_current(registry, registry.of_kind(Result))),
                             Links("", urls))
-    _put(root / "index.html", render("index.html.j2", title="Results", root="", results=rows,
+    rows_html = index_rows_html(rows, tuple(header for _, header in COLUMNS), Links("", urls))
+    _put(root / "index.html", render("index.html.j2", title="Results", root="", results=rows, rows_html=rows_html,
                                      facets=facets_of(rows), columns=COLUMNS, sources=sources, earlier=earlier,
                                      **common).encode("utf-8"))
     body = render_blocks(_releases_blocks(site), Links("../", urls))

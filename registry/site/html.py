@@ -20,6 +20,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, pass_context
 from markupsafe import Markup
 
 from registry.page.blocks import MEANING, Block, Content, Fields, Figure, Items, Paragraph, Section, Style, Table, Tag
+from registry.site.index import IndexRow
 
 
 def anchor(title: str) -> str:
@@ -184,9 +185,35 @@ def _filter(noun: str | None) -> str:
 
 @_block.register
 def _figure(block: Figure, links: Links, level: int) -> str:
-    inner = "".join(_block(b, links, level) for b in block.blocks)
-    return (f'<figure class="plot" id="{_escape(block.anchor)}">\n{block.svg}'
-            f'<figcaption id="plot-title">{_escape(block.caption)}</figcaption>\n</figure>\n{inner}')
+    """A plot and its values; rendered once per build and shared by the pages that show it (every result of a
+    protocol shows the protocol's plot), so its values' labels keep their hover text but add no page notes."""
+    key = (id(block), links.root, level)
+    if _FIGURES.get(key, (None, ""))[0] is not block:
+        shared = Links(links.root, links.urls)
+        inner = "".join(_block(b, shared, level) for b in block.blocks)
+        _FIGURES[key] = (block, f'<figure class="plot" id="{_escape(block.anchor)}">\n{block.svg}'
+                                f'<figcaption id="plot-title">{_escape(block.caption)}</figcaption>\n</figure>\n'
+                                f"{inner}")
+    return _FIGURES[key][1]
+
+
+#: Each figure's HTML by (figure, root, heading level), with the figure itself, so a new figure that reuses a
+#: freed one's id is never mistaken for it.
+_FIGURES: dict[tuple[int, str, int], tuple[Figure, str]] = {}
+
+
+def index_rows_html(rows: list[IndexRow], headers: tuple[str, ...], links: Links) -> Markup:
+    """The index's rows: each with its facet values and search text as data attributes, each cell with its
+    column's header (the label a phone shows beside it) and its sort key. In Python, as blocks are: a
+    template loop over 10,000 rows of nine cells costs seconds."""
+    out = []
+    labels = [_escape(header) for header in headers]
+    for row in rows:
+        data = "".join(f' data-{key}="{_escape(value)}"' for key, value in row.facets)
+        cells = "".join(f'<td data-label="{label}" data-sort="{_escape(key)}">{inline(cell, links)}</td>'
+                        for label, key, cell in zip(labels, row.sort, row.cells, strict=True))
+        out.append(f'<tr{data} data-search="{_escape(row.search)}">{cells}</tr>\n')
+    return Markup("".join(out))
 
 
 _SPECIAL = re.compile(r"[&<>\"']")
