@@ -8,6 +8,7 @@ and this module says '33.9' and 'Not reported by the source'.
 from __future__ import annotations
 
 import functools
+import re
 import weakref
 from collections.abc import Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
@@ -29,6 +30,7 @@ from registry.models import (
     Review,
 )
 from registry.models.records import Independence, ReviewStatus
+from registry.models.values import Operation, Repeats
 from registry.page.blocks import Provenance, Tag
 from registry.units import bytes_in_unit, with_unit
 from registry.units import symbol as unit_symbol  # the one table of units, under the name the pages use
@@ -62,10 +64,32 @@ REASON_PHRASES = {
 
 PROFILE_ABSENT = "An explanatory profile has not yet been reviewed for this record."
 SOURCE_CHECK_CAVEAT = "Source checking is not independent reproduction."
+#: The seed pages' explanatory sentences, word for word.
+CONSULT_SOURCES = ("Consult the linked sources for architecture or protocol details. Missing evidence is not evidence "
+                   "of a missing capability.")
+REPRODUCTION_REQUIREMENTS = ("Reproducing this published result requires matching its model configuration, data, "
+                             "split and scorer. Source checking or a successful smoke test does not establish score "
+                             "reproduction.")
+EVIDENCE_CAVEAT = ("Source checking verifies the cited claim or transcription. It does not establish independent "
+                   "reproduction.")
+EVIDENCE_TABLE_TITLE = "Evidence table"
+EVIDENCE_TABLE_SUMMARY = "Inspect claims, sources and review details"
+EVIDENCE_TABLE_INTRO = ("Trace each statement to its source and review. A context-only reference supports the record "
+                        "generally; it does not verify an individual field. Source checking does not reproduce an "
+                        "experiment.")
+EVIDENCE_TABLE_ROWS = ("One row per statement and cited source. Multiple citations are not independent evaluations. "
+                       "Shared locators are labelled explicitly.")
+EVIDENCE_NONE_MATCH = "No evidence rows match these filters. Choose another scope or clear the search."
 NO_VERIFIED_RECIPE = (
     "No execution recipe has been verified for this exact configuration and evaluation. "
     "A benchmark's general instructions may use different inputs, splits or model settings."
 )
+
+
+def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
+    """'fold 10' after 'fold 9': the numbers in a text compared as numbers, the words between them as words."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part.lower())
+                 for part in re.split(r"(\d+)", text) if part)
 
 
 def display_value(value: Decimal) -> str:
@@ -356,3 +380,39 @@ def runs_tag(method: Method, runs: Sequence[Reproduction]) -> Tag:
     commits = ", ".join(sorted({run.git_commit or "not recorded" for run in runs}))
     return Tag(RUN_PROVENANCE[method], RUN_LABELS[method],
                (("hardware", hardware), ("commit", commits), ("runs", str(len(runs)))))
+
+
+# -- what kind of value a result is -----------------------------------------------------------------
+
+#: What one of the values an aggregate is taken over is called, by what was repeated.
+PART_LABELS = {Repeats.FOLDS: "single fold", Repeats.SEEDS: "single seed", Repeats.RUNS: "single run",
+               Repeats.SAMPLES: "single sample", Repeats.BOOTSTRAP_RESAMPLES: "single resample"}
+AGGREGATE_LABEL = "aggregate"
+SINGLE_LABEL = "single value"
+DERIVED_LABEL = "derived from other results"
+
+
+def value_kind(registry: Registry, result: Result) -> str:
+    """Whether a result is one fold (or seed, run) of an aggregate, an aggregate, or a value derived from others.
+
+    A result the source averages into another (an input of a mean) is one part of an aggregate,
+    named by what its evaluation repeats ('single fold'); a mean, or a result of an evaluation that
+    aggregates folds, seeds or runs, is an aggregate; a difference or ratio is derived.
+    """
+    evaluation = registry.get_as(result.evaluation, Evaluation)
+    means = [r for r in registry.referrers(result.id, Result, "derived") if r.derived is not None
+             and r.derived.operation is Operation.MEAN]
+    if means:
+        repeated = evaluation.aggregated_over.kind if evaluation.aggregated_over is not None else Repeats.RUNS
+        return PART_LABELS[repeated]
+    if result.derived is not None:
+        return AGGREGATE_LABEL if result.derived.operation is Operation.MEAN else DERIVED_LABEL
+    if evaluation.aggregated_over is not None or result.uncertainty is not None and result.uncertainty.over:
+        return AGGREGATE_LABEL
+    return SINGLE_LABEL
+
+
+def value_with_uncertainty(result: Result) -> str:
+    """'0.937 ± 0.021' or '0.68 [0.66, 0.70]': the value as printed with its uncertainty as printed."""
+    value = with_unit(result.printed_value, result.unit)
+    return f"{value} {result.uncertainty.printed}" if result.uncertainty is not None else value

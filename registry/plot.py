@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import io
 import textwrap
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -29,13 +30,12 @@ from registry.page.blocks import Column, Content, Piece, Table, Tag, plain
 from registry.units import with_unit
 
 #: Where each kind of value sits in its row, so that they never overlap (never merge).
-OFFSETS = {"transcribed": 0.0, Method.ESTIMATED: 0.24, Method.MEASURED: -0.24}
+OFFSETS = {"transcribed": 0.0, Method.ESTIMATED: 0.22, Method.MEASURED: -0.22}
 COLOURS = {"transcribed": "#111111", Method.ESTIMATED: "#2f6db5", Method.MEASURED: "#c75d00"}
 MARKERS = {"transcribed": "D", Method.ESTIMATED: "o", Method.MEASURED: "^"}
 LEGEND = {"transcribed": "transcribed (as printed)", Method.ESTIMATED: "estimated by us",
           Method.MEASURED: "measured by us"}
 SVG_SALT = "registry-plot"
-LABEL_WIDTH = 34
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,8 @@ class Row:
     label: str
     tag: Tag | None
     runs: tuple[Runs, ...]
+    dataset: str = ""
+    """The name of the dataset it was evaluated on: a plot draws one panel per dataset (small multiples)."""
 
 
 @dataclass(frozen=True)
@@ -147,8 +149,9 @@ def _group(registry: Registry, protocol: Protocol, key: tuple[str, str], results
             values = tuple(r.value for r in mine if r.value is not None)
             if values:
                 by_method.append(Runs(method, values, len(mine) - len(values), d.runs_tag(method, mine)))
-        rows.append(Row(result, label, d.record_tag(registry, result), tuple(by_method)))
-    return Group(protocol, key[0], key[1], tuple(rows))
+        dataset = d.record_name(registry.records[registry.get_as(result.evaluation, Evaluation).dataset])
+        rows.append(Row(result, label, d.record_tag(registry, result), tuple(by_method), dataset))
+    return Group(protocol, key[0], key[1], tuple(sorted(rows, key=lambda row: d.natural_key(row.label))))
 
 
 def values_table(group: Group) -> Table:
@@ -173,30 +176,65 @@ def values_table(group: Group) -> Table:
 # -- drawing ------------------------------------------------------------------------------------
 
 
-def svg(groups: list[Group]) -> str:
-    """The plot as an SVG document (text kept as text, so values can be read and searched)."""
-    return _render(groups, "svg", metadata={"Date": None}).decode("utf-8")
-
-
 def png(groups: list[Group]) -> bytes:
     return _render(groups, "png", dpi=150, metadata={"Software": None})
 
 
-def inline_svg(groups: list[Group]) -> str:
-    """The plot as an ``<svg>`` element for an HTML page: no XML prologue, no RDF metadata block."""
-    text = svg(groups)
-    text = text[text.index("<svg"):]
-    start, end = text.find("<metadata>"), text.find("</metadata>")
-    if start != -1 and end != -1:
-        text = text[:start] + text[end + len("</metadata>"):]
-    return text.replace("<svg ", '<svg role="img" aria-labelledby="plot-title" ', 1).strip() + "\n"
+def panels_of(groups: Iterable[Group]) -> list[tuple[str, Group, tuple[Row, ...]]]:
+    """(title, group, rows) for each panel of a plot: a group's rows split by dataset where it has several.
+
+    Small multiples: a group of 100+ results (ten folds of four tasks and three models) reads as
+    panels of a few dozen rows, each on one dataset.
+    """
+    found = []
+    for group in groups:
+        for dataset in dict.fromkeys(row.dataset for row in group.rows):
+            rows = tuple(row for row in group.rows if row.dataset == dataset)
+            found.append((f"{group.axis_label} · {dataset}" if dataset else group.axis_label, group, rows))
+    return found
+
+
+def uncertainty_bar(row: Row) -> tuple[Decimal, Decimal] | None:
+    """The span of the uncertainty the source prints with the value: value ± half width, or the interval."""
+    found = row.result.uncertainty
+    if found is None:
+        return None
+    if found.half_width is not None:
+        return row.result.numeric_value - found.half_width, row.result.numeric_value + found.half_width
+    if found.lower is not None and found.upper is not None:
+        return found.lower, found.upper
+    return None
+
+
+def extent(rows: Iterable[Row]) -> tuple[float, float]:
+    """The span an axis needs for the rows' values, their error bars and our runs (from zero for a quantity near it)."""
+    values: list[Decimal] = []
+    for row in rows:
+        values.append(row.result.numeric_value)
+        values.extend(uncertainty_bar(row) or ())
+        for runs in row.runs:
+            values.extend(runs.values)
+    low, high = float(min(values)), float(max(values))
+    if 0 <= low < 0.25 * high:
+        low = 0.0
+    if low == high:
+        low, high = low - (abs(low) or 1) * 0.05, high + (abs(high) or 1) * 0.05
+    return low, high
+
+
+def value_text(row: Row, unit: str) -> str:
+    """'0.937 ± 0.021 transcribed; 11.44–11.45 GB (48 estimated)': every value a row draws, in words."""
+    printed = with_unit(row.result.printed_value, unit)
+    spread = f" {row.result.uncertainty.printed}" if row.result.uncertainty is not None else ""
+    return "; ".join([f"{printed}{spread} transcribed", *(runs.label(unit) for runs in row.runs)])
 
 
 def write_plot(groups: list[Group], out: Path) -> None:
     """Write the plot to ``out`` (.svg or .png), atomically: a temporary file beside it, renamed into place."""
     from registry.atomic import write_bytes_atomic
+    from registry.plot_svg import svg_document
 
-    writers = {".svg": lambda: svg(groups).encode("utf-8"), ".png": lambda: png(groups)}
+    writers = {".svg": lambda: svg_document(groups).encode("utf-8"), ".png": lambda: png(groups)}
     writer = writers.get(out.suffix.lower())
     if writer is None:
         raise RegistryError(f"cannot write a plot as {out.name!r}", "name the file .svg or .png")
@@ -209,56 +247,64 @@ RC: dict[str, Any] = {"svg.hashsalt": SVG_SALT, "svg.fonttype": "none", "font.si
 
 
 def _render(groups: list[Group], format: str, **options: Any) -> bytes:
+    """The panels one under another, each row's label and values as its tick label, the title above them all."""
     import matplotlib
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
 
+    panels = panels_of(groups)
+    title = textwrap.wrap(groups[0].title, 90)
     with matplotlib.rc_context(RC):  # type: ignore[arg-type]
-        heights = [0.8 + 0.75 * len(group.rows) for group in groups]
-        figure = Figure(figsize=(8.5, 0.8 + sum(heights)))
-        top = 1 - 0.5 / figure.get_figheight()
-        span = (top - 0.3 / figure.get_figheight()) / sum(heights)
-        for group, height in zip(groups, heights, strict=True):
-            bottom = top - height * span
-            _draw(figure.add_axes((0.36, bottom + 0.55 * span, 0.52, (height - 0.75) * span)), group)
-            top = bottom
-        figure.suptitle("\n".join(textwrap.wrap(groups[0].title, 90)), fontsize=9, x=0.02, ha="left")
+        heights = [ROW_INCHES * len(rows) + PANEL_INCHES for _, _, rows in panels]
+        head = 0.25 + 0.18 * len(title) + 0.3  # the title's lines and the legend under them
+        figure = Figure(figsize=(8.5, head + sum(heights) + 0.2))
+        inches = figure.get_figheight()
+        figure.suptitle("\n".join(title), fontsize=9, x=0.02, y=1 - 0.15 / inches, ha="left", va="top")
         shown = {"transcribed"} | {runs.method for group in groups for row in group.rows for runs in row.runs}
         handles = [Line2D([], [], color=COLOURS[k], marker=MARKERS[k], linestyle="none", label=LEGEND[k])
                    for k in OFFSETS if k in shown]
-        figure.legend(handles=handles, loc="lower center", ncols=3, frameon=False, fontsize=8)
+        figure.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.02, 1 - (0.2 + 0.18 * len(title)) / inches),
+                      ncols=3, frameon=False, fontsize=8)
+        top = inches - head
+        for (panel_title, group, rows), height in zip(panels, heights, strict=True):
+            body = height - PANEL_INCHES
+            axes = figure.add_axes((0.5, (top - 0.45 - body) / inches, 0.46, body / inches))
+            _draw(axes, group, rows)
+            axes.set_title("\n".join(textwrap.wrap(panel_title, 100)), fontsize=8.5, loc="left", x=-1.05,
+                           fontweight="bold")
+            top -= height
         buffer = io.BytesIO()
         figure.savefig(buffer, format=format, **options)
     return buffer.getvalue()
 
 
-def _draw(axes: Any, group: Group) -> None:
+#: Inches per row (its label and values take two or three lines of tick label) and per panel's title and axis.
+ROW_INCHES = 0.42
+PANEL_INCHES = 0.9
+
+
+def _draw(axes: Any, group: Group, rows: tuple[Row, ...]) -> None:
     unit = group.unit
-    values: list[Decimal] = []
-    for y, row in enumerate(reversed(group.rows)):
-        transcribed = row.result.numeric_value
-        values.append(transcribed)
-        axes.plot([float(transcribed)], [y], MARKERS["transcribed"], color=COLOURS["transcribed"], ms=6)
-        axes.annotate(f"{with_unit(row.result.printed_value, unit)} transcribed", (float(transcribed), y),
-                      xytext=(7, -3), textcoords="offset points", fontsize=8)
+    for y, row in enumerate(reversed(rows)):
+        value = float(row.result.numeric_value)
+        bar = uncertainty_bar(row)
+        if bar is not None:
+            axes.errorbar([value], [y], xerr=[[value - float(bar[0])], [float(bar[1]) - value]], fmt="none",
+                          ecolor=COLOURS["transcribed"], elinewidth=1, capsize=3)
+        axes.plot([value], [y], MARKERS["transcribed"], color=COLOURS["transcribed"], ms=5)
         for runs in row.runs:
             at = y + OFFSETS[runs.method]
             points = [float(v) for v in runs.values]
-            values.extend(runs.values)
-            lo, hi = min(points), max(points)
-            axes.plot([lo, hi], [at, at], "-", color=COLOURS[runs.method], lw=1, alpha=0.6)
-            axes.plot([lo, lo, hi, hi], [at - 0.06, at + 0.06, at - 0.06, at + 0.06], "|",
-                      color=COLOURS[runs.method], ms=0)
+            axes.plot([min(points), max(points)], [at, at], "-", color=COLOURS[runs.method], lw=1, alpha=0.6)
             # A fixed spread of the points around their line, by position: repeatable, never random.
             jitter = [at + 0.05 * (((i * 7) % 5) - 2) / 2 for i in range(len(points))]
-            axes.plot(points, jitter, MARKERS[runs.method], color=COLOURS[runs.method], ms=3.5, alpha=0.75)
-            axes.annotate(runs.label(unit), (hi, at), xytext=(7, -3), textcoords="offset points",
-                          fontsize=8, color=COLOURS[runs.method])
-    lo, hi = float(min(values + [Decimal(0)])), float(max(values + [Decimal(0)]))
-    axes.set_xlim(lo - 0.02 * (hi - lo or 1), hi + 0.55 * (hi - lo or 1))  # room for the labels on the right
-    axes.set_ylim(-0.6, len(group.rows) - 0.4)
-    axes.set_yticks(range(len(group.rows)),
-                    ["\n".join(textwrap.wrap(row.label, LABEL_WIDTH)) for row in reversed(group.rows)])
+            axes.plot(points, jitter, MARKERS[runs.method], color=COLOURS[runs.method], ms=3, alpha=0.75)
+    low, high = extent(rows)
+    pad = 0.04 * (high - low)
+    axes.set_xlim(low - pad if low else low, high + pad)
+    axes.set_ylim(-0.6, len(rows) - 0.4)
+    axes.set_yticks(range(len(rows)), ["\n".join(textwrap.wrap(f"{row.label}: {value_text(row, unit)}", 62))
+                                       for row in reversed(rows)], fontsize=7.5)
     axes.set_xlabel(group.axis_label)
     axes.grid(axis="x", color="#dddddd", lw=0.5)
     axes.set_axisbelow(True)

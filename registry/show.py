@@ -22,7 +22,7 @@ from registry.page.kinds import build_page, results_overview, runs_summary
 __all__ = ["render_page", "render_record", "results_table", "runs_summary"]
 
 #: Rich styles of the page styles.
-STYLES = {Style.PLAIN: "", Style.STRONG: "bold", Style.TRANSCRIBED: "cyan", Style.NOTE: "dim"}
+STYLES = {Style.PLAIN: "", Style.STRONG: "bold", Style.TRANSCRIBED: "cyan", Style.NOTE: "dim", Style.CODE: ""}
 
 
 def render_record(registry: Registry, record: Record) -> RenderableType:

@@ -47,7 +47,7 @@ def site(cli, corrected: Path, tmp_path: Path) -> Path:  # type: ignore[no-untyp
 
 def test_the_site_index_lists_current_results_and_the_history_apart(site: Path) -> None:
     index = (site / "index.html").read_text()
-    current = between(index, '<table id="results">', "</table>")
+    current = between(index, '<table id="results" class="cards">', "</table>")
     assert NEW_33 in current and "33.89 GB" in current
     assert RESULT_33 + ".html" not in current and RESULT_11 not in current and "11.49" not in current
     assert "1 of 1 results shown" in index and "(2)" not in between(index, '<div class="facets">', "</form>")

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import BUNDLED_RECORDS, DATA, RESULT_11, RESULT_33, SOURCE
 
-pytest.importorskip("matplotlib", reason="plots need matplotlib: pip install -e '.[site]'")
+#: The PNG is matplotlib's; the SVG (the site's drawing) needs nothing beyond the registry.
+needs_matplotlib = pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None,
+                                      reason="a PNG plot needs matplotlib: pip install -e '.[site]'")
 PROTOCOL = "saadat-fellay-20261015-protocol-training-peak-memory"
 
 
@@ -66,6 +69,7 @@ def test_the_same_records_give_the_same_plot_bytes(tmp_path: Path, cli) -> None:
     assert first.read_bytes() == second.read_bytes()
 
 
+@needs_matplotlib
 def test_plot_command_writes_png(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "figure3.png"
     assert cli("plot", PROTOCOL, "--out", out).exit_code == 0
@@ -99,3 +103,75 @@ def test_a_dimensionless_metric_is_plotted_without_an_empty_unit(tmp_path: Path,
                     tmp_path / "reduction.svg", "--records", DATA / "fixture-registry")
     assert reduction.exit_code == 0, reduction.output
     assert "66% transcribed" in (tmp_path / "reduction.svg").read_text() and "66 %" not in reduction.output
+
+
+@pytest.fixture(scope="module")
+def fixture_groups():  # type: ignore[no-untyped-def]
+    from registry.checks import validate
+    from registry.plot import groups_of
+
+    registry, _ = validate(DATA / "fixture-registry")
+    return groups_of(registry)
+
+
+def test_every_group_is_drawn_with_transcribed_values_only(fixture_groups) -> None:  # type: ignore[no-untyped-def]
+    """The fixture has no run of ours: every protocol's group is still drawn (the fixture site had 0 plots)."""
+    from registry.plot_svg import inline_svg
+
+    assert len(fixture_groups) == 6
+    for panels in fixture_groups.values():
+        drawn = inline_svg(panels)
+        assert drawn.startswith('<svg role="img" aria-labelledby="plot-title"') and "transcribed" in drawn
+
+
+def test_a_hundred_rows_are_small_multiples_with_error_bars_and_an_axis_near_the_values(
+        fixture_groups, tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """Finding: 136 rows in one 16,222 px image, the title over the labels, an MCC axis to 1.4, no error bars."""
+    import re
+    import xml.etree.ElementTree as ET
+
+    from registry.plot import panels_of
+
+    (mcc,) = [g for g in fixture_groups["fixture-genomic-20261201-protocol-cv"] if g.metric == "mcc"]
+    assert len(mcc.rows) >= 100
+    panels = panels_of([mcc])
+    assert len(panels) == 4 and all(len(rows) <= 40 for _, _, rows in panels)  # one per dataset
+    labels = [row.label for row in panels[0][2] if "HyenaDNA" in row.label and "test fold" in row.label]
+    assert [int(re.search(r"fold (\d+)", label).group(1)) for label in labels] == list(range(1, 11))  # type: ignore[union-attr]
+
+    out = tmp_path / "cv.svg"
+    result = cli("plot", "fixture-genomic-20261201-protocol-cv", "--out", out, "--records", DATA / "fixture-registry")
+    assert result.exit_code == 0, result.output
+    svg = out.read_text()
+    root = ET.fromstring(svg.split("?>", 1)[1])
+    ns = "{http://www.w3.org/2000/svg}"
+    ticks = [float(t.text) for t in root.iter(f"{ns}text") if t.get("font-size") == "10"]
+    assert ticks and max(ticks) <= 1.0  # MCC's axis spans its values, not room for labels
+    # An error bar per result that prints a ± or an interval: 0.671 ± 0.022 spans 0.649 to 0.693.
+    assert "HyenaDNA, cv on H3K27ac: H3K27ac, mean over 10 folds (Table 1): 0.671 ± 0.022 transcribed" in " ".join(
+        " ".join(t.text or "" for t in root.iter(f"{ns}text")).split())
+    titles = [t.text for t in root.iter(f"{ns}title")]
+    assert len(titles) >= len(mcc.rows) and any("± 0.022" in (t or "") for t in titles)
+    texts = [(float(t.get("y")), t.text) for t in root.iter(f"{ns}text")]
+    ys = [y for y, _ in texts]
+    assert len(set(ys)) == len(ys) or all(  # no two lines of text on one baseline but a panel's tick labels
+        t.get("font-size") == "10" for t in root.iter(f"{ns}text") if ys.count(float(t.get("y"))) > 1)
+
+
+@needs_matplotlib
+def test_the_png_has_small_multiples_error_bars_and_an_axis_near_the_values(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """The same drawing rules in the PNG (matplotlib): one panel per dataset, error bars, the axis at the values."""
+    from unittest import mock
+
+    out = tmp_path / "cv.png"
+    with mock.patch("registry.plot._draw", wraps=__import__("registry.plot", fromlist=["_draw"])._draw) as draw:
+        result = cli("plot", "fixture-genomic-20261201-protocol-cv", "--out", out, "--records",
+                     DATA / "fixture-registry")
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    axes = [call.args[0] for call in draw.call_args_list]
+    mcc = [a for a in axes if a.get_xlabel() == "MCC"]
+    assert len(mcc) == 4  # one panel per dataset
+    for panel in mcc:
+        assert panel.get_xlim()[1] <= 1.0 and any(c.__class__.__name__ == "ErrorbarContainer"
+                                                  for c in panel.containers)

@@ -67,7 +67,7 @@ def test_show_other_kinds_and_back_links(cli) -> None:  # type: ignore[no-untype
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.split())
     assert "OpenReview PDF headed 'Published as a workshop paper at ICLR 2026' (11 pages; PDF CreationDate" in text
-    assert f"result {RESULT_33} (source)" in text
+    assert "result 33.88 GB Peak memory (source)" in text  # a back link names the record, not its id
     assert "hash_scope: reason: unreported" in text
 
 
@@ -279,14 +279,13 @@ def test_a_derived_result_names_its_inputs_with_their_values(cli) -> None:  # ty
     drop = cli("show", "fixture-genomic-20261201-result-s5-splice-accuracy-drop", "--records", fixture)
     assert drop.exit_code == 0, drop.output
     text = " ".join(drop.output.split())
-    assert ("operation: difference; value: fixture-genomic-20261201-result-s5-splice-accuracy-fp32 (94.2%); "
-            "baseline: fixture-genomic-20261201-result-s5-splice-accuracy-bf16 (93.8%); note: Stated in the same "
-            "sentence") in text
+    assert ("operation: difference; value: Splice sites, Accuracy in fp32 (94.2%); "
+            "baseline: Splice sites, Accuracy in bf16 (93.8%); note: Stated in the same sentence") in text
     assert "inputs: ;" not in text and "inputs:" not in text
     mean = cli("show", "fixture-genomic-20261201-result-t1-hyenadna-h3k27ac", "--records", fixture)
     assert mean.exit_code == 0, mean.output
     text = " ".join(mean.output.split())
-    assert "operation: mean; inputs: fixture-genomic-20261201-result-t5-hyenadna-fold-1-h3k27ac (0.668), " in text
+    assert "operation: mean; inputs: H3K27ac, test fold 1 (Table 5) (0.668), " in text
     assert "value:" not in text.partition("operation: mean")[2].partition("Source")[0]
 
 

@@ -62,7 +62,8 @@ def plot_command(
     with user_errors(debug):
         if out.suffix.lower() not in (".svg", ".png"):
             raise RegistryError(f"cannot write a plot as {out.name!r}", "name the file .svg or .png")
-        _needs("matplotlib", "site")
+        if out.suffix.lower() == ".png":
+            _needs("matplotlib", "site")
         from registry.plot import groups_of, protocol_of, values_table, write_plot
         from registry.show import render_block
 

@@ -26,6 +26,17 @@ class Provenance(StrEnum):
     """Estimated by us without the hardware (for example on a CPU, under fake tensors)."""
 
 
+#: What each provenance means, in the words a page's 'What backs these values' uses.
+MEANING = {
+    Provenance.TRANSCRIBED: "Read off the source by a curator; no review has checked it against the pinned file.",
+    Provenance.SOURCE_CHECKED: "Transcribed, and a review checked it against the pinned source file. Source checking "
+                               "is not independent reproduction.",
+    Provenance.MEASURED: "Measured by us on the hardware named.",
+    Provenance.ESTIMATED: "Estimated by us without the hardware (for example on a CPU, under fake tensors); a "
+                          "prediction, not a measurement.",
+}
+
+
 @dataclass(frozen=True)
 class Tag:
     """What a value is, in the words a page uses, with what backs it (hardware, versions, commit, review)."""
@@ -42,6 +53,8 @@ class Style(StrEnum):
     STRONG = "strong"
     TRANSCRIBED = "transcribed"
     NOTE = "note"
+    CODE = "code"
+    """Text to copy as it is (a BibTeX entry): its lines and spaces kept."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +67,8 @@ class Piece:
     link: str | None = None
     exact: str | None = None
     """The exact value behind a rounded display ('33.88' behind '33.9'), for machines reading the page."""
+    url: str | None = None
+    """An address outside the registry the text links to (a paper's DOI); the text itself says where."""
 
 
 Content = tuple[Piece, ...]
@@ -113,6 +128,8 @@ class Table:
     """Rules between rows (terminal)."""
     expand: bool = False
     """As wide as the page (terminal)."""
+    filter: str | None = None
+    """What the rows are called ('evidence rows'), where the site offers a box that narrows them."""
 
 
 @dataclass(frozen=True)

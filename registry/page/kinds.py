@@ -18,13 +18,16 @@ from pydantic import BaseModel
 
 from measure.outcome import Method
 from registry import display as d
+from registry.citation import bibtex, links
 from registry.history import Status, current_only, not_current, status_of
 from registry.loader import Registry
 from registry.models import (
     Configuration,
+    Dataset,
     Evaluation,
     Evidence,
     ModelFamily,
+    Protocol,
     Recipe,
     Record,
     Reproduction,
@@ -89,10 +92,50 @@ def _family_page(family: ModelFamily, registry: Registry) -> Page:
     return Page(family.id, family.kind_token, d.record_name(family), _generic_blocks(registry, family, section))
 
 
+def _results_of_page(registry: Registry, record: Record, field: str) -> Page:
+    """A dataset's or protocol's fields, then the results of the evaluations that use it."""
+    evaluations = registry.referrers(record.id, Evaluation, field)
+    every = results_of(registry, evaluations)
+    section = Section("Results", (
+        Paragraph(plain(f"{_count(evaluations, 'evaluation')} · {_count(current_only(registry, every), 'result')}. "
+                        "Different protocols are not a single leaderboard.")),
+        findings_table(registry, evaluations, title=f"Results on this {record.kind_token}"),
+        *earlier_versions(registry, not_current(registry, every)),
+    ))
+    return Page(record.id, record.kind_token, d.record_name(record), _generic_blocks(registry, record, section))
+
+
+@build_page.register
+def _dataset_page(dataset: Dataset, registry: Registry) -> Page:
+    return _results_of_page(registry, dataset, "dataset")
+
+
+@build_page.register
+def _protocol_page(protocol: Protocol, registry: Registry) -> Page:
+    return _results_of_page(registry, protocol, "protocol")
+
+
 @build_page.register
 def _source_page(source: Source, registry: Registry) -> Page:
     citation = Paragraph(plain(f"{source.citation}\nOriginal source · {source.version_statement}"))
-    return Page(source.id, source.kind_token, d.record_name(source), (citation, *_generic_blocks(registry, source)))
+    return Page(source.id, source.kind_token, d.record_name(source),
+                (citation, read_and_cite(source), *_generic_blocks(registry, source)))
+
+
+def read_and_cite(source: Source) -> Section:
+    """The paper's links (URL, DOI, arXiv, OpenReview) and a BibTeX entry made from the record's fields only."""
+    found = links(source)
+    return Section(READ_AND_CITE, (
+        Items(tuple((Piece(f"{label}: "), Piece(url, url=url)) for label, url in found)) if found
+        else Paragraph(plain(f"The record holds no address for this source: {d.missing_phrase(source, 'retrieval_url')}"
+                             "."), Style.NOTE),
+        Paragraph(plain("BibTeX, from the fields this record holds (no field is filled in that the record leaves "
+                        "empty):"), Style.NOTE),
+        Paragraph(plain(bibtex(source)), Style.CODE),
+    ))
+
+
+READ_AND_CITE = "Read and cite"
 
 
 @build_page.register
@@ -105,12 +148,17 @@ def _result_page(result: Result, registry: Registry) -> Page:
     standing = status_of(registry, result.id)
     version = "" if standing is Status.CURRENT else f"; {standing.value}, not the registry's value (see above)"
 
+    spread = f" {result.uncertainty.printed}" if result.uncertainty is not None else ""
     headline = Paragraph((
         Piece(with_unit(display, result.unit), Style.STRONG, tag, exact=str(result.numeric_value)),
+        *((Piece(spread, Style.STRONG, tag),) if spread else ()),
         Piece(f" · {d.metric_label(result.metric)} ({result.metric_qualifier})"),
         Piece("\nTranscribed value: ", Style.TRANSCRIBED),
         Piece(with_unit(result.printed_value, result.unit), Style.TRANSCRIBED, tag, exact=str(result.numeric_value)),
+        *((Piece(spread, Style.TRANSCRIBED, tag),) if spread else ()),
         Piece(" as printed", Style.TRANSCRIBED),
+        *((Piece(f" ({d.value_text(result.uncertainty).removeprefix(spread.strip()).strip(' ()')})"),)
+          if result.uncertainty is not None else ()),
         Piece(f" (display value {display}; {status}{version})"),
     ))
     evaluation_tag = d.record_tag(registry, evaluation)
@@ -143,8 +191,9 @@ def _result_page(result: Result, registry: Registry) -> Page:
                                                    evaluation_tag, evaluation, "scoring_implementation")),
             )),
             *_recipes_and_reproductions(registry, result),
+            Paragraph(plain(d.REPRODUCTION_REQUIREMENTS), Style.NOTE),
         )),
-        Section("Evidence", (_evidence_table(registry, result.id),)),
+        Section("Evidence", evidence_blocks(registry, result.id)),
         Section("Sources and history", _sources_and_history(registry, result.id, [source])),
         Section(TECHNICAL_METADATA, (_technical_metadata(registry, result),)),
         Section("Related records", (Items((
@@ -167,15 +216,16 @@ def _configuration_page(configuration: Configuration, registry: Registry) -> Pag
         *status_banner(registry, configuration),
         Paragraph(_tagged(d.value_or_missing(configuration, "description"), d.record_tag(registry, configuration),
                           configuration, "description")),
-        Section("Overview", (Paragraph(plain(configuration.profile or d.PROFILE_ABSENT)),)),
+        Section("Overview", (Paragraph(plain(configuration.profile or d.PROFILE_ABSENT)),
+                             Paragraph(plain(d.CONSULT_SOURCES), Style.NOTE))),
         Section("Evaluations and results", (
             Paragraph(plain(f"{_count(evaluations, 'evaluation')} · {_count(results, 'result')}. "
                             "Different protocols are not a single leaderboard.")),
-            findings_table(registry, evaluations),
+            findings_table(registry, evaluations, own=configuration.id),
             Paragraph(plain(d.SOURCE_CHECK_CAVEAT), Style.NOTE),
             *earlier_versions(registry, not_current(registry, every)),
         )),
-        Section("Evidence", (_evidence_table(registry, configuration.id),)),
+        Section("Evidence", evidence_blocks(registry, configuration.id)),
         Section("Sources and history", _sources_and_history(
             registry, configuration.id, [registry.get_as(configuration.source, Source)])),
         Section(TECHNICAL_METADATA, (_technical_metadata(registry, configuration),)),
@@ -195,17 +245,23 @@ def results_of(registry: Registry, evaluations: Iterable[Evaluation]) -> list[Re
     return [r for e in evaluations for r in registry.referrers(e.id, Result, "evaluation")]
 
 
-def findings_table(registry: Registry, evaluations: Iterable[Evaluation]) -> Table | Paragraph:
-    """The configuration page's table: one row per current result of the evaluations, with its evidence and details.
+def findings_table(registry: Registry, evaluations: Iterable[Evaluation], *, own: str | None = None,
+                   title: str | None = None) -> Table | Paragraph:
+    """One row per current result of the evaluations, with its evidence and details, in natural order.
 
-    Superseded and retracted results are history: ``earlier_versions`` lists them apart.
+    The configuration column is left out on the page of ``own`` configuration, where every row
+    would repeat it. Results are sorted by evaluation, then by what they qualify, numbers as
+    numbers ('test fold 2' before 'test fold 10'). Superseded and retracted results are history:
+    ``earlier_versions`` lists them apart.
     """
     rows: list[tuple[Content, ...]] = []
-    for evaluation in evaluations:
+    natural_key = d.natural_key
+    for evaluation in sorted(evaluations, key=lambda e: natural_key(e.name)):
         configuration = registry.get_as(evaluation.configuration, Configuration)
         protocol = registry.records[evaluation.protocol]
         dataset = registry.records[evaluation.dataset]
-        for result in current_only(registry, registry.referrers(evaluation.id, Result, "evaluation")):
+        results = current_only(registry, registry.referrers(evaluation.id, Result, "evaluation"))
+        for result in sorted(results, key=lambda r: (natural_key(r.metric_qualifier), natural_key(r.id))):
             source = registry.get_as(result.source, Source)
             tag = d.record_tag(registry, result)
             rows.append((
@@ -227,11 +283,11 @@ def findings_table(registry: Registry, evaluations: Iterable[Evaluation]) -> Tab
             ))
     if not rows:
         return Paragraph(plain("No current result is recorded for these evaluations."), Style.NOTE)
-    return Table(
-        (Column("Tested configuration"), Column("Protocol and dataset"), Column("Finding"),
-         Column("Evidence and details")),
-        tuple(rows), lines=True, expand=True,
-    )
+    columns: tuple[Column, ...] = (Column("Tested configuration"), Column("Protocol and dataset"), Column("Finding"),
+                                   Column("Evidence and details"))
+    if own is not None and all(e.configuration == own for e in evaluations):
+        columns, rows = columns[1:], [row[1:] for row in rows]
+    return Table(columns, tuple(rows), title=title, lines=True, expand=True, filter="evaluations")
 
 
 def _recipes_and_reproductions(registry: Registry, result: Result) -> list[Block]:
@@ -333,10 +389,21 @@ def _runs_table(runs: list[Reproduction], title: str, unit: str) -> Table:
     )
 
 
-def _evidence_table(registry: Registry, record_id: str) -> Paragraph | Table:
+def evidence_blocks(registry: Registry, record_id: str) -> tuple[Block, ...]:
+    """The evidence section as the seed pages have it: the caveat, then the evidence table under its introduction."""
+    return (Paragraph(plain(d.EVIDENCE_CAVEAT), Style.NOTE),
+            Section(d.EVIDENCE_TABLE_TITLE, (
+                Paragraph(plain(d.EVIDENCE_TABLE_SUMMARY), Style.STRONG),
+                Paragraph(plain(d.EVIDENCE_TABLE_INTRO)),
+                Paragraph(plain(d.EVIDENCE_TABLE_ROWS)),
+                *_evidence_table(registry, record_id),
+            )))
+
+
+def _evidence_table(registry: Registry, record_id: str) -> tuple[Block, ...]:
     rows = registry.referrers(record_id, Evidence, "subject")
     if not rows:
-        return Paragraph(plain("0 evidence rows. No evidence rows are recorded for this record."), Style.NOTE)
+        return (Paragraph(plain(f"0 evidence rows {MATCHING}")), Paragraph(plain(d.EVIDENCE_NONE_MATCH), Style.NOTE))
     cells: list[tuple[Content, ...]] = []
     for row in rows:
         source = registry.get_as(row.source, Source)
@@ -353,14 +420,26 @@ def _evidence_table(registry: Registry, record_id: str) -> Paragraph | Table:
              Piece(f" {methods} · {reviewed_at} · {row.source_independence.value.replace('-', ' ')}\n"
                    f"Audit details: {review.note or ''}\n"
                    f"Field: {_or_missing(row, 'field')}\n"
-                   f"Source artifact SHA-256: {_or_missing(row, 'source_artifact_sha256')}\n"
+                   f"Source artifact SHA-256: {_artifact_hash(row, review)}\n"
                    f"Hash scope: {_or_missing(row, 'hash_scope')}\n"
                    f"Extraction artifact SHA-256: {_or_missing(row, 'extraction_artifact_sha256')}")),
         ))
-    return Table(
+    return (Table(
         (Column("Property and statement"), Column("Original source and location"), Column("Review and provenance")),
-        tuple(cells), title=_count(rows, "evidence row"), lines=True, expand=True,
-    )
+        tuple(cells), title=f"{_count(rows, 'evidence row')} {MATCHING}", lines=True, expand=True,
+        filter="evidence rows",
+    ),)
+
+
+#: What the evidence table's count says: the site's filter narrows it, and the count follows.
+MATCHING = "matching the loaded filters"
+
+
+def _artifact_hash(row: Evidence, review: Review) -> str:
+    """The SHA-256 the row was checked against: its own, else the one its review pins, else why there is none."""
+    if row.source_artifact_sha256 is None and review.artifact_sha256 is not None:
+        return f"{review.artifact_sha256} (pinned by the review)"
+    return _or_missing(row, "source_artifact_sha256")
 
 
 def _sources_and_history(registry: Registry, record_id: str, sources: Iterable[Source]) -> tuple[Block, ...]:
@@ -372,7 +451,8 @@ def _sources_and_history(registry: Registry, record_id: str, sources: Iterable[S
         line.append(Piece("Not in any recorded release"))
     line.append(Piece(f" · Record review: {d.status_label(registry, record_id)}"))
     return (Paragraph(tuple(line)),
-            Items(tuple((Piece(s.citation, link=s.id), Piece(f" · Original source · {s.version_statement}"))
+            Items(tuple((Piece(s.citation, link=s.id), Piece(f" · Original source · {s.version_statement}"),
+                         *(piece for label, url in links(s) for piece in (Piece(f" · {label}: "), Piece(url, url=url))))
                         for s in sources)),
             *history_blocks(registry, record_id))
 
@@ -391,16 +471,14 @@ def _technical_metadata(registry: Registry, record: Record) -> Fields:
     rows: list[tuple[str, Content]] = [("Stable ID", plain(record.id))]
     for name, label, is_reference in _shown_fields(type(record)):
         value = getattr(record, name)
-        if value is None or value == [] or value == {}:
-            if record.missing(name):
-                rows.append((label, plain(d.missing_phrase(record, name))))
+        if value is None or value == [] or value == {}:  # a gap with a reason has its 'Missing metadata' row
             continue
         if is_reference:
             ids = value if isinstance(value, list) else [value]
             pieces: list[Piece] = []
             for index, target in enumerate(ids):
                 pieces += [Piece("; ")] if index else []
-                pieces.append(Piece(target, link=target))
+                pieces.append(Piece(_name_of(registry, target), link=target))
             rows.append((label, tuple(pieces)))
             continue
         if name in field_plan(type(record)).nested and isinstance(value, BaseModel):  # it names records (``derived``)
@@ -455,8 +533,10 @@ def _linked_parts(registry: Registry, value: BaseModel, tag: Tag | None) -> Cont
             continue
         for index, target in enumerate(part if isinstance(part, list) else [part]):
             pieces.append(Piece(label if index == 0 else ", "))
-            pieces.append(Piece(target, link=target))
             named = registry.records.get(target)
+            # a result is named by what it qualifies ('Splice sites, fp32'), with its printed value after it
+            pieces.append(Piece(named.metric_qualifier if isinstance(named, Result) else _name_of(registry, target),
+                                link=target))
             if isinstance(named, Result):
                 pieces.append(Piece(f" ({with_unit(named.printed_value, named.unit)})"))
     return tuple(pieces)
@@ -482,7 +562,7 @@ def _review_line(review: Review) -> str:
 
 
 def _back_links(registry: Registry, record_id: str) -> list[Content]:
-    return [(Piece(f"{other.kind_token} "), Piece(other.id, link=other.id), Piece(f" ({path[0]})"))
+    return [(Piece(f"{other.kind_token} "), Piece(d.record_name(other), link=other.id), Piece(f" ({path[0]})"))
             for other, path in registry.links_to(record_id)]
 
 
@@ -578,6 +658,12 @@ def runs_summary(runs: list[Reproduction], unit: str) -> str:
 
 
 # -- helpers ------------------------------------------------------------------------------------
+
+
+def _name_of(registry: Registry, record_id: str) -> str:
+    """A record's name where it has one (its id otherwise, or where the id names no record)."""
+    named = registry.records.get(record_id)
+    return d.record_name(named) if named is not None else record_id
 
 
 def _link(record: Record) -> Content:

@@ -11,7 +11,6 @@ machine, so the same records give the same files, byte for byte.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import time
 from collections.abc import Callable
@@ -31,8 +30,8 @@ from registry.page.history import earlier_versions
 from registry.page.kinds import build_page
 from registry.release import content_digest, hash_prefix, release_name, same_content
 from registry.site.extras import Site, kind_label, site_page
-from registry.site.html import Links, render, render_blocks
-from registry.site.index import facets_of, index_rows
+from registry.site.html import Links, backing_section, index_rows_html, render, render_blocks
+from registry.site.index import COLUMNS, facets_of, index_rows
 
 SITE_NAME = "Evidence registry"
 GENERATOR = '<meta name="generator" content="registry site build">'
@@ -94,16 +93,13 @@ def ensure_replaceable(out: Path) -> None:
 
 
 def _site(registry: Registry, progress: Callable[[str], None] | None) -> Site:
-    from registry.plot import groups_of, inline_svg
+    from registry.plot import groups_of
+    from registry.plot_svg import inline_svg
 
     groups = groups_of(registry)
-    drawn = {protocol_id: panels for protocol_id, panels in groups.items() if any(g.has_runs for g in panels)}
-    if drawn and importlib.util.find_spec("matplotlib") is None:
-        raise RegistryError(f"{len(drawn)} protocol(s) have runs of ours to plot, which needs matplotlib",
-                            "install it with: pip install 'registry[site]'")
     if progress:
-        progress(f"drawing {len(drawn)} plot(s)")
-    svgs = {protocol_id: inline_svg(panels) for protocol_id, panels in drawn.items()}
+        progress(f"drawing {len(groups)} plot(s)")
+    svgs = {protocol_id: inline_svg(panels) for protocol_id, panels in groups.items()}
     try:
         name = release_name(registry)
     except RegistryError:  # no record holds a date: the content still has a hash
@@ -137,8 +133,9 @@ def _write_all(site: Site, root: Path, progress: Callable[[str], None] | None) -
     sources = len({result.source for result in current})
     earlier = render_blocks(earlier_versions(registry, not_current(registry, registry.of_kind(Result))),
                             Links("", urls))
-    _put(root / "index.html", render("index.html.j2", title="Results", root="", results=rows,
-                                     facets=facets_of(rows), sources=sources, earlier=earlier,
+    rows_html = index_rows_html(rows, tuple(header for _, header in COLUMNS), Links("", urls))
+    _put(root / "index.html", render("index.html.j2", title="Results", root="", results=rows, rows_html=rows_html,
+                                     facets=facets_of(rows), columns=COLUMNS, sources=sources, earlier=earlier,
                                      **common).encode("utf-8"))
     body = render_blocks(_releases_blocks(site), Links("../", urls))
     _put(root / RELEASES_PAGE, render("releases.html.j2", title="Releases", root="../", body=body,
@@ -149,14 +146,15 @@ def _write_all(site: Site, root: Path, progress: Callable[[str], None] | None) -
 def _write_records(site: Site, root: Path, ids: list[str], copies: dict[str, str], common: dict[str, Any]) -> None:
     """Each record's page, its JSON and a copy of its file."""
     registry = site.registry
-    links = Links("../", common["urls"])
     for record_id in ids:
         record = registry.records[record_id]
         kind = record.kind_token
         page = site_page(build_page(record, registry), record, site)
+        links = Links("../", common["urls"], {})
+        body = render_blocks(page.blocks, links)
         html = render("record.html.j2", page=page, title=page.title, root="../", kind_label=kind_label(record),
                       record_file=copies[record_id], json_file=f"{kind}/{record_id}.json",
-                      body=render_blocks(page.blocks, links), **common)
+                      body=body, backing=backing_section(links), **common)
         _put(root / kind / f"{record_id}.html", html.encode("utf-8"))
         _put(root / kind / f"{record_id}.json", record.model_dump_json(exclude_none=True).encode("utf-8") + b"\n")
         _put(root / copies[record_id], registry.paths[record_id].read_bytes())

@@ -20,8 +20,9 @@ from registry.plot import Group, protocol_of, values_table
 from registry.release import hash_prefix, standing
 
 PLOT_SECTION = "Transcribed, measured and estimated values"
-PLOT_CAPTION = ("Each row is one result: the transcribed value as printed (diamond), and apart from it our "
-                "estimates (circles) and measurements (triangles), with a bar over the spread of the knob sweep.")
+PLOT_CAPTION = ("Each row is one result, its values written above it: the transcribed value as printed (diamond) with "
+                "the uncertainty the source prints (bar), and apart from it our measurements (triangles) and "
+                "estimates (circles), with a bar over the spread of the knob sweep. One panel per dataset.")
 
 
 @dataclass(frozen=True)

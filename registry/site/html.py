@@ -19,7 +19,8 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, pass_context
 from markupsafe import Markup
 
-from registry.page.blocks import Block, Content, Fields, Figure, Items, Paragraph, Section, Style, Table, Tag
+from registry.page.blocks import MEANING, Block, Content, Fields, Figure, Items, Paragraph, Section, Style, Table, Tag
+from registry.site.index import IndexRow
 
 
 def anchor(title: str) -> str:
@@ -46,10 +47,33 @@ def _tag_html(tag: Tag) -> tuple[str, str]:
 
 @dataclass(frozen=True)
 class Links:
-    """Where links point from one page: the path back to the site's root, and each record id's page."""
+    """Where links point from one page: the path back to the site's root, and each record id's page.
+
+    ``notes``, where given, gathers the tags of the page's values: each tag's label then links to
+    its entry in 'What backs these values' (``backing_section``), which a keyboard or a finger
+    reaches as well as a mouse reaches the hover text.
+    """
 
     root: str
     urls: dict[str, str]
+    notes: dict[Tag, int] | None = None
+
+
+BACKING_TITLE = "What backs these values"
+
+
+def backing_section(links: Links) -> Markup:
+    """The page's tags, each with what it means and what backs it (reviews, hardware, commits), as a section."""
+    if not links.notes:
+        return Markup("")
+    entries = []
+    for tag, number in sorted(links.notes.items(), key=lambda item: item[1]):
+        backing = "".join(f"<li>{_escape(name)}: {_escape(value)}</li>" for name, value in tag.details)
+        entries.append(f'<div id="backing-{number}"><dt><span class="tag tag-{_escape(tag.provenance.value)}">'
+                       f"{_escape(tag.label)}</span></dt><dd>{_escape(MEANING[tag.provenance])}"
+                       + (f"<ul>{backing}</ul>" if backing else "") + "</dd></div>\n")
+    return Markup(f'<section id="{anchor(BACKING_TITLE)}">\n<h2>{BACKING_TITLE}</h2>\n'
+                  f'<dl class="fields backing">\n{"".join(entries)}</dl>\n</section>\n')
 
 
 @pass_context
@@ -75,8 +99,15 @@ def inline(content: Content, links: Links) -> str:
             inner = f"<strong>{inner}</strong>"
         if piece.link is not None and piece.link in urls:
             inner = f'<a href="{root}{_escape(urls[piece.link])}">{inner}</a>'
+        elif piece.url is not None:
+            inner = f'<a href="{_escape(piece.url)}" rel="noopener">{inner}</a>'
         if piece.tag is not None:
             opening, label = _tag_html(piece.tag)
+            if links.notes is not None:  # the label links to what backs the value
+                number = links.notes.setdefault(piece.tag, len(links.notes) + 1)
+                kind = _escape(piece.tag.provenance.value)
+                label = (f' <a class="tag tag-{kind}" href="#backing-{number}" aria-label="{_escape(piece.tag.label)}: '
+                         f'what backs it">{_escape(piece.tag.label)}</a>')
             exact = f' data-exact="{_escape(piece.exact)}"' if piece.exact else ""
             inner = f"{opening}{exact}>{inner}</span>{label if next_tag != piece.tag else ''}"
             next_tag = piece.tag
@@ -105,8 +136,13 @@ def _section(block: Section, links: Links, level: int) -> str:
 
 @_block.register
 def _paragraph(block: Paragraph, links: Links, level: int) -> str:
+    if block.style is Style.CODE:  # its lines as they are, to copy
+        return f'<pre class="code"><code>{_escape("".join(p.text for p in block.content))}</code></pre>\n'
     css = ' class="note"' if block.style is Style.NOTE else ""
-    return f"<p{css}>{inline(block.content, links)}</p>\n"
+    inner = inline(block.content, links)
+    if block.style is Style.STRONG:
+        inner = f"<strong>{inner}</strong>"
+    return f"<p{css}>{inner}</p>\n"
 
 
 @_block.register
@@ -134,14 +170,50 @@ def _table(block: Table, links: Links, level: int) -> str:
     if len(block.rows) > LONG_TABLE:
         summary = _escape(f"{block.title or 'Table'} ({len(block.rows)} rows)")
         table = f"<details><summary>{summary}</summary>\n{table}</details>\n"
-    return f'<div class="table-wrap">\n{table}</div>\n'
+    return f'{_filter(block.filter)}<div class="table-wrap">\n{table}</div>\n'
+
+
+def _filter(noun: str | None) -> str:
+    """The box that narrows the table after it (``site.js``), disabled until the script runs."""
+    if noun is None:
+        return ""
+    noun = _escape(noun)
+    return (f'<form class="table-filter" role="search" aria-label="Filter {noun}"><p><label>Filter {noun} '
+            f'<input type="search" disabled></label> <span class="applied" aria-live="polite">Applied filters: '
+            f"All linked {noun}</span></p></form>\n")
 
 
 @_block.register
 def _figure(block: Figure, links: Links, level: int) -> str:
-    inner = "".join(_block(b, links, level) for b in block.blocks)
-    return (f'<figure class="plot" id="{_escape(block.anchor)}">\n{block.svg}'
-            f'<figcaption id="plot-title">{_escape(block.caption)}</figcaption>\n</figure>\n{inner}')
+    """A plot and its values; rendered once per build and shared by the pages that show it (every result of a
+    protocol shows the protocol's plot), so its values' labels keep their hover text but add no page notes."""
+    key = (id(block), links.root, level)
+    if _FIGURES.get(key, (None, ""))[0] is not block:
+        shared = Links(links.root, links.urls)
+        inner = "".join(_block(b, shared, level) for b in block.blocks)
+        _FIGURES[key] = (block, f'<figure class="plot" id="{_escape(block.anchor)}">\n{block.svg}'
+                                f'<figcaption id="plot-title">{_escape(block.caption)}</figcaption>\n</figure>\n'
+                                f"{inner}")
+    return _FIGURES[key][1]
+
+
+#: Each figure's HTML by (figure, root, heading level), with the figure itself, so a new figure that reuses a
+#: freed one's id is never mistaken for it.
+_FIGURES: dict[tuple[int, str, int], tuple[Figure, str]] = {}
+
+
+def index_rows_html(rows: list[IndexRow], headers: tuple[str, ...], links: Links) -> Markup:
+    """The index's rows: each with its facet values and search text as data attributes, each cell with its
+    column's header (the label a phone shows beside it) and its sort key. In Python, as blocks are: a
+    template loop over 10,000 rows of nine cells costs seconds."""
+    out = []
+    labels = [_escape(header) for header in headers]
+    for row in rows:
+        data = "".join(f' data-{key}="{_escape(value)}"' for key, value in row.facets)
+        cells = "".join(f'<td data-label="{label}" data-sort="{_escape(key)}">{inline(cell, links)}</td>'
+                        for label, key, cell in zip(labels, row.sort, row.cells, strict=True))
+        out.append(f'<tr{data} data-search="{_escape(row.search)}">{cells}</tr>\n')
+    return Markup("".join(out))
 
 
 _SPECIAL = re.compile(r"[&<>\"']")

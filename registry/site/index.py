@@ -1,26 +1,34 @@
-"""The results index: one row per current result, the facets that narrow it, and the text the search box reads."""
+"""The results index: one row per current result, its columns and their sort keys, the facets, and the search text."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from measure.outcome import Method
 from registry import display as d
 from registry.history import current_only
 from registry.loader import Registry
-from registry.models import Reproduction, Result
-from registry.page.blocks import Content, Piece, plain, text_of
+from registry.models import Reproduction, Result, Source
+from registry.page.blocks import Content, Piece, Style, plain, text_of
 from registry.page.kinds import runs_summary
 from registry.units import with_unit
 
+#: The columns, in the order the index shows them: (key, header). Every column sorts.
+COLUMNS = (("result", "Result"), ("metric", "Metric"), ("value", "Value ± uncertainty"), ("model", "Model"),
+           ("dataset", "Dataset"), ("status", "Review status"), ("kind", "Kind of value"),
+           ("measured", "Measured by us"), ("estimated", "Estimated by us"))
+
 #: The facets, in the order the index shows them: (key, title).
 FACETS = (("family", "Model family"), ("metric", "Metric"), ("dataset", "Dataset"), ("status", "Review status"),
-          ("reproduced", "Reproduced by us"))
+          ("kind", "Kind of value"), ("reproduced", "Reproduced by us"))
 
 
 @dataclass(frozen=True)
 class IndexRow:
     cells: tuple[Content, ...]
+    sort: tuple[str, ...]
+    """Each cell's sort key: its text, or the exact number of a value column."""
     facets: tuple[tuple[str, str], ...]
     search: str
 
@@ -32,34 +40,67 @@ class Facet:
     values: tuple[tuple[str, int], ...]
 
 
+def searchable(text: str) -> str:
+    """Text as the search box compares it: lower case, with hyphens, slashes and brackets read as spaces.
+
+    So 'NT-2.5B' finds 'NT 2.5B' and 'standard deviation' finds 'standard-deviation'; the page's
+    script applies the same rule to what is typed (``site.js``, ``words``).
+    """
+    return " ".join(_SEPARATORS.sub(" ", text.lower()).split())
+
+
+_SEPARATORS = re.compile(r"[\s\-_/,;:()\[\]'\"“”‘’]+")
+
+
 def index_rows(registry: Registry) -> list[IndexRow]:
     """One row per current result: superseded and retracted ones are history (``earlier_versions``), not values."""
-    rows = []
-    for result in current_only(registry, registry.of_kind(Result)):
-        evaluation, configuration, protocol, dataset = d.result_context(registry, result)
-        family = registry.records[configuration.model_family]
-        runs = registry.referrers(result.id, Reproduction, "result")
-        by_method = {m: [r for r in runs if r.method is m] for m in Method}
-        unit = d.unit_symbol(result.unit)
-        status = d.status_label(registry, result.id)
-        reproduced = ("measured by us" if by_method[Method.MEASURED]
-                      else "estimated only" if by_method[Method.ESTIMATED] else "not reproduced")
-        cells: tuple[Content, ...] = (
-            (Piece(d.result_title(registry, result), link=result.id),),
-            (Piece(with_unit(result.printed_value, result.unit), tag=d.record_tag(registry, result),
-                   exact=str(result.numeric_value)), Piece(f" (display {d.display_value(result.numeric_value)})")),
-            plain(status),
-            (Piece(d.record_name(family), link=family.id),),
-            (Piece(d.record_name(dataset), link=dataset.id),),
-            *((Piece(runs_summary(by_method[m], unit), tag=d.runs_tag(m, by_method[m])),) if by_method[m]
-              else plain("none") for m in (Method.MEASURED, Method.ESTIMATED)),
-        )
-        facets = (("family", d.record_name(family)), ("metric", d.metric_label(result.metric)),
-                  ("dataset", d.record_name(dataset)), ("status", status), ("reproduced", reproduced))
-        search = " ".join([result.id, evaluation.name, configuration.reported_name, protocol.id,
-                           *(text_of(cell) for cell in cells), *(value for _, value in facets)]).lower()
-        rows.append(IndexRow(cells, facets, search))
-    return rows
+    return [_row(registry, result) for result in current_only(registry, registry.of_kind(Result))]
+
+
+def _row(registry: Registry, result: Result) -> IndexRow:
+    evaluation, configuration, protocol, dataset = d.result_context(registry, result)
+    family = registry.records[configuration.model_family]
+    source = registry.get_as(result.source, Source)
+    runs = registry.referrers(result.id, Reproduction, "result")
+    by_method = {m: [r for r in runs if r.method is m] for m in Method}
+    unit = d.unit_symbol(result.unit)
+    status = d.status_label(registry, result.id)
+    kind = d.value_kind(registry, result)
+    metric = d.metric_label(result.metric)
+    reproduced = ("measured by us" if by_method[Method.MEASURED]
+                  else "estimated only" if by_method[Method.ESTIMATED] else "not reproduced")
+    value: Content = (
+        Piece(with_unit(result.printed_value, result.unit), tag=d.record_tag(registry, result),
+              exact=str(result.numeric_value)),
+        *((Piece(f" {result.uncertainty.printed}"), Piece(f"\n{_what(result)}", Style.NOTE))
+          if result.uncertainty is not None else (Piece("\nno uncertainty printed", Style.NOTE),)),
+    )
+    cells: tuple[Content, ...] = (
+        (Piece(result.metric_qualifier, link=result.id),),
+        (Piece(metric), Piece(f"\n{result.metric_direction.value} is better", Style.NOTE)),
+        value,
+        (Piece(configuration.name, link=configuration.id), Piece("\nfamily: "), Piece(d.record_name(family),
+                                                                                      link=family.id)),
+        (Piece(d.record_name(dataset), link=dataset.id),),
+        plain(status),
+        plain(kind),
+        *((Piece(runs_summary(by_method[m], unit), tag=d.runs_tag(m, by_method[m])),) if by_method[m]
+          else plain("none") for m in (Method.MEASURED, Method.ESTIMATED)),
+    )
+    sort = tuple(str(result.numeric_value) if key == "value" else text_of(cell).lower()
+                 for (key, _), cell in zip(COLUMNS, cells, strict=True))
+    facets = (("family", d.record_name(family)), ("metric", metric), ("dataset", d.record_name(dataset)),
+              ("status", status), ("kind", kind), ("reproduced", reproduced))
+    hidden = [result.id, evaluation.name, configuration.reported_name, protocol.id, d.record_name(protocol),
+              d.hardware_text(result), source.citation, d.display_value(result.numeric_value)]
+    search = searchable(" ".join([*hidden, *(text_of(cell) for cell in cells), *(v for _, v in facets)]))
+    return IndexRow(cells, sort, facets, search)
+
+
+def _what(result: Result) -> str:
+    """'standard error over 5 seeds': what the uncertainty is, from its text without the printed part."""
+    assert result.uncertainty is not None
+    return result.uncertainty.text.removeprefix(result.uncertainty.printed).strip().removeprefix("(").removesuffix(")")
 
 
 def facets_of(rows: list[IndexRow]) -> list[Facet]:
