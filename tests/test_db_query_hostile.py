@@ -116,8 +116,35 @@ def test_terminal_escapes_in_a_database_are_shown_not_acted_on(cli, db: Path) ->
     as_json = query(cli, db, sql, "--format", "json")
     assert "\x1b" not in as_json.stdout and "\x9b" not in as_json.stdout
     assert json.loads(as_json.stdout) == [{"name": "\x1b[2J\x1b[31mred", "c1": "\x9b31m"}], "the same value"
-    as_csv = query(cli, db, sql, "--format", "csv")  # not a terminal: the exact value, for the tool reading it
-    assert as_csv.stdout.splitlines()[1] == "\x1b[2J\x1b[31mred,\x9b31m"
+    as_csv = query(cli, db, sql, "--format", "csv")  # escaped as the table shows them, even into a pipe
+    assert "\x1b" not in as_csv.stdout and "\x9b" not in as_csv.stdout
+    assert as_csv.stdout.splitlines()[1] == "\\x1b[2J\\x1b[31mred,\\x9b31m"
+
+
+def test_csv_escapes_control_characters_as_the_table_does(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 28 item 14: a carriage return, a NUL, DEL and a bidirectional override are written as escapes in CSV;
+    a tab and a line feed stay (CSV quotes them), and JSON keeps the exact value."""
+    sql = ("SELECT char(13) || 'a' || char(0) || char(127) AS x, char(8238) || 'b' AS y, "
+           "'c' || char(9) || 'd' || char(10) || 'e' AS z")
+    as_csv = query(cli, db, sql, "--format", "csv")
+    assert as_csv.exit_code == 0, as_csv.output
+    assert as_csv.stdout == 'x,y,z\n\\x0da\\x00\\x7f,\\u202eb,"c\td\ne"\n'
+    table = query(cli, db, sql)
+    assert "\\x0da\\x00\\x7f" in table.stdout and "\\u202eb" in table.stdout
+    as_json = query(cli, db, sql, "--format", "json")
+    assert json.loads(as_json.stdout) == [{"x": "\ra\x00\x7f", "y": "\u202eb", "z": "c\td\ne"}]
+
+
+def test_a_malformed_json_literal_is_the_querys_fault_not_the_database(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 28 item 13: SQLite's 'malformed JSON' names the query and says the database is fine."""
+    result = query(cli, db, "SELECT json('[1,')")
+    assert result.exit_code == 1
+    text = " ".join(result.output.split())
+    assert "the query \"SELECT json('[1,')\" gives a json function text that is not valid JSON" in text
+    assert "the database itself is fine" in text and "check the JSON literals in the query" in text
+    assert "damaged" not in text and "rebuild" not in text
+    damaged = query(cli, db, "SELECT json_extract('{\"a\": ', '$.a')")
+    assert "not valid JSON" in damaged.output and "damaged" not in damaged.output
 
 
 def test_rows_stream_as_they_come(db: Path) -> None:
