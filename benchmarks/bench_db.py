@@ -392,7 +392,8 @@ def main() -> None:
     sizes = [int(s) for s in args.sizes.split(",")]
     base = args.keep or Path(tempfile.mkdtemp(prefix="registry-bench-"))
     base.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "XDG_CACHE_HOME": str(base / "cache"), "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "XDG_CACHE_HOME": str(base / "cache"), "XDG_STATE_HOME": str(base / "state"),
+           "PYTHONPATH": str(ROOT)}
     env.pop("REGISTRY_NO_CACHE", None)
     try:
         for key, value in provenance().items():
