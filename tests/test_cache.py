@@ -295,6 +295,7 @@ def test_encoded_data_comes_back_exactly() -> None:
         cache.decode(b"\x02" * 16, cache.encode(digest, {"a": 1}))
 
 
+@pytest.mark.slow
 def test_worker_processes_give_what_one_process_gives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Parsing in worker processes (a first run of a large registry) changes nothing in what loads."""
     from registry import reading

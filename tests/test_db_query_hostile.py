@@ -18,6 +18,8 @@ from registry.db.query import Limits, QueryError, open_query, run_query
 from tests.conftest import DATA
 from tests.test_db_postgres import pg_url  # noqa: F401,F811 - the server fixture
 
+pytestmark = pytest.mark.sandbox  # starts processes that are limited or killed (sandboxes, torch runs): left out of make test-fast
+
 HOSTILE = DATA / "hostile" / "query"
 
 

@@ -21,6 +21,8 @@ from registry.runlog import settled
 from registry.yamlio import dump_yaml, parse_yaml
 from tests.conftest import BUNDLED_RECORDS, RESULT_11, RESULT_33
 
+pytestmark = pytest.mark.sandbox  # starts processes that are limited or killed (sandboxes, torch runs): left out of make test-fast
+
 HAS_TORCH = importlib.util.find_spec("torch") is not None and importlib.util.find_spec("transformers") is not None
 needs_torch = pytest.mark.skipif(not HAS_TORCH, reason="needs the measure extra (torch, transformers)")
 DEEPSPEED_OPS_MISSING = (
