@@ -335,11 +335,11 @@ def test_a_store_set_aside_holds_nothing_back(own_cache: Path, monkeypatch: pyte
 
 
 def _forged(digest: bytes, body: bytes, key: bytes | None = None) -> bytes:
-    """Bytes shaped as an entry, with a valid HMAC under ``key`` (this user's own: as if it had been stolen)."""
-    import hmac as hmac_module
+    """Bytes shaped as an entry, with a valid MAC under ``key`` (this user's own: as if it had been stolen)."""
+    import hashlib
 
     key = cache.cache_key() if key is None else key
-    return hmac_module.digest(key, digest + b"\0" + body, "sha256")[:16] + body
+    return hashlib.blake2b(digest + b"\0" + body, key=key, digest_size=16).digest() + body
 
 
 class _WritesAFile:
@@ -353,7 +353,7 @@ class _WritesAFile:
 
 
 def test_a_planted_pickle_never_runs(own_cache: Path, records_dir: Path, tmp_path: Path) -> None:
-    """Rows rewritten with a pickle that writes a file, behind the old CRC-32 and behind a valid HMAC: the store
+    """Rows rewritten with a pickle that writes a file, behind the old CRC-32 and behind a valid MAC: the store
     holds only MessagePack, so neither is ever unpickled; the files are parsed again and the report is cold's."""
     import pickle
     import zlib
@@ -411,7 +411,7 @@ def test_planted_parsed_data_is_never_reported(own_cache: Path, records_dir: Pat
 def test_a_store_copied_from_another_user_is_rebuilt(own_cache: Path, records_dir: Path, tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The key lives outside the cache folder: a cache folder restored elsewhere (CI) brings no key, so its
-    entries fail their HMAC under the new user's key, and the files are parsed again."""
+    entries fail their MAC under the new user's key, and the files are parsed again."""
     cold = validate(records_dir, cache=True)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "another-user"))
     assert cache.key_file().parent.parent == tmp_path / "another-user"

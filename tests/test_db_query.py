@@ -8,19 +8,37 @@ import io
 import json
 import os
 import re
+import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
 
 from registry.db.query import QueryError, check_read_only, open_sqlite_read_only, split_statements
-from tests.conftest import RESULT_11, RESULT_33
+from tests.conftest import BUNDLED_RECORDS, RESULT_11, RESULT_33
+
+
+@pytest.fixture(scope="module")
+def shared_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One database of a copy of the bundled records, built once for the module's tests that only read it."""
+    from registry.db.build import build_database
+
+    records = tmp_path_factory.mktemp("query") / "records"
+    shutil.copytree(BUNDLED_RECORDS, records)
+    out = records.parent / "registry.db"
+    build_database(records, out=out)
+    return out
 
 
 @pytest.fixture
-def db(cli, records_dir: Path, tmp_path: Path) -> Path:  # type: ignore[no-untyped-def]
+def db(request: pytest.FixtureRequest, shared_db: Path) -> Path:
+    """The module's database; a test that also takes ``records_dir`` (to edit the records after the build) gets
+    one built from its own copy, by the command line."""
+    if "records_dir" not in request.fixturenames:
+        return shared_db
+    records_dir, tmp_path = request.getfixturevalue("records_dir"), request.getfixturevalue("tmp_path")
     out = tmp_path / "registry.db"
-    result = cli("db", "build", "--records", records_dir, "--out", out)
+    result = request.getfixturevalue("cli")("db", "build", "--records", records_dir, "--out", out)
     assert result.exit_code == 0, result.output
     return out
 
