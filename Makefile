@@ -32,8 +32,8 @@ test: setup-full
 	$(PY) -m pytest -q
 
 ## The edit loop: every test that needs no PDF rendering, browser, database server, GPU or subprocess-heavy
-## sandbox (markers pdf, browser, postgres, gpu, deepspeed_ops, sandbox, slow; see pyproject.toml).
-FAST_MARKERS := not (slow or pdf or browser or postgres or sandbox or gpu or deepspeed_ops)
+## sandbox, or torch model (markers pdf, browser, postgres, gpu, deepspeed_ops, sandbox, torch, slow; see pyproject.toml).
+FAST_MARKERS := not (slow or pdf or browser or postgres or sandbox or torch or gpu or deepspeed_ops)
 test-fast: setup-core
 	$(PY) -m pytest -q -m "$(FAST_MARKERS)"
 

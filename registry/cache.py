@@ -207,7 +207,9 @@ def _extensions() -> tuple[dict[type, tuple[int, Any]], dict[int, Any]]:
         (dt.date, 4, lambda v: v.isoformat().encode(), lambda b: dt.date.fromisoformat(b.decode())),
         (dt.datetime, 5, lambda v: v.isoformat().encode(), lambda b: dt.datetime.fromisoformat(b.decode())),
         (dt.time, 6, lambda v: v.isoformat().encode(), lambda b: dt.time.fromisoformat(b.decode())),
-        (int, 7, lambda v: str(v).encode(), lambda b: int(b.decode())),  # beyond 64 bits
+        # Beyond 64 bits; as bytes, since Python refuses to write an integer of more than 4,300 digits as text.
+        (int, 7, lambda v: v.to_bytes(v.bit_length() // 8 + 1, "big", signed=True),
+         lambda b: int.from_bytes(b, "big", signed=True)),
         (Decimal, 8, lambda v: str(v).encode(), lambda b: Decimal(b.decode())),
         (_Surrogates, 9, lambda v: str.encode(v, "utf-8", "surrogatepass"),
          lambda b: b.decode("utf-8", "surrogatepass")),
