@@ -157,6 +157,7 @@ def recall(root: Path, tree: Tree, now: dt.datetime) -> Report | None:
 def keep(root: Path, tree: Tree, now: dt.datetime, report: Report) -> None:
     """Keep ``report`` for ``root`` where a later run may take it exactly; otherwise remove what was kept."""
     path = _entry_path(root)
+    _remove_stale(path.parent)
     reusable = (tree.newest_ns < now.timestamp() * 1e9 - RACY_NS
                 and not any(issue.code in UNSETTLED_CODES for issue in report.issues) and cache_module.key_is_kept())
     try:
@@ -180,3 +181,18 @@ def keep(root: Path, tree: Tree, now: dt.datetime, report: Report) -> None:
             temporary.unlink(missing_ok=True)
     except OSError:
         pass  # a cache that cannot be written costs the next run its time, never its result
+
+
+def _remove_stale(folder: Path) -> None:
+    """Remove the kept reports of folders no run has validated for ``cache.STALE_S`` (moved, deleted, renamed)."""
+    oldest = dt.datetime.now(dt.UTC).timestamp() - cache_module.STALE_S
+    try:
+        listed = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in listed:
+        try:
+            if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < oldest:
+                os.unlink(entry.path)
+        except OSError:
+            pass

@@ -119,6 +119,7 @@ EDITS = ["value", "invalid-value", "broken-yaml", "broken-reference", "delete", 
          "hidden-file", "link-outside", "clock-seconds", "clock-day", "restore"]
 
 
+@pytest.mark.slow
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(steps=st.lists(st.tuples(st.sampled_from(EDITS), st.integers(0, 10_000)), min_size=1, max_size=6))
@@ -181,3 +182,18 @@ def apply(edit: str, seed: int, root: Path, path: Path | None, outside: Path, cl
         source = BUNDLED_RECORDS / path.relative_to(root)
         if source.exists():
             shutil.copy(source, path)
+
+
+def test_kept_reports_of_folders_no_longer_validated_are_removed(cli, records_dir: Path, clock: Clock,  # type: ignore[no-untyped-def]
+                                                                  tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from registry import cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "own-cache"))
+    reports = tmp_path / "own-cache" / "registry" / "reports"
+    reports.mkdir(parents=True)
+    old, recent = reports / "old.json", reports / "recent.json"
+    for path, age in ((old, cache.STALE_S + 60), (recent, 60)):
+        path.write_bytes(b"x")
+        os.utime(path, (clock.moment.timestamp() - age,) * 2)
+    cli("validate", "--records", records_dir)
+    assert not old.exists() and recent.exists() and len(list(reports.iterdir())) == 2
