@@ -372,9 +372,9 @@ def one_edit(root: Path, edit: str, *, undo: bool = False) -> None:
     family = root / "family" / "bench-20260101-family-bench-added.yaml"
     renamed = result.with_name("bench-20260101-result-p0-r0-renamed.yaml")
     if edit == "edit":
-        text = result.read_text(encoding="utf-8")
-        swap = ("'1.00'", "'1.01'") if not undo else ("'1.01'", "'1.00'")
-        result.write_text(text.replace(*swap), encoding="utf-8")
+        text = result.read_text(encoding="utf-8")  # a value no other record restates: the registry stays valid
+        swap = ("scope_note: Peak allocated GPU memory\n", "scope_note: Peak allocated GPU memory, edited\n")
+        result.write_text(text.replace(*(swap[::-1] if undo else swap)), encoding="utf-8")
     elif edit == "add" and not undo:
         family.write_text("kind: family\nid: bench-20260101-family-bench-added\nname: Bench added family\n",
                           encoding="utf-8")
