@@ -357,6 +357,33 @@ def provenance() -> dict[str, str]:
     }
 
 
+#: One-file changes measured after a warm run: a value edited, a record added, removed, renamed.
+ONE_EDITS = ("edit", "add", "remove", "rename")
+
+
+def one_edit(root: Path, edit: str, *, undo: bool = False) -> None:
+    """Apply (or undo) one change to the first result of the synthetic registry.
+
+    'add' files a new model family (referenced by nothing, so the registry stays valid); 'remove' deletes
+    that family again after it was added; 'rename' gives a result's file another name (then
+    'file-name-mismatch': the report changes, as it would for a curator).
+    """
+    result = root / "result" / "bench-20260101-result-p0-r0.yaml"
+    family = root / "family" / "bench-20260101-family-bench-added.yaml"
+    renamed = result.with_name("bench-20260101-result-p0-r0-renamed.yaml")
+    if edit == "edit":
+        text = result.read_text(encoding="utf-8")  # a value no other record restates: the registry stays valid
+        swap = ("scope_note: Peak allocated GPU memory\n", "scope_note: Peak allocated GPU memory, edited\n")
+        result.write_text(text.replace(*(swap[::-1] if undo else swap)), encoding="utf-8")
+    elif edit == "add" and not undo:
+        family.write_text("kind: family\nid: bench-20260101-family-bench-added\nname: Bench added family\n",
+                          encoding="utf-8")
+    elif edit == "remove" and not undo:
+        family.unlink()
+    elif edit == "rename":
+        (renamed.rename(result) if undo else result.rename(renamed))
+
+
 def measure_size(size: int, base: Path, env: dict[str, str]) -> tuple[int, dict[str, tuple[float, float]]]:
     """The number of records, and every measurement of one size: name -> (wall seconds, peak MiB)."""
     root = base / f"records-{size}"
@@ -367,12 +394,23 @@ def measure_size(size: int, base: Path, env: dict[str, str]) -> tuple[int, dict[
     records = ["--records", str(root)]
     figures: dict[str, tuple[float, float]] = {}
     shutil.rmtree(cache_home, ignore_errors=True)
-    figures["validate cold"] = run(["-m", "registry", "validate", *records], env)
-    figures["validate warm"] = run(["-m", "registry", "validate", *records], env)
+    validate = ["-m", "registry", "validate", *records]
+    figures["validate cold"] = run(validate, env)
+    time.sleep(2.1)  # the files now lie over two seconds in the past: a report of them may be kept
+    shutil.rmtree(cache_home / "registry" / "reports", ignore_errors=True)
+    figures["validate warm"] = run(validate, env)  # a full run through the parse cache (the report then kept)
+    figures["validate unchanged"] = run(validate, env)  # the kept report
+    for edit in ONE_EDITS:
+        one_edit(root, edit)
+        figures[f"validate 1 {edit}"] = run(validate, env, quiet_exit=True)  # a rename breaks the file's name
+        one_edit(root, edit, undo=True)
     out = base / "bench.db"
     shutil.rmtree(cache_home, ignore_errors=True)
     figures["db build cold"] = run(["-m", "registry", "db", "build", *records, "--out", str(out)], env)
     figures["db build warm"] = run(["-m", "registry", "db", "build", *records, "--out", str(out)], env)
+    one_edit(root, "edit")
+    figures["db build 1 edit"] = run(["-m", "registry", "db", "build", *records, "--out", str(out)], env)
+    one_edit(root, "edit", undo=True)
     out.unlink(missing_ok=True)
     for name in BASELINES:
         figures[name] = run([str(Path(__file__).resolve()), "--baseline", name, str(root)], env)
@@ -392,7 +430,8 @@ def main() -> None:
     sizes = [int(s) for s in args.sizes.split(",")]
     base = args.keep or Path(tempfile.mkdtemp(prefix="registry-bench-"))
     base.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "XDG_CACHE_HOME": str(base / "cache"), "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "XDG_CACHE_HOME": str(base / "cache"), "XDG_STATE_HOME": str(base / "state"),
+           "PYTHONPATH": str(ROOT)}
     env.pop("REGISTRY_NO_CACHE", None)
     try:
         for key, value in provenance().items():
@@ -402,7 +441,7 @@ def main() -> None:
         for name, seconds in startup(env).items():
             print(f"  {name:<52} {seconds:6.3f} s")
         print()
-        header = (f"{'results':>8} {'records':>8} | {'measurement':<16} | {'seconds':>8} | {'records/s':>10} | "
+        header = (f"{'results':>8} {'records':>8} | {'measurement':<18} | {'seconds':>8} | {'records/s':>10} | "
                   f"{'peak MiB':>8} | {'jsonschema/ours':>15} | {'PyYAML+Pydantic/ours':>20}")
         print(header)
         print("-" * len(header))
@@ -413,10 +452,12 @@ def main() -> None:
                 ours = name not in BASELINES
                 ratios = (f"{schema_s / seconds:>14.1f}x | {loop_s / seconds:>19.1f}x" if ours
                           else f"{'':>15} | {'':>20}")
-                print(f"{size:>8,} {records:>8,} | {name:<16} | {seconds:>7.2f}s | {records / seconds:>10,.0f} | "
+                print(f"{size:>8,} {records:>8,} | {name:<18} | {seconds:>7.2f}s | {records / seconds:>10,.0f} | "
                       f"{mib:>8,.0f} | {ratios}", flush=True)
         print()
-        print("cold: the parse cache empty (every file read and parsed; the cache filled); warm: the second run.")
+        print("cold: the parse cache empty (every file read and parsed; the cache filled); warm: a full run through "
+              "the parse cache; unchanged: nothing changed since the warm run (the kept report, registry/memo.py); "
+              "1 edit/add/remove/rename: one file changed after a warm run (a full run through the parse cache).")
         for name, text in BASELINES.items():
             print(f"{name}: {text}; no key lines, no cross-record checks.")
     finally:

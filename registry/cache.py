@@ -7,6 +7,14 @@ and change times and inode say whether it may be taken as unchanged without read
 modified while it was read, or within two seconds of it, is read again the next time, and its digest
 then decides. A renamed or copied file is found by its digest; a removed one is forgotten.
 
+Nothing stored can run code, and nothing stored is believed unless this user's machine wrote it:
+parsed data is kept as MessagePack (plain values; dates, tuples, sets and the like as tagged
+extensions, decoded by a table), and each entry, and each row saying which content a file holds,
+carries a MAC (keyed BLAKE2b) under a secret key of this user's own (``cache_key``), kept outside the cache
+folder (``$XDG_STATE_HOME/registry/cache.key``), so that a store copied from elsewhere (a shared
+CI cache) or rows planted in it are detected: the store is then set aside and the files parsed
+again. Entries are shared between folders by content digest only under that check.
+
 The store is one SQLite file per version of the parsing code (``registry/fastyaml.py``,
 ``registry/yamlio.py``, PyYAML, yaml-rs, Python), under ``$XDG_CACHE_HOME/registry/`` (by default
 ``~/.cache/registry/``), in WAL mode: concurrent runs read and write it at once, a killed run leaves
@@ -23,19 +31,18 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import marshal
+import hmac
 import os
-import pickle
 import sqlite3
+import stat
 import sys
 import time
-import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 #: Bump when what is stored changes meaning.
-FORMAT = 2
+FORMAT = 3
 #: Set (to anything but '' or '0') to read every file, as '--no-cache' does.
 NO_CACHE_ENV = "REGISTRY_NO_CACHE"
 #: Rows written per transaction: bounds the memory a cold run holds and what a kill can lose.
@@ -66,26 +73,22 @@ def cache_folder() -> Path:
     return Path(base) / "registry"
 
 
-def encode(digest: bytes, data: Any) -> bytes:
-    """Parsed data as bytes that give it back exactly (``marshal`` for plain values, ``pickle`` for dates),
-    behind a checksum over them and the digest of the content they came from (``_checksum``)."""
-    try:
-        body = b"m" + marshal.dumps(data)
-    except ValueError:  # a date or a time
-        body = b"p" + pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
-    return _checksum(digest, body) + body
+def encode(digest: bytes, data: Any, context: bytes = b"") -> bytes:
+    """Parsed data as MessagePack bytes that give it back exactly (``_pack``), behind a MAC over them, the
+    digest of the content they came from and ``context`` (what derived them), under this user's key."""
+    body = _pack(data)
+    return _mac(digest + b"\0" + context, body) + body
 
 
-def decode(digest: bytes, payload: bytes) -> Any:
-    """The parsed data ``encode`` wrote, or ``CorruptEntry`` if the bytes are not what it wrote for ``digest``."""
+def decode(digest: bytes, payload: bytes, context: bytes = b"") -> Any:
+    """The parsed data ``encode`` wrote, or ``CorruptEntry`` if the bytes are not what this user's runs wrote
+    for ``digest`` (damaged, planted, or filed under another content)."""
     view = memoryview(payload)
-    body = view[_CHECKSUM_BYTES:]
-    if view[:_CHECKSUM_BYTES] != _checksum(digest, body):
+    body = view[_MAC_BYTES:]
+    if not hmac.compare_digest(view[:_MAC_BYTES], _mac(digest + b"\0" + context, body)):
         raise CorruptEntry
     try:
-        if payload[_CHECKSUM_BYTES] == 0x6D:  # b"m"
-            return marshal.loads(body[1:])
-        return pickle.loads(body[1:])  # noqa: S301 - checked: written by this module into the user's own cache
+        return _unpack(body)
     except Exception as exc:  # noqa: BLE001 - whatever the bytes hold, they are not an entry
         raise CorruptEntry from exc
 
@@ -98,12 +101,175 @@ class CorruptEntry(ValueError):
     """Bytes in the store that are not what was written there."""
 
 
-_CHECKSUM_BYTES = 4
+_MAC_BYTES = 16
+KEY_BYTES = 32
 
 
-def _checksum(digest: bytes, body: bytes | memoryview) -> bytes:
-    """CRC-32 of the digest and the body: catches damaged bytes and an entry filed under another file's digest."""
-    return zlib.crc32(body, zlib.crc32(digest)).to_bytes(4, "big")
+def _mac(subject: bytes, body: bytes | memoryview) -> bytes:
+    """Keyed BLAKE2b: a MAC by its design (no HMAC construction needed), and the fastest one hashlib has."""
+    return hashlib.blake2b(subject + body, key=cache_key(), digest_size=_MAC_BYTES).digest()
+
+
+def row_check(root: str, key: str, signature: Signature, digest: bytes) -> bytes:
+    """The MAC of one row saying that ``key`` of ``root``, seen with ``signature``, holds content ``digest``."""
+    text = f"{root}\0{key}\0{signature[0]}\0{signature[1]}\0{signature[2]}\0{signature[3]}"
+    return _mac(b"row\0" + digest + b"\0", text.encode("utf-8", "surrogatepass"))
+
+
+def key_file() -> Path:
+    """``$XDG_STATE_HOME/registry/cache.key`` (``~/.local/state/registry/cache.key`` where it is not set): outside
+    the cache folder, so that a cache folder copied or shared elsewhere does not carry the key to its entries."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(base) / "registry" / "cache.key"
+
+
+def cache_key() -> bytes:
+    """This user's key for the cache's MACs (made once, random); a key of this process alone where none can be
+    kept (then ``ParseCache.open`` uses no store, since nothing written could be checked by a later run)."""
+    return _key_for(os.environ.get("XDG_STATE_HOME"), os.environ.get("HOME"))
+
+
+@functools.cache
+def _key_for(_state_home: str | None, _home: str | None) -> bytes:
+    """The key of the key file these variables name (cached: asked for once per entry read)."""
+    return _key_at(str(key_file()))
+
+
+@functools.cache
+def _key_at(path: str) -> bytes:
+    key = _read_key(path)
+    if key is not None:
+        return key
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        temporary = f"{path}.{os.getpid()}.tmp"
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        try:
+            os.write(descriptor, os.urandom(KEY_BYTES))
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+        try:
+            os.link(temporary, path)  # never replaces a key another run made meanwhile
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(temporary)
+    except OSError:
+        pass
+    return _read_key(path) or _EPHEMERAL_KEY
+
+
+def key_is_kept() -> bool:
+    """Whether this user's key is kept in its file (so a later run can check what this one writes)."""
+    return cache_key() is not _EPHEMERAL_KEY
+
+
+_EPHEMERAL_KEY = os.urandom(KEY_BYTES)
+
+
+def _read_key(path: str) -> bytes | None:
+    """The key in ``path``, if it is a regular file (not a link) of this user holding exactly a key."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode) or status.st_size != KEY_BYTES or (
+                hasattr(os, "getuid") and status.st_uid != os.getuid()):
+            return None
+        key = os.read(descriptor, KEY_BYTES + 1)
+        return key if len(key) == KEY_BYTES else None
+    finally:
+        os.close(descriptor)
+
+
+# -- the format: MessagePack, with a closed table of extensions -------------------------------------
+
+
+class _Surrogates(str):
+    """Text holding lone surrogates (a YAML escape such as "\\ud800" gives them), which UTF-8 cannot encode."""
+
+
+def _extensions() -> tuple[dict[type, tuple[int, Any]], dict[int, Any]]:
+    """The types MessagePack has no form for: each type's code and encoder, and each code's decoder."""
+    import datetime as dt
+    from decimal import Decimal
+
+    def packed(value: Any) -> bytes:
+        return _pack(value)
+
+    table: list[tuple[type, int, Any, Any]] = [
+        (tuple, 1, lambda v: packed(list(v)), lambda b: tuple(_unpack(b))),
+        (set, 2, lambda v: packed(list(v)), lambda b: set(_unpack(b))),
+        (frozenset, 3, lambda v: packed(list(v)), lambda b: frozenset(_unpack(b))),
+        (dt.date, 4, lambda v: v.isoformat().encode(), lambda b: dt.date.fromisoformat(b.decode())),
+        (dt.datetime, 5, lambda v: v.isoformat().encode(), lambda b: dt.datetime.fromisoformat(b.decode())),
+        (dt.time, 6, lambda v: v.isoformat().encode(), lambda b: dt.time.fromisoformat(b.decode())),
+        # Beyond 64 bits; as bytes, since Python refuses to write an integer of more than 4,300 digits as text.
+        (int, 7, lambda v: v.to_bytes(v.bit_length() // 8 + 1, "big", signed=True),
+         lambda b: int.from_bytes(b, "big", signed=True)),
+        (Decimal, 8, lambda v: str(v).encode(), lambda b: Decimal(b.decode())),
+        (_Surrogates, 9, lambda v: str.encode(v, "utf-8", "surrogatepass"),
+         lambda b: b.decode("utf-8", "surrogatepass")),
+    ]
+    return ({kind: (code, encoder) for kind, code, encoder, _ in table},
+            {code: decoder for _, code, _, decoder in table})
+
+
+@functools.cache
+def _codec() -> tuple[Any, Any]:
+    """The packer and unpacker functions (msgpack is imported on first use)."""
+    import msgpack
+
+    encoders, decoders = _extensions()
+
+    def default(value: Any) -> Any:
+        found = encoders.get(type(value))
+        if found is None:
+            raise TypeError(f"the parse cache cannot store a {type(value).__name__}")
+        code, encoder = found
+        return msgpack.ExtType(code, encoder(value))
+
+    def ext_hook(code: int, data: bytes) -> Any:
+        decoder = decoders.get(code)
+        if decoder is None:
+            raise CorruptEntry(f"no stored type has the code {code}")
+        return decoder(data)
+
+    def pack(value: Any) -> bytes:
+        return msgpack.packb(value, default=default, strict_types=True, use_bin_type=True)  # type: ignore[no-any-return]
+
+    def unpack(body: bytes | memoryview) -> Any:
+        return msgpack.unpackb(body, ext_hook=ext_hook, strict_map_key=False, raw=False, use_list=True)
+
+    return pack, unpack
+
+
+def _pack(value: Any) -> bytes:
+    try:
+        return _codec()[0](value)  # type: ignore[no-any-return]
+    except UnicodeEncodeError:  # text with lone surrogates somewhere: marked, then packed as an extension
+        return _codec()[0](_mark_surrogates(value))  # type: ignore[no-any-return]
+
+
+def _unpack(body: bytes | memoryview) -> Any:
+    return _codec()[1](body)
+
+
+def _mark_surrogates(value: Any) -> Any:
+    if type(value) is str:
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return _Surrogates(value)
+        return value
+    if type(value) is dict:
+        return {_mark_surrogates(key): _mark_surrogates(item) for key, item in value.items()}
+    if type(value) in (list, tuple, set, frozenset):
+        return type(value)(_mark_surrogates(item) for item in value)
+    return value
 
 
 @functools.cache
@@ -146,6 +312,8 @@ class ParseCache:
         resolved_root = os.path.realpath(root)
         if os.path.commonpath([os.path.realpath(folder), resolved_root]) == resolved_root:
             return None  # $XDG_CACHE_HOME inside the records: the cache must never write there
+        if not key_is_kept():
+            return None  # no key a later run could check this run's entries with
         try:
             folder.mkdir(parents=True, exist_ok=True, mode=0o700)
             path = folder / f"records-{code_version()}.sqlite3"
@@ -169,7 +337,7 @@ class ParseCache:
                 CREATE TABLE IF NOT EXISTS file (
                     root TEXT NOT NULL, key TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
                     ctime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, digest BLOB NOT NULL, data BLOB NOT NULL,
-                    PRIMARY KEY (root, key));
+                    row_check BLOB NOT NULL, PRIMARY KEY (root, key));
                 CREATE INDEX IF NOT EXISTS file_digest ON file (digest);
                 CREATE TABLE IF NOT EXISTS derived (
                     version TEXT NOT NULL, digest BLOB NOT NULL, data BLOB NOT NULL, PRIMARY KEY (version, digest));
@@ -178,14 +346,23 @@ class ParseCache:
     # -- reading ------------------------------------------------------------------------------
 
     def known(self) -> Iterator[tuple[str, Signature, bytes]]:
-        """(key, signature when read, digest) of every file of this folder the store holds, in key order."""
+        """(key, signature when read, digest) of every file of this folder the store holds, in key order.
+
+        A row whose MAC is not this user's (planted, or copied from another store) ends the listing and sets
+        the store aside: the files not listed are read and parsed.
+        """
         if self.broken:
             return
         try:
-            rows = self._read.execute("SELECT key, size, mtime_ns, ctime_ns, inode, digest FROM file WHERE root = ? "
-                                      "ORDER BY key", (self.root,))
-            for key, size, mtime, ctime, inode, digest in rows:
-                yield key, (size, mtime, ctime, inode), digest
+            rows = self._read.execute("SELECT key, size, mtime_ns, ctime_ns, inode, digest, row_check FROM file "
+                                      "WHERE root = ? ORDER BY key", (self.root,))
+            for key, size, mtime, ctime, inode, digest, check in rows:
+                seen = (size, mtime, ctime, inode)
+                if not (isinstance(check, bytes) and isinstance(digest, bytes) and isinstance(key, str)
+                        and hmac.compare_digest(check, row_check(self.root, key, seen, digest))):
+                    self._fail(damaged=True)
+                    return
+                yield key, seen, digest
         except sqlite3.Error:
             self._fail()
 
@@ -214,7 +391,7 @@ class ParseCache:
         found: dict[bytes, Any] = {}
         sql = "SELECT digest, data FROM derived WHERE version = ? AND digest IN ({marks})"
         for digest, payload in self._by_digest(sql, digests, version):
-            data = self.decode(digest, payload)
+            data = self.decode(digest, payload, version.encode())
             if data is DAMAGED:
                 return {}
             found[digest] = data
@@ -235,10 +412,13 @@ class ParseCache:
         except sqlite3.Error:
             self._fail()
 
-    def decode(self, digest: bytes, payload: bytes) -> Any:
-        """The data of an entry, or ``DAMAGED`` (and the store set aside, to be rebuilt) if it is damaged."""
+    def decode(self, digest: bytes, payload: bytes, context: bytes = b"") -> Any:
+        """The data of an entry, or ``DAMAGED`` (and the store set aside, to be rebuilt) if it is damaged or
+        was not written by this user's runs."""
         try:
-            return decode(digest, payload)
+            if not isinstance(payload, bytes) or not isinstance(digest, bytes):
+                raise CorruptEntry
+            return decode(digest, payload, context)
         except CorruptEntry:
             self._fail(damaged=True)
             return DAMAGED
@@ -250,10 +430,11 @@ class ParseCache:
         size, mtime, ctime, inode = signature(status)
         if mtime > self._started_ns - RACY_NS or ctime > self._started_ns - RACY_NS:
             mtime = -1  # modified just before or while being read: read it again next time
+        check = row_check(self.root, key, (size, mtime, ctime, inode), digest)
         if payload is not None:
-            self._pending_new.append((self.root, key, size, mtime, ctime, inode, digest, payload))
-        else:  # parsed before, by this or another file: its data is copied from there
-            self._pending_known.append((self.root, key, size, mtime, ctime, inode, digest, digest))
+            self._pending_new.append((self.root, key, size, mtime, ctime, inode, digest, payload, check))
+        else:  # parsed before, by this or another file: its data (checked on reading) is copied from there
+            self._pending_known.append((self.root, key, size, mtime, ctime, inode, digest, check, digest))
         if len(self._pending_new) + len(self._pending_known) >= WRITE_BATCH:
             self.flush()
 
@@ -264,7 +445,7 @@ class ParseCache:
         store is closed, what belongs to no content the store still holds (an edited file's old text).
         """
         self._derived_written = True
-        self._pending_derived.append((version, digest, encode(digest, data)))
+        self._pending_derived.append((version, digest, encode(digest, data, version.encode())))
         if len(self._pending_derived) >= WRITE_BATCH:
             self.flush()
 
@@ -290,9 +471,9 @@ class ParseCache:
                     self._derived_versions.add(version)
                 self._write.executemany("INSERT OR REPLACE INTO derived VALUES (?, ?, ?)", self._pending_derived)
                 self._write.executemany("DELETE FROM file WHERE root = ? AND key = ?", self._gone)
-                self._write.executemany("INSERT OR REPLACE INTO file VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                self._write.executemany("INSERT OR REPLACE INTO file VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                         self._pending_new)
-                self._write.executemany("INSERT OR REPLACE INTO file SELECT ?, ?, ?, ?, ?, ?, ?, data FROM file "
+                self._write.executemany("INSERT OR REPLACE INTO file SELECT ?, ?, ?, ?, ?, ?, ?, data, ? FROM file "
                                         "WHERE digest = ? LIMIT 1", self._pending_known)
         except sqlite3.OperationalError as exc:
             if "locked" not in str(exc) and "busy" not in str(exc):

@@ -15,11 +15,14 @@ from pathlib import Path
 os.environ["COLUMNS"] = "250"
 # The parse cache of this test run only ($XDG_CACHE_HOME/registry), never the user's; removed at exit.
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="registry-tests-cache-")
+# And its key ($XDG_STATE_HOME/registry/cache.key), never the user's.
+os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="registry-tests-state-")
 
 import pytest
 from typer.testing import CliRunner
 
 atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
+atexit.register(shutil.rmtree, os.environ["XDG_STATE_HOME"], True)
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED_RECORDS = ROOT / "records"

@@ -126,6 +126,7 @@ def test_a_file_put_at_out_while_the_build_runs_is_kept(records_dir: Path, tmp_p
     assert temporaries(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_a_killed_builds_temporary_is_removed_by_the_next_build(records_dir: Path, tmp_path: Path, cli,  # type: ignore[no-untyped-def]
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "registry.db"

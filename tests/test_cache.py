@@ -284,12 +284,18 @@ def test_encoded_data_comes_back_exactly() -> None:
     digest = b"\x01" * 16
     for data in ({"a": 1, "b": True, "c": None, "d": [1.5, -0.0, "x"], "e": {"f": "g"}},
                  {"d": dt.date(2026, 3, 9), "t": dt.datetime(2026, 1, 2, 3, 4, 5, 6, tzinfo=dt.timezone(dt.timedelta(hours=-2)))},
-                 ["not", "a", "mapping"], None, "text"):
+                 ["not", "a", "mapping"], None, "text",
+                 # What no YAML record needs but the format still gives back exactly: keys that are not text, tuples,
+                 # sets, integers beyond 64 bits, lone surrogates, bytes, a time, NaN.
+                 {1: (2, [3]), None: {4, 5}, 2 ** 80: -(2 ** 70), "huge": -(7 ** 20000), "edge": [2 ** 64, -(2 ** 63) - 1, 2 ** 63], "\ud800": b"\x00", (1, "a"): dt.time(1, 2, 3),
+                  "n": frozenset({"x"}), "f": float("inf")}):
         assert same(cache.decode(digest, cache.encode(digest, data)), data)
+        assert cache.decode(digest, cache.encode(digest, data)) == data
     with pytest.raises(cache.CorruptEntry):
         cache.decode(b"\x02" * 16, cache.encode(digest, {"a": 1}))
 
 
+@pytest.mark.slow
 def test_worker_processes_give_what_one_process_gives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Parsing in worker processes (a first run of a large registry) changes nothing in what loads."""
     from registry import reading
@@ -323,3 +329,102 @@ def test_a_store_set_aside_holds_nothing_back(own_cache: Path, monkeypatch: pyte
         store.remember_derived("a-version", digest, [("table", (number,))])
     assert len(store._pending_new) < 10 and len(store._pending_derived) < 10
     store.close()
+
+
+# -- a store is data from an untrusted file (issue 28, item 3) ----------------------------------------------
+
+
+def _forged(digest: bytes, body: bytes, key: bytes | None = None) -> bytes:
+    """Bytes shaped as an entry, with a valid MAC under ``key`` (this user's own: as if it had been stolen)."""
+    import hashlib
+
+    key = cache.cache_key() if key is None else key
+    return hashlib.blake2b(digest + b"\0" + body, key=key, digest_size=16).digest() + body
+
+
+class _WritesAFile:
+    """A pickle that, if ever unpickled, writes a file: the proof that code ran."""
+
+    def __init__(self, target: Path) -> None:
+        self.target = target
+
+    def __reduce__(self) -> Any:
+        return (Path.write_text, (self.target, "code ran"))
+
+
+def test_a_planted_pickle_never_runs(own_cache: Path, records_dir: Path, tmp_path: Path) -> None:
+    """Rows rewritten with a pickle that writes a file, behind the old CRC-32 and behind a valid MAC: the store
+    holds only MessagePack, so neither is ever unpickled; the files are parsed again and the report is cold's."""
+    import pickle
+    import zlib
+
+    cold = validate(records_dir, cache=False)
+    validate(records_dir, cache=True)
+    [store] = store_files(own_cache)
+    proof = tmp_path / "proof.txt"
+    body = b"p" + pickle.dumps(_WritesAFile(proof))
+    with sqlite3.connect(store) as connection:
+        digests = [digest for (digest,) in connection.execute("SELECT digest FROM file")]
+        half = len(digests) // 2
+        for number, digest in enumerate(digests):
+            crc = zlib.crc32(body, zlib.crc32(digest)).to_bytes(4, "big")
+            connection.execute("UPDATE file SET data = ? WHERE digest = ?",
+                               (crc + body if number < half else _forged(digest, body), digest))
+    assert_same_run(cold, validate(records_dir, cache=True))
+    assert not proof.exists(), "the planted pickle ran"
+    with pytest.raises(cache.CorruptEntry):
+        cache.decode(digests[-1], _forged(digests[-1], body))
+    assert not proof.exists()
+    assert_same_run(cold, validate(records_dir, cache=True))  # the store was set aside and filled anew
+
+
+def test_planted_parsed_data_is_never_reported(own_cache: Path, records_dir: Path) -> None:
+    """Another store's entries (another user's key: a shared CI cache), and rows saying a file holds another
+    content, are detected: what validate reports is what the files hold."""
+    import msgpack
+
+    path = records_dir / "result" / f"{RESULT_33}.yaml"
+    cold = validate(records_dir, cache=False)
+    validate(records_dir, cache=True)
+    [store] = store_files(own_cache)
+    with sqlite3.connect(store) as connection:
+        key, digest, data = connection.execute(
+            "SELECT key, digest, data FROM file WHERE key = ?", (f"result\0{RESULT_33}.yaml",)).fetchone()
+        planted = cache._unpack(data[16:])
+        planted["name"] = "PLANTED NAME"
+        body = msgpack.packb(planted, default=lambda v: msgpack.ExtType(4, v.isoformat().encode()))
+        connection.execute("UPDATE file SET data = ? WHERE key = ?", (_forged(digest, body, b"k" * 32), key))
+    warm = validate(records_dir, cache=True)
+    assert_same_run(cold, warm)
+    assert "PLANTED NAME" not in str(warm[0].records[RESULT_33].model_dump())
+    # A row filed under this user's key, but saying the file holds another file's content.
+    validate(records_dir, cache=True)
+    [store] = store_files(own_cache)
+    with sqlite3.connect(store) as connection:
+        rows = connection.execute("SELECT key, digest, data FROM file ORDER BY key").fetchall()
+        (key, _, _), (_, other_digest, other_data) = rows[0], rows[1]
+        connection.execute("UPDATE file SET digest = ?, data = ? WHERE key = ?", (other_digest, other_data, key))
+    assert_same_run(cold, validate(records_dir, cache=True))
+    assert path.exists()
+
+
+def test_a_store_copied_from_another_user_is_rebuilt(own_cache: Path, records_dir: Path, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The key lives outside the cache folder: a cache folder restored elsewhere (CI) brings no key, so its
+    entries fail their MAC under the new user's key, and the files are parsed again."""
+    cold = validate(records_dir, cache=True)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "another-user"))
+    assert cache.key_file().parent.parent == tmp_path / "another-user"
+    assert_same_run(cold, validate(records_dir, cache=True))
+    assert (tmp_path / "another-user" / "registry" / "cache.key").stat().st_mode & 0o077 == 0
+    assert_same_run(cold, validate(records_dir, cache=True))
+
+
+def test_without_a_key_that_can_be_kept_no_store_is_used(own_cache: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    blocked = tmp_path / "state-is-a-file"
+    blocked.write_text("")
+    monkeypatch.setenv("XDG_STATE_HOME", str(blocked))
+    assert not cache.key_is_kept() and cache.ParseCache.open(BUNDLED_RECORDS) is None
+    three_runs(BUNDLED_RECORDS)
+    assert store_files(own_cache) == []

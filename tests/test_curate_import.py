@@ -89,6 +89,7 @@ def test_a_table_becomes_the_whole_chain_and_every_value_is_the_papers(cli, demo
     assert nt.missing("checkpoint").reason.value == "not-transcribed", "a column the table lacks: nobody transcribed it"
 
 
+@pytest.mark.pdf
 def test_the_imported_records_pass_the_source_check_against_the_pdf(cli, demo: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     assert run_import(cli, TABLE, demo).exit_code == 0
     checked = cli("review", SOURCE, "--pdf", PDF, "--records", demo, "--cache-dir", tmp_path / "cache")
@@ -305,6 +306,7 @@ def test_a_retracted_result_is_not_filed_again(cli, demo: Path) -> None:  # type
     assert tree(demo) == before
 
 
+@pytest.mark.slow
 def test_a_large_table_shows_its_progress(cli, demo: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     template = rows_of()[0]
     rows = [{**template, "model": f"Model {n}", "row": f"Model {n}", "family": "Nucleotide Transformer"}

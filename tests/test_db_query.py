@@ -8,19 +8,37 @@ import io
 import json
 import os
 import re
+import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
 
 from registry.db.query import QueryError, check_read_only, open_sqlite_read_only, split_statements
-from tests.conftest import RESULT_11, RESULT_33
+from tests.conftest import BUNDLED_RECORDS, RESULT_11, RESULT_33
+
+
+@pytest.fixture(scope="module")
+def shared_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One database of a copy of the bundled records, built once for the module's tests that only read it."""
+    from registry.db.build import build_database
+
+    records = tmp_path_factory.mktemp("query") / "records"
+    shutil.copytree(BUNDLED_RECORDS, records)
+    out = records.parent / "registry.db"
+    build_database(records, out=out)
+    return out
 
 
 @pytest.fixture
-def db(cli, records_dir: Path, tmp_path: Path) -> Path:  # type: ignore[no-untyped-def]
+def db(request: pytest.FixtureRequest, shared_db: Path) -> Path:
+    """The module's database; a test that also takes ``records_dir`` (to edit the records after the build) gets
+    one built from its own copy, by the command line."""
+    if "records_dir" not in request.fixturenames:
+        return shared_db
+    records_dir, tmp_path = request.getfixturevalue("records_dir"), request.getfixturevalue("tmp_path")
     out = tmp_path / "registry.db"
-    result = cli("db", "build", "--records", records_dir, "--out", out)
+    result = request.getfixturevalue("cli")("db", "build", "--records", records_dir, "--out", out)
     assert result.exit_code == 0, result.output
     return out
 
@@ -394,19 +412,49 @@ def test_the_records_changed_after_the_build(cli, db: Path, records_dir: Path) -
 
 @pytest.mark.parametrize("format", ["csv", "json", "table"])
 def test_output_piped_into_head_ends_quietly(db: Path, format: str) -> None:
-    """'registry query ... | head -1' is normal use: no 'unexpected BrokenPipeError', exit status 0."""
+    """'registry query ... | head -1' is normal use: the first row comes before the query ends, and when the reader
+    goes away the command ends quietly (no 'unexpected BrokenPipeError', exit status 0).
+
+    The query is endless and its time limit far away: only rows printed as they come can reach the reader, and
+    only ending at the closed pipe can end the command (the time limit would end it with status 1).
+    """
     import subprocess
     import sys
 
-    many = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000) SELECT i FROM n"
-    command = [sys.executable, "-m", "registry", "query", "--db", str(db), "--format", format, "--max-rows", "300000",
-               many]
+    endless = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT i FROM n"
+    command = [sys.executable, "-m", "registry", "query", "--db", str(db), "--format", format, "--max-rows",
+               "1000000000", "--timeout", "600", endless]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=db.parent)
     assert process.stdout is not None and process.stderr is not None
-    assert process.stdout.readline()
+    first_value = {"csv": b"1\n", "json": b'  {\n', "table": "│ 1 ".encode()}[format]
+    for line in process.stdout:  # the header, then the first row
+        if line.startswith(first_value):
+            break
+    else:
+        raise AssertionError("the output ended before the first row")
     process.stdout.close()  # the reader goes away, as head does
     errors = process.stderr.read().decode()
-    assert process.wait(timeout=60) == 0 and errors == "", errors
+    assert process.wait(timeout=600) == 0 and errors == "", errors
+
+
+def test_a_long_table_keeps_its_columns_widths_from_batch_to_batch(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
+    """A table is printed a batch at a time: widths set by the first batch, a longer value later folds within them."""
+    from registry.db.sqlite_worker import BATCH_ROWS
+
+    rows = 3 * BATCH_ROWS
+    sql = (f"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {rows}) "
+           f"SELECT CASE WHEN i = {rows} THEN 'a much longer value than any before it' ELSE 'short' END AS v "
+           "FROM n")
+    result = cli("query", "--db", db, "--max-rows", str(rows), sql)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    table = [line for line in lines if line[:1] in "┏┃┡│└"]
+    assert len({len(line) for line in table}) == 1, "every line of the table has the same width"
+    assert sum(line.startswith("┏") for line in lines) == 1 and sum(line.startswith("└") for line in lines) == 1
+    body = [line.split("│")[1].strip() for line in table if line.startswith("│")]
+    assert body[:rows - 1] == ["short"] * (rows - 1) and len(table[0]) == len("┏━━━━━━━┓")
+    assert len(body) > rows and "".join(body[rows - 1:]).replace(" ", "") == "amuchlongervaluethananybeforeit"
+    assert lines[-1] == f"{rows} row(s)"
 
 
 def test_a_wide_result_shows_every_column(cli, db: Path) -> None:  # type: ignore[no-untyped-def]

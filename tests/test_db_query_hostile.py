@@ -10,7 +10,6 @@ import json
 import os
 import random
 import sqlite3
-import time
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,8 @@ import pytest
 from registry.db.query import Limits, QueryError, open_query, run_query
 from tests.conftest import DATA
 from tests.test_db_postgres import pg_url  # noqa: F401,F811 - the server fixture
+
+pytestmark = pytest.mark.sandbox  # starts processes that are limited or killed (sandboxes, torch runs): left out of make test-fast
 
 HOSTILE = DATA / "hostile" / "query"
 
@@ -51,27 +52,42 @@ def test_a_named_pipe_is_refused_not_waited_on(cli, tmp_path: Path) -> None:  # 
 
 
 @pytest.mark.parametrize(("sql", "fragment"), [
-    # One call building a gigabyte: stopped by the time limit (the process is killed if SQLite does not stop).
-    ("SELECT printf('%.*c', 999999999, 'x')", "ran longer than 1 s and was stopped"),
     # 40 chained calls of 400 MB each: the first value past the size limit ends it.
     ("SELECT " + " + ".join(["length(hex(zeroblob(4e8)))"] * 40), "a value in the query grew past 67,108,864 bytes"),
     ("SELECT randomblob(1e9)", "a value in the query grew past 67,108,864 bytes"),
     # 1,000 columns of 60 MB each, in one step of SQLite's machine: its own clock is never looked at, so the
-    # process is killed at the time limit, unless (on a fast machine) it reached the memory limit first.
+    # process is killed at the time limit, unless it reached the memory limit first. Either way it never
+    # finishes: 60 GB of hexadecimal is far beyond the time limit on any machine.
     ("SELECT " + ", ".join(["length(hex(zeroblob(30000000)))"] * 1000),
-     "ran longer than 1 s and was stopped|needed more than 1,024 MB of memory and was stopped"),
+     "ran longer than 0.1 s and was stopped|needed more than 1,024 MB of memory and was stopped"),
+    # Endless: only the time limit can end it, however fast or busy the machine is.
     ("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT COUNT(*) FROM n",
-     "ran longer than 1 s and was stopped"),
+     "ran longer than 0.1 s and was stopped"),
 ])
 @pytest.mark.parametrize("format", ["table", "json"])
 def test_an_expensive_query_is_stopped_within_its_limits(cli, db: Path, sql: str, fragment: str,  # type: ignore[no-untyped-def]
                                                          format: str) -> None:
-    started = time.monotonic()
-    result = query(cli, db, sql, "--timeout", "1", "--format", format)
-    assert time.monotonic() - started < 20, "stopped near its time limit, not minutes later"
+    """Each query here can only end by a limit, whatever the machine's speed or load (no race against a clock).
+
+    How long a single expensive call (printf('%.*c', 999999999, 'x')) takes depends on the machine, so it is
+    measured in benchmarks/bench_query.py; the process kill it needs is tested with a query process that hangs.
+    """
+    result = query(cli, db, sql, "--timeout", "0.1", "--format", format)
     assert result.exit_code == 1
     assert any(one in result.output for one in fragment.split("|")) and "Hint:" in result.output
     assert len(result.stdout) < 1000, "nothing of the value was printed"
+
+
+def test_a_query_process_that_never_answers_is_killed(cli, db: Path, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """One step of SQLite's machine that never looks at its clock: the process is killed once its time is up."""
+    hung = tmp_path / "hung_worker.py"
+    hung.write_text("import sys, time\nsys.stdin.buffer.read()\nwhile True:\n    time.sleep(60)\n")
+    monkeypatch.setattr("registry.db.query.WORKER", hung)
+    monkeypatch.setattr("registry.db.query.KILL_GRACE_S", 0.0)
+    result = query(cli, db, "SELECT 1", "--timeout", "0.01")
+    assert result.exit_code == 1
+    assert "the query ran longer than 0.01 s and was stopped" in result.output and "--timeout SECONDS" in result.output
 
 
 def test_memory_is_limited(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
@@ -86,9 +102,7 @@ def test_memory_is_limited(cli, db: Path) -> None:  # type: ignore[no-untyped-de
 
 
 def test_a_blob_is_shown_as_its_size_and_long_text_is_cut(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
-    started = time.monotonic()
     result = query(cli, db, "SELECT randomblob(4194304) AS b, printf('%.*c', 5000, 'x') AS t")
-    assert time.monotonic() - started < 20
     assert result.exit_code == 0
     assert "<blob: 4,194,304 bytes>" in result.output
     assert "... (5,000 characters; --format csv or json gives the whole value)" in result.output
@@ -104,17 +118,45 @@ def test_terminal_escapes_in_a_database_are_shown_not_acted_on(cli, db: Path) ->
     as_json = query(cli, db, sql, "--format", "json")
     assert "\x1b" not in as_json.stdout and "\x9b" not in as_json.stdout
     assert json.loads(as_json.stdout) == [{"name": "\x1b[2J\x1b[31mred", "c1": "\x9b31m"}], "the same value"
-    as_csv = query(cli, db, sql, "--format", "csv")  # not a terminal: the exact value, for the tool reading it
-    assert as_csv.stdout.splitlines()[1] == "\x1b[2J\x1b[31mred,\x9b31m"
+    as_csv = query(cli, db, sql, "--format", "csv")  # escaped as the table shows them, even into a pipe
+    assert "\x1b" not in as_csv.stdout and "\x9b" not in as_csv.stdout
+    assert as_csv.stdout.splitlines()[1] == "\\x1b[2J\\x1b[31mred,\\x9b31m"
+
+
+def test_csv_escapes_control_characters_as_the_table_does(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 28 item 14: a carriage return, a NUL, DEL and a bidirectional override are written as escapes in CSV;
+    a tab and a line feed stay (CSV quotes them), and JSON keeps the exact value."""
+    sql = ("SELECT char(13) || 'a' || char(0) || char(127) AS x, char(8238) || 'b' AS y, "
+           "'c' || char(9) || 'd' || char(10) || 'e' AS z")
+    as_csv = query(cli, db, sql, "--format", "csv")
+    assert as_csv.exit_code == 0, as_csv.output
+    assert as_csv.stdout == 'x,y,z\n\\x0da\\x00\\x7f,\\u202eb,"c\td\ne"\n'
+    table = query(cli, db, sql)
+    assert "\\x0da\\x00\\x7f" in table.stdout and "\\u202eb" in table.stdout
+    as_json = query(cli, db, sql, "--format", "json")
+    assert json.loads(as_json.stdout) == [{"x": "\ra\x00\x7f", "y": "\u202eb", "z": "c\td\ne"}]
+
+
+def test_a_malformed_json_literal_is_the_querys_fault_not_the_database(cli, db: Path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 28 item 13: SQLite's 'malformed JSON' names the query and says the database is fine."""
+    result = query(cli, db, "SELECT json('[1,')")
+    assert result.exit_code == 1
+    text = " ".join(result.output.split())
+    assert "the query \"SELECT json('[1,')\" gives a json function text that is not valid JSON" in text
+    assert "the database itself is fine" in text and "check the JSON literals in the query" in text
+    assert "damaged" not in text and "rebuild" not in text
+    damaged = query(cli, db, "SELECT json_extract('{\"a\": ', '$.a')")
+    assert "not valid JSON" in damaged.output and "damaged" not in damaged.output
 
 
 def test_rows_stream_as_they_come(db: Path) -> None:
-    """Ten million rows are never collected: the first arrives at once, and closing early ends the query."""
-    endless = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000000) SELECT i FROM n"
-    started = time.monotonic()
-    with open_query(str(db), endless, Limits(timeout=30, max_rows=None)) as stream:
+    """Rows are never collected: the first arrives before the query ends, and closing early ends the query.
+
+    The query is endless and has no time limit to speak of: only reading one row and closing can end this test.
+    """
+    endless = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT i FROM n"
+    with open_query(str(db), endless, Limits(timeout=86400, max_rows=None)) as stream:
         assert next(iter(stream)) == (1,)
-    assert time.monotonic() - started < 10
 
 
 def test_a_damaged_schema_gets_a_message(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -166,11 +208,13 @@ def test_the_in_process_connection_is_read_only_and_names_damage(db: Path) -> No
 
 @pytest.mark.postgres
 def test_a_server_query_streams_and_stops_at_its_row_limit(cli, pg_url: str) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
-    """On PostgreSQL rows come one at a time (single-row mode) and the rest are cancelled past --max-rows."""
-    many = "SELECT i FROM generate_series(1, 1000000) AS i"
-    started = time.monotonic()
+    """On PostgreSQL rows come one at a time (single-row mode) and the rest are cancelled past --max-rows.
+
+    The series has no end a server could reach: collecting it before the first row could only be stopped by
+    the time limit, an error here.
+    """
+    many = "SELECT i FROM generate_series(1::bigint, 9223372036854775807::bigint) AS i"
     result = cli("query", "--db", pg_url, "--format", "csv", "--max-rows", "5", "--", many)
-    assert time.monotonic() - started < 30
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == ["i", "1", "2", "3", "4", "5"]
     assert "Warning: only the first 5 rows were given; more exist" in result.stderr

@@ -234,6 +234,7 @@ def mutate(text: str, rng: random.Random) -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.slow
 def test_random_mutations_of_real_records() -> None:
     rng = random.Random(20261129)
     sources = [p.read_text() for p in sorted(BUNDLED_RECORDS.rglob("*.yaml"))]

@@ -28,6 +28,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.pdf  # reads or renders PDFs (pdflatex, pdftotext, PDFium): left out of make test-fast
+
 PAPERS = Path(__file__).resolve().parent / "data" / "papers"
 FIXTURES = ("genomic-benchmarks-fixture", "fpdf-fixture")
 

@@ -11,6 +11,8 @@ from measure.ablation import order, restage
 from measure.schedule import MIN_SETTING_S, Deadline, within
 from measure.settings import Precision, Setting, Stage, WeightUpdate
 
+pytestmark = pytest.mark.sandbox  # starts processes that are limited or killed (sandboxes, torch runs): left out of make test-fast
+
 
 def stage_sweep(stage: Stage, *precisions: Precision) -> list[Setting]:
     return [Setting("nt-tiny", stage, 64, 2, precision=p).normalized() for p in precisions]

@@ -19,6 +19,8 @@ from measure.data import (
 )
 from measure.errors import MeasureError
 
+pytestmark = pytest.mark.torch  # runs torch models on the CPU: left out of make test-fast
+
 
 def test_vocabulary_matches_the_model() -> None:
     assert len(VOCABULARY) == 4105

@@ -12,6 +12,8 @@ from measure.estimate import estimate, trace_step  # noqa: E402
 from measure.outcome import Method, Status  # noqa: E402
 from measure.settings import Setting, Stage  # noqa: E402
 
+pytestmark = pytest.mark.torch  # runs torch models on the CPU: left out of make test-fast
+
 TINY = get_size("nt-tiny")
 P = TINY.parameter_count()
 POSITION_IDS = 1002 * 8  # the int64 position-ids buffer

@@ -15,6 +15,8 @@ from measure.errors import InvalidValueError, MeasureError, MissingExtraError, U
 from measure.settings import parse_knob
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.sandbox  # starts processes that are limited or killed (sandboxes, torch runs): left out of make test-fast
+
 MEASURE = ROOT / "measure"
 MODULES = sorted(f"measure.{p.stem}" for p in MEASURE.glob("*.py") if p.stem != "__init__")
 

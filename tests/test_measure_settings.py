@@ -19,6 +19,8 @@ from measure.settings import (
 )
 from measure.step import attention_for, deepspeed_config
 
+pytestmark = pytest.mark.torch  # runs torch models on the CPU: left out of make test-fast
+
 
 def test_parameter_count_by_hand() -> None:
     size = get_size("nt-2-5b")

@@ -28,6 +28,8 @@ from measure.step import (  # noqa: E402
     training_step,
 )
 
+pytestmark = pytest.mark.torch  # runs torch models on the CPU: left out of make test-fast
+
 needs_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
 DEEPSPEED_OPS_MISSING = (
     "deepspeed is not installed" if importlib.util.find_spec("deepspeed") is None

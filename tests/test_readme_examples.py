@@ -82,6 +82,7 @@ def run(command: str, databases: dict[str, Path]) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_every_example_query_prints_what_the_readme_shows(databases: dict[str, Path]) -> None:
     text = README.read_text(encoding="utf-8")
     found = examples(text)

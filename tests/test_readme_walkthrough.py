@@ -10,6 +10,8 @@ import pytest
 
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.sandbox  # starts processes that are limited or killed (sandboxes, torch runs): left out of make test-fast
+
 BEGIN, END = "<!-- import walkthrough: begin -->", "<!-- import walkthrough: end -->"
 
 

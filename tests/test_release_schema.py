@@ -45,6 +45,7 @@ def test_any_change_changes_the_name(records_dir: Path) -> None:
     assert before != after and before[:10] == after[:10]
 
 
+@pytest.mark.slow
 def test_schema_writes_one_file_per_kind_and_accepts_the_records(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "schema"
     result = cli("schema", "--out", out)

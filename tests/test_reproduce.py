@@ -32,6 +32,8 @@ from registry.writer import write_record
 from registry.yamlio import dump_yaml, parse_yaml, read_text
 from tests.conftest import BUNDLED_RECORDS, RESULT_11, RESULT_33
 
+pytestmark = pytest.mark.sandbox  # starts processes that are limited or killed (sandboxes, torch runs): left out of make test-fast
+
 ENV = RunEnvironment(software={"python": "3.11.7", "torch": "2.13.0+cu128", "cuda": "12.8"}, git_commit="0123abc",
                      command="registry reproduce (test)")
 STAGE_WORDS = {"checkpointing": "stage + Checkpointing", "deepspeed": "stage + DeepSpeed"}

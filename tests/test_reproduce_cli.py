@@ -12,6 +12,8 @@ import pytest
 
 from tests.conftest import BUNDLED_RECORDS, RESULT_11, RESULT_33, modules_imported_by
 
+pytestmark = pytest.mark.sandbox  # starts processes that are limited or killed (sandboxes, torch runs): left out of make test-fast
+
 HAS_TORCH = importlib.util.find_spec("torch") is not None and importlib.util.find_spec("transformers") is not None
 
 

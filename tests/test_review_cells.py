@@ -28,6 +28,8 @@ from review.review import ReviewLimits, plan_review, run_review
 from review.tables import find_columns, find_rows, read_tables
 from review.words import squeezed
 
+pytestmark = pytest.mark.pdf  # reads or renders PDFs (pdflatex, pdftotext, PDFium): left out of make test-fast
+
 DATA = Path(__file__).parent / "data"
 PAPERS = DATA / "papers"
 PAPER = PAPERS / "genomic-benchmarks-fixture" / "paper.pdf"

@@ -28,6 +28,8 @@ from tests.test_review_support import (
     truncated,
 )
 
+pytestmark = pytest.mark.pdf  # reads or renders PDFs (pdflatex, pdftotext, PDFium): left out of make test-fast
+
 LOCATOR_11 = (
     "Section 3.3 'ZeRO offload' paragraph (page 6): 'the NT 2.5B checkpoint (33.88 \u2192 11.49 GB)'; "
     "stage + DeepSpeed (FlashAttention, checkpointing and ZeRO Stage-2 CPU offload) of Figure 3"

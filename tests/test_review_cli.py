@@ -30,6 +30,8 @@ from tests.test_review_support import (
     truncated,
 )
 
+pytestmark = pytest.mark.pdf  # reads or renders PDFs (pdflatex, pdftotext, PDFium): left out of make test-fast
+
 EVIDENCE_11 = RESULT_11.replace("-result-", "-evidence-result-") + "-reported-result"
 BLOCK_PAGE = b"<!DOCTYPE html><html><body>OpenReview: please sign in</body></html>"
 

@@ -23,6 +23,8 @@ from review.fetch import acquire_pdf, cache_path, check_url, default_cache_dir, 
 from tests.conftest import SOURCE
 from tests.test_review_support import build_pdf, fresh_records, pin, sha256_of
 
+pytestmark = pytest.mark.pdf  # reads or renders PDFs (pdflatex, pdftotext, PDFium): left out of make test-fast
+
 HTML = b"<!DOCTYPE html><html><head><title>OpenReview</title></head><body>Please enable JavaScript</body></html>"
 
 

@@ -16,6 +16,8 @@ import pytest
 from tests.conftest import DATA, RESULT_11
 from tests.test_review_support import fresh_records, huge_text_pdf, pin, source_like_pdf
 
+pytestmark = pytest.mark.pdf  # reads or renders PDFs (pdflatex, pdftotext, PDFium): left out of make test-fast
+
 HOSTILE = DATA / "hostile" / "review"
 
 

@@ -20,6 +20,8 @@ import pytest
 
 from tests.conftest import BUNDLED_RECORDS, SOURCE
 
+pytestmark = pytest.mark.pdf  # reads or renders PDFs (pdflatex, pdftotext, PDFium): left out of make test-fast
+
 HEADING = "Published as a workshop paper at ICLR 2026"
 QUOTE = "the NT 2.5B checkpoint (33.88 \u2192 11.49 GB)"
 CREATED = dt.datetime(2026, 3, 9, 12, 0, tzinfo=dt.UTC)

@@ -10,6 +10,8 @@ import pytest
 
 from registry.sandbox import ChildFailed, run_limited
 
+pytestmark = pytest.mark.sandbox  # starts processes that are limited or killed (sandboxes, torch runs): left out of make test-fast
+
 
 def _package(folder: Path, which: str) -> None:
     package = folder / "sandboxed_twin"

@@ -15,6 +15,8 @@ from registry.checks import validate
 from registry.loader import Registry
 from tests.conftest import BUNDLED_RECORDS, CONFIG_33, DATA, RESULT_11, RESULT_33, SOURCE
 
+pytestmark = pytest.mark.pdf  # reads or renders PDFs (pdflatex, pdftotext, PDFium): left out of make test-fast
+
 PAGE_CONFIG = (DATA / "seeds" / "000_9e52250616148712.txt").read_text()
 PAGE_RESULT = (DATA / "seeds" / "001_d9653afa774fe3dd.txt").read_text()
 REVIEW_CONFIG = "saadat-fellay-20261015-review-config-nt-2-5b-training-flashattention-checkpointing"

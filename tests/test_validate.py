@@ -186,6 +186,7 @@ def test_every_declared_code_has_an_invalid_case() -> None:
         assert test in globals(), f"{code}: no test named {test}"
 
 
+@pytest.mark.slow
 def test_every_reported_code_is_declared(records_dir: Path) -> None:
     from registry.codes import is_declared
 
@@ -538,6 +539,7 @@ def test_a_kind_folder_given_as_the_records_folder_is_named(records_dir: Path) -
     assert all("point --records at the folder that holds it" in i.text(FLAGS) for i in mismatches)
 
 
+@pytest.mark.sandbox
 @pytest.mark.parametrize("format", ["text", "json"])
 def test_validate_piped_into_head_keeps_its_verdict(tmp_path: Path, format: str) -> None:
     """The reader stopping early must not turn an invalid registry into exit status 0 (set -o pipefail)."""
@@ -597,6 +599,7 @@ def test_a_derived_results_inputs_are_references_like_any_other(tmp_path: Path, 
     assert found[0].field == f"derived.{field}" and found[0].line == line and fragment in found[0].message
 
 
+@pytest.mark.pdf
 def test_a_review_on_the_day_before_the_pdf_was_made_is_allowed(records_dir: Path) -> None:
     """A PDF's CreationDate is a day in its maker's time zone, so a review one day earlier in UTC may still
     have read it; two days earlier it cannot have (review-before-source)."""

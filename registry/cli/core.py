@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -18,6 +20,9 @@ from registry.cli.options import (
 )
 from registry.cli.output import console, echo_json, print_report
 from registry.errors import InvalidRegistryError, RegistryError
+
+if TYPE_CHECKING:
+    from registry.report import Report
 
 
 class Format(StrEnum):
@@ -56,11 +61,9 @@ def validate_command(
 
     Exit status 0 when the registry is valid (warnings allowed), 1 when it is not.
     """
-    from registry.checks import validate
-
     with user_errors(debug):
         try:
-            _, report = validate(records, cache=not no_cache)
+            report = _validated(records, cache=not no_cache)
         except Exception as exc:
             if format is Format.JSON and not debug:
                 echo_json(failure_json(exc))  # a tool reading the report must see that there is none
@@ -75,6 +78,30 @@ def validate_command(
             quiet_closed_stdout()
             raise typer.Exit(status) from None
     raise typer.Exit(status)
+
+
+def _validated(records: Path, *, cache: bool) -> Report:
+    """The report of ``records``: the one kept from the last run where nothing it read has changed
+    (``registry.memo``), else a full run's (then kept). Without the cache, always a full run."""
+    from registry import cache as cache_module
+    from registry import memo
+
+    now = memo.now()
+    if not cache or not cache_module.enabled() or not records.is_dir():
+        return _full_run(records, cache, now)
+    tree = memo.tree_state(records)  # before the run: a file changed during it makes the kept report stale
+    kept = memo.recall(records, tree, now)
+    if kept is not None:
+        return kept
+    report = _full_run(records, cache, now)
+    memo.keep(records, tree, now, report)
+    return report
+
+
+def _full_run(records: Path, cache: bool, now: dt.datetime) -> Report:
+    from registry.checks import validate
+
+    return validate(records, cache=cache, now=now)[1]
 
 
 def show_command(

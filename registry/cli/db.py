@@ -162,7 +162,9 @@ def query_command(
         help="The database: a SQLite file built by 'registry db build' (default registry.db) or a PostgreSQL URL.",
     ),
     format: QueryFormat = typer.Option(
-        QueryFormat.TABLE, "--format", "-f", help="'table' for people, 'csv' or 'json' for other tools."
+        QueryFormat.TABLE, "--format", "-f",
+        help="'table' for people, 'csv' or 'json' for other tools (table and csv show control characters as "
+             "escapes; json keeps every value exact)."
     ),
     timeout: float = typer.Option(limits.QUERY_TIMEOUT_S, "--timeout", min=0.001,
                                   help="Stop the query after this many seconds."),
@@ -202,15 +204,14 @@ def query_command(
             if path is not None:
                 _warn_if_stale(path, records)
             if format is QueryFormat.CSV:
-                _write_csv(result.columns, result)
+                _write_csv(result.columns, result.batches())
             elif format is QueryFormat.JSON:
-                _write_json(result.columns, result)
+                _write_json(result.columns, result.batches())
             else:
-                rows = list(result)
-                _print_table(result.columns, rows)
-                shown = f"{len(rows)} row(s)"
+                count = _print_table(result.columns, result.batches())
+                shown = f"{count} row(s)"
                 if result.truncated:
-                    shown = f"the first {len(rows)} rows; more exist (raise --max-rows, or use --format csv)"
+                    shown = f"the first {count} rows; more exist (raise --max-rows, or use --format csv)"
                 console.print(shown)
         if result.truncated and format is not QueryFormat.TABLE:
             sys.stdout.flush()
@@ -222,64 +223,120 @@ def query_command(
 MAX_CELL_CHARS = 1_000
 
 
-def _print_table(columns: list[str], rows: list[tuple[Any, ...]]) -> None:
-    """Rows as a table; where the columns cannot all fit the terminal, one block per row (like psql's \\x).
+def _print_table(columns: list[str], batches: Iterable[list[tuple[Any, ...]]]) -> int:
+    """Rows as a table, printed batch by batch as they arrive; the number of rows printed.
 
-    A table that does not fit would lose columns without a word, which a query's user cannot tell.
-    Values are shown safely: control characters escaped, a blob as its size, a long text cut short.
+    The columns' widths are set by the header and the first batch (which the query's process sends
+    once it has a few hundred rows or has done a fixed amount of work, never by the clock), and kept
+    for the rest, whose longer values fold: so the first row shows at once and memory holds one batch.
+    Where the columns cannot all fit the terminal, one block per row (like psql's \\x): a table that
+    does not fit would lose columns without a word. Values are shown safely: control characters
+    escaped, a blob as its size, a long text cut short.
     """
+    needed = sum(min(len(column), 24) + 3 for column in columns) + 1
+    if needed > console.width:
+        return _print_blocks(columns, batches)
+    count, widths, bottom = 0, None, None
+    for batch in batches:
+        lines, widths = _table_lines(columns, batch, widths, header=count == 0)
+        bottom = lines.pop()  # the closing border, printed once at the end
+        _print_lines(lines if count == 0 else lines[1:])  # a later batch's top border is left out
+        count += len(batch)
+    if bottom is None:
+        lines, _ = _table_lines(columns, [], None, header=True)
+        bottom = lines.pop()
+        _print_lines(lines)
+    _print_lines([bottom])
+    return count
+
+
+def _table_lines(columns: list[str], rows: list[tuple[Any, ...]], widths: list[int] | None,
+                 *, header: bool) -> tuple[list[Any], list[int]]:
+    """One batch rendered as the lines of a table; its columns' widths (the ones given, or rich's choice)."""
+    from rich.table import Table
+
+    def make(fixed: list[int] | None) -> Table:
+        table = Table(show_lines=False, show_header=header)
+        for index, column in enumerate(columns):
+            if fixed is None:
+                table.add_column(escaped(column), overflow="fold", min_width=min(len(column), 24))
+            else:  # rich's widths include a space of padding on each side
+                table.add_column(escaped(column), overflow="fold", width=max(fixed[index] - 2, 1))
+        for row in rows:
+            table.add_row(*(_cell(value) for value in row))
+        return table
+
+    if widths is None:  # as rich lays out a table: its borders first taken from the width
+        table = make(None)
+        widths = table._calculate_column_widths(console, console.options.update_width(
+            console.options.max_width - table._extra_width))
+    return console.render_lines(make(widths), console.options, pad=False, new_lines=False), widths
+
+
+def _print_lines(lines: list[Any]) -> None:
+    from rich.segment import Segment, Segments
+
+    console.print(Segments(segment for line in lines for segment in [*line, Segment.line()]), end="")
+
+
+def _print_blocks(columns: list[str], batches: Iterable[list[tuple[Any, ...]]]) -> int:
+    """One block per row, printed as the rows arrive; the number of rows."""
     from rich.table import Table
     from rich.text import Text
 
-    def cell(value: Any) -> Text:
-        if value is None:
-            return Text("NULL", style="dim")
-        if isinstance(value, (bytes, bytearray, memoryview)):
-            return Text(f"<blob: {len(bytes(value)):,} bytes>", style="dim")
-        text = escaped(_text(value))
-        if len(text) > MAX_CELL_CHARS:
-            return Text(text[:MAX_CELL_CHARS]).append(f"... ({len(text):,} characters; --format csv or json gives "
-                                                      "the whole value)", style="dim")
-        return Text(text)
-
-    needed = sum(min(len(column), 24) + 3 for column in columns) + 1
-    if needed <= console.width:
-        table = Table(show_lines=False)
-        for column in columns:
-            table.add_column(escaped(column), overflow="fold", min_width=min(len(column), 24))
-        for row in rows:
-            table.add_row(*(cell(value) for value in row))
-        console.print(table)
-        return
     console.print(f"({len(columns)} columns do not fit {console.width} characters: one block per row; "
                   f"--format csv or json for other tools)", style="dim")
-    for number, row in enumerate(rows, start=1):
-        block = Table(title=f"row {number}", title_justify="left", show_header=False)
-        block.add_column(style="bold", no_wrap=True)
-        block.add_column(overflow="fold")
-        for column, value in zip(columns, row, strict=True):
-            block.add_row(Text(escaped(column)), cell(value))
-        console.print(block)
+    number = 0
+    for batch in batches:
+        for row in batch:
+            number += 1
+            block = Table(title=f"row {number}", title_justify="left", show_header=False)
+            block.add_column(style="bold", no_wrap=True)
+            block.add_column(overflow="fold")
+            for column, value in zip(columns, row, strict=True):
+                block.add_row(Text(escaped(column)), _cell(value))
+            console.print(block)
+    return number
 
 
-def _write_csv(columns: list[str], rows: Iterable[tuple[Any, ...]]) -> None:
-    """Rows as CSV, written as they come; to a terminal, control characters are escaped (to a pipe, exact)."""
+def _cell(value: Any) -> Any:
+    """One value as a table shows it: NULL dimmed, a blob as its size, control characters escaped, long text cut."""
+    from rich.text import Text
+
+    if value is None:
+        return Text("NULL", style="dim")
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return Text(f"<blob: {len(bytes(value)):,} bytes>", style="dim")
+    text = escaped(_text(value))
+    if len(text) > MAX_CELL_CHARS:
+        return Text(text[:MAX_CELL_CHARS]).append(f"... ({len(text):,} characters; --format csv or json gives "
+                                                  "the whole value)", style="dim")
+    return Text(text)
+
+
+def _write_csv(columns: list[str], batches: Iterable[list[tuple[Any, ...]]]) -> None:
+    """Rows as CSV, each batch written (and flushed) as it arrives; control characters escaped as a table shows
+    them, since CSV is read in terminals and spreadsheets alike (``--format json`` keeps every value exact)."""
     writer = csv.writer(sys.stdout, lineterminator="\n")
-    shown = escaped if sys.stdout.isatty() else str
-    writer.writerow([shown(column) for column in columns])
-    for row in rows:
-        writer.writerow([shown(_text(value)) for value in row])
+    writer.writerow([escaped(column) for column in columns])
+    sys.stdout.flush()
+    for batch in batches:
+        writer.writerows([escaped(_text(value)) for value in row] for row in batch)
+        sys.stdout.flush()
 
 
-def _write_json(columns: list[str], rows: Iterable[tuple[Any, ...]]) -> None:
-    """Rows as a JSON array of objects, written as they come (as ``json.dumps(rows, indent=2)`` would lay it out)."""
+def _write_json(columns: list[str], batches: Iterable[list[tuple[Any, ...]]]) -> None:
+    """Rows as a JSON array of objects, each batch written (and flushed) as it arrives, laid out as
+    ``json.dumps(rows, indent=2)`` would."""
     out = sys.stdout
     first = True
-    for row in rows:
-        item = json.dumps(dict(zip(columns, (_json_value(v) for v in row), strict=True)), indent=2,
-                          ensure_ascii=False)
-        out.write(("[\n  " if first else ",\n  ") + json_text(item).replace("\n", "\n  "))
-        first = False
+    for batch in batches:
+        for row in batch:
+            item = json.dumps(dict(zip(columns, (_json_value(v) for v in row), strict=True)), indent=2,
+                              ensure_ascii=False)
+            out.write(("[\n  " if first else ",\n  ") + json_text(item).replace("\n", "\n  "))
+            first = False
+        out.flush()
     out.write("[]\n" if first else "\n]\n")
 
 

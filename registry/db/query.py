@@ -45,6 +45,8 @@ DEFAULT_MAX_ROWS_FOR_TOOLS = limits.QUERY_MAX_ROWS_FOR_TOOLS
 #: Memory a SQLite query may use (SQLite's heap); one value may hold a sixteenth of it.
 DEFAULT_MAX_MEMORY_MB = limits.QUERY_MAX_MEMORY_MB
 VALUE_SHARE = limits.QUERY_VALUE_SHARE
+#: Rows from a server passed on at once (they come one at a time; a table lays out the first group together).
+SERVER_BATCH_ROWS = 100
 #: After the time limit, how long a SQLite query's process may take to stop by itself before it is killed.
 KILL_GRACE_S = 1.0
 ALLOWED_FIRST_WORDS = ("select", "with")
@@ -72,14 +74,21 @@ class QueryResult:
 
 @dataclass
 class QueryStream:
-    """Column names, and the rows as they come (iterate once); ``truncated`` is known once they are all read."""
+    """Column names, and the rows as they come (iterate once); ``truncated`` is known once they are all read.
+
+    ``batches()`` gives the rows in the groups they arrived in (each a bounded list), for a reader that
+    lays out what it has before waiting for more, as a table does.
+    """
 
     columns: list[str]
-    _rows: Iterator[tuple[Any, ...]] = field(repr=False)
+    _batches: Iterator[list[tuple[Any, ...]]] = field(repr=False)
     truncated: bool = False
 
+    def batches(self) -> Iterator[list[tuple[Any, ...]]]:
+        return self._batches
+
     def __iter__(self) -> Iterator[tuple[Any, ...]]:
-        return self._rows
+        return (row for batch in self._batches for row in batch)
 
 
 @dataclass(frozen=True)
@@ -313,21 +322,22 @@ def _sqlite_stream(path: Path, statement: str, limits: Limits) -> Iterator[Query
                     "run it again; if it ends the same way, narrow the query or raise {max_memory}",
                 ) from exc
             if message[0] == "error":
-                raise _sqlite_error(path, message[1], message[2], limits)
+                raise _sqlite_error(path, statement, message[1], message[2], limits)
             return message  # type: ignore[no-any-return]
 
         columns = receive()[1]
         stream = QueryStream(list(columns), iter(()))
 
-        def rows() -> Iterator[tuple[Any, ...]]:
+        def batches() -> Iterator[list[tuple[Any, ...]]]:
             while True:
                 message = receive()
                 if message[0] == "end":
                     stream.truncated = bool(message[1])
                     return
-                yield from (tuple(row) for row in message[1])
+                if message[1]:
+                    yield [tuple(row) for row in message[1]]
 
-        stream._rows = rows()
+        stream._batches = batches()
         yield stream
     finally:
         timer.cancel()
@@ -345,9 +355,15 @@ def _timed_out(timeout: float) -> QueryError:
     )
 
 
-def _sqlite_error(path: Path, kind: str, message: str, limits: Limits) -> QueryError:
+def _sqlite_error(path: Path, statement: str, kind: str, message: str, limits: Limits) -> QueryError:
     """The message for a failure the query's process reported, by its kind (see ``sqlite_worker._kind``)."""
     shown = excerpt(message, 200)[1:-1]
+    if kind == "json":
+        return QueryError(
+            f"the query {excerpt(statement, 120)} gives a json function text that is not valid JSON ({shown}); "
+            "the database itself is fine",
+            "check the JSON literals in the query (such as json('[1,')), or the column a json function reads",
+        )
     if kind == "open":
         return _not_a_database(path, message)
     if kind == "timeout":
@@ -417,22 +433,28 @@ def _server_stream(url: str, statement: str, limits: Limits) -> Iterator[QuerySt
                 raise _server_error(exc, limits.timeout) from exc
             stream = QueryStream([column[0] for column in cursor.description or []], iter(()))
 
-            def given() -> Iterator[tuple[Any, ...]]:
+            def given() -> Iterator[list[tuple[Any, ...]]]:
                 count, row = 0, first
+                batch: list[tuple[Any, ...]] = []
                 try:
                     while row is not None:
                         if limits.max_rows is not None and count >= limits.max_rows:
                             stream.truncated = True
-                            return
-                        yield tuple(row)
+                            break
+                        batch.append(tuple(row))
                         count += 1
+                        if len(batch) >= SERVER_BATCH_ROWS:
+                            yield batch
+                            batch = []
                         row = next(rows, None)
                 except Exception as exc:  # noqa: BLE001 - the driver's errors, translated below
                     raise _server_error(exc, limits.timeout) from exc
                 finally:
                     rows.close()  # cancels what the server still sends
+                if batch:
+                    yield batch
 
-            stream._rows = given()
+            stream._batches = given()
             yield stream
         finally:
             raw.rollback()

@@ -12,7 +12,7 @@ It is run as a script (``python -I -S sqlite_worker.py``), so it uses the standa
 starts in milliseconds and reads nothing of the caller's environment. It reads one request (JSON)
 from stdin and writes messages to stdout, each a pickle of plain values (tuples, lists, text,
 bytes, numbers, None), which the caller reads with an unpickler that refuses anything else:
-``("columns", [name, ...])``, ``("rows", [row, ...])`` a batch at a time, ``("end", truncated)``,
+``("columns", [name, ...])``, ``("rows", [row, ...])`` a batch at a time (``BATCH_*``), ``("end", truncated)``,
 or ``("error", kind, message)``. The read-only guards are here too, since this is where the
 database is opened: a ``mode=ro`` URI, ``PRAGMA query_only`` and an authorizer that allows reads
 only.
@@ -32,6 +32,11 @@ from typing import Any
 PROGRESS_STEPS = 1_000
 #: Rows sent at once, and roughly how many bytes of values.
 BATCH_ROWS, BATCH_BYTES = 500, 1 << 20
+#: A batch is also sent once SQLite has done this many looks' worth of steps since the last (a million steps,
+#: tens of milliseconds), so the rows of a slow query show as they come. Counted in steps, not seconds, so
+#: which rows travel together (and so a table's layout, made from its first batch) never depends on the
+#: machine's speed or load.
+BATCH_LOOKS = 1_000
 #: The statement's own length: a query is typed or kept in a file, never megabytes long.
 MAX_SQL_BYTES = 1 << 20
 #: Address space the process may use beyond SQLite's heap limit: the interpreter, a batch of rows.
@@ -108,12 +113,18 @@ def run(request: dict[str, Any], send: Any) -> None:
     except Exception as exc:  # noqa: BLE001 - each reported with its kind
         send(("error", "open", describe(exc)))
         return
-    connection.set_progress_handler(lambda: int(time.monotonic() > deadline), PROGRESS_STEPS)
+    looks = [0]  # how often SQLite looked at the clock: its work, counted in PROGRESS_STEPS steps
+
+    def progress() -> int:
+        looks[0] += 1
+        return int(time.monotonic() > deadline)
+
+    connection.set_progress_handler(progress, PROGRESS_STEPS)
     max_rows = request["max_rows"]
     try:
         cursor = connection.execute(request["sql"])
         send(("columns", [column[0] for column in cursor.description or []]))
-        sent, size = 0, 0
+        sent, size, looked = 0, 0, 0
         batch: list[tuple[Any, ...]] = []
         while max_rows is None or sent + len(batch) <= max_rows:
             row = cursor.fetchone()
@@ -121,9 +132,9 @@ def run(request: dict[str, Any], send: Any) -> None:
                 break
             batch.append(row)
             size += _size(row)
-            if len(batch) >= BATCH_ROWS or size >= BATCH_BYTES:
+            if len(batch) >= BATCH_ROWS or size >= BATCH_BYTES or looks[0] - looked >= BATCH_LOOKS:
                 send(("rows", batch))
-                sent, batch, size = sent + len(batch), [], 0
+                sent, batch, size, looked = sent + len(batch), [], 0, looks[0]
         truncated = max_rows is not None and sent + len(batch) > max_rows
         send(("rows", batch[:max_rows - sent] if truncated else batch))
         send(("end", truncated))
@@ -142,6 +153,8 @@ def _kind(exc: BaseException, late: bool) -> str:
         return "too-big"
     if message == "interrupted" and late:
         return "timeout"
+    if "malformed JSON" in message:  # a JSON text the query gave a json function: the query's, not the file's
+        return "json"
     if isinstance(exc, UnicodeDecodeError) or message.startswith("Could not decode to UTF-8") or "malformed" in message:
         return "damaged"
     if isinstance(exc, (sqlite3.Warning, sqlite3.ProgrammingError)):
