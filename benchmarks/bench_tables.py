@@ -114,7 +114,8 @@ def slips(cells: list[Gold]) -> list[tuple[str, Gold, str, str]]:
             out.append(("wrong table", cell, cell.printed_value, f"{elsewhere[0]}@{elsewhere[1]}"))
         # the same label on another page is no slip where the table goes on there with the same cell
         wrong_page = cell.page + 1 if cell.page + 1 not in pages or cell.page == 1 else cell.page - 1
-        if wrong_page != cell.page:
+        if wrong_page != cell.page and not _same(printed.get((cell.table, wrong_page, cell.row, cell.column), "x"),
+                                                 cell.printed_value):
             out.append(("wrong page", cell, cell.printed_value, f"{cell.table}@{wrong_page}"))
     return out
 
