@@ -368,32 +368,172 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
         first_body -= 1
     header, body = lines[:first_body], lines[first_body:]
     columns, stub = _columns(header, rotated, left_edge)
+    labels, columns = _label_columns(columns, body)
     if not columns:
         return None
+    if stub is None and labels:
+        stub = labels[-1]
     data_lo = columns[0].x0 + 1  # a row label ends before the first column's header starts
     rows: list[Row] = []
     notes: list[str] = []
-    group = carried
+    items: list[tuple[Line, int | None]] = []  # body lines: a row and its label's length, or a line of no number
     for line in body:
-        if notes or (rows and line.words[0].text[:1] in MARKS):
+        if notes or (items and line.words[0].text[:1] in MARKS):
             notes.append(line.text)  # a table note ('† Fold 7 ...'), and everything after it
-            continue
-        if not any(is_value(w) for w in line.words):
-            if _group_line(line, left_edge, []) and line.x1 <= data_lo:
-                group, carried_from = line.text, None
-            elif rows:
-                notes.append(line.text)
-            continue
-        n = 0
-        while n < len(line.words) and line.words[n].x1 <= data_lo:
-            n += 1
-        own = _text(list(line.words[:n])).strip()
-        levels = tuple(p for p in (group, own) if p)
-        rows.append(Row(levels, line, line.words[n:], carried_from if group is not None and group == carried
+        elif any(is_value(w) for w in line.words):
+            items.append((line, _label_end(line.words, data_lo)))
+        else:
+            items.append((line, None))
+    spans = _label_spans([line.words[:n] for line, n in items if n is not None])
+    group = carried
+    pending: list[tuple[Line, tuple[Word, ...], tuple[Word, ...], str | None]] = []
+    loose: list[tuple[Word, ...]] = []  # label-only lines amid the rows: multirow labels of outer label columns
+    for line, n in items:
+        if n is not None:
+            pending.append((line, line.words[:n], line.words[n:], group))
+        elif line.x1 <= data_lo and pending and _outer_column(line.words, spans) is not None:
+            loose.append(line.words)
+        elif _group_line(line, left_edge, []) and line.x1 <= data_lo:
+            group = line.text
+        elif pending:
+            notes.append(line.text)
+    outer = _multirow_levels([p[1] for p in pending], [_middle(p[2] or p[0].words) for p in pending], loose, spans)
+    for (line, stub_words, cells, row_group), levels in zip(pending, outer, strict=True):
+        own = _text([w for w in stub_words if w not in levels[1]]).strip()
+        path = tuple(p for p in (row_group, *levels[0], own) if p)
+        rows.append(Row(path, line, cells, carried_from if row_group is not None and row_group == carried
                         else None))
     words = tuple(w for ln in lines for w in ln.words) + tuple(rotated)
     return Table(label, page, caption, continued, tuple(header), tuple(columns), stub, tuple(rows), tuple(notes),
                  open_group=group, carried_from=carried_from if carried else None, words=words)
+
+
+def _label_end(words: tuple[Word, ...], data_lo: float) -> int:
+    """How many of a row's first words are its label: those left of the first data column (a label word that
+    is no number may run on past the column's header start)."""
+    n = 0
+    while n < len(words) and (words[n].x1 <= data_lo or not is_value(words[n]) and words[n].x0 < data_lo - 2):
+        n += 1
+    return n
+
+
+def _label_columns(columns: list[Column], body: list[Line]) -> tuple[list[Column], list[Column]]:
+    """The leading columns whose cells hold no number at all are row labels (a stub of several columns: 'Task',
+    'Domain', 'Dataset'); the rest hold data."""
+    labels: list[Column] = []
+    for column in columns[:-1]:
+        words = [w for line in body for w in line.words if column.lo <= w.centre < column.hi]
+        if any(is_value(w) for w in words):
+            break
+        labels.append(column)
+    return labels, columns[len(labels):]
+
+
+#: A gap (points) wider than this between a row's label words separates label columns (an interword space is
+#: 2-3.5 points).
+LABEL_GAP = 7.0
+
+
+def _label_clusters(words: tuple[Word, ...]) -> list[tuple[Word, ...]]:
+    clusters: list[list[Word]] = []
+    for word in words:
+        if clusters and word.x0 - clusters[-1][-1].x1 <= LABEL_GAP:
+            clusters[-1].append(word)
+        else:
+            clusters.append([word])
+    return [tuple(c) for c in clusters]
+
+
+def _middle(words: tuple[Word, ...] | list[Word]) -> float:
+    """The height of words' middle: a row's height is its values', not that of a multirow label its line took in."""
+    return (min(w.top for w in words) + max(w.bottom for w in words)) / 2
+
+
+def _label_spans(labels: list[tuple[Word, ...]]) -> list[tuple[float, float]]:
+    """The label columns the rows' label words form, left to right: clusters apart by more than ``LABEL_GAP``
+    whose extents overlap from row to row form one column."""
+    spans: list[list[float]] = []
+    for label in labels:
+        for cluster in _label_clusters(label):
+            spans.append([cluster[0].x0, max(w.x1 for w in cluster)])
+    return [(a, b) for a, b in _merged(spans)]
+
+
+def _outer_column(words: tuple[Word, ...], spans: list[tuple[float, float]]) -> int | None:
+    """The outer label column (not the rows' own, innermost one) that all of ``words`` lie in, if any."""
+    if len(spans) < 2:
+        return None
+    x0, x1 = words[0].x0, max(w.x1 for w in words)
+    hits = [i for i, (a, b) in enumerate(spans) if x0 < b and x1 > a]
+    return hits[0] if len(hits) == 1 and hits[0] < len(spans) - 1 else None
+
+
+def _multirow_levels(labels: list[tuple[Word, ...]], ys: list[float], loose: list[tuple[Word, ...]],
+                     spans: list[tuple[float, float]]) -> list[tuple[tuple[str, ...], tuple[Word, ...]]]:
+    """Each row's outer label levels (the multirow labels of the label columns left of its own), and the words
+    of its label that are those levels.
+
+    The innermost label column is the row's own label; an outer label (set once, by ``\\multirow``, on a
+    row's line or between rows) names a run of rows: a label on the first row's line and on rows' lines
+    only starts its run (top-aligned), otherwise it sits at its run's middle (centred).
+    """
+    if len(spans) < 2:
+        return [((), ())] * len(labels)
+    per_column: list[list[tuple[float, str]]] = [[] for _ in spans[:-1]]
+    taken: list[list[Word]] = [[] for _ in labels]
+    for i, label in enumerate(labels):
+        for cluster in _label_clusters(label):
+            k = _outer_column(cluster, spans)
+            if k is not None:
+                per_column[k].append((_middle(cluster), _text(list(cluster))))
+                taken[i] += cluster
+    for words in loose:
+        for cluster in _label_clusters(words):
+            k = _outer_column(cluster, spans)
+            if k is not None:
+                per_column[k].append((_middle(cluster), _text(list(cluster))))
+    runs = [_runs(ys, sorted(found)) for found in per_column]
+    return [(tuple(run[i] for run in runs if run[i]), tuple(taken[i])) for i in range(len(labels))]
+
+
+def _merged(spans: list[list[float]]) -> list[list[float]]:
+    merged: list[list[float]] = []
+    for a, b in sorted(spans):
+        if merged and a < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    return merged
+
+
+def _runs(ys: list[float], labels: list[tuple[float, str]]) -> list[str]:
+    """Each row's label in one outer label column, from the labels' heights (see ``_multirow_levels``)."""
+    if not labels:
+        return [""] * len(ys)
+    gaps = sorted(b - a for a, b in zip(ys, ys[1:], strict=False)) or [10.0]
+    pitch = gaps[len(gaps) // 2] or 10.0
+    on_rows = [min(range(len(ys)), key=lambda i: abs(ys[i] - y)) for y, _ in labels]
+    on_lines = all(abs(ys[r] - y) < 0.3 * pitch for r, (y, _) in zip(on_rows, labels, strict=True))
+    out = [""] * len(ys)
+    if on_lines and on_rows[0] == 0:  # top-aligned: each label starts its run
+        for k, (r, (_, text)) in enumerate(zip(on_rows, labels, strict=True)):
+            end = on_rows[k + 1] if k + 1 < len(labels) else len(ys)
+            for i in range(r, end):
+                out[i] = text
+        return out
+    start = 0
+    for k, (y, text) in enumerate(labels):
+        if start >= len(ys):
+            break
+        if k + 1 == len(labels):
+            end = len(ys) - 1
+        else:
+            target = 2 * y - ys[start]
+            end = min(range(start, len(ys)), key=lambda i: abs(ys[i] - target))
+        for i in range(start, end + 1):
+            out[i] = text
+        start = end + 1
+    return out
 
 
 def _group_line(line: Line, left_edge: float, rotated: list[Word]) -> bool:
