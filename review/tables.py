@@ -236,8 +236,9 @@ def read_tables(page: PageWords, label: str, previous: PageWords | None = None) 
             caption_end += 1
         caption = " ".join(ln.text for ln in lines[at:caption_end + 1])
         carried = _open_group(previous, label) if continued and previous is not None else None
-        for block in (_block(lines[caption_end + 1:], rotated, lines[caption_end].bottom, down=True),
-                      _block(lines[:at][::-1], rotated, lines[at].top, down=False)):
+        width = max(ln.x1 for ln in lines) - min(ln.x0 for ln in lines)
+        for block in (_block(lines[caption_end + 1:], rotated, lines[caption_end].bottom, down=True, width=width),
+                      _block(lines[:at][::-1], rotated, lines[at].top, down=False, width=width)):
             if block is None:
                 continue
             block_lines, block_rotated = block
@@ -272,9 +273,14 @@ def _page_column(page: PageWords, line: Line, start: int) -> tuple[float, float]
     return (mid, page.width) if x0 >= mid else (0.0, mid)
 
 
-def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool
+def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, width: float = 0.0
            ) -> tuple[list[Line], list[Word]] | None:
-    """The lines and rotated words next to the caption (below it, or above it going up) up to a wide gap."""
+    """The lines and rotated words next to the caption (below it, or above it going up) up to a wide gap or a
+    line of running text.
+
+    The gap allowed is ``GAP`` or two line heights, whichever is wider: the space around a rule between
+    header and body grows with the font. A line of running text (``is_prose``, as wide as the text column)
+    ends the block whatever the gap."""
     spans: list[tuple[float, float, Line | Word]] = [(ln.top, ln.bottom, ln) for ln in lines]
     spans += [(w.top, w.bottom, w) for w in rotated if (w.top >= edge if down else w.bottom <= edge)]
     spans.sort(key=lambda s: s[0] if down else -s[1])
@@ -283,12 +289,12 @@ def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool
     for top, bottom, item in spans:
         if down and top < edge - 0.5 or not down and bottom > edge + 0.5:
             continue
-        if isinstance(item, Line) and starts_caption(item):
+        if isinstance(item, Line) and (starts_caption(item) or is_prose(item, width)):
             break
         if reach is None:
             if (top - edge if down else edge - bottom) > 80:
                 return None  # nothing close to the caption on this side
-        elif (top - reach if down else reach - bottom) > GAP:
+        elif (top - reach if down else reach - bottom) > max(GAP, 2 * (bottom - top)):
             break
         kept.append(item)
         reach = bottom if reach is None else (max(reach, bottom) if down else min(reach, top))
@@ -298,6 +304,19 @@ def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool
         return None
     block_lines = sorted((k for k in kept if isinstance(k, Line)), key=lambda ln: ln.top)
     return block_lines, [k for k in kept if isinstance(k, Word)]
+
+
+#: A gap (points) between words wider than this is no space of running text, even justified.
+PROSE_GAP = 8.0
+
+
+def is_prose(line: Line, width: float) -> bool:
+    """Whether a line is running text: at least six words, no wide gap between them, and nearly as wide as the
+    text column (``width``), which a table's line spanning the column is not without gaps between its cells."""
+    words = line.words
+    if len(words) < 6 or width <= 0 or line.x1 - line.x0 < 0.8 * width:
+        return False
+    return _running(line)
 
 
 _ANY_CAPTION = re.compile(r"^(?:table|figure|fig\.|tab\.)\S*?[:.|]", re.IGNORECASE)
@@ -350,6 +369,7 @@ class _Piece:
     x0: float
     x1: float
     line: int
+    words: tuple[Word, ...] = ()
 
     @property
     def centre(self) -> float:
@@ -367,7 +387,7 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
             len(_clusters(ln)) > 1 for ln in lines[:first_body - 1]):
         first_body -= 1
     header, body = lines[:first_body], lines[first_body:]
-    columns, stub = _columns(header, rotated, left_edge)
+    columns, stub = _columns(header, rotated, left_edge, _gutters(body))
     labels, columns = _label_columns(columns, body)
     if not columns:
         return None
@@ -378,7 +398,7 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
     notes: list[str] = []
     items: list[tuple[Line, int | None]] = []  # body lines: a row and its label's length, or a line of no number
     for line in body:
-        if notes or (items and line.words[0].text[:1] in MARKS):
+        if notes or (items and line.words[0].text[:1] in MARKS and _running(line)):
             notes.append(line.text)  # a table note ('† Fold 7 ...'), and everything after it
         elif any(is_value(w) for w in line.words):
             items.append((line, _label_end(line.words, data_lo)))
@@ -406,6 +426,12 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
     words = tuple(w for ln in lines for w in ln.words) + tuple(rotated)
     return Table(label, page, caption, continued, tuple(header), tuple(columns), stub, tuple(rows), tuple(notes),
                  open_group=group, carried_from=carried_from if carried else None, words=words)
+
+
+def _running(line: Line) -> bool:
+    """Whether a line's words run on without a gap between cells (a note, not a row that starts with '#')."""
+    words = line.words
+    return all(b.x0 - a.x1 <= PROSE_GAP for a, b in zip(words, words[1:], strict=False))
 
 
 def _label_end(words: tuple[Word, ...], data_lo: float) -> int:
@@ -543,10 +569,13 @@ def _group_line(line: Line, left_edge: float, rotated: list[Word]) -> bool:
     return not any(w.top < line.bottom and w.bottom > line.top for w in rotated)
 
 
-def _columns(header: list[Line], rotated: list[Word], left_edge: float) -> tuple[list[Column], Column | None]:
+def _columns(header: list[Line], rotated: list[Word], left_edge: float, gutters: list[float] | None = None
+             ) -> tuple[list[Column], Column | None]:
     pieces: list[_Piece] = []
     for index, line in enumerate(header):
-        pieces += [_Piece(_text(c), c[0].x0, max(w.x1 for w in c), index) for c in _clusters(line)]
+        pieces += [_Piece(_text(c), c[0].x0, max(w.x1 for w in c), index, tuple(c)) for c in _clusters(line)]
+    if gutters:
+        pieces = _split_at_gutters(pieces, gutters)
     bottom: list[tuple[_Piece, list[str]]] = []
     for piece in pieces:
         below = [p for p in pieces if p.line > piece.line and p.x0 < piece.x1 and p.x1 > piece.x0]
@@ -581,6 +610,38 @@ def _columns(header: list[Line], rotated: list[Word], left_edge: float) -> tuple
         hi = (piece.x1 + right) / 2 if right is not None else float("inf")
         columns.append(Column(names, piece.x0, piece.x1, lo, hi))
     return columns, stub
+
+
+def _gutters(body: list[Line]) -> list[float]:
+    """The middles of the gaps between the body's columns of numbers: each row's cells (words within
+    ``CELL_GAP``) that hold a number, their extents merged from row to row."""
+    spans: list[list[float]] = []
+    for line in body:
+        for cluster in _clusters(line):
+            if any(is_value(w) for w in cluster):
+                spans.append([cluster[0].x0, max(w.x1 for w in cluster)])
+    merged = _merged(spans)
+    return [(a[1] + b[0]) / 2 for a, b in zip(merged, merged[1:], strict=False)]
+
+
+def _split_at_gutters(pieces: list[_Piece], gutters: list[float]) -> list[_Piece]:
+    """Bottom-level header cells split where a gap between the body's columns falls between two of their words:
+    headers of narrow columns, set close together ('Influenza A Hepatitis C'), are two headers. A header with
+    headers under it spans columns and stays whole."""
+    out: list[_Piece] = []
+    for piece in pieces:
+        below = any(p.line > piece.line and p.x0 < piece.x1 and p.x1 > piece.x0 for p in pieces)
+        if below or len(piece.words) < 2:
+            out.append(piece)
+            continue
+        part: list[Word] = [piece.words[0]]
+        for word in piece.words[1:]:
+            if any(part[-1].x1 <= g <= word.x0 for g in gutters):
+                out.append(_Piece(_text(part), part[0].x0, max(w.x1 for w in part), piece.line, tuple(part)))
+                part = []
+            part.append(word)
+        out.append(_Piece(_text(part), part[0].x0, max(w.x1 for w in part), piece.line, tuple(part)))
+    return out
 
 
 def _open_group(previous: PageWords, label: str) -> str | None:
