@@ -278,14 +278,15 @@ def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, w
     """The lines and rotated words next to the caption (below it, or above it going up) up to a wide gap or a
     line of running text.
 
-    The gap allowed is ``GAP`` or two line heights, whichever is wider: the space around a rule between
-    header and body grows with the font. A line of running text (``is_prose``, as wide as the text column)
-    ends the block whatever the gap."""
+    The gap allowed is ``GAP``; between the header and the first line of numbers (a line of no number and a
+    line of numbers, in either order), three line heights: the space around the rule there grows with the
+    font. A line of running text (``is_prose``, as wide as the text column) ends the block whatever the gap."""
     spans: list[tuple[float, float, Line | Word]] = [(ln.top, ln.bottom, ln) for ln in lines]
     spans += [(w.top, w.bottom, w) for w in rotated if (w.top >= edge if down else w.bottom <= edge)]
     spans.sort(key=lambda s: s[0] if down else -s[1])
     kept: list[Line | Word] = []
     reach: float | None = None
+    numbers = False  # whether the block holds a line of numbers yet
     for top, bottom, item in spans:
         if down and top < edge - 0.5 or not down and bottom > edge + 0.5:
             continue
@@ -294,8 +295,13 @@ def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, w
         if reach is None:
             if (top - edge if down else edge - bottom) > 80:
                 return None  # nothing close to the caption on this side
-        elif (top - reach if down else reach - bottom) > max(GAP, 2 * (bottom - top)):
-            break
+        else:
+            valued = isinstance(item, Line) and any(is_value(w) for w in item.words)
+            rule = numbers != valued and (valued if down else not valued) and (down or numbers)
+            if (top - reach if down else reach - bottom) > (max(GAP, 3 * (bottom - top)) if rule else GAP):
+                break
+        if isinstance(item, Line) and any(is_value(w) for w in item.words):
+            numbers = True
         kept.append(item)
         reach = bottom if reach is None else (max(reach, bottom) if down else min(reach, top))
         if reach is not None and not down:
@@ -574,6 +580,7 @@ def _columns(header: list[Line], rotated: list[Word], left_edge: float, gutters:
     pieces: list[_Piece] = []
     for index, line in enumerate(header):
         pieces += [_Piece(_text(c), c[0].x0, max(w.x1 for w in c), index, tuple(c)) for c in _clusters(line)]
+    pieces = _spanning_pieces(pieces)
     if gutters:
         pieces = _split_at_gutters(pieces, gutters)
     bottom: list[tuple[_Piece, list[str]]] = []
@@ -610,6 +617,21 @@ def _columns(header: list[Line], rotated: list[Word], left_edge: float, gutters:
         hi = (piece.x1 + right) / 2 if right is not None else float("inf")
         columns.append(Column(names, piece.x0, piece.x1, lo, hi))
     return columns, stub
+
+
+def _spanning_pieces(pieces: list[_Piece]) -> list[_Piece]:
+    """Header cells over other header cells joined at gaps up to ``LABEL_GAP``: a spanning header's words are
+    set apart more than a cell's ('MASE' and its '↓'), and spanning headers stand far apart."""
+    out: list[_Piece] = []
+    for piece in pieces:
+        last = out[-1] if out else None
+        if (last is not None and last.line == piece.line and piece.x0 - last.x1 <= LABEL_GAP
+                and any(p.line > last.line and p.x0 < last.x1 and p.x1 > last.x0 for p in pieces)):
+            out[-1] = _Piece(f"{last.text} {piece.text}", last.x0, max(last.x1, piece.x1), last.line,
+                             last.words + piece.words)
+        else:
+            out.append(piece)
+    return out
 
 
 def _gutters(body: list[Line]) -> list[float]:
