@@ -287,6 +287,7 @@ def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, w
     kept: list[Line | Word] = []
     reach: float | None = None
     numbers = False  # whether the block holds a line of numbers yet
+    previous = False  # whether the line kept last holds numbers
     for top, bottom, item in spans:
         if down and top < edge - 0.5 or not down and bottom > edge + 0.5:
             continue
@@ -297,11 +298,11 @@ def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, w
                 return None  # nothing close to the caption on this side
         else:
             valued = isinstance(item, Line) and any(is_value(w) for w in item.words)
-            rule = numbers != valued and (valued if down else not valued) and (down or numbers)
+            rule = numbers != valued if down else (previous and not valued)
             if (top - reach if down else reach - bottom) > (max(GAP, 3 * (bottom - top)) if rule else GAP):
                 break
-        if isinstance(item, Line) and any(is_value(w) for w in item.words):
-            numbers = True
+        previous = isinstance(item, Line) and any(is_value(w) for w in item.words)
+        numbers = numbers or previous
         kept.append(item)
         reach = bottom if reach is None else (max(reach, bottom) if down else min(reach, top))
         if reach is not None and not down:
@@ -595,12 +596,15 @@ def _columns(header: list[Line], rotated: list[Word], left_edge: float, gutters:
         stack_piece = _Piece(text, min(w.x0 for w in words), max(w.x1 for w in words), len(header))
         bottom.append((stack_piece, [text]))
     bottom.sort(key=lambda b: b[0].x0)
+    bottoms = [b[0] for b in bottom]
+    uppers = [p for p in pieces if not any(p is b for b in bottoms)]
+    spanned = {id(u): _spanned(u, bottoms, [o for o in uppers if o.line == u.line and o is not u]) for u in uppers}
     named: list[tuple[_Piece, tuple[str, ...]]] = []
-    for piece, _ in bottom:
+    for i, piece in enumerate(bottoms):
         levels: list[str] = [piece.text]
-        above = [p for p in pieces if p.line < piece.line and p.x0 < piece.x1 and p.x1 > piece.x0]
+        above = [u for u in uppers if u.line < piece.line and i in spanned[id(u)]]
         for upper in sorted(above, key=lambda p: -p.line):
-            if sum(1 for b in bottom if min(upper.x1, b[0].x1) - max(upper.x0, b[0].x0) > 2) > 1:
+            if len(spanned[id(upper)]) > 1:
                 levels.insert(0, upper.text)  # a header over several columns: a level of its own
             else:
                 levels[0] = f"{upper.text} {levels[0]}"  # the first line of a header on two lines
@@ -617,6 +621,34 @@ def _columns(header: list[Line], rotated: list[Word], left_edge: float, gutters:
         hi = (piece.x1 + right) / 2 if right is not None else float("inf")
         columns.append(Column(names, piece.x0, piece.x1, lo, hi))
     return columns, stub
+
+
+def _spanned(upper: _Piece, bottoms: list[_Piece], beside: list[_Piece]) -> set[int]:
+    """The bottom-level headers (indices) a header above them spans: those it overlaps, where it overlaps
+    several; else the run of neighbouring headers no other header of its line covers that it is centred over
+    (a spanning header narrower than its columns, 'Set B' over 'PPL' and 'Hit@1'), which is the one it
+    overlaps alone where it is the first line of a header on two lines."""
+    def overlaps(a: _Piece, b: _Piece) -> bool:
+        return min(a.x1, b.x1) - max(a.x0, b.x0) > 2
+
+    over = {i for i, b in enumerate(bottoms) if b.line > upper.line and overlaps(upper, b)}
+    if len(over) > 1:
+        return over
+    free = [b.line > upper.line and not any(overlaps(o, b) for o in beside) for b in bottoms]
+    centre = upper.centre
+    best: tuple[float, set[int]] | None = None
+    for start in range(len(bottoms)):
+        for end in range(start, len(bottoms)):
+            if not free[end]:
+                break
+            run = set(range(start, end + 1))
+            if over and not over <= run:
+                continue
+            middle = (bottoms[start].x0 + bottoms[end].x1) / 2
+            off = abs(middle - centre)
+            if off <= max(3.0, 0.15 * (bottoms[end].x1 - bottoms[start].x0)) and (best is None or off < best[0]):
+                best = (off, run)
+    return best[1] if best is not None else over
 
 
 def _spanning_pieces(pieces: list[_Piece]) -> list[_Piece]:
