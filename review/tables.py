@@ -237,15 +237,19 @@ def read_tables(page: PageWords, label: str, previous: PageWords | None = None) 
         caption = " ".join(ln.text for ln in lines[at:caption_end + 1])
         carried = _open_group(previous, label) if continued and previous is not None else None
         width = max(ln.x1 for ln in lines) - min(ln.x0 for ln in lines)
+        found: list[tuple[Table, bool]] = []
         for block in (_block(lines[caption_end + 1:], rotated, lines[caption_end].bottom, down=True, width=width),
                       _block(lines[:at][::-1], rotated, lines[at].top, down=False, width=width)):
             if block is None:
                 continue
-            block_lines, block_rotated = block
+            block_lines, block_rotated, bounded = block
             table = _table(label, page.number, caption, continued, block_lines, block_rotated, carried,
                            previous.number if carried is not None and previous is not None else None)
             if table is not None:
-                tables.append(table)
+                found.append((table, bounded))
+        if len(found) == 2 and found[0][1] != found[1][1]:
+            found = [f for f in found if not f[1]]  # the block that runs up to another caption is that table's
+        tables += [table for table, _ in found]
     return tables
 
 
@@ -274,13 +278,15 @@ def _page_column(page: PageWords, line: Line, start: int) -> tuple[float, float]
 
 
 def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, width: float = 0.0
-           ) -> tuple[list[Line], list[Word]] | None:
+           ) -> tuple[list[Line], list[Word], bool] | None:
     """The lines and rotated words next to the caption (below it, or above it going up) up to a wide gap or a
     line of running text.
 
     The gap allowed is ``GAP``; between the header and the first line of numbers (a line of no number and a
     line of numbers, in either order), three line heights: the space around the rule there grows with the
-    font. A line of running text (``is_prose``, as wide as the text column) ends the block whatever the gap."""
+    font. A line of running text (``is_prose``, as wide as the text column) ends the block whatever the gap.
+    The flag says whether the block ran up to another caption (tables stacked on a page: the block may be that
+    caption's table)."""
     spans: list[tuple[float, float, Line | Word]] = [(ln.top, ln.bottom, ln) for ln in lines]
     spans += [(w.top, w.bottom, w) for w in rotated if (w.top >= edge if down else w.bottom <= edge)]
     spans.sort(key=lambda s: s[0] if down else -s[1])
@@ -288,10 +294,12 @@ def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, w
     reach: float | None = None
     numbers = False  # whether the block holds a line of numbers yet
     previous = False  # whether the line kept last holds numbers
+    bounded = False
     for top, bottom, item in spans:
         if down and top < edge - 0.5 or not down and bottom > edge + 0.5:
             continue
         if isinstance(item, Line) and (starts_caption(item) or is_prose(item, width)):
+            bounded = starts_caption(item) and (reach is None or (top - reach if down else reach - bottom) <= 80)
             break
         if reach is None:
             if (top - edge if down else edge - bottom) > 80:
@@ -310,7 +318,7 @@ def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, w
     if not kept:
         return None
     block_lines = sorted((k for k in kept if isinstance(k, Line)), key=lambda ln: ln.top)
-    return block_lines, [k for k in kept if isinstance(k, Word)]
+    return block_lines, [k for k in kept if isinstance(k, Word)], bounded
 
 
 #: A gap (points) between words wider than this is no space of running text, even justified.
@@ -603,11 +611,13 @@ def _columns(header: list[Line], rotated: list[Word], left_edge: float, gutters:
     for i, piece in enumerate(bottoms):
         levels: list[str] = [piece.text]
         above = [u for u in uppers if u.line < piece.line and i in spanned[id(u)]]
+        last: set[int] = {i}
         for upper in sorted(above, key=lambda p: -p.line):
-            if len(spanned[id(upper)]) > 1:
-                levels.insert(0, upper.text)  # a header over several columns: a level of its own
+            if spanned[id(upper)] == last:  # a line more of the same header
+                levels[0] = joined_lines(upper.text, levels[0])
             else:
-                levels[0] = f"{upper.text} {levels[0]}"  # the first line of a header on two lines
+                levels.insert(0, upper.text)  # a header over several columns: a level of its own
+            last = spanned[id(upper)]
         named.append((piece, tuple(levels)))
     stub: Column | None = None
     if named and named[0][0].x0 <= left_edge + 3:
@@ -621,6 +631,16 @@ def _columns(header: list[Line], rotated: list[Word], left_edge: float, gutters:
         hi = (piece.x1 + right) / 2 if right is not None else float("inf")
         columns.append(Column(names, piece.x0, piece.x1, lo, hi))
     return columns, stub
+
+
+def joined_lines(upper: str, lower: str) -> str:
+    """A header's text set on two lines, read as one: a hyphen at the line's end before a lower-case letter is a
+    word broken there ('Non High-' 'light-based'); one that starts the lower line joins without a space."""
+    if upper.endswith("-") and lower[:1].islower():
+        return upper[:-1] + lower
+    if lower.startswith("-"):
+        return upper + lower
+    return f"{upper} {lower}"
 
 
 def _spanned(upper: _Piece, bottoms: list[_Piece], beside: list[_Piece]) -> set[int]:
