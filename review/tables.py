@@ -282,7 +282,8 @@ def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, w
     """The lines and rotated words next to the caption (below it, or above it going up) up to a wide gap or a
     line of running text.
 
-    The gap allowed is ``GAP``; between the header and the first line of numbers (a line of no number and a
+    The gap allowed is ``GAP``, or 2.2 line heights before a line of two numbers or more (rows set wide
+    apart); between the header and the first line of numbers (a line of no number and a
     line of numbers, in either order), three line heights: the space around the rule there grows with the
     font. A line of running text (``is_prose``, as wide as the text column) ends the block whatever the gap.
     The flag says whether the block ran up to another caption (tables stacked on a page: the block may be that
@@ -307,7 +308,9 @@ def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, w
         else:
             valued = isinstance(item, Line) and any(is_value(w) for w in item.words)
             rule = numbers != valued if down else (previous and not valued)
-            if (top - reach if down else reach - bottom) > (max(GAP, 3 * (bottom - top)) if rule else GAP):
+            row = isinstance(item, Line) and sum(is_value(w) for w in item.words) >= 2
+            allowed = max(GAP, 3 * (bottom - top)) if rule else max(GAP, 2.2 * (bottom - top)) if row else GAP
+            if (top - reach if down else reach - bottom) > allowed:
                 break
         previous = isinstance(item, Line) and any(is_value(w) for w in item.words)
         numbers = numbers or previous
