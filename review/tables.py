@@ -44,7 +44,7 @@ MARKS = "*\u2020\u2021\u00a7\u00b6\u2016#"
 _NUMBER = r"[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
 _CELL = re.compile(
     rf"^(?P<value>{_NUMBER})(?P<marks>[{MARKS}]*)"
-    rf"(?:(?:\u00b1|\+/-|\+-)(?P<pm>{_NUMBER})(?P<marks2>[{MARKS}]*))?"
+    rf"(?:(?:\u00b1|\+/-|\+-)(?P<pm>{_NUMBER})(?P<marks2>[{MARKS}]*)|\((?P<spread>{_NUMBER})\)(?![,;]))?"
     rf"(?:[\[(](?P<lo>{_NUMBER})[,;-](?P<hi>{_NUMBER})[\])])?"
     r"(?P<rest>.*)$")
 _PRINTED = re.compile(r"\s*([-+\u2212\u2013]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE][-+\u2212]?\d+)?)")
@@ -83,8 +83,8 @@ def read_cell(words: list[Word]) -> CellText:
     if found is None:
         return CellText(text, None, bold=bold)
     interval = (found["lo"], found["hi"]) if found["lo"] is not None else None
-    return CellText(text, found["value"], (found["marks"] or "") + (found["marks2"] or ""), found["pm"], interval,
-                    found["rest"], bold)
+    return CellText(text, found["value"], (found["marks"] or "") + (found["marks2"] or ""),
+                    found["pm"] or found["spread"], interval, found["rest"], bold)
 
 
 @dataclass(frozen=True)
@@ -217,8 +217,32 @@ def _starts_note(line: Line) -> bool:
     return head[:1] in MARKS or (head[:1].isdigit() and line.words[0].height < 0.8 * line.height)
 
 
+def upright(page: PageWords) -> PageWords:
+    """A page printed sideways (a rotated table: most of its words turned a quarter) turned upright, so that its
+    lines run left to right again; any other page as it is. Words reading upward (the usual landscape page)
+    have their top at the page's left edge; words reading downward, at its right edge. A page whose words an
+    extractor turned already keeps them, with its width and height swapped to hold them."""
+    turned = [w for w in page.words if w.rotated]
+    if len(turned) * 2 <= len(page.words):
+        right = max((w.x1 for w in page.words), default=0.0)
+        if right > page.width + 1:  # an extractor that turned the words but gives the page's size unturned
+            return PageWords(page.number, max(page.height, right), page.width, page.words)
+        return page
+    votes = sum((1 if b.top < a.top else -1) for a, b in zip(turned, turned[1:], strict=False)
+                if abs(a.x0 - b.x0) < 2 and abs(a.x1 - b.x1) < 2)
+    if votes >= 0:  # reading upward
+        words = [Word(w.text, page.height - w.bottom, w.x0, page.height - w.top, w.x1, w.bold) for w in turned]
+    else:
+        words = [Word(w.text, w.top, page.width - w.x1, w.bottom, page.width - w.x0, w.bold) for w in turned]
+    return PageWords(page.number, max(page.height, max(w.x1 for w in words)),
+                     max(page.width, max(w.bottom for w in words)), tuple(words))
+
+
 def read_tables(page: PageWords, label: str, previous: PageWords | None = None) -> list[Table]:
-    """Every reading of ``label`` on ``page``: one per caption, the block below it first, then above it."""
+    """Every reading of ``label`` on ``page``: one per caption, the block below it first, then above it (a page
+    printed sideways read turned upright)."""
+    page = upright(page)
+    previous = upright(previous) if previous is not None else None
     tables = []
     for line, start in find_captions(page, label):
         lo, hi = _page_column(page, line, start)
@@ -396,7 +420,7 @@ class _Piece:
 
 def _table(label: str, page: int, caption: str, continued: bool, lines: list[Line], rotated: list[Word],
            carried: str | None, carried_from: int | None) -> Table | None:
-    numeric = [any(is_value(w) for w in ln.words) for ln in lines]
+    numeric = [_numbers_line(ln) for ln in lines]
     if True not in numeric:
         return None
     first_body = numeric.index(True)
@@ -444,6 +468,21 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
     words = tuple(w for ln in lines for w in ln.words) + tuple(rotated)
     return Table(label, page, caption, continued, tuple(header), tuple(columns), stub, tuple(rows), tuple(notes),
                  open_group=group, carried_from=carried_from if carried else None, words=words)
+
+
+_BRACKETED = re.compile(r"^[(\[]?[-+\u2212]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)%?[)\],;]*$")
+
+
+def _numbers_line(line: Line) -> bool:
+    """Whether a line is a row of numbers: after its label (the words before its first number), at least half
+    its words are numbers (bracketed ones too: '(85.5)', '[0.61,'). A header that holds a number ('SD γ =
+    0.90' among names of columns) is not one."""
+    words = line.words
+    first = next((i for i, w in enumerate(words) if is_value(w)), None)
+    if first is None:
+        return False
+    rest = words[first:]
+    return 2 * sum(1 for w in rest if is_value(w) or _BRACKETED.match(squeezed(w.text))) >= len(rest)
 
 
 def _running(line: Line) -> bool:
@@ -638,10 +677,11 @@ def _columns(header: list[Line], rotated: list[Word], left_edge: float, gutters:
 
 def joined_lines(upper: str, lower: str) -> str:
     """A header's text set on two lines, read as one: a hyphen at the line's end before a lower-case letter is a
-    word broken there ('Non High-' 'light-based'); one that starts the lower line joins without a space."""
+    word broken there ('Non High-' 'light-based'); another hyphen at either side joins without a space
+    ('Model-' 'B/16')."""
     if upper.endswith("-") and lower[:1].islower():
         return upper[:-1] + lower
-    if lower.startswith("-"):
+    if upper.endswith("-") or lower.startswith("-"):
         return upper + lower
     return f"{upper} {lower}"
 
