@@ -12,8 +12,10 @@ is checked, with both extractors as ``registry review`` checks it (``review.agre
   paper, on its page) or on the wrong page (the page after, or before, with the same label).
   A slip whose value equals the right one is no slip and is left out.
 
-Seconds per page: the time to extract a paper's pages (both extractors) shared out over its pages,
-plus reading its tables and checking every claim above, per page that holds a gold table.
+Seconds per page (``s/page``): the time to extract a paper's pages (both extractors) shared out over its
+pages, plus reading its tables and checking every claim above, per page that holds a gold table. Reading
+alone (``read s/page``): reading every cited table on its page with both extractors' words, nothing cached,
+per page of tables (the issue's target: under 0.5 s).
 
 Usage: ``python benchmarks/bench_tables.py [--papers DIR] [--only SLUG,...] [--show N]``
 (``--show`` prints the first N right cells that did not pass, with the review's message, per paper).
@@ -37,6 +39,7 @@ PAPERS = ROOT.parent / "shared" / "papers"
 if not PAPERS.is_dir():
     PAPERS = Path("/work/shared/papers")
 
+_PLUS_MINUS = re.compile(r"(?:\u00b1|\+/-)\s*(\d[\d,]*(?:\.\d+)?|\.\d+)|\((\d[\d,]*(?:\.\d+)?|\.\d+)\)")
 _FIRST_NUMBER = re.compile(r"[-+\u2212\u2013]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE][-+\u2212]?\d+)?")
 
 
@@ -51,6 +54,13 @@ class Gold:
     printed: str
     value: str
     plus_minus: str
+
+    @property
+    def printed_plus_minus(self) -> str:
+        """The ± as a curator types it from the page: '± .02' where the cell prints '0.321±.02', '(85.5)' after a
+        value in parentheses; the gold's plain decimal where neither is printed."""
+        found = _PLUS_MINUS.search(self.printed)
+        return f"\u00b1 {found.group(1) or found.group(2)}" if found else f"\u00b1 {self.plus_minus}"
 
     @property
     def printed_value(self) -> str:
@@ -127,6 +137,7 @@ class PaperResult:
     slips: Counter[str]
     slip_kinds: dict[str, Counter[str]]
     seconds: float
+    reading: float
     table_pages: int
     cells: int
     unpassed: list[tuple[Gold, str, str]]
@@ -137,6 +148,7 @@ def run_paper(folder: Path) -> PaperResult:
     from review.agreement import check_both
     from review.cells import CellUncertainty, TableCell
     from review.extract import read_pdf
+    from review.tables import read_tables
 
     gold = read_gold(folder / "cells.tsv")
     started = time.perf_counter()
@@ -150,7 +162,7 @@ def run_paper(folder: Path) -> PaperResult:
         where = ("bench", "table cell", cell.page, cell.table, cell.row, cell.column)
         claims = [TableCell(*where, cell.printed_value)]  # type: ignore[arg-type]
         if cell.plus_minus:
-            claims.append(CellUncertainty("bench", "uncertainty", *where[2:], f"\u00b1 {cell.plus_minus}", False))
+            claims.append(CellUncertainty("bench", "uncertainty", *where[2:], cell.printed_plus_minus, False))
         for claim in claims:
             assertion = check_both(claim, readings)
             outcome = verdict(assertion)
@@ -178,8 +190,16 @@ def run_paper(folder: Path) -> PaperResult:
             passed_slips.append((kind, cell, f"{value} at {table} p.{page}"))
     checked = time.perf_counter() - started
     table_pages = len({c.page for c in gold})
+    started = time.perf_counter()
+    for doc in readings.all:  # reading alone: every cited table on its page, both extractors, nothing cached
+        for page, label in {(c.page, c.table) for c in gold}:
+            words = doc.page_words(page)
+            if words is not None:
+                read_tables(words, label, doc.page_words(page - 1) if page > 1 else None)
+    reading = (time.perf_counter() - started) / table_pages
     seconds = (extracted * table_pages / page_count + checked) / table_pages
-    return PaperResult(folder.name, right, caught, kinds, seconds, table_pages, len(gold), unpassed, passed_slips)
+    return PaperResult(folder.name, right, caught, kinds, seconds, reading, table_pages, len(gold), unpassed,
+                       passed_slips)
 
 
 def _right(c: Counter[str]) -> str:
@@ -208,12 +228,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no papers with cells.tsv and paper.pdf under {args.papers}")
         return 1
     results = []
-    print(f"{'paper':28s} {'right claims (cell value and ±)':58s} {'slips':52s} s/page")
+    print(f"{'paper':28s} {'right claims (cell value and ±)':58s} {'slips':52s} s/page read s/page")
     for folder in folders:
         result = run_paper(folder)
         results.append(result)
-        print(f"{result.slug:28s} {_right(result.right):58s} {_slips(result.slips):52s} {result.seconds:.3f}",
-              flush=True)
+        print(f"{result.slug:28s} {_right(result.right):58s} {_slips(result.slips):52s} {result.seconds:.3f}  "
+              f"{result.reading:.3f}", flush=True)
         for cell, claim, why in result.unpassed[:args.show]:
             print(f"    {claim}: {cell.table} p.{cell.page} row '{cell.row}' column '{cell.column}' "
                   f"'{cell.printed}': {why[:300]}")
@@ -228,19 +248,20 @@ def main(argv: list[str] | None = None) -> int:
             kinds[kind] += c
     pages = sum(r.table_pages for r in results)
     seconds = sum(r.seconds * r.table_pages for r in results) / max(pages, 1)
-    print(f"{'overall':28s} {_right(right):58s} {_slips(caught):52s} {seconds:.3f}")
+    reading = sum(r.reading * r.table_pages for r in results) / max(pages, 1)
+    print(f"{'overall':28s} {_right(right):58s} {_slips(caught):52s} {seconds:.3f}  {reading:.3f}")
     for kind, c in sorted(kinds.items()):
         print(f"    slips, {kind:22s} {_slips(c)}")
-    slowest = max(results, key=lambda r: r.seconds)
-    print(f"cells {sum(r.cells for r in results)}, pages of tables {pages}, slowest {slowest.slug} "
-          f"{slowest.seconds:.3f} s/page")
+    slowest = max(results, key=lambda r: r.reading)
+    print(f"cells {sum(r.cells for r in results)}, pages of tables {pages}; reading the tables of a page, slowest "
+          f"{slowest.slug} {slowest.reading:.3f} s/page (both extractors)")
     total = sum(right.values())
     met = {
         "at least 99% of right claims pass": right["pass"] >= 0.99 * total,
         "no right claim fails": right["fail"] == 0,
         "at most 1% cannot check": right["cannot check"] <= 0.01 * total,
         "every slip caught": caught["passed"] == 0,
-        "under 0.5 s per page of tables (slowest paper)": slowest.seconds < 0.5,
+        "reading a page of tables under 0.5 s (slowest paper, both extractors)": slowest.reading < 0.5,
     }
     for target, ok in met.items():
         print(f"target {'met    ' if ok else 'NOT met'}: {target}")

@@ -43,7 +43,7 @@ CELL_GAP = 4.2
 MARKS = "*\u2020\u2021\u00a7\u00b6\u2016#"
 _NUMBER = r"[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
 _CELL = re.compile(
-    rf"^(?P<value>{_NUMBER})(?P<marks>[{MARKS}]*)"
+    rf"^(?P<bound>[<>\u2264\u2265~\u2248])?[(\[]?(?P<value>{_NUMBER})(?P<marks>[{MARKS}]*)"
     rf"(?:(?:\u00b1|\+/-|\+-)(?P<pm>{_NUMBER})(?P<marks2>[{MARKS}]*)|\((?P<spread>{_NUMBER})\)(?![,;]))?"
     rf"(?:[\[(](?P<lo>{_NUMBER})[,;-](?P<hi>{_NUMBER})[\])])?"
     r"(?P<rest>.*)$")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import functools
+import re
 from pathlib import Path
 
 import pytest
@@ -42,8 +43,6 @@ def _gold(slug: str, table: str, page: int) -> list[dict[str, str]]:
 
 
 def _printed_value(printed: str) -> str:
-    import re
-
     found = re.search(r"[-+\u2212\u2013]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)", printed)
     assert found is not None, printed
     return found.group(0)
@@ -72,7 +71,9 @@ def test_every_gold_cell_of_the_table_passes_and_the_next_rows_value_fails(slug:
         where = ("t", "table cell", page, table, cell["row"], cell["column"])
         claims = [TableCell(*where, _printed_value(cell["printed"]))]  # type: ignore[arg-type]
         if cell["plus_minus"]:
-            claims.append(CellUncertainty("t", "uncertainty", *where[2:], f"\u00b1 {cell['plus_minus']}", False))
+            printed = re.search(r"\u00b1\s*([\d.]+)|\(([\d.]+)\)", cell["printed"])
+            spread = (printed.group(1) or printed.group(2)) if printed else cell["plus_minus"]
+            claims.append(CellUncertainty("t", "uncertainty", *where[2:], f"\u00b1 {spread}", False))
         for claim in claims:
             assertion = check_both(claim, readings)
             if assertion.outcome != PASS:
