@@ -239,8 +239,9 @@ def upright(page: PageWords) -> PageWords:
 
 
 def read_tables(page: PageWords, label: str, previous: PageWords | None = None) -> list[Table]:
-    """Every reading of ``label`` on ``page``: one per caption, the block below it first, then above it (a page
-    printed sideways read turned upright)."""
+    """Every reading of ``label`` on ``page``: one per caption, the block nearer to it first (a page printed
+    sideways read turned upright). Of two tables stacked on a page, the block beside a caption that runs up to
+    the other caption is the other's, and where both blocks do, the farther one is."""
     page = upright(page)
     previous = upright(previous) if previous is not None else None
     tables = []
@@ -261,7 +262,7 @@ def read_tables(page: PageWords, label: str, previous: PageWords | None = None) 
         caption = " ".join(ln.text for ln in lines[at:caption_end + 1])
         carried = _open_group(previous, label) if continued and previous is not None else None
         width = max(ln.x1 for ln in lines) - min(ln.x0 for ln in lines)
-        found: list[tuple[Table, bool]] = []
+        found: list[tuple[Table, bool, float]] = []
         for block in (_block(lines[caption_end + 1:], rotated, lines[caption_end].bottom, down=True, width=width),
                       _block(lines[:at][::-1], rotated, lines[at].top, down=False, width=width)):
             if block is None:
@@ -270,10 +271,16 @@ def read_tables(page: PageWords, label: str, previous: PageWords | None = None) 
             table = _table(label, page.number, caption, continued, block_lines, block_rotated, carried,
                            previous.number if carried is not None and previous is not None else None)
             if table is not None:
-                found.append((table, bounded))
+                away = (block_lines[0].top - lines[caption_end].bottom if block_lines[0].top >= lines[at].top
+                        else lines[at].top - block_lines[-1].bottom)
+                found.append((table, bounded, away))
         if len(found) == 2 and found[0][1] != found[1][1]:
             found = [f for f in found if not f[1]]  # the block that runs up to another caption is that table's
-        tables += [table for table, _ in found]
+        elif len(found) == 2:
+            found.sort(key=lambda f: f[2])  # a caption is set closer to its own table than to the next float
+            if found[0][1]:
+                found = found[:1]  # stacked between two captions: the farther block is the other caption's
+        tables += [table for table, _, _ in found]
     return tables
 
 
