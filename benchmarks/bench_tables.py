@@ -40,7 +40,8 @@ if not PAPERS.is_dir():
     PAPERS = Path("/work/shared/papers")
 
 _PLUS_MINUS = re.compile(r"(?:\u00b1|\+/-)\s*(\d[\d,]*(?:\.\d+)?|\.\d+)|\((\d[\d,]*(?:\.\d+)?|\.\d+)\)")
-_FIRST_NUMBER = re.compile(r"[-+\u2212\u2013]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE][-+\u2212]?\d+)?")
+_FIRST_NUMBER = re.compile(r"[-+\u2212\u2013]?(?:\d{1,3}(?:[ \u2009\u202f]\d{3})+(?![\d,])(?:\.\d+)?"
+                           r"|\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE][-+\u2212]?\d+)?")
 
 
 @dataclass(frozen=True)

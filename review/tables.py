@@ -470,7 +470,7 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
     for (line, stub_words, cells, row_group), levels in zip(pending, outer, strict=True):
         own = _text([w for w in stub_words if w not in levels[1]]).strip()
         path = tuple(p for p in (row_group, *levels[0], own) if p)
-        rows.append(Row(path, line, cells, carried_from if row_group is not None and row_group == carried
+        rows.append(Row(path, line, _thousands(cells), carried_from if row_group is not None and row_group == carried
                         else None))
     words = tuple(w for ln in lines for w in ln.words) + tuple(rotated)
     return Table(label, page, caption, continued, tuple(header), tuple(columns), stub, tuple(rows), tuple(notes),
@@ -490,6 +490,27 @@ def _numbers_line(line: Line) -> bool:
         return False
     rest = words[first:]
     return 2 * sum(1 for w in rest if is_value(w) or _BRACKETED.match(squeezed(w.text))) >= len(rest)
+
+
+#: A gap (points) narrower than this between digit groups is a thin space inside one number ('45 000').
+THIN_SPACE = 3.0
+_LEAD_GROUP = re.compile(r"^[-+\u2212]?\d{1,3}$")
+_GROUP = re.compile(r"^\d{3}(?:[.,]\d+)?[%" + re.escape(MARKS) + r"]*$")
+
+
+def _thousands(words: tuple[Word, ...]) -> tuple[Word, ...]:
+    """A row's words with numbers whose thousands are set apart by a thin space ('45 000', '453 291') joined into
+    one word, so that the groups are read as one value in one cell."""
+    out: list[Word] = []
+    for word in words:
+        last = out[-1] if out else None
+        if (last is not None and _GROUP.match(word.text) and word.x0 - last.x1 < THIN_SPACE
+                and (_LEAD_GROUP.match(last.text) or re.match(r"^[-+\u2212]?\d{1,3}(?: \d{3})+$", last.text))):
+            out[-1] = Word(f"{last.text} {word.text}", last.x0, min(last.top, word.top), word.x1,
+                           max(last.bottom, word.bottom), last.bold and word.bold)
+        else:
+            out.append(word)
+    return tuple(out)
 
 
 def _running(line: Line) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from review.tables import _runs, is_prose, joined_lines
+from review.tables import _runs, _thousands, is_prose, joined_lines
 from review.words import Line, Word
 
 ROWS = [100.0, 110.0, 120.0, 130.0, 140.0, 150.0, 160.0, 170.0]
@@ -49,3 +49,15 @@ def test_running_text_is_a_wide_line_of_words_without_gaps_between_cells() -> No
     assert not is_prose(row, row.x1 - row.x0)
     short = _line("the mean is shown".split(), 3.0)
     assert not is_prose(short, 400.0)
+
+
+def _words(spec: list[tuple[str, float, float]]) -> tuple[Word, ...]:
+    return tuple(Word(text, x0, 100.0, x1, 109.0) for text, x0, x1 in spec)
+
+
+def test_thousands_set_apart_by_a_thin_space_are_one_number() -> None:
+    row = _words([("45", 100.0, 109.0), ("000", 110.7, 124.0), ("11.3%", 150.0, 170.0),
+                  ("453", 200.0, 213.0), ("291", 214.6, 228.0), ("17", 260.0, 269.0)])
+    assert [w.text for w in _thousands(row)] == ["45 000", "11.3%", "453 291", "17"]
+    apart = _words([("45", 100.0, 109.0), ("000", 120.0, 133.0)])  # a column gap: two cells
+    assert [w.text for w in _thousands(apart)] == ["45", "000"]
