@@ -4,6 +4,7 @@ The record names a cell as a printed table label, a row label and a column heade
 several levels joined by ' / ', outermost first). ``read_tables`` turns the words of one page
 (``review.words``) into that shape:
 
+0. **Sideways pages** (most words turned a quarter) are turned upright first (``upright``).
 1. **Caption**: a line that starts with the label followed by ':', '.' or '|', or by
    '(continued)', or a line that is the label alone ('TABLE II'). A mention in prose ('Table 1
    gives ...') is not a caption.
@@ -12,17 +13,24 @@ several levels joined by ' / ', outermost first). ``read_tables`` turns the word
    the full width. Lines are grouped again inside that column, so that the next column's lines do
    not join the table's.
 3. **Block**: the caption paragraph, then the lines (and rotated words) next to it, below it or
-   above it (captions under tables), until a vertical gap wider than ``GAP`` points.
-4. **Header and body**: the header is the block's lines before its first line of numbers (a line
-   of one label at the left edge just before numbers is a *row group*, as in 'NT 2.5B' over its
-   folds); the body is the rest. Header words are clustered at gaps wider than ``CELL_GAP``; a
-   cluster nothing is printed under is a bottom-level header, and so is each rotated header
-   (rotated words side by side, read line by line). Above a bottom-level header, a cluster that also
-   covers another bottom-level header is a spanning level ('Histone marks'); one that covers only
-   it is the first line of a two-line header ('Splice sites' over '(acceptor)').
-5. **Cells**: a column owns the words whose centre lies between the midpoints to its neighbours'
+   above it (captions under tables), until a vertical gap wider than ``GAP`` points (wider between
+   header and body, and before rows set wide apart), a line of running text (``is_prose``) or another
+   caption. Of two tables stacked on a page, a block that runs up to the other caption is the other's.
+4. **Header and body**: the header is the block's lines before its first row of numbers (a line
+   that is half numbers after its label; a line of one label at the left edge just before numbers is
+   a *row group*, as in 'NT 2.5B' over its folds); the body is the rest. Header words are clustered at
+   gaps wider than ``CELL_GAP`` (spanning headers at ``LABEL_GAP``), and bottom-level clusters are
+   split where a gap between the body's columns falls between their words. A cluster nothing is printed
+   under is a bottom-level header, and so is each rotated header (rotated words side by side, read line
+   by line). Above the bottom-level headers, a cluster spans those it overlaps, or else the run of them
+   it is centred over (``_spanned``): over several it is a level of its own ('Histone marks'), over one
+   the line before it ('Splice sites' over '(acceptor)', joined by ``joined_lines``).
+5. **Row labels**: the leading columns whose cells hold no number are row labels; the rows' label
+   words form label columns, the innermost the row's own label and each outer one a multirow label
+   naming the run of rows it is centred on or starts (``_runs``).
+6. **Cells**: a column owns the words whose centre lies between the midpoints to its neighbours'
    headers, which holds for right-aligned numbers under wide headers and for wide '0.681 ± 0.019'
-   cells under narrow ones. A row's label is its words left of the first data column.
+   cells under narrow ones; thousands set apart by a thin space are one word ('45 000').
 
 A table continued on the next page ('Table 5 (continued)') keeps the row group that was open at
 the end of the previous page, whose label is printed there only.
