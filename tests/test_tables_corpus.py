@@ -56,6 +56,8 @@ CASES = [
     ("david-hermes-2023", "Table 2", 11),
     # spanning headers narrower than the two columns they span ('Black (B)' over 'BF' and 'BM')
     ("robinson-facebias-2020", "Table 1", 3),
+    # a sideways (landscape) table of 323 cells, 'mean (s.d.)' in each, under a header that holds numbers
+    ("kaiser-simple-2019", "Table 3", 15),
 ]
 
 
