@@ -4,7 +4,9 @@ A claim that reads the text is checked once with the primary reading (pypdf's te
 words) and once with poppler's. It passes only when both pass: a value one parser reads in the
 cell and the other does not is a doubt, and a 'source-checked' review is not written over a doubt.
 Either way, the assertion keeps the second extractor's verdict (``Assertion.second``) and, where
-they disagree, its detail says so. Claims that read no text (records compared with each other,
+they disagree, its detail says so. A claim one extractor could not check (its table, row or column
+unreadable there) is never a pass: it fails where the other found the cell holding something else,
+and cannot be checked otherwise. Claims that read no text (records compared with each other,
 the PDF's metadata, recomputed numbers) are checked once.
 """
 
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from review.claims import Assertion, Claim, Opinion
+from review.claims import FAIL, Assertion, Claim, Opinion
 from review.extract import Readings
 
 
@@ -29,9 +31,21 @@ def check_both(claim: Claim, readings: Readings) -> Assertion:
         return dataclasses.replace(first, second=Opinion(second.extractor, None, detail="reads no text"))
     other = claim.check(second)
     opinion = Opinion(second.extractor, other.passed, other.matched, other.detail)
-    if first.passed == other.passed:
-        return dataclasses.replace(first, second=opinion)
     name = second.extractor.split(" ")[0]
+    if first.outcome == other.outcome:
+        return dataclasses.replace(first, second=opinion)
+    if other.unreadable and first.outcome != FAIL:  # a pass one extractor cannot confirm is no pass
+        return dataclasses.replace(first, passed=False, unreadable=True, second=opinion,
+                                   detail=f"{first.detail}; but {name} cannot read it: {other.detail}" if first.detail
+                                   else f"{name} cannot read it: {other.detail}")
+    if first.unreadable:
+        if other.passed:
+            return dataclasses.replace(first, second=opinion,
+                                       detail=f"{first.detail}; {name} reads '{other.matched}' there and passes it "
+                                              "(the extractors disagree)")
+        return dataclasses.replace(first, unreadable=False, matched=other.matched, found=other.found,
+                                   second=opinion, detail=f"{name} reads the cell: {other.detail}; the primary "
+                                                          f"extractor cannot read it: {first.detail}")
     if first.passed:
         detail = f"{first.detail}; but {name} disagrees: {other.detail}" if first.detail else (
             f"{name} disagrees: {other.detail}")
@@ -51,4 +65,5 @@ def _primary_passed(assertion: Assertion) -> bool:
     """The primary's own verdict: an assertion failed only because the second disagreed was a primary pass."""
     if assertion.second is None or assertion.second.passed is None:
         return assertion.passed
-    return assertion.passed or not assertion.second.passed and "disagrees:" in assertion.detail
+    return assertion.passed or not assertion.second.passed and (
+        "disagrees:" in assertion.detail or " cannot read it:" in assertion.detail)

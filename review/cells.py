@@ -142,30 +142,51 @@ class CellAt(Claim):
         if doc.page(self.page) is None:
             return self._missing_page(doc, self.page)
         if doc.page_words(self.page) is None:
-            return f"{doc.extractor} gives no positioned words, so the cell cannot be read"
+            return Unread(f"{doc.extractor} gives no positioned words, so the cell cannot be read")
         tables = tables_on(doc, self.page, self.table)
         if not tables:
             elsewhere = [n for n in range(1, doc.page_count + 1) if n != self.page and tables_on(doc, n, self.table)]
             hint = f"; it is on page {', '.join(map(str, elsewhere))}" if elsewhere else ""
-            return f"no caption of {self.table} on page {self.page} (and no table of numbers under or over one){hint}"
+            return Unread(f"no caption of {self.table} on page {self.page} (and no table of numbers under or over "
+                          f"one){hint}")
         for table in tables:
             rows = find_rows(table, self.row)
             if rows:
                 break
         else:
-            table = tables[0]
-            names = ", ".join(f"'{r.name}'" for r in table.rows[:12])
-            return f"no row '{self.row}' in {self.table} on page {self.page}; its rows are {names}"
+            return Unread(f"no row '{self.row}' in {self.table} on page {self.page}; read {_shape(tables[0])}")
         if len(rows) > 1:
             names = ", ".join(f"'{r.name}'" for r in rows)
-            return (f"row '{self.row}' is printed {len(rows)} times in {self.table} ({names}); name the row with its "
-                    "group, as 'group / label'")
+            return Unread(f"row '{self.row}' is printed {len(rows)} times in {self.table} ({names}); name the row "
+                          "with its group, as 'group / label'")
         columns = find_columns(table, self.column)
         if len(columns) != 1:
-            names = ", ".join(f"'{c.name}'" for c in table.columns)
             many = f"{len(columns)} columns are named '{self.column}'" if columns else f"no column '{self.column}'"
-            return f"{many} in {self.table} on page {self.page}; its columns are {names}"
+            return Unread(f"{many} in {self.table} on page {self.page}; read {_shape(table)}")
         return Located(table, rows[0], columns[0])
+
+
+class Unread(str):
+    """Why a cited cell could not be read, naming what was read instead: the claim cannot be checked (neither
+    passed nor failed)."""
+
+
+def _shape(table: Table, most: int = 12) -> str:
+    """What was read of a table, for a message: its rows and its columns (the first ``most`` of each)."""
+
+    def names(items: tuple[Row, ...] | tuple[Column, ...], what: str) -> str:
+        listed = ", ".join(f"'{item.name}'" for item in items[:most])
+        more = f" and {len(items) - most} more" if len(items) > most else ""
+        return f"{len(items)} {what}{'' if len(items) == 1 else 's'}" + (f" ({listed}{more})" if items else "")
+
+    return f"{names(table.rows, 'row')} and {names(table.columns, 'column')}"
+
+
+def _cannot(claim: CellAt, expected: str, spot: str, prefix: str = "") -> Assertion | None:
+    """The assertion for a cell that could not be found: cannot check where it could not be read."""
+    if isinstance(spot, Unread):
+        return claim._unreadable(expected, claim.page, prefix + spot)
+    return None
 
 
 @dataclass(frozen=True)
@@ -178,7 +199,7 @@ class TableCell(CellAt):
         expected = f"'{self.value}' in {self.table}, row '{self.row}', column '{self.column}'"
         spot = self.locate(doc)
         if isinstance(spot, str):
-            return self._result(expected, False, self.page, detail=spot)
+            return _cannot(self, expected, spot) or self._result(expected, False, self.page, detail=spot)
         cell = spot.cell
         wanted = _value(self.value)
         if cell.value is not None and _value(cell.value) == wanted:
@@ -234,7 +255,8 @@ class CellUncertainty(CellAt):
         expected = f"'{self.printed}' in the cell"
         spot = self.locate(doc)
         if isinstance(spot, str):
-            return self._result(expected, False, self.page, detail=f"the cell cannot be read: {spot}")
+            return _cannot(self, expected, spot, "the cell cannot be read: ") or self._result(
+                expected, False, self.page, detail=f"the cell cannot be read: {spot}")
         cell = spot.cell
         found: tuple[str, ...] | None = (cell.interval if self.interval else
                                          ((cell.plus_minus,) if cell.plus_minus else None))
@@ -352,6 +374,8 @@ class UncertaintyStated(Claim):
         if isinstance(cited, str):
             return self._result(expected, False, self.stated_at[0] if self.stated_at else self.page, detail=cited)
         places = self._places(doc)
+        if isinstance(places, Unread):
+            return self._unreadable(expected, self.page, str(places))
         if isinstance(places, str):
             return self._result(expected, False, self.page, detail=places)
         places = cited + places
@@ -421,7 +445,8 @@ class UncertaintyStated(Claim):
         if self.table is not None and self.row is not None and self.column is not None:
             spot = CellAt(self.record_id, self.claim, self.page, self.table, self.row, self.column).locate(doc)
             if isinstance(spot, str):
-                return f"the cell cannot be read: {spot}"
+                why = f"the cell cannot be read: {spot}"
+                return Unread(why) if isinstance(spot, Unread) else why
             return [(f"column header '{spot.column.name}'", spot.column.name), (f"row label '{spot.row.name}'",
                                                                                    spot.row.name),
                     (f"caption of {self.table}", spot.table.caption),
@@ -470,7 +495,7 @@ class CellUnit(CellAt):
         expected = f"{' or '.join(self.symbols)} ({self.unit})" if self.symbols else f"no unit ({self.unit})"
         spot = self.locate(doc)
         if isinstance(spot, str):
-            return self._result(expected, False, self.page, detail=f"the cell cannot be read: {spot}")
+            return _cannot(self, expected, spot) or self._result(expected, False, self.page, detail=spot)
         near = [("cell", spot.cell.rest), (f"column header '{spot.column.name}'", spot.column.name),
                 (f"row label '{spot.row.name}'", spot.row.name)]
         for name, text in near:

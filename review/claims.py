@@ -114,10 +114,16 @@ class Assertion:
     """For a table cell: the row and column where the value was found (its own cell, or where else it is)."""
     second: Opinion | None = None
     """What the second extractor's reading said, where one was run."""
+    unreadable: bool = False
+    """The claim could not be checked (its table, row or column could not be read): neither passed nor failed.
+    ``passed`` is False, so that nothing counts it as checked."""
 
     @property
     def outcome(self) -> str:
-        return "pass" if self.passed else "fail"
+        """The verdict: 'pass', 'fail' (the page prints something else) or 'cannot check'."""
+        if self.passed:
+            return PASS
+        return CANNOT_CHECK if self.unreadable else FAIL
 
     def plain(self) -> tuple[Any, ...]:
         """The assertion as plain values (the second opinion a tuple too), as the review's child process sends it."""
@@ -126,9 +132,13 @@ class Assertion:
     @classmethod
     def from_plain(cls, fields: tuple[Any, ...] | list[Any]) -> Assertion:
         """The assertion ``plain`` gave."""
-        record_id, claim, expected, passed, page, matched, detail, found, second = fields
+        record_id, claim, expected, passed, page, matched, detail, found, second, unreadable = fields
         return cls(record_id, claim, expected, passed, page, matched, detail, found,
-                   Opinion(*second) if second is not None else None)
+                   Opinion(*second) if second is not None else None, unreadable)
+
+
+#: The three verdicts of a claim.
+PASS, FAIL, CANNOT_CHECK = "pass", "fail", "cannot check"
 
 
 @dataclass(frozen=True)
@@ -157,6 +167,10 @@ class Claim:
     def _result(self, expected: str, passed: bool, page: int | None = None, matched: str = "",
                 detail: str = "", found: str = "") -> Assertion:
         return Assertion(self.record_id, self.claim, expected, passed, page, matched, detail, found)
+
+    def _unreadable(self, expected: str, page: int | None, detail: str) -> Assertion:
+        """The claim could not be checked: what was read instead is in ``detail``."""
+        return Assertion(self.record_id, self.claim, expected, False, page, detail=detail, unreadable=True)
 
     @staticmethod
     def _missing_page(doc: Extraction, page: int) -> str:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from registry import limits
 from registry.errors import RegistryError
 from registry.textsafe import excerpt
-from review.claims import Assertion, Claim, locator_of, record_claims, source_claims
+from review.claims import CANNOT_CHECK, FAIL, Assertion, Claim, locator_of, record_claims, source_claims
 from review.errors import NotCheckableError, ReviewLimitError
 from review.pdftext import MAX_PAGE_CHARS
 
@@ -64,11 +64,27 @@ class ReviewRun:
 
     @property
     def failures(self) -> list[Assertion]:
-        return [a for a in self.assertions if not a.passed]
+        """The assertions that failed: the page prints something else."""
+        return [a for a in self.assertions if a.outcome == FAIL]
+
+    @property
+    def unchecked(self) -> list[Assertion]:
+        """The assertions that could not be checked (a table, row or column not read): never a pass."""
+        return [a for a in self.assertions if a.outcome == CANNOT_CHECK]
 
     @property
     def passed(self) -> bool:
-        return bool(self.assertions) and not self.failures
+        return bool(self.assertions) and all(a.passed for a in self.assertions)
+
+
+def verdicts(run: ReviewRun) -> str:
+    """'3 of 9 assertions failed', '2 of 9 assertions could not be checked', or both: the verdicts that are no
+    pass, counted apart."""
+    total = len(run.assertions)
+    parts = [f"{len(run.failures)} of {total} assertions failed"] if run.failures else []
+    if run.unchecked:
+        parts.append(f"{len(run.unchecked)}{'' if parts else f' of {total} assertions'} could not be checked")
+    return " and ".join(parts) or f"none of {total} assertions failed"
 
 
 def plan_review(registry: Registry, record_id: str) -> ReviewPlan:
@@ -280,9 +296,9 @@ def build_review(registry: Registry, run: ReviewRun, *, now: dt.datetime | None 
     from review import REVIEWER
 
     if not run.passed:
-        failed = ", ".join(sorted({a.claim for a in run.failures}))
+        failed = ", ".join(sorted({a.claim for a in run.failures + run.unchecked}))
         raise RegistryError(
-            f"not writing a review: {len(run.failures)} of {len(run.assertions)} assertions failed ({failed})",
+            f"not writing a review: {verdicts(run)} ({failed})",
             "a 'source-checked' review is written only when every assertion passes; fix the record or check "
             "that the PDF is the one the source pins, then run again",
         )

@@ -4,6 +4,7 @@ The record names a cell as a printed table label, a row label and a column heade
 several levels joined by ' / ', outermost first). ``read_tables`` turns the words of one page
 (``review.words``) into that shape:
 
+0. **Sideways pages** (most words turned a quarter) are turned upright first (``upright``).
 1. **Caption**: a line that starts with the label followed by ':', '.' or '|', or by
    '(continued)', or a line that is the label alone ('TABLE II'). A mention in prose ('Table 1
    gives ...') is not a caption.
@@ -12,17 +13,24 @@ several levels joined by ' / ', outermost first). ``read_tables`` turns the word
    the full width. Lines are grouped again inside that column, so that the next column's lines do
    not join the table's.
 3. **Block**: the caption paragraph, then the lines (and rotated words) next to it, below it or
-   above it (captions under tables), until a vertical gap wider than ``GAP`` points.
-4. **Header and body**: the header is the block's lines before its first line of numbers (a line
-   of one label at the left edge just before numbers is a *row group*, as in 'NT 2.5B' over its
-   folds); the body is the rest. Header words are clustered at gaps wider than ``CELL_GAP``; a
-   cluster nothing is printed under is a bottom-level header, and so is each rotated header
-   (rotated words side by side, read line by line). Above a bottom-level header, a cluster that also
-   covers another bottom-level header is a spanning level ('Histone marks'); one that covers only
-   it is the first line of a two-line header ('Splice sites' over '(acceptor)').
-5. **Cells**: a column owns the words whose centre lies between the midpoints to its neighbours'
+   above it (captions under tables), until a vertical gap wider than ``GAP`` points (wider between
+   header and body, and before rows set wide apart), a line of running text (``is_prose``) or another
+   caption. Of two tables stacked on a page, a block that runs up to the other caption is the other's.
+4. **Header and body**: the header is the block's lines before its first row of numbers (a line
+   that is half numbers after its label; a line of one label at the left edge just before numbers is
+   a *row group*, as in 'NT 2.5B' over its folds); the body is the rest. Header words are clustered at
+   gaps wider than ``CELL_GAP`` (spanning headers at ``LABEL_GAP``), and bottom-level clusters are
+   split where a gap between the body's columns falls between their words. A cluster nothing is printed
+   under is a bottom-level header, and so is each rotated header (rotated words side by side, read line
+   by line). Above the bottom-level headers, a cluster spans those it overlaps, or else the run of them
+   it is centred over (``_spanned``): over several it is a level of its own ('Histone marks'), over one
+   the line before it ('Splice sites' over '(acceptor)', joined by ``joined_lines``).
+5. **Row labels**: the leading columns whose cells hold no number are row labels; the rows' label
+   words form label columns, the innermost the row's own label and each outer one a multirow label
+   naming the run of rows it is centred on or starts (``_runs``).
+6. **Cells**: a column owns the words whose centre lies between the midpoints to its neighbours'
    headers, which holds for right-aligned numbers under wide headers and for wide '0.681 ± 0.019'
-   cells under narrow ones. A row's label is its words left of the first data column.
+   cells under narrow ones; thousands set apart by a thin space are one word ('45 000').
 
 A table continued on the next page ('Table 5 (continued)') keeps the row group that was open at
 the end of the previous page, whose label is printed there only.
@@ -43,8 +51,8 @@ CELL_GAP = 4.2
 MARKS = "*\u2020\u2021\u00a7\u00b6\u2016#"
 _NUMBER = r"[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
 _CELL = re.compile(
-    rf"^(?P<value>{_NUMBER})(?P<marks>[{MARKS}]*)"
-    rf"(?:(?:\u00b1|\+/-|\+-)(?P<pm>{_NUMBER})(?P<marks2>[{MARKS}]*))?"
+    rf"^(?P<bound>[<>\u2264\u2265~\u2248])?[(\[]?(?P<value>{_NUMBER})(?P<marks>[{MARKS}]*)"
+    rf"(?:(?:\u00b1|\+/-|\+-)(?P<pm>{_NUMBER})(?P<marks2>[{MARKS}]*)|\((?P<spread>{_NUMBER})\)(?![,;]))?"
     rf"(?:[\[(](?P<lo>{_NUMBER})[,;-](?P<hi>{_NUMBER})[\])])?"
     r"(?P<rest>.*)$")
 _PRINTED = re.compile(r"\s*([-+\u2212\u2013]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE][-+\u2212]?\d+)?)")
@@ -83,8 +91,8 @@ def read_cell(words: list[Word]) -> CellText:
     if found is None:
         return CellText(text, None, bold=bold)
     interval = (found["lo"], found["hi"]) if found["lo"] is not None else None
-    return CellText(text, found["value"], (found["marks"] or "") + (found["marks2"] or ""), found["pm"], interval,
-                    found["rest"], bold)
+    return CellText(text, found["value"], (found["marks"] or "") + (found["marks2"] or ""),
+                    found["pm"] or found["spread"], interval, found["rest"], bold)
 
 
 @dataclass(frozen=True)
@@ -217,8 +225,33 @@ def _starts_note(line: Line) -> bool:
     return head[:1] in MARKS or (head[:1].isdigit() and line.words[0].height < 0.8 * line.height)
 
 
+def upright(page: PageWords) -> PageWords:
+    """A page printed sideways (a rotated table: most of its words turned a quarter) turned upright, so that its
+    lines run left to right again; any other page as it is. Words reading upward (the usual landscape page)
+    have their top at the page's left edge; words reading downward, at its right edge. A page whose words an
+    extractor turned already keeps them, with its width and height swapped to hold them."""
+    turned = [w for w in page.words if w.rotated]
+    if len(turned) * 2 <= len(page.words):
+        right = max((w.x1 for w in page.words), default=0.0)
+        if right > page.width + 1:  # an extractor that turned the words but gives the page's size unturned
+            return PageWords(page.number, max(page.height, right), page.width, page.words)
+        return page
+    votes = sum((1 if b.top < a.top else -1) for a, b in zip(turned, turned[1:], strict=False)
+                if abs(a.x0 - b.x0) < 2 and abs(a.x1 - b.x1) < 2)
+    if votes >= 0:  # reading upward
+        words = [Word(w.text, page.height - w.bottom, w.x0, page.height - w.top, w.x1, w.bold) for w in turned]
+    else:
+        words = [Word(w.text, w.top, page.width - w.x1, w.bottom, page.width - w.x0, w.bold) for w in turned]
+    return PageWords(page.number, max(page.height, max(w.x1 for w in words)),
+                     max(page.width, max(w.bottom for w in words)), tuple(words))
+
+
 def read_tables(page: PageWords, label: str, previous: PageWords | None = None) -> list[Table]:
-    """Every reading of ``label`` on ``page``: one per caption, the block below it first, then above it."""
+    """Every reading of ``label`` on ``page``: one per caption, the block nearer to it first (a page printed
+    sideways read turned upright). Of two tables stacked on a page, the block beside a caption that runs up to
+    the other caption is the other's, and where both blocks do, the farther one is."""
+    page = upright(page)
+    previous = upright(previous) if previous is not None else None
     tables = []
     for line, start in find_captions(page, label):
         lo, hi = _page_column(page, line, start)
@@ -236,15 +269,26 @@ def read_tables(page: PageWords, label: str, previous: PageWords | None = None) 
             caption_end += 1
         caption = " ".join(ln.text for ln in lines[at:caption_end + 1])
         carried = _open_group(previous, label) if continued and previous is not None else None
-        for block in (_block(lines[caption_end + 1:], rotated, lines[caption_end].bottom, down=True),
-                      _block(lines[:at][::-1], rotated, lines[at].top, down=False)):
+        width = max(ln.x1 for ln in lines) - min(ln.x0 for ln in lines)
+        found: list[tuple[Table, bool, float]] = []
+        for block in (_block(lines[caption_end + 1:], rotated, lines[caption_end].bottom, down=True, width=width),
+                      _block(lines[:at][::-1], rotated, lines[at].top, down=False, width=width)):
             if block is None:
                 continue
-            block_lines, block_rotated = block
+            block_lines, block_rotated, bounded = block
             table = _table(label, page.number, caption, continued, block_lines, block_rotated, carried,
                            previous.number if carried is not None and previous is not None else None)
             if table is not None:
-                tables.append(table)
+                away = (block_lines[0].top - lines[caption_end].bottom if block_lines[0].top >= lines[at].top
+                        else lines[at].top - block_lines[-1].bottom)
+                found.append((table, bounded, away))
+        if len(found) == 2 and found[0][1] != found[1][1]:
+            found = [f for f in found if not f[1]]  # the block that runs up to another caption is that table's
+        elif len(found) == 2:
+            found.sort(key=lambda f: f[2])  # a caption is set closer to its own table than to the next float
+            if found[0][1]:
+                found = found[:1]  # stacked between two captions: the farther block is the other caption's
+        tables += [table for table, _, _ in found]
     return tables
 
 
@@ -272,24 +316,43 @@ def _page_column(page: PageWords, line: Line, start: int) -> tuple[float, float]
     return (mid, page.width) if x0 >= mid else (0.0, mid)
 
 
-def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool
-           ) -> tuple[list[Line], list[Word]] | None:
-    """The lines and rotated words next to the caption (below it, or above it going up) up to a wide gap."""
+def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, width: float = 0.0
+           ) -> tuple[list[Line], list[Word], bool] | None:
+    """The lines and rotated words next to the caption (below it, or above it going up) up to a wide gap or a
+    line of running text.
+
+    The gap allowed is ``GAP``, or 2.2 line heights before a line of two numbers or more (rows set wide
+    apart); between the header and the first line of numbers (a line of no number and a
+    line of numbers, in either order), three line heights: the space around the rule there grows with the
+    font. A line of running text (``is_prose``, as wide as the text column) ends the block whatever the gap.
+    The flag says whether the block ran up to another caption (tables stacked on a page: the block may be that
+    caption's table)."""
     spans: list[tuple[float, float, Line | Word]] = [(ln.top, ln.bottom, ln) for ln in lines]
     spans += [(w.top, w.bottom, w) for w in rotated if (w.top >= edge if down else w.bottom <= edge)]
     spans.sort(key=lambda s: s[0] if down else -s[1])
     kept: list[Line | Word] = []
     reach: float | None = None
+    numbers = False  # whether the block holds a line of numbers yet
+    previous = False  # whether the line kept last holds numbers
+    bounded = False
     for top, bottom, item in spans:
         if down and top < edge - 0.5 or not down and bottom > edge + 0.5:
             continue
-        if isinstance(item, Line) and starts_caption(item):
+        if isinstance(item, Line) and (starts_caption(item) or is_prose(item, width)):
+            bounded = starts_caption(item) and (reach is None or (top - reach if down else reach - bottom) <= 80)
             break
         if reach is None:
             if (top - edge if down else edge - bottom) > 80:
                 return None  # nothing close to the caption on this side
-        elif (top - reach if down else reach - bottom) > GAP:
-            break
+        else:
+            valued = isinstance(item, Line) and any(is_value(w) for w in item.words)
+            rule = numbers != valued if down else (previous and not valued)
+            row = isinstance(item, Line) and sum(is_value(w) for w in item.words) >= 2
+            allowed = max(GAP, 3 * (bottom - top)) if rule else max(GAP, 2.2 * (bottom - top)) if row else GAP
+            if (top - reach if down else reach - bottom) > allowed:
+                break
+        previous = isinstance(item, Line) and any(is_value(w) for w in item.words)
+        numbers = numbers or previous
         kept.append(item)
         reach = bottom if reach is None else (max(reach, bottom) if down else min(reach, top))
         if reach is not None and not down:
@@ -297,7 +360,20 @@ def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool
     if not kept:
         return None
     block_lines = sorted((k for k in kept if isinstance(k, Line)), key=lambda ln: ln.top)
-    return block_lines, [k for k in kept if isinstance(k, Word)]
+    return block_lines, [k for k in kept if isinstance(k, Word)], bounded
+
+
+#: A gap (points) between words wider than this is no space of running text, even justified.
+PROSE_GAP = 8.0
+
+
+def is_prose(line: Line, width: float) -> bool:
+    """Whether a line is running text: at least six words, no wide gap between them, and nearly as wide as the
+    text column (``width``), which a table's line spanning the column is not without gaps between its cells."""
+    words = line.words
+    if len(words) < 6 or width <= 0 or line.x1 - line.x0 < 0.8 * width:
+        return False
+    return _running(line)
 
 
 _ANY_CAPTION = re.compile(r"^(?:table|figure|fig\.|tab\.)\S*?[:.|]", re.IGNORECASE)
@@ -350,6 +426,7 @@ class _Piece:
     x0: float
     x1: float
     line: int
+    words: tuple[Word, ...] = ()
 
     @property
     def centre(self) -> float:
@@ -358,7 +435,7 @@ class _Piece:
 
 def _table(label: str, page: int, caption: str, continued: bool, lines: list[Line], rotated: list[Word],
            carried: str | None, carried_from: int | None) -> Table | None:
-    numeric = [any(is_value(w) for w in ln.words) for ln in lines]
+    numeric = [_numbers_line(ln) for ln in lines]
     if True not in numeric:
         return None
     first_body = numeric.index(True)
@@ -367,33 +444,215 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
             len(_clusters(ln)) > 1 for ln in lines[:first_body - 1]):
         first_body -= 1
     header, body = lines[:first_body], lines[first_body:]
-    columns, stub = _columns(header, rotated, left_edge)
+    columns, stub = _columns(header, rotated, left_edge, _gutters(body))
+    labels, columns = _label_columns(columns, body)
     if not columns:
         return None
+    if stub is None and labels:
+        stub = labels[-1]
     data_lo = columns[0].x0 + 1  # a row label ends before the first column's header starts
     rows: list[Row] = []
     notes: list[str] = []
-    group = carried
+    items: list[tuple[Line, int | None]] = []  # body lines: a row and its label's length, or a line of no number
     for line in body:
-        if notes or (rows and line.words[0].text[:1] in MARKS):
+        if notes or (items and line.words[0].text[:1] in MARKS and _running(line)):
             notes.append(line.text)  # a table note ('† Fold 7 ...'), and everything after it
-            continue
-        if not any(is_value(w) for w in line.words):
-            if _group_line(line, left_edge, []) and line.x1 <= data_lo:
-                group, carried_from = line.text, None
-            elif rows:
-                notes.append(line.text)
-            continue
-        n = 0
-        while n < len(line.words) and line.words[n].x1 <= data_lo:
-            n += 1
-        own = _text(list(line.words[:n])).strip()
-        levels = tuple(p for p in (group, own) if p)
-        rows.append(Row(levels, line, line.words[n:], carried_from if group is not None and group == carried
+        elif any(is_value(w) for w in line.words):
+            items.append((line, _label_end(line.words, data_lo)))
+        else:
+            items.append((line, None))
+    spans = _label_spans([line.words[:n] for line, n in items if n is not None])
+    group = carried
+    pending: list[tuple[Line, tuple[Word, ...], tuple[Word, ...], str | None]] = []
+    loose: list[tuple[Word, ...]] = []  # label-only lines amid the rows: multirow labels of outer label columns
+    for line, n in items:
+        if n is not None:
+            pending.append((line, line.words[:n], line.words[n:], group))
+        elif line.x1 <= data_lo and pending and _outer_column(line.words, spans) is not None:
+            loose.append(line.words)
+        elif _group_line(line, left_edge, []) and line.x1 <= data_lo:
+            group = line.text
+        elif pending:
+            notes.append(line.text)
+    outer = _multirow_levels([p[1] for p in pending], [_middle(p[2] or p[0].words) for p in pending], loose, spans)
+    for (line, stub_words, cells, row_group), levels in zip(pending, outer, strict=True):
+        own = _text([w for w in stub_words if w not in levels[1]]).strip()
+        path = tuple(p for p in (row_group, *levels[0], own) if p)
+        rows.append(Row(path, line, _thousands(cells), carried_from if row_group is not None and row_group == carried
                         else None))
     words = tuple(w for ln in lines for w in ln.words) + tuple(rotated)
     return Table(label, page, caption, continued, tuple(header), tuple(columns), stub, tuple(rows), tuple(notes),
                  open_group=group, carried_from=carried_from if carried else None, words=words)
+
+
+_BRACKETED = re.compile(r"^[(\[]?[-+\u2212]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)%?[)\],;]*$")
+
+
+def _numbers_line(line: Line) -> bool:
+    """Whether a line is a row of numbers: after its label (the words before its first number), at least half
+    its words are numbers (bracketed ones too: '(85.5)', '[0.61,'). A header that holds a number ('SD γ =
+    0.90' among names of columns) is not one."""
+    words = line.words
+    first = next((i for i, w in enumerate(words) if is_value(w)), None)
+    if first is None:
+        return False
+    rest = words[first:]
+    return 2 * sum(1 for w in rest if is_value(w) or _BRACKETED.match(squeezed(w.text))) >= len(rest)
+
+
+#: A gap (points) narrower than this between digit groups is a thin space inside one number ('45 000').
+THIN_SPACE = 3.0
+_LEAD_GROUP = re.compile(r"^[-+\u2212]?\d{1,3}$")
+_GROUP = re.compile(r"^\d{3}(?:[.,]\d+)?[%" + re.escape(MARKS) + r"]*$")
+
+
+def _thousands(words: tuple[Word, ...]) -> tuple[Word, ...]:
+    """A row's words with numbers whose thousands are set apart by a thin space ('45 000', '453 291') joined into
+    one word, so that the groups are read as one value in one cell."""
+    out: list[Word] = []
+    for word in words:
+        last = out[-1] if out else None
+        if (last is not None and _GROUP.match(word.text) and word.x0 - last.x1 < THIN_SPACE
+                and (_LEAD_GROUP.match(last.text) or re.match(r"^[-+\u2212]?\d{1,3}(?: \d{3})+$", last.text))):
+            out[-1] = Word(f"{last.text} {word.text}", last.x0, min(last.top, word.top), word.x1,
+                           max(last.bottom, word.bottom), last.bold and word.bold)
+        else:
+            out.append(word)
+    return tuple(out)
+
+
+def _running(line: Line) -> bool:
+    """Whether a line's words run on without a gap between cells (a note, not a row that starts with '#')."""
+    words = line.words
+    return all(b.x0 - a.x1 <= PROSE_GAP for a, b in zip(words, words[1:], strict=False))
+
+
+def _label_end(words: tuple[Word, ...], data_lo: float) -> int:
+    """How many of a row's first words are its label: those left of the first data column (a label word that
+    is no number may run on past the column's header start)."""
+    n = 0
+    while n < len(words) and (words[n].x1 <= data_lo or not is_value(words[n]) and words[n].x0 < data_lo - 2):
+        n += 1
+    return n
+
+
+def _label_columns(columns: list[Column], body: list[Line]) -> tuple[list[Column], list[Column]]:
+    """The leading columns whose cells hold no number at all are row labels (a stub of several columns: 'Task',
+    'Domain', 'Dataset'); the rest hold data."""
+    labels: list[Column] = []
+    for column in columns[:-1]:
+        words = [w for line in body for w in line.words if column.lo <= w.centre < column.hi]
+        if any(is_value(w) for w in words):
+            break
+        labels.append(column)
+    return labels, columns[len(labels):]
+
+
+#: A gap (points) wider than this between a row's label words separates label columns (an interword space is
+#: 2-3.5 points).
+LABEL_GAP = 7.0
+
+
+def _label_clusters(words: tuple[Word, ...]) -> list[tuple[Word, ...]]:
+    clusters: list[list[Word]] = []
+    for word in words:
+        if clusters and word.x0 - clusters[-1][-1].x1 <= LABEL_GAP:
+            clusters[-1].append(word)
+        else:
+            clusters.append([word])
+    return [tuple(c) for c in clusters]
+
+
+def _middle(words: tuple[Word, ...] | list[Word]) -> float:
+    """The height of words' middle: a row's height is its values', not that of a multirow label its line took in."""
+    return (min(w.top for w in words) + max(w.bottom for w in words)) / 2
+
+
+def _label_spans(labels: list[tuple[Word, ...]]) -> list[tuple[float, float]]:
+    """The label columns the rows' label words form, left to right: clusters apart by more than ``LABEL_GAP``
+    whose extents overlap from row to row form one column."""
+    spans: list[list[float]] = []
+    for label in labels:
+        for cluster in _label_clusters(label):
+            spans.append([cluster[0].x0, max(w.x1 for w in cluster)])
+    return [(a, b) for a, b in _merged(spans)]
+
+
+def _outer_column(words: tuple[Word, ...], spans: list[tuple[float, float]]) -> int | None:
+    """The outer label column (not the rows' own, innermost one) that all of ``words`` lie in, if any."""
+    if len(spans) < 2:
+        return None
+    x0, x1 = words[0].x0, max(w.x1 for w in words)
+    hits = [i for i, (a, b) in enumerate(spans) if x0 < b and x1 > a]
+    return hits[0] if len(hits) == 1 and hits[0] < len(spans) - 1 else None
+
+
+def _multirow_levels(labels: list[tuple[Word, ...]], ys: list[float], loose: list[tuple[Word, ...]],
+                     spans: list[tuple[float, float]]) -> list[tuple[tuple[str, ...], tuple[Word, ...]]]:
+    """Each row's outer label levels (the multirow labels of the label columns left of its own), and the words
+    of its label that are those levels.
+
+    The innermost label column is the row's own label; an outer label (set once, by ``\\multirow``, on a
+    row's line or between rows) names a run of rows: a label on the first row's line and on rows' lines
+    only starts its run (top-aligned), otherwise it sits at its run's middle (centred).
+    """
+    if len(spans) < 2:
+        return [((), ())] * len(labels)
+    per_column: list[list[tuple[float, str]]] = [[] for _ in spans[:-1]]
+    taken: list[list[Word]] = [[] for _ in labels]
+    for i, label in enumerate(labels):
+        for cluster in _label_clusters(label):
+            k = _outer_column(cluster, spans)
+            if k is not None:
+                per_column[k].append((_middle(cluster), _text(list(cluster))))
+                taken[i] += cluster
+    for words in loose:
+        for cluster in _label_clusters(words):
+            k = _outer_column(cluster, spans)
+            if k is not None:
+                per_column[k].append((_middle(cluster), _text(list(cluster))))
+    runs = [_runs(ys, sorted(found)) for found in per_column]
+    return [(tuple(run[i] for run in runs if run[i]), tuple(taken[i])) for i in range(len(labels))]
+
+
+def _merged(spans: list[list[float]]) -> list[list[float]]:
+    merged: list[list[float]] = []
+    for a, b in sorted(spans):
+        if merged and a < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    return merged
+
+
+def _runs(ys: list[float], labels: list[tuple[float, str]]) -> list[str]:
+    """Each row's label in one outer label column, from the labels' heights (see ``_multirow_levels``)."""
+    if not labels:
+        return [""] * len(ys)
+    gaps = sorted(b - a for a, b in zip(ys, ys[1:], strict=False)) or [10.0]
+    pitch = gaps[len(gaps) // 2] or 10.0
+    on_rows = [min(range(len(ys)), key=lambda i: abs(ys[i] - y)) for y, _ in labels]
+    on_lines = all(abs(ys[r] - y) < 0.3 * pitch for r, (y, _) in zip(on_rows, labels, strict=True))
+    out = [""] * len(ys)
+    if on_lines and on_rows[0] == 0:  # top-aligned: each label starts its run
+        for k, (r, (_, text)) in enumerate(zip(on_rows, labels, strict=True)):
+            end = on_rows[k + 1] if k + 1 < len(labels) else len(ys)
+            for i in range(r, end):
+                out[i] = text
+        return out
+    start = 0
+    for k, (y, text) in enumerate(labels):
+        if start >= len(ys):
+            break
+        if k + 1 == len(labels):
+            end = len(ys) - 1
+        else:
+            target = 2 * y - ys[start]
+            end = min(range(start, len(ys)), key=lambda i: abs(ys[i] - target))
+        for i in range(start, end + 1):
+            out[i] = text
+        start = end + 1
+    return out
 
 
 def _group_line(line: Line, left_edge: float, rotated: list[Word]) -> bool:
@@ -403,10 +662,14 @@ def _group_line(line: Line, left_edge: float, rotated: list[Word]) -> bool:
     return not any(w.top < line.bottom and w.bottom > line.top for w in rotated)
 
 
-def _columns(header: list[Line], rotated: list[Word], left_edge: float) -> tuple[list[Column], Column | None]:
+def _columns(header: list[Line], rotated: list[Word], left_edge: float, gutters: list[float] | None = None
+             ) -> tuple[list[Column], Column | None]:
     pieces: list[_Piece] = []
     for index, line in enumerate(header):
-        pieces += [_Piece(_text(c), c[0].x0, max(w.x1 for w in c), index) for c in _clusters(line)]
+        pieces += [_Piece(_text(c), c[0].x0, max(w.x1 for w in c), index, tuple(c)) for c in _clusters(line)]
+    pieces = _spanning_pieces(pieces)
+    if gutters:
+        pieces = _split_at_gutters(pieces, gutters)
     bottom: list[tuple[_Piece, list[str]]] = []
     for piece in pieces:
         below = [p for p in pieces if p.line > piece.line and p.x0 < piece.x1 and p.x1 > piece.x0]
@@ -419,15 +682,22 @@ def _columns(header: list[Line], rotated: list[Word], left_edge: float) -> tuple
         stack_piece = _Piece(text, min(w.x0 for w in words), max(w.x1 for w in words), len(header))
         bottom.append((stack_piece, [text]))
     bottom.sort(key=lambda b: b[0].x0)
+    bottoms = [b[0] for b in bottom]
+    uppers = [p for p in pieces if not any(p is b for b in bottoms)]
+    spanned = {id(u): _spanned(u, bottoms, [o for o in uppers if o.line == u.line and o is not u]) for u in uppers}
     named: list[tuple[_Piece, tuple[str, ...]]] = []
-    for piece, _ in bottom:
+    for i, piece in enumerate(bottoms):
         levels: list[str] = [piece.text]
-        above = [p for p in pieces if p.line < piece.line and p.x0 < piece.x1 and p.x1 > piece.x0]
+        above = [u for u in uppers if u.line < piece.line and i in spanned[id(u)]]
+        last: set[int] = {i}
         for upper in sorted(above, key=lambda p: -p.line):
-            if sum(1 for b in bottom if min(upper.x1, b[0].x1) - max(upper.x0, b[0].x0) > 2) > 1:
-                levels.insert(0, upper.text)  # a header over several columns: a level of its own
+            grouping = any(len(spanned[id(u)]) > 1 for u in uppers if u.line == upper.line)
+            if spanned[id(upper)] == last and not (grouping and last == {i} and len(spanned[id(upper)]) == 1
+                                                     and upper.x1 - upper.x0 > 1.5 * (piece.x1 - piece.x0)):
+                levels[0] = joined_lines(upper.text, levels[0])
             else:
-                levels[0] = f"{upper.text} {levels[0]}"  # the first line of a header on two lines
+                levels.insert(0, upper.text)  # a header over several columns: a level of its own
+            last = spanned[id(upper)]
         named.append((piece, tuple(levels)))
     stub: Column | None = None
     if named and named[0][0].x0 <= left_edge + 3:
@@ -441,6 +711,92 @@ def _columns(header: list[Line], rotated: list[Word], left_edge: float) -> tuple
         hi = (piece.x1 + right) / 2 if right is not None else float("inf")
         columns.append(Column(names, piece.x0, piece.x1, lo, hi))
     return columns, stub
+
+
+def joined_lines(upper: str, lower: str) -> str:
+    """A header's text set on two lines, read as one: a hyphen at the line's end before a lower-case letter is a
+    word broken there ('Non High-' 'light-based'); another hyphen at either side joins without a space
+    ('Model-' 'B/16')."""
+    if upper.endswith("-") and lower[:1].islower():
+        return upper[:-1] + lower
+    if upper.endswith("-") or lower.startswith("-"):
+        return upper + lower
+    return f"{upper} {lower}"
+
+
+def _spanned(upper: _Piece, bottoms: list[_Piece], beside: list[_Piece]) -> set[int]:
+    """The bottom-level headers (indices) a header above them spans: those it overlaps, where it overlaps
+    several; else the run of neighbouring headers no other header of its line covers that it is centred over
+    (a spanning header narrower than its columns, 'Set B' over 'PPL' and 'Hit@1'), which is the one it
+    overlaps alone where it is the first line of a header on two lines. One that overlaps several spans the
+    run of uncovered headers around them it is centred over, where there is one ('Unstructured models' over
+    six columns, overlapping the middle three)."""
+    def overlaps(a: _Piece, b: _Piece) -> bool:
+        return min(a.x1, b.x1) - max(a.x0, b.x0) > 2
+
+    over = {i for i, b in enumerate(bottoms) if b.line > upper.line and overlaps(upper, b)}
+    free = [b.line > upper.line and not any(overlaps(o, b) for o in beside) for b in bottoms]
+    centre = upper.centre
+    best: tuple[float, set[int]] | None = None
+    for start in range(len(bottoms)):
+        for end in range(start, len(bottoms)):
+            if not free[end]:
+                break
+            run = set(range(start, end + 1))
+            if over and not over <= run or len(over) > 1 and any(free[k] is False for k in run):
+                continue
+            middle = (bottoms[start].x0 + bottoms[end].x1) / 2
+            off = abs(middle - centre)
+            if off <= max(3.0, 0.15 * (bottoms[end].x1 - bottoms[start].x0)) and (best is None or off < best[0]):
+                best = (off, run)
+    return best[1] if best is not None else over
+
+
+def _spanning_pieces(pieces: list[_Piece]) -> list[_Piece]:
+    """Header cells over other header cells joined at gaps up to ``LABEL_GAP``: a spanning header's words are
+    set apart more than a cell's ('MASE' and its '↓'), and spanning headers stand far apart."""
+    out: list[_Piece] = []
+    for piece in pieces:
+        last = out[-1] if out else None
+        if (last is not None and last.line == piece.line and piece.x0 - last.x1 <= LABEL_GAP
+                and any(p.line > last.line and p.x0 < last.x1 and p.x1 > last.x0 for p in pieces)):
+            out[-1] = _Piece(f"{last.text} {piece.text}", last.x0, max(last.x1, piece.x1), last.line,
+                             last.words + piece.words)
+        else:
+            out.append(piece)
+    return out
+
+
+def _gutters(body: list[Line]) -> list[float]:
+    """The middles of the gaps between the body's columns of numbers: each row's cells (words within
+    ``CELL_GAP``) that hold a number, their extents merged from row to row."""
+    spans: list[list[float]] = []
+    for line in body:
+        for cluster in _clusters(line):
+            if any(is_value(w) for w in cluster):
+                spans.append([cluster[0].x0, max(w.x1 for w in cluster)])
+    merged = _merged(spans)
+    return [(a[1] + b[0]) / 2 for a, b in zip(merged, merged[1:], strict=False)]
+
+
+def _split_at_gutters(pieces: list[_Piece], gutters: list[float]) -> list[_Piece]:
+    """Bottom-level header cells split where a gap between the body's columns falls between two of their words:
+    headers of narrow columns, set close together ('Influenza A Hepatitis C'), are two headers. A header with
+    headers under it spans columns and stays whole."""
+    out: list[_Piece] = []
+    for piece in pieces:
+        below = any(p.line > piece.line and p.x0 < piece.x1 and p.x1 > piece.x0 for p in pieces)
+        if below or len(piece.words) < 2:
+            out.append(piece)
+            continue
+        part: list[Word] = [piece.words[0]]
+        for word in piece.words[1:]:
+            if any(part[-1].x1 <= g <= word.x0 for g in gutters):
+                out.append(_Piece(_text(part), part[0].x0, max(w.x1 for w in part), piece.line, tuple(part)))
+                part = []
+            part.append(word)
+        out.append(_Piece(_text(part), part[0].x0, max(w.x1 for w in part), piece.line, tuple(part)))
+    return out
 
 
 def _open_group(previous: PageWords, label: str) -> str | None:

@@ -66,7 +66,8 @@ def review_command(
     The PDF comes from --pdf, the cache, or a download of the source's URL, and must match the source's
     SHA-256; the bytes both extractors read are the bytes hashed. Reading the PDF (pypdf and PDFium, and
     poppler's pdftotext) and checking the claims run in a process of their own, stopped past --timeout
-    or --max-memory. Exit status 0 when every assertion passes, 1 otherwise.
+    or --max-memory. Exit status 0 when every assertion passes, 1 when one fails (the page prints something
+    else), 3 when none fails but one could not be checked (a table, row or column the review could not read).
     """
     from registry.cli.core import failure_json, load_valid
     from registry.cli.output import console, echo_json
@@ -96,7 +97,28 @@ def review_command(
             write_review(records, registry, run)  # raises: says why no review is written
         if written and output_format != "json":
             console.print(f"Wrote review {written[0].id} to {written[1]}")
-    raise typer.Exit(0 if run.passed else 1)
+    raise typer.Exit(exit_status(run))
+
+
+#: The exit status of a run in which nothing failed but some claim could not be checked.
+EXIT_CANNOT_CHECK = 3
+
+
+def exit_status(run: ReviewRun) -> int:
+    """0 when every assertion passed, 1 when one failed, ``EXIT_CANNOT_CHECK`` when the rest could not be checked."""
+    if run.passed:
+        return 0
+    return 1 if run.failures else EXIT_CANNOT_CHECK
+
+
+def _outcome(assertion: Assertion) -> Text:
+    from rich.text import Text
+
+    from review.claims import CANNOT_CHECK, PASS
+
+    styles = {PASS: ("pass", "green"), CANNOT_CHECK: ("CANNOT CHECK", "bold yellow")}
+    text, style = styles.get(assertion.outcome, ("FAIL", "bold red"))
+    return Text(text, style=style)
 
 
 def render_run(run: ReviewRun, console: Console) -> None:
@@ -134,7 +156,7 @@ def render_run(run: ReviewRun, console: Console) -> None:
         if run.second is not None:
             table.add_column(run.second.extractor.split(" ")[0], no_wrap=True)
         for a in assertions:
-            outcome = Text("pass", style="green") if a.passed else Text("FAIL", style="bold red")
+            outcome = _outcome(a)
             cells: list[Text | str] = [Text(a.claim), Text(a.expected), outcome, "" if a.page is None else str(a.page),
                      Text(a.matched), Text(a.found), Text(a.detail)]
             if run.second is not None:
@@ -143,18 +165,39 @@ def render_run(run: ReviewRun, console: Console) -> None:
         console.print(table)
     for record_id, why in run.plan.skipped:
         console.print(Text(f"Not checked: {record_id}: {why}"))
-    failed = len(run.failures)
+    from review.review import verdicts
+
     total = len(run.assertions)
-    if failed and total > failed:  # the failures again, whole and together, below hundreds of passes
+    if run.failures and total > len(run.failures):  # the failures again, whole and together, below hundreds of passes
         console.print(Text("Failed:", style="bold red"))
         for a in run.failures:
             page = f" (page {a.page})" if a.page is not None else ""
             console.print(Text(f"- {a.record_id}: {a.claim}{page}: {a.expected}: {a.detail}"))
-    if failed:
-        console.print(Text(f"{failed} of {total} assertions failed: the records are not source checked by this PDF.",
-                           style="bold red"))
+    if run.unchecked:
+        console.print(Text("Could not be checked (the review could not read the cited table, row or column):",
+                           style="bold yellow"))
+        for a in run.unchecked:
+            page = f" (page {a.page})" if a.page is not None else ""
+            console.print(Text(f"- {a.record_id}: {a.claim}{page}: {a.expected}: {a.detail}"))
+        named = {(a.page, _table_of(a.expected)) for a in run.unchecked if a.page is not None and _table_of(a.expected)}
+        pages = named | {(a.page, "") for a in run.unchecked if a.page is not None and a.page not in dict(named)}
+        for at, label in sorted(pages):
+            option = f" --table '{label}'" if label else ""
+            console.print(Text(f"  to see the tables as the review reads them: registry table {run.pdf.path} "
+                               f"--page {at}{option}"))
+    if not run.passed:
+        console.print(Text(f"{verdicts(run)}: the records are not source checked by this PDF.",
+                           style="bold red" if run.failures else "bold yellow"))
     else:
         console.print(Text(f"All {total} assertions passed.", style="bold green"))
+
+
+def _table_of(expected: str) -> str:
+    """The table label a cell claim names in what it expects ("'0.5' in Table 2, row ...")."""
+    import re
+
+    found = re.search(r"\bin (.+?), row '", expected)
+    return found.group(1) if found else ""
 
 
 #: Below this many columns the eight-column table leaves its text columns a few characters wide (a reason
@@ -173,7 +216,7 @@ def _blocks(record_id: str, assertions: list[Assertion], second: str | None) -> 
     grid.add_column(no_wrap=True)
     grid.add_column(overflow="fold")
     for a in assertions:
-        outcome = Text("pass", style="green") if a.passed else Text("FAIL", style="bold red")
+        outcome = _outcome(a)
         page = f" (page {a.page})" if a.page is not None else ""
         grid.add_row(outcome, Text(f"{a.claim}{page}"), Text(a.expected))
         for label, value in (("matched", a.matched), ("cell found", a.found), ("how / why", a.detail)):
@@ -214,10 +257,11 @@ def run_json(run: ReviewRun) -> dict[str, Any]:
         "second_extractor_missing": readings.second_missing if readings is not None else None,
         "subjects": run.plan.subjects,
         "not_checked": [{"record": r, "why": why} for r, why in run.plan.skipped],
-        "assertions": [asdict(a) for a in run.assertions],
+        "assertions": [{**asdict(a), "outcome": a.outcome} for a in run.assertions],
         "cells_checked": run.cells_checked,
         "disagreements": len(disagreements(run.assertions)),
         "failed": len(run.failures),
+        "cannot_check": len(run.unchecked),
         "passed": run.passed,
     }
 

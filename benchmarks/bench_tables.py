@@ -1,0 +1,273 @@
+"""Benchmark: every gold table cell of the real papers in ``../shared/papers`` through the review's cell check.
+
+Each paper folder holds ``paper.pdf`` and ``cells.tsv`` (the cells as printed, transcribed from
+the LaTeX sources independently of any extractor; format in ``FORMAT.md`` there). Every gold cell
+is checked, with both extractors as ``registry review`` checks it (``review.agreement.check_both``):
+
+- **right**: the cell's value (and its ±, where one is printed) cited at its own table, page, row
+  and column. Each must pass; the verdicts are counted apart: pass, fail, cannot check;
+- **slips** a curator makes, each of which must not pass (caught: fail or cannot check):
+  the value of the neighbouring row (same column), of the neighbouring column (same row), a ± taken
+  from the neighbouring cell, and the right value cited in the wrong table (another table of the
+  paper, on its page) or on the wrong page (the page after, or before, with the same label).
+  A slip whose value equals the right one is no slip and is left out.
+
+Seconds per page (``s/page``): the time to extract a paper's pages (both extractors) shared out over its
+pages, plus reading its tables and checking every claim above, per page that holds a gold table. Reading
+alone (``read s/page``): reading every cited table on its page with both extractors' words, nothing cached,
+per page of tables (the issue's target: under 0.5 s).
+
+Usage: ``python benchmarks/bench_tables.py [--papers DIR] [--only SLUG,...] [--show N]``
+(``--show`` prints the first N right cells that did not pass, with the review's message, per paper).
+A benchmark to run by hand, not a timed test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import re
+import sys
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this checkout's code, not an installed copy
+PAPERS = ROOT.parent / "shared" / "papers"
+if not PAPERS.is_dir():
+    PAPERS = Path("/work/shared/papers")
+
+_PLUS_MINUS = re.compile(r"(?:\u00b1|\+/-)\s*(\d[\d,]*(?:\.\d+)?|\.\d+)|\((\d[\d,]*(?:\.\d+)?|\.\d+)\)")
+_FIRST_NUMBER = re.compile(r"[-+\u2212\u2013]?(?:\d{1,3}(?:[ \u2009\u202f]\d{3})+(?![\d,])(?:\.\d+)?"
+                           r"|\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE][-+\u2212]?\d+)?")
+
+
+@dataclass(frozen=True)
+class Gold:
+    """One gold cell, as cells.tsv gives it."""
+
+    table: str
+    page: int
+    row: str
+    column: str
+    printed: str
+    value: str
+    plus_minus: str
+
+    @property
+    def printed_plus_minus(self) -> str:
+        """The ± as a curator types it from the page: '± .02' where the cell prints '0.321±.02', '(85.5)' after a
+        value in parentheses; the gold's plain decimal where neither is printed."""
+        found = _PLUS_MINUS.search(self.printed)
+        return f"\u00b1 {found.group(1) or found.group(2)}" if found else f"\u00b1 {self.plus_minus}"
+
+    @property
+    def printed_value(self) -> str:
+        """The value as a curator would type it from the page: the cell's first number, its sign as printed."""
+        found = _FIRST_NUMBER.search(self.printed)
+        return found.group(0) if found else self.value
+
+
+def read_gold(path: Path) -> list[Gold]:
+    with path.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
+    return [Gold(r["table"], int(r["page"]), r["row"], r["column"], r["printed"], r["value"], r["plus_minus"] or "")
+            for r in rows]
+
+
+def verdict(assertion: object) -> str:
+    """'pass', 'fail' or 'cannot check', as the review counts them."""
+    outcome = getattr(assertion, "outcome", None)
+    if outcome in ("pass", "fail", "cannot check"):
+        return str(outcome)
+    return "pass" if getattr(assertion, "passed", False) else "fail"
+
+
+def _same(a: str, b: str) -> bool:
+    from decimal import Decimal, InvalidOperation
+
+    try:
+        return Decimal(a.replace(",", "")) == Decimal(b.replace(",", ""))
+    except InvalidOperation:
+        return a == b
+
+
+def slips(cells: list[Gold]) -> list[tuple[str, Gold, str, str]]:
+    """(kind, cited cell, value or ±, table-or-page change) for each slip of each cell."""
+    by_column: dict[tuple[str, int, str], list[Gold]] = defaultdict(list)
+    by_row: dict[tuple[str, int, str], list[Gold]] = defaultdict(list)
+    for cell in cells:
+        by_column[(cell.table, cell.page, cell.column)].append(cell)
+        by_row[(cell.table, cell.page, cell.row)].append(cell)
+    tables = sorted({(c.table, c.page) for c in cells})
+    pages = {c.page for c in cells}
+    printed = {(c.table, c.page, c.row, c.column): c.printed_value for c in cells}
+    out: list[tuple[str, Gold, str, str]] = []
+    for cell in cells:
+        neighbours = []
+        for kind, group in (("neighbouring row", by_column[(cell.table, cell.page, cell.column)]),
+                            ("neighbouring column", by_row[(cell.table, cell.page, cell.row)])):
+            at = group.index(cell)
+            near = [group[i] for i in (at + 1, at - 1) if 0 <= i < len(group)]
+            other = next((n for n in near if not _same(n.printed_value, cell.printed_value)), None)
+            if other is not None:
+                out.append((kind, cell, other.printed_value, ""))
+            neighbours += near
+        if cell.plus_minus:
+            other = next((n for n in neighbours if n.plus_minus and not _same(n.plus_minus, cell.plus_minus)), None)
+            if other is not None:
+                out.append(("neighbouring \u00b1", cell, other.plus_minus, ""))
+        elsewhere = next((t for t in tables if t[0] != cell.table and not _same(
+            printed.get((t[0], t[1], cell.row, cell.column), "x"), cell.printed_value)), None)
+        if elsewhere is not None:
+            out.append(("wrong table", cell, cell.printed_value, f"{elsewhere[0]}@{elsewhere[1]}"))
+        # the same label on another page is no slip where the table goes on there with the same cell
+        wrong_page = cell.page + 1 if cell.page + 1 not in pages or cell.page == 1 else cell.page - 1
+        if wrong_page != cell.page and not _same(printed.get((cell.table, wrong_page, cell.row, cell.column), "x"),
+                                                 cell.printed_value):
+            out.append(("wrong page", cell, cell.printed_value, f"{cell.table}@{wrong_page}"))
+    return out
+
+
+@dataclass
+class PaperResult:
+    slug: str
+    right: Counter[str]
+    slips: Counter[str]
+    slip_kinds: dict[str, Counter[str]]
+    seconds: float
+    reading: float
+    table_pages: int
+    cells: int
+    unpassed: list[tuple[Gold, str, str]]
+    passed_slips: list[tuple[str, Gold, str]]
+
+
+def run_paper(folder: Path) -> PaperResult:
+    from review.agreement import check_both
+    from review.cells import CellUncertainty, TableCell
+    from review.extract import read_pdf
+    from review.tables import read_tables
+
+    gold = read_gold(folder / "cells.tsv")
+    started = time.perf_counter()
+    readings = read_pdf(folder / "paper.pdf")
+    extracted = time.perf_counter() - started
+    page_count = readings.primary.page_count
+    started = time.perf_counter()
+    right: Counter[str] = Counter()
+    unpassed: list[tuple[Gold, str, str]] = []
+    for cell in gold:
+        where = ("bench", "table cell", cell.page, cell.table, cell.row, cell.column)
+        claims = [TableCell(*where, cell.printed_value)]  # type: ignore[arg-type]
+        if cell.plus_minus:
+            claims.append(CellUncertainty("bench", "uncertainty", *where[2:], cell.printed_plus_minus, False))
+        for claim in claims:
+            assertion = check_both(claim, readings)
+            outcome = verdict(assertion)
+            right[outcome] += 1
+            if outcome != "pass":
+                unpassed.append((cell, claim.claim, f"{outcome}: {assertion.detail}"))
+    caught: Counter[str] = Counter()
+    kinds: dict[str, Counter[str]] = defaultdict(Counter)
+    passed_slips: list[tuple[str, Gold, str]] = []
+    for kind, cell, value, moved in slips(gold):
+        table, page = cell.table, cell.page
+        if moved:
+            table, page_text = moved.rsplit("@", 1)
+            page = int(page_text)
+        if page > page_count:
+            continue
+        where = ("bench", "table cell", page, table, cell.row, cell.column)
+        claim = (CellUncertainty("bench", "uncertainty", *where[2:], f"\u00b1 {value}", False)  # type: ignore[arg-type]
+                 if kind == "neighbouring \u00b1" else TableCell(*where, value))  # type: ignore[arg-type]
+        outcome = verdict(check_both(claim, readings))
+        name = "passed" if outcome == "pass" else f"caught ({outcome})"
+        caught[name] += 1
+        kinds[kind][name] += 1
+        if outcome == "pass":
+            passed_slips.append((kind, cell, f"{value} at {table} p.{page}"))
+    checked = time.perf_counter() - started
+    table_pages = len({c.page for c in gold})
+    started = time.perf_counter()
+    for doc in readings.all:  # reading alone: every cited table on its page, both extractors, nothing cached
+        for page, label in {(c.page, c.table) for c in gold}:
+            words = doc.page_words(page)
+            if words is not None:
+                read_tables(words, label, doc.page_words(page - 1) if page > 1 else None)
+    reading = (time.perf_counter() - started) / table_pages
+    seconds = (extracted * table_pages / page_count + checked) / table_pages
+    return PaperResult(folder.name, right, caught, kinds, seconds, reading, table_pages, len(gold), unpassed,
+                       passed_slips)
+
+
+def _right(c: Counter[str]) -> str:
+    total = sum(c.values())
+    return (f"{c['pass']:5d}/{total:<5d} pass {100 * c['pass'] / max(total, 1):5.1f}%  fail {c['fail']:4d}  "
+            f"cannot {c['cannot check']:4d}")
+
+
+def _slips(c: Counter[str]) -> str:
+    total = sum(c.values())
+    return (f"caught {total - c['passed']:5d}/{total:<5d} (fail {c['caught (fail)']}, cannot "
+            f"{c['caught (cannot check)']})  passed {c['passed']:3d}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--papers", type=Path, default=PAPERS)
+    parser.add_argument("--only", default="", help="comma-separated paper slugs")
+    parser.add_argument("--show", type=int, default=0, help="print this many unpassed right cells per paper")
+    args = parser.parse_args(argv)
+    folders = sorted(p for p in args.papers.iterdir() if (p / "cells.tsv").is_file() and (p / "paper.pdf").is_file())
+    if args.only:
+        wanted = set(args.only.split(","))
+        folders = [f for f in folders if f.name in wanted]
+    if not folders:
+        print(f"no papers with cells.tsv and paper.pdf under {args.papers}")
+        return 1
+    results = []
+    print(f"{'paper':28s} {'right claims (cell value and ±)':58s} {'slips':52s} s/page read s/page")
+    for folder in folders:
+        result = run_paper(folder)
+        results.append(result)
+        print(f"{result.slug:28s} {_right(result.right):58s} {_slips(result.slips):52s} {result.seconds:.3f}  "
+              f"{result.reading:.3f}", flush=True)
+        for cell, claim, why in result.unpassed[:args.show]:
+            print(f"    {claim}: {cell.table} p.{cell.page} row '{cell.row}' column '{cell.column}' "
+                  f"'{cell.printed}': {why[:300]}")
+        for kind, cell, what in result.passed_slips[:args.show]:
+            print(f"    slip passed ({kind}): {cell.table} p.{cell.page} row '{cell.row}' column '{cell.column}' "
+                  f"cited {what}")
+    right = sum((r.right for r in results), Counter())
+    caught = sum((r.slips for r in results), Counter())
+    kinds: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in results:
+        for kind, c in r.slip_kinds.items():
+            kinds[kind] += c
+    pages = sum(r.table_pages for r in results)
+    seconds = sum(r.seconds * r.table_pages for r in results) / max(pages, 1)
+    reading = sum(r.reading * r.table_pages for r in results) / max(pages, 1)
+    print(f"{'overall':28s} {_right(right):58s} {_slips(caught):52s} {seconds:.3f}  {reading:.3f}")
+    for kind, c in sorted(kinds.items()):
+        print(f"    slips, {kind:22s} {_slips(c)}")
+    slowest = max(results, key=lambda r: r.reading)
+    print(f"cells {sum(r.cells for r in results)}, pages of tables {pages}; reading the tables of a page, slowest "
+          f"{slowest.slug} {slowest.reading:.3f} s/page (both extractors)")
+    total = sum(right.values())
+    met = {
+        "at least 99% of right claims pass": right["pass"] >= 0.99 * total,
+        "no right claim fails": right["fail"] == 0,
+        "at most 1% cannot check": right["cannot check"] <= 0.01 * total,
+        "every slip caught": caught["passed"] == 0,
+        "reading a page of tables under 0.5 s (slowest paper, both extractors)": slowest.reading < 0.5,
+    }
+    for target, ok in met.items():
+        print(f"target {'met    ' if ok else 'NOT met'}: {target}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,191 @@
+"""Three verdicts for a claim: pass, fail (the page prints something else) and cannot check (the cited table, row
+or column could not be read).
+
+A cell the review cannot read is not a wrong transcription: every claim that rests on it (value, ±, kind of
+uncertainty, unit) says 'cannot check' once, names what was read instead, never counts as passed, never lets
+``--write`` file a review, and the command exits with its own status.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from registry.checks import validate
+from registry.cli import app
+from registry.cli.review import EXIT_CANNOT_CHECK
+from review import poppler
+from review.agreement import check_both, disagreements
+from review.cells import TableCell
+from review.claims import CANNOT_CHECK, FAIL, PASS, Assertion, Claim
+from review.extract import Readings, read_pdf
+from review.pdftext import Extraction
+from review.review import plan_review
+
+DATA = Path(__file__).parent / "data"
+PAPER = DATA / "papers" / "genomic-benchmarks-fixture" / "paper.pdf"
+REGISTRY = DATA / "fixture-registry"
+TAMPERED = DATA / "review-tampered"
+R = "fixture-genomic-20261201-result-"
+UNREAD = R + "t1-nt-2-5b-h3k4me3"
+
+needs_pdftotext = pytest.mark.skipif(poppler.find_pdftotext() is None, reason="poppler-utils is not installed")
+
+
+@pytest.fixture(scope="module")
+def readings() -> Readings:
+    return read_pdf(PAPER)
+
+
+def _records(tmp_path: Path, case: str) -> Path:
+    records = tmp_path / "records"
+    shutil.copytree(REGISTRY, records)
+    for path in (TAMPERED / case).rglob("*.yaml"):
+        shutil.copyfile(path, records / path.relative_to(TAMPERED / case))
+    return records
+
+
+def _cell(row: str, column: str, value: str, table: str = "Table 1", page: int = 2) -> TableCell:
+    return TableCell("r", "table cell", page, table, row, column, value)
+
+
+# -- the verdicts of one claim --------------------------------------------------------------------
+
+
+def test_a_row_the_table_does_not_print_cannot_be_checked_naming_the_rows_and_columns_read(
+        readings: Readings) -> None:
+    assertion = check_both(_cell("NT 9B", "Histone marks / H3K4me3", "0.702"), readings)
+    assert assertion.outcome == CANNOT_CHECK and not assertion.passed
+    assert assertion.detail.startswith("no row 'NT 9B' in Table 1 on page 2; read ")
+    assert "'NT 500M'" in assertion.detail and "'Histone marks / H3K4me3'" in assertion.detail
+    assert " rows (" in assertion.detail and " columns (" in assertion.detail
+
+
+def test_a_column_the_table_does_not_print_cannot_be_checked(readings: Readings) -> None:
+    assertion = check_both(_cell("NT 2.5B", "Histone marks / H9K9", "0.702"), readings)
+    assert assertion.outcome == CANNOT_CHECK
+    assert assertion.detail.startswith("no column 'Histone marks / H9K9' in Table 1 on page 2; read ")
+
+
+def test_a_table_without_its_caption_on_the_page_cannot_be_checked_and_says_where_it_is(readings: Readings) -> None:
+    assertion = check_both(_cell("NT 2.5B", "Histone marks / H3K4me3", "0.702", page=1), readings)
+    assert assertion.outcome == CANNOT_CHECK
+    assert assertion.detail.startswith("no caption of Table 1 on page 1") and "it is on page 2" in assertion.detail
+
+
+def test_a_value_of_another_cell_fails_and_the_right_one_passes(readings: Readings) -> None:
+    right = check_both(_cell("NT 2.5B", "Histone marks / H3K4me3", "0.702"), readings)
+    assert right.outcome == PASS
+    wrong = check_both(_cell("NT 2.5B", "Histone marks / H3K4me3", "0.681"), readings)
+    assert wrong.outcome == FAIL
+    assert "0.681 is printed in row 'NT 500M', column 'Histone marks / H3K4me3'" in wrong.detail
+
+
+@dataclass(frozen=True)
+class _ByExtractor(Claim):
+    """A claim whose verdict is set per extractor, to test how two verdicts combine."""
+
+    verdicts: tuple[str, str]
+
+    def check(self, doc: Extraction) -> Assertion:
+        verdict = self.verdicts[0 if doc.extractor.startswith("pypdf") else 1]
+        if verdict == CANNOT_CHECK:
+            return self._unreadable("x", 1, "no row 'A' in Table 1 on page 1; read 0 rows and 0 columns")
+        return self._result("x", verdict == PASS, 1, "0.5" if verdict == PASS else "", "in row 'A'" if
+                            verdict == PASS else "0.5 is not printed in Table 1 on page 1; row 'A', column 'B' has 0.6")
+
+
+@pytest.mark.parametrize(("first", "second", "combined"), [
+    (PASS, PASS, PASS),
+    (PASS, CANNOT_CHECK, CANNOT_CHECK),  # a pass the other extractor cannot confirm is no pass
+    (CANNOT_CHECK, PASS, CANNOT_CHECK),
+    (CANNOT_CHECK, CANNOT_CHECK, CANNOT_CHECK),
+    (CANNOT_CHECK, FAIL, FAIL),  # the cell was read, by one of them, and holds something else
+    (FAIL, CANNOT_CHECK, FAIL),
+    (PASS, FAIL, FAIL),
+    (FAIL, PASS, FAIL),
+])
+def test_two_extractors_verdicts_combine(readings: Readings, first: str, second: str, combined: str) -> None:
+    if readings.second is None:
+        pytest.skip("poppler-utils is not installed")
+    assertion = check_both(_ByExtractor("r", "table cell", (first, second)), readings)
+    assert assertion.outcome == combined
+    assert (assertion.second is not None) and assertion.second.passed == (second == PASS)
+    if combined == CANNOT_CHECK and PASS in (first, second):
+        assert "cannot read it" in assertion.detail or "passes it" in assertion.detail
+    if (first, second) == (PASS, CANNOT_CHECK):
+        assert disagreements([assertion]) == [assertion]
+
+
+def test_an_assertion_keeps_its_verdict_through_plain_values() -> None:
+    assertion = Assertion("r", "table cell", "x", False, 2, detail="no row", unreadable=True)
+    again = Assertion.from_plain(assertion.plain())
+    assert again == assertion and again.outcome == CANNOT_CHECK
+
+
+# -- every claim of an unreadable cell ------------------------------------------------------------
+
+
+@needs_pdftotext
+def test_each_claim_of_an_unreadable_cell_is_one_cannot_check_line(tmp_path: Path, readings: Readings) -> None:
+    registry, report = validate(_records(tmp_path, "unreadable-row"))
+    assert report.valid, [i.message for i in report.errors]
+    checked = [check_both(claim, readings) for claim in plan_review(registry, UNREAD).claims]
+    cell = [a for a in checked if a.claim in ("table cell", "uncertainty", "uncertainty kind", "unit")]
+    assert sorted(a.claim for a in cell) == ["table cell", "uncertainty", "uncertainty kind", "unit"]
+    assert all(a.outcome == CANNOT_CHECK for a in cell), [(a.claim, a.outcome, a.detail) for a in cell]
+    assert not any(a.outcome == FAIL for a in checked), [(a.claim, a.detail) for a in checked if not a.passed]
+
+
+# -- the command ----------------------------------------------------------------------------------
+
+
+@needs_pdftotext
+def test_the_command_counts_cannot_check_apart_exits_3_and_points_to_the_table(tmp_path: Path) -> None:
+    records = _records(tmp_path, "unreadable-row")
+    result = CliRunner().invoke(app, ["review", UNREAD, "--records", str(records), "--pdf", str(PAPER),
+                                      "--cache-dir", str(tmp_path / "cache")], env={"COLUMNS": "250"})
+    assert result.exit_code == EXIT_CANNOT_CHECK == 3, result.output
+    out = " ".join(result.output.split())
+    assert "CANNOT CHECK" in out and "FAIL" not in out
+    assert "Could not be checked (the review could not read the cited table, row or column):" in out
+    assert "no row 'NT 9B' in Table 1 on page 2; read " in out
+    assert f"registry table {PAPER} --page 2 --table 'Table 1'" in out
+    assert out.endswith("4 of 12 assertions could not be checked: the records are not source checked by this PDF.")
+
+
+@needs_pdftotext
+def test_write_files_no_review_over_a_claim_that_could_not_be_checked(tmp_path: Path) -> None:
+    records = _records(tmp_path, "unreadable-row")
+    result = CliRunner().invoke(app, ["review", UNREAD, "--records", str(records), "--pdf", str(PAPER),
+                                      "--cache-dir", str(tmp_path / "cache"), "--write"])
+    assert result.exit_code != 0
+    assert not (records / "review").exists() or not list((records / "review").glob("*.yaml"))
+    out = " ".join(result.output.split())
+    assert "not writing a review: 4 of 12 assertions could not be checked (" in out
+
+
+@needs_pdftotext
+def test_format_json_counts_the_three_verdicts_apart(tmp_path: Path) -> None:
+    records = _records(tmp_path, "unreadable-row")
+    result = CliRunner().invoke(app, ["review", UNREAD, "--records", str(records), "--pdf", str(PAPER),
+                                      "--cache-dir", str(tmp_path / "cache"), "--format", "json"])
+    assert result.exit_code == EXIT_CANNOT_CHECK
+    data = json.loads(result.stdout)
+    assert data["passed"] is False and data["failed"] == 0 and data["cannot_check"] == 4
+    cell = next(a for a in data["assertions"] if a["claim"] == "table cell")
+    assert cell["outcome"] == CANNOT_CHECK and cell["unreadable"] is True
+
+
+@needs_pdftotext
+def test_a_wrong_value_still_fails_with_exit_status_1(tmp_path: Path) -> None:
+    records = _records(tmp_path, "wrong-row")
+    result = CliRunner().invoke(app, ["review", UNREAD, "--records", str(records), "--pdf", str(PAPER),
+                                      "--cache-dir", str(tmp_path / "cache")], env={"COLUMNS": "250"})
+    assert result.exit_code == 1
+    assert "CANNOT CHECK" not in result.output and "FAIL" in result.output

@@ -1,0 +1,111 @@
+"""The table reader on real published papers (``../shared/papers``, read in place; skipped where absent).
+
+Each case is one table of one paper whose typesetting exercises a rule of the reader: every gold
+cell of it (``cells.tsv``, transcribed from the LaTeX source) must pass the review's cell check with
+both extractors, and the value of the neighbouring row must fail. The whole corpus is measured by
+``benchmarks/bench_tables.py``; these cases keep what it reads from going back.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import re
+from pathlib import Path
+
+import pytest
+
+from review import poppler
+from review.agreement import check_both
+from review.cells import CellUncertainty, TableCell
+from review.claims import PASS
+from review.extract import Readings, read_pdf
+
+ROOT = Path(__file__).resolve().parent.parent
+PAPERS = next((p for p in (ROOT.parent / "shared" / "papers", Path("/work/shared/papers")) if p.is_dir()),
+              ROOT.parent / "shared" / "papers")
+
+pytestmark = [
+    pytest.mark.skipif(not PAPERS.is_dir(), reason=f"the corpus of real papers is not at {PAPERS}"),
+    pytest.mark.skipif(poppler.find_pdftotext() is None, reason="poppler-utils is not installed"),
+]
+
+
+@functools.cache
+def _readings(slug: str) -> Readings:
+    return read_pdf(PAPERS / slug / "paper.pdf")
+
+
+def _gold(slug: str, table: str, page: int) -> list[dict[str, str]]:
+    with (PAPERS / slug / "cells.tsv").open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
+    return [r for r in rows if r["table"] == table and int(r["page"]) == page]
+
+
+def _printed_value(printed: str) -> str:
+    found = re.search(r"[-+\u2212\u2013]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)", printed)
+    assert found is not None, printed
+    return found.group(0)
+
+
+CASES = [
+    # multirow labels in two outer label columns, centred between rows and on a row's line; ± in the cell
+    ("vieira-isklearn-2021", "TABLE II", 6),
+    # a spanning header whose arrow an extractor sets apart ('MASE ↓' over 'mean' and 'std'); header and body
+    # apart by more than a line
+    ("david-hermes-2023", "Table 2", 11),
+    # spanning headers narrower than the two columns they span ('Black (B)' over 'BF' and 'BM')
+    ("robinson-facebias-2020", "Table 1", 3),
+    # a sideways (landscape) table of 323 cells, 'mean (s.d.)' in each, under a header that holds numbers
+    ("kaiser-simple-2019", "Table 3", 15),
+]
+
+
+@pytest.mark.parametrize(("slug", "table", "page"), CASES)
+def test_every_gold_cell_of_the_table_passes_and_the_next_rows_value_fails(slug: str, table: str, page: int) -> None:
+    if not (PAPERS / slug).is_dir():
+        pytest.skip(f"{slug} is not in the corpus at {PAPERS}")
+    readings = _readings(slug)
+    gold = _gold(slug, table, page)
+    assert gold, f"no gold cells of {table} on page {page}"
+    failed = []
+    for cell in gold:
+        where = ("t", "table cell", page, table, cell["row"], cell["column"])
+        claims = [TableCell(*where, _printed_value(cell["printed"]))]  # type: ignore[arg-type]
+        if cell["plus_minus"]:
+            printed = re.search(r"\u00b1\s*([\d.]+)|\(([\d.]+)\)", cell["printed"])
+            spread = (printed.group(1) or printed.group(2)) if printed else cell["plus_minus"]
+            claims.append(CellUncertainty("t", "uncertainty", *where[2:], f"\u00b1 {spread}", False))
+        for claim in claims:
+            assertion = check_both(claim, readings)
+            if assertion.outcome != PASS:
+                failed.append((cell["row"], cell["column"], claim.claim, assertion.outcome, assertion.detail))
+    assert failed == []
+    by_column: dict[str, list[dict[str, str]]] = {}
+    for cell in gold:
+        by_column.setdefault(cell["column"], []).append(cell)
+    slipped = []
+    for cells in by_column.values():
+        for cell, below in zip(cells, cells[1:], strict=False):
+            value = _printed_value(below["printed"])
+            if value.replace(",", "") == _printed_value(cell["printed"]).replace(",", ""):
+                continue
+            assertion = check_both(TableCell("t", "table cell", page, table, cell["row"], cell["column"], value),
+                                   readings)
+            if assertion.passed:
+                slipped.append((cell["row"], cell["column"], value))
+    assert slipped == []
+
+
+def test_two_tables_stacked_on_a_page_are_each_read_under_their_own_caption() -> None:
+    """Tables 2 and 3 of hardy-highres-2019 stand one above the other on page 7, captions above: Table 2's cells
+    are read in Table 2, not in the block over Table 3's caption."""
+    slug = "hardy-highres-2019"
+    if not (PAPERS / slug).is_dir():
+        pytest.skip(f"{slug} is not in the corpus at {PAPERS}")
+    readings = _readings(slug)
+    for table in ("Table 2", "Table 3"):
+        for cell in _gold(slug, table, 7):
+            claim = TableCell("t", "table cell", 7, table, cell["row"], cell["column"], _printed_value(cell["printed"]))
+            assertion = check_both(claim, readings)
+            assert assertion.outcome == PASS, (table, cell["row"], cell["column"], assertion.detail)

@@ -1,0 +1,63 @@
+"""Rules of the table reader that need no PDF: how multirow labels name runs of rows, how a header set on two
+lines is joined, and what counts as running text."""
+
+from __future__ import annotations
+
+import pytest
+
+from review.tables import _runs, _thousands, is_prose, joined_lines
+from review.words import Line, Word
+
+ROWS = [100.0, 110.0, 120.0, 130.0, 140.0, 150.0, 160.0, 170.0]
+
+
+@pytest.mark.parametrize(("labels", "expected"), [
+    # centred (\multirow): 'A' halfway between the 3rd and 4th rows names six rows, 'B' the last two
+    ([(125.0, "A"), (165.0, "B")], ["A"] * 6 + ["B"] * 2),
+    # centred on a row's line: 'A' on the 2nd row names three rows, 'B' on the 5th the next three, 'C' the rest
+    ([(110.0, "A"), (140.0, "B"), (165.0, "C")], ["A"] * 3 + ["B"] * 3 + ["C"] * 2),
+    # top-aligned: each label on the first row of its run
+    ([(100.0, "A"), (130.0, "B")], ["A"] * 3 + ["B"] * 5),
+    ([], [""] * 8),
+])
+def test_multirow_labels_name_runs_of_rows(labels: list[tuple[float, str]], expected: list[str]) -> None:
+    assert _runs(ROWS, labels) == expected
+
+
+@pytest.mark.parametrize(("upper", "lower", "joined"), [
+    ("Non High-", "light-based", "Non Highlight-based"),
+    ("Highlight", "-based", "Highlight-based"),
+    ("Splice sites", "(acceptor)", "Splice sites (acceptor)"),
+    ("Model-", "B/16", "Model-B/16"),
+])
+def test_a_header_on_two_lines_is_joined(upper: str, lower: str, joined: str) -> None:
+    assert joined_lines(upper, lower) == joined
+
+
+def _line(texts: list[str], gap: float, x: float = 72.0) -> Line:
+    words = []
+    for text in texts:
+        words.append(Word(text, x, 100.0, x + 6 * len(text), 109.0))
+        x += 6 * len(text) + gap
+    return Line(tuple(words))
+
+
+def test_running_text_is_a_wide_line_of_words_without_gaps_between_cells() -> None:
+    prose = _line("the model is trained with different seeds and the mean is shown here".split(), 3.0)
+    assert is_prose(prose, prose.x1 - prose.x0)
+    row = _line(["snaive", "0.881", "0.005", "0.357", "0.007", "0.011", "0.358"], 30.0)
+    assert not is_prose(row, row.x1 - row.x0)
+    short = _line("the mean is shown".split(), 3.0)
+    assert not is_prose(short, 400.0)
+
+
+def _words(spec: list[tuple[str, float, float]]) -> tuple[Word, ...]:
+    return tuple(Word(text, x0, 100.0, x1, 109.0) for text, x0, x1 in spec)
+
+
+def test_thousands_set_apart_by_a_thin_space_are_one_number() -> None:
+    row = _words([("45", 100.0, 109.0), ("000", 110.7, 124.0), ("11.3%", 150.0, 170.0),
+                  ("453", 200.0, 213.0), ("291", 214.6, 228.0), ("17", 260.0, 269.0)])
+    assert [w.text for w in _thousands(row)] == ["45 000", "11.3%", "453 291", "17"]
+    apart = _words([("45", 100.0, 109.0), ("000", 120.0, 133.0)])  # a column gap: two cells
+    assert [w.text for w in _thousands(apart)] == ["45", "000"]
