@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING
 from registry.models.values import UncertaintyKind
 from registry.units import UNITS, printed_forms
 from review.claims import Assertion, Citation, Claim, is_cell, unit_symbols
-from review.hints import see_as_read
 from review.pdftext import Extraction, find_text, normalize, normalize_quote, number_pattern, unit_pattern
 from review.tables import (
     CellText,
@@ -134,8 +133,7 @@ class CellAt(Claim):
         held = _read(doc).spots
         key = (self.page, self.table, self.row, self.column)
         if key not in held:
-            found = self._find(doc)
-            held[key] = found if isinstance(found, Located) else f"{found}; {see_as_read(self.page, self.table)}"
+            held[key] = self._find(doc)
         return held[key]
 
     def _find(self, doc: Extraction) -> Located | str:

@@ -1,6 +1,6 @@
 """Where the review points a curator who needs to see what it read: the command that shows a table as read.
 
-A leaf module, so that the claims (``review.cells``) can name the command in their messages without importing
+A leaf module, so that what reports on claims can name the command without importing
 the module that reads whole grids (``review.grid``), which imports them.
 """
 
@@ -20,7 +20,3 @@ def hint(pdf: str | Path | None, page: int, label: str | None = None) -> str:
     table = f" --table {shlex.quote(label)}" if label else ""
     return f"registry table {shown} --page {page}{table}"
 
-
-def see_as_read(page: int, label: str) -> str:
-    """The words a claim that could not read a cell ends with: where to see what was read instead."""
-    return f"to see the table as the review reads it, run: {hint(None, page, label)}"

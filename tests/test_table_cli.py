@@ -227,10 +227,30 @@ def test_a_cell_that_cannot_be_read_points_to_the_table_command() -> None:
 
     doc = read_pdf(FIXTURE_PDF, second=False).primary
     assertion = TableCell("r", "table cell", 2, "Table 1", "NT 9B", "Promoter", "0.912").check(doc)
-    assert not assertion.passed
-    assert "no row 'NT 9B' in Table 1" in assertion.detail
-    assert assertion.detail.endswith("; to see the table as the review reads it, run: registry table PDF --page 2 "
-                                     "--table 'Table 1'")
+    assert not assertion.passed and assertion.outcome == "cannot check"
+    assert "no row 'NT 9B' in Table 1 on page 2; read 3 rows ('NT 500M', 'NT 2.5B', 'HyenaDNA')" in assertion.detail
+
+
+def test_the_review_of_a_cell_it_cannot_read_points_to_the_table_command(tmp_path: Path) -> None:
+    """The command's report names the `registry table` line to run, with the PDF's path quoted for the shell."""
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from registry.cli import app
+
+    records = tmp_path / "records"
+    shutil.copytree(DATA / "fixture-registry", records)
+    tampered = DATA / "review-tampered" / "unreadable-row"
+    for path in tampered.rglob("*.yaml"):
+        shutil.copyfile(path, records / path.relative_to(tampered))
+    (unread,) = [path.stem for path in tampered.rglob("*.yaml")]
+    pdf = tmp_path / "my paper.pdf"
+    shutil.copy(FIXTURE_PDF, pdf)
+    result = CliRunner().invoke(app, ["review", unread, "--records", str(records), "--pdf", str(pdf),
+                                      "--cache-dir", str(tmp_path / "cache")], env={"COLUMNS": "250"})
+    out = " ".join(result.output.split())
+    assert f"registry table '{pdf}' --page 2 --table 'Table 1'" in out, out
 
 
 @pytest.mark.parametrize(("text", "interval", "printed"), [

@@ -165,6 +165,7 @@ def render_run(run: ReviewRun, console: Console) -> None:
         console.print(table)
     for record_id, why in run.plan.skipped:
         console.print(Text(f"Not checked: {record_id}: {why}"))
+    from review.hints import hint
     from review.review import verdicts
 
     total = len(run.assertions)
@@ -182,9 +183,7 @@ def render_run(run: ReviewRun, console: Console) -> None:
         named = {(a.page, _table_of(a.expected)) for a in run.unchecked if a.page is not None and _table_of(a.expected)}
         pages = named | {(a.page, "") for a in run.unchecked if a.page is not None and a.page not in dict(named)}
         for at, label in sorted(pages):
-            option = f" --table '{label}'" if label else ""
-            console.print(Text(f"  to see the tables as the review reads them: registry table {run.pdf.path} "
-                               f"--page {at}{option}"))
+            console.print(Text(f"  to see the tables as the review reads them: {hint(run.pdf.path, at, label)}"))
     if not run.passed:
         console.print(Text(f"{verdicts(run)}: the records are not source checked by this PDF.",
                            style="bold red" if run.failures else "bold yellow"))
