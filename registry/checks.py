@@ -43,9 +43,9 @@ from registry.numbers import (
     Recomputed,
     consistent,
     decimals,
-    normalize_printed,
     numbers_in,
     parse_printed,
+    printed_pattern,
     recompute,
     recompute_mean,
     recompute_spread,
@@ -291,9 +291,10 @@ def _release_date(release: Release, check: _Checker) -> None:
 
 @kind_rules.register
 def _result_values(result: Result, check: _Checker) -> None:
-    printed = parse_printed(result.printed_value)
+    printed = parse_printed(result.printed_value, result.unit)
     if printed is None:
-        check.add(codes.VALUE_MISMATCH, f"printed value: {why_not_a_number(result.printed_value)}", ("printed_value",))
+        check.add(codes.VALUE_MISMATCH, f"printed value: {why_not_a_number(result.printed_value, result.unit)}",
+                  ("printed_value",))
     elif printed != result.numeric_value:
         check.add(codes.VALUE_MISMATCH,
                   f"printed value {excerpt(result.printed_value)} reads {printed}, but numeric_value is "
@@ -308,17 +309,17 @@ def _result_values(result: Result, check: _Checker) -> None:
 
 def _value_in_quote(result: Result, check: _Checker) -> None:
     """A quote is copied from the source with the value, so a value it does not print was mistyped in one of the
-    two ('0.618' quoted as '0.681 ± 0.019'); ``registry review`` finds which against the PDF."""
+    two ('0.618' quoted as '0.681 ± 0.019', '3.2' quoted as '3.2 × 10−4'); ``registry review`` finds which
+    against the PDF. The quote is read as the review reads the page (``printed_pattern``), either sign allowed."""
     quote = result.source_locator.quote
     if not quote:
         return
-    printed = normalize_printed(result.printed_value).lstrip("+-" + MINUS_SIGNS)
-    numbers = numbers_in(quote, percentages=True)
-    if any(normalize_printed(n).lstrip("+-" + MINUS_SIGNS) == printed for n in numbers):
+    if printed_pattern(result.printed_value, signed=False).search(quote):
         return
     # Asked only now: the back links are indexed over the whole registry on first use.
     if superseding(check.registry, result.id):  # corrected already: its replacement holds the value as printed
         return
+    numbers = numbers_in(quote, percentages=True)
     found = ", ".join(numbers[:6]) + (", ..." if len(numbers) > 6 else "") if numbers else "no number"
     check.add(codes.VALUE_NOT_IN_QUOTE, f"printed value {excerpt(result.printed_value)} is not in its quote "
               f"{excerpt(quote)}, which prints {found}; one of the two is mistyped", ("printed_value",))

@@ -239,9 +239,9 @@ BAD: list[tuple[str, Callable[[Path, list[dict[str, str]]], Path], str]] = [
     ("an uncertainty without its kind", lambda p, rows: write_rows(p, [{**rows[0], "uncertainty_kind": ""},
                                                                       *rows[1:]]),
      "row 2, column 'uncertainty_kind': missing value: an uncertainty needs its kind"),
-    ("a decimal comma", lambda p, rows: write_rows(p, [{**rows[0], "value": "0,681"}, *rows[1:]]),
-     "row 2, column 'value': '0,681' has a comma that is not a thousands separator; a table cannot give the exact "
-     "value a decimal comma stands for: leave the row out and file the result on its own"),
+    ("a flattened power of ten", lambda p, rows: write_rows(p, [{**rows[0], "value": "3.2 × 104"}, *rows[1:]]),
+     "row 2, column 'value': '3.2 × 104' may be a product or a power of ten whose superscript the text flattened "
+     "('3.2 × 10^4'): write the power with a caret"),
     ("a page that is no number", lambda p, rows: write_rows(p, [{**rows[0], "page": "two"}, *rows[1:]]),
      "row 2, column 'page': 'two' is not a page number"),
     ("an interval that excludes its value", lambda p, rows: write_rows(p, [

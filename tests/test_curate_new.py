@@ -227,13 +227,13 @@ def test_input_that_ends_before_the_answers_stops_with_a_message(runner, records
 
 def test_every_problem_of_a_new_record_is_named_at_once(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
     result = cli("new", "result", "--evaluation", "peak-memory-checkpointing", "--metric", "peak-memory",
-                 "--metric-direction", "up", "--unit", "GBs", "--printed-value", "33,88", "--source", SOURCE,
+                 "--metric-direction", "up", "--unit", "GBs", "--printed-value", "12–15", "--source", SOURCE,
                  "--missing", "uncertainty=unknown", "--date", "20991231", "--records", records_dir, "--no-prompt")
     assert result.exit_code == 1
     for expected in ("--missing: 'uncertainty=unknown' is not a missing-metadata entry; write FIELD=REASON",
                      "the id (--batch, --date, --slug): '20991231' is after today",
                      "--metric-direction: Input should be 'lower' or 'higher'", "--unit: 'GBs' is not one of the units",
-                     "--printed-value: '33,88' has a comma that is not a thousands separator",
+                     "--printed-value: '12–15' is a range of two numbers, not one value",
                      "--source-locator-* (section, table, figure, row, column, caption, footnote, page, quote, note): "
                      "required field 'source_locator' is missing",
                      "the new result is not complete (7 problem(s) above); nothing was written"):
@@ -243,7 +243,7 @@ def test_every_problem_of_a_new_record_is_named_at_once(cli, records_dir: Path) 
 
 
 @pytest.mark.parametrize(("printed", "expected"), [
-    ("33,88", "--printed-value: '33,88' has a comma that is not a thousands separator; if it is a decimal comma"),
+    ("< 33.88", "--printed-value: '< 33.88' is a bound or an approximation ('<' 33.88), not a value"),
     ("33.88 GB", "--printed-value: '33.88 GB' holds more than the number: write printed_value '33.88' and unit: "
                  "gigabyte"),
 ])

@@ -343,10 +343,10 @@ class _Planner:
         if direction is not None and direction.lower() not in {d.value for d in Direction}:
             self.problem(row, "direction", f"{direction!r} is not 'higher' or 'lower'")
         printed = self.required(row, "value")
+        unit = self.unit(row)
         exact = parse_printed(printed) if printed is not None else None
         if printed is not None and exact is None:
-            self.problem(row, "value", why_not_a_table_value(printed))
-        unit = self.unit(row)
+            self.problem(row, "value", why_not_a_table_value(printed, unit))
         locator = self.locator(row)
         qualifier = row.get("qualifier") or self.default_qualifier(row)
         if len(self.problems) > before:

@@ -6,12 +6,8 @@ for one unit only; a printed value that is no number gets a message that says wh
 
 from __future__ import annotations
 
-import re
-
 from registry.numbers import why_not_a_number
 from registry.units import UNITS, symbol, unit_named, unit_printed_as, why_several
-
-_DECIMAL_COMMA = re.compile(r"^[+\-\u2212]?\d+,\d+$")
 
 
 def read_unit(written: str) -> tuple[str | None, str | None]:
@@ -35,11 +31,7 @@ def read_unit(written: str) -> tuple[str | None, str | None]:
     return None, f"{written!r} is not a unit the registry knows; the units are: {', '.join(UNITS)}"
 
 
-def why_not_a_table_value(text: str) -> str:
-    """What to do with a table's value cell that is no number: a table has no cell for the exact value, so a
-    decimal comma cannot be imported (the exact value would be a guess); the record is filed on its own."""
-    if _DECIMAL_COMMA.match(text.strip()):
-        return (f"{text!r} has a comma that is not a thousands separator; a table cannot give the exact value a "
-                "decimal comma stands for: leave the row out and file the result on its own, with its numeric_value "
-                "written with a point and a note that the page prints a decimal comma")
-    return why_not_a_number(text)
+def why_not_a_table_value(text: str, unit: str | None = None) -> str:
+    """What to do with a table's value cell that is no number alone: the one reading's advice
+    (``registry.numbers.why_not_a_number``), which ``registry new`` and validation give too."""
+    return why_not_a_number(text, unit)
