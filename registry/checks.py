@@ -36,7 +36,7 @@ from registry.models import (
     Source,
 )
 from registry.models.fields import FieldPath, dates_in, field_plan, references_in, unfit_values, utc_day
-from registry.models.records import EvidenceProperty, ReviewStatus
+from registry.models.records import Direction, EvidenceProperty, ReviewStatus
 from registry.models.values import Aggregate, Derivation, Operation, Uncertainty, UncertaintyKind
 from registry.numbers import (
     MINUS_SIGNS,
@@ -505,9 +505,13 @@ def _derived_of_two(result: Result, derived: Derivation, value: Result, baseline
         scales = ((from_value.scale or Decimal(1)) / target, (from_baseline.scale or Decimal(1)) / target)
     else:  # a ratio of two values in one dimension has no unit: any common scale will do
         scales = (from_value.scale or Decimal(1), from_baseline.scale or Decimal(1))
+    if derived.operation is Operation.SPEED_UP and value.metric_direction is None:
+        check.add(codes.DERIVED_INPUTS, f"a speed-up says how many times better {value.id} is, but its metric has no "
+                  "direction; give metric_direction, or name the operation the source computed (a ratio)", where)
+        return
     try:
         again = recompute(derived.operation.value, value.printed_value, baseline.printed_value,
-                          lower_is_better=value.metric_direction.value == "lower",
+                          lower_is_better=value.metric_direction is Direction.LOWER,
                           percent=derived.operation is not Operation.DIFFERENCE and result.unit == "percent",
                           value_scale=scales[0], baseline_scale=scales[1])
     except ZeroDivisionError:

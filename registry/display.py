@@ -356,3 +356,8 @@ def runs_tag(method: Method, runs: Sequence[Reproduction]) -> Tag:
     commits = ", ".join(sorted({run.git_commit or "not recorded" for run in runs}))
     return Tag(RUN_PROVENANCE[method], RUN_LABELS[method],
                (("hardware", hardware), ("commit", commits), ("runs", str(len(runs)))))
+
+
+def direction_word(result: Result) -> str:
+    """'lower' or 'higher' (is better), or 'no direction' for a metric without one (a count)."""
+    return result.metric_direction.value if result.metric_direction is not None else "no direction"

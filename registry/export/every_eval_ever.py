@@ -40,8 +40,8 @@ def write(registry: Registry, out: Path, **_: Any) -> Written:
     written = Written()
     for configuration in registry.of_kind(Configuration):
         evaluations = registry.referrers(configuration.id, Evaluation, "configuration")
-        results = current_only(registry, [r for e in evaluations for r in registry.referrers(e.id, Result,
-                                                                                             "evaluation")])
+        results = [r for r in current_only(registry, [r for e in evaluations for r in registry.referrers(
+            e.id, Result, "evaluation")]) if r.metric_direction is not None]  # the schema needs lower_is_better
         if not results:
             continue
         path = f"{configuration.id}.json"
@@ -51,6 +51,10 @@ def write(registry: Registry, out: Path, **_: Any) -> Written:
         note = version_note(registry, result.id)
         if note:  # history, not a score: the schema has no place for a superseded value, so it stays out
             written.not_carried.append({"record": result.id, "exported": False, "reason": f"not current: {note}"})
+            continue
+        if result.metric_direction is None:  # a count: the schema's lower_is_better would be invented
+            written.not_carried.append({"record": result.id, "exported": False, "reason": "its metric has no "
+                                        "direction, and the schema requires lower_is_better"})
             continue
         written.not_carried.append({"record": result.id, "fields": ["reproductions (our own runs are not "
                                     "documentation)", "missing_metadata reasons beyond uncertainty"]})

@@ -245,7 +245,9 @@ class Result(Record, transcribed=True):
     kind: Literal["result"]
     evaluation: str = ref("evaluation", description="The evaluation that produced this number.")
     metric: Annotated[Slug, Sql(index=True)] = Field(description="What is measured (for example 'peak-memory').")
-    metric_direction: Direction = Field(description="Whether lower or higher is better.")
+    metric_direction: Direction | None = reportable(
+        "Whether lower or higher is better; a count of items (a row 'N') has none: leave it empty with a "
+        "missing-metadata entry of reason 'not-applicable'.")
     metric_qualifier: Text = Field(description="Conditions that qualify the metric (stage, length, batch size).")
     unit: Unit = Field(description="Unit of the value, from a closed list (for example 'gigabyte'; see units.py).")
     unit_detail: Text | None = Field(None, description="How the source prints the unit, and any ambiguity in it.")

@@ -215,7 +215,7 @@ def findings_table(registry: Registry, evaluations: Iterable[Evaluation]) -> Tab
                 (Piece(with_unit(d.display_value(result.numeric_value), result.unit), tag=tag,
                        exact=str(result.numeric_value), link=result.id),
                  Piece(f" · {d.metric_label(result.metric)} ({result.metric_qualifier})\n"
-                       f"{result.unit} · {result.metric_direction.value}\nTranscribed: "),
+                       f"{result.unit} · {d.direction_word(result)}\nTranscribed: "),
                  Piece(with_unit(result.printed_value, result.unit), tag=tag,
                        exact=str(result.numeric_value)),
                  Piece(f"\nUncertainty: {d.value_or_missing(result, 'uncertainty')}\n"
