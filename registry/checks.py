@@ -309,19 +309,20 @@ def _result_values(result: Result, check: _Checker) -> None:
 
 def _value_in_quote(result: Result, check: _Checker) -> None:
     """A quote is copied from the source with the value, so a value it does not print was mistyped in one of the
-    two ('0.618' quoted as '0.681 ± 0.019', '3.2' quoted as '3.2 × 10−4'); ``registry review`` finds which
-    against the PDF. The quote is read as the review reads the page (``printed_pattern``), either sign allowed."""
+    two ('0.618' quoted as '0.681 ± 0.019', '3.2' quoted as '3.2 × 10−4', a bound '< 0.001' quoted without its
+    sign); ``registry review`` finds which against the PDF. The quote is read as the review reads the page
+    (``printed_pattern``), either sign of the number allowed."""
     quote = result.source_locator.quote
     if not quote:
         return
-    if printed_pattern(result.printed_value, signed=False).search(quote):
+    if printed_pattern(result.as_printed, signed=False).search(quote):
         return
     # Asked only now: the back links are indexed over the whole registry on first use.
     if superseding(check.registry, result.id):  # corrected already: its replacement holds the value as printed
         return
     numbers = numbers_in(quote, percentages=True)
     found = ", ".join(numbers[:6]) + (", ..." if len(numbers) > 6 else "") if numbers else "no number"
-    check.add(codes.VALUE_NOT_IN_QUOTE, f"printed value {excerpt(result.printed_value)} is not in its quote "
+    check.add(codes.VALUE_NOT_IN_QUOTE, f"printed value {excerpt(result.as_printed)} is not in its quote "
               f"{excerpt(quote)}, which prints {found}; one of the two is mistyped", ("printed_value",))
 
 
@@ -520,8 +521,8 @@ def _derived_of_two(result: Result, derived: Derivation, value: Result, baseline
         return
     except ValueError:
         return  # an input that is not a number is reported on that input
-    labels = None if same_unit else [with_unit(value.printed_value, value.unit),
-                                      with_unit(baseline.printed_value, baseline.unit)]
+    labels = None if same_unit else [with_unit(value.as_printed, value.unit),
+                                      with_unit(baseline.as_printed, baseline.unit)]
     _compare_derived(result, again, [value.printed_value, baseline.printed_value], check, labels)
 
 

@@ -291,7 +291,7 @@ def record_name(record: Record) -> str:
 
 @record_name.register
 def _result_name(record: Result) -> str:
-    return f"{with_unit(record.printed_value, record.unit)} {metric_label(record.metric)}"
+    return f"{with_unit(record.as_printed, record.unit)} {metric_label(record.metric)}"
 
 
 @record_name.register

@@ -223,11 +223,32 @@ def _holds_more(text: str, number: str, printed_unit: str, unit: str | None = No
             "the unit goes in unit_detail")
 
 
+#: How a bound's sign is printed, and the sign it is ('<=' and '⩽' are '≤').
+BOUND_SIGNS = {"<": "<", ">": ">", "\u2264": "\u2264", "\u2265": "\u2265", "<=": "\u2264", ">=": "\u2265",
+               "\u2a7d": "\u2264", "\u2a7e": "\u2265"}
+_BOUND = re.compile(r"^(<=|>=|[<>\u2264\u2265\u2a7d\u2a7e])\s*(.+)$", re.DOTALL)
+
+
+def read_bound(text: str) -> tuple[str, str] | None:
+    """A printed bound as (its sign, the text after it): '< 0.001' -> ('<', '0.001'), '>= 99%' -> ('≥', '99%')."""
+    found = _BOUND.match(text.strip())
+    return (BOUND_SIGNS[found.group(1)], found.group(2)) if found else None
+
+
 def _unreadable(text: str, stripped: str) -> str:
-    bound = re.match(r"^(<=|>=|[<>\u2264\u2265\u2272\u2273~\u2248])\s*(.+)$", stripped)
+    bound = read_bound(stripped)
     if bound:
-        return (f"{text!r} is a bound or an approximation ({bound.group(1)!r} {bound.group(2)}), not a value; do "
-                "not file its number without the sign")
+        sign, rest = bound
+        number = read_number(rest)
+        if number.alone:
+            return (f"{text!r} is a bound, not a value: write bound: '{sign}' and printed_value {rest!r} (the sign "
+                    "is the bound's, kept apart from the number)")
+        return (f"{text!r} is a bound, not a value: write bound: '{sign}' and, as printed_value, the number after "
+                f"the sign; {why_not_a_number(rest)}")
+    approximate = re.match(r"^([~\u2248\u2272\u2273])\s*(.+)$", stripped)
+    if approximate:
+        return (f"{text!r} is an approximation ({approximate.group(1)!r} {approximate.group(2)}), not a value; do not "
+                "file its number without the sign")
     if "\u00b1" in stripped or "+/-" in stripped:
         return f"{text!r} holds an uncertainty: give the value alone here and the ± in 'uncertainty'"
     return (f"{text!r} is not a number as printed; keep the source's digits (thousands separators, a decimal "
@@ -280,6 +301,12 @@ def printed_pattern(printed: str, *, signed: bool = True) -> re.Pattern[str]:
     range '10-20' or of a hyphenated line end is not a sign. Text that is no number is matched as written.
     """
     text = printed.strip()
+    bound = read_bound(text)
+    if bound is not None:  # a bound's number with its sign before it, however the sign is printed
+        sign, rest = bound
+        signs = "|".join(re.escape(s) for s, meant in sorted(BOUND_SIGNS.items(), key=lambda i: -len(i[0]))
+                         if meant == sign)
+        return re.compile(rf"(?:{signs})\s*" + printed_pattern(rest, signed=signed).pattern)
     found = _NUMBER.fullmatch(text)
     if found is None or _value(found)[1]:
         return re.compile(r"(?<![0-9])" + re.escape(text) + r"(?![0-9]|[.,][0-9])")

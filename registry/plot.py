@@ -161,7 +161,7 @@ def values_table(group: Group) -> Table:
 
     rows = tuple(
         ((Piece(row.label, link=row.result.id),),
-         (Piece(with_unit(row.result.printed_value, unit), tag=row.tag, exact=str(row.result.numeric_value)),),
+         (Piece(with_unit(row.result.as_printed, unit), tag=row.tag, exact=str(row.result.numeric_value)),),
          runs_cell(row, Method.MEASURED), runs_cell(row, Method.ESTIMATED))
         for row in group.rows
     )
@@ -239,7 +239,7 @@ def _draw(axes: Any, group: Group) -> None:
         transcribed = row.result.numeric_value
         values.append(transcribed)
         axes.plot([float(transcribed)], [y], MARKERS["transcribed"], color=COLOURS["transcribed"], ms=6)
-        axes.annotate(f"{with_unit(row.result.printed_value, unit)} transcribed", (float(transcribed), y),
+        axes.annotate(f"{with_unit(row.result.as_printed, unit)} transcribed", (float(transcribed), y),
                       xytext=(7, -3), textcoords="offset points", fontsize=8)
         for runs in row.runs:
             at = y + OFFSETS[runs.method]

@@ -5,8 +5,8 @@ Nothing here knows a particular paper. Every assertion comes from a record field
 - the *source locator* gives pages and quotes (grammar below): the page must exist and the
   quote must be printed on it;
 - a result's *printed value* must appear in its quote, as printed (its sign included: '33.88'
-  is not '-33.88'), and on the page inside the quoted text; an evidence row's *statement* the
-  same, when it states a reported result;
+  is not '-33.88'; a bound with its sign: '< 0.001'), and on the page inside the quoted text; an
+  evidence row's *statement* the same, when it states a reported result;
 - a result's *unit* (and its ``unit_detail``, 'Printed as GB') must be printed with the value:
   right after it, or after the numbers that share it ('33.88 → 11.49 GB'), in the quoted text
   or where the cited sentence goes on past the quote; the unit printed elsewhere on the page
@@ -456,8 +456,8 @@ def _result_claims(registry: Registry, result: Result, citations: list[Citation]
     from registry.models import Configuration, Evaluation
     from registry.models.records import SourceClaim
 
-    cited = _citing(citations, result.printed_value)
-    claims: list[Claim] = [ValueInQuote(result.id, "printed value", cited.page, cited.quote, result.printed_value)]
+    cited = _citing(citations, result.as_printed)
+    claims: list[Claim] = [ValueInQuote(result.id, "printed value", cited.page, cited.quote, result.as_printed)]
     if units:  # a cell's unit is read from its header, row label or caption (review.cells)
         claims += _unit_claims(result, cited)
     evaluation = registry.records.get(result.evaluation)

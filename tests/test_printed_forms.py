@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from registry import codes
-from registry.numbers import parse_printed, read_number, why_not_a_number
+from registry.numbers import parse_printed, read_bound, read_number, why_not_a_number
 from registry.units import UNITS
 from review.claims import ValueInQuote
 from review.pdftext import Extraction
@@ -61,7 +61,8 @@ def test_advice_never_changes_the_value(form: Form) -> None:
     assert advice is not None
     advised = parse_printed(advice["number"])
     assert advised is not None
-    whole = read_number(form.printed, advice["unit"]).value
+    bound = read_bound(form.printed)
+    whole = read_number(bound[1] if bound else form.printed, advice["unit"]).value  # a bound's number, if one
     assert whole is not None and advised == whole  # the number alone reads as the page's number in that unit
     if form.value is not None:
         own, meant = UNITS[form.unit], UNITS[advice["unit"]]

@@ -15,6 +15,9 @@ SHAPES = DATA / "shapes"
 
 #: Each invalid case: the code it reports, a part of the message, and the file it names.
 INVALID = {
+    "bound-without-its-sign": ("value-not-in-quote", "printed value '< 2.7 × 10^-3' is not in its quote",
+                               "saadat-fellay-20261015-result-bound-p-value.yaml"),
+    "bound-sign-unknown": ("schema-enum", "'<', '\u2264', '>' or '\u2265'", "saadat-fellay-20261015-result-bound-p-value.yaml"),
     "direction-unexplained": ("missing-unexplained", "metric_direction",
                               "saadat-fellay-20261015-result-count-without-direction.yaml"),
 }
@@ -44,3 +47,44 @@ def test_an_invalid_shape_reports_its_code_and_message(records_dir: Path, case: 
 
 def test_every_invalid_case_is_listed() -> None:
     assert sorted(p.name for p in (SHAPES / "invalid").iterdir()) == sorted(INVALID)
+
+
+BOUND = "saadat-fellay-20261015-result-bound-p-value"
+COUNT = "saadat-fellay-20261015-result-count-without-direction"
+
+
+def _review(value: str, sentence: str) -> bool:
+    from review.claims import ValueInQuote
+    from review.pdftext import Extraction
+
+    claim = ValueInQuote(BOUND, "printed value", 1, sentence, value)
+    return claim.check(Extraction(pages=(f"Results: {sentence}. Done.",), extractor="test")).passed
+
+
+def test_review_checks_a_bound_with_its_sign() -> None:
+    assert _review("< 2.7 × 10^-3", "the saving is significant (p < 2.7 × 10\u22123)")
+    assert _review("\u2264 0.05", "at p <= 0.05 throughout")
+    assert not _review("< 2.7 × 10^-3", "the saving is significant (p = 2.7 × 10\u22123)")
+    assert not _review("< 2.7 × 10^-3", "the saving is significant (p > 2.7 × 10\u22123)")
+
+
+def test_a_bound_and_a_count_are_shown_built_and_exported(cli, records_dir: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import json
+    import sqlite3
+
+    _with(records_dir, SHAPES / "valid" / "bound")
+    _with(records_dir, SHAPES / "valid" / "direction")
+    shown = cli("show", BOUND, "--records", records_dir)
+    assert shown.exit_code == 0 and "< 2.7 × 10^-3" in shown.output, shown.output
+    built = cli("db", "build", "--records", records_dir, "--out", tmp_path / "registry.db")
+    assert built.exit_code == 0, built.output
+    with sqlite3.connect(tmp_path / "registry.db") as db:
+        rows = dict(db.execute("SELECT id, bound FROM result WHERE id IN (?, ?)", (BOUND, COUNT)).fetchall())
+        direction = db.execute("SELECT metric_direction FROM result WHERE id = ?", (COUNT,)).fetchone()
+    assert rows == {BOUND: "<", COUNT: None} and direction == (None,)
+    exported = cli("export", "--format", "every-eval-ever", "--records", records_dir, "--out", tmp_path / "eee")
+    assert exported.exit_code == 0, exported.output
+    left_out = {entry["record"]: entry.get("reason") for entry in
+                json.loads((tmp_path / "eee" / "registry-export.json").read_text())["not_carried"]}
+    assert left_out[BOUND] == "it is a bound ('< 2.7 × 10^-3'), and the schema's score is a value"
+    assert left_out[COUNT] == "its metric has no direction, and the schema requires lower_is_better"

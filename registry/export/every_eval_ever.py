@@ -41,7 +41,7 @@ def write(registry: Registry, out: Path, **_: Any) -> Written:
     for configuration in registry.of_kind(Configuration):
         evaluations = registry.referrers(configuration.id, Evaluation, "configuration")
         results = [r for r in current_only(registry, [r for e in evaluations for r in registry.referrers(
-            e.id, Result, "evaluation")]) if r.metric_direction is not None]  # the schema needs lower_is_better
+            e.id, Result, "evaluation")]) if _exportable(r) is None]
         if not results:
             continue
         path = f"{configuration.id}.json"
@@ -52,13 +52,22 @@ def write(registry: Registry, out: Path, **_: Any) -> Written:
         if note:  # history, not a score: the schema has no place for a superseded value, so it stays out
             written.not_carried.append({"record": result.id, "exported": False, "reason": f"not current: {note}"})
             continue
-        if result.metric_direction is None:  # a count: the schema's lower_is_better would be invented
-            written.not_carried.append({"record": result.id, "exported": False, "reason": "its metric has no "
-                                        "direction, and the schema requires lower_is_better"})
+        why_not = _exportable(result)
+        if why_not is not None:
+            written.not_carried.append({"record": result.id, "exported": False, "reason": why_not})
             continue
         written.not_carried.append({"record": result.id, "fields": ["reproductions (our own runs are not "
                                     "documentation)", "missing_metadata reasons beyond uncertainty"]})
     return written
+
+
+def _exportable(result: Result) -> str | None:
+    """Why the schema cannot hold ``result`` without inventing something, or None where it can."""
+    if result.metric_direction is None:  # a count: the schema's required lower_is_better would be invented
+        return "its metric has no direction, and the schema requires lower_is_better"
+    if result.bound is not None:  # the schema's score is a value; a bound's number read as one would mislead
+        return f"it is a bound ('{result.as_printed}'), and the schema's score is a value"
+    return None
 
 
 def evaluation_log(registry: Registry, configuration: Configuration, results: list[Result]) -> dict[str, Any]:

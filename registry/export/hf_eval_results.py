@@ -79,7 +79,7 @@ def write(registry: Registry, out: Path, *, hub_ids: Path | None = None, **_: An
             dataset_revision=benchmark.get("revision"), source_url=source.retrieval_url,
             source_name=source.citation if source.retrieval_url else None,
             notes=f"{d.metric_label(result.metric)} ({result.metric_qualifier}), "
-                  f"{with_unit(result.printed_value, result.unit)} as printed; "
+                  f"{with_unit(result.as_printed, result.unit)} as printed; "
                   f"{d.status_label(registry, result.id)}; registry record {result.id}{cited}",
         )
         files.setdefault((model, benchmark["id"]), []).append((result, entry))

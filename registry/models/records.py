@@ -32,7 +32,7 @@ from registry.models.base import (
     refs,
     reportable,
 )
-from registry.models.values import Aggregate, Derivation, HardwareEntry, Locator, Uncertainty
+from registry.models.values import Aggregate, BoundSign, Derivation, HardwareEntry, Locator, Uncertainty
 from registry.units import Unit
 
 
@@ -253,6 +253,10 @@ class Result(Record, transcribed=True):
     unit_detail: Text | None = Field(None, description="How the source prints the unit, and any ambiguity in it.")
     printed_value: Text = Field(description="The value exactly as printed, as text (for example '33.88').")
     numeric_value: Decimal = Field(description="The printed value as an exact decimal; must equal printed_value.")
+    bound: BoundSign | None = Field(
+        None, description="Where the source prints a bound, not a value ('p < 0.001', '> 99%', '≤ 2 GB'): its sign "
+        "('<', '≤', '>' or '≥'), printed before printed_value, which is then the bound's number. Empty: the value "
+        "itself.")
     uncertainty: Uncertainty | None = reportable("The uncertainty the source prints with the value.")
     scope_note: Text | None = Field(None, description="What exactly the value covers, with where the source says so.")
     hardware: list[HardwareEntry] = reportable(
@@ -270,6 +274,11 @@ class Result(Record, transcribed=True):
             "the locator gives: each is text printed on a page (for example the model label 'NT 2.5B')."
         ),
     )
+
+    @property
+    def as_printed(self) -> str:
+        """The value as the source prints it, its bound's sign included ('< 0.001', '33.88')."""
+        return f"{self.bound.value} {self.printed_value}" if self.bound is not None else self.printed_value
 
     @field_validator("numeric_value", mode="before")
     @classmethod

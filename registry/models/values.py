@@ -82,6 +82,18 @@ class Locator(Strict):
         return f"footnote {self.footnote}" if self.footnote else ""
 
 
+# -- value shapes ---------------------------------------------------------------------------------
+
+
+class BoundSign(StrEnum):
+    """The sign of a bound a source prints instead of a value ('p < 0.001', '> 99%', '≤ 2 GB')."""
+
+    LESS = "<"
+    AT_MOST = "\u2264"
+    MORE = ">"
+    AT_LEAST = "\u2265"
+
+
 # -- uncertainty ----------------------------------------------------------------------------------
 
 

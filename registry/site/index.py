@@ -46,7 +46,7 @@ def index_rows(registry: Registry) -> list[IndexRow]:
                       else "estimated only" if by_method[Method.ESTIMATED] else "not reproduced")
         cells: tuple[Content, ...] = (
             (Piece(d.result_title(registry, result), link=result.id),),
-            (Piece(with_unit(result.printed_value, result.unit), tag=d.record_tag(registry, result),
+            (Piece(with_unit(result.as_printed, result.unit), tag=d.record_tag(registry, result),
                    exact=str(result.numeric_value)), Piece(f" (display {d.display_value(result.numeric_value)})")),
             plain(status),
             (Piece(d.record_name(family), link=family.id),),
