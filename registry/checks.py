@@ -37,12 +37,20 @@ from registry.models import (
 )
 from registry.models.fields import FieldPath, dates_in, field_plan, references_in, unfit_values, utc_day
 from registry.models.records import Direction, EvidenceProperty, ReviewStatus
-from registry.models.values import Aggregate, Derivation, Operation, Uncertainty, UncertaintyKind
+from registry.models.values import (
+    BINARY_OPERATIONS,
+    Aggregate,
+    Derivation,
+    Operation,
+    Uncertainty,
+    UncertaintyKind,
+)
 from registry.numbers import (
     MINUS_SIGNS,
     Recomputed,
     consistent,
     decimals,
+    fitting_operations,
     numbers_in,
     parse_printed,
     printed_pattern,
@@ -462,6 +470,9 @@ _DERIVED_UNITS = {
     Operation.SPEED_UP: ("times", "dimensionless", "percent"),
     Operation.RELATIVE_CHANGE: ("percent", "dimensionless"),
     Operation.REDUCTION: ("percent", "dimensionless"),
+    Operation.RELATIVE_INCREASE: ("percent", "dimensionless"),
+    Operation.RELATIVE_DECREASE: ("percent", "dimensionless"),
+    Operation.PERCENT_OF: ("percent",),
 }
 
 
@@ -523,13 +534,23 @@ def _derived_of_two(result: Result, derived: Derivation, value: Result, baseline
         return  # an input that is not a number is reported on that input
     labels = None if same_unit else [with_unit(value.as_printed, value.unit),
                                       with_unit(baseline.as_printed, baseline.unit)]
-    _compare_derived(result, again, [value.printed_value, baseline.printed_value], check, labels)
+    fits: list[str] = []
+    if not consistent(result.printed_value, again):  # which other operation the printed digits fit, if any
+        others = [op.value for op in Operation if op in BINARY_OPERATIONS and op is not derived.operation and not (
+            op is Operation.SPEED_UP and value.metric_direction is None)]  # a speed-up needs to know which way
+        fits = fitting_operations(result.printed_value, value.printed_value, baseline.printed_value, others,
+                                  lower_is_better=value.metric_direction is Direction.LOWER,
+                                  percent=result.unit == "percent", value_scale=scales[0], baseline_scale=scales[1])
+    checked = f"checked as a {derived.operation.value}" + (
+        f"; the printed digits fit a {' or a '.join(fits)} of the same inputs: if the source computed that, name "
+        "it as the operation" if fits else "")
+    _compare_derived(result, again, [value.printed_value, baseline.printed_value], check, labels, checked)
 
 
 def _compare_derived(result: Result, again: Recomputed, printed_inputs: list[str], check: _Checker,
-                     labels: list[str] | None = None) -> None:
+                     labels: list[str] | None = None, checked: str = "") -> None:
     """A derived-mismatch where the printed digits cannot come from the recomputed value (``labels``: the inputs
-    with their units, where those differ)."""
+    with their units, where those differ; ``checked``: which operation was checked, and which would fit)."""
     if consistent(result.printed_value, again):
         return
     places = worked_places(result.printed_value, *printed_inputs)
@@ -540,8 +561,8 @@ def _compare_derived(result: Result, again: Recomputed, printed_inputs: list[str
         formula = formula.replace(printed, label)
     check.add(codes.DERIVED_MISMATCH,
               f"printed {result.printed_value}, but {formula} = {shown(again.exact, places)} (between "
-              f"{again.allowed.shown(places)} given the rounding of {inputs}); one of the numbers is mistranscribed",
-              ("printed_value",))
+              f"{again.allowed.shown(places)} given the rounding of {inputs}); one of the numbers is mistranscribed"
+              + (f" ({checked})" if checked else ""), ("printed_value",))
 
 
 

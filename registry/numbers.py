@@ -21,6 +21,7 @@ advice that names the number and unit to write, which always stand for the same 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal, Inexact, InvalidOperation, localcontext
 
@@ -440,23 +441,24 @@ def recompute(operation: str, value: str, baseline: str, *, lower_is_better: boo
               value_scale: Decimal = Decimal(1), baseline_scale: Decimal = Decimal(1)) -> Recomputed:
     """Recompute ``operation`` over two printed inputs (in one unit after their scales), as a result prints it.
 
-    ``percent``: the derived value is printed in percent (a relative change of -0.661 prints as -66.1).
+    ``percent``: the derived value is printed in percent (a relative change of -0.661 prints as -66.1);
+    'percent-of' is in percent whatever the unit.
     """
     a, b = parse_printed(value), parse_printed(baseline)
     if a is None or b is None:
         raise ValueError("an input is not a number as printed")
     a, b = a * value_scale, b * baseline_scale
     ia, ib = rounding_interval(value).scaled(value_scale), rounding_interval(baseline).scaled(baseline_scale)
-    hundred = Decimal(100) if percent else Decimal(1)
+    hundred = Decimal(100) if percent or operation == "percent-of" else Decimal(1)
     if operation == "difference":
         return Recomputed(a - b, ia - ib, f"{value} - {baseline}")
-    if operation == "ratio":
+    if operation in ("ratio", "percent-of"):
         return Recomputed(a / b * hundred, (ia / ib).scaled(hundred), f"{value} / {baseline}")
-    if operation == "relative-change":
+    if operation in ("relative-change", "relative-increase"):
         exact = (a - b) / b * hundred
         allowed = _relative(ia, ib).scaled(hundred)
         return Recomputed(exact, allowed, f"({value} - {baseline}) / {baseline}")
-    if operation == "reduction":
+    if operation in ("reduction", "relative-decrease"):
         exact = (b - a) / b * hundred
         allowed = _relative(ia, ib).negated().scaled(hundred)
         return Recomputed(exact, allowed, f"({baseline} - {value}) / {baseline}")
@@ -465,6 +467,23 @@ def recompute(operation: str, value: str, baseline: str, *, lower_is_better: boo
             return Recomputed(b / a * hundred, (ib / ia).scaled(hundred), f"{baseline} / {value}")
         return Recomputed(a / b * hundred, (ia / ib).scaled(hundred), f"{value} / {baseline}")
     raise ValueError(f"unknown operation {operation!r}")
+
+
+def fitting_operations(printed: str, value: str, baseline: str, operations: Iterable[str], *,
+                       lower_is_better: bool, percent: bool, value_scale: Decimal = Decimal(1),
+                       baseline_scale: Decimal = Decimal(1)) -> list[str]:
+    """Those of ``operations`` whose result over the two printed inputs the printed digits fit ('310' from 34.7
+    and 11.1: percent-of, not relative-increase), for a disagreement to name what the source may have computed."""
+    fits = []
+    for operation in operations:
+        try:
+            again = recompute(operation, value, baseline, lower_is_better=lower_is_better, percent=percent,
+                              value_scale=value_scale, baseline_scale=baseline_scale)
+        except (ValueError, ZeroDivisionError):
+            continue
+        if consistent(printed, again):
+            fits.append(operation)
+    return fits
 
 
 def recompute_mean(printed: list[str]) -> Recomputed:

@@ -56,10 +56,14 @@ def test_rounding_intervals_follow_the_printed_digits() -> None:
     ("relative-change", "11.49", "33.88", "-66", True),
     ("ratio", "1,843", "768", "2.4", True),
     ("speed-up", "1.2", "2.9", "2.4", True),
+    ("percent-of", "34.7", "11.1", "310", True),  # 'a 310% increase' from 11.1 s to 34.7 s: the paper's 34.7 / 11.1
+    ("relative-increase", "34.7", "11.1", "310", False),  # (34.7 - 11.1) / 11.1 is 213%
+    ("relative-increase", "34.7", "11.1", "213", True),
+    ("relative-decrease", "11.49", "33.88", "66.1", True),
 ])
 def test_derived_values_are_recomputed_within_their_inputs_rounding(operation: str, value: str, baseline: str,
                                                                     printed: str, ok: bool) -> None:
-    percent = operation in ("reduction", "relative-change")
+    percent = operation in ("reduction", "relative-change", "relative-increase", "relative-decrease")
     again = recompute(operation, value, baseline, lower_is_better=True, percent=percent)
     assert consistent(printed, again) is ok
 

@@ -236,6 +236,14 @@ class Operation(StrEnum):
     """(value - baseline) / baseline; in percent where the result's unit is percent."""
     REDUCTION = "reduction"
     """(baseline - value) / baseline: 'a 66% reduction'; in percent where the result's unit is percent."""
+    RELATIVE_INCREASE = "relative-increase"
+    """(value - baseline) / baseline, where the source names an increase ('a 213% increase'); in percent where the
+    result's unit is percent."""
+    RELATIVE_DECREASE = "relative-decrease"
+    """(baseline - value) / baseline, where the source names a decrease ('a 66% decrease'); in percent where the
+    result's unit is percent."""
+    PERCENT_OF = "percent-of"
+    """value / baseline in percent, always ('34.7 s is 313% of 11.1 s'; what some papers call 'a 310% increase')."""
     SPEED_UP = "speed-up"
     """How many times better value is than baseline: baseline / value where lower is better, else value / baseline."""
     MEAN = "mean"
@@ -249,7 +257,9 @@ BINARY_OPERATIONS = frozenset(op for op in Operation if op is not Operation.MEAN
 class Derivation(Strict):
     """A result computed from others that the source prints too, as the source computed it."""
 
-    operation: Operation = Field(description="difference, ratio, relative-change, reduction, speed-up or mean.")
+    operation: Operation = Field(description="difference, ratio, relative-change, reduction, relative-increase, "
+                                 "relative-decrease, percent-of, speed-up or mean: the operation the source's words "
+                                 "name.")
     value: str | None = ref("result", default=None,
                             description="For an operation of two results: the one the change is of (the LoRA run).")
     baseline: str | None = ref("result", default=None,
