@@ -417,11 +417,18 @@ class Interval:
 
 
 def rounding_interval(printed: str) -> Interval:
-    """What a printed number may stand for, given its digits: '0.681' -> [0.6805, 0.6815]."""
+    """What a printed number may stand for, given its digits: '0.681' -> [0.6805, 0.6815].
+
+    A whole number's trailing zeros may be digits or rounding ('310' may be 313 rounded to two significant
+    figures, as a paper's 'a 310% increase' is): the interval is that of its last digit that is not a zero.
+    """
     value = parse_printed(printed)
     if value is None:
         raise ValueError(f"{printed!r} is not a number as printed")
-    half = Decimal(5).scaleb(int(value.as_tuple().exponent) - 1)  # half a unit of the last printed digit
+    exponent = int(value.as_tuple().exponent)
+    if exponent == 0 and value:  # a whole number printed without a decimal point or an exponent
+        exponent = int(value.normalize().as_tuple().exponent)
+    half = Decimal(5).scaleb(exponent - 1)  # half a unit of the last printed digit
     return Interval(value - half, value + half)
 
 

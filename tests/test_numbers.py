@@ -45,6 +45,10 @@ def test_rounding_intervals_follow_the_printed_digits() -> None:
     assert decimals("2.5e-3") == 4 and decimals("1.5e3") == -2  # the exponent says where the last digit is
     assert rounding_interval("1.5e3") == type(interval)(Decimal(1450), Decimal(1550))
     assert rounding_interval("2.5e-3") == type(interval)(Decimal("0.00245"), Decimal("0.00255"))
+    # A whole number's trailing zeros may be rounding: '310' may be 313 to two significant figures.
+    assert rounding_interval("310") == type(interval)(Decimal(305), Decimal(315))
+    assert rounding_interval("310.0") == type(interval)(Decimal("309.95"), Decimal("310.05"))
+    assert rounding_interval("0") == type(interval)(Decimal("-0.5"), Decimal("0.5"))
 
 
 @pytest.mark.parametrize(("operation", "value", "baseline", "printed", "ok"), [
