@@ -243,7 +243,7 @@ def test_every_problem_of_a_new_record_is_named_at_once(cli, records_dir: Path) 
 
 
 @pytest.mark.parametrize(("printed", "expected"), [
-    ("< 33.88", "--printed-value: '< 33.88' is a bound or an approximation ('<' 33.88), not a value"),
+    ("< 33.88", "--printed-value: '< 33.88' is a bound, not a value: write bound: '<' and printed_value '33.88'"),
     ("33.88 GB", "--printed-value: '33.88 GB' holds more than the number: write printed_value '33.88' and unit: "
                  "gigabyte"),
 ])
