@@ -15,6 +15,10 @@ SHAPES = DATA / "shapes"
 
 #: Each invalid case: the code it reports, a part of the message, and the file it names.
 INVALID = {
+    "locator-uncertainty-column-alone": ("schema-value-error", "an uncertainty's column is beside the value's",
+                                         "saadat-fellay-20261015-result-subtable-cell.yaml"),
+    "locator-subtable-alone": ("schema-value-error", "a sub-table '(b)' belongs to a table or figure",
+                               "saadat-fellay-20261015-result-subtable-cell.yaml"),
     "bound-without-its-sign": ("value-not-in-quote", "printed value '< 2.7 × 10^-3' is not in its quote",
                                "saadat-fellay-20261015-result-bound-p-value.yaml"),
     "bound-sign-unknown": ("schema-enum", "'<', '\u2264', '>' or '\u2265'", "saadat-fellay-20261015-result-bound-p-value.yaml"),
@@ -88,3 +92,10 @@ def test_a_bound_and_a_count_are_shown_built_and_exported(cli, records_dir: Path
                 json.loads((tmp_path / "eee" / "registry-export.json").read_text())["not_carried"]}
     assert left_out[BOUND] == "it is a bound ('< 2.7 × 10^-3'), and the schema's score is a value"
     assert left_out[COUNT] == "its metric has no direction, and the schema requires lower_is_better"
+
+
+def test_a_locator_reads_its_subtable_and_uncertainty_column() -> None:
+    from registry.models.values import Locator
+
+    locator = Locator(table="Table 9", subtable="(b)", row="NT 2.5B", column="Memory", uncertainty_column="SE", page=6)
+    assert locator.text == "Table 9 (b) (page 6), row 'NT 2.5B', column 'Memory', uncertainty in column 'SE'"

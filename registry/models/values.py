@@ -34,6 +34,12 @@ class Locator(Strict):
     column: Text | None = Field(
         None, description="The column header of the cell, as printed; a header over several levels joined by ' / ' "
         "(for example 'Histone marks / H3K4me3').")
+    subtable: Text | None = Field(
+        None, description="The sub-table or panel's mark as printed, where one caption holds several (for example "
+        "'(b)').")
+    uncertainty_column: Text | None = Field(
+        None, description="The column header the value's uncertainty is printed under, where it has a column of its "
+        "own beside the value's (for example 'SE'); a header over several levels joined by ' / '.")
     caption: bool = Field(False, description="Whether the quote is in the caption of the table or figure.")
     footnote: Text | None = Field(None, description="The footnote's mark or number, where the text is a footnote.")
     page: PositiveInt | None = Field(None, description="The page of the pinned PDF, counted from 1.")
@@ -49,6 +55,11 @@ class Locator(Strict):
             raise ValueError("a row or column needs the table (or figure) it belongs to: add 'table: Table N'")
         if self.caption and self.table is None and self.figure is None:
             raise ValueError("a caption belongs to a table or figure: add 'table:' or 'figure:'")
+        if self.subtable is not None and self.table is None and self.figure is None:
+            raise ValueError(f"a sub-table {self.subtable!r} belongs to a table or figure: add 'table: Table N'")
+        if self.uncertainty_column is not None and (self.table is None or self.column is None):
+            raise ValueError("an uncertainty's column is beside the value's: give 'table' and the value's 'column' "
+                             "too")
         return self
 
     @property
@@ -63,7 +74,9 @@ class Locator(Strict):
         if self.page is not None:
             head = f"{head} (page {self.page})" if head else f"page {self.page}"
         cell = ", ".join(part for part in (f"row '{self.row}'" if self.row else "",
-                                           f"column '{self.column}'" if self.column else "") if part)
+                                           f"column '{self.column}'" if self.column else "",
+                                           f"uncertainty in column '{self.uncertainty_column}'"
+                                           if self.uncertainty_column else "") if part)
         if cell:
             head = f"{head}, {cell}" if head else cell
         if self.quote is not None:
@@ -76,6 +89,8 @@ class Locator(Strict):
         label = self.table or self.figure
         if label is None:
             return ""
+        if self.subtable:
+            label = f"{label} {self.subtable}"
         return f"caption of {label}" if self.caption else label
 
     def _footnote_part(self) -> str:
