@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from registry.models import Configuration, Evidence, Record, Result
 from registry.models.records import EvidenceProperty
 from registry.models.values import Locator
-from registry.units import UNITS, other_units_printed_as, printed_as, printed_forms
+from registry.units import UNITS, other_units_printed_as, printed_forms
 from registry.units import symbol as unit_symbol
 from review.errors import NotCheckableError
 from review.pdftext import (
@@ -504,7 +504,7 @@ def detail_disagrees(form: str, unit: str) -> bool:
 
 def unit_symbols(result: Result) -> tuple[tuple[str, ...], list[Claim]]:
     """The forms the result's unit may be printed in, and the claim that unit_detail and unit agree."""
-    symbol = printed_as(result.unit_detail)
+    symbol = result.unit_form
     if symbol is None:
         return printed_forms(result.unit), []
     agree: list[Claim] = []

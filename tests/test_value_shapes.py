@@ -15,6 +15,9 @@ SHAPES = DATA / "shapes"
 
 #: Each invalid case: the code it reports, a part of the message, and the file it names.
 INVALID = {
+    "unit-printed-of-another-unit": ("unit-detail-mismatch", "unit_printed says the value is printed as 'ms', which "
+                                     "is how millisecond is printed, but the unit is gigabyte",
+                                     "saadat-fellay-20261015-result-unit-as-printed.yaml"),
     "locator-uncertainty-column-alone": ("schema-value-error", "an uncertainty's column is beside the value's",
                                          "saadat-fellay-20261015-result-subtable-cell.yaml"),
     "locator-subtable-alone": ("schema-value-error", "a sub-table '(b)' belongs to a table or figure",
@@ -99,3 +102,28 @@ def test_a_locator_reads_its_subtable_and_uncertainty_column() -> None:
 
     locator = Locator(table="Table 9", subtable="(b)", row="NT 2.5B", column="Memory", uncertainty_column="SE", page=6)
     assert locator.text == "Table 9 (b) (page 6), row 'NT 2.5B', column 'Memory', uncertainty in column 'SE'"
+
+
+@pytest.mark.parametrize(("detail", "form"), [
+    ("Printed as GB", "GB"),
+    ("Printed as 'in percent' in the column header", "in percent"),  # quoted: the form whole, not 'in'
+    ("Printed as \u2018img/s\u2019", "img/s"),
+    ("Printed as sequences per second", "sequences per second"),
+])
+def test_an_older_unit_detail_still_names_its_form(detail: str, form: str) -> None:
+    from registry.units import printed_as
+
+    assert printed_as(detail) == form
+
+
+def test_review_reads_the_typed_printed_unit() -> None:
+    import yaml
+
+    from registry.models import Result
+    from review.claims import unit_symbols
+
+    path = SHAPES / "valid" / "unit-printed" / "result" / "saadat-fellay-20261015-result-unit-as-printed.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert unit_symbols(Result.model_validate(data)) == (("GB",), [])
+    data.update(unit_printed=None, unit_detail="Printed as 'GB' in the sentence")  # an older record's sentence
+    assert unit_symbols(Result.model_validate(data)) == (("GB",), [])

@@ -251,6 +251,9 @@ class Result(Record, transcribed=True):
     metric_qualifier: Text = Field(description="Conditions that qualify the metric (stage, length, batch size).")
     unit: Unit = Field(description="Unit of the value, from a closed list (for example 'gigabyte'; see units.py).")
     unit_detail: Text | None = Field(None, description="How the source prints the unit, and any ambiguity in it.")
+    unit_printed: Text | None = Field(
+        None, description="The unit exactly as the source prints it with the value (for example 'img/s' or 'GB'), "
+        "where it prints one; read in place of a 'Printed as ...' sentence in unit_detail, which older records use.")
     printed_value: Text = Field(description="The value exactly as printed, as text (for example '33.88').")
     numeric_value: Decimal = Field(description="The printed value as an exact decimal; must equal printed_value.")
     bound: BoundSign | None = Field(
@@ -274,6 +277,13 @@ class Result(Record, transcribed=True):
             "the locator gives: each is text printed on a page (for example the model label 'NT 2.5B')."
         ),
     )
+
+    @property
+    def unit_form(self) -> str | None:
+        """How the source prints the unit: unit_printed, else the form unit_detail's 'Printed as ...' names."""
+        from registry.units import printed_as
+
+        return self.unit_printed if self.unit_printed is not None else printed_as(self.unit_detail)
 
     @property
     def as_printed(self) -> str:
