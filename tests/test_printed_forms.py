@@ -191,12 +191,30 @@ def test_import_reads_every_accepted_form(cli, demo: Path, tmp_path: Path) -> No
     assert filed == {f.printed: f.value for f in ACCEPTED}
 
 
+#: A table has no column for a bound's sign: a value cell of a bound and its number ('< 0.001') is filed as one.
+BOUNDS = [f for f in REFUSED if (b := read_bound(f.printed)) is not None and parse_printed(b[1]) is not None]
+
+
+def test_import_files_a_bound_with_its_sign(cli, demo: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from registry.checks import validate
+    from registry.models import Result
+
+    assert BOUNDS
+    result = cli("import", _table(tmp_path / "forms.csv", BOUNDS), "--source", "genomic-benchmarks-fixture",
+                 "--records", demo)
+    assert result.exit_code == 0, result.output
+    registry, _ = validate(demo)
+    filed = sorted(r.as_printed for r in registry.of_kind(Result))
+    assert filed == sorted(f"{read_bound(f.printed)[0]} {read_bound(f.printed)[1]}" for f in BOUNDS)  # type: ignore[index]
+
+
 def test_import_refuses_every_refused_form_with_its_advice(cli, demo: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    result = cli("import", _table(tmp_path / "forms.csv", REFUSED), "--source", "genomic-benchmarks-fixture",
+    refused = [f for f in REFUSED if f not in BOUNDS]
+    result = cli("import", _table(tmp_path / "forms.csv", refused), "--source", "genomic-benchmarks-fixture",
                  "--records", demo)
     assert result.exit_code == 1
     output = " ".join(result.output.split())
-    for number, form in enumerate(REFUSED, start=2):
+    for number, form in enumerate(refused, start=2):
         assert f"row {number}, column 'value': {form.printed!r}" in output, form
         assert " ".join(form.refusal.split()) in output, form
     assert not (demo / "result").exists()

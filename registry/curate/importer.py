@@ -54,7 +54,7 @@ from registry.models import (
 from registry.models.fields import field_plan
 from registry.models.records import Direction, Independence
 from registry.models.values import Repeats, UncertaintyKind
-from registry.numbers import numbers_in, parse_printed
+from registry.numbers import numbers_in, parse_printed, read_bound
 from registry.report import Issue
 from registry.writer import record_path, record_to_yaml
 
@@ -344,6 +344,11 @@ class _Planner:
             self.problem(row, "direction", f"{direction!r} is not 'higher' or 'lower'")
         printed = self.required(row, "value")
         unit = self.unit(row)
+        bound = read_bound(printed) if printed is not None else None
+        if bound is not None and parse_printed(bound[1]) is not None:  # '< 0.001': a bound, its sign kept apart
+            printed = bound[1]
+        else:
+            bound = None
         exact = parse_printed(printed) if printed is not None else None
         if printed is not None and exact is None:
             self.problem(row, "value", why_not_a_table_value(printed, unit))
@@ -356,6 +361,8 @@ class _Planner:
             "metric_direction": (direction or "").lower(), "metric_qualifier": qualifier, "unit": unit,
             "printed_value": printed, "numeric_value": str(exact), "source": self.source.id, "source_locator": locator,
         }
+        if bound is not None:
+            data["bound"] = bound[0]
         for column in ("unit_detail", "scope_note"):
             if row.get(column):
                 data[column] = row.get(column)
