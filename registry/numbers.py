@@ -131,7 +131,7 @@ def _value(found: re.Match[str]) -> tuple[Decimal | None, str]:
         if found.group("tdigits") is None and found.group("fdigits") is None:
             return None, ("is a product, not a power of ten: write the power with a caret ('3.2 × 10^-4') or the "
                           "product's value")
-        if found.group("fdigits") and not found.group("fsign"):
+        if found.group("fdigits") and not found.group("fsign") and found.group("fdigits")[0] in "0123456789":
             return None, (f"may be a product or a power of ten whose superscript the text flattened "
                           f"('{found.group('mantissa')} × 10^{found.group('fdigits')}'): write the power with a caret, "
                           "or the product's value")
