@@ -220,8 +220,8 @@ def _holds_more(text: str, number: str, printed_unit: str, unit: str | None = No
     meant = unit_named(printed_unit)
     named = (f"unit: {' or '.join(shared)} (the page's {printed_unit!r} may be either)" if len(shared) > 1
              else f"unit: {shared[0]}" if shared else f"unit: {meant.value}" if meant else "the unit in 'unit'")
-    return (f"{text!r} holds more than the number: write printed_value {number!r} and {named}; how the page prints "
-            "the unit goes in unit_detail")
+    return (f"{text!r} holds more than the number: write printed_value {number!r} and {named}; the unit as the page "
+            "prints it goes in unit_printed")
 
 
 #: How a bound's sign is printed, and the sign it is ('<=' and '⩽' are '≤').

@@ -521,6 +521,6 @@ def _unit_claims(result: Result, cited: Citation) -> list[Claim]:
         return [*agree, UnitWithValue(result.id, "unit", cited.page, cited.quote, result.printed_value, result.unit,
                                       symbols)]
     return [CannotCheck(result.id, "unit", str(result.unit),
-                        f"no printed form of the unit {str(result.unit)!r} is known, and unit_detail does not "
-                        f"say how the page prints it: add 'Printed as <symbol>' to unit_detail (for example "
-                        f"'Printed as ms')")]
+                        f"no printed form of the unit {str(result.unit)!r} is known, and neither unit_printed nor "
+                        f"unit_detail says how the page prints it: write it as printed in unit_printed (for example "
+                        f"'ms')")]
