@@ -32,7 +32,7 @@ from registry.curate.naming import checked_batch, checked_date, display_slug, fr
 from registry.curate.new import complete_reference, concerning
 from registry.curate.precheck import Staged, check_with, write_checked
 from registry.curate.table import COLUMNS, REPORTABLE, Problem, Row, Table, TableError, read_table
-from registry.curate.values import read_unit, why_not_a_table_value
+from registry.curate.values import read_unit
 from registry.errors import RegistryError
 from registry.history import Status, changes, same_values, status_of
 from registry.ids import a_kind, slugify, split_id
@@ -54,7 +54,7 @@ from registry.models import (
 from registry.models.fields import field_plan
 from registry.models.records import Direction, Independence
 from registry.models.values import Repeats, UncertaintyKind
-from registry.numbers import numbers_in, parse_printed, read_bound
+from registry.numbers import numbers_in, parse_printed, read_bound, why_not_a_number
 from registry.report import Issue
 from registry.writer import record_path, record_to_yaml
 
@@ -351,7 +351,7 @@ class _Planner:
             bound = None
         exact = parse_printed(printed) if printed is not None else None
         if printed is not None and exact is None:
-            self.problem(row, "value", why_not_a_table_value(printed, unit))
+            self.problem(row, "value", why_not_a_number(printed, unit))
         locator = self.locator(row)
         qualifier = row.get("qualifier") or self.default_qualifier(row)
         if len(self.problems) > before:

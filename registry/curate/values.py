@@ -1,12 +1,11 @@
-"""How a curator's written unit and printed value are read: the same for ``registry import`` and ``registry new``.
+"""How a curator's written unit is read: the same for ``registry import`` and ``registry new``.
 
 A unit may be written by its name (``gigabyte``) or as a page prints it (``GB``) where that form stands
-for one unit only; a printed value that is no number gets a message that says why and what to write.
+for one unit only. A printed value is read by the one reading of printed numbers (``registry.numbers``).
 """
 
 from __future__ import annotations
 
-from registry.numbers import why_not_a_number
 from registry.units import UNITS, symbol, unit_named, unit_printed_as, why_several
 
 
@@ -29,9 +28,3 @@ def read_unit(written: str) -> tuple[str | None, str | None]:
         shown = f" ({symbol(meant.value)})" if symbol(meant.value) else ""
         return None, f"{written!r} is not a unit the registry knows; did you mean {meant.value!r}{shown}?"
     return None, f"{written!r} is not a unit the registry knows; the units are: {', '.join(UNITS)}"
-
-
-def why_not_a_table_value(text: str, unit: str | None = None) -> str:
-    """What to do with a table's value cell that is no number alone: the one reading's advice
-    (``registry.numbers.why_not_a_number``), which ``registry new`` and validation give too."""
-    return why_not_a_number(text, unit)
