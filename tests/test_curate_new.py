@@ -295,3 +295,21 @@ def test_a_table_of_options_older_than_the_model_is_refused_with_what_to_run(cli
     assert "registry/kindoptions.json are not those of the result model any more; nothing was written" in result.output
     assert "python -m registry.kindoptions --write" in result.output and "Traceback" not in result.output
     assert sorted(p for p in records_dir.rglob("*") if p.is_file()) == before
+
+
+def test_new_files_a_power_of_ten_a_bound_and_a_count_as_printed(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """The one reading end to end: '3.388 × 10^1' is filed as printed with its exact value, a bound with its sign,
+    a count without a direction with its missing-metadata entry."""
+    import yaml
+
+    args = [("3.388 × 10^1" if a == "33.88" else "the NT 2.5B checkpoint (< 3.388 × 10\u00b9 → 11.49 GB)"
+             if a == "the NT 2.5B checkpoint (33.88 → 11.49 GB)" else a) for a in KIND_ARGS["result"][0]]
+    direction = args.index("--metric-direction")
+    del args[direction:direction + 2]
+    result = cli("new", "result", *args, "--bound", "<", "--missing", "metric_direction=not-applicable",
+                 "--records", records_dir, "--no-prompt")
+    assert result.exit_code == 0, result.output
+    written = yaml.safe_load((records_dir / "result" / f"{NEW_RESULT}.yaml").read_text(encoding="utf-8"))
+    assert (written["printed_value"], written["numeric_value"], written["bound"]) == ("3.388 × 10^1", "33.88", "<")
+    assert "metric_direction" not in written
+    assert {"field": "metric_direction", "reason": "not-applicable"} in written["missing_metadata"]
