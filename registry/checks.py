@@ -323,15 +323,23 @@ def _value_in_quote(result: Result, check: _Checker) -> None:
     quote = result.source_locator.quote
     if not quote:
         return
+    numbers = numbers_in(quote, percentages=True)
+    plain = _digits(result.printed_value)  # most quotes print the value plainly: found without a pattern
+    if result.bound is None and any(_digits(n) == plain for n in numbers):
+        return
     if printed_pattern(result.as_printed, signed=False).search(quote):
         return
     # Asked only now: the back links are indexed over the whole registry on first use.
     if superseding(check.registry, result.id):  # corrected already: its replacement holds the value as printed
         return
-    numbers = numbers_in(quote, percentages=True)
     found = ", ".join(numbers[:6]) + (", ..." if len(numbers) > 6 else "") if numbers else "no number"
     check.add(codes.VALUE_NOT_IN_QUOTE, f"printed value {excerpt(result.as_printed)} is not in its quote "
               f"{excerpt(quote)}, which prints {found}; one of the two is mistyped", ("printed_value",))
+
+
+def _digits(printed: str) -> str:
+    """A printed number's text without its sign and thousands separators: '−1,843' and '1 843' -> '1843'."""
+    return re.sub(r"[,\u2009\u202f\u00a0 '\u2019]", "", printed.strip().lstrip("+-\uff0b" + MINUS_SIGNS))
 
 
 def _uncertainty(result: Result, uncertainty: Uncertainty, check: _Checker) -> None:

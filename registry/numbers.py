@@ -59,6 +59,8 @@ _NUMBER = re.compile(
     rf"|(?P<power>\s*\^\s*\{{?\s*{_EXPONENT.format(name='p')}\s*\}}?"
     rf"|(?P<super>[\u207b\u207a]?[{_SUPERSCRIPT}]+)))?"
 )
+#: Plain digits with an ASCII sign and a decimal point: the common case, which the full pattern reads the same.
+_SIMPLE = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)")
 #: More than 999 powers of ten is no printed measurement; the bound keeps the arithmetic small.
 _MAX_EXPONENT = 999
 
@@ -98,6 +100,8 @@ def read_number(text: str, unit: str | None = None) -> Reading:
     refused with advice that keeps the value the page prints.
     """
     stripped = text.strip()
+    if _SIMPLE.fullmatch(stripped):  # most printed values: plain digits, read at once
+        return Reading(text, Decimal(stripped), stripped)
     found = _NUMBER.match(stripped)
     if found is None or not stripped:
         return Reading(text, None, advice=_unreadable(text, stripped))
