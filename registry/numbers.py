@@ -286,13 +286,24 @@ def why_not_a_number(text: str, unit: str | None = None) -> str:
     return f"{text!r} is a number as printed"
 
 
-#: What a page may print for a minus sign, as a regex class (its text may keep U+2212 or read it as '-').
-_MINUS = "[-" + MINUS_SIGNS + "\u207b]"
+def _either(chars: str) -> str:
+    """A regex for any one of ``chars``: an ASCII class and an alternation of the rest. A class holding characters
+    beyond ASCII costs Python's re milliseconds and a large table to compile, which one pattern per value repeats."""
+    ascii_part = "".join(re.escape(c) for c in chars if c.isascii())
+    rest = [c for c in chars if not c.isascii()]
+    return "(?:" + "|".join(([f"[{ascii_part}]"] if ascii_part else []) + rest) + ")"
+
+
+#: What a page may print for a minus sign (its text may keep U+2212 or read it as '-').
+_MINUS = _either("-" + MINUS_SIGNS + "\u207b")
+_ANY_SIGN = _either("-+\uff0b" + MINUS_SIGNS)
+_ANY_TIMES = _either(_TIMES)
+_ANY_SPACE = _either(_SPACES)
 #: After a number: no more of it (digits, a decimal part, an exponent, a power of ten the value would lack).
-_TAIL = (rf"(?![0-9{_SUPERSCRIPT}]|[.,][0-9]|[eE]{_MINUS}?[0-9]|\s*\^|\s*[{_TIMES}]\s*10(?:\s*\^|[{_SUPERSCRIPT}"
-         rf"\u207b]|\s*{_MINUS}\s*[0-9]))")
+_TAIL = (rf"(?![0-9]|{_either(_SUPERSCRIPT)}|[.,][0-9]|[eE]{_MINUS}?[0-9]|\s*\^|\s*{_ANY_TIMES}\s*10(?:\s*\^|"
+         rf"{_either(_SUPERSCRIPT + chr(0x207b))}|\s*{_MINUS}\s*[0-9]))")
 #: Before an unsigned number: not the end of another, nor a power of ten's '10' or exponent.
-_NOT_AFTER = rf"(?<![0-9.,])(?<![{_TIMES}])(?<![{_TIMES}] )(?<![0-9]\^)"
+_NOT_AFTER = rf"(?<![0-9.,])(?<!{_ANY_TIMES})(?<!{_ANY_TIMES} )(?<![0-9]\^)"
 
 
 def printed_pattern(printed: str, *, signed: bool = True) -> re.Pattern[str]:
@@ -312,16 +323,16 @@ def printed_pattern(printed: str, *, signed: bool = True) -> re.Pattern[str]:
         signs = "|".join(re.escape(s) for s, meant in sorted(BOUND_SIGNS.items(), key=lambda i: -len(i[0]))
                          if meant == sign)
         return re.compile(rf"(?:{signs})\s*" + printed_pattern(rest, signed=signed).pattern)
-    found = _NUMBER.fullmatch(text)
-    if found is None or _value(found)[1]:
+    found = _NUMBER.match(text)
+    if found is None or found.end() != len(text) or _value(found)[1]:
         return re.compile(r"(?<![0-9])" + re.escape(text) + r"(?![0-9]|[.,][0-9])")
     body = _mantissa_pattern(found.group("mantissa")) + _power_pattern(found)
     sign = found.group("sign") or ""
     if not signed:
-        return re.compile(_NOT_AFTER + rf"(?:{_SIGN}\s?)?" + body + _TAIL)
+        return re.compile(_NOT_AFTER + rf"(?:{_ANY_SIGN}\s?)?" + body + _TAIL)
     if sign and sign not in "+\uff0b":
         return re.compile(r"(?<![^\W_])(?<![.,])" + _MINUS + r"\s?" + body + _TAIL)
-    plus = r"[+\uff0b]\s?" if sign else ""
+    plus = r"(?:\+|\uff0b)\s?" if sign else ""
     return re.compile(rf"{_NOT_AFTER}(?<![\W_]{_MINUS})(?<!^{_MINUS})" + plus + body + _TAIL)
 
 
@@ -329,7 +340,7 @@ def _mantissa_pattern(mantissa: str) -> str:
     """The digits as printed; a thousands space may be any space or none, an apostrophe either kind."""
     out = []
     for char in mantissa:
-        out.append(rf"[{_SPACES}]?" if char in _SPACES else "['\u2019]" if char in "'\u2019" else re.escape(char))
+        out.append(f"{_ANY_SPACE}?" if char in _SPACES else "(?:'|\u2019)" if char in "'\u2019" else re.escape(char))
     return "".join(out)
 
 
@@ -339,7 +350,7 @@ def _power_pattern(found: re.Match[str]) -> str:
         return "[eE]" + _exponent_pattern(found.group("esign"), found.group("edigits"))
     if found.group("times"):
         prefix = "t" if found.group("tdigits") is not None else "f"
-        return (rf"\s*[{_TIMES}]\s*10\s*(?:\^\s*\{{?\s*)?"
+        return (rf"\s*{_ANY_TIMES}\s*10\s*(?:\^\s*\{{?\s*)?"
                 + _exponent_pattern(found.group(prefix + "sign"), found.group(prefix + "digits")) + r"\}?")
     if found.group("power") or found.group("super"):
         digits = found.group("pdigits") if found.group("pdigits") is not None else found.group("super")
@@ -347,7 +358,7 @@ def _power_pattern(found: re.Match[str]) -> str:
         negative = sign == "-"
         exponent = _exponent_pattern(sign, digits.lstrip("\u207b\u207a"))
         lifted = ("\u207b" if negative else "\u207a?") + "".join(
-            f"[{_SUPERSCRIPT[int(d)]}]" for d in digits.translate(_FROM_SUPERSCRIPT).lstrip("+-"))
+            _SUPERSCRIPT[int(d)] for d in digits.translate(_FROM_SUPERSCRIPT).lstrip("+-"))
         # A caret, superscripts, or a flattened negative exponent ('2−6'); flattened positive digits ('210') are
         # the number 210 as much as 2^10, so they are not read as the power.
         flattened = "|" + exponent if negative else ""
@@ -357,8 +368,8 @@ def _power_pattern(found: re.Match[str]) -> str:
 
 def _exponent_pattern(sign: str | None, digits: str) -> str:
     plain = digits.translate(_FROM_SUPERSCRIPT)
-    sign_part = rf"{_MINUS}\s*" if sign and sign not in "+\uff0b\u207a" else r"[+\u207a]?"
-    return sign_part + "".join(f"[{d}{_SUPERSCRIPT[int(d)]}]" for d in plain)
+    sign_part = rf"{_MINUS}\s*" if sign and sign not in "+\uff0b\u207a" else r"(?:\+|\u207a)?"
+    return sign_part + "".join(f"(?:{d}|{_SUPERSCRIPT[int(d)]})" for d in plain)
 
 
 def normalize_printed(text: str) -> str:

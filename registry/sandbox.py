@@ -53,8 +53,10 @@ except MemoryError:
 except BaseException as exc:
     # Under RLIMIT_AS a library that cannot be mapped, or memory the system refused, is the limit too; so is
     # CPython's 'error return without exception set' ('... returned NULL without setting an exception'), which
-    # an allocation that failed while a module was being imported gives (pypdf under 64 MB).
-    if memory and ((isinstance(exc, OSError) and exc.errno == 12) or (isinstance(exc, ImportError) and any(
+    # an allocation that failed while a module was being imported gives (pypdf under 64 MB), and a thread whose
+    # stack cannot be mapped ("can't start new thread").
+    if memory and ((isinstance(exc, OSError) and exc.errno == 12) or (isinstance(exc, RuntimeError) and
+            "can't start new thread" in str(exc)) or (isinstance(exc, ImportError) and any(
             words in str(exc) for words in ("failed to map segment", "Cannot allocate memory"))) or (
             isinstance(exc, SystemError) and any(
                 words in str(exc) for words in ("without exception set", "without setting an exception")))):
