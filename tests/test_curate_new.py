@@ -234,7 +234,8 @@ def test_every_problem_of_a_new_record_is_named_at_once(cli, records_dir: Path) 
                      "the id (--batch, --date, --slug): '20991231' is after today",
                      "--metric-direction: Input should be 'lower' or 'higher'", "--unit: 'GBs' is not one of the units",
                      "--printed-value: '12–15' is a range of two numbers, not one value",
-                     "--source-locator-* (section, table, figure, row, column, caption, footnote, page, quote, note): "
+                     "--source-locator-* (section, table, figure, row, column, subtable, uncertainty_column, caption, "
+                     "footnote, page, quote, note): "
                      "required field 'source_locator' is missing",
                      "the new result is not complete (7 problem(s) above); nothing was written"):
         assert expected in result.output, result.output
