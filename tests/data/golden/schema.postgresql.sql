@@ -654,7 +654,7 @@ SELECT r.id AS result_id,
        r.source_locator_page,
        r.source_locator_quote,
        r.source_locator_note,
-       CASE WHEN r.derived_operation IN ('difference', 'ratio', 'reduction', 'relative-change', 'speed-up') THEN 'derived'
+       CASE WHEN r.derived_operation IN ('difference', 'percent-of', 'ratio', 'reduction', 'relative-change', 'relative-decrease', 'relative-increase', 'speed-up') THEN 'derived'
             WHEN EXISTS (SELECT 1 FROM result_derived_input di JOIN result m ON m.id = di.result_id
                          WHERE di.input = r.id AND m.derived_operation = 'mean')
                  THEN 'member'
@@ -762,7 +762,7 @@ SELECT r.id AS result_id,
        r.source_locator_page,
        r.source_locator_quote,
        r.source_locator_note,
-       CASE WHEN r.derived_operation IN ('difference', 'ratio', 'reduction', 'relative-change', 'speed-up') THEN 'derived'
+       CASE WHEN r.derived_operation IN ('difference', 'percent-of', 'ratio', 'reduction', 'relative-change', 'relative-decrease', 'relative-increase', 'speed-up') THEN 'derived'
             WHEN EXISTS (SELECT 1 FROM result_derived_input di JOIN result m ON m.id = di.result_id
                          WHERE di.input = r.id AND m.derived_operation = 'mean')
                  THEN 'member'
