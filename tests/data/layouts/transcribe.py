@@ -107,7 +107,7 @@ def transcribe(folder: Path) -> list[dict[str, str]]:
             groups_left -= 1
             row = " / ".join(path)
             seen[row] = seen.get(row, 0) + 1
-            page = next((p for first, p in reversed(pages) if not first or first == row), page)
+            page = next((p for first, p in pages if first == row), page)  # a row that starts a page
             for column_index in range(labels, len(cells)):
                 raw = cells[column_index]
                 printed = _plain(raw)
