@@ -70,7 +70,7 @@ def transcribe(folder: Path) -> list[dict[str, str]]:
         table = f"Table {number}"
         rest = lines[i][begun.end():]
         spec, _ = _arg(rest, rest.index("{"))
-        labels = len(re.match(r"l*", spec).group(0))
+        labels = len(spec) - len(spec.lstrip("l"))  # the leading 'l' columns hold the row's labels
         header: list[list[str]] = []
         rows: list[tuple[int, list[str]]] = []
         state = "header"
@@ -98,8 +98,7 @@ def transcribe(folder: Path) -> list[dict[str, str]]:
         seen: dict[str, int] = {}
         for line_no, cells in rows:
             if cells[0].startswith("\\multirow"):
-                found = re.match(r"\\multirow\{(\d+)\}\{[^}]*\}", cells[0])
-                group, groups_left = _plain(cells[0]), int(found.group(1))
+                group, groups_left = _plain(cells[0]), int(cells[0].split("}")[0].removeprefix("\\multirow{"))
             path = [p for p in [group if groups_left > 0 else ""] + [_plain(c) for c in cells[int(labels > 1):labels]]
                     if p]
             if labels > 1 and not group:
