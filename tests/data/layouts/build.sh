@@ -3,7 +3,8 @@
 # (test fixtures with invented numbers; cells.tsv is the gold, transcribed from paper.tex).
 # Usage: build.sh [FOLDER...]   (default: every folder here). Needs pdflatex with the Debian packages
 # texlive-latex-base, texlive-latex-recommended, texlive-fonts-recommended, and texlive-latex-extra for
-# multirow.sty (onecol-booktabs-multirow). The tests read the committed PDFs and need no TeX.
+# multirow.sty and threeparttable.sty (onecol-booktabs-multirow, threeparttable-notes).
+# The tests read the committed PDFs and need no TeX.
 # The bytes are reproducible for one pdfTeX build; another TeX Live release gives another, equally valid, file.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -24,9 +24,10 @@ PAGES: dict[tuple[str, str], list[tuple[str, int]]] = {
     ("sideways-resizebox", "Table 1"): [("", 1)],
     ("sideways-resizebox", "Table 2"): [("", 2)],
     ("longtable-continued", "Table 1"): [("", 1), ("Task 43", 2)],
+    ("threeparttable-notes", "Table 1"): [("", 1)],
 }
 COLUMNS = ["table", "page", "row", "column", "printed", "value", "plus_minus", "interval", "marks", "bold", "how"]
-_NUMBER = r"-?\d+(?:\.\d+)?"
+_NUMBER = r"[-+\u2212]?\d+(?:,\d{3})*(?:\.\d+)?"
 
 
 def _arg(text: str, at: int) -> tuple[str, int]:
@@ -41,6 +42,8 @@ def _arg(text: str, at: int) -> tuple[str, int]:
 
 def _plain(cell: str) -> str:
     """The cell's text as printed: markup dropped, \\pm as ±, thin spaces as spaces."""
+    cell = re.sub(r"\$-", "$\u2212", cell)  # a minus sign in math mode is printed as U+2212
+    cell = re.sub(r"\\tnote\{([^}]*)\}", r"\1", cell)  # a threeparttable mark, set after the value
     cell = re.sub(r"\\(?:textbf|mathbf|multicolumn\{\d+\}\{[^}]*\}|multirow\{\d+\}\{[^}]*\})", "", cell)
     cell = cell.replace("\\pm", " \u00b1 ").replace("\\,", " ").replace("\\%", "%").replace("$", "")
     cell = cell.replace("{", "").replace("}", "")
@@ -116,10 +119,12 @@ def transcribe(folder: Path) -> list[dict[str, str]]:
                 column = " / ".join(dict.fromkeys(h[column_index] for h in header if h[column_index]))
                 plus_minus = re.search(r"\u00b1 (" + _NUMBER + ")", printed)
                 interval = re.fullmatch(r"[\[(](" + _NUMBER + "), (" + _NUMBER + r")[\])]", printed)
+                value = numbers[0].replace(",", "").replace("\u2212", "-").lstrip("+")
+                marks = "".join(re.findall(r"\\tnote\{([^}]*)\}", raw))
                 out.append({
                     "table": table, "page": str(page), "row": row, "column": column, "printed": printed,
-                    "value": numbers[0], "plus_minus": plus_minus.group(1) if plus_minus else "",
-                    "interval": f"{interval.group(1)},{interval.group(2)}" if interval else "", "marks": "",
+                    "value": value, "plus_minus": plus_minus.group(1) if plus_minus else "",
+                    "interval": f"{interval.group(1)},{interval.group(2)}" if interval else "", "marks": marks,
                     "bold": "1" if re.search(r"\\(?:textbf|mathbf)", raw) else "0", "how": f"tex paper.tex:{line_no}",
                 })
         i += 1
