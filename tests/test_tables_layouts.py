@@ -12,8 +12,13 @@ and are strict expected failures, naming what the reader misreads, where it does
 
 from __future__ import annotations
 
+import csv
 import functools
+import importlib.util
+import shutil
+import subprocess
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -79,3 +84,30 @@ def test_targets_met_per_layout(name: str) -> None:
 def test_the_gold_of_each_misread_layout_exists() -> None:
     """An expected failure must name a layout that is here: a renamed folder would turn it into a plain pass."""
     assert set(MISREAD) <= set(FOLDERS)
+
+
+def test_each_gold_is_the_transcription_of_its_source() -> None:
+    """cells.tsv is what transcribe.py reads from paper.tex: an edit to either alone is caught here."""
+    spec = importlib.util.spec_from_file_location("layouts_transcribe", LAYOUTS / "transcribe.py")
+    assert spec is not None and spec.loader is not None
+    transcribe = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(transcribe)
+    for name in FOLDERS:
+        with (LAYOUTS / name / "cells.tsv").open(encoding="utf-8", newline="") as handle:
+            committed = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
+        assert committed == transcribe.transcribe(LAYOUTS / name), name
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex (TeX Live) is not installed")
+@pytest.mark.skipif(any(shutil.which("kpsewhich") is None or not subprocess.run(
+    ["kpsewhich", sty], capture_output=True, text=True).stdout.strip() for sty in ("multirow.sty", "threeparttable.sty")),
+    reason="multirow.sty or threeparttable.sty is not installed (Debian: texlive-latex-extra)")
+def test_build_sh_rebuilds_the_committed_pdfs_byte_for_byte(tmp_path: Path) -> None:
+    copy = tmp_path / "layouts"
+    shutil.copytree(LAYOUTS, copy, ignore=shutil.ignore_patterns("*.pdf", "cells.tsv", "__pycache__"))
+    done = subprocess.run(["bash", str(copy / "build.sh")], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    for name in FOLDERS:
+        assert (copy / name / "paper.pdf").read_bytes() == (LAYOUTS / name / "paper.pdf").read_bytes(), (
+            f"{name}: the committed paper.pdf is not what build.sh makes of paper.tex (another TeX Live release "
+            "makes another file: rebuild with build.sh and check the gold)")
