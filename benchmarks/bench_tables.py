@@ -17,7 +17,8 @@ pages, plus reading its tables and checking every claim above, per page that hol
 alone (``read s/page``): reading every cited table on its page with both extractors' words, nothing cached,
 per page of tables (the issue's target: under 0.5 s).
 
-Usage: ``python benchmarks/bench_tables.py [--papers DIR] [--only SLUG,...] [--show N]``
+Usage: ``python benchmarks/bench_tables.py [--papers DIR | --layouts] [--only SLUG,...] [--show N]``
+(``--layouts`` measures the generated layouts of ``tests/data/layouts`` instead of the real papers)
 (``--show`` prints the first N right cells that did not pass, with the review's message, per paper).
 A benchmark to run by hand, not a timed test.
 """
@@ -38,6 +39,8 @@ sys.path.insert(0, str(ROOT))  # this checkout's code, not an installed copy
 PAPERS = ROOT.parent / "shared" / "papers"
 if not PAPERS.is_dir():
     PAPERS = Path("/work/shared/papers")
+# The second corpus: generated LaTeX layouts the real papers lack (test fixtures, invented numbers; build.sh there)
+LAYOUTS = ROOT / "tests" / "data" / "layouts"
 
 _PLUS_MINUS = re.compile(r"(?:\u00b1|\+/-)\s*(\d[\d,]*(?:\.\d+)?|\.\d+)|\((\d[\d,]*(?:\.\d+)?|\.\d+)\)")
 _FIRST_NUMBER = re.compile(r"[-+\u2212\u2013]?(?:\d{1,3}(?:[ \u2009\u202f]\d{3})+(?![\d,])(?:\.\d+)?"
@@ -218,9 +221,12 @@ def _slips(c: Counter[str]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--papers", type=Path, default=PAPERS)
+    parser.add_argument("--layouts", action="store_true", help=f"measure the generated layouts in {LAYOUTS}")
     parser.add_argument("--only", default="", help="comma-separated paper slugs")
     parser.add_argument("--show", type=int, default=0, help="print this many unpassed right cells per paper")
     args = parser.parse_args(argv)
+    if args.layouts:
+        args.papers = LAYOUTS
     folders = sorted(p for p in args.papers.iterdir() if (p / "cells.tsv").is_file() and (p / "paper.pdf").is_file())
     if args.only:
         wanted = set(args.only.split(","))
