@@ -25,6 +25,12 @@ INVALID = {
     "bound-without-its-sign": ("value-not-in-quote", "printed value '< 2.7 × 10^-3' is not in its quote",
                                "saadat-fellay-20261015-result-bound-p-value.yaml"),
     "bound-sign-unknown": ("schema-enum", "'<', '\u2264', '>' or '\u2265'", "saadat-fellay-20261015-result-bound-p-value.yaml"),
+    "range-not-rising": ("value-mismatch", "range '12\u201311' does not rise: its upper end 11 must exceed its lower "
+                         "end 12", "saadat-fellay-20261015-result-range-peak-memory.yaml"),
+    "range-upper-not-in-quote": ("value-not-in-quote", "printed value '12\u201315' is not in its quote",
+                                 "saadat-fellay-20261015-result-range-peak-memory.yaml"),
+    "range-and-bound": ("schema-value-error", "a value is a bound or a range, not both",
+                        "saadat-fellay-20261015-result-range-peak-memory.yaml"),
     "direction-unexplained": ("missing-unexplained", "metric_direction",
                               "saadat-fellay-20261015-result-count-without-direction.yaml"),
 }
