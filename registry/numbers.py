@@ -252,17 +252,16 @@ _RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|\u2014|\bto\b)\s*")
 
 def read_range(text: str, unit: str | None = None) -> tuple[str, str] | None:
     """A printed range as (its lower end, its upper end), each a number alone in ``unit``: '12\u201315 GB' ->
-    ('12', '15'), '-5 to -3' -> ('-5', '-3'); None where the text is no range of two numbers. The unit printed
-    after the upper end is the range's, shared by both ends, and dropped as a value's is."""
+    ('12', '15'), '-5 to -3' -> ('-5', '-3'); None where the text is no range of two numbers. A unit printed
+    after the upper end ('GB') is the range's, shared by both ends, and read only where ``unit`` prints so."""
     stripped = text.strip()
     for join in _RANGE_JOIN.finditer(stripped):
         lower, upper = stripped[:join.start()], stripped[join.end():]
         if not lower or not upper:
             continue
         low, high = read_number(lower, unit), read_number(upper, unit)
-        upper_number = high.number if high.alone or (high.suffix and not high.advice and not high.mark) else None
-        if low.alone and upper_number is not None and read_number(upper_number, unit).alone:
-            return lower, upper_number
+        if low.alone and high.value is not None and not high.mark and read_number(high.number, unit).alone:
+            return lower, high.number
     return None
 
 
