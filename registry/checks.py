@@ -445,6 +445,12 @@ def _derived(result: Result, derived: Derivation, check: _Checker) -> None:
                   "the results the source computed it from", ("derived",))
         return
     results: list[Result] = [i for i in inputs if isinstance(i, Result)]
+    ranges = [r for r in (result, *results) if r.range_upper is not None]
+    if ranges:  # a range's lower end is no value to compute with; computing from it would check nothing real
+        check.add(codes.DERIVED_INPUTS, "a range is not one value, so the derivation cannot be recomputed from it: "
+                  f"{', '.join(f'{r.id} ({r.as_printed})' for r in ranges)}; leave 'derived' out and say in "
+                  "scope_note how the source computed the range", ("derived",))
+        return
     if derived.operation is Operation.MEAN:
         _derived_mean(result, results, check)
     else:

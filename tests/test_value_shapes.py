@@ -30,6 +30,9 @@ INVALID = {
                          "end 12", "saadat-fellay-20261015-result-range-peak-memory.yaml"),
     "range-upper-not-in-quote": ("value-not-in-quote", "printed value '12\u201315' is not in its quote",
                                  "saadat-fellay-20261015-result-range-peak-memory.yaml"),
+    "range-derived": ("derived-inputs", "a range is not one value, so the derivation cannot be recomputed from it: "
+                      "saadat-fellay-20261015-result-range-peak-memory (12\u201315)",
+                      "saadat-fellay-20261015-result-range-peak-memory.yaml"),
     "range-and-bound": ("schema-value-error", "a value is a bound or a range, not both",
                         "saadat-fellay-20261015-result-range-peak-memory.yaml"),
     "direction-unexplained": ("missing-unexplained", "metric_direction",
