@@ -342,13 +342,6 @@ def printed_pattern(printed: str, *, signed: bool = True) -> re.Pattern[str]:
     range '10-20' or of a hyphenated line end is not a sign. Text that is no number is matched as written.
     """
     text = printed.strip()
-    ends = None if read_number(text).alone else read_range(text)
-    if ends is not None:  # a range's two ends, joined however the page sets it ('12–15', '12 - 15', '12 to 15')
-        lower, upper = ends
-        # An unsigned upper end follows the join directly, which a sign's look-behind would read as its minus.
-        after = (printed_pattern(upper, signed=signed).pattern if _ANY_SIGN_START.match(upper)
-                 else f"(?!{_ANY_SIGN})" + printed_pattern(upper, signed=False).pattern)
-        return re.compile(printed_pattern(lower, signed=signed).pattern + _RANGE_ON_PAGE + after)
     bound = read_bound(text)
     if bound is not None:  # a bound's number with its sign before it, however the sign is printed
         sign, rest = bound
@@ -357,6 +350,13 @@ def printed_pattern(printed: str, *, signed: bool = True) -> re.Pattern[str]:
         return re.compile(rf"(?:{signs})\s*" + printed_pattern(rest, signed=signed).pattern)
     found = _NUMBER.match(text)
     if found is None or found.end() != len(text) or _value(found)[1]:
+        ends = read_range(text)
+        if ends is not None:  # a range's two ends, joined however the page sets it ('12–15', '12 - 15', '12 to 15')
+            lower, upper = ends
+            # An unsigned upper end follows the join directly, which a sign's look-behind would read as its minus.
+            after = (printed_pattern(upper, signed=signed).pattern if _ANY_SIGN_START.match(upper)
+                     else f"(?!{_ANY_SIGN})" + printed_pattern(upper, signed=False).pattern)
+            return re.compile(printed_pattern(lower, signed=signed).pattern + _RANGE_ON_PAGE + after)
         return re.compile(r"(?<![0-9])" + re.escape(text) + r"(?![0-9]|[.,][0-9])")
     body = _mantissa_pattern(found.group("mantissa")) + _power_pattern(found)
     sign = found.group("sign") or ""
