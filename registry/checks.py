@@ -42,6 +42,7 @@ from registry.models.values import (
     Aggregate,
     Derivation,
     Operation,
+    RangeUpper,
     Uncertainty,
     UncertaintyKind,
 )
@@ -307,12 +308,32 @@ def _result_values(result: Result, check: _Checker) -> None:
         check.add(codes.VALUE_MISMATCH,
                   f"printed value {excerpt(result.printed_value)} reads {printed}, but numeric_value is "
                   f"{result.numeric_value}; they must agree", ("numeric_value",))
+    if result.range_upper is not None and printed is not None:
+        printed = _range_upper(result, result.range_upper, printed, check)
     if printed is not None:
         _value_in_quote(result, check)
     if result.uncertainty is not None:
         _uncertainty(result, result.uncertainty, check)
     if result.derived is not None and printed is not None:
         _derived(result, result.derived, check)
+
+
+def _range_upper(result: Result, upper: RangeUpper, lower: Decimal, check: _Checker) -> Decimal | None:
+    """A range's upper end is read as its lower end is, in the result's unit (the two share it), and lies above
+    it; the lower end, or None where the upper end is unreadable (so the quote is not searched for it)."""
+    where = ("range_upper",)
+    printed = parse_printed(upper.printed_value, result.unit)
+    if printed is None:
+        check.add(codes.VALUE_MISMATCH, f"range's upper end: {why_not_a_number(upper.printed_value, result.unit)}",
+                  (*where, "printed_value"))
+        return None
+    if printed != upper.numeric_value:
+        check.add(codes.VALUE_MISMATCH, f"range's upper end {excerpt(upper.printed_value)} reads {printed}, but its "
+                  f"numeric_value is {upper.numeric_value}; they must agree", (*where, "numeric_value"))
+    elif printed <= lower:
+        check.add(codes.VALUE_MISMATCH, f"range {excerpt(result.as_printed)} does not rise: its upper end {printed} "
+                  f"must exceed its lower end {lower} (printed_value); one of the two is mistyped", where)
+    return lower
 
 
 def _value_in_quote(result: Result, check: _Checker) -> None:
@@ -325,7 +346,7 @@ def _value_in_quote(result: Result, check: _Checker) -> None:
         return
     numbers = numbers_in(quote, percentages=True)
     plain = _digits(result.printed_value)  # most quotes print the value plainly: found without a pattern
-    if result.bound is None and any(_digits(n) == plain for n in numbers):
+    if result.bound is None and result.range_upper is None and any(_digits(n) == plain for n in numbers):
         return
     if printed_pattern(result.as_printed, signed=False).search(quote):
         return
@@ -424,6 +445,12 @@ def _derived(result: Result, derived: Derivation, check: _Checker) -> None:
                   "the results the source computed it from", ("derived",))
         return
     results: list[Result] = [i for i in inputs if isinstance(i, Result)]
+    ranges = [r for r in (result, *results) if r.range_upper is not None]
+    if ranges:  # a range's lower end is no value to compute with; computing from it would check nothing real
+        check.add(codes.DERIVED_INPUTS, "a range is not one value, so the derivation cannot be recomputed from it: "
+                  f"{', '.join(f'{r.id} ({r.as_printed})' for r in ranges)}; leave 'derived' out and say in "
+                  "scope_note how the source computed the range", ("derived",))
+        return
     if derived.operation is Operation.MEAN:
         _derived_mean(result, results, check)
     else:

@@ -31,6 +31,7 @@ from registry.models import (
 )
 from registry.models.records import Independence, ReviewStatus
 from registry.models.values import Operation, Repeats
+from registry.numbers import RANGE_DASH
 from registry.page.blocks import Provenance, Tag
 from registry.units import bytes_in_unit, with_unit
 from registry.units import symbol as unit_symbol  # the one table of units, under the name the pages use
@@ -103,6 +104,23 @@ def display_value(value: Decimal) -> str:
         return format(value.quantize(Decimal(1), rounding=ROUND_HALF_UP), "f")
     exponent = value.adjusted() - DISPLAY_SIGNIFICANT_DIGITS + 1
     return format(value.quantize(Decimal(1).scaleb(exponent), rounding=ROUND_HALF_UP), "f")
+
+
+def result_display(result: Result) -> str:
+    """A result's value rounded for display with its shape kept: a bound's sign, a range's two ends ('< 0.0027',
+    '12–15'), so that a rounded headline never shows one end of a range, or a bound's number, as the value."""
+    shown = display_value(result.numeric_value)
+    if result.range_upper is not None:
+        return f"{shown}{RANGE_DASH}{display_value(result.range_upper.numeric_value)}"
+    return f"{result.bound.value} {shown}" if result.bound is not None else shown
+
+
+def result_exact(result: Result) -> str:
+    """A result's exact value as the page's machine-readable ``data-exact`` gives it: a range's two ends
+    ('12–15'), never its lower end alone."""
+    if result.range_upper is not None:
+        return f"{result.numeric_value}{RANGE_DASH}{result.range_upper.numeric_value}"
+    return str(result.numeric_value)
 
 
 def metric_label(metric: str) -> str:
@@ -300,7 +318,7 @@ def result_title(registry: Registry, result: Result) -> str:
 
 def finding(result: Result) -> str:
     """'33.9 Peak memory (Training, ...)' as the configuration page's table reads."""
-    return f"{display_value(result.numeric_value)} {metric_label(result.metric)} ({result.metric_qualifier})"
+    return f"{result_display(result)} {metric_label(result.metric)} ({result.metric_qualifier})"
 
 
 @functools.singledispatch

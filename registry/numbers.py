@@ -189,9 +189,13 @@ def _with_suffix(reading: Reading, rest: str, unit: str | None) -> Reading:
 
     suffix = rest.strip()
     text, number = reading.printed, reading.number
-    if rest.lstrip()[:1] in ("-", "\u2013", "\u2014", "\u2212") and re.match(r"\s*\S\s*[0-9]", rest):
+    ends = read_range(text, unit)
+    if ends or rest.lstrip()[:1] in ("-", "\u2013", "\u2014", "\u2212") and re.match(r"\s*\S\s*[0-9]", rest):
+        write = (f": write printed_value {ends[0]!r} (its lower end) and range_upper: {{printed_value: {ends[1]!r}}} "
+                 "(its upper end)" if ends else "")
         return Reading(text, None, number, advice=(
-            f"{text!r} is a range of two numbers, not one value; do not file one of its ends as the value"))
+            f"{text!r} is a range of two numbers, not one value{write}; do not file one of its ends alone as the "
+            "value"))
     if suffix[:1] in _TIMES and suffix[1:].strip()[:1].isdigit():
         return Reading(text, None, number, advice=(
             f"{text!r} is a product, not a power of ten: write the power with a caret ('3.2 × 10^-4') or the "
@@ -238,6 +242,27 @@ def read_bound(text: str) -> tuple[str, str] | None:
     """A printed bound as (its sign, the text after it): '< 0.001' -> ('<', '0.001'), '>= 99%' -> ('≥', '99%')."""
     found = _BOUND.match(text.strip())
     return (BOUND_SIGNS[found.group(1)], found.group(2)) if found else None
+
+
+#: How a range is shown (``Result.as_printed``): its two ends joined by an en dash, however the source sets it.
+RANGE_DASH = "\u2013"
+#: What a source prints between a range's two ends: a hyphen, an en or em dash, or 'to'.
+_RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|\u2014|\bto\b)\s*")
+
+
+def read_range(text: str, unit: str | None = None) -> tuple[str, str] | None:
+    """A printed range as (its lower end, its upper end), each a number alone in ``unit``: '12\u201315 GB' ->
+    ('12', '15'), '-5 to -3' -> ('-5', '-3'); None where the text is no range of two numbers. A unit printed
+    after the upper end ('GB') is the range's, shared by both ends, and read only where ``unit`` prints so."""
+    stripped = text.strip()
+    for join in _RANGE_JOIN.finditer(stripped):
+        lower, upper = stripped[:join.start()], stripped[join.end():]
+        if not lower or not upper:
+            continue
+        low, high = read_number(lower, unit), read_number(upper, unit)
+        if low.alone and high.value is not None and not high.mark and read_number(high.number, unit).alone:
+            return lower, high.number
+    return None
 
 
 def _unreadable(text: str, stripped: str) -> str:
@@ -325,6 +350,13 @@ def printed_pattern(printed: str, *, signed: bool = True) -> re.Pattern[str]:
         return re.compile(rf"(?:{signs})\s*" + printed_pattern(rest, signed=signed).pattern)
     found = _NUMBER.match(text)
     if found is None or found.end() != len(text) or _value(found)[1]:
+        ends = read_range(text)
+        if ends is not None:  # a range's two ends, joined however the page sets it ('12–15', '12 - 15', '12 to 15')
+            lower, upper = ends
+            # An unsigned upper end follows the join directly, which a sign's look-behind would read as its minus.
+            after = (printed_pattern(upper, signed=signed).pattern if _ANY_SIGN_START.match(upper)
+                     else f"(?!{_ANY_SIGN})" + printed_pattern(upper, signed=False).pattern)
+            return re.compile(printed_pattern(lower, signed=signed).pattern + _RANGE_ON_PAGE + after)
         return re.compile(r"(?<![0-9])" + re.escape(text) + r"(?![0-9]|[.,][0-9])")
     body = _mantissa_pattern(found.group("mantissa")) + _power_pattern(found)
     sign = found.group("sign") or ""
@@ -334,6 +366,11 @@ def printed_pattern(printed: str, *, signed: bool = True) -> re.Pattern[str]:
         return re.compile(r"(?<![^\W_])(?<![.,])" + _MINUS + r"\s?" + body + _TAIL)
     plus = r"(?:\+|\uff0b)\s?" if sign else ""
     return re.compile(rf"{_NOT_AFTER}(?<![\W_]{_MINUS})(?<!^{_MINUS})" + plus + body + _TAIL)
+
+
+#: What a page prints between a range's ends: a dash of any kind (its text may read an en dash as a minus) or 'to'.
+_RANGE_ON_PAGE = rf"\s*(?:{_MINUS}|\u2014|to)\s*"
+_ANY_SIGN_START = re.compile(_ANY_SIGN)
 
 
 def _mantissa_pattern(mantissa: str) -> str:

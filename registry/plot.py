@@ -164,7 +164,7 @@ def values_table(group: Group) -> Table:
 
     rows = tuple(
         ((Piece(row.label, link=row.result.id),),
-         (Piece(with_unit(row.result.as_printed, unit), tag=row.tag, exact=str(row.result.numeric_value)),),
+         (Piece(with_unit(row.result.as_printed, unit), tag=row.tag, exact=d.result_exact(row.result)),),
          runs_cell(row, Method.MEASURED), runs_cell(row, Method.ESTIMATED))
         for row in group.rows
     )
@@ -206,11 +206,18 @@ def uncertainty_bar(row: Row) -> tuple[Decimal, Decimal] | None:
     return None
 
 
+def transcribed_points(row: Row) -> tuple[Decimal, ...]:
+    """Where the transcribed value is marked: the value, or both ends of a range (a line joins them), so that a
+    range is never drawn as its lower end alone."""
+    upper = row.result.range_upper
+    return (row.result.numeric_value,) if upper is None else (row.result.numeric_value, upper.numeric_value)
+
+
 def extent(rows: Iterable[Row]) -> tuple[float, float]:
     """The span an axis needs for the rows' values, their error bars and our runs (from zero for a quantity near it)."""
     values: list[Decimal] = []
     for row in rows:
-        values.append(row.result.numeric_value)
+        values.extend(transcribed_points(row))
         values.extend(uncertainty_bar(row) or ())
         for runs in row.runs:
             values.extend(runs.values)
@@ -291,7 +298,10 @@ def _draw(axes: Any, group: Group, rows: tuple[Row, ...]) -> None:
         if bar is not None:
             axes.errorbar([value], [y], xerr=[[value - float(bar[0])], [float(bar[1]) - value]], fmt="none",
                           ecolor=COLOURS["transcribed"], elinewidth=1, capsize=3)
-        axes.plot([value], [y], MARKERS["transcribed"], color=COLOURS["transcribed"], ms=5)
+        points = [float(v) for v in transcribed_points(row)]
+        if len(points) > 1:  # a range: its two ends, joined
+            axes.plot(points, [y, y], "-", color=COLOURS["transcribed"], lw=1.5)
+        axes.plot(points, [y] * len(points), MARKERS["transcribed"], color=COLOURS["transcribed"], ms=5)
         for runs in row.runs:
             at = y + OFFSETS[runs.method]
             points = [float(v) for v in runs.values]

@@ -20,7 +20,7 @@ import textwrap
 from decimal import Decimal
 
 from measure.outcome import Method
-from registry.plot import LEGEND, Group, Row, extent, panels_of, uncertainty_bar, value_text
+from registry.plot import LEGEND, Group, Row, extent, panels_of, transcribed_points, uncertainty_bar, value_text
 from registry.units import with_unit
 
 WIDTH = 400
@@ -110,13 +110,15 @@ def _row_marks(row: Row, unit: str, centre: int, at: object) -> list[str]:
     place = at  # a function of a value: its x
     assert callable(place)
     out = []
-    value = row.result.numeric_value
     bar = uncertainty_bar(row)
     described = f"{with_unit(row.result.as_printed, unit)} transcribed"
     if bar is not None:
         out.append(_bar(place(bar[0]), place(bar[1]), centre, COLOURS["transcribed"]))
         described += f" {row.result.uncertainty.printed}" if row.result.uncertainty is not None else ""
-    out.append(_mark("transcribed", place(value), centre, f"{row.label}: {described}"))
+    points = transcribed_points(row)
+    if len(points) > 1:  # a range: its two ends, joined
+        out.append(_bar(place(points[0]), place(points[-1]), centre, COLOURS["transcribed"]))
+    out.extend(_mark("transcribed", place(point), centre, f"{row.label}: {described}") for point in points)
     for runs in row.runs:
         level = centre + OFFSETS[runs.method]
         out.append(_bar(place(min(runs.values)), place(max(runs.values)), level, COLOURS[runs.method]))

@@ -115,8 +115,14 @@ FORMS: tuple[Form, ...] = (
     Form("3.2 \u00d7 104", "kilowatt-hour", None, "may be a product or a power of ten whose superscript the text "
          "flattened ('3.2 \u00d7 10^4')"),
     Form("3 \u00d7 10", "count", None, "is a product, not a power of ten"),
-    Form("12\u201315 GB", "gigabyte", None, "is a range of two numbers, not one value"),
-    Form("12-15", "gigabyte", None, "is a range of two numbers, not one value"),
+    # A range is no one value: its lower end is filed as the value, its upper end as range_upper.
+    Form("12\u201315 GB", "gigabyte", None, "is a range of two numbers, not one value: write printed_value '12' (its "
+         "lower end) and range_upper: {printed_value: '15'}"),
+    Form("12-15", "gigabyte", None, "write printed_value '12' (its lower end) and range_upper: {printed_value: '15'}"),
+    Form("12 to 15", "gigabyte", None, "write printed_value '12' (its lower end) and range_upper: {printed_value: "
+         "'15'}"),
+    Form("\u22125 to \u22123", DIM, None, "write printed_value '\u22125' (its lower end) and range_upper: "
+         "{printed_value: '\u22123'}"),
     Form("< 0.001", DIM, None, "is a bound, not a value: write bound: '<' and printed_value '0.001'"),
     Form("p < 0.001", DIM, None, "is not a number as printed"),
     Form("<=0.05", DIM, None, "is a bound, not a value: write bound: '\u2264' and printed_value '0.05'"),

@@ -329,7 +329,7 @@ def test_the_readme_table_of_columns_is_generated_from_their_declarations() -> N
 def test_a_short_row_does_not_hide_the_problems_of_the_other_rows(cli, demo: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     rows = rows_of()
     rows[1]["unit"], rows[3]["value"], rows[4]["direction"] = "gigabite", "0.655 ± 0.024", "up"
-    rows[5]["uncertainty_kind"], rows[6]["value"] = "sd", "0.70\u20130.72"
+    rows[5]["uncertainty_kind"], rows[6]["value"] = "sd", "~0.70"  # a range (0.70–0.72) is read now
     text = write_rows(tmp_path / "bad.csv", [*rows, rows[0]]).read_text(encoding="utf-8").splitlines()
     text[3] = text[3].rsplit(",", 3)[0]  # row 4 loses its last three cells
     result = run_import(cli, put(tmp_path / "bad.csv", "\n".join(text) + "\n"), demo)

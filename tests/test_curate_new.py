@@ -314,3 +314,25 @@ def test_new_files_a_power_of_ten_a_bound_and_a_count_as_printed(cli, records_di
     assert (written["printed_value"], written["numeric_value"], written["bound"]) == ("3.388 × 10^1", "33.88", "<")
     assert "metric_direction" not in written
     assert {"field": "metric_direction", "reason": "not-applicable"} in written["missing_metadata"]
+
+
+def test_new_files_a_range_with_its_upper_end_read_exactly(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """A range's upper end is read as its lower end is: its exact value follows from the printed digits."""
+    import yaml
+
+    args = [("12" if a == "33.88" else "the NT 2.5B checkpoint (12–15 GB)"
+             if a == "the NT 2.5B checkpoint (33.88 → 11.49 GB)" else a) for a in KIND_ARGS["result"][0]]
+    result = cli("new", "result", *args, "--range-upper-printed-value", "15", "--records", records_dir, "--no-prompt")
+    assert result.exit_code == 0, result.output
+    written = yaml.safe_load((records_dir / "result" / f"{NEW_RESULT}.yaml").read_text(encoding="utf-8"))
+    assert (written["printed_value"], written["numeric_value"], written["range_upper"]) == (
+        "12", "12", {"printed_value": "15", "numeric_value": "15"})
+
+
+def test_a_range_upper_end_that_is_no_number_says_why(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    result = cli("new", "result", *KIND_ARGS["result"][0], "--range-upper-printed-value", "15 GB", "--records",
+                 records_dir, "--no-prompt")
+    assert result.exit_code == 1
+    assert "'15 GB' holds more than the number: write printed_value '15' and unit: gigabyte" in result.output, \
+        result.output
+    assert not list((records_dir / "result").glob("*20991231*"))

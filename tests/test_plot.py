@@ -175,3 +175,22 @@ def test_the_png_has_small_multiples_error_bars_and_an_axis_near_the_values(tmp_
     for panel in mcc:
         assert panel.get_xlim()[1] <= 1.0 and any(c.__class__.__name__ == "ErrorbarContainer"
                                                   for c in panel.containers)
+
+
+def test_a_range_is_drawn_with_both_ends(records_dir: Path, tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """A range is marked at both ends, joined, and labelled as printed; never drawn as its lower end alone."""
+    import html
+    import shutil
+
+    from registry.checks import validate
+    from registry.plot import extent, groups_of, transcribed_points
+
+    shutil.copytree(DATA / "shapes" / "valid" / "range", records_dir, dirs_exist_ok=True)
+    registry, _ = validate(records_dir, cache=False)
+    (group,) = groups_of(registry)[PROTOCOL]
+    (row,) = [r for r in group.rows if r.result.range_upper is not None]
+    assert [str(v) for v in transcribed_points(row)] == ["12", "15"]
+    assert extent([row])[1] >= 15
+    out = tmp_path / "range.svg"
+    assert cli("plot", row.result.id, "--records", records_dir, "--out", out).exit_code == 0
+    assert out.read_text().count(html.escape(f"{row.label}: 12\u201315 GB transcribed")) == 2

@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from registry import codes
-from registry.numbers import parse_printed, read_bound, read_number, why_not_a_number
+from registry.numbers import parse_printed, read_bound, read_number, read_range, why_not_a_number
 from registry.units import UNITS
 from review.claims import ValueInQuote
 from review.pdftext import Extraction
@@ -208,8 +208,27 @@ def test_import_files_a_bound_with_its_sign(cli, demo: Path, tmp_path: Path) -> 
     assert filed == sorted(f"{read_bound(f.printed)[0]} {read_bound(f.printed)[1]}" for f in BOUNDS)  # type: ignore[index]
 
 
+#: A value cell of a range of two plain numbers ('12-15') is filed as a range: its lower end the value.
+RANGES = [f for f in REFUSED if read_range(f.printed) is not None]
+
+
+def test_import_files_a_range_with_both_ends(cli, demo: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from registry.checks import validate
+    from registry.models import Result
+
+    assert RANGES and not [f for f in RANGES if f.unit == "gigabyte" and "GB" in f.printed]  # a unit cell is refused
+    result = cli("import", _table(tmp_path / "forms.csv", RANGES), "--source", "genomic-benchmarks-fixture",
+                 "--records", demo)
+    assert result.exit_code == 0, result.output
+    registry, _ = validate(demo)
+    filed = sorted((r.as_printed, r.numeric_value, r.range_upper.numeric_value) for r in registry.of_kind(Result)
+                   if r.range_upper is not None)
+    assert filed == sorted((f"{lower}\u2013{upper}", Decimal(lower.replace("\u2212", "-")),
+                            Decimal(upper.replace("\u2212", "-"))) for lower, upper in map(read_range, (f.printed for f in RANGES)))
+
+
 def test_import_refuses_every_refused_form_with_its_advice(cli, demo: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    refused = [f for f in REFUSED if f not in BOUNDS]
+    refused = [f for f in REFUSED if f not in BOUNDS and f not in RANGES]
     result = cli("import", _table(tmp_path / "forms.csv", refused), "--source", "genomic-benchmarks-fixture",
                  "--records", demo)
     assert result.exit_code == 1

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from registry.checks import validate
+from registry.models import Result
 from tests.conftest import DATA
 
 SHAPES = DATA / "shapes"
@@ -25,6 +26,15 @@ INVALID = {
     "bound-without-its-sign": ("value-not-in-quote", "printed value '< 2.7 × 10^-3' is not in its quote",
                                "saadat-fellay-20261015-result-bound-p-value.yaml"),
     "bound-sign-unknown": ("schema-enum", "'<', '\u2264', '>' or '\u2265'", "saadat-fellay-20261015-result-bound-p-value.yaml"),
+    "range-not-rising": ("value-mismatch", "range '12\u201311' does not rise: its upper end 11 must exceed its lower "
+                         "end 12", "saadat-fellay-20261015-result-range-peak-memory.yaml"),
+    "range-upper-not-in-quote": ("value-not-in-quote", "printed value '12\u201315' is not in its quote",
+                                 "saadat-fellay-20261015-result-range-peak-memory.yaml"),
+    "range-derived": ("derived-inputs", "a range is not one value, so the derivation cannot be recomputed from it: "
+                      "saadat-fellay-20261015-result-range-peak-memory (12\u201315)",
+                      "saadat-fellay-20261015-result-range-peak-memory.yaml"),
+    "range-and-bound": ("schema-value-error", "a value is a bound or a range, not both",
+                        "saadat-fellay-20261015-result-range-peak-memory.yaml"),
     "direction-unexplained": ("missing-unexplained", "metric_direction",
                               "saadat-fellay-20261015-result-count-without-direction.yaml"),
 }
@@ -127,3 +137,53 @@ def test_review_reads_the_typed_printed_unit() -> None:
     assert unit_symbols(Result.model_validate(data)) == (("GB",), [])
     data.update(unit_printed=None, unit_detail="Printed as 'GB' in the sentence")  # an older record's sentence
     assert unit_symbols(Result.model_validate(data)) == (("GB",), [])
+
+
+RANGE = "saadat-fellay-20261015-result-range-peak-memory"
+
+
+@pytest.mark.parametrize(("value", "sentence", "passed"), [
+    ("12\u201315", "peak memory stays at 12\u201315 GB", True),
+    ("12\u201315", "peak memory stays at 12 - 15 GB", True),
+    ("12\u201315", "peak memory stays at 12 to 15 GB", True),
+    ("\u22125\u2013\u22123", "the change is \u22125 to \u22123 points", True),
+    ("12\u201315", "peak memory stays at 12 GB, 15 GB with offloading", False),  # both numbers, no range
+    ("12\u201315", "peak memory stays at 12\u2013155 GB", False),  # the upper end is another number
+    ("12\u201315", "peak memory stays at 112\u201315 GB", False),  # and the lower end
+    ("\u22125\u2013\u22123", "the change is 5 to 3 points", False),  # the signs dropped
+])
+def test_review_checks_a_range_with_both_ends(value: str, sentence: str, passed: bool) -> None:
+    assert _review(value, sentence) is passed
+
+
+def test_a_range_is_shown_built_and_left_out_of_exports(cli, records_dir: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import json
+    import sqlite3
+
+    from registry.display import result_display, result_exact
+    from registry.export.hf_eval_results import _target
+    from registry.page.blocks import text_of
+    from registry.page.kinds import build_page
+
+    _with(records_dir, SHAPES / "valid" / "range")
+    shown = cli("show", RANGE, "--records", records_dir)
+    assert shown.exit_code == 0 and "12\u201315 GB" in shown.output, shown.output
+    registry, _ = validate(records_dir, cache=False)
+    result = registry.records[RANGE]
+    assert isinstance(result, Result)
+    assert (result.as_printed, result_display(result), result_exact(result)) == ("12\u201315", "12\u201315", "12\u201315")
+    headline = build_page(result, registry).blocks[0].content  # type: ignore[union-attr]
+    assert text_of(headline).startswith("12\u201315 GB · Peak memory"), text_of(headline)
+    assert not [p for p in headline if p.exact == "12"]  # never the lower end alone as the value
+    built = cli("db", "build", "--records", records_dir, "--out", tmp_path / "registry.db")
+    assert built.exit_code == 0, built.output
+    with sqlite3.connect(tmp_path / "registry.db") as db:
+        row = db.execute("SELECT printed_value, numeric_value, range_upper_printed_value, range_upper_numeric_value, "
+                         "range_upper_numeric_value_float FROM result WHERE id = ?", (RANGE,)).fetchone()
+    assert row == ("12", "12", "15", "15", 15.0)
+    exported = cli("export", "--format", "every-eval-ever", "--records", records_dir, "--out", tmp_path / "eee")
+    assert exported.exit_code == 0, exported.output
+    left_out = {entry["record"]: entry.get("reason") for entry in
+                json.loads((tmp_path / "eee" / "registry-export.json").read_text())["not_carried"]}
+    assert left_out[RANGE] == "it is a range ('12\u201315'), and the schema's score is a value"
+    assert _target(registry, result, {}, {}) == (None, "it is a range ('12\u201315'), and a Hub score is a value")

@@ -54,7 +54,7 @@ from registry.models import (
 from registry.models.fields import field_plan
 from registry.models.records import Direction, Independence
 from registry.models.values import Repeats, UncertaintyKind
-from registry.numbers import numbers_in, parse_printed, read_bound, why_not_a_number
+from registry.numbers import numbers_in, parse_printed, read_bound, read_range, why_not_a_number
 from registry.report import Issue
 from registry.writer import record_path, record_to_yaml
 
@@ -349,6 +349,12 @@ class _Planner:
             printed = bound[1]
         else:
             bound = None
+        # '12–15': a range, its lower end the value and its upper end kept beside it (a unit after it is refused,
+        # as a value's is: the table's unit column names it).
+        ends = read_range(printed) if printed is not None and bound is None and parse_printed(printed) is None \
+            else None
+        if ends is not None:
+            printed = ends[0]
         exact = parse_printed(printed) if printed is not None else None
         if printed is not None and exact is None:
             self.problem(row, "value", why_not_a_number(printed, unit))
@@ -363,6 +369,8 @@ class _Planner:
         }
         if bound is not None:
             data["bound"] = bound[0]
+        if ends is not None:
+            data["range_upper"] = {"printed_value": ends[1], "numeric_value": str(parse_printed(ends[1]))}
         for column in ("unit_detail", "scope_note"):
             if row.get(column):
                 data[column] = row.get(column)

@@ -295,6 +295,15 @@ def _result_exact_value(registry: Registry, data: dict[str, Any], problems: Prob
             problems.append(("printed_value", why_not_a_number(printed, unit if isinstance(unit, str) else None)))
         else:
             data["numeric_value"] = str(exact)
+    upper = data.get("range_upper")  # a range's upper end is read as its lower end is
+    if isinstance(upper, dict) and "numeric_value" not in upper and isinstance(upper.get("printed_value"), str):
+        exact = parse_printed(upper["printed_value"])
+        if exact is None:
+            unit = data.get("unit")
+            problems.append(("range_upper.printed_value",
+                             why_not_a_number(upper["printed_value"], unit if isinstance(unit, str) else None)))
+        else:
+            upper["numeric_value"] = str(exact)
     return []
 
 

@@ -91,6 +91,8 @@ def _exportable(result: Result) -> str | None:
         return "its metric has no direction, and the schema requires lower_is_better"
     if result.bound is not None:  # the schema's score is a value; a bound's number read as one would mislead
         return f"it is a bound ('{result.as_printed}'), and the schema's score is a value"
+    if result.range_upper is not None:  # the schema's score is one value; either end alone would mislead
+        return f"it is a range ('{result.as_printed}'), and the schema's score is a value"
     return None
 
 

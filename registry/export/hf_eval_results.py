@@ -129,6 +129,8 @@ def _target(registry: Registry, result: Result, models: dict[str, str],
         return None, f"not current: {note}"
     if result.bound is not None:  # a Hub score is a value; a bound's number read as one would mislead
         return None, f"it is a bound ('{result.as_printed}'), and a Hub score is a value"
+    if result.range_upper is not None:  # a Hub score is one value; either end alone would mislead
+        return None, f"it is a range ('{result.as_printed}'), and a Hub score is a value"
     role = role_of(registry, result)
     if role not in SCORES:
         return None, f"not a model's score on a benchmark: {role_text(registry, result)}"

@@ -32,7 +32,16 @@ from registry.models.base import (
     refs,
     reportable,
 )
-from registry.models.values import Aggregate, BoundSign, Derivation, HardwareEntry, Locator, Uncertainty
+from registry.models.values import (
+    Aggregate,
+    BoundSign,
+    Derivation,
+    HardwareEntry,
+    Locator,
+    RangeUpper,
+    Uncertainty,
+)
+from registry.numbers import RANGE_DASH
 from registry.units import Unit
 
 
@@ -260,6 +269,10 @@ class Result(Record, transcribed=True):
         None, description="Where the source prints a bound, not a value ('p < 0.001', '> 99%', '≤ 2 GB'): its sign "
         "('<', '≤', '>' or '≥'), printed before printed_value, which is then the bound's number. Empty: the value "
         "itself.")
+    range_upper: RangeUpper | None = Field(
+        None, description="Where the source prints a range as one result ('12–15 GB', '12-15', '12 to 15'): "
+        "its upper end, printed and exact; printed_value and numeric_value then hold the lower end, which every "
+        "reader of numeric_value gets (never a midpoint, which the source does not print). Empty: not a range.")
     uncertainty: Uncertainty | None = reportable("The uncertainty the source prints with the value.")
     scope_note: Text | None = Field(None, description="What exactly the value covers, with where the source says so.")
     hardware: list[HardwareEntry] = reportable(
@@ -287,8 +300,19 @@ class Result(Record, transcribed=True):
 
     @property
     def as_printed(self) -> str:
-        """The value as the source prints it, its bound's sign included ('< 0.001', '33.88')."""
+        """The value as the source prints it, its bound's sign or its range's upper end included ('< 0.001',
+        '12–15', '33.88'). A range is shown with an en dash however the source sets it; the quote check reads
+        any dash or 'to' between the ends (``registry.numbers.printed_pattern``)."""
+        if self.range_upper is not None:
+            return f"{self.printed_value}{RANGE_DASH}{self.range_upper.printed_value}"
         return f"{self.bound.value} {self.printed_value}" if self.bound is not None else self.printed_value
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> Result:
+        if self.bound is not None and self.range_upper is not None:
+            raise ValueError("a value is a bound or a range, not both: give bound for '< 0.001', range_upper for "
+                             "'12–15'")
+        return self
 
     @field_validator("numeric_value", mode="before")
     @classmethod

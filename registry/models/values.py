@@ -109,6 +109,18 @@ class BoundSign(StrEnum):
     AT_LEAST = "\u2265"
 
 
+class RangeUpper(Strict):
+    """The upper end of a range a source prints as one result ('12\u201315 GB', '12-15', '12 to 15').
+
+    The range's lower end stays the result's printed_value and numeric_value, so that every reader of
+    numeric_value (SQL's NOT NULL float, pages, plots, exports) is given a number the source prints; a
+    midpoint would be a value the source never printed. The upper end is kept here, printed and exact, in the
+    result's unit; ``Result.as_printed`` shows the two ends together."""
+
+    printed_value: Text = Field(description="The upper end exactly as printed, as text (for example '15').")
+    numeric_value: Decimal = Field(description="The upper end as an exact decimal; must equal its printed_value.")
+
+
 # -- uncertainty ----------------------------------------------------------------------------------
 
 

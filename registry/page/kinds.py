@@ -144,17 +144,17 @@ def _result_page(result: Result, registry: Registry) -> Page:
     source = registry.get_as(result.source, Source)
     status = d.status_label(registry, result.id)
     tag = d.record_tag(registry, result)
-    display = d.display_value(result.numeric_value)
+    display = d.result_display(result)
     standing = status_of(registry, result.id)
     version = "" if standing is Status.CURRENT else f"; {standing.value}, not the registry's value (see above)"
 
     spread = f" {result.uncertainty.printed}" if result.uncertainty is not None else ""
     headline = Paragraph((
-        Piece(with_unit(display, result.unit), Style.STRONG, tag, exact=str(result.numeric_value)),
+        Piece(with_unit(display, result.unit), Style.STRONG, tag, exact=d.result_exact(result)),
         *((Piece(spread, Style.STRONG, tag),) if spread else ()),
         Piece(f" · {d.metric_label(result.metric)} ({result.metric_qualifier})"),
         Piece("\nTranscribed value: ", Style.TRANSCRIBED),
-        Piece(with_unit(result.as_printed, result.unit), Style.TRANSCRIBED, tag, exact=str(result.numeric_value)),
+        Piece(with_unit(result.as_printed, result.unit), Style.TRANSCRIBED, tag, exact=d.result_exact(result)),
         *((Piece(spread, Style.TRANSCRIBED, tag),) if spread else ()),
         Piece(" as printed", Style.TRANSCRIBED),
         *((Piece(f" ({d.value_text(result.uncertainty).removeprefix(spread.strip()).strip(' ()')})"),)
@@ -268,12 +268,12 @@ def findings_table(registry: Registry, evaluations: Iterable[Evaluation], *, own
                 (Piece("Configuration: "), *_link(configuration)),
                 (Piece("Protocol: "), Piece(d.record_name(protocol), link=protocol.id), Piece("\nDataset: "),
                  Piece(d.record_name(dataset), link=dataset.id)),
-                (Piece(with_unit(d.display_value(result.numeric_value), result.unit), tag=tag,
-                       exact=str(result.numeric_value), link=result.id),
+                (Piece(with_unit(d.result_display(result), result.unit), tag=tag,
+                       exact=d.result_exact(result), link=result.id),
                  Piece(f" · {d.metric_label(result.metric)} ({result.metric_qualifier})\n"
                        f"{result.unit} · {d.direction_word(result)}\nTranscribed: "),
                  Piece(with_unit(result.as_printed, result.unit), tag=tag,
-                       exact=str(result.numeric_value)),
+                       exact=d.result_exact(result)),
                  Piece(f"\nUncertainty: {d.value_or_missing(result, 'uncertainty')}\n"
                        f"Coverage: {d.coverage(evaluation)}")),
                 (Piece(f"{d.INDEPENDENCE_LABELS[evaluation.independence]} · {d.status_label(registry, result.id)}\n"),
@@ -588,8 +588,8 @@ def results_overview(registry: Registry, *, history: bool = False) -> tuple[Tabl
             plain(str(number)),
             _link(evaluation),
             (Piece(with_unit(result.as_printed, result.unit), tag=d.record_tag(registry, result),
-                   exact=str(result.numeric_value), link=result.id),
-             Piece(f" ({d.display_value(result.numeric_value)})")),
+                   exact=d.result_exact(result), link=result.id),
+             Piece(f" ({d.result_display(result)})")),
             plain(short_uncertainty(result)),
             plain(d.status_label(registry, result.id)),
             *(_summary_cell(method, by_method[method], unit) for method in Method),

@@ -71,7 +71,7 @@ def _row(registry: Registry, result: Result) -> IndexRow:
                   else "estimated only" if by_method[Method.ESTIMATED] else "not reproduced")
     value: Content = (
         Piece(with_unit(result.as_printed, result.unit), tag=d.record_tag(registry, result),
-              exact=str(result.numeric_value)),
+              exact=d.result_exact(result)),
         *((Piece(f" {result.uncertainty.printed}"), Piece(f"\n{_what(result)}", Style.NOTE))
           if result.uncertainty is not None else (Piece("\nno uncertainty printed", Style.NOTE),)),
     )
@@ -93,7 +93,7 @@ def _row(registry: Registry, result: Result) -> IndexRow:
     facets = (("family", d.record_name(family)), ("metric", metric), ("dataset", d.record_name(dataset)),
               ("status", status), ("kind", kind), ("reproduced", reproduced))
     hidden = [result.id, evaluation.name, configuration.reported_name, protocol.id, d.record_name(protocol),
-              d.hardware_text(result), source.citation, d.display_value(result.numeric_value)]
+              d.hardware_text(result), source.citation, d.result_display(result)]
     search = searchable(" ".join([*hidden, *(text_of(cell) for cell in cells), *(v for _, v in facets)]))
     return IndexRow(cells, sort, facets, search)
 
