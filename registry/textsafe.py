@@ -92,3 +92,15 @@ def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
     except Exception:  # noqa: BLE001 - a value that cannot describe itself still gets named
         return f"a {type(value).__name__} value"
     return shown if len(shown) <= limit else f"{shown[:limit]}... ({len(shown):,} characters)"
+
+
+#: What a spreadsheet reads as the start of a formula (OWASP's CSV-injection rule).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: A plain number (sign, thousands commas, decimals, exponent, percent), which a spreadsheet reads as a number.
+_PLAIN_NUMBER = re.compile(r"[+-]?(\d[\d,]*(\.\d*)?|\.\d+)([eE][+-]?\d+)?%?")
+
+
+def is_formula(cell: str) -> bool:
+    """Whether a spreadsheet would take ``cell`` for a formula: it starts with ``FORMULA_START`` and is no number
+    (``-0.021`` and ``+1.4%`` are numbers; a lone ``-``, a missing value's dash, is no formula either)."""
+    return len(cell) > 1 and cell.startswith(FORMULA_START) and _PLAIN_NUMBER.fullmatch(cell.strip()) is None

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from registry.curate.table import MAX_TABLE_ROWS, is_formula
+from registry.curate.table import MAX_TABLE_ROWS
+from registry.textsafe import is_formula
 from tests.conftest import FIXTURE_SOURCE as SOURCE
 from tests.conftest import FIXTURE_TABLE as TABLE
 from tests.conftest import ROOT

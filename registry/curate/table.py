@@ -16,7 +16,6 @@ from __future__ import annotations
 import csv
 import difflib
 import os
-import re
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -25,16 +24,13 @@ from pathlib import Path
 from registry.errors import INPUTS, RegistryError, worded
 from registry.filetypes import special_kind
 from registry.readme_section import GeneratedSection
-from registry.textsafe import excerpt
+from registry.textsafe import excerpt, is_formula
 
 #: A results table is a few thousand rows at most; anything this large is not one.
 MAX_TABLE_BYTES = 50_000_000
 #: The most rows one import reads: a paper's tables hold a few thousand printed values at most. A larger table is
 #: refused when its first row past the limit is read (no later row is held), with how to split it.
 MAX_TABLE_ROWS = 10_000
-#: What a spreadsheet takes for the start of a formula (OWASP's CSV-injection rule); a number is not one.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_NUMBER = re.compile(r"[+-]?(\d[\d,]*(\.\d*)?|\.\d+)([eE][+-]?\d+)?%?")
 
 
 @dataclass(frozen=True)
@@ -234,11 +230,6 @@ def _lines(text: str) -> Iterator[str]:
         stop = end if stop < 0 else stop + 1
         yield text[start:stop]
         start = stop
-
-
-def is_formula(cell: str) -> bool:
-    """Whether a spreadsheet would take ``cell`` for a formula: it starts with ``FORMULA_START`` and is no number."""
-    return len(cell) > 1 and cell.startswith(FORMULA_START) and _NUMBER.fullmatch(cell.strip()) is None
 
 
 def _text(path: Path) -> str:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import csv
 import json
-import re
 import sqlite3
 import tempfile
 from pathlib import Path
@@ -28,12 +27,10 @@ from typing import Any
 from registry.export import Written
 from registry.links import page_path, page_url
 from registry.loader import Registry
+from registry.textsafe import is_formula
 
 FILE = "results_flat.csv"
 DESCRIPTOR = "datapackage.json"
-#: What a spreadsheet reads as the start of a formula (OWASP: CSV injection).
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 #: Frictionless types for the database's declared column types; a computed column (no declared type) is
 #: typed by ``COMPUTED``.
 TYPES = {"VARCHAR": "string", "TEXT": "string", "DOUBLE": "number", "FLOAT": "number", "REAL": "number",
@@ -76,7 +73,7 @@ def safe_cell(value: object) -> object:
     """The value as a CSV cell: NULL empty, a would-be formula prefixed with an apostrophe, a number as it is."""
     if value is None:
         return ""
-    if isinstance(value, str) and value.startswith(FORMULA_START) and not NUMBER.fullmatch(value):
+    if isinstance(value, str) and is_formula(value):
         return "'" + value
     return value
 
