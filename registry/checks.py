@@ -36,16 +36,24 @@ from registry.models import (
     Source,
 )
 from registry.models.fields import FieldPath, dates_in, field_plan, references_in, unfit_values, utc_day
-from registry.models.records import EvidenceProperty, ReviewStatus
-from registry.models.values import Aggregate, Derivation, Operation, Uncertainty, UncertaintyKind
+from registry.models.records import Direction, EvidenceProperty, ReviewStatus
+from registry.models.values import (
+    BINARY_OPERATIONS,
+    Aggregate,
+    Derivation,
+    Operation,
+    Uncertainty,
+    UncertaintyKind,
+)
 from registry.numbers import (
     MINUS_SIGNS,
     Recomputed,
     consistent,
     decimals,
-    normalize_printed,
+    fitting_operations,
     numbers_in,
     parse_printed,
+    printed_pattern,
     recompute,
     recompute_mean,
     recompute_spread,
@@ -291,9 +299,10 @@ def _release_date(release: Release, check: _Checker) -> None:
 
 @kind_rules.register
 def _result_values(result: Result, check: _Checker) -> None:
-    printed = parse_printed(result.printed_value)
+    printed = parse_printed(result.printed_value, result.unit)
     if printed is None:
-        check.add(codes.VALUE_MISMATCH, f"printed value: {why_not_a_number(result.printed_value)}", ("printed_value",))
+        check.add(codes.VALUE_MISMATCH, f"printed value: {why_not_a_number(result.printed_value, result.unit)}",
+                  ("printed_value",))
     elif printed != result.numeric_value:
         check.add(codes.VALUE_MISMATCH,
                   f"printed value {excerpt(result.printed_value)} reads {printed}, but numeric_value is "
@@ -308,20 +317,29 @@ def _result_values(result: Result, check: _Checker) -> None:
 
 def _value_in_quote(result: Result, check: _Checker) -> None:
     """A quote is copied from the source with the value, so a value it does not print was mistyped in one of the
-    two ('0.618' quoted as '0.681 ± 0.019'); ``registry review`` finds which against the PDF."""
+    two ('0.618' quoted as '0.681 ± 0.019', '3.2' quoted as '3.2 × 10−4', a bound '< 0.001' quoted without its
+    sign); ``registry review`` finds which against the PDF. The quote is read as the review reads the page
+    (``printed_pattern``), either sign of the number allowed."""
     quote = result.source_locator.quote
     if not quote:
         return
-    printed = normalize_printed(result.printed_value).lstrip("+-" + MINUS_SIGNS)
     numbers = numbers_in(quote, percentages=True)
-    if any(normalize_printed(n).lstrip("+-" + MINUS_SIGNS) == printed for n in numbers):
+    plain = _digits(result.printed_value)  # most quotes print the value plainly: found without a pattern
+    if result.bound is None and any(_digits(n) == plain for n in numbers):
+        return
+    if printed_pattern(result.as_printed, signed=False).search(quote):
         return
     # Asked only now: the back links are indexed over the whole registry on first use.
     if superseding(check.registry, result.id):  # corrected already: its replacement holds the value as printed
         return
     found = ", ".join(numbers[:6]) + (", ..." if len(numbers) > 6 else "") if numbers else "no number"
-    check.add(codes.VALUE_NOT_IN_QUOTE, f"printed value {excerpt(result.printed_value)} is not in its quote "
+    check.add(codes.VALUE_NOT_IN_QUOTE, f"printed value {excerpt(result.as_printed)} is not in its quote "
               f"{excerpt(quote)}, which prints {found}; one of the two is mistyped", ("printed_value",))
+
+
+def _digits(printed: str) -> str:
+    """A printed number's text without its sign and thousands separators: '−1,843' and '1 843' -> '1843'."""
+    return re.sub(r"[,\u2009\u202f\u00a0 '\u2019]", "", printed.strip().lstrip("+-\uff0b" + MINUS_SIGNS))
 
 
 def _uncertainty(result: Result, uncertainty: Uncertainty, check: _Checker) -> None:
@@ -460,6 +478,9 @@ _DERIVED_UNITS = {
     Operation.SPEED_UP: ("times", "dimensionless", "percent"),
     Operation.RELATIVE_CHANGE: ("percent", "dimensionless"),
     Operation.REDUCTION: ("percent", "dimensionless"),
+    Operation.RELATIVE_INCREASE: ("percent", "dimensionless"),
+    Operation.RELATIVE_DECREASE: ("percent", "dimensionless"),
+    Operation.PERCENT_OF: ("percent",),
 }
 
 
@@ -504,9 +525,13 @@ def _derived_of_two(result: Result, derived: Derivation, value: Result, baseline
         scales = ((from_value.scale or Decimal(1)) / target, (from_baseline.scale or Decimal(1)) / target)
     else:  # a ratio of two values in one dimension has no unit: any common scale will do
         scales = (from_value.scale or Decimal(1), from_baseline.scale or Decimal(1))
+    if derived.operation is Operation.SPEED_UP and value.metric_direction is None:
+        check.add(codes.DERIVED_INPUTS, f"a speed-up says how many times better {value.id} is, but its metric has no "
+                  "direction; give metric_direction, or name the operation the source computed (a ratio)", where)
+        return
     try:
         again = recompute(derived.operation.value, value.printed_value, baseline.printed_value,
-                          lower_is_better=value.metric_direction.value == "lower",
+                          lower_is_better=value.metric_direction is Direction.LOWER,
                           percent=derived.operation is not Operation.DIFFERENCE and result.unit == "percent",
                           value_scale=scales[0], baseline_scale=scales[1])
     except ZeroDivisionError:
@@ -515,15 +540,25 @@ def _derived_of_two(result: Result, derived: Derivation, value: Result, baseline
         return
     except ValueError:
         return  # an input that is not a number is reported on that input
-    labels = None if same_unit else [with_unit(value.printed_value, value.unit),
-                                      with_unit(baseline.printed_value, baseline.unit)]
-    _compare_derived(result, again, [value.printed_value, baseline.printed_value], check, labels)
+    labels = None if same_unit else [with_unit(value.as_printed, value.unit),
+                                      with_unit(baseline.as_printed, baseline.unit)]
+    fits: list[str] = []
+    if not consistent(result.printed_value, again):  # which other operation the printed digits fit, if any
+        others = [op.value for op in Operation if op in BINARY_OPERATIONS and op is not derived.operation and not (
+            op is Operation.SPEED_UP and value.metric_direction is None)]  # a speed-up needs to know which way
+        fits = fitting_operations(result.printed_value, value.printed_value, baseline.printed_value, others,
+                                  lower_is_better=value.metric_direction is Direction.LOWER,
+                                  percent=result.unit == "percent", value_scale=scales[0], baseline_scale=scales[1])
+    checked = f"checked as a {derived.operation.value}" + (
+        f"; the printed digits fit a {' or a '.join(fits)} of the same inputs: if the source computed that, name "
+        "it as the operation" if fits else "")
+    _compare_derived(result, again, [value.printed_value, baseline.printed_value], check, labels, checked)
 
 
 def _compare_derived(result: Result, again: Recomputed, printed_inputs: list[str], check: _Checker,
-                     labels: list[str] | None = None) -> None:
+                     labels: list[str] | None = None, checked: str = "") -> None:
     """A derived-mismatch where the printed digits cannot come from the recomputed value (``labels``: the inputs
-    with their units, where those differ)."""
+    with their units, where those differ; ``checked``: which operation was checked, and which would fit)."""
     if consistent(result.printed_value, again):
         return
     places = worked_places(result.printed_value, *printed_inputs)
@@ -534,8 +569,8 @@ def _compare_derived(result: Result, again: Recomputed, printed_inputs: list[str
         formula = formula.replace(printed, label)
     check.add(codes.DERIVED_MISMATCH,
               f"printed {result.printed_value}, but {formula} = {shown(again.exact, places)} (between "
-              f"{again.allowed.shown(places)} given the rounding of {inputs}); one of the numbers is mistranscribed",
-              ("printed_value",))
+              f"{again.allowed.shown(places)} given the rounding of {inputs}); one of the numbers is mistranscribed"
+              + (f" ({checked})" if checked else ""), ("printed_value",))
 
 
 

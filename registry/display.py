@@ -315,7 +315,7 @@ def record_name(record: Record) -> str:
 
 @record_name.register
 def _result_name(record: Result) -> str:
-    return f"{with_unit(record.printed_value, record.unit)} {metric_label(record.metric)}"
+    return f"{with_unit(record.as_printed, record.unit)} {metric_label(record.metric)}"
 
 
 @record_name.register
@@ -414,5 +414,10 @@ def value_kind(registry: Registry, result: Result) -> str:
 
 def value_with_uncertainty(result: Result) -> str:
     """'0.937 ± 0.021' or '0.68 [0.66, 0.70]': the value as printed with its uncertainty as printed."""
-    value = with_unit(result.printed_value, result.unit)
+    value = with_unit(result.as_printed, result.unit)
     return f"{value} {result.uncertainty.printed}" if result.uncertainty is not None else value
+
+
+def direction_word(result: Result) -> str:
+    """'lower' or 'higher' (is better), or 'no direction' for a metric without one (a count)."""
+    return result.metric_direction.value if result.metric_direction is not None else "no direction"

@@ -90,7 +90,7 @@ def version_note(registry: Registry, record_id: str) -> str:
     current = current_of(registry, record_id)
     if current is None:
         return f"superseded by {replacement}, since withdrawn: no version of it is current"
-    value = with_unit(current.printed_value, current.unit) if isinstance(current, Result) else ""
+    value = with_unit(current.as_printed, current.unit) if isinstance(current, Result) else ""
     if current.id == replacement:
         return f"superseded by {replacement}" + (f" ({value})" if value else "")
     return f"superseded by {replacement} (its current version is {current.id}{', ' + value if value else ''})"

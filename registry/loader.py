@@ -349,7 +349,7 @@ def _explain(error: Any, model: type[Record]) -> str:
         else:
             listing = f"the units are: {', '.join(UNITS)}"
         return (f"{excerpt(given)} is not one of the units; {listing}; how the source prints it goes in "
-                f"unit_detail (for example 'Printed as GB')")
+                f"unit_printed (for example 'GB')")
     if error["type"] == "string_type" and isinstance(error.get("input"), (int, float)):
         return f"expected text but YAML read the number {excerpt(error['input'])}; quote the value ('...')"
     message = str(error["msg"])

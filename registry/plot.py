@@ -164,7 +164,7 @@ def values_table(group: Group) -> Table:
 
     rows = tuple(
         ((Piece(row.label, link=row.result.id),),
-         (Piece(with_unit(row.result.printed_value, unit), tag=row.tag, exact=str(row.result.numeric_value)),),
+         (Piece(with_unit(row.result.as_printed, unit), tag=row.tag, exact=str(row.result.numeric_value)),),
          runs_cell(row, Method.MEASURED), runs_cell(row, Method.ESTIMATED))
         for row in group.rows
     )
@@ -224,7 +224,7 @@ def extent(rows: Iterable[Row]) -> tuple[float, float]:
 
 def value_text(row: Row, unit: str) -> str:
     """'0.937 ± 0.021 transcribed; 11.44–11.45 GB (48 estimated)': every value a row draws, in words."""
-    printed = with_unit(row.result.printed_value, unit)
+    printed = with_unit(row.result.as_printed, unit)
     spread = f" {row.result.uncertainty.printed}" if row.result.uncertainty is not None else ""
     return "; ".join([f"{printed}{spread} transcribed", *(runs.label(unit) for runs in row.runs)])
 

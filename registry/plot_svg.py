@@ -112,7 +112,7 @@ def _row_marks(row: Row, unit: str, centre: int, at: object) -> list[str]:
     out = []
     value = row.result.numeric_value
     bar = uncertainty_bar(row)
-    described = f"{with_unit(row.result.printed_value, unit)} transcribed"
+    described = f"{with_unit(row.result.as_printed, unit)} transcribed"
     if bar is not None:
         out.append(_bar(place(bar[0]), place(bar[1]), centre, COLOURS["transcribed"]))
         described += f" {row.result.uncertainty.printed}" if row.result.uncertainty is not None else ""

@@ -15,26 +15,27 @@ from registry.checks import registry_rules
 from registry.loader import Registry
 from registry.models import Result
 from registry.report import Report
-from registry.units import other_units_printed_as, printed_as, printed_forms
+from registry.units import other_units_printed_as, printed_forms
 
 
 def _unit_detail_agrees(registry: Registry, report: Report) -> None:
     """Each result whose unit_detail names a printed form only of other units than its own is reported."""
     for record in registry.records.values():
-        if not isinstance(record, Result) or not record.unit_detail:
+        if not isinstance(record, Result):
             continue
-        form = printed_as(record.unit_detail)
+        form = record.unit_form
+        field = "unit_printed" if record.unit_printed is not None else "unit_detail"
         others = other_units_printed_as(form, record.unit) if form is not None else []
         if not others:
             continue
         known = printed_forms(record.unit)
         own = f"is printed as {', '.join(known)}" if known else "is printed without a unit"
         report.add(codes.UNIT_DETAIL_MISMATCH.issue(
-            registry.relpath(record.id), registry.line_of(record.id, ("unit_detail",)), record_id=record.id,
-            field="unit_detail",
-            message=f"unit_detail says the value is printed as '{form}', which is how {' or '.join(others)} is "
+            registry.relpath(record.id), registry.line_of(record.id, (field,)), record_id=record.id,
+            field=field,
+            message=f"{field} says the value is printed as '{form}', which is how {' or '.join(others)} is "
                     f"printed, but the unit is {record.unit}, which {own}; make unit the printed unit "
-                    f"({others[0]}) or correct unit_detail"))
+                    f"({others[0]}) or correct {field}"))
 
 
 registry_rules.append(_unit_detail_agrees)

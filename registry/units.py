@@ -181,18 +181,22 @@ def unit_printed_as(printed: str) -> list[str]:
 
 
 #: What a unit_detail says after 'Printed as'.
-_PRINTED_AS = re.compile(r"printed as\s+['\"\u2018\u201c]?(?P<rest>.*)", re.IGNORECASE | re.DOTALL)
+_PRINTED_AS = re.compile(r"printed as\s+(?P<quote>['\"\u2018\u201c])?(?P<rest>.*)", re.IGNORECASE | re.DOTALL)
 
 
 @functools.lru_cache(maxsize=4096)  # a registry's unit_details repeat ('Printed as GB'); read each once
 def printed_as(unit_detail: str | None) -> str | None:
-    """The form 'Printed as <form>' in ``unit_detail`` names: the longest printed form of any unit it starts with
-    ('Printed as sequences per second' -> 'sequences per second'), else its first word. Every unit's forms are
-    read, not only the record's own, so that a form of another unit is named whole and can be told apart."""
+    """The form 'Printed as <form>' in ``unit_detail`` names: a quoted form whole ("Printed as 'in percent'"), else
+    the longest printed form of any unit it starts with ('Printed as sequences per second' -> 'sequences per
+    second'), else its first word. Every unit's forms are read, not only the record's own, so that a form of
+    another unit is named whole and can be told apart. A record's ``unit_printed`` says it without a sentence."""
     found = _PRINTED_AS.search(unit_detail or "")
     if found is None:
         return None
     rest = found["rest"]
+    quoted = re.match(r"([^'\"\u2019\u201d]+)['\"\u2019\u201d]", rest) if found["quote"] else None
+    if quoted:  # "Printed as 'in percent'": the quoted form, whole
+        return quoted.group(1)
     for form in _every_form():
         if rest.startswith(form) and (len(rest) == len(form) or not rest[len(form)].isalnum()):
             return form

@@ -5,8 +5,8 @@ Nothing here knows a particular paper. Every assertion comes from a record field
 - the *source locator* gives pages and quotes (grammar below): the page must exist and the
   quote must be printed on it;
 - a result's *printed value* must appear in its quote, as printed (its sign included: '33.88'
-  is not '-33.88'), and on the page inside the quoted text; an evidence row's *statement* the
-  same, when it states a reported result;
+  is not '-33.88'; a bound with its sign: '< 0.001'), and on the page inside the quoted text; an
+  evidence row's *statement* the same, when it states a reported result;
 - a result's *unit* (and its ``unit_detail``, 'Printed as GB') must be printed with the value:
   right after it, or after the numbers that share it ('33.88 → 11.49 GB'), in the quoted text
   or where the cited sentence goes on past the quote; the unit printed elsewhere on the page
@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from registry.models import Configuration, Evidence, Record, Result
 from registry.models.records import EvidenceProperty
 from registry.models.values import Locator
-from registry.units import UNITS, other_units_printed_as, printed_as, printed_forms
+from registry.units import UNITS, other_units_printed_as, printed_forms
 from registry.units import symbol as unit_symbol
 from review.errors import NotCheckableError
 from review.pdftext import (
@@ -470,8 +470,8 @@ def _result_claims(registry: Registry, result: Result, citations: list[Citation]
     from registry.models import Configuration, Evaluation
     from registry.models.records import SourceClaim
 
-    cited = _citing(citations, result.printed_value)
-    claims: list[Claim] = [ValueInQuote(result.id, "printed value", cited.page, cited.quote, result.printed_value)]
+    cited = _citing(citations, result.as_printed)
+    claims: list[Claim] = [ValueInQuote(result.id, "printed value", cited.page, cited.quote, result.as_printed)]
     if units:  # a cell's unit is read from its header, row label or caption (review.cells)
         claims += _unit_claims(result, cited)
     evaluation = registry.records.get(result.evaluation)
@@ -518,7 +518,7 @@ def detail_disagrees(form: str, unit: str) -> bool:
 
 def unit_symbols(result: Result) -> tuple[tuple[str, ...], list[Claim]]:
     """The forms the result's unit may be printed in, and the claim that unit_detail and unit agree."""
-    symbol = printed_as(result.unit_detail)
+    symbol = result.unit_form
     if symbol is None:
         return printed_forms(result.unit), []
     agree: list[Claim] = []
@@ -535,6 +535,6 @@ def _unit_claims(result: Result, cited: Citation) -> list[Claim]:
         return [*agree, UnitWithValue(result.id, "unit", cited.page, cited.quote, result.printed_value, result.unit,
                                       symbols)]
     return [CannotCheck(result.id, "unit", str(result.unit),
-                        f"no printed form of the unit {str(result.unit)!r} is known, and unit_detail does not "
-                        f"say how the page prints it: add 'Printed as <symbol>' to unit_detail (for example "
-                        f"'Printed as ms')")]
+                        f"no printed form of the unit {str(result.unit)!r} is known, and neither unit_printed nor "
+                        f"unit_detail says how the page prints it: write it as printed in unit_printed (for example "
+                        f"'ms')")]

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, ClassVar
 
+from registry.models.records import Direction
 from review.claims import Assertion, Claim
 from review.pdftext import Extraction, normalize_quote, number_pattern
 
@@ -181,9 +182,11 @@ def _derived(registry: Registry, result: Result) -> list[Claim]:
     same = value.unit == baseline.unit
     if a.dimension is not b.dimension or (not same and (a.scale is None or b.scale is None)):
         return []  # 'registry validate' reports inputs that cannot give the result
+    if value.metric_direction is None and operation == "speed-up":
+        return []  # which way is better is unknown: 'registry validate' asks for the direction
     scales = (Decimal(1), Decimal(1)) if same else (a.scale or Decimal(1), b.scale or Decimal(1))
     return [DerivedConsistent(result.id, "derived value", result.printed_value, operation, printed, ids,
-                              value.metric_direction.value == "lower",
+                              value.metric_direction is Direction.LOWER,
                               operation != "difference" and str(result.unit) == "percent", scales,
                               result.source_locator.quote)]
 

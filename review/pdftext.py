@@ -487,26 +487,13 @@ def closest_text(page: str, quote: str, *, cutoff: float = 0.75) -> tuple[str, f
 # -- numbers and units ----------------------------------------------------------------------------
 
 
-#: What a page may print as a minus sign once normalized: '-' (the minus sign and Unicode hyphens
-#: already read as '-'; U+2212 is kept for text that was not normalized) and the en dash, which
-#: some typesetting uses for a minus.
-_MINUS = "[-\u2212\u2013]"
-
-
 def number_pattern(printed: str) -> re.Pattern[str]:
-    """A printed number as a token, with its sign: not part of a longer number ('33.88' is not in
-    '133.88' or '33.881'), and not the same digits with the other sign ('33.88' is not in '-33.88',
-    '-33.88' is not in '33.88'), so that a transcription that drops or adds a minus sign fails.
+    """A printed number as a token of a page's normalized text, with its sign: the one reading of printed
+    numbers (``registry.numbers.printed_pattern``), which validation uses on a record's quote too. A number is
+    read as the curator typed it (normalizing would flatten '2¹⁰' into '210'); other text as a quote is."""
+    from registry.numbers import parse_printed, printed_pattern
 
-    A minus is a sign only where it is attached to the number and does not follow a letter or a
-    digit: the '-' of 'Stage-2', of a range '10-20' or of a hyphenated line end is not a sign.
-    """
-    value = normalize_quote(printed)
-    tail = r"(?![0-9]|[.,][0-9])"
-    if len(value) > 1 and re.match(_MINUS, value):
-        return re.compile(r"(?<![^\W_])(?<![.,])" + _MINUS + re.escape(value[1:]) + tail)
-    unsigned = rf"(?<![0-9.,])(?<![\W_]{_MINUS})(?<!^{_MINUS})"
-    return re.compile(unsigned + re.escape(value) + tail)
+    return printed_pattern(printed if parse_printed(printed) is not None else normalize_quote(printed))
 
 
 def unit_pattern(symbol: str, *, after_value: bool = False) -> re.Pattern[str]:

@@ -240,9 +240,9 @@ BAD: list[tuple[str, Callable[[Path, list[dict[str, str]]], Path], str]] = [
     ("an uncertainty without its kind", lambda p, rows: write_rows(p, [{**rows[0], "uncertainty_kind": ""},
                                                                       *rows[1:]]),
      "row 2, column 'uncertainty_kind': missing value: an uncertainty needs its kind"),
-    ("a decimal comma", lambda p, rows: write_rows(p, [{**rows[0], "value": "0,681"}, *rows[1:]]),
-     "row 2, column 'value': '0,681' has a comma that is not a thousands separator; a table cannot give the exact "
-     "value a decimal comma stands for: leave the row out and file the result on its own"),
+    ("a flattened power of ten", lambda p, rows: write_rows(p, [{**rows[0], "value": "3.2 × 104"}, *rows[1:]]),
+     "row 2, column 'value': '3.2 × 104' may be a product or a power of ten whose superscript the text flattened "
+     "('3.2 × 10^4'): write the power with a caret"),
     ("a page that is no number", lambda p, rows: write_rows(p, [{**rows[0], "page": "two"}, *rows[1:]]),
      "row 2, column 'page': 'two' is not a page number"),
     ("an interval that excludes its value", lambda p, rows: write_rows(p, [
@@ -329,7 +329,7 @@ def test_the_readme_table_of_columns_is_generated_from_their_declarations() -> N
 def test_a_short_row_does_not_hide_the_problems_of_the_other_rows(cli, demo: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     rows = rows_of()
     rows[1]["unit"], rows[3]["value"], rows[4]["direction"] = "gigabite", "0.655 ± 0.024", "up"
-    rows[5]["uncertainty_kind"], rows[6]["value"] = "sd", "0,702"
+    rows[5]["uncertainty_kind"], rows[6]["value"] = "sd", "0.70\u20130.72"
     text = write_rows(tmp_path / "bad.csv", [*rows, rows[0]]).read_text(encoding="utf-8").splitlines()
     text[3] = text[3].rsplit(",", 3)[0]  # row 4 loses its last three cells
     result = run_import(cli, put(tmp_path / "bad.csv", "\n".join(text) + "\n"), demo)

@@ -227,14 +227,15 @@ def test_input_that_ends_before_the_answers_stops_with_a_message(runner, records
 
 def test_every_problem_of_a_new_record_is_named_at_once(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
     result = cli("new", "result", "--evaluation", "peak-memory-checkpointing", "--metric", "peak-memory",
-                 "--metric-direction", "up", "--unit", "GBs", "--printed-value", "33,88", "--source", SOURCE,
+                 "--metric-direction", "up", "--unit", "GBs", "--printed-value", "12–15", "--source", SOURCE,
                  "--missing", "uncertainty=unknown", "--date", "20991231", "--records", records_dir, "--no-prompt")
     assert result.exit_code == 1
     for expected in ("--missing: 'uncertainty=unknown' is not a missing-metadata entry; write FIELD=REASON",
                      "the id (--batch, --date, --slug): '20991231' is after today",
                      "--metric-direction: Input should be 'lower' or 'higher'", "--unit: 'GBs' is not one of the units",
-                     "--printed-value: '33,88' has a comma that is not a thousands separator",
-                     "--source-locator-* (section, table, figure, row, column, caption, footnote, page, quote, note): "
+                     "--printed-value: '12–15' is a range of two numbers, not one value",
+                     "--source-locator-* (section, table, figure, row, column, subtable, uncertainty_column, caption, "
+                     "footnote, page, quote, note): "
                      "required field 'source_locator' is missing",
                      "the new result is not complete (7 problem(s) above); nothing was written"):
         assert expected in result.output, result.output
@@ -243,7 +244,7 @@ def test_every_problem_of_a_new_record_is_named_at_once(cli, records_dir: Path) 
 
 
 @pytest.mark.parametrize(("printed", "expected"), [
-    ("33,88", "--printed-value: '33,88' has a comma that is not a thousands separator; if it is a decimal comma"),
+    ("< 33.88", "--printed-value: '< 33.88' is a bound, not a value: write bound: '<' and printed_value '33.88'"),
     ("33.88 GB", "--printed-value: '33.88 GB' holds more than the number: write printed_value '33.88' and unit: "
                  "gigabyte"),
 ])
@@ -295,3 +296,21 @@ def test_a_table_of_options_older_than_the_model_is_refused_with_what_to_run(cli
     assert "registry/kindoptions.json are not those of the result model any more; nothing was written" in result.output
     assert "python -m registry.kindoptions --write" in result.output and "Traceback" not in result.output
     assert sorted(p for p in records_dir.rglob("*") if p.is_file()) == before
+
+
+def test_new_files_a_power_of_ten_a_bound_and_a_count_as_printed(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """The one reading end to end: '3.388 × 10^1' is filed as printed with its exact value, a bound with its sign,
+    a count without a direction with its missing-metadata entry."""
+    import yaml
+
+    args = [("3.388 × 10^1" if a == "33.88" else "the NT 2.5B checkpoint (< 3.388 × 10\u00b9 → 11.49 GB)"
+             if a == "the NT 2.5B checkpoint (33.88 → 11.49 GB)" else a) for a in KIND_ARGS["result"][0]]
+    direction = args.index("--metric-direction")
+    del args[direction:direction + 2]
+    result = cli("new", "result", *args, "--bound", "<", "--missing", "metric_direction=not-applicable",
+                 "--records", records_dir, "--no-prompt")
+    assert result.exit_code == 0, result.output
+    written = yaml.safe_load((records_dir / "result" / f"{NEW_RESULT}.yaml").read_text(encoding="utf-8"))
+    assert (written["printed_value"], written["numeric_value"], written["bound"]) == ("3.388 × 10^1", "33.88", "<")
+    assert "metric_direction" not in written
+    assert {"field": "metric_direction", "reason": "not-applicable"} in written["missing_metadata"]

@@ -146,3 +146,33 @@ def test_a_difference_across_units_converts_into_the_results_unit(tmp_path: Path
     path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     _, report = validate(records)
     assert not [i for i in report.errors if i.code.startswith("derived")], [i.message for i in report.errors]
+
+
+@pytest.mark.parametrize(("operation", "printed", "message"), [
+    # 10.75 GB over 31.62 GB: a 66% decrease, 34.0% of the baseline, a relative change of -66%.
+    ("relative-decrease", "66", None),
+    ("percent-of", "34.0", None),
+    ("relative-increase", "-66", None),
+    ("relative-decrease", "34", "(checked as a relative-decrease; the printed digits fit a ratio or a percent-of of "
+                                "the same inputs: if the source computed that, name it as the operation)"),
+    ("relative-increase", "34", "(checked as a relative-increase; the printed digits fit a ratio or a percent-of"),
+    ("percent-of", "66", "(checked as a percent-of; the printed digits fit a reduction or a relative-decrease of the "
+                         "same inputs"),
+    ("percent-of", "50", "(checked as a percent-of)"),
+])
+def test_an_operation_named_in_words_is_checked_as_itself(tmp_path: Path, operation: str, printed: str,
+                                                         message: str | None) -> None:
+    """'a 310% increase' of 34.7 s over 11.1 s is the paper's percent-of, not a relative increase (213%): each
+    operation is checked as the words name it, and a disagreement says which was checked and which would fit."""
+    found = [m for code, m in issues(tmp_path, REDUCTION, values(printed, "percent", operation))
+             if code == "derived-mismatch"]
+    if message is None:
+        assert not found
+    else:
+        assert len(found) == 1 and message in found[0], found
+
+
+def test_a_percent_of_is_in_percent(tmp_path: Path) -> None:
+    found = issues(tmp_path, REDUCTION, values("0.340", "dimensionless", "percent-of"))
+    assert ("derived-inputs", "a percent-of is in percent, not dimensionless") in [
+        (code, m.split(";")[0]) for code, m in found], found

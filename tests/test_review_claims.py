@@ -473,8 +473,8 @@ def test_a_unit_without_a_known_printed_form_says_what_to_add() -> None:
     [claim] = _unit_claims(result, Citation(6, QUOTE))
     got = claim.check(Extraction(pages=("x",), extractor="test"))
     assert not got.passed
-    assert got.detail == ("no printed form of the unit 'furlong' is known, and unit_detail does not say how "
-                          "the page prints it: add 'Printed as <symbol>' to unit_detail (for example 'Printed as ms')")
+    assert got.detail == ("no printed form of the unit 'furlong' is known, and neither unit_printed nor unit_detail "
+                          "says how the page prints it: write it as printed in unit_printed (for example 'ms')")
 
 
 def test_every_unit_of_the_closed_list_can_be_checked_and_shown() -> None:

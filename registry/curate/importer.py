@@ -32,7 +32,7 @@ from registry.curate.naming import checked_batch, checked_date, display_slug, fr
 from registry.curate.new import complete_reference, concerning
 from registry.curate.precheck import Staged, check_with, write_checked
 from registry.curate.table import COLUMNS, REPORTABLE, Problem, Row, Table, TableError, read_table
-from registry.curate.values import read_unit, why_not_a_table_value
+from registry.curate.values import read_unit
 from registry.errors import RegistryError
 from registry.history import Status, changes, same_values, status_of
 from registry.ids import a_kind, slugify, split_id
@@ -54,7 +54,7 @@ from registry.models import (
 from registry.models.fields import field_plan
 from registry.models.records import Direction, Independence
 from registry.models.values import Repeats, UncertaintyKind
-from registry.numbers import numbers_in, parse_printed
+from registry.numbers import numbers_in, parse_printed, read_bound, why_not_a_number
 from registry.report import Issue
 from registry.writer import record_path, record_to_yaml
 
@@ -343,10 +343,15 @@ class _Planner:
         if direction is not None and direction.lower() not in {d.value for d in Direction}:
             self.problem(row, "direction", f"{direction!r} is not 'higher' or 'lower'")
         printed = self.required(row, "value")
+        unit = self.unit(row)
+        bound = read_bound(printed) if printed is not None else None
+        if bound is not None and parse_printed(bound[1]) is not None:  # '< 0.001': a bound, its sign kept apart
+            printed = bound[1]
+        else:
+            bound = None
         exact = parse_printed(printed) if printed is not None else None
         if printed is not None and exact is None:
-            self.problem(row, "value", why_not_a_table_value(printed))
-        unit = self.unit(row)
+            self.problem(row, "value", why_not_a_number(printed, unit))
         locator = self.locator(row)
         qualifier = row.get("qualifier") or self.default_qualifier(row)
         if len(self.problems) > before:
@@ -356,6 +361,8 @@ class _Planner:
             "metric_direction": (direction or "").lower(), "metric_qualifier": qualifier, "unit": unit,
             "printed_value": printed, "numeric_value": str(exact), "source": self.source.id, "source_locator": locator,
         }
+        if bound is not None:
+            data["bound"] = bound[0]
         for column in ("unit_detail", "scope_note"):
             if row.get(column):
                 data[column] = row.get(column)

@@ -291,7 +291,8 @@ def _result_exact_value(registry: Registry, data: dict[str, Any], problems: Prob
     if "numeric_value" not in data and isinstance(printed, str):
         exact = parse_printed(printed)
         if exact is None:
-            problems.append(("printed_value", why_not_a_number(printed)))
+            unit = data.get("unit")
+            problems.append(("printed_value", why_not_a_number(printed, unit if isinstance(unit, str) else None)))
         else:
             data["numeric_value"] = str(exact)
     return []

@@ -138,7 +138,7 @@ def _built_on_current(registry: Registry, report: Report) -> None:
                 now = (f"{outdated.note}; no version of it is current: retract this record too, or correct it to "
                        "stand on another")
             else:
-                value = (f" ({with_unit(outdated.current.printed_value, outdated.current.unit)})"
+                value = (f" ({with_unit(outdated.current.as_printed, outdated.current.unit)})"
                          if isinstance(outdated.current, Result) else "")
                 now = (f"superseded: its current version is {outdated.current.id!r}{value}; file a correction of "
                        f"this record that names it ({follows}), or retract this record")

@@ -1,17 +1,12 @@
-"""How a curator's written unit and printed value are read: the same for ``registry import`` and ``registry new``.
+"""How a curator's written unit is read: the same for ``registry import`` and ``registry new``.
 
 A unit may be written by its name (``gigabyte``) or as a page prints it (``GB``) where that form stands
-for one unit only; a printed value that is no number gets a message that says why and what to write.
+for one unit only. A printed value is read by the one reading of printed numbers (``registry.numbers``).
 """
 
 from __future__ import annotations
 
-import re
-
-from registry.numbers import why_not_a_number
 from registry.units import UNITS, symbol, unit_named, unit_printed_as, why_several
-
-_DECIMAL_COMMA = re.compile(r"^[+\-\u2212]?\d+,\d+$")
 
 
 def read_unit(written: str) -> tuple[str | None, str | None]:
@@ -33,13 +28,3 @@ def read_unit(written: str) -> tuple[str | None, str | None]:
         shown = f" ({symbol(meant.value)})" if symbol(meant.value) else ""
         return None, f"{written!r} is not a unit the registry knows; did you mean {meant.value!r}{shown}?"
     return None, f"{written!r} is not a unit the registry knows; the units are: {', '.join(UNITS)}"
-
-
-def why_not_a_table_value(text: str) -> str:
-    """What to do with a table's value cell that is no number: a table has no cell for the exact value, so a
-    decimal comma cannot be imported (the exact value would be a guess); the record is filed on its own."""
-    if _DECIMAL_COMMA.match(text.strip()):
-        return (f"{text!r} has a comma that is not a thousands separator; a table cannot give the exact value a "
-                "decimal comma stands for: leave the row out and file the result on its own, with its numeric_value "
-                "written with a point and a note that the page prints a decimal comma")
-    return why_not_a_number(text)

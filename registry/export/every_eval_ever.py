@@ -61,7 +61,8 @@ def write(registry: Registry, out: Path, **_: Any) -> Written:
         evaluations = registry.referrers(configuration.id, Evaluation, "configuration")
         by_dataset: dict[str, list[Result]] = {}
         for evaluation in evaluations:
-            results = current_only(registry, registry.referrers(evaluation.id, Result, "evaluation"))
+            results = [r for r in current_only(registry, registry.referrers(evaluation.id, Result, "evaluation"))
+                       if _exportable(r) is None]
             by_dataset.setdefault(evaluation.dataset, []).extend(results)
         for dataset_id, results in sorted(by_dataset.items()):
             if not results:
@@ -75,9 +76,22 @@ def write(registry: Registry, out: Path, **_: Any) -> Written:
         if note:  # history, not a score: the schema has no place for a superseded value, so it stays out
             written.not_carried.append({"record": result.id, "exported": False, "reason": f"not current: {note}"})
             continue
+        why_not = _exportable(result)
+        if why_not is not None:
+            written.not_carried.append({"record": result.id, "exported": False, "reason": why_not})
+            continue
         written.not_carried.append({"record": result.id, "fields": ["reproductions (our own runs are not "
                                     "documentation)", "missing_metadata reasons beyond uncertainty"]})
     return written
+
+
+def _exportable(result: Result) -> str | None:
+    """Why the schema cannot hold ``result`` without inventing something, or None where it can."""
+    if result.metric_direction is None:  # a count: the schema's required lower_is_better would be invented
+        return "its metric has no direction, and the schema requires lower_is_better"
+    if result.bound is not None:  # the schema's score is a value; a bound's number read as one would mislead
+        return f"it is a bound ('{result.as_printed}'), and the schema's score is a value"
+    return None
 
 
 def datastore_path(log: dict[str, Any], configuration_id: str, dataset_id: str) -> str:

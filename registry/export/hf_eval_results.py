@@ -127,6 +127,8 @@ def _target(registry: Registry, result: Result, models: dict[str, str],
     note = version_note(registry, result.id)
     if note:
         return None, f"not current: {note}"
+    if result.bound is not None:  # a Hub score is a value; a bound's number read as one would mislead
+        return None, f"it is a bound ('{result.as_printed}'), and a Hub score is a value"
     role = role_of(registry, result)
     if role not in SCORES:
         return None, f"not a model's score on a benchmark: {role_text(registry, result)}"
@@ -185,7 +187,7 @@ def _notes(registry: Registry, result: Result) -> str:
         f"uncertainty: {d.missing_phrase(result, 'uncertainty')}"
     cited = "" if _source_url(source) else f"; source: {source.citation} (no retrieval URL)"
     return (f"{d.metric_label(result.metric)} ({result.metric_qualifier}), "
-            f"{with_unit(result.printed_value, result.unit)} as printed, {uncertainty}; "
+            f"{with_unit(result.as_printed, result.unit)} as printed, {uncertainty}; "
             f"{d.status_label(registry, result.id)}; registry record {result.id}{cited}")
 
 

@@ -32,7 +32,7 @@ from registry.models.base import (
     refs,
     reportable,
 )
-from registry.models.values import Aggregate, Derivation, HardwareEntry, Locator, Uncertainty
+from registry.models.values import Aggregate, BoundSign, Derivation, HardwareEntry, Locator, Uncertainty
 from registry.units import Unit
 
 
@@ -245,12 +245,21 @@ class Result(Record, transcribed=True):
     kind: Literal["result"]
     evaluation: str = ref("evaluation", description="The evaluation that produced this number.")
     metric: Annotated[Slug, Sql(index=True)] = Field(description="What is measured (for example 'peak-memory').")
-    metric_direction: Direction = Field(description="Whether lower or higher is better.")
+    metric_direction: Direction | None = reportable(
+        "Whether lower or higher is better; a count of items (a row 'N') has none: leave it empty with a "
+        "missing-metadata entry of reason 'not-applicable'.")
     metric_qualifier: Text = Field(description="Conditions that qualify the metric (stage, length, batch size).")
     unit: Unit = Field(description="Unit of the value, from a closed list (for example 'gigabyte'; see units.py).")
     unit_detail: Text | None = Field(None, description="How the source prints the unit, and any ambiguity in it.")
+    unit_printed: Text | None = Field(
+        None, description="The unit exactly as the source prints it with the value (for example 'img/s' or 'GB'), "
+        "where it prints one; read in place of a 'Printed as ...' sentence in unit_detail, which older records use.")
     printed_value: Text = Field(description="The value exactly as printed, as text (for example '33.88').")
     numeric_value: Decimal = Field(description="The printed value as an exact decimal; must equal printed_value.")
+    bound: BoundSign | None = Field(
+        None, description="Where the source prints a bound, not a value ('p < 0.001', '> 99%', '≤ 2 GB'): its sign "
+        "('<', '≤', '>' or '≥'), printed before printed_value, which is then the bound's number. Empty: the value "
+        "itself.")
     uncertainty: Uncertainty | None = reportable("The uncertainty the source prints with the value.")
     scope_note: Text | None = Field(None, description="What exactly the value covers, with where the source says so.")
     hardware: list[HardwareEntry] = reportable(
@@ -268,6 +277,18 @@ class Result(Record, transcribed=True):
             "the locator gives: each is text printed on a page (for example the model label 'NT 2.5B')."
         ),
     )
+
+    @property
+    def unit_form(self) -> str | None:
+        """How the source prints the unit: unit_printed, else the form unit_detail's 'Printed as ...' names."""
+        from registry.units import printed_as
+
+        return self.unit_printed if self.unit_printed is not None else printed_as(self.unit_detail)
+
+    @property
+    def as_printed(self) -> str:
+        """The value as the source prints it, its bound's sign included ('< 0.001', '33.88')."""
+        return f"{self.bound.value} {self.printed_value}" if self.bound is not None else self.printed_value
 
     @field_validator("numeric_value", mode="before")
     @classmethod

@@ -34,6 +34,12 @@ class Locator(Strict):
     column: Text | None = Field(
         None, description="The column header of the cell, as printed; a header over several levels joined by ' / ' "
         "(for example 'Histone marks / H3K4me3').")
+    subtable: Text | None = Field(
+        None, description="The sub-table or panel's mark as printed, where one caption holds several (for example "
+        "'(b)').")
+    uncertainty_column: Text | None = Field(
+        None, description="The column header the value's uncertainty is printed under, where it has a column of its "
+        "own beside the value's (for example 'SE'); a header over several levels joined by ' / '.")
     caption: bool = Field(False, description="Whether the quote is in the caption of the table or figure.")
     footnote: Text | None = Field(None, description="The footnote's mark or number, where the text is a footnote.")
     page: PositiveInt | None = Field(None, description="The page of the pinned PDF, counted from 1.")
@@ -49,6 +55,11 @@ class Locator(Strict):
             raise ValueError("a row or column needs the table (or figure) it belongs to: add 'table: Table N'")
         if self.caption and self.table is None and self.figure is None:
             raise ValueError("a caption belongs to a table or figure: add 'table:' or 'figure:'")
+        if self.subtable is not None and self.table is None and self.figure is None:
+            raise ValueError(f"a sub-table {self.subtable!r} belongs to a table or figure: add 'table: Table N'")
+        if self.uncertainty_column is not None and (self.table is None or self.column is None):
+            raise ValueError("an uncertainty's column is beside the value's: give 'table' and the value's 'column' "
+                             "too")
         return self
 
     @property
@@ -63,7 +74,9 @@ class Locator(Strict):
         if self.page is not None:
             head = f"{head} (page {self.page})" if head else f"page {self.page}"
         cell = ", ".join(part for part in (f"row '{self.row}'" if self.row else "",
-                                           f"column '{self.column}'" if self.column else "") if part)
+                                           f"column '{self.column}'" if self.column else "",
+                                           f"uncertainty in column '{self.uncertainty_column}'"
+                                           if self.uncertainty_column else "") if part)
         if cell:
             head = f"{head}, {cell}" if head else cell
         if self.quote is not None:
@@ -76,10 +89,24 @@ class Locator(Strict):
         label = self.table or self.figure
         if label is None:
             return ""
+        if self.subtable:
+            label = f"{label} {self.subtable}"
         return f"caption of {label}" if self.caption else label
 
     def _footnote_part(self) -> str:
         return f"footnote {self.footnote}" if self.footnote else ""
+
+
+# -- value shapes ---------------------------------------------------------------------------------
+
+
+class BoundSign(StrEnum):
+    """The sign of a bound a source prints instead of a value ('p < 0.001', '> 99%', '≤ 2 GB')."""
+
+    LESS = "<"
+    AT_MOST = "\u2264"
+    MORE = ">"
+    AT_LEAST = "\u2265"
 
 
 # -- uncertainty ----------------------------------------------------------------------------------
@@ -251,6 +278,14 @@ class Operation(StrEnum):
     """(value - baseline) / baseline; in percent where the result's unit is percent."""
     REDUCTION = "reduction"
     """(baseline - value) / baseline: 'a 66% reduction'; in percent where the result's unit is percent."""
+    RELATIVE_INCREASE = "relative-increase"
+    """(value - baseline) / baseline, where the source names an increase ('a 213% increase'); in percent where the
+    result's unit is percent."""
+    RELATIVE_DECREASE = "relative-decrease"
+    """(baseline - value) / baseline, where the source names a decrease ('a 66% decrease'); in percent where the
+    result's unit is percent."""
+    PERCENT_OF = "percent-of"
+    """value / baseline in percent, always ('34.7 s is 313% of 11.1 s'; what some papers call 'a 310% increase')."""
     SPEED_UP = "speed-up"
     """How many times better value is than baseline: baseline / value where lower is better, else value / baseline."""
     MEAN = "mean"
@@ -264,7 +299,9 @@ BINARY_OPERATIONS = frozenset(op for op in Operation if op is not Operation.MEAN
 class Derivation(Strict):
     """A result computed from others that the source prints too, as the source computed it."""
 
-    operation: Operation = Field(description="difference, ratio, relative-change, reduction, speed-up or mean.")
+    operation: Operation = Field(description="difference, ratio, relative-change, reduction, relative-increase, "
+                                 "relative-decrease, percent-of, speed-up or mean: the operation the source's words "
+                                 "name.")
     value: str | None = ref("result", default=None,
                             description="For an operation of two results: the one the change is of (the LoRA run).")
     baseline: str | None = ref("result", default=None,

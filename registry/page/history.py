@@ -30,7 +30,7 @@ def _outdated_notes(registry: Registry, record: Record) -> tuple[Block, ...]:
         pieces = [Piece("Built on a record that is no longer current: "),
                   Piece(outdated.record_id, link=outdated.record_id)]
         if outdated.current is not None:
-            value = (f" ({with_unit(outdated.current.printed_value, outdated.current.unit)})"
+            value = (f" ({with_unit(outdated.current.as_printed, outdated.current.unit)})"
                      if isinstance(outdated.current, Result) else "")
             pieces += [Piece(" is superseded; its current version is "),
                        Piece(outdated.current.id, link=outdated.current.id),
@@ -51,7 +51,7 @@ def _own_status(registry: Registry, record: Record) -> tuple[Block, ...]:
                           Style.STRONG),)
     current = current_of(registry, record.id)
     if current is not None:
-        value = f" ({with_unit(current.printed_value, current.unit)})" if isinstance(current, Result) else ""
+        value = f" ({with_unit(current.as_printed, current.unit)})" if isinstance(current, Result) else ""
         return (Paragraph((Piece("Superseded: the current version is "), Piece(current.id, link=current.id),
                            Piece(f"{value}.")), Style.STRONG),)
     withdrawn = next((r for row in rows for r in retractions(registry, row.record_id)), None)
@@ -82,7 +82,7 @@ def earlier_versions(registry: Registry, results: Sequence[Result], *, title: st
         return ()
     columns = (Column("Result", fold=True), Column("Value it held", right=True), Column("Version", fold=True))
     # No review tag on the value: whatever its review granted, it is not the registry's value now.
-    cells = tuple(((Piece(d.result_title(registry, r), link=r.id),), plain(with_unit(r.printed_value, r.unit)),
+    cells = tuple(((Piece(d.result_title(registry, r), link=r.id),), plain(with_unit(r.as_printed, r.unit)),
                    plain(version_note(registry, r.id)))
                   for r in results)
     return (Table(columns, cells, title=f"{title} ({len(results)}): history, not current values", lines=True,

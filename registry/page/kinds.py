@@ -154,7 +154,7 @@ def _result_page(result: Result, registry: Registry) -> Page:
         *((Piece(spread, Style.STRONG, tag),) if spread else ()),
         Piece(f" · {d.metric_label(result.metric)} ({result.metric_qualifier})"),
         Piece("\nTranscribed value: ", Style.TRANSCRIBED),
-        Piece(with_unit(result.printed_value, result.unit), Style.TRANSCRIBED, tag, exact=str(result.numeric_value)),
+        Piece(with_unit(result.as_printed, result.unit), Style.TRANSCRIBED, tag, exact=str(result.numeric_value)),
         *((Piece(spread, Style.TRANSCRIBED, tag),) if spread else ()),
         Piece(" as printed", Style.TRANSCRIBED),
         *((Piece(f" ({d.value_text(result.uncertainty).removeprefix(spread.strip()).strip(' ()')})"),)
@@ -271,8 +271,8 @@ def findings_table(registry: Registry, evaluations: Iterable[Evaluation], *, own
                 (Piece(with_unit(d.display_value(result.numeric_value), result.unit), tag=tag,
                        exact=str(result.numeric_value), link=result.id),
                  Piece(f" · {d.metric_label(result.metric)} ({result.metric_qualifier})\n"
-                       f"{result.unit} · {result.metric_direction.value}\nTranscribed: "),
-                 Piece(with_unit(result.printed_value, result.unit), tag=tag,
+                       f"{result.unit} · {d.direction_word(result)}\nTranscribed: "),
+                 Piece(with_unit(result.as_printed, result.unit), tag=tag,
                        exact=str(result.numeric_value)),
                  Piece(f"\nUncertainty: {d.value_or_missing(result, 'uncertainty')}\n"
                        f"Coverage: {d.coverage(evaluation)}")),
@@ -318,7 +318,7 @@ def _recipes_and_reproductions(registry: Registry, result: Result) -> list[Block
         runs = [r for r in reproductions if r.method is method]
         if runs:
             blocks.append(_runs_table(runs, f"{title}: {len(runs)} run(s) beside the transcribed "
-                                            f"{with_unit(result.printed_value, result.unit)}", unit))
+                                            f"{with_unit(result.as_printed, result.unit)}", unit))
     return blocks
 
 
@@ -538,7 +538,7 @@ def _linked_parts(registry: Registry, value: BaseModel, tag: Tag | None) -> Cont
             pieces.append(Piece(named.metric_qualifier if isinstance(named, Result) else _name_of(registry, target),
                                 link=target))
             if isinstance(named, Result):
-                pieces.append(Piece(f" ({with_unit(named.printed_value, named.unit)})"))
+                pieces.append(Piece(f" ({with_unit(named.as_printed, named.unit)})"))
     return tuple(pieces)
 
 
@@ -587,7 +587,7 @@ def results_overview(registry: Registry, *, history: bool = False) -> tuple[Tabl
         rows.append((
             plain(str(number)),
             _link(evaluation),
-            (Piece(with_unit(result.printed_value, result.unit), tag=d.record_tag(registry, result),
+            (Piece(with_unit(result.as_printed, result.unit), tag=d.record_tag(registry, result),
                    exact=str(result.numeric_value), link=result.id),
              Piece(f" ({d.display_value(result.numeric_value)})")),
             plain(short_uncertainty(result)),

@@ -70,14 +70,15 @@ def _row(registry: Registry, result: Result) -> IndexRow:
     reproduced = ("measured by us" if by_method[Method.MEASURED]
                   else "estimated only" if by_method[Method.ESTIMATED] else "not reproduced")
     value: Content = (
-        Piece(with_unit(result.printed_value, result.unit), tag=d.record_tag(registry, result),
+        Piece(with_unit(result.as_printed, result.unit), tag=d.record_tag(registry, result),
               exact=str(result.numeric_value)),
         *((Piece(f" {result.uncertainty.printed}"), Piece(f"\n{_what(result)}", Style.NOTE))
           if result.uncertainty is not None else (Piece("\nno uncertainty printed", Style.NOTE),)),
     )
     cells: tuple[Content, ...] = (
         (Piece(result.metric_qualifier, link=result.id),),
-        (Piece(metric), Piece(f"\n{result.metric_direction.value} is better", Style.NOTE)),
+        (Piece(metric), Piece(f"\n{result.metric_direction.value} is better" if result.metric_direction is not None
+                              else "\nno direction", Style.NOTE)),
         value,
         (Piece(configuration.name, link=configuration.id), Piece("\nfamily: "), Piece(d.record_name(family),
                                                                                       link=family.id)),
