@@ -49,14 +49,16 @@ GAP = 12.5
 CELL_GAP = 4.2
 #: Footnote marks printed after a value or a label.
 MARKS = "*\u2020\u2021\u00a7\u00b6\u2016#"
+#: After a cell's number: its marks and superscripts ('0.681¹'; '10⁴' is read as a power by ``read_cell``).
+_AFTER = MARKS + "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b\u207a"
 _NUMBER = r"[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
 _CELL = re.compile(
-    rf"^(?P<bound>[<>\u2264\u2265~\u2248])?[(\[]?(?P<value>{_NUMBER})(?P<marks>[{MARKS}]*)"
-    rf"(?:(?:\u00b1|\+/-|\+-)(?P<pm>{_NUMBER})(?P<marks2>[{MARKS}]*)|\((?P<spread>{_NUMBER})\)(?![,;]))?"
+    rf"^(?P<bound>[<>\u2264\u2265~\u2248])?[(\[]?(?P<value>{_NUMBER})(?P<marks>[{_AFTER}]*)"
+    rf"(?:(?:\u00b1|\+/-|\+-)(?P<pm>{_NUMBER})(?P<marks2>[{_AFTER}]*)|\((?P<spread>{_NUMBER})\)(?![,;]))?"
     rf"(?:[\[(](?P<lo>{_NUMBER})[,;-](?P<hi>{_NUMBER})[\])])?"
     r"(?P<rest>.*)$")
 _PRINTED = re.compile(r"\s*([-+\u2212\u2013]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE][-+\u2212]?\d+)?)")
-_VALUE_WORD = re.compile(rf"^(?:\u00b1)?{_NUMBER}[{MARKS}]*(?:\u00b1{_NUMBER}[{MARKS}]*)?$")
+_VALUE_WORD = re.compile(rf"^(?:\u00b1)?{_NUMBER}[{_AFTER}]*(?:\u00b1{_NUMBER}[{_AFTER}]*)?$")
 
 
 def is_value(word: Word) -> bool:
@@ -85,14 +87,41 @@ class CellText:
 
 def read_cell(words: list[Word]) -> CellText:
     text = " ".join(w.text for w in words)
-    found = _CELL.match(squeezed(text))
+    found = _CELL.match(_squeezed_cell(text))
     digits = next((w for w in words if any(c.isdigit() for c in w.text)), None)
     bold = digits is not None and digits.bold  # the value's own word: '± 0.021' after a bold 0.702 is not bold
     if found is None:
         return CellText(text, None, bold=bold)
     interval = (found["lo"], found["hi"]) if found["lo"] is not None else None
+    power = _power(text)
+    if power is not None:
+        return CellText(text, power, bold=bold)
     return CellText(text, found["value"], (found["marks"] or "") + (found["marks2"] or ""),
                     found["pm"] or found["spread"], interval, found["rest"], bold)
+
+
+def _squeezed_cell(text: str) -> str:
+    """A cell's text squeezed for reading (``squeezed``), its superscripts kept: '2.10³' is 2.10 and a mark, not
+    2.103."""
+    return "".join(c if c in _SUPERSCRIPT else squeezed(c) for c in text)
+
+
+_SUPERSCRIPT = frozenset(_AFTER) - frozenset(MARKS)
+_POWER = re.compile(r"10(?:[\u2070\u00b9\u00b2\u00b3\u2074-\u2079\u207b\u207a]+|\^)")
+
+
+def _power(text: str) -> str | None:
+    """A cell printing a power of ten ('1 · 10⁴', '10⁻³'), its number as the page prints it, read by the
+    project's one reading of printed numbers; None for any other cell (a superscript after a decimal number,
+    '2.10³', is a mark there)."""
+    if not _POWER.search(text):
+        return None
+    from registry.numbers import read_number
+
+    reading = read_number(text)
+    if reading.value is None or reading.suffix or reading.mark or reading.advice:
+        return None
+    return reading.number
 
 
 @dataclass(frozen=True)

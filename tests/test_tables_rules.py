@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from review.tables import _columns, _runs, _thousands, is_prose, joined_lines
-from review.words import Line, Word
+from review.tables import _columns, _runs, _thousands, is_prose, joined_lines, read_cell
+from review.words import Line, Word, lines_of
 
 ROWS = [100.0, 110.0, 120.0, 130.0, 140.0, 150.0, 160.0, 170.0]
 
@@ -80,3 +80,26 @@ def test_a_spanning_header_spans_the_columns_it_is_centred_over_never_the_stub()
     assert stub is not None and stub.levels == ("Model",)
     assert [c.levels for c in columns] == [("Histone marks", "H3K4me3"), ("Histone marks", "H3K27ac"),
                                            ("Promoter",), ("Splice sites (acceptor)",)]
+
+
+def test_a_raised_smaller_number_after_a_number_is_its_superscript() -> None:
+    # poppler gives the superscript of '2.10³' and '10⁴' a word of its own, raised and smaller
+    words = [Word("2.10", 100.0, 101.3, 117.7, 110.2), Word("3", 117.8, 99.5, 121.5, 105.8),
+             Word("10", 150.0, 101.3, 160.0, 110.2), Word("4", 160.1, 99.5, 163.8, 105.8),
+             Word("7", 170.0, 101.3, 175.0, 110.2)]  # a number of its own, full size
+    (line,) = lines_of(words)
+    assert [w.text for w in line.words] == ["2.10\u00b3", "10\u2074", "7"]
+    apart = [Word("2.10", 100.0, 101.3, 117.7, 110.2), Word("3", 124.0, 99.5, 127.7, 105.8)]  # set apart: no
+    assert [w.text for w in lines_of(apart)[0].words] == ["2.10", "3"]
+
+
+@pytest.mark.parametrize(("printed", "value", "marks"), [
+    ("2.10\u00b3", "2.10", "\u00b3"),  # a superscript after a decimal number is a mark, never glued on
+    ("1 \u00b7 10\u2074", "1 \u00b7 10\u2074", ""),  # a power of ten, read whole
+    ("10\u207b\u00b3", "10\u207b\u00b3", ""),
+    ("0.681\u00b9", "0.681", "\u00b9"),
+    ("0.702\u2020", "0.702", "\u2020"),
+])
+def test_a_cell_reads_superscripts_as_printed(printed: str, value: str, marks: str) -> None:
+    cell = read_cell([Word(printed, 100.0, 100.0, 130.0, 109.0)])
+    assert (cell.value, cell.marks) == (value, marks)
