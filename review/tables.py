@@ -473,7 +473,7 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
             len(_clusters(ln)) > 1 for ln in lines[:first_body - 1]):
         first_body -= 1
     header, body = lines[:first_body], lines[first_body:]
-    columns, stub = _columns(header, rotated, left_edge, _gutters(body))
+    columns, stub = _columns(header, rotated, left_edge, body)
     labels, columns = _label_columns(columns, body)
     if not columns:
         return None
@@ -691,14 +691,16 @@ def _group_line(line: Line, left_edge: float, rotated: list[Word]) -> bool:
     return not any(w.top < line.bottom and w.bottom > line.top for w in rotated)
 
 
-def _columns(header: list[Line], rotated: list[Word], left_edge: float, gutters: list[float] | None = None
+def _columns(header: list[Line], rotated: list[Word], left_edge: float, body: list[Line] | None = None
              ) -> tuple[list[Column], Column | None]:
     pieces: list[_Piece] = []
     for index, line in enumerate(header):
         pieces += [_Piece(_text(c), c[0].x0, max(w.x1 for w in c), index, tuple(c)) for c in _clusters(line)]
     pieces = _spanning_pieces(pieces)
-    if gutters:
-        pieces = _split_at_gutters(pieces, gutters)
+    if body:
+        pieces = _split_at_gutters(pieces, _body_columns(body))
+        pieces = _joined_over_one_column(pieces, _merged([[w.x0, w.x1] for line in body for w in line.words
+                                                          if is_value(w)]))
     bottom: list[tuple[_Piece, list[str]]] = []
     for piece in pieces:
         below = [p for p in pieces if p.line > piece.line and p.x0 < piece.x1 and p.x1 > piece.x0]
@@ -801,22 +803,35 @@ def _spanning_pieces(pieces: list[_Piece]) -> list[_Piece]:
     return out
 
 
-def _gutters(body: list[Line]) -> list[float]:
-    """The middles of the gaps between the body's columns of numbers: each row's cells (words within
-    ``CELL_GAP``) that hold a number, their extents merged from row to row."""
+def _body_columns(body: list[Line]) -> list[list[float]]:
+    """The extents of the body's columns of numbers, left to right: each row's cells (words within ``CELL_GAP``)
+    that hold a number, their extents merged from row to row."""
     spans: list[list[float]] = []
     for line in body:
         for cluster in _clusters(line):
             if any(is_value(w) for w in cluster):
                 spans.append([cluster[0].x0, max(w.x1 for w in cluster)])
-    merged = _merged(spans)
-    return [(a[1] + b[0]) / 2 for a, b in zip(merged, merged[1:], strict=False)]
+    return _merged(spans)
 
 
-def _split_at_gutters(pieces: list[_Piece], gutters: list[float]) -> list[_Piece]:
-    """Bottom-level header cells split where a gap between the body's columns falls between two of their words:
-    headers of narrow columns, set close together ('Influenza A Hepatitis C'), are two headers. A header with
-    headers under it spans columns and stays whole."""
+EDGE = 1.5  # points: a header's word ends this close to its column's edge where both are set flush to it
+
+
+def _split_at_gutters(pieces: list[_Piece], body_columns: list[list[float]]) -> list[_Piece]:
+    """Bottom-level header cells split between two words where a gap between the body's columns falls, or where
+    one column's edge lines up with the words' gap, a column of numbers on each side: headers of narrow
+    columns set close together ('Influenza A Hepatitis C Ebola', each header set flush right over its numbers)
+    are several headers. A header with headers under it spans columns and stays whole."""
+    gutters = [(a[1] + b[0]) / 2 for a, b in zip(body_columns, body_columns[1:], strict=False)]
+
+    def boundary(left: Word, right: Word) -> bool:
+        if any(left.x1 <= g <= right.x0 for g in gutters):
+            return True
+        flush = any(left.x1 - EDGE <= hi < right.x0 for _, hi in body_columns) or any(
+            left.x1 < lo <= right.x0 + EDGE for lo, _ in body_columns)
+        return flush and any(hi <= right.x0 + EDGE for _, hi in body_columns if hi > left.x0) and any(
+            lo >= left.x1 - EDGE for lo, _ in body_columns if lo < right.x1)
+
     out: list[_Piece] = []
     for piece in pieces:
         below = any(p.line > piece.line and p.x0 < piece.x1 and p.x1 > piece.x0 for p in pieces)
@@ -825,11 +840,41 @@ def _split_at_gutters(pieces: list[_Piece], gutters: list[float]) -> list[_Piece
             continue
         part: list[Word] = [piece.words[0]]
         for word in piece.words[1:]:
-            if any(part[-1].x1 <= g <= word.x0 for g in gutters):
+            if boundary(part[-1], word):
                 out.append(_Piece(_text(part), part[0].x0, max(w.x1 for w in part), piece.line, tuple(part)))
                 part = []
             part.append(word)
         out.append(_Piece(_text(part), part[0].x0, max(w.x1 for w in part), piece.line, tuple(part)))
+    return out
+
+
+def _flush_right(piece: _Piece, body_columns: list[list[float]]) -> bool:
+    """Whether a header cell ends where the column of numbers under it ends (both set flush right)."""
+    return any(piece.x0 < hi and piece.x1 > lo and abs(piece.x1 - hi) <= EDGE for lo, hi in body_columns)
+
+
+def _joined_over_one_column(pieces: list[_Piece], value_columns: list[list[float]]) -> list[_Piece]:
+    """Neighbouring bottom-level header cells of a line that both stand over one and the same column of numbers
+    (``value_columns``: the extents of the body's numbers, word by word, so that two columns of numbers set close
+    stay two),
+    and over no other, joined, and a cell over no column with the cell after it set flush right over its
+    column: one header an extractor set apart ('Hepatitis' 'C'; 'No.' 'classes' set flush right over numbers
+    narrower than the header)."""
+    def over(piece: _Piece) -> list[int]:
+        return [k for k, (lo, hi) in enumerate(value_columns) if piece.x0 < hi and piece.x1 > lo]
+
+    out: list[_Piece] = []
+    for piece in pieces:
+        last = out[-1] if out else None
+        below = any(p.line > piece.line and p.x0 < piece.x1 and p.x1 > piece.x0 for p in pieces)
+        if (last is not None and last.line == piece.line and not below and len(over(piece)) == 1
+                and (over(last) == over(piece) or not over(last) and _flush_right(piece, value_columns))
+                and piece.x0 - last.x1 <= LABEL_GAP
+                and not any(p.line > last.line and p.x0 < last.x1 and p.x1 > last.x0 for p in pieces)):
+            out[-1] = _Piece(f"{last.text} {piece.text}", last.x0, max(last.x1, piece.x1), last.line,
+                             last.words + piece.words)
+        else:
+            out.append(piece)
     return out
 
 

@@ -103,3 +103,33 @@ def test_a_raised_smaller_number_after_a_number_is_its_superscript() -> None:
 def test_a_cell_reads_superscripts_as_printed(printed: str, value: str, marks: str) -> None:
     cell = read_cell([Word(printed, 100.0, 100.0, 130.0, 109.0)])
     assert (cell.value, cell.marks) == (value, marks)
+
+
+def test_headers_set_flush_right_over_their_numbers_are_fitted_to_the_columns() -> None:
+    # kshirsagar-multitask-2016 Table 1 as PDFium places it: three narrow columns set close, each header flush
+    # right over its numbers, 'Hepatitis' and 'C' set apart as two cells
+    header = [_header_line([("Task", 220.8, 239.2), ("\u2192", 243.0, 251.2), ("Influenza", 317.2, 359.1),
+                            ("A", 363.2, 369.8), ("Hepatitis", 373.7, 413.6), ("C", 418.8, 425.5),
+                            ("Ebola", 429.3, 453.4)], 100.0)]
+    body = [_header_line([("number", 174.0, 204.0), ("848", 356.8, 369.8), ("981", 412.5, 425.2),
+                          ("90", 445.0, 453.5)], 140.0),
+            _header_line([("negatives", 174.0, 214.0), ("10,000", 347.6, 370.0), ("10,000", 403.3, 425.6),
+                          ("1,000", 435.8, 453.5)], 150.0)]
+    columns, _ = _columns(header, [], 158.5, body)
+    assert [c.name for c in columns][-3:] == ["Influenza A", "Hepatitis C", "Ebola"]
+    # wilde-kmodes-2020 Table 2: 'No.' over no numbers, 'classes' flush right over its column: one header
+    header = [_header_line([("m", 175.1, 182.1), ("No.", 192.5, 205.3), ("classes", 210.4, 235.6),
+                            ("Missing", 246.2, 275.7), ("values", 279.0, 302.5)], 100.0)]
+    body = [_header_line([("Mushroom", 77.3, 120.0), ("22", 173.6, 181.9), ("2", 231.8, 235.5)], 140.0),
+            _header_line([("Nursery", 77.3, 115.0), ("8", 177.9, 181.9), ("5", 231.8, 235.5)], 150.0)]
+    columns, _ = _columns(header, [], 77.3, body)
+    assert [c.name for c in columns] == ["m", "No. classes", "Missing values"]
+    # a header over one column whose words are set apart but not flush with it stays as the page sets it
+    header = [_header_line([("m", 175.1, 182.1), ("Acc", 192.5, 205.3), ("(%)", 210.4, 225.0)], 100.0)]
+    columns, _ = _columns(header, [], 77.3, body)
+    assert [c.name for c in columns] == ["m", "Acc", "(%)"]
+    # two columns of numbers set close under 'Prec' and 'Rec' (hardy-highres-2019 Table 2) stay two
+    header = [_header_line([("Model", 313.4, 337.5), ("Prec", 370.4, 387.4), ("Rec", 393.8, 407.8)], 100.0)]
+    body = [_header_line([("PTGEN", 313.4, 340.0), ("57.42", 370.5, 387.0), ("49.95", 391.0, 413.1)], 140.0)]
+    columns, _ = _columns(header, [], 313.4, body)
+    assert [c.name for c in columns] == ["Prec", "Rec"]
