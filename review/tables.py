@@ -716,8 +716,11 @@ def _columns(header: list[Line], rotated: list[Word], left_edge: float, body: li
     bottoms = [b[0] for b in bottom]
     uppers = [p for p in pieces if not any(p is b for b in bottoms)]
     stub_first = bool(bottoms) and bottoms[0].x0 <= left_edge + 3
-    spanned = {id(u): _spanned(u, bottoms, [o for o in uppers if o.line == u.line and o is not u], stub_first)
-               for u in uppers}
+    spanned: dict[int, set[int]] = {}
+    for upper in sorted(uppers, key=lambda u: -u.line):  # lower levels first: a level above spans whole ones
+        lower = [spanned[id(o)] for o in uppers if o.line > upper.line and id(o) in spanned]
+        spanned[id(upper)] = _spanned(upper, bottoms, [o for o in uppers if o.line == upper.line and o is not upper],
+                                      stub_first, lower)
     named: list[tuple[_Piece, tuple[str, ...]]] = []
     for i, piece in enumerate(bottoms):
         levels: list[str] = [piece.text]
@@ -757,7 +760,8 @@ def joined_lines(upper: str, lower: str) -> str:
     return f"{upper} {lower}"
 
 
-def _spanned(upper: _Piece, bottoms: list[_Piece], beside: list[_Piece], stub_first: bool = False) -> set[int]:
+def _spanned(upper: _Piece, bottoms: list[_Piece], beside: list[_Piece], stub_first: bool = False,
+             lower: list[set[int]] | None = None) -> set[int]:
     """The bottom-level headers (indices) a header above them spans: those it overlaps, where it overlaps
     several; else the run of neighbouring headers no other header of its line covers that it is centred over
     (a spanning header narrower than its columns, 'Set B' over 'PPL' and 'Hit@1'), which is the one it
@@ -765,7 +769,9 @@ def _spanned(upper: _Piece, bottoms: list[_Piece], beside: list[_Piece], stub_fi
     run of uncovered headers around them it is centred over, where there is one ('Unstructured models' over
     six columns, overlapping the middle three). The stub (``stub_first``: the first header, at the table's left
     edge) heads the row labels and is never spanned: a run from the stub to the column after the spanned ones
-    can be centred by chance ('Histone marks' over two columns, not over 'Model' and 'Promoter' too)."""
+    can be centred by chance ('Histone marks' over two columns, not over 'Model' and 'Promoter' too). Nor does
+    a run cut through the span of a header between it and the bottom (``lower``): 'Corpus-Level Metrics' over
+    'CoNLL', 'SEEDA-S', 'SEEDA-E' spans their six columns, not the four in the middle, centred as well."""
     def overlaps(a: _Piece, b: _Piece) -> bool:
         return min(a.x1, b.x1) - max(a.x0, b.x0) > 2
 
@@ -779,6 +785,8 @@ def _spanned(upper: _Piece, bottoms: list[_Piece], beside: list[_Piece], stub_fi
             if not free[end]:
                 break
             run = set(range(start, end + 1))
+            if any(run & block and not block <= run for block in lower or []):
+                continue
             if over and not over <= run or len(over) > 1 and any(free[k] is False for k in run):
                 continue
             middle = (bottoms[start].x0 + bottoms[end].x1) / 2

@@ -133,3 +133,17 @@ def test_headers_set_flush_right_over_their_numbers_are_fitted_to_the_columns() 
     body = [_header_line([("PTGEN", 313.4, 340.0), ("57.42", 370.5, 387.0), ("49.95", 391.0, 413.1)], 140.0)]
     columns, _ = _columns(header, [], 313.4, body)
     assert [c.name for c in columns] == ["Prec", "Rec"]
+
+
+def test_a_header_over_spanning_headers_spans_them_whole() -> None:
+    # koyama-green-2024 Table 2 as PDFium places it: 'Corpus-Level Metrics' is centred over the six columns under
+    # 'CoNLL', 'SEEDA-S' and 'SEEDA-E', and also (by chance) over the four in the middle
+    header = [
+        _header_line([("Corpus-Level", 187.6, 246.6), ("Metrics", 249.7, 282.4)], 100.0),
+        _header_line([("CoNLL", 153.4, 186.8), ("SEEDA-S", 213.3, 256.5), ("SEEDA-E", 278.0, 322.4)], 110.0),
+        _header_line([("r", 151.5, 155.9), ("\u03c1", 183.8, 188.9), ("r", 216.5, 220.9), ("\u03c1", 248.8, 254.0),
+                      ("r", 281.5, 286.0), ("\u03c1", 313.8, 319.0)], 120.0),
+    ]
+    columns, _ = _columns(header, [], 75.0)
+    assert [c.name for c in columns] == [f"Corpus-Level Metrics / {group} / {name}"
+                                         for group in ("CoNLL", "SEEDA-S", "SEEDA-E") for name in ("r", "\u03c1")]
