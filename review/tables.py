@@ -480,6 +480,7 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
     if stub is None and labels:
         stub = labels[-1]
     data_lo = columns[0].x0 + 1  # a row label ends before the first column's header starts
+    right = max(ln.x1 for ln in body)
     rows: list[Row] = []
     notes: list[str] = []
     items: list[tuple[Line, int | None]] = []  # body lines: a row and its label's length, or a line of no number
@@ -499,8 +500,8 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
             pending.append((line, line.words[:n], line.words[n:], group))
         elif line.x1 <= data_lo and pending and _outer_column(line.words, spans) is not None:
             loose.append(line.words)
-        elif _group_line(line, left_edge, []) and line.x1 <= data_lo:
-            group = line.text
+        elif _group_line(line, left_edge, []) and (line.x1 <= data_lo or 2 * (line.x1 - left_edge) < right - left_edge):
+            group = line.text  # a row group's name may run on over the first columns, in less than half the width
         elif pending:
             notes.append(line.text)
     outer = _multirow_levels([p[1] for p in pending], [_middle(p[2] or p[0].words) for p in pending], loose, spans)
