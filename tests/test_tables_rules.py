@@ -147,3 +147,28 @@ def test_a_header_over_spanning_headers_spans_them_whole() -> None:
     columns, _ = _columns(header, [], 75.0)
     assert [c.name for c in columns] == [f"Corpus-Level Metrics / {group} / {name}"
                                          for group in ("CoNLL", "SEEDA-S", "SEEDA-E") for name in ("r", "\u03c1")]
+
+
+def test_a_row_groups_name_may_run_on_over_the_first_columns() -> None:
+    # koyama-green-2024 Table 2: 'Alignment-based F-score' (75-188) runs on past where the first column's header
+    # starts (151.5), in less than half the table's width; the rows under it are its group
+    from review.tables import read_tables
+    from review.words import PageWords
+
+    def words(spec: list[tuple[str, float, float]], top: float) -> list[Word]:
+        return [Word(text, x0, top, x1, top + 8.0) for text, x0, x1 in spec]
+
+    numbers = [(f"0.{600 + k}", 151.0 + 32.5 * k, 165.0 + 32.5 * k) for k in range(12)]
+    page = PageWords(6, 595.0, 842.0, tuple(
+        words([("Table", 75.0, 97.0), ("2:", 99.0, 107.0), ("Correlations", 110.0, 160.0), ("of", 163.0, 171.0),
+               ("metrics", 174.0, 204.0), ("with", 207.0, 225.0), ("human", 228.0, 255.0), ("judgements", 258.0, 305.0),
+               ("on", 308.0, 318.0), ("three", 321.0, 342.0), ("data", 345.0, 363.0), ("sets.", 366.0, 520.0)], 40.0)
+        + words([(name, 150.0 + 32.5 * k, 157.0 + 32.5 * k) for k, name in enumerate(["r", "\u03c1"] * 6)], 100.0)
+        + words([("Alignment-based", 75.0, 150.0), ("F-score", 153.0, 187.7)], 114.0)
+        + words([("M2", 75.0, 90.0), *numbers], 126.0)
+        + words([("ERRANT", 75.0, 110.0), *numbers], 140.0)
+        + words([("n-gram-based", 75.0, 135.0), ("precision", 138.0, 178.5)], 154.0)
+        + words([("wordGLEU", 75.0, 118.0), *numbers], 168.0)))
+    (table,) = read_tables(page, "Table 2")
+    assert [r.name for r in table.rows] == ["Alignment-based F-score / M2", "Alignment-based F-score / ERRANT",
+                                            "n-gram-based precision / wordGLEU"]
