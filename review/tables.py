@@ -559,11 +559,22 @@ def _running(line: Line) -> bool:
 
 def _label_end(words: tuple[Word, ...], data_lo: float) -> int:
     """How many of a row's first words are its label: those left of the first data column (a label word that
-    is no number may run on past the column's header start)."""
+    is no number may run on past the column's header start). A number set close to words that reach over the
+    first column is that column's cell, wider than its header ('1 · 10⁴' under '|D|')."""
     n = 0
     while n < len(words) and (words[n].x1 <= data_lo or not is_value(words[n]) and words[n].x0 < data_lo - 2):
+        if is_value(words[n]) and _cell_end(words, n) > data_lo:
+            break
         n += 1
     return n
+
+
+def _cell_end(words: tuple[Word, ...], start: int) -> float:
+    """Where the cell a row's word starts ends: the words after it set within ``CELL_GAP`` are the same cell."""
+    end = start
+    while end + 1 < len(words) and words[end + 1].x0 - words[end].x1 <= CELL_GAP:
+        end += 1
+    return words[end].x1
 
 
 def _label_columns(columns: list[Column], body: list[Line]) -> tuple[list[Column], list[Column]]:

@@ -172,3 +172,14 @@ def test_a_row_groups_name_may_run_on_over_the_first_columns() -> None:
     (table,) = read_tables(page, "Table 2")
     assert [r.name for r in table.rows] == ["Alignment-based F-score / M2", "Alignment-based F-score / ERRANT",
                                             "n-gram-based precision / wordGLEU"]
+
+
+def test_a_cell_wider_than_its_header_is_no_part_of_the_row_label() -> None:
+    # thiry-patches-2021 Table 1: '1 · 10⁴' starts left of its header '|D|' (313.1); its '1' is the cell's
+    from review.tables import _label_end
+
+    row = _words([("Coates", 159.3, 186.0), ("et", 188.0, 196.0), ("al.", 198.0, 208.0), ("1", 300.0, 305.0),
+                  ("\u00b7", 307.0, 309.5), ("10\u00b3", 311.5, 326.0), ("85.6", 435.0, 452.0)])
+    assert _label_end(row, 314.1) == 3
+    label_and_number = _words([("ResNet", 159.3, 186.0), ("50", 190.0, 200.0), ("85.6", 316.0, 330.0)])
+    assert _label_end(label_and_number, 314.1) == 2  # a number in the label, set apart from the cells
