@@ -68,7 +68,13 @@ class Gold:
 
     @property
     def printed_value(self) -> str:
-        """The value as a curator would type it from the page: the cell's first number, its sign as printed."""
+        """The value as a curator would type it from the page: the cell read as one number by the project's one
+        reading of printed numbers ('1 · 10⁴' whole), else its first number, its sign as printed."""
+        from registry.numbers import read_number
+
+        reading = read_number(self.printed)
+        if reading.value is not None:
+            return reading.number
         found = _FIRST_NUMBER.search(self.printed)
         return found.group(0) if found else self.value
 

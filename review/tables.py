@@ -49,14 +49,16 @@ GAP = 12.5
 CELL_GAP = 4.2
 #: Footnote marks printed after a value or a label.
 MARKS = "*\u2020\u2021\u00a7\u00b6\u2016#"
+#: After a cell's number: its marks and superscripts ('0.681¹'; '10⁴' is read as a power by ``read_cell``).
+_AFTER = MARKS + "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b\u207a"
 _NUMBER = r"[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
 _CELL = re.compile(
-    rf"^(?P<bound>[<>\u2264\u2265~\u2248])?[(\[]?(?P<value>{_NUMBER})(?P<marks>[{MARKS}]*)"
-    rf"(?:(?:\u00b1|\+/-|\+-)(?P<pm>{_NUMBER})(?P<marks2>[{MARKS}]*)|\((?P<spread>{_NUMBER})\)(?![,;]))?"
+    rf"^(?P<bound>[<>\u2264\u2265~\u2248])?[(\[]?(?P<value>{_NUMBER})(?P<marks>[{_AFTER}]*)"
+    rf"(?:(?:\u00b1|\+/-|\+-)(?P<pm>{_NUMBER})(?P<marks2>[{_AFTER}]*)|\((?P<spread>{_NUMBER})\)(?![,;]))?"
     rf"(?:[\[(](?P<lo>{_NUMBER})[,;-](?P<hi>{_NUMBER})[\])])?"
     r"(?P<rest>.*)$")
 _PRINTED = re.compile(r"\s*([-+\u2212\u2013]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE][-+\u2212]?\d+)?)")
-_VALUE_WORD = re.compile(rf"^(?:\u00b1)?{_NUMBER}[{MARKS}]*(?:\u00b1{_NUMBER}[{MARKS}]*)?$")
+_VALUE_WORD = re.compile(rf"^(?:\u00b1)?{_NUMBER}[{_AFTER}]*(?:\u00b1{_NUMBER}[{_AFTER}]*)?$")
 
 
 def is_value(word: Word) -> bool:
@@ -85,14 +87,41 @@ class CellText:
 
 def read_cell(words: list[Word]) -> CellText:
     text = " ".join(w.text for w in words)
-    found = _CELL.match(squeezed(text))
+    found = _CELL.match(_squeezed_cell(text))
     digits = next((w for w in words if any(c.isdigit() for c in w.text)), None)
     bold = digits is not None and digits.bold  # the value's own word: '± 0.021' after a bold 0.702 is not bold
     if found is None:
         return CellText(text, None, bold=bold)
     interval = (found["lo"], found["hi"]) if found["lo"] is not None else None
+    power = _power(text)
+    if power is not None:
+        return CellText(text, power, bold=bold)
     return CellText(text, found["value"], (found["marks"] or "") + (found["marks2"] or ""),
                     found["pm"] or found["spread"], interval, found["rest"], bold)
+
+
+def _squeezed_cell(text: str) -> str:
+    """A cell's text squeezed for reading (``squeezed``), its superscripts kept: '2.10³' is 2.10 and a mark, not
+    2.103."""
+    return "".join(c if c in _SUPERSCRIPT else squeezed(c) for c in text)
+
+
+_SUPERSCRIPT = frozenset(_AFTER) - frozenset(MARKS)
+_POWER = re.compile(r"10(?:[\u2070\u00b9\u00b2\u00b3\u2074-\u2079\u207b\u207a]+|\^)")
+
+
+def _power(text: str) -> str | None:
+    """A cell printing a power of ten ('1 · 10⁴', '10⁻³'), its number as the page prints it, read by the
+    project's one reading of printed numbers; None for any other cell (a superscript after a decimal number,
+    '2.10³', is a mark there)."""
+    if not _POWER.search(text):
+        return None
+    from registry.numbers import read_number
+
+    reading = read_number(text)
+    if reading.value is None or reading.suffix or reading.mark or reading.advice:
+        return None
+    return reading.number
 
 
 @dataclass(frozen=True)
@@ -444,13 +473,14 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
             len(_clusters(ln)) > 1 for ln in lines[:first_body - 1]):
         first_body -= 1
     header, body = lines[:first_body], lines[first_body:]
-    columns, stub = _columns(header, rotated, left_edge, _gutters(body))
+    columns, stub = _columns(header, rotated, left_edge, body)
     labels, columns = _label_columns(columns, body)
     if not columns:
         return None
     if stub is None and labels:
         stub = labels[-1]
     data_lo = columns[0].x0 + 1  # a row label ends before the first column's header starts
+    right = max(ln.x1 for ln in body)
     rows: list[Row] = []
     notes: list[str] = []
     items: list[tuple[Line, int | None]] = []  # body lines: a row and its label's length, or a line of no number
@@ -470,8 +500,8 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
             pending.append((line, line.words[:n], line.words[n:], group))
         elif line.x1 <= data_lo and pending and _outer_column(line.words, spans) is not None:
             loose.append(line.words)
-        elif _group_line(line, left_edge, []) and line.x1 <= data_lo:
-            group = line.text
+        elif _group_line(line, left_edge, []) and (line.x1 <= data_lo or 2 * (line.x1 - left_edge) < right - left_edge):
+            group = line.text  # a row group's name may run on over the first columns, in less than half the width
         elif pending:
             notes.append(line.text)
     outer = _multirow_levels([p[1] for p in pending], [_middle(p[2] or p[0].words) for p in pending], loose, spans)
@@ -529,11 +559,22 @@ def _running(line: Line) -> bool:
 
 def _label_end(words: tuple[Word, ...], data_lo: float) -> int:
     """How many of a row's first words are its label: those left of the first data column (a label word that
-    is no number may run on past the column's header start)."""
+    is no number may run on past the column's header start). A number set close to words that reach over the
+    first column is that column's cell, wider than its header ('1 · 10⁴' under '|D|')."""
     n = 0
     while n < len(words) and (words[n].x1 <= data_lo or not is_value(words[n]) and words[n].x0 < data_lo - 2):
+        if is_value(words[n]) and _cell_end(words, n) > data_lo:
+            break
         n += 1
     return n
+
+
+def _cell_end(words: tuple[Word, ...], start: int) -> float:
+    """Where the cell a row's word starts ends: the words after it set within ``CELL_GAP`` are the same cell."""
+    end = start
+    while end + 1 < len(words) and words[end + 1].x0 - words[end].x1 <= CELL_GAP:
+        end += 1
+    return words[end].x1
 
 
 def _label_columns(columns: list[Column], body: list[Line]) -> tuple[list[Column], list[Column]]:
@@ -662,14 +703,16 @@ def _group_line(line: Line, left_edge: float, rotated: list[Word]) -> bool:
     return not any(w.top < line.bottom and w.bottom > line.top for w in rotated)
 
 
-def _columns(header: list[Line], rotated: list[Word], left_edge: float, gutters: list[float] | None = None
+def _columns(header: list[Line], rotated: list[Word], left_edge: float, body: list[Line] | None = None
              ) -> tuple[list[Column], Column | None]:
     pieces: list[_Piece] = []
     for index, line in enumerate(header):
         pieces += [_Piece(_text(c), c[0].x0, max(w.x1 for w in c), index, tuple(c)) for c in _clusters(line)]
     pieces = _spanning_pieces(pieces)
-    if gutters:
-        pieces = _split_at_gutters(pieces, gutters)
+    if body:
+        pieces = _split_at_gutters(pieces, _body_columns(body))
+        pieces = _joined_over_one_column(pieces, _merged([[w.x0, w.x1] for line in body for w in line.words
+                                                          if is_value(w)]))
     bottom: list[tuple[_Piece, list[str]]] = []
     for piece in pieces:
         below = [p for p in pieces if p.line > piece.line and p.x0 < piece.x1 and p.x1 > piece.x0]
@@ -684,7 +727,12 @@ def _columns(header: list[Line], rotated: list[Word], left_edge: float, gutters:
     bottom.sort(key=lambda b: b[0].x0)
     bottoms = [b[0] for b in bottom]
     uppers = [p for p in pieces if not any(p is b for b in bottoms)]
-    spanned = {id(u): _spanned(u, bottoms, [o for o in uppers if o.line == u.line and o is not u]) for u in uppers}
+    stub_first = bool(bottoms) and bottoms[0].x0 <= left_edge + 3
+    spanned: dict[int, set[int]] = {}
+    for upper in sorted(uppers, key=lambda u: -u.line):  # lower levels first: a level above spans whole ones
+        lower = [spanned[id(o)] for o in uppers if o.line > upper.line and id(o) in spanned]
+        spanned[id(upper)] = _spanned(upper, bottoms, [o for o in uppers if o.line == upper.line and o is not upper],
+                                      stub_first, lower)
     named: list[tuple[_Piece, tuple[str, ...]]] = []
     for i, piece in enumerate(bottoms):
         levels: list[str] = [piece.text]
@@ -724,18 +772,24 @@ def joined_lines(upper: str, lower: str) -> str:
     return f"{upper} {lower}"
 
 
-def _spanned(upper: _Piece, bottoms: list[_Piece], beside: list[_Piece]) -> set[int]:
+def _spanned(upper: _Piece, bottoms: list[_Piece], beside: list[_Piece], stub_first: bool = False,
+             lower: list[set[int]] | None = None) -> set[int]:
     """The bottom-level headers (indices) a header above them spans: those it overlaps, where it overlaps
     several; else the run of neighbouring headers no other header of its line covers that it is centred over
     (a spanning header narrower than its columns, 'Set B' over 'PPL' and 'Hit@1'), which is the one it
     overlaps alone where it is the first line of a header on two lines. One that overlaps several spans the
     run of uncovered headers around them it is centred over, where there is one ('Unstructured models' over
-    six columns, overlapping the middle three)."""
+    six columns, overlapping the middle three). The stub (``stub_first``: the first header, at the table's left
+    edge) heads the row labels and is never spanned: a run from the stub to the column after the spanned ones
+    can be centred by chance ('Histone marks' over two columns, not over 'Model' and 'Promoter' too). Nor does
+    a run cut through the span of a header between it and the bottom (``lower``): 'Corpus-Level Metrics' over
+    'CoNLL', 'SEEDA-S', 'SEEDA-E' spans their six columns, not the four in the middle, centred as well."""
     def overlaps(a: _Piece, b: _Piece) -> bool:
         return min(a.x1, b.x1) - max(a.x0, b.x0) > 2
 
     over = {i for i, b in enumerate(bottoms) if b.line > upper.line and overlaps(upper, b)}
-    free = [b.line > upper.line and not any(overlaps(o, b) for o in beside) for b in bottoms]
+    free = [b.line > upper.line and not any(overlaps(o, b) for o in beside) and not (i == 0 and stub_first)
+            for i, b in enumerate(bottoms)]
     centre = upper.centre
     best: tuple[float, set[int]] | None = None
     for start in range(len(bottoms)):
@@ -743,6 +797,8 @@ def _spanned(upper: _Piece, bottoms: list[_Piece], beside: list[_Piece]) -> set[
             if not free[end]:
                 break
             run = set(range(start, end + 1))
+            if any(run & block and not block <= run for block in lower or []):
+                continue
             if over and not over <= run or len(over) > 1 and any(free[k] is False for k in run):
                 continue
             middle = (bottoms[start].x0 + bottoms[end].x1) / 2
@@ -767,22 +823,35 @@ def _spanning_pieces(pieces: list[_Piece]) -> list[_Piece]:
     return out
 
 
-def _gutters(body: list[Line]) -> list[float]:
-    """The middles of the gaps between the body's columns of numbers: each row's cells (words within
-    ``CELL_GAP``) that hold a number, their extents merged from row to row."""
+def _body_columns(body: list[Line]) -> list[list[float]]:
+    """The extents of the body's columns of numbers, left to right: each row's cells (words within ``CELL_GAP``)
+    that hold a number, their extents merged from row to row."""
     spans: list[list[float]] = []
     for line in body:
         for cluster in _clusters(line):
             if any(is_value(w) for w in cluster):
                 spans.append([cluster[0].x0, max(w.x1 for w in cluster)])
-    merged = _merged(spans)
-    return [(a[1] + b[0]) / 2 for a, b in zip(merged, merged[1:], strict=False)]
+    return _merged(spans)
 
 
-def _split_at_gutters(pieces: list[_Piece], gutters: list[float]) -> list[_Piece]:
-    """Bottom-level header cells split where a gap between the body's columns falls between two of their words:
-    headers of narrow columns, set close together ('Influenza A Hepatitis C'), are two headers. A header with
-    headers under it spans columns and stays whole."""
+EDGE = 1.5  # points: a header's word ends this close to its column's edge where both are set flush to it
+
+
+def _split_at_gutters(pieces: list[_Piece], body_columns: list[list[float]]) -> list[_Piece]:
+    """Bottom-level header cells split between two words where a gap between the body's columns falls, or where
+    one column's edge lines up with the words' gap, a column of numbers on each side: headers of narrow
+    columns set close together ('Influenza A Hepatitis C Ebola', each header set flush right over its numbers)
+    are several headers. A header with headers under it spans columns and stays whole."""
+    gutters = [(a[1] + b[0]) / 2 for a, b in zip(body_columns, body_columns[1:], strict=False)]
+
+    def boundary(left: Word, right: Word) -> bool:
+        if any(left.x1 <= g <= right.x0 for g in gutters):
+            return True
+        flush = any(left.x1 - EDGE <= hi < right.x0 for _, hi in body_columns) or any(
+            left.x1 < lo <= right.x0 + EDGE for lo, _ in body_columns)
+        return flush and any(hi <= right.x0 + EDGE for _, hi in body_columns if hi > left.x0) and any(
+            lo >= left.x1 - EDGE for lo, _ in body_columns if lo < right.x1)
+
     out: list[_Piece] = []
     for piece in pieces:
         below = any(p.line > piece.line and p.x0 < piece.x1 and p.x1 > piece.x0 for p in pieces)
@@ -791,11 +860,41 @@ def _split_at_gutters(pieces: list[_Piece], gutters: list[float]) -> list[_Piece
             continue
         part: list[Word] = [piece.words[0]]
         for word in piece.words[1:]:
-            if any(part[-1].x1 <= g <= word.x0 for g in gutters):
+            if boundary(part[-1], word):
                 out.append(_Piece(_text(part), part[0].x0, max(w.x1 for w in part), piece.line, tuple(part)))
                 part = []
             part.append(word)
         out.append(_Piece(_text(part), part[0].x0, max(w.x1 for w in part), piece.line, tuple(part)))
+    return out
+
+
+def _flush_right(piece: _Piece, body_columns: list[list[float]]) -> bool:
+    """Whether a header cell ends where the column of numbers under it ends (both set flush right)."""
+    return any(piece.x0 < hi and piece.x1 > lo and abs(piece.x1 - hi) <= EDGE for lo, hi in body_columns)
+
+
+def _joined_over_one_column(pieces: list[_Piece], value_columns: list[list[float]]) -> list[_Piece]:
+    """Neighbouring bottom-level header cells of a line that both stand over one and the same column of numbers
+    (``value_columns``: the extents of the body's numbers, word by word, so that two columns of numbers set close
+    stay two),
+    and over no other, joined, and a cell over no column with the cell after it set flush right over its
+    column: one header an extractor set apart ('Hepatitis' 'C'; 'No.' 'classes' set flush right over numbers
+    narrower than the header)."""
+    def over(piece: _Piece) -> list[int]:
+        return [k for k, (lo, hi) in enumerate(value_columns) if piece.x0 < hi and piece.x1 > lo]
+
+    out: list[_Piece] = []
+    for piece in pieces:
+        last = out[-1] if out else None
+        below = any(p.line > piece.line and p.x0 < piece.x1 and p.x1 > piece.x0 for p in pieces)
+        if (last is not None and last.line == piece.line and not below and len(over(piece)) == 1
+                and (over(last) == over(piece) or not over(last) and _flush_right(piece, value_columns))
+                and piece.x0 - last.x1 <= LABEL_GAP
+                and not any(p.line > last.line and p.x0 < last.x1 and p.x1 > last.x0 for p in pieces)):
+            out[-1] = _Piece(f"{last.text} {piece.text}", last.x0, max(last.x1, piece.x1), last.line,
+                             last.words + piece.words)
+        else:
+            out.append(piece)
     return out
 
 

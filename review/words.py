@@ -25,6 +25,13 @@ _MINUS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2012": "-", "\ufe63": "
                         "\u2010": "-", "\u2011": "-", "\u2019": "'", "\u2018": "'"})
 #: PDFium marks a hyphen at a line end it joined with U+FFFE; poppler never does.
 _SOFT_BREAK = "\ufffe"
+#: Digits set raised and smaller after a number ('10⁴', '2.10³'), given as the Unicode superscripts they print.
+SUPERSCRIPTS = str.maketrans("0123456789-\u2212+", "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"
+                             "\u207b\u207b\u207a")
+#: A superscript is at most this share of its number's digits' height, and its foot is raised by at least
+#: ``RAISED`` of that height.
+SMALLER = 0.85
+RAISED = 0.2
 #: A weight from this on is bold (the OpenType scale: 400 regular, 700 bold).
 BOLD_WEIGHT = 600
 
@@ -126,7 +133,27 @@ def lines_of(words: tuple[Word, ...] | list[Word]) -> list[Line]:
                 continue
         lines.append([word])
         spans.append((word.top, word.bottom))
-    return [Line(tuple(sorted(line, key=lambda w: w.x0))) for line in lines]
+    return [Line(_superscripts(sorted(line, key=lambda w: w.x0))) for line in lines]
+
+
+def _superscripts(words: list[Word]) -> tuple[Word, ...]:
+    """A line's words with each superscript number glued to the number it follows, as the page prints it: an
+    extractor that gives the raised, smaller digits a word of their own ('10' '4') would read a power of ten as
+    two cells, or one glued into another number ('2.10' '3' as 2.103)."""
+    out: list[Word] = []
+    for word in words:
+        last = out[-1] if out else None
+        if (last is not None and _SUPERSCRIPT_TEXT.match(word.text) and last.text[-1:].isdigit()
+                and word.x0 - last.x1 < 1.0 and word.height < SMALLER * last.height
+                and word.bottom < last.bottom - RAISED * last.height):
+            out[-1] = Word(last.text + word.text.translate(SUPERSCRIPTS), last.x0, min(last.top, word.top),
+                           max(last.x1, word.x1), last.bottom, last.bold, last.rotated)
+        else:
+            out.append(word)
+    return tuple(out)
+
+
+_SUPERSCRIPT_TEXT = re.compile(r"^[-\u2212+]?\d{1,3}$")
 
 
 # -- PDFium ---------------------------------------------------------------------------------------
@@ -187,9 +214,22 @@ def _page_words(textpage: object, raw: object, height: float) -> list[Word]:
         if chars and chars[-1][3] != rotated:
             flush()
         bold = raw.FPDFText_GetFontWeight(handle, i) >= BOLD_WEIGHT  # type: ignore[attr-defined]
+        if char.isdigit() and not rotated and _raised(tuple(box), chars):  # type: ignore[arg-type]
+            char = char.translate(SUPERSCRIPTS)
         chars.append((char, tuple(box), bold, rotated))  # type: ignore[arg-type]
     flush()
     return words
+
+
+def _raised(box: tuple[float, float, float, float],
+            chars: list[tuple[str, tuple[float, float, float, float], bool, bool]]) -> bool:
+    """Whether a digit is a superscript of the number before it in its word: smaller than that number's last
+    digit and raised above its foot (PDFium gives '2.10³' as one word '2.103')."""
+    digit = next((b for c, b, _, _ in reversed(chars) if c.isdigit()), None)
+    if digit is None:
+        return False
+    height = digit[3] - digit[1]
+    return box[3] - box[1] < SMALLER * height and box[1] > digit[1] + RAISED * height
 
 
 def _quarter_turned(angle: float) -> bool:

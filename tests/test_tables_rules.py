@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from review.tables import _runs, _thousands, is_prose, joined_lines
-from review.words import Line, Word
+from review.tables import _columns, _runs, _thousands, is_prose, joined_lines, read_cell
+from review.words import Line, Word, lines_of
 
 ROWS = [100.0, 110.0, 120.0, 130.0, 140.0, 150.0, 160.0, 170.0]
 
@@ -61,3 +61,125 @@ def test_thousands_set_apart_by_a_thin_space_are_one_number() -> None:
     assert [w.text for w in _thousands(row)] == ["45 000", "11.3%", "453 291", "17"]
     apart = _words([("45", 100.0, 109.0), ("000", 120.0, 133.0)])  # a column gap: two cells
     assert [w.text for w in _thousands(apart)] == ["45", "000"]
+
+
+def _header_line(spec: list[tuple[str, float, float]], top: float) -> Line:
+    return Line(tuple(Word(text, x0, top, x1, top + 9.0) for text, x0, x1 in spec))
+
+
+def test_a_spanning_header_spans_the_columns_it_is_centred_over_never_the_stub() -> None:
+    # The fixture paper's Table 1 as PDFium places it: 'Histone marks' is centred over 'H3K4me3' and 'H3K27ac',
+    # and also (by chance) over the run from the stub 'Model' to 'Promoter'.
+    header = [
+        _header_line([("Histone", 239.0, 269.6), ("marks", 272.5, 296.3)], 100.0),
+        _header_line([("Splice", 417.3, 441.6), ("sites", 444.8, 461.6)], 110.0),
+        _header_line([("Model", 144.7, 170.4), ("H3K4me3", 213.3, 253.9), ("H3K27ac", 284.9, 322.5),
+                      ("Promoter", 353.2, 390.2), ("(acceptor)", 419.7, 459.1)], 120.0),
+    ]
+    columns, stub = _columns(header, [], 144.7)
+    assert stub is not None and stub.levels == ("Model",)
+    assert [c.levels for c in columns] == [("Histone marks", "H3K4me3"), ("Histone marks", "H3K27ac"),
+                                           ("Promoter",), ("Splice sites (acceptor)",)]
+
+
+def test_a_raised_smaller_number_after_a_number_is_its_superscript() -> None:
+    # poppler gives the superscript of '2.10³' and '10⁴' a word of its own, raised and smaller
+    words = [Word("2.10", 100.0, 101.3, 117.7, 110.2), Word("3", 117.8, 99.5, 121.5, 105.8),
+             Word("10", 150.0, 101.3, 160.0, 110.2), Word("4", 160.1, 99.5, 163.8, 105.8),
+             Word("7", 170.0, 101.3, 175.0, 110.2)]  # a number of its own, full size
+    (line,) = lines_of(words)
+    assert [w.text for w in line.words] == ["2.10\u00b3", "10\u2074", "7"]
+    apart = [Word("2.10", 100.0, 101.3, 117.7, 110.2), Word("3", 124.0, 99.5, 127.7, 105.8)]  # set apart: no
+    assert [w.text for w in lines_of(apart)[0].words] == ["2.10", "3"]
+
+
+@pytest.mark.parametrize(("printed", "value", "marks"), [
+    ("2.10\u00b3", "2.10", "\u00b3"),  # a superscript after a decimal number is a mark, never glued on
+    ("1 \u00b7 10\u2074", "1 \u00b7 10\u2074", ""),  # a power of ten, read whole
+    ("10\u207b\u00b3", "10\u207b\u00b3", ""),
+    ("0.681\u00b9", "0.681", "\u00b9"),
+    ("0.702\u2020", "0.702", "\u2020"),
+])
+def test_a_cell_reads_superscripts_as_printed(printed: str, value: str, marks: str) -> None:
+    cell = read_cell([Word(printed, 100.0, 100.0, 130.0, 109.0)])
+    assert (cell.value, cell.marks) == (value, marks)
+
+
+def test_headers_set_flush_right_over_their_numbers_are_fitted_to_the_columns() -> None:
+    # kshirsagar-multitask-2016 Table 1 as PDFium places it: three narrow columns set close, each header flush
+    # right over its numbers, 'Hepatitis' and 'C' set apart as two cells
+    header = [_header_line([("Task", 220.8, 239.2), ("\u2192", 243.0, 251.2), ("Influenza", 317.2, 359.1),
+                            ("A", 363.2, 369.8), ("Hepatitis", 373.7, 413.6), ("C", 418.8, 425.5),
+                            ("Ebola", 429.3, 453.4)], 100.0)]
+    body = [_header_line([("number", 174.0, 204.0), ("848", 356.8, 369.8), ("981", 412.5, 425.2),
+                          ("90", 445.0, 453.5)], 140.0),
+            _header_line([("negatives", 174.0, 214.0), ("10,000", 347.6, 370.0), ("10,000", 403.3, 425.6),
+                          ("1,000", 435.8, 453.5)], 150.0)]
+    columns, _ = _columns(header, [], 158.5, body)
+    assert [c.name for c in columns][-3:] == ["Influenza A", "Hepatitis C", "Ebola"]
+    # wilde-kmodes-2020 Table 2: 'No.' over no numbers, 'classes' flush right over its column: one header
+    header = [_header_line([("m", 175.1, 182.1), ("No.", 192.5, 205.3), ("classes", 210.4, 235.6),
+                            ("Missing", 246.2, 275.7), ("values", 279.0, 302.5)], 100.0)]
+    body = [_header_line([("Mushroom", 77.3, 120.0), ("22", 173.6, 181.9), ("2", 231.8, 235.5)], 140.0),
+            _header_line([("Nursery", 77.3, 115.0), ("8", 177.9, 181.9), ("5", 231.8, 235.5)], 150.0)]
+    columns, _ = _columns(header, [], 77.3, body)
+    assert [c.name for c in columns] == ["m", "No. classes", "Missing values"]
+    # a header over one column whose words are set apart but not flush with it stays as the page sets it
+    header = [_header_line([("m", 175.1, 182.1), ("Acc", 192.5, 205.3), ("(%)", 210.4, 225.0)], 100.0)]
+    columns, _ = _columns(header, [], 77.3, body)
+    assert [c.name for c in columns] == ["m", "Acc", "(%)"]
+    # two columns of numbers set close under 'Prec' and 'Rec' (hardy-highres-2019 Table 2) stay two
+    header = [_header_line([("Model", 313.4, 337.5), ("Prec", 370.4, 387.4), ("Rec", 393.8, 407.8)], 100.0)]
+    body = [_header_line([("PTGEN", 313.4, 340.0), ("57.42", 370.5, 387.0), ("49.95", 391.0, 413.1)], 140.0)]
+    columns, _ = _columns(header, [], 313.4, body)
+    assert [c.name for c in columns] == ["Prec", "Rec"]
+
+
+def test_a_header_over_spanning_headers_spans_them_whole() -> None:
+    # koyama-green-2024 Table 2 as PDFium places it: 'Corpus-Level Metrics' is centred over the six columns under
+    # 'CoNLL', 'SEEDA-S' and 'SEEDA-E', and also (by chance) over the four in the middle
+    header = [
+        _header_line([("Corpus-Level", 187.6, 246.6), ("Metrics", 249.7, 282.4)], 100.0),
+        _header_line([("CoNLL", 153.4, 186.8), ("SEEDA-S", 213.3, 256.5), ("SEEDA-E", 278.0, 322.4)], 110.0),
+        _header_line([("r", 151.5, 155.9), ("\u03c1", 183.8, 188.9), ("r", 216.5, 220.9), ("\u03c1", 248.8, 254.0),
+                      ("r", 281.5, 286.0), ("\u03c1", 313.8, 319.0)], 120.0),
+    ]
+    columns, _ = _columns(header, [], 75.0)
+    assert [c.name for c in columns] == [f"Corpus-Level Metrics / {group} / {name}"
+                                         for group in ("CoNLL", "SEEDA-S", "SEEDA-E") for name in ("r", "\u03c1")]
+
+
+def test_a_row_groups_name_may_run_on_over_the_first_columns() -> None:
+    # koyama-green-2024 Table 2: 'Alignment-based F-score' (75-188) runs on past where the first column's header
+    # starts (151.5), in less than half the table's width; the rows under it are its group
+    from review.tables import read_tables
+    from review.words import PageWords
+
+    def words(spec: list[tuple[str, float, float]], top: float) -> list[Word]:
+        return [Word(text, x0, top, x1, top + 8.0) for text, x0, x1 in spec]
+
+    numbers = [(f"0.{600 + k}", 151.0 + 32.5 * k, 165.0 + 32.5 * k) for k in range(12)]
+    page = PageWords(6, 595.0, 842.0, tuple(
+        words([("Table", 75.0, 97.0), ("2:", 99.0, 107.0), ("Correlations", 110.0, 160.0), ("of", 163.0, 171.0),
+               ("metrics", 174.0, 204.0), ("with", 207.0, 225.0), ("human", 228.0, 255.0), ("judgements", 258.0, 305.0),
+               ("on", 308.0, 318.0), ("three", 321.0, 342.0), ("data", 345.0, 363.0), ("sets.", 366.0, 520.0)], 40.0)
+        + words([(name, 150.0 + 32.5 * k, 157.0 + 32.5 * k) for k, name in enumerate(["r", "\u03c1"] * 6)], 100.0)
+        + words([("Alignment-based", 75.0, 150.0), ("F-score", 153.0, 187.7)], 114.0)
+        + words([("M2", 75.0, 90.0), *numbers], 126.0)
+        + words([("ERRANT", 75.0, 110.0), *numbers], 140.0)
+        + words([("n-gram-based", 75.0, 135.0), ("precision", 138.0, 178.5)], 154.0)
+        + words([("wordGLEU", 75.0, 118.0), *numbers], 168.0)))
+    (table,) = read_tables(page, "Table 2")
+    assert [r.name for r in table.rows] == ["Alignment-based F-score / M2", "Alignment-based F-score / ERRANT",
+                                            "n-gram-based precision / wordGLEU"]
+
+
+def test_a_cell_wider_than_its_header_is_no_part_of_the_row_label() -> None:
+    # thiry-patches-2021 Table 1: '1 · 10⁴' starts left of its header '|D|' (313.1); its '1' is the cell's
+    from review.tables import _label_end
+
+    row = _words([("Coates", 159.3, 186.0), ("et", 188.0, 196.0), ("al.", 198.0, 208.0), ("1", 300.0, 305.0),
+                  ("\u00b7", 307.0, 309.5), ("10\u00b3", 311.5, 326.0), ("85.6", 435.0, 452.0)])
+    assert _label_end(row, 314.1) == 3
+    label_and_number = _words([("ResNet", 159.3, 186.0), ("50", 190.0, 200.0), ("85.6", 316.0, 330.0)])
+    assert _label_end(label_and_number, 314.1) == 2  # a number in the label, set apart from the cells
