@@ -30,7 +30,6 @@ from registry.models import (
     Review,
 )
 from registry.models.records import Independence, ReviewStatus
-from registry.models.values import Operation, Repeats
 from registry.numbers import RANGE_DASH
 from registry.page.blocks import Provenance, Tag
 from registry.units import bytes_in_unit, with_unit
@@ -398,36 +397,6 @@ def runs_tag(method: Method, runs: Sequence[Reproduction]) -> Tag:
     commits = ", ".join(sorted({run.git_commit or "not recorded" for run in runs}))
     return Tag(RUN_PROVENANCE[method], RUN_LABELS[method],
                (("hardware", hardware), ("commit", commits), ("runs", str(len(runs)))))
-
-
-# -- what kind of value a result is -----------------------------------------------------------------
-
-#: What one of the values an aggregate is taken over is called, by what was repeated.
-PART_LABELS = {Repeats.FOLDS: "single fold", Repeats.SEEDS: "single seed", Repeats.RUNS: "single run",
-               Repeats.SAMPLES: "single sample", Repeats.BOOTSTRAP_RESAMPLES: "single resample"}
-AGGREGATE_LABEL = "aggregate"
-SINGLE_LABEL = "single value"
-DERIVED_LABEL = "derived from other results"
-
-
-def value_kind(registry: Registry, result: Result) -> str:
-    """Whether a result is one fold (or seed, run) of an aggregate, an aggregate, or a value derived from others.
-
-    A result the source averages into another (an input of a mean) is one part of an aggregate,
-    named by what its evaluation repeats ('single fold'); a mean, or a result of an evaluation that
-    aggregates folds, seeds or runs, is an aggregate; a difference or ratio is derived.
-    """
-    evaluation = registry.get_as(result.evaluation, Evaluation)
-    means = [r for r in registry.referrers(result.id, Result, "derived") if r.derived is not None
-             and r.derived.operation is Operation.MEAN]
-    if means:
-        repeated = evaluation.aggregated_over.kind if evaluation.aggregated_over is not None else Repeats.RUNS
-        return PART_LABELS[repeated]
-    if result.derived is not None:
-        return AGGREGATE_LABEL if result.derived.operation is Operation.MEAN else DERIVED_LABEL
-    if evaluation.aggregated_over is not None or result.uncertainty is not None and result.uncertainty.over:
-        return AGGREGATE_LABEL
-    return SINGLE_LABEL
 
 
 def value_with_uncertainty(result: Result) -> str:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from registry.display import _cache
 from registry.models import Evaluation, Result
-from registry.models.values import BINARY_OPERATIONS, Operation
+from registry.models.values import BINARY_OPERATIONS, Operation, Repeats
 
 if TYPE_CHECKING:
     from registry.loader import Registry
@@ -63,6 +63,30 @@ def role_text(registry: Registry, result: Result) -> str:
         assert result.derived is not None
         return f"aggregate: the mean of {len(result.derived.inputs)} printed values{counted}"
     return f"headline value as printed{(' (aggregated' + counted + ')') if counted else ''}"
+
+
+#: What one of the values an aggregate is taken over is called on the site, by what was repeated.
+PART_LABELS = {Repeats.FOLDS: "single fold", Repeats.SEEDS: "single seed", Repeats.RUNS: "single run",
+               Repeats.SAMPLES: "single sample", Repeats.BOOTSTRAP_RESAMPLES: "single resample"}
+AGGREGATE_LABEL = "aggregate"
+SINGLE_LABEL = "single value"
+DERIVED_LABEL = "derived from other results"
+
+
+def value_kind(registry: Registry, result: Result) -> str:
+    """The role in the site's words (its fold/aggregate facet): a member is named by what its evaluation repeats
+    ('single fold'), and a headline value is an aggregate where its evaluation, or its uncertainty, says what
+    it was computed over (a mean over 10 folds printed without its folds), a single value otherwise."""
+    role = role_of(registry, result)
+    if role is Role.DERIVED:
+        return DERIVED_LABEL
+    if role is Role.AGGREGATE:
+        return AGGREGATE_LABEL
+    over = registry.get_as(result.evaluation, Evaluation).aggregated_over
+    if role is Role.MEMBER:
+        return PART_LABELS[over.kind if over is not None else Repeats.RUNS]
+    return AGGREGATE_LABEL if over is not None or (result.uncertainty is not None and result.uncertainty.over) \
+        else SINGLE_LABEL
 
 
 def _members(registry: Registry) -> dict[str, set[str]]:

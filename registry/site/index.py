@@ -13,6 +13,7 @@ from registry.models import Reproduction, Result, Source
 from registry.page.blocks import Content, Piece, Style, plain, text_of
 from registry.page.kinds import runs_summary
 from registry.units import with_unit
+from registry.value_roles import value_kind
 
 #: The columns, in the order the index shows them: (key, header). Every column sorts.
 COLUMNS = (("result", "Result"), ("metric", "Metric"), ("value", "Value ± uncertainty"), ("model", "Model"),
@@ -65,7 +66,7 @@ def _row(registry: Registry, result: Result) -> IndexRow:
     by_method = {m: [r for r in runs if r.method is m] for m in Method}
     unit = d.unit_symbol(result.unit)
     status = d.status_label(registry, result.id)
-    kind = d.value_kind(registry, result)
+    kind = value_kind(registry, result)
     metric = d.metric_label(result.metric)
     reproduced = ("measured by us" if by_method[Method.MEASURED]
                   else "estimated only" if by_method[Method.ESTIMATED] else "not reproduced")
