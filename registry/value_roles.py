@@ -89,6 +89,17 @@ def value_kind(registry: Registry, result: Result) -> str:
         else SINGLE_LABEL
 
 
+def not_one_value(result: Result) -> str | None:
+    """What a result prints instead of one value ("a bound ('< 0.001')", "a range ('12–15')"), or None: a score
+    (a leaderboard's, a Hub page's) is one value, and a bound's number or either end of a range read as one
+    would mislead."""
+    if result.bound is not None:
+        return f"a bound ('{result.as_printed}')"
+    if result.range_upper is not None:
+        return f"a range ('{result.as_printed}')"
+    return None
+
+
 def _members(registry: Registry) -> dict[str, set[str]]:
     """Each member's id, with the means that list it (one pass over the results, memoised per registry)."""
     found: dict[str, set[str]] = _cache(registry, "mean-members")

@@ -44,7 +44,7 @@ from registry.loader import Registry
 from registry.models import Configuration, Dataset, Evaluation, ModelFamily, Result, Source
 from registry.models.records import Direction, Independence
 from registry.units import Dimension, dimension
-from registry.value_roles import Role, role_of, role_text
+from registry.value_roles import Role, not_one_value, role_of, role_text
 
 SCHEMA_VERSION = "0.3.0"
 RELATIONSHIPS = {Independence.INDEPENDENT_EXTERNAL: "third_party", Independence.DEVELOPER: "first_party"}
@@ -89,10 +89,9 @@ def _exportable(result: Result) -> str | None:
     """Why the schema cannot hold ``result`` without inventing something, or None where it can."""
     if result.metric_direction is None:  # a count: the schema's required lower_is_better would be invented
         return "its metric has no direction, and the schema requires lower_is_better"
-    if result.bound is not None:  # the schema's score is a value; a bound's number read as one would mislead
-        return f"it is a bound ('{result.as_printed}'), and the schema's score is a value"
-    if result.range_upper is not None:  # the schema's score is one value; either end alone would mislead
-        return f"it is a range ('{result.as_printed}'), and the schema's score is a value"
+    shape = not_one_value(result)
+    if shape is not None:
+        return f"it is {shape}, and the schema's score is a value"
     return None
 
 

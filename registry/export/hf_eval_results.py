@@ -54,7 +54,7 @@ from registry.history import version_note
 from registry.loader import Registry
 from registry.models import Result, Source
 from registry.units import with_unit
-from registry.value_roles import SCORES, role_of, role_text
+from registry.value_roles import SCORES, not_one_value, role_of, role_text
 
 #: What a .eval_results entry cannot hold as a field of its own, for every result exported. The unit, the
 #: printed value, the uncertainty, the metric qualifier and the review status are written into the entry's
@@ -127,10 +127,9 @@ def _target(registry: Registry, result: Result, models: dict[str, str],
     note = version_note(registry, result.id)
     if note:
         return None, f"not current: {note}"
-    if result.bound is not None:  # a Hub score is a value; a bound's number read as one would mislead
-        return None, f"it is a bound ('{result.as_printed}'), and a Hub score is a value"
-    if result.range_upper is not None:  # a Hub score is one value; either end alone would mislead
-        return None, f"it is a range ('{result.as_printed}'), and a Hub score is a value"
+    shape = not_one_value(result)
+    if shape is not None:
+        return None, f"it is {shape}, and a Hub score is a value"
     role = role_of(registry, result)
     if role not in SCORES:
         return None, f"not a model's score on a benchmark: {role_text(registry, result)}"

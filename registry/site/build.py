@@ -22,6 +22,7 @@ from typing import Any
 from registry.atomic import discard, new_folder_beside, replace_folder
 from registry.errors import RegistryError
 from registry.history import current_only, not_current
+from registry.links import page_path
 from registry.loader import Registry
 from registry.models import KIND_MODELS, Release, Result
 from registry.outputs import in_forked_workers, prepare_output
@@ -109,7 +110,7 @@ def _site(registry: Registry, progress: Callable[[str], None] | None) -> Site:
 
 def _write_all(site: Site, root: Path, progress: Callable[[str], None] | None) -> int:
     registry = site.registry
-    urls = {record_id: f"{record.kind_token}/{record_id}.html" for record_id, record in registry.records.items()}
+    urls = {record_id: page_path(record.kind_token, record_id) for record_id, record in registry.records.items()}
     urls["release-index"] = RELEASES_PAGE
     common = {"urls": urls, "site_name": SITE_NAME,
               "release": {"name": site.release_name, "sha256": site.release_sha256}}
@@ -155,7 +156,7 @@ def _write_records(site: Site, root: Path, ids: list[str], copies: dict[str, str
         html = render("record.html.j2", page=page, title=page.title, root="../", kind_label=kind_label(record),
                       record_file=copies[record_id], json_file=f"{kind}/{record_id}.json",
                       body=body, backing=backing_section(links), **common)
-        _put(root / kind / f"{record_id}.html", html.encode("utf-8"))
+        _put(root / page_path(kind, record_id), html.encode("utf-8"))
         _put(root / kind / f"{record_id}.json", record.model_dump_json(exclude_none=True).encode("utf-8") + b"\n")
         _put(root / copies[record_id], registry.paths[record_id].read_bytes())
 
