@@ -39,7 +39,7 @@ the end of the previous page, whose label is printed there only.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from review.words import Line, PageWords, Word, lines_of, squeezed
 
@@ -58,7 +58,7 @@ _CELL = re.compile(
     rf"(?:[\[(](?P<lo>{_NUMBER})[,;-](?P<hi>{_NUMBER})[\])])?"
     r"(?P<rest>.*)$")
 _PRINTED = re.compile(r"\s*([-+\u2212\u2013]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE][-+\u2212]?\d+)?)")
-_VALUE_WORD = re.compile(rf"^(?:\u00b1)?{_NUMBER}[{_AFTER}]*(?:\u00b1{_NUMBER}[{_AFTER}]*)?$")
+_VALUE_WORD = re.compile(rf"^(?:\u00b1)?{_NUMBER}%?[{_AFTER}]*(?:\u00b1{_NUMBER}[{_AFTER}]*)?$")
 
 
 def is_value(word: Word) -> bool:
@@ -329,20 +329,42 @@ def _continues(line: Line, following: Line, first: Line) -> bool:
 
 
 def _page_column(page: PageWords, line: Line, start: int) -> tuple[float, float]:
-    """The horizontal extent of the table a caption belongs to: the page's width, or one column of it."""
-    mid = page.width / 2
-    lines = lines_of(page.words)
-    crossing = sum(1 for w in page.words if w.x0 < mid - 4 and w.x1 > mid + 4)
-    if not lines or crossing > 0.3 * len(lines):
-        return 0.0, page.width
+    """The horizontal extent of the table a caption belongs to: the page's width, or one column of it, narrowed
+    to the caption's side of running text set on the caption's own line (``_beside_text``)."""
     words = line.words
     end = start
     while end + 1 < len(words) and words[end + 1].x0 - words[end].x1 < 8:
         end += 1
-    x0, x1 = words[start].x0, words[end].x1
-    if x0 < mid < x1:
+    lo, hi = _column_of(page, words[start].x0, words[end].x1)
+    return _beside_text(line, start, lo, hi)
+
+
+def _column_of(page: PageWords, x0: float, x1: float) -> tuple[float, float]:
+    """The page's width, or the column of a two-column page that a caption set from ``x0`` to ``x1`` lies in."""
+    mid = page.width / 2
+    lines = lines_of(page.words)
+    crossing = sum(1 for w in page.words if w.x0 < mid - 4 and w.x1 > mid + 4)
+    if not lines or crossing > 0.3 * len(lines) or x0 < mid < x1:
         return 0.0, page.width
     return (mid, page.width) if x0 >= mid else (0.0, mid)
+
+
+#: Running text beside a caption on its line holds at least this many words (a table's cells beside a caption
+#: set beside its table are apart by wide gaps).
+BESIDE_WORDS = 3
+
+
+def _beside_text(line: Line, start: int, lo: float, hi: float) -> tuple[float, float]:
+    """The extent ``lo``..``hi`` narrowed to the caption's side of the running text on its line: a table set in a
+    wrapped float (``wraptable``) or in the right column beside the left one's prose has its caption start
+    mid-line, after a wide gap (``find_captions``), the paragraph beside it running on; the gap bounds the
+    table, its caption and its body alike. (Text on the right of a caption is not read so: a justified
+    caption's space after 'Table 3:' stretches as wide as a gutter.)"""
+    words = line.words
+    left = [w for w in words[:start] if w.x0 >= lo]
+    if len(left) >= BESIDE_WORDS and _running(Line(tuple(left))):
+        lo = max(lo, (left[-1].x1 + words[start].x0) / 2)
+    return lo, hi
 
 
 def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, width: float = 0.0
@@ -477,6 +499,11 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
     labels, columns = _label_columns(columns, body)
     if not columns:
         return None
+    # A row's cells are its words after its label (``_label_end``): the first column owns all of them up to the
+    # next column, a cell wider than its header reaching left of the midpoint to the stub ('80.41 +/- 0.85' under
+    # 'MLP') included.
+    columns[0] = replace(columns[0], lo=float("-inf"))
+    columns = _fitted_to_gutters(columns, _body_columns(body))
     if stub is None and labels:
         stub = labels[-1]
     data_lo = columns[0].x0 + 1  # a row label ends before the first column's header starts
@@ -520,14 +547,21 @@ _BRACKETED = re.compile(r"^[(\[]?[-+\u2212]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)%?[)\],;
 
 def _numbers_line(line: Line) -> bool:
     """Whether a line is a row of numbers: after its label (the words before its first number), at least half
-    its words are numbers (bracketed ones too: '(85.5)', '[0.61,'). A header that holds a number ('SD γ =
-    0.90' among names of columns) is not one."""
+    its words are numbers (bracketed ones too: '(85.5)', '[0.61,'), and some cell (words within ``CELL_GAP``)
+    prints a number (``_number_cell``). A header that holds a number ('SD γ = 0.90' among names of columns), or
+    whose every number is part of a name in its cell ('Case 1  Case 2  Case 3', '95% CI'), is not one."""
     words = line.words
     first = next((i for i, w in enumerate(words) if is_value(w)), None)
-    if first is None:
-        return False
+    if first is None or not any(_number_cell(cluster) for cluster in _clusters(line)):
+        return False  # every number is part of a name in its cell ('Case 1', '95% CI'): a header
     rest = words[first:]
     return 2 * sum(1 for w in rest if is_value(w) or _BRACKETED.match(squeezed(w.text))) >= len(rest)
+
+
+def _number_cell(cell: list[Word]) -> bool:
+    """Whether a cell's words (within ``CELL_GAP``) print a number, not a name holding one: it starts with a
+    number that no word goes on from ('71.2 ± 0.8', '1 · 10⁴'; not 'Case 1', '95% CI')."""
+    return is_value(cell[0]) and not (len(cell) > 1 and cell[1].text[:1].isalpha())
 
 
 #: A gap (points) narrower than this between digit groups is a thin space inside one number ('45 000').
@@ -834,6 +868,23 @@ def _body_columns(body: list[Line]) -> list[list[float]]:
     return _merged(spans)
 
 
+def _fitted_to_gutters(columns: list[Column], body_columns: list[list[float]]) -> list[Column]:
+    """Columns whose shared boundary lies in the one gap between the body's columns of numbers that falls between
+    their headers' centres, where there is exactly one: cells wider than their headers ('91.17 +/- 2.6' under
+    'LZ') reach past the midpoint between the headers, never across the gap that sets the columns apart. Where
+    no such gap, or several, fall there, the midpoint stays."""
+    out = list(columns)
+    for i in range(len(out) - 1):
+        left, right = out[i], out[i + 1]
+        lo, hi = (left.x0 + left.x1) / 2, (right.x0 + right.x1) / 2
+        gaps = [(a[1] + b[0]) / 2 for a, b in zip(body_columns, body_columns[1:], strict=False)
+                if lo < a[1] and b[0] < hi]
+        if len(gaps) == 1:
+            out[i] = replace(left, hi=gaps[0])
+            out[i + 1] = replace(right, lo=gaps[0])
+    return out
+
+
 EDGE = 1.5  # points: a header's word ends this close to its column's edge where both are set flush to it
 
 
@@ -913,8 +964,16 @@ def levels_of(name: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in name.split(" / ") if part.strip())
 
 
+#: How a curator types a sub- or superscript that the page prints as smaller letters on the line ('M_N', 'x^{2}'):
+#: left out when names are compared, on both sides.
+_SCRIPT_MARKUP = str.maketrans("", "", "_^{}")
+
+
 def _same(a: str, b: str) -> bool:
-    return squeezed(a).rstrip(MARKS).lower() == squeezed(b).rstrip(MARKS).lower()
+    """Whether two names are one printed name: compared squeezed, without trailing marks, in any case, and with a
+    sub- or superscript typed as markup ('M_N') the same as printed ('MN')."""
+    return (squeezed(a).rstrip(MARKS).lower().translate(_SCRIPT_MARKUP)
+            == squeezed(b).rstrip(MARKS).lower().translate(_SCRIPT_MARKUP))
 
 
 def matches(levels: tuple[str, ...], wanted: str) -> bool:

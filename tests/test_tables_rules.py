@@ -183,3 +183,72 @@ def test_a_cell_wider_than_its_header_is_no_part_of_the_row_label() -> None:
     assert _label_end(row, 314.1) == 3
     label_and_number = _words([("ResNet", 159.3, 186.0), ("50", 190.0, 200.0), ("85.6", 316.0, 330.0)])
     assert _label_end(label_and_number, 314.1) == 2  # a number in the label, set apart from the cells
+
+
+def _spec_words(spec: list[tuple[str, float, float]], top: float, height: float = 8.0) -> list[Word]:
+    return [Word(text, x0, top, x1, top + height) for text, x0, x1 in spec]
+
+
+def test_a_caption_set_beside_running_text_bounds_its_table_at_the_gap() -> None:
+    # ellis-library-2018 Table 3 (a wraptable) as PDFium places it: the caption starts mid-line, after the
+    # paragraph's line that runs on beside the table; the table lies right of the gap between them
+    from review.tables import _page_column
+    from review.words import PageWords
+
+    caption = _spec_words([("a", 108.4, 112.0), ("view", 115.0, 135.0), ("of", 138.0, 147.0), ("the", 149.0, 161.0),
+                           ("recognition", 164.0, 210.0), ("model", 213.0, 238.0), ("as", 242.0, 249.0),
+                           ("a", 253.0, 257.0), ("way", 260.0, 276.0), ("Table", 286.0, 308.0), ("3:", 311.0, 317.0),
+                           ("%", 322.0, 329.0), ("held-out", 332.0, 365.0), ("test", 367.0, 381.0),
+                           ("tasks", 384.0, 403.0), ("solved.", 406.0, 434.0)], 561.2)
+    page = PageWords(8, 612.0, 792.0, tuple(caption))
+    (line,) = lines_of(caption)
+    lo, hi = _page_column(page, line, 9)
+    assert 276.0 < lo < 286.0 and hi == 612.0
+    # a caption at the start of its line is bounded by its column only
+    alone = _spec_words([("Table", 108.0, 130.0), ("3:", 133.0, 140.0), ("Results.", 143.0, 180.0)], 561.2)
+    assert _page_column(PageWords(8, 612.0, 792.0, tuple(alone)), lines_of(alone)[0], 0)[0] == 0.0
+
+
+@pytest.mark.parametrize(("spec", "numbers"), [
+    # lim-plasticity-2024 Table 2's header: each number names a column with the word before it
+    ([("Case", 256.1, 279.0), ("1", 283.0, 287.0), ("Case", 319.0, 342.0), ("2", 345.0, 350.0),
+      ("Case", 382.0, 404.0), ("3", 408.0, 413.0)], False),
+    # the uncertainty-columns layout's header: '95%' starts its cell, and the word 'CI' goes on from it
+    ([("Method", 211.0, 242.0), ("Accuracy", 274.0, 312.0), ("SE", 329.0, 340.0), ("95%", 363.0, 380.0),
+      ("CI", 384.0, 393.0)], False),
+    ([("Best", 190.3, 211.0), ("0.83", 256.0, 276.0), ("0.8", 319.0, 333.0), ("0.79", 382.0, 402.0)], True),
+    # ellis-library-2018 Table 3: percentages are numbers
+    ([("%", 289.3, 296.0), ("solved", 300.0, 325.0), ("94%", 337.0, 355.0), ("79%", 367.0, 384.0),
+      ("71%", 396.0, 413.0)], True),
+])
+def test_a_line_whose_numbers_are_all_part_of_names_is_a_header(spec: list[tuple[str, float, float]],
+                                                                 numbers: bool) -> None:
+    from review.tables import _numbers_line
+
+    assert _numbers_line(Line(tuple(_spec_words(spec, 100.0)))) is numbers
+
+
+def test_cells_wider_than_their_headers_are_read_between_the_gaps_of_the_body() -> None:
+    # sinha-systematic-2021 Table 5 as PDFium places it: '91.17 +/- 2.6' (341-394) under 'LZ' (382-394) reaches
+    # left of the midpoint to the stub 'Model', and '68.66 +/- 11.6' (405-464) left of the midpoint between
+    # 'LZ' and 'GL'; the gaps between the body's columns set the cells apart
+    from review.tables import find_columns, find_rows, read_tables
+    from review.words import PageWords
+
+    rows = [("MN", [("91.17", 341.0, 363.0), ("+/-", 367.0, 378.0), ("2.6", 382.0, 394.0), ("68.66", 405.0, 428.0),
+                    ("+/-", 431.0, 443.0), ("11.6", 447.0, 464.0), ("88.05", 480.0, 503.0), ("+/-", 506.0, 518.0),
+                    ("6.5", 521.0, 533.0)]),
+            ("M4", [("66.93", 341.0, 363.0), ("+/-", 367.0, 378.0), ("3.2", 382.0, 394.0), ("69.47", 411.0, 433.0),
+                    ("+/-", 437.0, 448.0), ("4.9", 451.0, 464.0), ("70.66", 475.0, 498.0), ("+/-", 501.0, 513.0),
+                    ("12.5", 517.0, 533.0)])]
+    words = _spec_words([("Model", 303.0, 330.0), ("LZ", 382.0, 394.0), ("GL", 451.0, 464.0), ("MA", 517.0, 534.0)],
+                        618.9)
+    for k, (label, cells) in enumerate(rows):
+        words += _spec_words([(label, 303.0, 319.0), *cells], 636.4 + 13.0 * k)
+    words += _spec_words([("Table", 297.0, 323.0), ("5:", 326.0, 334.0), ("Accuracy", 339.0, 380.0),
+                          ("on", 383.0, 393.0), ("probing", 396.0, 430.0), ("tasks.", 433.0, 460.0)], 680.0)
+    (table,) = read_tables(PageWords(14, 595.0, 842.0, tuple(words)), "Table 5")
+    (mn,) = find_rows(table, "M_N")  # a subscript typed as markup names the row printed 'MN'
+    (lz,), (gl,) = find_columns(table, "LZ"), find_columns(table, "GL")
+    assert (table.cell(mn, lz).value, table.cell(mn, lz).plus_minus) == ("91.17", "2.6")
+    assert (table.cell(mn, gl).value, table.cell(mn, gl).plus_minus) == ("68.66", "11.6")
