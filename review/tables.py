@@ -547,19 +547,19 @@ _BRACKETED = re.compile(r"^[(\[]?[-+\u2212]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)%?[)\],;
 
 def _numbers_line(line: Line) -> bool:
     """Whether a line is a row of numbers: after its label (the words before its first number), at least half
-    its words are numbers (bracketed ones too: '(85.5)', '[0.61,'), and some cell (words within ``CELL_GAP``)
-    prints a number (``_number_cell``). A header that holds a number ('SD γ = 0.90' among names of columns), or
+    its words are numbers (bracketed ones too: '(85.5)', '[0.61,'), and some cell (words within ``LABEL_GAP``,
+    as wide as an interword space of a large font gets) prints a number (``_number_cell``). A header that holds a number ('SD γ = 0.90' among names of columns), or
     whose every number is part of a name in its cell ('Case 1  Case 2  Case 3', '95% CI'), is not one."""
     words = line.words
     first = next((i for i, w in enumerate(words) if is_value(w)), None)
-    if first is None or not any(_number_cell(cluster) for cluster in _clusters(line)):
+    if first is None or not any(_number_cell(cell) for cell in _label_clusters(words)):
         return False  # every number is part of a name in its cell ('Case 1', '95% CI'): a header
     rest = words[first:]
     return 2 * sum(1 for w in rest if is_value(w) or _BRACKETED.match(squeezed(w.text))) >= len(rest)
 
 
-def _number_cell(cell: list[Word]) -> bool:
-    """Whether a cell's words (within ``CELL_GAP``) print a number, not a name holding one: it starts with a
+def _number_cell(cell: tuple[Word, ...]) -> bool:
+    """Whether a cell's words print a number, not a name holding one: it starts with a
     number that no word goes on from ('71.2 ± 0.8', '1 · 10⁴'; not 'Case 1', '95% CI')."""
     return is_value(cell[0]) and not (len(cell) > 1 and cell[1].text[:1].isalpha())
 

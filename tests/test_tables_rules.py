@@ -210,9 +210,10 @@ def test_a_caption_set_beside_running_text_bounds_its_table_at_the_gap() -> None
 
 
 @pytest.mark.parametrize(("spec", "numbers"), [
-    # lim-plasticity-2024 Table 2's header: each number names a column with the word before it
-    ([("Case", 256.1, 279.0), ("1", 283.0, 287.0), ("Case", 319.0, 342.0), ("2", 345.0, 350.0),
-      ("Case", 382.0, 404.0), ("3", 408.0, 413.0)], False),
+    # lim-plasticity-2024 Table 3's header as PDFium places it: each number names a column with the word before
+    # it, an interword space of 4.6 points apart
+    ([("Case", 266.9, 289.6), ("1", 294.2, 297.5), ("Case", 323.1, 345.7), ("2", 349.3, 354.6),
+      ("Case", 379.2, 401.8), ("3", 405.6, 410.2)], False),
     # the uncertainty-columns layout's header: '95%' starts its cell, and the word 'CI' goes on from it
     ([("Method", 211.0, 242.0), ("Accuracy", 274.0, 312.0), ("SE", 329.0, 340.0), ("95%", 363.0, 380.0),
       ("CI", 384.0, 393.0)], False),
