@@ -548,8 +548,9 @@ _BRACKETED = re.compile(r"^[(\[]?[-+\u2212]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)%?[)\],;
 def _numbers_line(line: Line) -> bool:
     """Whether a line is a row of numbers: after its label (the words before its first number), at least half
     its words are numbers (bracketed ones too: '(85.5)', '[0.61,'), and some cell (words within ``LABEL_GAP``,
-    as wide as an interword space of a large font gets) prints a number (``_number_cell``). A header that holds a number ('SD γ = 0.90' among names of columns), or
-    whose every number is part of a name in its cell ('Case 1  Case 2  Case 3', '95% CI'), is not one."""
+    as wide as an interword space of a large font gets) prints a number (``_number_cell``). A header that holds
+    a number ('SD γ = 0.90' among names of columns), or whose every number is part of a name in its cell ('Case 1
+    Case 2  Case 3', '95% CI'), is not one."""
     words = line.words
     first = next((i for i, w in enumerate(words) if is_value(w)), None)
     if first is None or not any(_number_cell(cell) for cell in _label_clusters(words)):
