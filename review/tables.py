@@ -826,7 +826,12 @@ def _spanned(upper: _Piece, bottoms: list[_Piece], beside: list[_Piece], stub_fi
     free = [b.line > upper.line and not any(overlaps(o, b) for o in beside) and not (i == 0 and stub_first)
             for i, b in enumerate(bottoms)]
     centre = upper.centre
+    # A header much wider than the one column it overlaps is no first line of that column's header set on two
+    # lines: it spans a run of columns centred under it, where there is one ('10% training' over 'Ebola',
+    # 'Hep-C', 'Influenza', overlapping only the middle one)
+    wide = len(over) == 1 and all(upper.x1 - upper.x0 > 1.5 * (bottoms[i].x1 - bottoms[i].x0) for i in over)
     best: tuple[float, set[int]] | None = None
+    widest: tuple[float, set[int]] | None = None
     for start in range(len(bottoms)):
         for end in range(start, len(bottoms)):
             if not free[end]:
@@ -840,6 +845,11 @@ def _spanned(upper: _Piece, bottoms: list[_Piece], beside: list[_Piece], stub_fi
             off = abs(middle - centre)
             if off <= max(3.0, 0.15 * (bottoms[end].x1 - bottoms[start].x0)) and (best is None or off < best[0]):
                 best = (off, run)
+            if wide and len(run) > 1 and off <= max(3.0, 0.15 * (bottoms[end].x1 - bottoms[start].x0)) and (
+                    widest is None or off < widest[0]):
+                widest = (off, run)
+    if widest is not None:
+        return widest[1]
     return best[1] if best is not None else over
 
 

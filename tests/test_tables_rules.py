@@ -253,3 +253,19 @@ def test_cells_wider_than_their_headers_are_read_between_the_gaps_of_the_body() 
     (lz,), (gl,) = find_columns(table, "LZ"), find_columns(table, "GL")
     assert (table.cell(mn, lz).value, table.cell(mn, lz).plus_minus) == ("91.17", "2.6")
     assert (table.cell(mn, gl).value, table.cell(mn, gl).plus_minus) == ("68.66", "11.6")
+
+
+def test_a_header_much_wider_than_the_one_column_it_overlaps_spans_the_run_centred_under_it() -> None:
+    # kshirsagar-multitask-2016 Table 2 as PDFium places it: '10% training' overlaps only 'Hep-C' and is centred
+    # over it, and also over 'Ebola', 'Hep-C', 'Influenza', the three columns it spans
+    header = [_header_line([("10%", 249.4, 267.0), ("training", 272.0, 308.0), ("30%", 389.0, 408.0),
+                            ("training", 412.0, 448.5)], 123.9),
+              _header_line([("Ebola", 221.9, 243.0), ("Hep-C", 266.0, 291.0), ("Influenza", 306.0, 343.0),
+                            ("Ebola", 362.0, 384.0), ("Hep-C", 406.0, 432.0), ("Influenza", 446.0, 483.1)], 137.4)]
+    body = [_header_line([("STL", 137.0, 153.0), ("(Ridge", 158.0, 183.0), ("Reg.)", 187.0, 207.0),
+                          ("0.189\u00b1.09", 213.0, 252.0), ("0.702\u00b1.08", 259.0, 298.0),
+                          ("0.286\u00b1.02", 305.0, 344.0), ("0.220\u00b1.03", 353.0, 393.0),
+                          ("0.802\u00b1.03", 399.0, 439.0), ("0.428\u00b1.03", 445.0, 484.0)], 155.0)]
+    columns, _ = _columns(header, [], 137.0, body)
+    assert [c.name for c in columns] == [f"{setting} / {task}" for setting in ("10% training", "30% training")
+                                         for task in ("Ebola", "Hep-C", "Influenza")]
