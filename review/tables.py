@@ -881,16 +881,17 @@ def _body_columns(body: list[Line]) -> list[list[float]]:
 
 def _fitted_to_gutters(columns: list[Column], body_columns: list[list[float]]) -> list[Column]:
     """Columns whose shared boundary lies in the one gap between the body's columns of numbers that falls between
-    their headers' centres, where there is exactly one: cells wider than their headers ('91.17 +/- 2.6' under
-    'LZ') reach past the midpoint between the headers, never across the gap that sets the columns apart. Where
-    no such gap, or several, fall there, the midpoint stays."""
+    their headers' centres, where there is exactly one and the numbers on each side of it reach under their
+    headers' centres: cells wider than their headers ('91.17 +/- 2.6' under 'LZ') reach past the midpoint between
+    the headers, never across the gap that sets the columns apart. Where no such gap, or several, fall there
+    (a '±' and its number set apart inside a cell make a second one), the midpoint stays."""
     out = list(columns)
     for i in range(len(out) - 1):
         left, right = out[i], out[i + 1]
         lo, hi = (left.x0 + left.x1) / 2, (right.x0 + right.x1) / 2
-        gaps = [(a[1] + b[0]) / 2 for a, b in zip(body_columns, body_columns[1:], strict=False)
-                if lo < a[1] and b[0] < hi]
-        if len(gaps) == 1:
+        pairs = [(a, b) for a, b in zip(body_columns, body_columns[1:], strict=False) if lo < (a[1] + b[0]) / 2 < hi]
+        gaps = [(a[1] + b[0]) / 2 for a, b in pairs if lo < a[1] and b[0] < hi]  # numbers under both headers
+        if len(pairs) == 1 and len(gaps) == 1:
             out[i] = replace(left, hi=gaps[0])
             out[i + 1] = replace(right, lo=gaps[0])
     return out
