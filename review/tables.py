@@ -299,26 +299,51 @@ def read_tables(page: PageWords, label: str, previous: PageWords | None = None) 
         caption = " ".join(ln.text for ln in lines[at:caption_end + 1])
         carried = _open_group(previous, label) if continued and previous is not None else None
         width = max(ln.x1 for ln in lines) - min(ln.x0 for ln in lines)
-        found: list[tuple[Table, bool, float]] = []
+        found: list[tuple[list[Table], bool, float]] = []
         for block in (_block(lines[caption_end + 1:], rotated, lines[caption_end].bottom, down=True, width=width),
                       _block(lines[:at][::-1], rotated, lines[at].top, down=False, width=width)):
             if block is None:
                 continue
             block_lines, block_rotated, bounded = block
-            table = _table(label, page.number, caption, continued, block_lines, block_rotated, carried,
-                           previous.number if carried is not None and previous is not None else None)
-            if table is not None:
+            read = [_table(label, page.number, caption, continued, part, block_rotated, carried,
+                           previous.number if carried is not None and previous is not None else None, group)
+                    for part, group in _subtables(block_lines)]
+            if any(t is not None for t in read):
                 away = (block_lines[0].top - lines[caption_end].bottom if block_lines[0].top >= lines[at].top
                         else lines[at].top - block_lines[-1].bottom)
-                found.append((table, bounded, away))
+                found.append(([t for t in read if t is not None], bounded, away))
         if len(found) == 2 and found[0][1] != found[1][1]:
             found = [f for f in found if not f[1]]  # the block that runs up to another caption is that table's
         elif len(found) == 2:
             found.sort(key=lambda f: f[2])  # a caption is set closer to its own table than to the next float
             if found[0][1]:
                 found = found[:1]  # stacked between two captions: the farther block is the other caption's
-        tables += [table for table, _, _ in found]
+        tables += [table for read_block, _, _ in found for table in read_block]
     return tables
+
+
+_SUBCAPTION = re.compile(r"^\((?:[a-z]|[ivx]+)\)\S", re.IGNORECASE)
+
+
+def _is_subcaption(line: Line) -> bool:
+    """Whether a line is a subtable's caption ('(a) Sequence models'): one cell, no number, starting with a
+    subfigure's letter or numeral in parentheses."""
+    return (len(_label_clusters(line.words)) == 1 and not any(is_value(w) for w in line.words)
+            and bool(_SUBCAPTION.match("".join(squeezed(w.text) for w in line.words[:2]))))
+
+
+def _subtables(lines: list[Line]) -> list[tuple[list[Line], str | None]]:
+    """A block's subtables, each with its caption ('(a) Sequence models'), or the whole block with none.
+    Subtables under one caption (``subcaption``, ``subfloat``) set their own header and columns under their
+    own captions: each is read as a table of its own, its caption the group of its rows; lines over the first
+    subcaption (a header the subtables share) head each of them."""
+    starts = [i for i, line in enumerate(lines) if _is_subcaption(line)]
+    if not starts:
+        return [(lines, None)]
+    shared = lines[:starts[0]]
+    return [(shared + lines[i + 1:end], lines[i].text) for i, end in zip(starts, [*starts[1:], len(lines)],
+                                                                          strict=True)
+            if end > i + 1]
 
 
 def _continues(line: Line, following: Line, first: Line) -> bool:
@@ -485,7 +510,7 @@ class _Piece:
 
 
 def _table(label: str, page: int, caption: str, continued: bool, lines: list[Line], rotated: list[Word],
-           carried: str | None, carried_from: int | None) -> Table | None:
+           carried: str | None, carried_from: int | None, subcaption: str | None = None) -> Table | None:
     numeric = [_numbers_line(ln) for ln in lines]
     if True not in numeric:
         return None
@@ -534,7 +559,7 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
     outer = _multirow_levels([p[1] for p in pending], [_middle(p[2] or p[0].words) for p in pending], loose, spans)
     for (line, stub_words, cells, row_group), levels in zip(pending, outer, strict=True):
         own = _text([w for w in stub_words if w not in levels[1]]).strip()
-        path = tuple(p for p in (row_group, *levels[0], own) if p)
+        path = tuple(p for p in (subcaption, row_group, *levels[0], own) if p)
         rows.append(Row(path, line, _thousands(cells), carried_from if row_group is not None and row_group == carried
                         else None))
     words = tuple(w for ln in lines for w in ln.words) + tuple(rotated)

@@ -286,3 +286,31 @@ def test_a_gap_between_a_value_and_its_spread_inside_a_cell_is_no_column_boundar
     narrow = [Column(("LZ",), 382.0, 394.0, float("-inf"), 422.5), Column(("GL",), 451.0, 464.0, 422.5, 490.5)]
     fitted = _fitted_to_gutters(narrow, [[341.0, 394.0], [405.0, 464.0]])
     assert (fitted[0].hi, fitted[1].lo) == (399.5, 399.5)
+
+
+def test_subtables_under_one_caption_are_read_each_with_its_own_columns() -> None:
+    # kula-mixture-2018 Table 2 as PDFium places it: '(a) Sequence models' and '(b) Factorization models' each
+    # over a header of its own, set at other widths (Movielens at 123-160, then at 142-179)
+    from review.tables import find_columns, find_rows, read_tables
+    from review.words import PageWords
+
+    words = _spec_words([("Table", 54.0, 75.0), ("2:", 86.0, 92.0), ("Mean", 102.0, 124.0),
+                         ("reciprocal", 134.0, 174.0), ("rank", 184.0, 203.0), ("(MRR).", 213.0, 241.0)], 84.9)
+    words += _spec_words([("(a)", 138.0, 146.0), ("Sequence", 149.0, 182.0), ("models", 184.0, 210.0)], 140.7)
+    words += _spec_words([("Model", 59.0, 82.0), ("Movielens", 123.0, 160.0), ("Amazon", 171.0, 201.0),
+                          ("Goodbooks", 211.0, 252.0)], 160.0)
+    words += _spec_words([("LSTM", 59.0, 81.0), ("0.0908", 138.0, 160.0), ("0.1502", 179.0, 201.0),
+                          ("0.1158", 230.0, 252.0)], 175.9)
+    words += _spec_words([("Mixture-LSTM", 59.0, 113.0), ("0.1001", 136.0, 160.0), ("0.1889", 176.0, 201.0),
+                          ("0.1358", 228.0, 252.0)], 186.8)
+    words += _spec_words([("(b)", 131.0, 139.0), ("Factorization", 142.0, 189.0), ("models", 191.0, 217.0)], 200.5)
+    words += _spec_words([("Model", 59.0, 82.0), ("Movielens", 142.0, 179.0), ("Amazon", 189.0, 220.0),
+                          ("Goodbooks", 230.0, 271.0)], 219.8)
+    words += _spec_words([("Factorization", 59.0, 107.0), ("0.1053", 157.0, 179.0), ("0.1001", 197.0, 219.0),
+                          ("0.0738", 249.0, 271.0)], 235.7)
+    tables = read_tables(PageWords(4, 612.0, 792.0, tuple(words)), "Table 2")
+    found = [(t, r[0], c[0]) for t in tables if (r := find_rows(t, "(b) Factorization models / Factorization"))
+             and (c := find_columns(t, "Movielens"))]
+    assert [t.cell(row, column).value for t, row, column in found] == ["0.1053"]
+    assert [r.name for t in tables for r in t.rows] == [
+        "(a) Sequence models / LSTM", "(a) Sequence models / Mixture-LSTM", "(b) Factorization models / Factorization"]
