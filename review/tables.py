@@ -347,10 +347,15 @@ def _subtables(lines: list[Line]) -> list[tuple[list[Line], str | None]]:
 
 
 def _continues(line: Line, following: Line, first: Line) -> bool:
-    """Whether ``following`` goes on with the caption paragraph: close below, flush left or centred alike."""
+    """Whether ``following`` goes on with the caption paragraph: close below, flush left, or centred alike and
+    set with a paragraph's spaces. A centred last line of a paragraph is set at its spaces' natural width, so a
+    line centred alike with gaps wider than any space of running text (``_running``) is a table's row: the
+    header set close under a centred one-line caption (``article``'s caption above a table has no skip below
+    it)."""
     close = following.top - line.bottom < 0.8 * line.height
-    aligned = abs(following.x0 - first.x0) < 3 or abs((following.x0 + following.x1) - (first.x0 + first.x1)) < 6
-    return close and aligned and not starts_caption(following)
+    flush = abs(following.x0 - first.x0) < 3
+    centred = abs((following.x0 + following.x1) - (first.x0 + first.x1)) < 6 and _running(following)
+    return close and (flush or centred) and not starts_caption(following)
 
 
 def _page_column(page: PageWords, line: Line, start: int) -> tuple[float, float]:

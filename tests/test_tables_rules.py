@@ -314,3 +314,20 @@ def test_subtables_under_one_caption_are_read_each_with_its_own_columns() -> Non
     assert [t.cell(row, column).value for t, row, column in found] == ["0.1053"]
     assert [r.name for t in tables for r in t.rows] == [
         "(a) Sequence models / LSTM", "(a) Sequence models / Mixture-LSTM", "(b) Factorization models / Factorization"]
+
+
+def test_a_header_row_centred_under_a_one_line_caption_is_no_caption_line() -> None:
+    # the twocol-tablestar layout's Table 1 as PDFium places it: 'Model  ms/batch  GiB' sits 3 points under the
+    # centred one-line caption, centred alike; its gaps between cells are no spaces of a paragraph's line
+    from review.tables import _continues
+
+    caption = Line(tuple(_spec_words([("Table", 72.1, 94.0), ("1:", 97.0, 103.0), ("Invented", 107.0, 141.0),
+                                      ("latency", 144.0, 172.0), ("and", 175.0, 189.0), ("memory", 192.0, 225.0),
+                                      ("(test", 228.0, 245.0), ("fixture).", 248.0, 278.0)], 226.0, 9.0)))
+    header = Line(tuple(_spec_words([("Model", 124.0, 150.0), ("ms/batch", 162.0, 198.0), ("GiB", 211.0, 226.0)],
+                                    238.0, 10.1)))
+    assert not _continues(caption, header, caption)
+    # a centred last line of the caption, set with a paragraph's spaces, goes on with it
+    last = Line(tuple(_spec_words([("over", 140.0, 158.0), ("five", 161.0, 176.0), ("seeds.", 179.0, 210.0)],
+                                  238.0, 9.0)))
+    assert _continues(caption, last, caption)
