@@ -521,7 +521,9 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
         return None
     first_body = numeric.index(True)
     left_edge = min(ln.x0 for ln, n in zip(lines, numeric, strict=True) if n)
-    if first_body > 0 and _group_line(lines[first_body - 1], left_edge, rotated) and any(
+    right_edge = max(ln.x1 for ln, n in zip(lines, numeric, strict=True) if n)
+    if first_body > 0 and (_group_line(lines[first_body - 1], left_edge, rotated)
+                           or _centred_group(lines[first_body - 1], left_edge, right_edge)) and any(
             len(_clusters(ln)) > 1 for ln in lines[:first_body - 1]):
         first_body -= 1
     header, body = lines[:first_body], lines[first_body:]
@@ -557,7 +559,8 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
             pending.append((line, line.words[:n], line.words[n:], group))
         elif line.x1 <= data_lo and pending and _outer_column(line.words, spans) is not None:
             loose.append(line.words)
-        elif _group_line(line, left_edge, []) and (line.x1 <= data_lo or 2 * (line.x1 - left_edge) < right - left_edge):
+        elif _group_line(line, left_edge, []) and (line.x1 <= data_lo or 2 * (line.x1 - left_edge) < right - left_edge
+                                                   ) or _centred_group(line, left_edge, right):
             group = line.text  # a row group's name may run on over the first columns, in less than half the width
         elif pending:
             notes.append(line.text)
@@ -759,6 +762,14 @@ def _runs(ys: list[float], labels: list[tuple[float, str]]) -> list[str]:
             out[i] = text
         start = end + 1
     return out
+
+
+def _centred_group(line: Line, left_edge: float, right: float) -> bool:
+    """A line of one label centred on the table's body, no number in it, set between the header and the rows or
+    amid them: a row group's name set across the table (``\\multicolumn{n}{c}{List Processing}``)."""
+    if len(_label_clusters(line.words)) != 1 or any(is_value(w) for w in line.words):
+        return False
+    return abs((line.x0 + line.x1) - (left_edge + right)) / 2 < max(3.0, 0.03 * (right - left_edge))
 
 
 def _group_line(line: Line, left_edge: float, rotated: list[Word]) -> bool:

@@ -331,3 +331,26 @@ def test_a_header_row_centred_under_a_one_line_caption_is_no_caption_line() -> N
     last = Line(tuple(_spec_words([("over", 140.0, 158.0), ("five", 161.0, 176.0), ("seeds.", 179.0, 210.0)],
                                   238.0, 9.0)))
     assert _continues(caption, last, caption)
+
+
+def test_a_label_centred_across_the_table_names_the_rows_under_it() -> None:
+    # ellis-library-2018 Table 3 as PDFium places it: 'List Processing' and 'Text Editing' are centred on the
+    # table (289-493), between the header and the rows and amid the rows: row groups
+    from review.tables import read_tables
+    from review.words import PageWords
+
+    words = _spec_words([("Ours", 337.0, 356.0), ("No", 361.0, 373.0), ("NN", 376.0, 390.0), ("SE", 399.0, 410.0),
+                         ("NPS", 419.0, 436.0), ("PCFG", 442.0, 467.0), ("Enum", 472.0, 496.0)], 430.3)
+    words += _spec_words([("List", 361.0, 377.0), ("Processing", 379.0, 422.5)], 449.7)
+    words += _spec_words([("%", 289.3, 296.0), ("solved", 300.0, 325.0), ("94%", 337.0, 355.0), ("79%", 367.0, 384.0),
+                          ("71%", 396.0, 413.0), ("35%", 419.0, 436.0), ("62%", 446.0, 463.0), ("37%", 475.0, 492.2)],
+                         463.1)
+    words += _spec_words([("Text", 369.0, 384.0), ("Editing", 387.0, 415.8)], 484.9)
+    words += _spec_words([("%", 289.3, 296.0), ("solved", 300.0, 325.0), ("74%", 337.0, 355.0), ("43%", 367.0, 384.0),
+                          ("30%", 396.0, 413.0), ("33%", 419.0, 436.0), ("0%", 448.0, 460.0), ("4%", 477.0, 489.7)],
+                         495.8)
+    words += _spec_words([("Table", 286.0, 308.0), ("3:", 311.0, 317.0), ("%", 322.0, 329.0), ("held-out", 332.0, 365.0),
+                          ("test", 367.0, 381.0), ("tasks", 384.0, 403.0), ("solved.", 406.0, 434.0)], 515.0)
+    (table,) = read_tables(PageWords(8, 612.0, 792.0, tuple(words)), "Table 3")
+    assert [r.name for r in table.rows] == ["List Processing / % solved", "Text Editing / % solved"]
+    assert [c.name for c in table.columns] == ["Ours", "No NN", "SE", "NPS", "PCFG", "Enum"]
