@@ -449,12 +449,13 @@ PROSE_GAP = 8.0
 
 
 def is_prose(line: Line, width: float) -> bool:
-    """Whether a line is running text: at least six words, no wide gap between them, and nearly as wide as the
-    text column (``width``), which a table's line spanning the column is not without gaps between its cells."""
+    """Whether a line is running text: at least six words, no wide gap between them, fewer than half of them
+    numbers, and nearly as wide as the text column (``width``), which a table's line spanning the column is not
+    without gaps between its cells (a row of numbers set as close as words, 8 points apart, is no prose)."""
     words = line.words
     if len(words) < 6 or width <= 0 or line.x1 - line.x0 < 0.8 * width:
         return False
-    return _running(line)
+    return 2 * sum(1 for w in words if is_value(w)) < len(words) and _running(line)
 
 
 _ANY_CAPTION = re.compile(r"^(?:table|figure|fig\.|tab\.)\S*?[:.|]", re.IGNORECASE)

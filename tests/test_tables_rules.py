@@ -354,3 +354,11 @@ def test_a_label_centred_across_the_table_names_the_rows_under_it() -> None:
     (table,) = read_tables(PageWords(8, 612.0, 792.0, tuple(words)), "Table 3")
     assert [r.name for r in table.rows] == ["List Processing / % solved", "Text Editing / % solved"]
     assert [c.name for c in table.columns] == ["Ours", "No NN", "SE", "NPS", "PCFG", "Enum"]
+
+
+def test_a_row_of_numbers_set_as_close_as_words_is_no_running_text() -> None:
+    # koyama-green-2024 Table 2 as poppler places it: the numbers of 'wordGREEN' are 8.0 points apart, no wider
+    # than a justified line's spaces, and the row spans the text column
+    numbers = [(f"0.{741 + k}", 141.5 + 32.5 * k, 166.0 + 32.5 * k) for k in range(12)]
+    row = Line(tuple(_spec_words([("wordGREEN", 74.9, 134.0), *numbers], 237.0)))
+    assert not is_prose(row, 453.0)
