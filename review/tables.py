@@ -322,6 +322,17 @@ def read_tables(page: PageWords, label: str, previous: PageWords | None = None) 
     return tables
 
 
+def _title(line: Line, lines: list[Line]) -> bool:
+    """Whether a line is a subtable's title ('AUC', 'TPR@K = 10'): one cell that is no number, centred on the
+    block's ``lines`` (stacked subtables, each under its title and its own header)."""
+    cells = _label_clusters(line.words)
+    if len(cells) != 1 or _number_cell(cells[0]) or len(lines) < 2:
+        return False
+    left, right = min(ln.x0 for ln in lines), max(ln.x1 for ln in lines)
+    return abs((line.x0 + line.x1) - (left + right)) / 2 < max(3.0, 0.03 * (right - left)) and (
+        line.x1 - line.x0 < 0.5 * (right - left))
+
+
 _SUBCAPTION = re.compile(r"^\((?:[a-z]|[ivx]+)\)\S", re.IGNORECASE)
 
 
@@ -332,12 +343,22 @@ def _is_subcaption(line: Line) -> bool:
             and bool(_SUBCAPTION.match("".join(squeezed(w.text) for w in line.words[:2]))))
 
 
+def _titled(lines: list[Line]) -> list[int]:
+    """The lines that title stacked subtables: two or more titles (``_title``), each over the same header line
+    (the header each subtable repeats); none where the block is one table."""
+    found = [i for i, line in enumerate(lines[:-1]) if _title(line, lines) and not _numbers_line(lines[i + 1])]
+    heads = {squeezed(lines[i + 1].text) for i in found}
+    return found if len(found) >= 2 and len(heads) == 1 else []
+
+
 def _subtables(lines: list[Line]) -> list[tuple[list[Line], str | None]]:
     """A block's subtables, each with its caption ('(a) Sequence models'), or the whole block with none.
     Subtables under one caption (``subcaption``, ``subfloat``) set their own header and columns under their
     own captions: each is read as a table of its own, its caption the group of its rows; lines over the first
     subcaption (a header the subtables share) head each of them."""
     starts = [i for i, line in enumerate(lines) if _is_subcaption(line)]
+    if not starts:
+        starts = _titled(lines)
     if not starts:
         return [(lines, None)]
     shared = lines[:starts[0]]
@@ -428,6 +449,10 @@ def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, w
         else:
             valued = isinstance(item, Line) and any(is_value(w) for w in item.words)
             rule = numbers != valued if down else (previous and not valued)
+            lines_kept = [k for k in kept if isinstance(k, Line)]
+            if numbers and lines_kept and (isinstance(item, Line) and _title(item, lines_kept)
+                                           or isinstance(kept[-1], Line) and _title(kept[-1], lines_kept)):
+                rule = True  # a subtable's title, set apart from the subtables around it as a header is
             row = isinstance(item, Line) and sum(is_value(w) for w in item.words) >= 2
             allowed = max(GAP, 3 * (bottom - top)) if rule else max(GAP, 2.2 * (bottom - top)) if row else GAP
             if (top - reach if down else reach - bottom) > allowed:

@@ -362,3 +362,34 @@ def test_a_row_of_numbers_set_as_close_as_words_is_no_running_text() -> None:
     numbers = [(f"0.{741 + k}", 141.5 + 32.5 * k, 166.0 + 32.5 * k) for k in range(12)]
     row = Line(tuple(_spec_words([("wordGREEN", 74.9, 134.0), *numbers], 237.0)))
     assert not is_prose(row, 453.0)
+
+
+def test_stacked_subtables_each_under_a_centred_title_and_the_same_header_are_read_each() -> None:
+    # macha-classification-2023 Table 6.4 as PDFium places it (two of its three subtables, three of its columns):
+    # each subtable's title ('TPR@K = 10', 'AUC') is centred over the header it repeats, ~20 points from the
+    # subtables around it; the caption is under the last one
+    from review.tables import find_columns, find_rows, read_tables
+    from review.words import PageWords
+
+    header = [("Formulation", 90.3, 141.0), ("MNIST", 176.0, 206.0), ("FashionMNIST", 216.0, 279.0),
+              ("CIFAR10", 289.0, 326.0)]
+
+    def row(label: str, values: list[str]) -> list[tuple[str, float, float]]:
+        return [(label, 90.1, 124.0), *((v, x, x + 21.0) for v, x in zip(values, (180.0, 237.0, 297.0), strict=True))]
+
+    words = _spec_words([("TPR@K", 180.0, 218.0), ("=", 222.0, 228.0), ("10", 232.0, 242.0)], 96.5, 7.6)
+    words += _spec_words(header, 123.5, 6.7)
+    words += _spec_words(row("BinCross", ["68.54", "85.65", "31.25"]), 145.0)
+    words += _spec_words(row("TopPush", ["89.38", "93.70", "32.25"]), 161.7)
+    words += _spec_words([("AUC", 200.0, 222.0)], 190.0, 7.7)
+    words += _spec_words(header, 217.0, 6.8)
+    words += _spec_words(row("BinCross", ["99.86", "99.83", "84.00"]), 238.6)
+    words += _spec_words(row("TopPush", ["99.78", "99.42", "73.84"]), 255.3)
+    words += _spec_words([("Table", 85.3, 111.0), ("6.4:", 116.0, 132.0), ("Primal", 139.0, 172.0),
+                          ("formulation.", 177.0, 237.0)], 282.5)
+    tables = read_tables(PageWords(73, 595.0, 842.0, tuple(words)), "Table 6.4")
+    assert [r.name for t in tables for r in t.rows] == ["TPR@K = 10 / BinCross", "TPR@K = 10 / TopPush",
+                                                       "AUC / BinCross", "AUC / TopPush"]
+    found = [t.cell(r[0], c[0]).value for t in tables if (r := find_rows(t, "AUC / TopPush"))
+             and (c := find_columns(t, "CIFAR10"))]
+    assert found == ["73.84"]
