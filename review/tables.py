@@ -10,12 +10,15 @@ several levels joined by ' / ', outermost first). ``read_tables`` turns the word
    gives ...') is not a caption.
 2. **Column of the page**: on a two-column page (few words cross the gutter), a caption in one
    column keeps the table to that column; a caption across the gutter, or a one-column page, gives
-   the full width. Lines are grouped again inside that column, so that the next column's lines do
-   not join the table's.
+   the full width; a caption that starts mid-line after running text (a ``wraptable``, or the right
+   column beside the left one's prose) keeps the table right of the gap (``_beside_text``). Lines are
+   grouped again inside that extent, so that the next column's lines do not join the table's.
 3. **Block**: the caption paragraph, then the lines (and rotated words) next to it, below it or
    above it (captions under tables), until a vertical gap wider than ``GAP`` points (wider between
    header and body, and before rows set wide apart), a line of running text (``is_prose``) or another
    caption. Of two tables stacked on a page, a block that runs up to the other caption is the other's.
+   Subtables under one caption (``(a) ...``, ``(b) ...``, or centred titles over one repeated header) are
+   read each as a table of its own, the subcaption the outer level of its rows (``_subtables``).
 4. **Header and body**: the header is the block's lines before its first row of numbers (a line
    that is half numbers after its label; a line of one label at the left edge just before numbers is
    a *row group*, as in 'NT 2.5B' over its folds); the body is the rest. Header words are clustered at
@@ -30,7 +33,9 @@ several levels joined by ' / ', outermost first). ``read_tables`` turns the word
    naming the run of rows it is centred on or starts (``_runs``).
 6. **Cells**: a column owns the words whose centre lies between the midpoints to its neighbours'
    headers, which holds for right-aligned numbers under wide headers and for wide '0.681 ± 0.019'
-   cells under narrow ones; thousands set apart by a thin space are one word ('45 000').
+   cells under narrow ones, or else the one gap between the body's columns of numbers there
+   (``_fitted_to_gutters``); the first column owns a row's words after its label; thousands set apart
+   by a thin space are one word ('45 000').
 
 A table continued on the next page ('Table 5 (continued)') keeps the row group that was open at
 the end of the previous page, whose label is printed there only.
