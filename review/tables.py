@@ -176,6 +176,8 @@ class Table:
     """The group of the last rows, which a continuation on the next page carries on."""
     carried_from: int | None = None
     words: tuple[Word, ...] = field(default=(), repr=False)
+    others: tuple[Row, ...] = field(default=(), repr=False)
+    """The rows of the other subtables under the same caption: a row label they print too is ambiguous."""
 
     def cell(self, row: Row, column: Column) -> CellText:
         return read_cell([w for w in row.cells if column.lo <= w.centre < column.hi])
@@ -310,13 +312,14 @@ def read_tables(page: PageWords, label: str, previous: PageWords | None = None) 
             if block is None:
                 continue
             block_lines, block_rotated, bounded = block
-            read = [_table(label, page.number, caption, continued, part, block_rotated, carried,
-                           previous.number if carried is not None and previous is not None else None, group)
-                    for part, group in _subtables(block_lines)]
-            if any(t is not None for t in read):
+            parts = [_table(label, page.number, caption, continued, part, block_rotated, carried,
+                            previous.number if carried is not None and previous is not None else None, group)
+                     for part, group in _subtables(block_lines)]
+            read = _siblings([t for t in parts if t is not None])
+            if read:
                 away = (block_lines[0].top - lines[caption_end].bottom if block_lines[0].top >= lines[at].top
                         else lines[at].top - block_lines[-1].bottom)
-                found.append(([t for t in read if t is not None], bounded, away))
+                found.append((read, bounded, away))
         if len(found) == 2 and found[0][1] != found[1][1]:
             found = [f for f in found if not f[1]]  # the block that runs up to another caption is that table's
         elif len(found) == 2:
@@ -325,6 +328,14 @@ def read_tables(page: PageWords, label: str, previous: PageWords | None = None) 
                 found = found[:1]  # stacked between two captions: the farther block is the other caption's
         tables += [table for read_block, _, _ in found for table in read_block]
     return tables
+
+
+def _siblings(tables: list[Table]) -> list[Table]:
+    """Subtables under one caption, each knowing the others' rows (``Table.others``), so that a row label printed
+    in several of them is found ambiguous rather than looked up in the first."""
+    if len(tables) < 2:
+        return tables
+    return [replace(t, others=tuple(r for o in tables if o is not t for r in o.rows)) for t in tables]
 
 
 def _title(line: Line, lines: list[Line]) -> bool:
@@ -1070,7 +1081,10 @@ def matches(levels: tuple[str, ...], wanted: str) -> bool:
 
 
 def find_rows(table: Table, wanted: str) -> list[Row]:
-    return [row for row in table.rows if matches(row.levels, wanted)]
+    """The rows of ``table`` named ``wanted``, and, where there are any, those of its sibling subtables named so
+    too (a label printed in two subtables, cited without its subcaption, is ambiguous)."""
+    own = [row for row in table.rows if matches(row.levels, wanted)]
+    return own + [row for row in table.others if matches(row.levels, wanted)] if own else own
 
 
 def find_columns(table: Table, wanted: str) -> list[Column]:

@@ -314,6 +314,15 @@ def test_subtables_under_one_caption_are_read_each_with_its_own_columns() -> Non
     assert [t.cell(row, column).value for t, row, column in found] == ["0.1053"]
     assert [r.name for t in tables for r in t.rows] == [
         "(a) Sequence models / LSTM", "(a) Sequence models / Mixture-LSTM", "(b) Factorization models / Factorization"]
+    # a label printed in both subtables, cited without its subcaption, is ambiguous, not looked up in the first
+    words += _spec_words([("LSTM", 59.0, 81.0), ("0.1200", 157.0, 179.0), ("0.1300", 197.0, 219.0),
+                          ("0.1400", 249.0, 271.0)], 250.0)
+    tables = read_tables(PageWords(4, 612.0, 792.0, tuple(words)), "Table 2")
+    assert [[r.name for r in find_rows(t, "LSTM")] for t in tables] == [
+        ["(a) Sequence models / LSTM", "(b) Factorization models / LSTM"],
+        ["(b) Factorization models / LSTM", "(a) Sequence models / LSTM"]]
+    assert [[r.name for r in find_rows(t, "(b) Factorization models / LSTM")] for t in tables] == [
+        [], ["(b) Factorization models / LSTM"]]
 
 
 def test_a_header_row_centred_under_a_one_line_caption_is_no_caption_line() -> None:
