@@ -1,0 +1,522 @@
+"""Benchmark: pdfplumber's and camelot's table finders against the registry's own reader, on the gold cells of
+the real papers in ``../shared/papers`` (issue 22: "measure the approaches ... and keep what measures best").
+
+Every gold cell of every ``cells.tsv`` is looked up on its page by each approach and scored as the review's cell
+check scores a right record (``TableCell``), and as the two neighbour slips of ``bench_tables`` (the value of the
+neighbouring row, of the neighbouring column; caught = not pass):
+
+- ``registry``: the review's own check (``review.cells.TableCell`` through ``review.agreement.check_both``, both
+  extractors, as ``registry review`` runs it); the cell's value only, no ± claims, so that all approaches answer
+  the same question;
+- ``pdfplumber-lines``: ``page.find_tables()`` with pdfplumber's default settings (ruling lines);
+- ``pdfplumber-text``: ``page.find_tables({"vertical_strategy": "text", "horizontal_strategy": "text"})``;
+- ``camelot-stream``: ``camelot.read_pdf(path, pages=N, flavor="stream")``.
+
+A finder gives grids of cell texts with their regions on the page; the same reading turns each into rows and
+columns for all three (``read_grid``), and the same rules locate the cited cell (``locate``):
+
+1. **Which grid is the cited table.** The captions of the page are found with the registry's own caption rules
+   (``review.tables.find_captions`` and ``starts_caption``, over pdfplumber's words; a figure's caption claims
+   no grid, since finders often take it into a table's grid). Each grid belongs to the caption nearest to it vertically among those it overlaps horizontally (0 where the grid holds the caption: the
+   text strategy often takes the caption into its grid); the cited caption's grids are tried nearest first.
+   Where the page has no caption of the label (a table continued from the page before, a caption printed
+   sideways), the grids no other caption claims are tried, top first.
+2. **Header and body.** The header is the grid's rows before its first row of values (a row whose non-empty
+   cells after its label are half values or more); the stub is the leading columns where no body row holds a
+   value. A body row with labels and no values is a row group over the rows under it; an empty stub cell takes
+   the label above it (a ``\\multirow``); an empty header cell above the bottom header row takes the header to
+   its left (a spanning ``\\multicolumn``).
+3. **Row and column.** A row or column matches a gold path as the review's lookup does
+   (``review.tables.matches``: its last levels, or its levels joined); exactly one row and one column must match,
+   as in the review. A gold ``#N`` (the Nth printing of a repeated label) takes the Nth matching row, which the
+   review's locators cannot name (so the finders get those cells, the reader cannot).
+4. **Value.** The cell's text is read by the project's one reading of printed numbers
+   (``registry.numbers.read_number``), else its first number, and compared with the gold's value: equal is
+   pass, another number or none is fail; no grid, row or column found is ``cannot check``.
+
+Seconds per page (``s/page``): for a finder, its own call on the page (parsing the page included, pdfplumber's
+page cache emptied between finders); for the registry, both extractors' extraction of the paper shared out
+over its pages plus reading every cited table of the page with both extractors' words.
+
+Usage: ``python benchmarks/bench_table_finders.py [--papers DIR] [--only SLUG,...] [--finders NAME,...]
+[--show N]``. A finder whose library is not installed is skipped with one line (``pip install -e '.[bench]'``).
+A benchmark to run by hand, not a timed test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this checkout's code, not an installed copy
+
+from benchmarks.bench_tables import _FIRST_NUMBER, PAPERS, Gold, read_gold, slips, verdict  # noqa: E402
+
+#: The slips of ``bench_tables`` that a grid can be asked about (the others move the claim to another table).
+SLIP_KINDS = ("neighbouring row", "neighbouring column")
+PASS, FAIL, CANNOT = "pass", "fail", "cannot check"
+_TABLE = re.compile(r"^tab", re.IGNORECASE)
+_REPEAT = re.compile(r"\s+#(\d+)$")
+#: A cell that prints a value: a number (after a bound or a bracket), then at most a mark or a unit's letter.
+_VALUE_CELL = re.compile(r"^[<>\u2264\u2265~\u2248]?[(\[]?[-+\u2212\u2013]?(?:\d|\.\d)")
+
+
+# -- what a finder gives ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Grid:
+    """One table as a finder found it: its region (points from the page's top-left corner) and its cells' texts."""
+
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    cells: tuple[tuple[str, ...], ...]
+
+    @classmethod
+    def of(cls, box: tuple[float, float, float, float], rows: list[list[str | None]]) -> Grid:
+        width = max((len(r) for r in rows), default=0)
+        cells = tuple(tuple(_clean(c) for c in r) + ("",) * (width - len(r)) for r in rows)
+        return cls(*box, cells)
+
+
+def _clean(text: str | None) -> str:
+    return " ".join((text or "").split())  # a cell set on two lines comes as 'Set A\nPPL': one line, as printed
+
+
+@dataclass(frozen=True)
+class Caption:
+    """A caption's first line on the page: its label ('' for another table's or a figure's) and its box."""
+
+    label: str
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+
+
+# -- the finders -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Finder:
+    """One approach: its name, the module it needs, and how it finds the grids of one page of an open PDF."""
+
+    name: str
+    module: str
+    find: Callable[[Path, object, int], list[Grid]] | None  # (path, pdfplumber's PDF, page from 1)
+
+    def missing(self) -> str | None:
+        """Why this finder cannot run here (its library is not installed), or None."""
+        import importlib.util
+
+        if importlib.util.find_spec(self.module) is None:
+            return f"{self.name}: skipped, {self.module} is not installed (pip install -e '.[bench]')"
+        return None
+
+
+def _plumber(settings: dict[str, str]) -> Callable[[Path, object, int], list[Grid]]:
+    def find(path: Path, pdf: object, page_number: int) -> list[Grid]:
+        page = pdf.pages[page_number - 1]  # type: ignore[attr-defined]
+        grids = [Grid.of(t.bbox, t.extract()) for t in page.find_tables(settings)]
+        page.flush_cache()  # the next finder parses the page again, as it would alone
+        return grids
+
+    return find
+
+
+def _camelot(path: Path, pdf: object, page_number: int) -> list[Grid]:
+    import camelot
+
+    height = float(pdf.pages[page_number - 1].height)  # type: ignore[attr-defined]
+    grids = []
+    for table in camelot.read_pdf(str(path), pages=str(page_number), flavor="stream"):
+        x1, y1, x2, y2 = table._bbox  # PDF points from the bottom-left corner
+        grids.append(Grid.of((x1, height - y2, x2, height - y1), table.df.values.tolist()))
+    return grids
+
+
+REGISTRY = Finder("registry", "review", None)
+FINDERS = (
+    REGISTRY,
+    Finder("pdfplumber-lines", "pdfplumber", _plumber({})),
+    Finder("pdfplumber-text", "pdfplumber", _plumber({"vertical_strategy": "text", "horizontal_strategy": "text"})),
+    Finder("camelot-stream", "camelot", _camelot),
+)
+
+
+# -- captions, with the registry's own rules -------------------------------------------------------
+
+
+def page_captions(pdf: object, page_number: int, labels: set[str]) -> list[Caption]:
+    """Every caption line of the page: those of ``labels`` by the review's caption rule, and any other table's
+    or figure's caption start (to tell which grid is whose)."""
+    from review.tables import find_captions, starts_caption
+    from review.words import PageWords, Word, lines_of
+
+    page = pdf.pages[page_number - 1]  # type: ignore[attr-defined]
+    words = tuple(Word(w["text"], float(w["x0"]), float(w["top"]), float(w["x1"]), float(w["bottom"]),
+                       rotated=not w.get("upright", True)) for w in page.extract_words())
+    page.flush_cache()
+    pagewords = PageWords(page_number, float(page.width), float(page.height), words)
+    captions: list[Caption] = []
+    taken: set[tuple[float, float]] = set()
+    for label in sorted(labels):
+        for line, start in find_captions(pagewords, label):
+            first = line.words[start]
+            captions.append(Caption(label, first.x0, line.top, line.x1, line.bottom))
+            taken.add((line.top, first.x0))
+    for line in lines_of(words):  # another table's caption (a figure's claims no grid)
+        if starts_caption(line) and _TABLE.match(line.words[0].text) and (line.top, line.x0) not in taken:
+            captions.append(Caption("", line.x0, line.top, line.x1, line.bottom))
+    return captions
+
+
+def _gap(grid: Grid, caption: Caption) -> float:
+    """The vertical distance between a grid and a caption line (0 where the grid's region holds the caption)."""
+    return max(grid.top - caption.bottom, caption.top - grid.bottom, 0.0)
+
+
+def _beside(grid: Grid, caption: Caption) -> bool:
+    return min(grid.x1, caption.x1) > max(grid.x0, caption.x0)
+
+
+def candidates(grids: list[Grid], captions: list[Caption], label: str) -> list[Grid]:
+    """The grids that may be ``label``'s table, in the order they are tried (see the module's docstring, 1)."""
+    owner: dict[int, Caption | None] = {}
+    for i, grid in enumerate(grids):
+        near = [c for c in captions if _beside(grid, c)]
+        owner[i] = min(near, key=lambda c: _gap(grid, c)) if near else None
+    own = [c for c in captions if c.label == label]
+    if own:
+        mine = [(min(_gap(grids[i], c) for c in own), i) for i, c in owner.items() if c is not None and c.label == label]
+        return [grids[i] for _, i in sorted(mine)]
+    free = [i for i, c in owner.items() if c is None or c.label == ""]
+    return [grids[i] for i in sorted(free, key=lambda i: grids[i].top)]
+
+
+# -- reading a grid the same way for every finder ---------------------------------------------------
+
+
+def is_value(text: str) -> bool:
+    """Whether a cell prints a value (a number first, then at most marks, a ± or interval, a unit's sign)."""
+    if not _VALUE_CELL.match(text):
+        return False
+    return sum(c.isalpha() for c in text) <= 1  # '73.1a' (a mark), '12.3%'; '2-layer', '3D conv' are labels
+
+
+@dataclass(frozen=True)
+class ReadGrid:
+    """A grid read as a table: each body row's label levels, each value column's header levels, and its cells."""
+
+    rows: tuple[tuple[tuple[str, ...], int], ...]  # (levels, index into the grid's cells)
+    columns: tuple[tuple[tuple[str, ...], int], ...]
+    cells: tuple[tuple[str, ...], ...]
+
+
+def read_grid(grid: Grid) -> ReadGrid:
+    """Header, stub, row groups and column paths of a grid (the module's docstring, 2)."""
+    cells = grid.cells
+    width = len(cells[0]) if cells else 0
+    first = next((i for i, row in enumerate(cells) if _values_row(row)), None)
+    if first is None or width == 0:
+        return ReadGrid((), (), cells)
+    body = cells[first:]
+    stub = next((j for j in range(width) if any(is_value(r[j]) for r in body)), width)
+    rows: list[tuple[tuple[str, ...], int]] = []
+    group = ""
+    above = [""] * stub
+    for i, row in enumerate(body, start=first):
+        labels = list(row[:stub])
+        if not any(is_value(c) for c in row[stub:]):
+            if any(row):
+                group = next(c for c in row if c)  # a label line over the rows under it
+            continue
+        innermost = max((j for j in range(stub) if labels[j]), default=-1)
+        for j in range(innermost):  # an outer label set once beside its rows (a \multirow) goes on down
+            labels[j] = labels[j] or above[j]
+        above = labels
+        levels = tuple(t for t in ([group] if group else []) + labels if t)
+        rows.append((levels, i))
+    header = cells[:first]
+    columns = []
+    for j in range(stub, width):
+        levels = []
+        for h, line in enumerate(header):
+            text = line[j]
+            if not text and h < len(header) - 1:  # a spanning header set over this column from the left
+                text = next((line[k] for k in range(j - 1, stub - 1, -1) if line[k]), "")
+            if text and (not levels or levels[-1] != text):
+                levels.append(text)
+        columns.append((tuple(levels), j))
+    return ReadGrid(tuple(rows), tuple(columns), cells)
+
+
+def _values_row(row: tuple[str, ...]) -> bool:
+    filled = [c for c in row if c]
+    values = sum(is_value(c) for c in filled)
+    labels = next((k for k, c in enumerate(filled) if is_value(c)), len(filled))
+    return values > 0 and values * 2 >= len(filled) - labels
+
+
+def number_in(text: str) -> Decimal | None:
+    """A cell's or gold's number: the whole text read as one printed number, else its first number."""
+    from registry.numbers import read_number
+
+    reading = read_number(text)
+    if reading.value is not None:
+        return reading.value
+    found = _FIRST_NUMBER.search(text)
+    if found is None:
+        return None
+    digits = found.group(0).translate(str.maketrans({"\u2212": "-", "\u2013": "-", ",": None, " ": None,
+                                                     "\u2009": None, "\u202f": None}))
+    try:
+        return Decimal(digits)
+    except InvalidOperation:
+        return None
+
+
+@dataclass(frozen=True)
+class Found:
+    """A gold cell looked up in a finder's grids: the cell's text where it was found, else why not."""
+
+    text: str | None
+    why: str = ""
+
+
+def locate(grids: list[Grid], row: str, column: str) -> Found:
+    """The cell at ``row`` and ``column`` in the first of ``grids`` (tried in order) that has the row."""
+    from review.tables import matches
+
+    if not grids:
+        return Found(None, "no grid by the caption")
+    repeat = _REPEAT.search(row)
+    wanted = row[:repeat.start()] if repeat else row
+    for grid in grids:
+        read = read_grid(grid)
+        rows = [i for levels, i in read.rows if matches(levels, wanted)]
+        if not rows:
+            continue
+        if repeat:
+            nth = int(repeat.group(1))
+            if nth > len(rows):
+                return Found(None, f"row '{row}': only {len(rows)} rows named '{wanted}'")
+            at = rows[nth - 1]
+        elif len(rows) > 1:
+            return Found(None, f"row '{row}' matches {len(rows)} rows")
+        else:
+            at = rows[0]
+        columns = [j for levels, j in read.columns if matches(levels, column)]
+        if len(columns) != 1:
+            names = ", ".join(f"'{' / '.join(levels)}'" for levels, _ in read.columns[:8])
+            return Found(None, f"{len(columns)} columns match '{column}' (columns: {names})")
+        return Found(read.cells[at][columns[0]])
+    names = ", ".join(f"'{' / '.join(levels)}'" for levels, _ in read_grid(grids[0]).rows[:8])
+    return Found(None, f"no row '{row}' in {len(grids)} grid(s) (first grid's rows: {names})")
+
+
+def score(found: Found, value: str) -> str:
+    """pass, fail or cannot check for ``value`` (a decimal as printed) looked up as ``found``."""
+    if found.text is None:
+        return CANNOT
+    number, wanted = number_in(found.text), number_in(value)
+    return PASS if number is not None and number == wanted else FAIL
+
+
+# -- running a paper -------------------------------------------------------------------------------
+
+
+@dataclass
+class Result:
+    """One approach on one paper."""
+
+    slug: str
+    right: Counter[str] = field(default_factory=Counter)
+    slips: Counter[str] = field(default_factory=Counter)
+    why: Counter[str] = field(default_factory=Counter)  # why cells could not be checked, by kind
+    seconds: float = 0.0
+    pages: int = 0
+    unpassed: list[tuple[Gold, str, str]] = field(default_factory=list)
+
+
+def _slips_of(gold: list[Gold]) -> list[tuple[str, Gold, str]]:
+    return [(kind, cell, value) for kind, cell, value, moved in slips(gold) if kind in SLIP_KINDS and not moved]
+
+
+@contextmanager
+def _opened(path: Path) -> Iterator[object]:
+    import pdfplumber
+
+    with pdfplumber.open(str(path)) as pdf:
+        yield pdf
+
+
+def run_finder(finder: Finder, folder: Path) -> Result:
+    """One finder on one paper: every gold cell and its neighbour slips."""
+    gold = read_gold(folder / "cells.tsv")
+    path = folder / "paper.pdf"
+    result = Result(folder.name)
+    labels = {c.table for c in gold}
+    located: dict[tuple[int, str, str, str], Found] = {}
+    with _opened(path) as pdf:
+        assert finder.find is not None
+        for page in sorted({c.page for c in gold}):
+            started = time.perf_counter()
+            grids = finder.find(path, pdf, page)
+            result.seconds += time.perf_counter() - started
+            result.pages += 1
+            captions = page_captions(pdf, page, labels)
+            for cell in (c for c in gold if c.page == page):
+                key = (page, cell.table, cell.row, cell.column)
+                if key not in located:
+                    located[key] = locate(candidates(grids, captions, cell.table), cell.row, cell.column)
+    for cell in gold:
+        found = located[(cell.page, cell.table, cell.row, cell.column)]
+        outcome = score(found, cell.value)
+        result.right[outcome] += 1
+        if outcome == CANNOT:
+            result.why[_why_kind(found.why)] += 1
+        if outcome != PASS:
+            result.unpassed.append((cell, outcome, found.why or f"the cell prints '{found.text}'"))
+    for _kind, cell, value in _slips_of(gold):
+        outcome = score(located[(cell.page, cell.table, cell.row, cell.column)], value)
+        result.slips["passed" if outcome == PASS else f"caught ({outcome})"] += 1
+    return result
+
+
+def _why_kind(why: str) -> str:
+    for kind in ("no grid", "no row", "columns match", "rows named", "matches"):
+        if kind in why:
+            return {"matches": "row ambiguous", "rows named": "row ambiguous", "columns match": "no column"}.get(
+                kind, kind)
+    return why
+
+
+def run_registry(folder: Path) -> Result:
+    """The review's own cell check on one paper, the cell's value only (``TableCell``), both extractors."""
+    from review.agreement import check_both
+    from review.cells import TableCell
+    from review.extract import read_pdf
+    from review.tables import read_tables
+
+    gold = read_gold(folder / "cells.tsv")
+    result = Result(folder.name)
+    started = time.perf_counter()
+    readings = read_pdf(folder / "paper.pdf")
+    extracted = time.perf_counter() - started
+    pages = sorted({c.page for c in gold})
+    started = time.perf_counter()
+    for doc in readings.all:  # reading alone: every cited table on its page, both extractors, nothing cached
+        for page, label in {(c.page, c.table) for c in gold}:
+            words = doc.page_words(page)
+            if words is not None:
+                read_tables(words, label, doc.page_words(page - 1) if page > 1 else None)
+    result.seconds = extracted * len(pages) / readings.primary.page_count + time.perf_counter() - started
+    result.pages = len(pages)
+    for cell in gold:
+        claim = TableCell("bench", "table cell", cell.page, cell.table, cell.row, cell.column,  # type: ignore[arg-type]
+                          cell.printed_value)
+        assertion = check_both(claim, readings)
+        outcome = verdict(assertion)
+        result.right[outcome] += 1
+        if outcome == CANNOT:
+            result.why[_registry_why(assertion.detail)] += 1
+        if outcome != PASS:
+            result.unpassed.append((cell, outcome, assertion.detail))
+    for _kind, cell, value in _slips_of(gold):
+        claim = TableCell("bench", "table cell", cell.page, cell.table, cell.row, cell.column,  # type: ignore[arg-type]
+                          value)
+        outcome = verdict(check_both(claim, readings))
+        result.slips["passed" if outcome == PASS else f"caught ({outcome})"] += 1
+    return result
+
+
+def _registry_why(detail: str) -> str:
+    for needle, kind in (("no caption", "no grid"), ("no row", "no row"), ("printed", "row ambiguous"),
+                         ("column", "no column")):
+        if needle in detail:
+            return kind
+    return "other"
+
+
+# -- printing --------------------------------------------------------------------------------------
+
+
+def _right(c: Counter[str]) -> str:
+    total = sum(c.values())
+    return (f"{c[PASS]:5d}/{total:<5d} pass {100 * c[PASS] / max(total, 1):5.1f}%  fail {c[FAIL]:4d}  "
+            f"cannot {c[CANNOT]:4d}")
+
+
+def _slips(c: Counter[str]) -> str:
+    total = sum(c.values())
+    return f"caught {total - c['passed']:5d}/{total:<5d} passed {c['passed']:4d}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--papers", type=Path, default=PAPERS)
+    parser.add_argument("--only", default="", help="comma-separated paper slugs")
+    parser.add_argument("--finders", default=",".join(f.name for f in FINDERS),
+                        help="comma-separated approaches: " + ", ".join(f.name for f in FINDERS))
+    parser.add_argument("--show", type=int, default=0, help="print this many unpassed right cells per paper")
+    args = parser.parse_args(argv)
+    if not args.papers.is_dir():
+        print(f"no corpus at {args.papers}: pass --papers DIR")
+        return 1
+    folders = sorted(p for p in args.papers.iterdir() if (p / "cells.tsv").is_file() and (p / "paper.pdf").is_file())
+    if args.only:
+        wanted = set(args.only.split(","))
+        folders = [f for f in folders if f.name in wanted]
+    if not folders:
+        print(f"no papers with cells.tsv and paper.pdf under {args.papers}")
+        return 1
+    chosen = [f for f in FINDERS if f.name in set(args.finders.split(","))]
+    if any(f.find is not None for f in chosen) and (why := Finder("pdfplumber", "pdfplumber", None).missing()):
+        print(f"{why} (it also finds the captions for every finder)")
+        chosen = [f for f in chosen if f.find is None]
+    overall: dict[str, Result] = {}
+    for finder in chosen:
+        why = finder.missing()
+        if why:
+            print(why)
+            continue
+        print(f"\n== {finder.name}\n{'paper':28s} {'right cells (value)':50s} {'neighbour slips':32s} s/page")
+        total = Result("overall")
+        for folder in folders:
+            result = run_registry(folder) if finder.find is None else run_finder(finder, folder)
+            print(f"{result.slug:28s} {_right(result.right):50s} {_slips(result.slips):32s} "
+                  f"{result.seconds / max(result.pages, 1):.3f}", flush=True)
+            for cell, outcome, why in result.unpassed[:args.show]:
+                print(f"    {outcome}: {cell.table} p.{cell.page} row '{cell.row}' column '{cell.column}' "
+                      f"'{cell.printed}': {why[:240]}")
+            total.right += result.right
+            total.slips += result.slips
+            total.why += result.why
+            total.seconds += result.seconds
+            total.pages += result.pages
+        print(f"{'overall':28s} {_right(total.right):50s} {_slips(total.slips):32s} "
+              f"{total.seconds / max(total.pages, 1):.3f}")
+        print("    cannot check, by cause: " + ", ".join(f"{k} {v}" for k, v in total.why.most_common()))
+        overall[finder.name] = total
+    if len(overall) > 1:
+        print(f"\n{'approach':20s} {'right cells':50s} {'neighbour slips':32s} s/page")
+        for name, total in overall.items():
+            print(f"{name:20s} {_right(total.right):50s} {_slips(total.slips):32s} "
+                  f"{total.seconds / max(total.pages, 1):.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
