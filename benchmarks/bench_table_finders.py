@@ -17,15 +17,17 @@ columns for all three (``read_grid``), and the same rules locate the cited cell 
 
 1. **Which grid is the cited table.** The captions of the page are found with the registry's own caption rules
    (``review.tables.find_captions`` and ``starts_caption``, over pdfplumber's words; a figure's caption claims
-   no grid, since finders often take it into a table's grid). Each grid belongs to the caption nearest to it vertically among those it overlaps horizontally (0 where the grid holds the caption: the
-   text strategy often takes the caption into its grid); the cited caption's grids are tried nearest first.
-   Where the page has no caption of the label (a table continued from the page before, a caption printed
-   sideways), the grids no other caption claims are tried, top first.
+   no grid, since finders often take it into a table's grid). Each grid belongs to the caption nearest to it
+   vertically among those it overlaps horizontally (0 where the grid holds the caption: the text strategy often
+   takes the caption into its grid); the cited caption's grids are tried nearest first. Where the page has no
+   caption of the label (a table continued from the page before, a caption printed sideways), the grids no
+   other caption claims are tried, top first.
 2. **Header and body.** The header is the grid's rows before its first row of values (a row whose non-empty
    cells after its label are half values or more); the stub is the leading columns where no body row holds a
-   value. A body row with labels and no values is a row group over the rows under it; an empty stub cell takes
-   the label above it (a ``\\multirow``); an empty header cell above the bottom header row takes the header to
-   its left (a spanning ``\\multicolumn``).
+   value. A body row with labels and no values is a row group over the rows under it (in an outer label
+   column, that column's label from there on); an empty outer stub cell takes the label above it (a
+   ``\\multirow``); an empty header cell above the bottom header row takes the header to its left (a spanning
+   ``\\multicolumn``).
 3. **Row and column.** A row or column matches a gold path as the review's lookup does
    (``review.tables.matches``: its last levels, or its levels joined); exactly one row and one column must match,
    as in the review. A gold ``#N`` (the Nth printing of a repeated label) takes the Nth matching row, which the
@@ -49,7 +51,7 @@ import argparse
 import re
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -199,7 +201,8 @@ def candidates(grids: list[Grid], captions: list[Caption], label: str) -> list[G
         owner[i] = min(near, key=lambda c: _gap(grid, c)) if near else None
     own = [c for c in captions if c.label == label]
     if own:
-        mine = [(min(_gap(grids[i], c) for c in own), i) for i, c in owner.items() if c is not None and c.label == label]
+        mine = [(min(_gap(grids[i], c) for c in own), i) for i, c in owner.items()
+                if c is not None and c.label == label]
         return [grids[i] for _, i in sorted(mine)]
     free = [i for i, c in owner.items() if c is None or c.label == ""]
     return [grids[i] for i in sorted(free, key=lambda i: grids[i].top)]
@@ -239,8 +242,11 @@ def read_grid(grid: Grid) -> ReadGrid:
     for i, row in enumerate(body, start=first):
         labels = list(row[:stub])
         if not any(is_value(c) for c in row[stub:]):
-            if any(row):
-                group = next(c for c in row if c)  # a label line over the rows under it
+            outer = next((j for j, c in enumerate(row) if c), None)
+            if outer is not None and outer < stub - 1:  # an outer label set at the top of its rows
+                above = above[:outer] + [row[outer]] + [""] * (stub - outer - 1)
+            elif outer is not None:
+                group = row[outer]  # a label line over the rows under it
             continue
         innermost = max((j for j in range(stub) if labels[j]), default=-1)
         for j in range(innermost):  # an outer label set once beside its rows (a \multirow) goes on down

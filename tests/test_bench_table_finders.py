@@ -1,0 +1,125 @@
+"""The scoring of ``benchmarks/bench_table_finders.py`` (issue 22: other table finders measured against the review's
+reader): which grid is the cited table, how a grid's rows and columns are named, and the three verdicts, on
+hand-made grids; then one finder end to end on one real paper (skipped where the corpus or pdfplumber is absent).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from benchmarks.bench_table_finders import (
+    CANNOT,
+    FAIL,
+    FINDERS,
+    PAPERS,
+    PASS,
+    Caption,
+    Finder,
+    Grid,
+    candidates,
+    locate,
+    main,
+    read_gold,
+    read_grid,
+    run_finder,
+    score,
+)
+
+#: A hand-made table (a test fixture, invented numbers): a spanning header over two columns, a stub of two label
+#: columns whose outer label is set once (a \multirow), a label line over a row group, and a label printed twice.
+RESULTS = Grid(100.0, 200.0, 400.0, 320.0, (
+    ("Model", "", "Set A", "", "Set B"),
+    ("", "", "Acc", "F1", "Acc"),
+    ("Zero-shot", "Base", "71.4", "0.52", "\u221212.5"),
+    ("", "Large", "73.1\u2020", "0.61", "68.0 \u00b1 0.3"),
+    ("Fine-tuned", "", "", "", ""),
+    ("", "Base", "80.2", "0.70", "75.5"),
+    ("", "Base", "81.0", "0.71", "76.1"),
+))
+CAPTION = Caption("Table 2", 100.0, 180.0, 400.0, 190.0)  # set over the table
+
+
+def test_row_and_column_paths_of_a_grid() -> None:
+    read = read_grid(RESULTS)
+    assert [levels for levels, _ in read.rows] == [
+        ("Zero-shot", "Base"), ("Zero-shot", "Large"), ("Fine-tuned", "Base"), ("Fine-tuned", "Base")]
+    assert [levels for levels, _ in read.columns] == [("Set A", "Acc"), ("Set A", "F1"), ("Set B", "Acc")]
+
+
+@pytest.mark.parametrize(("row", "column", "value", "expected"), [
+    ("Zero-shot / Base", "Set A / Acc", "71.4", PASS),  # found, equal
+    ("Large", "F1", "0.61", PASS),  # the last levels of a path name it, as in the review
+    ("Zero-shot / Large", "Set A / Acc", "73.1", PASS),  # a mark after the value is no part of it
+    ("Zero-shot / Base", "Set B / Acc", "-12.5", PASS),  # a U+2212 minus is a minus
+    ("Zero-shot / Large", "Set B / Acc", "68.0", PASS),  # the value before its ±
+    ("Zero-shot / Base", "Set A / Acc", "73.1", FAIL),  # found, another number: the neighbouring row's value
+    ("Zero-shot / Base", "Set A / F1", "71.4", FAIL),  # the neighbouring column's
+    ("Zero-shot / Base", "Set B / Acc", "12.5", FAIL),  # the sign counts
+    ("Fine-tuned / Base #2", "Set B / Acc", "76.1", PASS),  # the Nth printing of a repeated label
+    ("Fine-tuned / Base #1", "Set B / Acc", "76.1", FAIL),
+    ("Zero-shot / Huge", "Set A / Acc", "71.4", CANNOT),  # no such row
+    ("Zero-shot / Base", "Set C / Acc", "71.4", CANNOT),  # no such column
+    ("Fine-tuned / Base", "Set A / Acc", "80.2", CANNOT),  # two rows match and no #N says which
+    ("Base #3", "Set A / Acc", "81.0", PASS),  # N counts the label's rows from the top of the table
+    ("Base #4", "Set A / Acc", "80.2", CANNOT),
+    ("Zero-shot / Base", "Acc", "71.4", CANNOT),  # 'Acc' is under both sets
+])
+def test_scoring_a_cell(row: str, column: str, value: str, expected: str) -> None:
+    found = locate(candidates([RESULTS], [CAPTION], "Table 2"), row, column)
+    assert score(found, value) == expected, found
+    if expected == CANNOT:
+        assert found.why  # says what was read instead
+
+
+def test_a_cell_that_prints_no_number_fails() -> None:
+    grid = Grid(0.0, 0.0, 10.0, 10.0, (("", "Acc", "F1"), ("Base", "71.4", "0.52"), ("Large", "n/a", "0.61")))
+    assert score(locate([grid], "Large", "Acc"), "73.1") == FAIL
+
+
+def test_which_grid_is_the_cited_table() -> None:
+    """Two tables stacked on a page, captions above: each grid is its nearest caption's; a caption with no grid
+    near it gets none; a page with no caption of the label (a continued table) tries the unclaimed grids."""
+    first = Grid(100.0, 110.0, 400.0, 200.0, (("", "Acc"), ("Base", "1.0")))
+    second = Grid(100.0, 260.0, 400.0, 360.0, (("", "Acc"), ("Base", "2.0")))
+    beside = Grid(450.0, 100.0, 550.0, 400.0, (("", "Acc"), ("Base", "3.0")))  # the other column of the page
+    captions = [Caption("Table 1", 100.0, 95.0, 400.0, 105.0), Caption("Table 2", 100.0, 245.0, 400.0, 255.0)]
+    assert candidates([second, first, beside], captions, "Table 1") == [first]
+    assert candidates([second, first, beside], captions, "Table 2") == [second]
+    assert score(locate(candidates([first, second], captions, "Table 2"), "Base", "Acc"), "2.0") == PASS
+    assert score(locate(candidates([first, second], captions, "Table 2"), "Base", "Acc"), "1.0") == FAIL
+    assert candidates([beside], captions, "Table 1") == []
+    assert score(locate([], "Base", "Acc"), "1.0") == CANNOT
+    assert candidates([second, beside], [], "Table 3") == [beside, second]  # top first
+
+
+def test_a_finder_whose_library_is_missing_is_skipped_in_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    absent = Finder("nothing-here", "no_such_table_finder_module", lambda path, pdf, page: [])
+    assert absent.missing() == ("nothing-here: skipped, no_such_table_finder_module is not installed "
+                                "(pip install -e '.[bench]')")
+    monkeypatch.setattr("benchmarks.bench_table_finders.FINDERS", (absent,))
+    if not PAPERS.is_dir():
+        pytest.skip(f"the corpus of real papers is not at {PAPERS}")
+    assert main(["--finders", "nothing-here", "--only", "kula-mixture-2018"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    skipped = [line for line in out if "skipped" in line]
+    assert len(skipped) == 1 and "not installed" in skipped[0], out
+
+
+@pytest.mark.skipif(not PAPERS.is_dir(), reason=f"the corpus of real papers is not at {PAPERS}")
+@pytest.mark.skipif(importlib.util.find_spec("pdfplumber") is None,
+                    reason="pdfplumber is not installed (pip install -e '.[bench]')")
+def test_pdfplumber_text_strategy_on_a_real_paper() -> None:
+    """giordano-covariances-2018 (JMLR, one column, booktabs): its Table 2 is read by pdfplumber's text strategy;
+    every gold cell gets one verdict and none of its neighbour slips passes."""
+    finder = next(f for f in FINDERS if f.name == "pdfplumber-text")
+    result = run_finder(finder, PAPERS / "giordano-covariances-2018")
+    gold = read_gold(PAPERS / "giordano-covariances-2018" / "cells.tsv")
+    assert sum(result.right.values()) == len(gold)
+    assert result.right[PASS] > 0 and result.right[FAIL] == 0
+    assert result.slips["passed"] == 0 and sum(result.slips.values()) > 0
+    assert result.pages == len({c.page for c in gold})
+    passed = {(c.table, c.row, c.column) for c in gold} - {(c.table, c.row, c.column) for c, _, _ in result.unpassed}
+    assert ("Table 2", "\u03b22", "MCMC") in passed
