@@ -23,15 +23,17 @@ columns for all three (``read_grid``), and the same rules locate the cited cell 
    caption of the label (a table continued from the page before, a caption printed sideways), the grids no
    other caption claims are tried, top first.
 2. **Header and body.** The header is the grid's rows before its first row of values (a row whose non-empty
-   cells after its label are half values or more); the stub is the leading columns where no body row holds a
-   value. A body row with labels and no values is a row group over the rows under it (in an outer label
-   column, that column's label from there on); an empty outer stub cell takes the label above it (a
-   ``\\multirow``); an empty header cell above the bottom header row takes the header to its left (a spanning
-   ``\\multicolumn``).
+   cells after its label are half values or more); the stub is the leading columns whose filled cells in rows of values
+   are mostly labels. A body row with labels and no values is a row group over
+   the rows under it (in an outer label column, that column's label from there on); an empty outer stub cell
+   takes the label above it (a ``\\multirow``), or the nearest one where the first row has none there (a
+   ``\\multirow`` centred on its rows); an empty header cell above the bottom header row takes the header to
+   its left (a spanning ``\\multicolumn``).
 3. **Row and column.** A row or column matches a gold path as the review's lookup does
-   (``review.tables.matches``: its last levels, or its levels joined); exactly one row and one column must match,
-   as in the review. A gold ``#N`` (the Nth printing of a repeated label) takes the Nth matching row, which the
-   review's locators cannot name (so the finders get those cells, the reader cannot).
+   (``review.tables.matches``: its last levels, or its levels joined), or where its last levels joined are the
+   whole path (a header set on two lines, which a finder gives as two grid rows); exactly one row and one column
+   must match, as in the review. A gold ``#N`` (the Nth printing of a repeated label) takes the Nth matching
+   row, which the review's locators cannot name (so the finders get those cells, the reader cannot).
 4. **Value.** The cell's text is read by the project's one reading of printed numbers
    (``registry.numbers.read_number``), else its first number, and compared with the gold's value: equal is
    pass, another number or none is fail; no grid, row or column found is ``cannot check``.
@@ -235,8 +237,12 @@ def read_grid(grid: Grid) -> ReadGrid:
     if first is None or width == 0:
         return ReadGrid((), (), cells)
     body = cells[first:]
-    stub = next((j for j in range(width) if any(is_value(r[j]) for r in body)), width)
-    rows: list[tuple[tuple[str, ...], int]] = []
+    numbers = [r for r in body if _values_row(r)]
+    stub = next((j for j in range(width) if _value_column([r[j] for r in numbers])), width)
+    raw: list[list[str]] = []  # each value row's own labels
+    filled: list[list[str]] = []  # and with the outer labels set above it
+    groups: list[str] = []
+    at: list[int] = []
     group = ""
     above = [""] * stub
     for i, row in enumerate(body, start=first):
@@ -248,12 +254,18 @@ def read_grid(grid: Grid) -> ReadGrid:
             elif outer is not None:
                 group = row[outer]  # a label line over the rows under it
             continue
+        raw.append(list(labels))
         innermost = max((j for j in range(stub) if labels[j]), default=-1)
         for j in range(innermost):  # an outer label set once beside its rows (a \multirow) goes on down
             labels[j] = labels[j] or above[j]
         above = labels
-        levels = tuple(t for t in ([group] if group else []) + labels if t)
-        rows.append((levels, i))
+        filled.append(labels)
+        groups.append(group)
+        at.append(i)
+    for j in range(stub - 1):
+        _centred(raw, filled, j)
+    rows = tuple((tuple(t for t in ([g] if g else []) + labels if t), i)
+                 for g, labels, i in zip(groups, filled, at, strict=True))
     header = cells[:first]
     columns = []
     for j in range(stub, width):
@@ -265,7 +277,27 @@ def read_grid(grid: Grid) -> ReadGrid:
             if text and (not levels or levels[-1] != text):
                 levels.append(text)
         columns.append((tuple(levels), j))
-    return ReadGrid(tuple(rows), tuple(columns), cells)
+    return ReadGrid(rows, tuple(columns), cells)
+
+
+def _value_column(cells: list[str]) -> bool:
+    """Whether a column of the body holds values (half or more
+    are values; a prose line a finder took into the grid may put a number in the stub)."""
+    filled = [c for c in cells if c]
+    return bool(filled) and sum(is_value(c) for c in filled) * 2 >= len(filled)
+
+
+def _centred(raw: list[list[str]], filled: list[list[str]], j: int) -> None:
+    """Outer labels in column ``j`` centred on their rows (a \\multirow whose first row has no label there): each
+    row takes the nearest label in that column (the upper one on a tie), not the one above it."""
+    set_at = [k for k, labels in enumerate(raw) if labels[j]]
+    if not set_at or set_at[0] == 0 or filled[0][j]:
+        return
+    for k, labels in enumerate(raw):
+        inner = any(labels[j + 1:])
+        if not labels[j] and inner:
+            nearest = min(set_at, key=lambda s: (abs(s - k), s))
+            filled[k][j] = raw[nearest][j]
 
 
 def _values_row(row: tuple[str, ...]) -> bool:
@@ -301,17 +333,28 @@ class Found:
     why: str = ""
 
 
+def named(levels: tuple[str, ...], wanted: str) -> bool:
+    """Whether a grid's row or column named ``levels`` is the gold's ``wanted``: as the review's lookup matches
+    (``review.tables.matches``), or its last levels joined are the whole path (a header or label set on two lines,
+    which a finder gives as two rows of its grid: 'No.' over 'classes')."""
+    from review.tables import levels_of, matches
+    from review.words import squeezed
+
+    if matches(levels, wanted):
+        return True
+    whole = squeezed("".join(levels_of(wanted))).lower()
+    return any(squeezed("".join(levels[k:])).lower() == whole for k in range(len(levels) - 1))
+
+
 def locate(grids: list[Grid], row: str, column: str) -> Found:
     """The cell at ``row`` and ``column`` in the first of ``grids`` (tried in order) that has the row."""
-    from review.tables import matches
-
     if not grids:
         return Found(None, "no grid by the caption")
     repeat = _REPEAT.search(row)
     wanted = row[:repeat.start()] if repeat else row
     for grid in grids:
         read = read_grid(grid)
-        rows = [i for levels, i in read.rows if matches(levels, wanted)]
+        rows = [i for levels, i in read.rows if named(levels, wanted)]
         if not rows:
             continue
         if repeat:
@@ -323,7 +366,7 @@ def locate(grids: list[Grid], row: str, column: str) -> Found:
             return Found(None, f"row '{row}' matches {len(rows)} rows")
         else:
             at = rows[0]
-        columns = [j for levels, j in read.columns if matches(levels, column)]
+        columns = [j for levels, j in read.columns if named(levels, column)]
         if len(columns) != 1:
             names = ", ".join(f"'{' / '.join(levels)}'" for levels, _ in read.columns[:8])
             return Found(None, f"{len(columns)} columns match '{column}' (columns: {names})")
@@ -470,7 +513,18 @@ def _slips(c: Counter[str]) -> str:
     return f"caught {total - c['passed']:5d}/{total:<5d} passed {c['passed']:4d}"
 
 
+def _quiet() -> None:
+    """Keep the libraries' chatter (pdfminer's font notes, camelot's 'no tables found in table area') out of the
+    table: a grid not found is counted as a cell that cannot be checked."""
+    import logging
+    import warnings
+
+    logging.getLogger("pdfminer").setLevel(logging.ERROR)
+    warnings.filterwarnings("ignore", category=UserWarning, module="camelot")
+
+
 def main(argv: list[str] | None = None) -> int:
+    _quiet()
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--papers", type=Path, default=PAPERS)
     parser.add_argument("--only", default="", help="comma-separated paper slugs")

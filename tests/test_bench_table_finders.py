@@ -73,6 +73,14 @@ def test_scoring_a_cell(row: str, column: str, value: str, expected: str) -> Non
         assert found.why  # says what was read instead
 
 
+def test_a_header_set_on_two_lines_is_one_name() -> None:
+    grid = Grid(0.0, 0.0, 10.0, 10.0, (("", "No.", "Set"), ("Data", "classes", "A"), ("Iris", "3", "0.97"),
+                                       ("Wine", "3", "0.91")))
+    assert score(locate([grid], "Wine", "No. classes"), "3") == PASS
+    assert score(locate([grid], "Iris", "Set A"), "0.97") == PASS
+    assert score(locate([grid], "Iris", "Set B"), "0.97") == CANNOT
+
+
 def test_a_cell_that_prints_no_number_fails() -> None:
     grid = Grid(0.0, 0.0, 10.0, 10.0, (("", "Acc", "F1"), ("Base", "71.4", "0.52"), ("Large", "n/a", "0.61")))
     assert score(locate([grid], "Large", "Acc"), "73.1") == FAIL
