@@ -69,6 +69,8 @@ from benchmarks.bench_tables import _FIRST_NUMBER, PAPERS, Gold, read_gold, slip
 SLIP_KINDS = ("neighbouring row", "neighbouring column")
 PASS, FAIL, CANNOT = "pass", "fail", "cannot check"
 _TABLE = re.compile(r"^tab", re.IGNORECASE)
+#: A number's text as a decimal: one minus sign, no thousands separators (',' or a thin space).
+_PLAIN_DIGITS = str.maketrans("\u2212\u2013", "--", ", \u2009\u202f")
 _REPEAT = re.compile(r"\s+#(\d+)$")
 #: A cell that prints a value: a number (after a bound or a bracket), then at most a mark or a unit's letter.
 _VALUE_CELL = re.compile(r"^[<>\u2264\u2265~\u2248]?[(\[]?[-+\u2212\u2013]?(?:\d|\.\d)")
@@ -269,7 +271,7 @@ def read_grid(grid: Grid) -> ReadGrid:
     header = cells[:first]
     columns = []
     for j in range(stub, width):
-        levels = []
+        levels: list[str] = []
         for h, line in enumerate(header):
             text = line[j]
             if not text and h < len(header) - 1:  # a spanning header set over this column from the left
@@ -317,8 +319,7 @@ def number_in(text: str) -> Decimal | None:
     found = _FIRST_NUMBER.search(text)
     if found is None:
         return None
-    digits = found.group(0).translate(str.maketrans({"\u2212": "-", "\u2013": "-", ",": None, " ": None,
-                                                     "\u2009": None, "\u202f": None}))
+    digits = found.group(0).translate(_PLAIN_DIGITS)
     try:
         return Decimal(digits)
     except InvalidOperation:
