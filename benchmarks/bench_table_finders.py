@@ -53,7 +53,7 @@ import argparse
 import re
 import sys
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -398,6 +398,42 @@ class Result:
     seconds: float = 0.0
     pages: int = 0
     unpassed: list[tuple[Gold, str, str]] = field(default_factory=list)
+    verdicts: dict[tuple[str, ...], str] = field(default_factory=dict)  # each claim's verdict, to combine approaches
+
+    def add_right(self, cell: Gold, outcome: str, why: str, cause: str) -> None:
+        self.right[outcome] += 1
+        self.verdicts[("right", self.slug, str(cell.page), cell.table, cell.row, cell.column)] = outcome
+        if outcome == CANNOT:
+            self.why[cause] += 1
+        if outcome != PASS:
+            self.unpassed.append((cell, outcome, why))
+
+    def add_slip(self, kind: str, cell: Gold, value: str, outcome: str) -> None:
+        self.slips["passed" if outcome == PASS else f"caught ({outcome})"] += 1
+        self.verdicts[("slip", kind, value, self.slug, str(cell.page), cell.table, cell.row, cell.column)] = outcome
+
+    def add(self, other: Result) -> None:
+        """Another paper's counts, times and verdicts added to these (the overall line)."""
+        self.right += other.right
+        self.slips += other.slips
+        self.why += other.why
+        self.seconds += other.seconds
+        self.pages += other.pages
+        self.verdicts.update(other.verdicts)
+
+
+def combined(first: Result, then: Result) -> Result:
+    """``first``'s verdict on each claim, and ``then``'s where ``first`` cannot check it: a finder tried after
+    the reader."""
+    out = Result(f"{first.slug}, then {then.slug}")
+    for key, outcome in first.verdicts.items():
+        verdict_ = then.verdicts.get(key, CANNOT) if outcome == CANNOT else outcome
+        if key[0] == "right":
+            out.right[verdict_] += 1
+        else:
+            out.slips["passed" if verdict_ == PASS else f"caught ({verdict_})"] += 1
+        out.verdicts[key] = verdict_
+    return out
 
 
 def _slips_of(gold: list[Gold]) -> list[tuple[str, Gold, str]]:
@@ -433,15 +469,10 @@ def run_finder(finder: Finder, folder: Path) -> Result:
                     located[key] = locate(candidates(grids, captions, cell.table), cell.row, cell.column)
     for cell in gold:
         found = located[(cell.page, cell.table, cell.row, cell.column)]
-        outcome = score(found, cell.value)
-        result.right[outcome] += 1
-        if outcome == CANNOT:
-            result.why[_why_kind(found.why)] += 1
-        if outcome != PASS:
-            result.unpassed.append((cell, outcome, found.why or f"the cell prints '{found.text}'"))
-    for _kind, cell, value in _slips_of(gold):
-        outcome = score(located[(cell.page, cell.table, cell.row, cell.column)], value)
-        result.slips["passed" if outcome == PASS else f"caught ({outcome})"] += 1
+        result.add_right(cell, score(found, cell.value), found.why or f"the cell prints '{found.text}'",
+                         _why_kind(found.why))
+    for kind, cell, value in _slips_of(gold):
+        result.add_slip(kind, cell, value, score(located[(cell.page, cell.table, cell.row, cell.column)], value))
     return result
 
 
@@ -478,17 +509,11 @@ def run_registry(folder: Path) -> Result:
         claim = TableCell("bench", "table cell", cell.page, cell.table, cell.row, cell.column,  # type: ignore[arg-type]
                           cell.printed_value)
         assertion = check_both(claim, readings)
-        outcome = verdict(assertion)
-        result.right[outcome] += 1
-        if outcome == CANNOT:
-            result.why[_registry_why(assertion.detail)] += 1
-        if outcome != PASS:
-            result.unpassed.append((cell, outcome, assertion.detail))
-    for _kind, cell, value in _slips_of(gold):
+        result.add_right(cell, verdict(assertion), assertion.detail, _registry_why(assertion.detail))
+    for kind, cell, value in _slips_of(gold):
         claim = TableCell("bench", "table cell", cell.page, cell.table, cell.row, cell.column,  # type: ignore[arg-type]
                           value)
-        outcome = verdict(check_both(claim, readings))
-        result.slips["passed" if outcome == PASS else f"caught ({outcome})"] += 1
+        result.add_slip(kind, cell, value, verdict(check_both(claim, readings)))
     return result
 
 
@@ -548,13 +573,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{why} (it also finds the captions for every finder)")
         chosen = [f for f in chosen if f.find is None]
     overall: dict[str, Result] = {}
+    papers: dict[str, dict[str, Result]] = defaultdict(dict)  # paper -> approach -> result
     for finder in chosen:
         why = finder.missing()
         if why:
             print(why)
             continue
         print(f"\n== {finder.name}\n{'paper':28s} {'right cells (value)':50s} {'neighbour slips':32s} s/page")
-        total = Result("overall")
+        total = Result(finder.name)
         for folder in folders:
             result = run_registry(folder) if finder.find is None else run_finder(finder, folder)
             print(f"{result.slug:28s} {_right(result.right):50s} {_slips(result.slips):32s} "
@@ -562,11 +588,8 @@ def main(argv: list[str] | None = None) -> int:
             for cell, outcome, why in result.unpassed[:args.show]:
                 print(f"    {outcome}: {cell.table} p.{cell.page} row '{cell.row}' column '{cell.column}' "
                       f"'{cell.printed}': {why[:240]}")
-            total.right += result.right
-            total.slips += result.slips
-            total.why += result.why
-            total.seconds += result.seconds
-            total.pages += result.pages
+            total.add(result)
+            papers[result.slug][finder.name] = result
         print(f"{'overall':28s} {_right(total.right):50s} {_slips(total.slips):32s} "
               f"{total.seconds / max(total.pages, 1):.3f}")
         print("    cannot check, by cause: " + ", ".join(f"{k} {v}" for k, v in total.why.most_common()))
@@ -576,7 +599,27 @@ def main(argv: list[str] | None = None) -> int:
         for name, total in overall.items():
             print(f"{name:20s} {_right(total.right):50s} {_slips(total.slips):32s} "
                   f"{total.seconds / max(total.pages, 1):.3f}")
+    if REGISTRY.name in overall and len(overall) > 1:
+        print(f"\n{'combined: the reader first, a finder where it cannot check':70s}")
+        for name, total in overall.items():
+            if name != REGISTRY.name:
+                both = combined(overall[REGISTRY.name], total)
+                print(f"  then {name:20s} {_right(both.right):50s} {_slips(both.slips):32s}")
+    if len(overall) > 1:
+        _side_by_side(papers, list(overall))
     return 0
+
+
+def _side_by_side(papers: dict[str, dict[str, Result]], names: list[str]) -> None:
+    """Right cells per paper and approach as pass/fail/cannot, and the reader with each finder after it."""
+    finders = [n for n in names if n != REGISTRY.name] if REGISTRY.name in names else []
+    heads = names + [f"+{n}" for n in finders]
+    print(f"\nright cells pass/fail/cannot check per paper ('+name': the reader, then that finder where it "
+          f"cannot check)\n{'paper':28s} " + " ".join(f"{h:>17s}" for h in heads))
+    for slug, results in papers.items():
+        cells = [results[n].right for n in names]
+        cells += [combined(results[REGISTRY.name], results[n]).right for n in finders]
+        print(f"{slug:28s} " + " ".join(f"{f'{c[PASS]}/{c[FAIL]}/{c[CANNOT]}':>17s}" for c in cells))
 
 
 if __name__ == "__main__":
