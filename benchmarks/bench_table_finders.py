@@ -17,11 +17,13 @@ columns for all three (``read_grid``), and the same rules locate the cited cell 
 
 1. **Which grid is the cited table.** The captions of the page are found with the registry's own caption rules
    (``review.tables.find_captions`` and ``starts_caption``, over pdfplumber's words; a figure's caption claims
-   no grid, since finders often take it into a table's grid). Each grid belongs to the caption nearest to it
-   vertically among those it overlaps horizontally (0 where the grid holds the caption: the text strategy often
-   takes the caption into its grid); the cited caption's grids are tried nearest first. Where the page has no
-   caption of the label (a table continued from the page before, a caption printed sideways), the grids no
-   other caption claims are tried, top first.
+   no grid). A grid that holds a caption line as one of its rows is cut there (the text strategy's grid of a
+   whole page; camelot's grid that starts at the previous table's caption). A page's captions are set on one
+   side of their tables, as a document's class sets them: of "every caption over its table" and "every caption
+   under its table", the one under which more captions have a grid with rows of values beside them (and then
+   the nearer) is kept. The cited caption's grids on that side, with no other caption between, are tried
+   nearest first. Where the page has no caption of the label (a table continued from the page before, a
+   caption printed sideways), the grids no caption claims are tried, top first.
 2. **Header and body.** The header is the grid's rows before its first row of values (a row whose non-empty
    cells after its label are half values or more); the stub is the leading columns whose filled cells in rows of values
    are mostly labels. A body row with labels and no values is a row group over
@@ -88,12 +90,14 @@ class Grid:
     x1: float
     bottom: float
     cells: tuple[tuple[str, ...], ...]
+    spans: tuple[tuple[float, float], ...] = ()  # each row's top and bottom, where the finder gives them
 
     @classmethod
-    def of(cls, box: tuple[float, float, float, float], rows: list[list[str | None]]) -> Grid:
+    def of(cls, box: tuple[float, float, float, float], rows: list[list[str | None]],
+           spans: list[tuple[float, float]] | None = None) -> Grid:
         width = max((len(r) for r in rows), default=0)
         cells = tuple(tuple(_clean(c) for c in r) + ("",) * (width - len(r)) for r in rows)
-        return cls(*box, cells)
+        return cls(*box, cells, tuple(spans) if spans is not None and len(spans) == len(rows) else ())
 
 
 def _clean(text: str | None) -> str:
@@ -134,7 +138,8 @@ class Finder:
 def _plumber(settings: dict[str, str]) -> Callable[[Path, object, int], list[Grid]]:
     def find(path: Path, pdf: object, page_number: int) -> list[Grid]:
         page = pdf.pages[page_number - 1]  # type: ignore[attr-defined]
-        grids = [Grid.of(t.bbox, t.extract()) for t in page.find_tables(settings)]
+        grids = [Grid.of(t.bbox, t.extract(), [(r.bbox[1], r.bbox[3]) for r in t.rows])
+                 for t in page.find_tables(settings)]
         page.flush_cache()  # the next finder parses the page again, as it would alone
         return grids
 
@@ -148,7 +153,8 @@ def _camelot(path: Path, pdf: object, page_number: int) -> list[Grid]:
     grids = []
     for table in camelot.read_pdf(str(path), pages=str(page_number), flavor="stream"):
         x1, y1, x2, y2 = table._bbox  # PDF points from the bottom-left corner
-        grids.append(Grid.of((x1, height - y2, x2, height - y1), table.df.values.tolist()))
+        grids.append(Grid.of((x1, height - y2, x2, height - y1), table.df.values.tolist(),
+                             [(height - top, height - bottom) for top, bottom in table.rows]))
     return grids
 
 
@@ -189,7 +195,7 @@ def page_captions(pdf: object, page_number: int, labels: set[str]) -> list[Capti
 
 
 def _gap(grid: Grid, caption: Caption) -> float:
-    """The vertical distance between a grid and a caption line (0 where the grid's region holds the caption)."""
+    """The vertical distance between a grid and a caption line (0 where they overlap)."""
     return max(grid.top - caption.bottom, caption.top - grid.bottom, 0.0)
 
 
@@ -197,19 +203,56 @@ def _beside(grid: Grid, caption: Caption) -> bool:
     return min(grid.x1, caption.x1) > max(grid.x0, caption.x0)
 
 
+def cut_at_captions(grid: Grid, captions: list[Caption]) -> list[Grid]:
+    """A grid cut where a caption line is one of its rows: a caption is no row of a table, and a finder that
+    takes one in (the text strategy's grid of the whole page, camelot's grid that starts at the previous table's
+    caption) has joined what lies above it to what lies below. Grids without row positions stay whole."""
+    if not grid.spans:
+        return [grid]
+    held = {i for i, (top, bottom) in enumerate(grid.spans) for c in captions
+            if _beside(grid, c) and min(bottom, c.bottom) - max(top, c.top) > 0.4 * (c.bottom - c.top)}
+    if not held:
+        return [grid]
+    pieces, run = [], []
+    for i in [*range(len(grid.cells)), -1]:
+        if i != -1 and i not in held:
+            run.append(i)
+            continue
+        if any(any(grid.cells[k]) for k in run):
+            pieces.append(Grid(grid.x0, grid.spans[run[0]][0], grid.x1, grid.spans[run[-1]][1],
+                               tuple(grid.cells[k] for k in run), tuple(grid.spans[k] for k in run)))
+        run = []
+    return pieces
+
+
+def _claims(grids: list[Grid], captions: list[Caption], below: bool) -> dict[int, list[int]]:
+    """For each caption, the grids on one side of it (under it where ``below``), nearest first, that no other
+    caption stands between."""
+    out: dict[int, list[int]] = {}
+    for n, c in enumerate(captions):
+        side = [i for i, g in enumerate(grids) if _beside(g, c) and (g.top >= c.top if below else g.bottom <= c.bottom)]
+        clear = [i for i in side if not any(
+            o is not c and _beside(grids[i], o) and (c.top < o.top < grids[i].top if below else
+                                                     grids[i].bottom < o.top < c.top) for o in captions)]
+        out[n] = sorted(clear, key=lambda i: _gap(grids[i], c))
+    return out
+
+
 def candidates(grids: list[Grid], captions: list[Caption], label: str) -> list[Grid]:
     """The grids that may be ``label``'s table, in the order they are tried (see the module's docstring, 1)."""
-    owner: dict[int, Caption | None] = {}
-    for i, grid in enumerate(grids):
-        near = [c for c in captions if _beside(grid, c)]
-        owner[i] = min(near, key=lambda c: _gap(grid, c)) if near else None
-    own = [c for c in captions if c.label == label]
+    grids = [piece for grid in grids for piece in cut_at_captions(grid, captions)]
+    tables = {i for i, g in enumerate(grids) if read_grid(g).rows}  # grids that hold rows of values
+
+    def fit(claims: dict[int, list[int]]) -> tuple[int, float]:  # captions served by a table; then nearer
+        firsts = [(n, next(i for i in got if i in tables)) for n, got in claims.items() if tables.intersection(got)]
+        return len(firsts), -sum(_gap(grids[i], captions[n]) for n, i in firsts)
+
+    claims = max((_claims(grids, captions, below) for below in (True, False)), key=fit)
+    own = [n for n, c in enumerate(captions) if c.label == label]
     if own:
-        mine = [(min(_gap(grids[i], c) for c in own), i) for i, c in owner.items()
-                if c is not None and c.label == label]
-        return [grids[i] for _, i in sorted(mine)]
-    free = [i for i, c in owner.items() if c is None or c.label == ""]
-    return [grids[i] for i in sorted(free, key=lambda i: grids[i].top)]
+        return [grids[i] for i in dict.fromkeys(i for n in own for i in claims[n])]
+    claimed = {i for got in claims.values() for i in got if i in tables}
+    return [grids[i] for i in sorted(set(range(len(grids))) - claimed, key=lambda i: grids[i].top)]
 
 
 # -- reading a grid the same way for every finder ---------------------------------------------------

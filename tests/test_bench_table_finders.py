@@ -102,6 +102,21 @@ def test_which_grid_is_the_cited_table() -> None:
     assert candidates([second, beside], [], "Table 3") == [beside, second]  # top first
 
 
+def test_a_grid_that_holds_a_caption_is_cut_there() -> None:
+    """Captions under their tables (wilde-kmodes-2020's layout): a finder's grid that starts at Table 1's caption
+    holds Table 2's body; cut at the caption, Table 1 is the grid over its caption and Table 2 the one over its."""
+    first = Grid(100.0, 100.0, 400.0, 140.0, (("", "Cost"), ("Cao", "3118.00 (0.000)")), ((100.0, 120.0), (120.0, 140.0)))
+    joined = Grid(100.0, 142.0, 400.0, 200.0, (("", "Table 1: Results on breast cancer.", ""), ("", "Cost", ""),
+                                              ("Cao", "20381.00 (0.000)", "")),
+                  ((142.0, 152.0), (160.0, 175.0), (180.0, 200.0)))
+    captions = [Caption("Table 1", 120.0, 143.0, 380.0, 151.0), Caption("Table 2", 120.0, 205.0, 380.0, 213.0)]
+    assert score(locate(candidates([first, joined], captions, "Table 1"), "Cao", "Cost"), "3118.00") == PASS
+    assert score(locate(candidates([first, joined], captions, "Table 2"), "Cao", "Cost"), "20381.00") == PASS
+    # without the row positions the grid stays whole, and its caption row is read as a header level
+    whole = Grid(joined.x0, joined.top, joined.x1, joined.bottom, joined.cells)
+    assert score(locate(candidates([first, whole], captions, "Table 2"), "Cao", "Cost"), "20381.00") == PASS
+
+
 def test_a_finder_whose_library_is_missing_is_skipped_in_one_line(monkeypatch: pytest.MonkeyPatch,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     absent = Finder("nothing-here", "no_such_table_finder_module", lambda path, pdf, page: [])
