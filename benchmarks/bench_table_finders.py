@@ -19,18 +19,18 @@ columns for all three (``read_grid``), and the same rules locate the cited cell 
    (``review.tables.find_captions`` and ``starts_caption``, over pdfplumber's words; a figure's caption claims
    no grid). A grid that holds a caption line as one of its rows is cut there (the text strategy's grid of a
    whole page; camelot's grid that starts at the previous table's caption). A page's captions are set on one
-   side of their tables, as a document's class sets them: of "every caption over its table" and "every caption
-   under its table", the one under which more captions have a grid with rows of values beside them (and then
-   the nearer) is kept. The cited caption's grids on that side, with no other caption between, are tried
-   nearest first. Where the page has no caption of the label (a table continued from the page before, a
-   caption printed sideways), the grids no caption claims are tried, top first.
+   side of their tables, as a document's class sets them: of "every caption over its table" and "every
+   caption under its table", the one under which more captions have a grid beside them with two rows of values
+   or more (and then the nearer) is kept. The cited caption's grids on that side, with no other caption
+   between, are tried nearest first. Where the page has no caption of the label (a table continued from the
+   page before, a caption printed sideways), the grids no caption claims are tried, top first.
 2. **Header and body.** The header is the grid's rows before its first row of values (a row whose non-empty
-   cells after its label are half values or more); the stub is the leading columns whose filled cells in rows of values
-   are mostly labels. A body row with labels and no values is a row group over
+   cells after its label are half values or more); the stub is the leading columns whose filled cells in rows
+   of values are mostly labels. A body row with labels and no values is a row group over
    the rows under it (in an outer label column, that column's label from there on); an empty outer stub cell
    takes the label above it (a ``\\multirow``), or the nearest one where the first row has none there (a
-   ``\\multirow`` centred on its rows); an empty header cell above the bottom header row takes the header to
-   its left (a spanning ``\\multicolumn``).
+   ``\\multirow`` centred on its rows); an empty header cell above the bottom header row takes the nearest
+   header of its line, the left one on a tie (a spanning ``\\multicolumn``, set centred or flush left).
 3. **Row and column.** A row or column matches a gold path as the review's lookup does
    (``review.tables.matches``: its last levels, or its levels joined), or where its last levels joined are the
    whole path (a header set on two lines, which a finder gives as two grid rows); exactly one row and one column
@@ -241,7 +241,7 @@ def _claims(grids: list[Grid], captions: list[Caption], below: bool) -> dict[int
 def candidates(grids: list[Grid], captions: list[Caption], label: str) -> list[Grid]:
     """The grids that may be ``label``'s table, in the order they are tried (see the module's docstring, 1)."""
     grids = [piece for grid in grids for piece in cut_at_captions(grid, captions)]
-    tables = {i for i, g in enumerate(grids) if read_grid(g).rows}  # grids that hold rows of values
+    tables = {i for i, g in enumerate(grids) if len(read_grid(g).rows) > 1}  # grids that hold rows of values
 
     def fit(claims: dict[int, list[int]]) -> tuple[int, float]:  # captions served by a table; then nearer
         firsts = [(n, next(i for i in got if i in tables)) for n, got in claims.items() if tables.intersection(got)]
@@ -317,8 +317,9 @@ def read_grid(grid: Grid) -> ReadGrid:
         levels: list[str] = []
         for h, line in enumerate(header):
             text = line[j]
-            if not text and h < len(header) - 1:  # a spanning header set over this column from the left
-                text = next((line[k] for k in range(j - 1, stub - 1, -1) if line[k]), "")
+            if not text and h < len(header) - 1:  # under a spanning header: the nearest one (the left on a tie)
+                near = [k for k in range(stub, width) if line[k]]
+                text = line[min(near, key=lambda k: (abs(k - j), k))] if near else ""
             if text and (not levels or levels[-1] != text):
                 levels.append(text)
         columns.append((tuple(levels), j))

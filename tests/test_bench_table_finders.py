@@ -81,6 +81,18 @@ def test_a_header_set_on_two_lines_is_one_name() -> None:
     assert score(locate([grid], "Iris", "Set B"), "0.97") == CANNOT
 
 
+def test_a_spanning_header_set_centred_spans_the_columns_nearest_it() -> None:
+    grid = Grid(0.0, 0.0, 10.0, 10.0, (("", "", "MSE Loss", "", "", "TV Loss", ""),
+                                       ("Quantity", "MAE", "SMAPE", "R2", "MAE", "SMAPE", "R2"),
+                                       ("id (A)", "28.1351", "0.9702%", "0.6572", "27.9123", "0.4619%", "0.9224"),
+                                       ("iq (A)", "26.8912", "2.3925%", "0.9507", "26.5234", "1.9014%", "0.9631")))
+    assert [levels for levels, _ in read_grid(grid).columns] == [
+        ("MSE Loss", "MAE"), ("MSE Loss", "SMAPE"), ("MSE Loss", "R2"), ("TV Loss", "MAE"), ("TV Loss", "SMAPE"),
+        ("TV Loss", "R2")]
+    assert score(locate([grid], "id (A)", "MSE Loss / MAE"), "28.1351") == PASS
+    assert score(locate([grid], "id (A)", "MSE Loss / MAE"), "27.9123") == FAIL
+
+
 def test_a_cell_that_prints_no_number_fails() -> None:
     grid = Grid(0.0, 0.0, 10.0, 10.0, (("", "Acc", "F1"), ("Base", "71.4", "0.52"), ("Large", "n/a", "0.61")))
     assert score(locate([grid], "Large", "Acc"), "73.1") == FAIL
@@ -105,10 +117,11 @@ def test_which_grid_is_the_cited_table() -> None:
 def test_a_grid_that_holds_a_caption_is_cut_there() -> None:
     """Captions under their tables (wilde-kmodes-2020's layout): a finder's grid that starts at Table 1's caption
     holds Table 2's body; cut at the caption, Table 1 is the grid over its caption and Table 2 the one over its."""
-    first = Grid(100.0, 100.0, 400.0, 140.0, (("", "Cost"), ("Cao", "3118.00 (0.000)")), ((100.0, 120.0), (120.0, 140.0)))
+    first = Grid(100.0, 100.0, 400.0, 140.0, (("", "Cost"), ("Cao", "3118.00 (0.000)"), ("Huang", "2856.50 (104.245)")),
+                 ((100.0, 112.0), (114.0, 126.0), (128.0, 140.0)))
     joined = Grid(100.0, 142.0, 400.0, 200.0, (("", "Table 1: Results on breast cancer.", ""), ("", "Cost", ""),
-                                              ("Cao", "20381.00 (0.000)", "")),
-                  ((142.0, 152.0), (160.0, 175.0), (180.0, 200.0)))
+                                              ("Cao", "20381.00 (0.000)", ""), ("Huang", "23027.24 (1209.753)", "")),
+                  ((142.0, 152.0), (160.0, 172.0), (174.0, 186.0), (188.0, 200.0)))
     captions = [Caption("Table 1", 120.0, 143.0, 380.0, 151.0), Caption("Table 2", 120.0, 205.0, 380.0, 213.0)]
     assert score(locate(candidates([first, joined], captions, "Table 1"), "Cao", "Cost"), "3118.00") == PASS
     assert score(locate(candidates([first, joined], captions, "Table 2"), "Cao", "Cost"), "20381.00") == PASS
@@ -131,6 +144,7 @@ def test_a_finder_whose_library_is_missing_is_skipped_in_one_line(monkeypatch: p
     assert len(skipped) == 1 and "not installed" in skipped[0], out
 
 
+@pytest.mark.pdf
 @pytest.mark.skipif(not PAPERS.is_dir(), reason=f"the corpus of real papers is not at {PAPERS}")
 @pytest.mark.skipif(importlib.util.find_spec("pdfplumber") is None,
                     reason="pdfplumber is not installed (pip install -e '.[bench]')")
