@@ -613,8 +613,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no papers with cells.tsv and paper.pdf under {args.papers}")
         return 1
     chosen = [f for f in FINDERS if f.name in set(args.finders.split(","))]
-    if any(f.find is not None for f in chosen) and (why := Finder("pdfplumber", "pdfplumber", None).missing()):
-        print(f"{why} (it also finds the captions for every finder)")
+    finders = [f.name for f in chosen if f.find is not None]
+    if finders and Finder("pdfplumber", "pdfplumber", None).missing():  # it finds the captions for every finder
+        print(f"{', '.join(finders)}: skipped, pdfplumber is not installed (pip install -e '.[bench]'); it finds "
+              "the captions for every finder")
         chosen = [f for f in chosen if f.find is None]
     overall: dict[str, Result] = {}
     papers: dict[str, dict[str, Result]] = defaultdict(dict)  # paper -> approach -> result

@@ -144,6 +144,19 @@ def test_a_finder_whose_library_is_missing_is_skipped_in_one_line(monkeypatch: p
     assert len(skipped) == 1 and "not installed" in skipped[0], out
 
 
+def test_without_pdfplumber_every_finder_is_skipped_in_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    if not PAPERS.is_dir():
+        pytest.skip(f"the corpus of real papers is not at {PAPERS}")
+    real = importlib.util.find_spec
+    monkeypatch.setattr("importlib.util.find_spec",
+                        lambda name, *rest: None if name.split(".")[0] == "pdfplumber" else real(name, *rest))
+    assert main(["--finders", "pdfplumber-text,camelot-stream", "--only", "kula-mixture-2018"]) == 0
+    assert capsys.readouterr().out.strip().splitlines() == [
+        "pdfplumber-text, camelot-stream: skipped, pdfplumber is not installed (pip install -e '.[bench]'); it finds "
+        "the captions for every finder"]
+
+
 @pytest.mark.pdf
 @pytest.mark.skipif(not PAPERS.is_dir(), reason=f"the corpus of real papers is not at {PAPERS}")
 @pytest.mark.skipif(importlib.util.find_spec("pdfplumber") is None,
