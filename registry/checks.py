@@ -3,7 +3,8 @@
 Each check adds issues to the report and never raises, so one run lists every problem.
 Every rule reports under a code declared in ``registry.codes``. The rules every record
 obeys are methods of ``_Checker``; a kind's own rules are registered for its model class on
-``kind_rules`` (``@kind_rules.register``), so a new kind adds rules without a dispatch chain.
+``registry.rules_registry.kind_rules`` (``@kind_rules.register``), so a new kind adds rules without a
+dispatch chain, and the modules of rules outside this one are listed once, in ``RULE_MODULES``.
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ from decimal import Decimal
 from typing import Any
 
 from measure.outcome import Method, Status
-from registry import codes
+from registry import codes, unit_rules
 from registry import derived as derivation
 from registry.codes import Code
+from registry.curate import rules as curation_rules
 from registry.errors import RegistryError
 from registry.history import superseding
-from registry.ids import a_kind, date_and_kind
+from registry.ids import a_kind, compose_id, date_and_kind, is_real_day
 from registry.loader import Registry, display_path
 from registry.models import (
     Configuration,
@@ -41,9 +43,14 @@ from registry.models.records import Direction, EvidenceProperty, ReviewStatus
 from registry.models.values import Aggregate, Derivation, Operation, RangeUpper, Uncertainty, UncertaintyKind
 from registry.numbers import MINUS_SIGNS, decimals, numbers_in, parse_printed, printed_pattern, shown, why_not_a_number
 from registry.report import Report, format_path
+from registry.rules_registry import kind_rules, registry_rules
 from registry.textsafe import excerpt
 from registry.uncertainty_kinds import SPREADS
 from registry.units import bytes_in_unit
+
+#: The rule modules beyond this one, listed once: each registers its rules on ``registry.rules_registry`` as it is
+#: imported, and none imports this runner back (a new module of rules is one more entry here).
+RULE_MODULES = (unit_rules, curation_rules)
 
 
 def check_registry(registry: Registry, report: Report, *, now: dt.datetime | None = None) -> Report:
@@ -82,15 +89,6 @@ def check_registry(registry: Registry, report: Report, *, now: dt.datetime | Non
                     f"{' and others' if len(referrers) > 1 else ''}) are checked only once its errors are fixed",
         ))
     return report
-
-
-@functools.singledispatch
-def kind_rules(record: Record, check: _Checker) -> None:
-    """The rules of a record's own kind (registered per model class below); most kinds have none."""
-
-
-#: Rules over the records folder as a whole rather than one record (``registry.curate.rules`` adds one).
-registry_rules: list[Callable[[Registry, Report], None]] = []
 
 
 class _Suggestions:
@@ -141,7 +139,7 @@ class _Checker:
         record = self.record
         record_id, kind = record.id, record.kind_token
         date, id_kind = date_and_kind(record_id)
-        if not _is_real_day(date):
+        if not is_real_day(date):
             self.add(codes.ID_DATE_INVALID, f"{date!r} in the id is not a real day; the id's date is the "
                      f"batch's 'yyyymmdd' (for example {self._today}, today in UTC)", ("id",))
         elif date > self._today:
@@ -150,7 +148,7 @@ class _Checker:
         if id_kind != kind:
             self.add(codes.ID_KIND_MISMATCH,
                      f"the id names kind {id_kind!r} but the record is {a_kind(repr(kind))}; "
-                     f"rename it to '<batch>-<yyyymmdd>-{kind}-<slug>'", ("id",))
+                     f"rename it to '{compose_id('<batch>', '<yyyymmdd>', kind, '<slug>')}'", ("id",))
         path = self.registry.paths[record_id]
         parts = path.parts  # kept by the path once made: no new path objects per record
         if len(parts) < 2 or _stem(parts[-1]) != record_id or parts[-2] != kind:
@@ -669,16 +667,6 @@ _ACCELERATOR_NAME = re.compile(
     re.IGNORECASE,
 )
 
-@functools.lru_cache(maxsize=4096)
-def _is_real_day(yyyymmdd: str) -> bool:
-    """Whether 'yyyymmdd' names a day that exists (cached: a batch's records share their date)."""
-    try:
-        dt.date(int(yyyymmdd[:4]), int(yyyymmdd[4:6]), int(yyyymmdd[6:]))
-    except ValueError:
-        return False
-    return True
-
-
 def _is_empty(value: Any) -> bool:
     """None, or an empty list, mapping or text (a value that is true is none of them: tested first, as cheaper)."""
     return value is None or (not value and (value == [] or value == {} or value == ""))
@@ -704,6 +692,3 @@ def validate(root: Any, *, now: dt.datetime | None = None, cache: bool | None = 
         check_registry(registry, report, now=now)
     return registry, report
 
-
-from registry import unit_rules as _unit_rules  # noqa: E402,F401 - registers the rule that unit_detail names the unit
-from registry.curate import rules as _curation_rules  # noqa: E402,F401 - registers the rules of corrections and batches

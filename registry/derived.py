@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from registry.errors import RegistryError
-from registry.models.values import BINARY_OPERATIONS, Operation
+from registry.models.values import BINARY_OPERATIONS, Operation, UncertaintyKind
 from registry.numbers import Interval, parse_printed, rounding_interval, shown, worked_places
+from registry.uncertainty_kinds import kind_words
 from registry.units import UnitSpec, spec, with_unit
 
 #: (value, baseline, their intervals) -> the exact result and every result the intervals allow.
@@ -278,7 +279,9 @@ def recompute_spread(printed: Sequence[str], *, standard_error: bool = False) ->
     slack = max(rounding_interval(text).high - _read(text) for text in printed) * (Decimal(n) / (n - 1)).sqrt()
     scale = 1 / Decimal(n).sqrt() if standard_error else Decimal(1)
     allowed = Interval(max(population - slack, Decimal(0)) * scale, (sample + slack) * scale)
-    name = "standard error" if standard_error else "standard deviation (sample or population)"
+    words = kind_words()  # their names in full: 'standard error', 'standard deviation'
+    name = (words[UncertaintyKind.STANDARD_ERROR][0] if standard_error else
+            f"{words[UncertaintyKind.STANDARD_DEVIATION][0]} (sample or population)")
     return Recomputed(sample * scale, allowed, f"the {name} of {n} values")
 
 

@@ -27,7 +27,7 @@ from decimal import Decimal, Inexact, InvalidOperation, localcontext
 #: Characters a page prints for a minus sign.
 MINUS_SIGNS = "\u2212\u2013\u2012\ufe63\uff0d"
 #: Every sign a number may start with (a full-width plus too), as a regex class.
-_SIGN = "[-+\uff0b" + MINUS_SIGNS + "]"
+SIGN = "[-+\uff0b" + MINUS_SIGNS + "]"
 _SPACES = " \u2009\u202f\u00a0"
 _SUPERSCRIPT = "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"
 _FROM_SUPERSCRIPT = str.maketrans(_SUPERSCRIPT + "\u207b\u207a", "0123456789-+")
@@ -48,10 +48,10 @@ _MANTISSA = (
     r"|(?P<decimal_comma>[0-9]+,[0-9]+(?![0-9]))"
     r"|(?P<plain>[0-9]+(?:\.[0-9]+)?|\.[0-9]+)"
 )
-_EXPONENT = rf"(?P<{{name}}sign>[{_SIGN[1:-1]}\u207b\u207a])?\s*(?P<{{name}}digits>[0-9]+|[{_SUPERSCRIPT}]+)"
+_EXPONENT = rf"(?P<{{name}}sign>[{SIGN[1:-1]}\u207b\u207a])?\s*(?P<{{name}}digits>[0-9]+|[{_SUPERSCRIPT}]+)"
 #: A number as printed: sign, digits, and a power of ten or a bare power, if any.
 _NUMBER = re.compile(
-    rf"(?P<sign>{_SIGN})?\s?(?P<mantissa>{_MANTISSA})"
+    rf"(?P<sign>{SIGN})?\s?(?P<mantissa>{_MANTISSA})"
     r"(?:(?P<e>[eE](?P<esign>[-+" + MINUS_SIGNS + r"])?(?P<edigits>[0-9]+))"
     rf"|(?P<times>\s*[{_TIMES}]\s*10"
     rf"(?:\s*\^\s*\{{?\s*{_EXPONENT.format(name='t')}\s*\}}?|(?P<flat>{_EXPONENT.format(name='f')}))?)"

@@ -4,7 +4,8 @@
 the rest, and every reader derives from it: ``registry review`` finds the words a page prints with a
 value (``kinds_in``), ``registry migrate`` reads an old free-text uncertainty with the same words,
 the results tables show the short label, validation and review recompute a spread from the results
-a mean is taken over, and the import column's help lists the tokens.
+a mean is taken over, and the import column's help lists the tokens. What an uncertainty is taken
+over (``Repeats``: seeds, folds, ...) has its printed words here too (``REPEAT_WORDS``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from registry.models.values import UncertaintyKind
+from registry.models.values import Repeats, UncertaintyKind
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,8 @@ class KindSpec:
     """How papers print its name, as printed: a long word or phrase in any case, an abbreviation as printed."""
     spread: bool = False
     """A spread of the values themselves, so that it can be recomputed from the results a mean is taken over."""
+    interval: bool = False
+    """Printed as two bounds, lower and upper ('[0.66, 0.70]'), where it is not a ± half-width."""
 
 
 #: Every kind of ``UncertaintyKind``, once (a test checks that each has its entry).
@@ -36,13 +39,26 @@ UNCERTAINTY_KINDS: dict[UncertaintyKind, KindSpec] = {spec.kind: spec for spec i
     KindSpec(UncertaintyKind.STANDARD_ERROR, "s.e.",
              ("standard error", "std. error", "std error", "std. err.", "std err", "s.e.m.", "SEM", "s.e.", "SE"),
              spread=True),
-    KindSpec(UncertaintyKind.CONFIDENCE_INTERVAL, "CI", ("confidence interval", "CI", "c.i.")),
-    KindSpec(UncertaintyKind.MIN_MAX, "range", ("min-max", "min\u2013max", "min/max", "range", "minimum and maximum")),
+    KindSpec(UncertaintyKind.CONFIDENCE_INTERVAL, "CI", ("confidence interval", "CI", "c.i."), interval=True),
+    KindSpec(UncertaintyKind.MIN_MAX, "range", ("min-max", "min\u2013max", "min/max", "range", "minimum and maximum"),
+             interval=True),
     KindSpec(UncertaintyKind.OTHER, "other"),
 )}
 
 #: The kinds recomputable from the results a mean is taken over (standard deviation, standard error).
 SPREADS = frozenset(kind for kind, spec in UNCERTAINTY_KINDS.items() if spec.spread)
+#: The kinds a page may print as two bounds (a confidence interval, a min-max range).
+INTERVALS = frozenset(kind for kind, spec in UNCERTAINTY_KINDS.items() if spec.interval)
+
+
+#: What an uncertainty is taken over, as papers print it ('over 10 folds', 'across 5 seeds'), for every ``Repeats``.
+REPEAT_WORDS: dict[Repeats, tuple[str, ...]] = {
+    Repeats.SEEDS: ("seeds", "seed", "random seeds"),
+    Repeats.FOLDS: ("folds", "fold", "cross-validation folds"),
+    Repeats.RUNS: ("runs", "run", "repetitions", "trials"),
+    Repeats.SAMPLES: ("samples", "items", "examples"),
+    Repeats.BOOTSTRAP_RESAMPLES: ("resamples", "bootstrap resamples", "bootstrap samples"),
+}
 
 
 def kind_words() -> dict[UncertaintyKind, tuple[str, ...]]:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from registry.models.records import Direction
 from registry.numbers import numbers_in
+from registry.uncertainty_kinds import SPREADS
 from review.claims import Assertion, Claim
 from review.pdftext import Extraction, normalize_quote, number_pattern
 
@@ -43,8 +44,8 @@ _AVERAGED_RATES = ("balanced-", "macro-", "mean-", "average-", "per-class-", "cl
 _SAME_ITEMS = frozenset({"seeds", "runs"})
 
 
-#: The spreads printed with a mean, recomputed over the same inputs; their claims name them by these tokens.
-_SPREADS = ("standard-deviation", "standard-error")
+#: The spreads printed with a mean, recomputed over the same inputs; their claims name them by their tokens.
+_SPREADS = tuple(kind.value for kind in SPREADS)
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ class DerivedConsistent(Claim):
 
     def check(self, doc: Extraction) -> Assertion:
         from registry.derived import Input, consistent, derive, recompute_spread, worked
-        from registry.models.values import Operation
+        from registry.models.values import Operation, UncertaintyKind
 
         of_two = self.operation not in ("mean", *_SPREADS)
         of = f"{self.inputs[0]} and {self.inputs[1]}" if of_two else f"{len(self.inputs)} results"
@@ -79,7 +80,8 @@ class DerivedConsistent(Claim):
         units = self.units or (self.unit,) * len(self.inputs)
         try:
             if self.operation in _SPREADS:
-                again = recompute_spread(list(self.inputs), standard_error=self.operation == "standard-error")
+                again = recompute_spread(list(self.inputs),
+                                         standard_error=self.operation == UncertaintyKind.STANDARD_ERROR)
             else:
                 again = derive(Operation(self.operation), [Input(*given) for given in zip(
                     self.inputs, units, self.sources, strict=True)], self.unit, lower_is_better=self.lower_is_better)
@@ -154,7 +156,6 @@ def _derived(registry: Registry, result: Result) -> list[Claim]:
     'registry validate' reports why, and there is nothing to recompute."""
     from registry.derived import Input, underivable
     from registry.models import Result as ResultModel
-    from registry.uncertainty_kinds import SPREADS
 
     derivation = result.derived
     if derivation is None:
