@@ -17,7 +17,12 @@ pages, plus reading its tables and checking every claim above, per page that hol
 alone (``read s/page``): reading every cited table on its page with both extractors' words, nothing cached,
 per page of tables (the issue's target: under 0.5 s).
 
-Usage: ``python benchmarks/bench_tables.py [--papers DIR | --layouts] [--only SLUG,...] [--show N]``
+``--reader`` picks the readings of a cited cell the review tries (``review.cells.READINGS``): ``grid`` (the whole
+table's grid alone), ``crossing`` (where the row's line and the column's header cross, alone: ``review.crossing``),
+``both`` (the review's own: the grid, and the crossing only where the grid cannot read the cell; the default).
+
+Usage: ``python benchmarks/bench_tables.py [--papers DIR | --layouts] [--only SLUG,...] [--show N]
+[--reader grid|crossing|both]``
 (``--layouts`` measures the generated layouts of ``tests/data/layouts`` instead of the real papers)
 (``--show`` prints the first N right cells that did not pass, with the review's message, per paper).
 A benchmark to run by hand, not a timed test.
@@ -224,13 +229,23 @@ def _slips(c: Counter[str]) -> str:
             f"{c['caught (cannot check)']})  passed {c['passed']:3d}")
 
 
+#: ``--reader``: the readings ``review.cells`` tries, in turn.
+_READERS = {"grid": ("grid",), "crossing": ("crossing",), "both": ("grid", "crossing")}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--papers", type=Path, default=PAPERS)
     parser.add_argument("--layouts", action="store_true", help=f"measure the generated layouts in {LAYOUTS}")
     parser.add_argument("--only", default="", help="comma-separated paper slugs")
     parser.add_argument("--show", type=int, default=0, help="print this many unpassed right cells per paper")
+    parser.add_argument("--reader", choices=sorted(_READERS), default="both",
+                        help="the readings of a cited cell to measure (default: both, as the review reads)")
     args = parser.parse_args(argv)
+    import review.cells
+
+    review.cells.READINGS = _READERS[args.reader]
+    print(f"reader: {args.reader} ({' then '.join(review.cells.READINGS)})")
     if args.layouts:
         args.papers = LAYOUTS
     folders = sorted(p for p in args.papers.iterdir() if (p / "cells.tsv").is_file() and (p / "paper.pdf").is_file())
