@@ -33,11 +33,13 @@ from dataclasses import dataclass
 
 from review.tables import (
     CELL_GAP,
+    LABEL_GAP,
     MARKS,
     Column,
     Row,
     Table,
     _continues,
+    _numbers_line,
     _page_column,
     find_captions,
     is_prose,
@@ -165,8 +167,8 @@ def _side(lines: list[Line], index: int, step: int, edge: float, width: float) -
                 if gap <= own + 1.0:
                     return None  # the other caption's table, or as much the other's as this one's
             break
-        if is_prose(line, width):
-            break
+        if is_prose(line, width) and 2 * sum(is_value(w) for w in line.words) < len(line.words):
+            break  # running text (a row of numbers set close is none)
         kept.append(line)
         reach = line.bottom if step > 0 else line.top
         index += step
@@ -198,7 +200,13 @@ def _cross(region: Region, label: str, page: int, row: str, column: str) -> Tabl
 
 
 def _key(text: str) -> str:
-    return squeezed(text).rstrip(MARKS).lower()
+    """Text compared as printed: squeezed, marks after it and TeX's sub- and superscript signs left out (a curator
+    types 'RMSE_CV' for the 'RMSE' and lowered 'CV' the page prints)."""
+    return _TEX.sub("", squeezed(text)).rstrip(MARKS).lower()
+
+
+_TEX = re.compile(r"[_^{}]")
+_PLUS_MINUS = re.compile(r"^(?:\u00b1|\+/-|\+-)|(?:\u00b1|\+/-|\+-)$")
 
 
 def _runs(line: Line, wanted: str) -> list[tuple[int, int]]:
@@ -212,7 +220,7 @@ def _runs(line: Line, wanted: str) -> list[tuple[int, int]]:
             text += squeezed(words[j].text)
             if len(text.rstrip(MARKS)) > len(key) + 4:
                 break
-            if text.rstrip(MARKS).lower() == key:
+            if _TEX.sub("", text).rstrip(MARKS).lower() == key:
                 out.append((i, j))
                 break
     return out
@@ -233,6 +241,9 @@ def _row_line(region: Region, row: str, column: str) -> tuple[_Label, _Header] |
     if not printed:
         return NotCrossed(f"no line of {_described(region)} prints the row label '{own}' before numbers")
     grouped = [p for p in printed if _in_groups(region, p, groups)]
+    if not grouped and not groups:
+        shown = region.lines[printed[0].line].text[:60]
+        return NotCrossed(f"the row label '{own}' is printed after other words only ('{shown}')")
     if not grouped:
         return NotCrossed(f"the row label '{own}' is printed, but not under the group '{' / '.join(groups)}'")
     headed: list[tuple[_Label, _Header]] = []
@@ -313,44 +324,50 @@ def _in_groups(region: Region, label: _Label, groups: list[str]) -> bool:
         if taken is None:
             return False
         pending = pending[:taken]
-    x0 = line.words[label.start].x0
     index = label.line
     while pending:
         index -= 1
         if index < 0:
             return False
         above = region.lines[index]
-        if any(is_value(w) for w in above.words) and not _single(above):
-            left = [w for w in above.words if w.x1 < x0 - 1]
-            if not left:
-                if abs(above.words[0].x0 - x0) <= ALIGNED:
-                    continue  # a row of the same run
-                return False
-            if not _top_aligned(region, index, x0):
-                return False
-            if _key(" ".join(w.text for w in left)) != _key(pending[-1]):
+        if _numbers_line(above):
+            outer = _label_clusters(above)[:-1]
+            if not outer:
+                continue  # a row of the same run
+            if not _top_aligned(region, index) or _key(" ".join(w.text for c in outer for w in c)) != _key(
+                    pending[-1]):
                 return False
             pending.pop()
-            continue
-        if _single(above):
+        elif _single(above):
             if _key(above.text) != _key(pending[-1]):
-                return False
+                return False  # another group's line
             pending.pop()
-            continue
-        return False  # a header line: the groups were not printed above the row
+        # a header line: a sub-table's title may be printed over its header
     return True
 
 
-def _top_aligned(region: Region, index: int, x0: float) -> bool:
-    """Whether the labels beside the label column are set at the first line of their runs: the first line of
-    numbers of the run of rows ``index`` is in has one."""
-    first = index
-    while first > 0:
-        above = region.lines[first - 1]
-        if not any(is_value(w) for w in above.words) or _single(above):
+def _label_clusters(line: Line) -> list[list[Word]]:
+    """A row's label words (before its first number) in label columns: clusters apart by more than ``LABEL_GAP``."""
+    clusters: list[list[Word]] = []
+    for word in line.words:
+        if is_value(word):
             break
+        if not any(c.isalnum() for c in word.text):
+            continue  # a dash for an empty cell
+        if clusters and word.x0 - clusters[-1][-1].x1 <= LABEL_GAP:
+            clusters[-1].append(word)
+        else:
+            clusters.append([word])
+    return clusters
+
+
+def _top_aligned(region: Region, index: int) -> bool:
+    """Whether the labels beside the row labels are set at the first line of their runs (a top-aligned
+    ``\\multirow``), not centred on them: the first line of numbers of the block ``index`` is in has one."""
+    first = index
+    while first > 0 and _numbers_line(region.lines[first - 1]):
         first -= 1
-    return any(w.x1 < x0 - 1 for w in region.lines[first].words)
+    return len(_label_clusters(region.lines[first])) > 1
 
 
 def _header(region: Region, column: str, row_line: int) -> _Header | NotCrossed:
@@ -426,9 +443,12 @@ def _under(words: list[Word], header: _Header) -> list[Word] | NotCrossed:
 
 
 def _cells(words: list[Word]) -> list[list[Word]]:
+    """A row's words in cells: words within ``CELL_GAP`` of each other, and a '±' with the numbers on both sides
+    of it however wide it is set ('58.96 +/- 1.8' under a header over its '1.8')."""
     cells: list[list[Word]] = []
     for word in words:
-        if cells and word.x0 - cells[-1][-1].x1 <= CELL_GAP:
+        glued = bool(cells) and (_PLUS_MINUS.search(cells[-1][-1].text) or _PLUS_MINUS.match(word.text))
+        if cells and (word.x0 - cells[-1][-1].x1 <= CELL_GAP or glued):
             cells[-1].append(word)
         else:
             cells.append([word])
