@@ -90,6 +90,8 @@ class _Header:
     x1: float
     lo: float
     hi: float
+    stacked: bool = False
+    """Set on two lines, the last of them ``line``."""
 
 
 def read_crossing(page: PageWords, label: str, row: str, column: str) -> Table | NotCrossed:
@@ -376,12 +378,8 @@ def _header(region: Region, column: str, row_line: int) -> _Header | NotCrossed:
     levels = levels_of(column)
     if not levels:
         return NotCrossed("the record names no column")
-    chains: list[_Header] = []
-    for index in range(row_line):
-        for start, end in _runs(region.lines[index], levels[-1]):
-            bottom = _spanned(region.lines[index], index, start, end)
-            if _under_levels(region, bottom, levels[:-1]):
-                chains.append(bottom)
+    chains = [bottom for index in range(row_line) for bottom in _printed(region, index, levels[-1])
+              if _under_levels(region, bottom, levels[:-1])]
     if not chains:
         return NotCrossed(f"no header '{column}' above the row in {_header_text(region, row_line)}")
     nearest = max(h.line for h in chains)
@@ -418,12 +416,31 @@ def _under_levels(region: Region, lower: _Header, uppers: tuple[str, ...]) -> bo
     level above it."""
     if not uppers:
         return True
-    for index in range(lower.line):
-        for start, end in _runs(region.lines[index], uppers[-1]):
-            upper = _spanned(region.lines[index], index, start, end)
+    top = lower.line - 1 if lower.stacked else lower.line
+    for index in range(top):
+        for upper in _printed(region, index, uppers[-1]):
             if upper.lo <= lower.x0 and lower.x1 <= upper.hi and _under_levels(region, upper, uppers[:-1]):
                 return True
     return False
+
+
+def _printed(region: Region, index: int, text: str) -> list[_Header]:
+    """Where line ``index`` prints the header ``text``: on the line, or ending there, set on two lines one over
+    the other ('Number of queries' over '(Speakers)')."""
+    line = region.lines[index]
+    found = [_spanned(line, index, start, end) for start, end in _runs(line, text)]
+    words = text.split()
+    if index == 0 or len(words) < 2:
+        return found
+    over = region.lines[index - 1]
+    for k in range(1, len(words)):
+        for upper in (_spanned(over, index - 1, a, b) for a, b in _runs(over, " ".join(words[:k]))):
+            for lower in (_spanned(line, index, a, b) for a, b in _runs(line, " ".join(words[k:]))):
+                if upper.lo <= (lower.x0 + lower.x1) / 2 <= upper.hi and lower.lo <= (upper.x0 + upper.x1) / 2 <= (
+                        lower.hi):
+                    found.append(_Header(index, min(upper.x0, lower.x0), max(upper.x1, lower.x1),
+                                         max(upper.lo, lower.lo), min(upper.hi, lower.hi), stacked=True))
+    return found
 
 
 def _under(words: list[Word], header: _Header) -> list[Word] | NotCrossed:

@@ -80,6 +80,16 @@ def test_a_spanning_header_narrower_than_its_columns_spans_them() -> None:
     assert isinstance(missing, NotCrossed) and "no header 'Set C / PPL'" in missing
 
 
+def test_a_header_set_on_two_lines_is_one_header() -> None:
+    page = _page(CAPTION,
+                 _line(115, ("Model", 100), ("Number", 190), ("of", 225), ("queries", 238), ("Items", 320)),
+                 _line(124, ("(Speakers)", 198), ("(Speakers)", 310)),
+                 _line(137, ("Ours", 100), ("120", 215), ("45", 330)))
+    assert _cell(read_crossing(page, "Table 1", "Ours", "Number of queries (Speakers)")) == "120"
+    assert _cell(read_crossing(page, "Table 1", "Ours", "Items (Speakers)")) == "45"
+    assert isinstance(read_crossing(page, "Table 1", "Ours", "Items (Queries)"), NotCrossed)
+
+
 def test_a_row_group_on_a_label_line_above_its_rows() -> None:
     page = _page(CAPTION, HEADER,
                  _line(128, ("Zero-shot", 100)), _line(140, ("Ours", 100), ("61.0", 200), ("0.40", 260)),
