@@ -254,7 +254,7 @@ def _row_line(region: Region, row: str, column: str) -> tuple[_Label, _Header] |
         header = _header(region, column, label.line)
         if isinstance(header, NotCrossed):
             why = why or header
-        elif _heads(region.lines[label.line], label, header):
+        elif _heads(region, label, header):
             headed.append((label, header))
     if not headed:
         return NotCrossed(why or f"the row label '{own}' is not the label nearest before the header '{column}' on "
@@ -274,13 +274,15 @@ def _row_line(region: Region, row: str, column: str) -> tuple[_Label, _Header] |
     return headed[0]
 
 
-def _heads(line: Line, label: _Label, header: _Header) -> bool:
+def _heads(region: Region, label: _Label, header: _Header) -> bool:
     """Whether the label is the row's label where the header's column is: set before it, with no other label
-    (a word with a letter) between them."""
+    between them (a word of two letters or more: 'stlm', the label of a table set beside; a check mark 'X' or
+    '✓' is a cell)."""
+    line = region.lines[label.line]
     if line.words[label.end].x1 > header.x0:
         return False
     between = [w for w in line.words[label.end + 1:] if w.x1 <= header.x0 and not is_value(w)]
-    return not any(any(c.isalpha() for c in w.text) for w in between)
+    return not any(sum(c.isalpha() for c in w.text) > 1 for w in between)
 
 
 def _labels_of(line: Line, index: int, own: str) -> list[_Label]:
@@ -320,7 +322,10 @@ def _in_groups(region: Region, label: _Label, groups: list[str]) -> bool:
     label, on the nearest line of one label above, or as a top-aligned label beside the first line of the run."""
     pending = list(groups)
     line = region.lines[label.line]
-    before = " ".join(w.text for w in line.words[:label.start])
+    own = line.words[:label.start]
+    values = [i for i, w in enumerate(own) if is_value(w)]
+    before = " ".join(w.text for w in own[values[-1] + 1 if values else 0:]  # after a table set beside, if any
+                      if any(c.isalnum() for c in w.text))  # a dash for an empty cell is no group
     if before:
         taken = next((k for k in range(len(pending)) if _key(" ".join(pending[k:])) == _key(before)), None)
         if taken is None:
@@ -332,17 +337,17 @@ def _in_groups(region: Region, label: _Label, groups: list[str]) -> bool:
         if index < 0:
             return False
         above = region.lines[index]
-        if _numbers_line(above):
+        if _single(above):  # a group's name or a sub-table's title ('TPR@K = 10'), not a row of cells
+            if _key(above.text) != _key(pending[-1]):
+                return False  # another group's line
+            pending.pop()
+        elif _numbers_line(above):
             outer = _label_clusters(above)[:-1]
             if not outer:
                 continue  # a row of the same run
             if not _top_aligned(region, index) or _key(" ".join(w.text for c in outer for w in c)) != _key(
                     pending[-1]):
                 return False
-            pending.pop()
-        elif _single(above):
-            if _key(above.text) != _key(pending[-1]):
-                return False  # another group's line
             pending.pop()
         # a header line: a sub-table's title may be printed over its header
     return True

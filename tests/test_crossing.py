@@ -102,6 +102,33 @@ def test_a_row_group_on_a_label_line_above_its_rows() -> None:
     assert isinstance(other, NotCrossed) and "not under the group 'Few-shot'" in other
 
 
+def test_a_sub_tables_title_over_its_header_names_its_group() -> None:
+    page = _page(CAPTION,
+                 _line(115, ("TPR@K", 180), ("=", 208), ("10", 216)),
+                 _line(127, ("Model", 100), ("Acc", 200), ("F1", 260)),
+                 _line(140, ("Baseline", 100), ("71.4", 200), ("0.50", 260)),
+                 _line(152, ("Ours", 100), ("73.1", 200), ("0.52", 260)),
+                 _line(165, ("TPR@K", 180), ("=", 208), ("20", 216)),
+                 _line(177, ("Model", 100), ("Acc", 200), ("F1", 260)),
+                 _line(190, ("Ours", 100), ("81.0", 200), ("0.62", 260)))
+    assert _cell(read_crossing(page, "Table 1", "TPR@K = 10 / Ours", "Acc")) == "73.1"
+    assert _cell(read_crossing(page, "Table 1", "TPR@K = 20 / Ours", "Acc")) == "81.0"
+    assert isinstance(read_crossing(page, "Table 1", "TPR@K = 30 / Ours", "Acc"), NotCrossed)
+
+
+def test_a_label_of_a_table_set_beside_is_no_cell_but_a_check_mark_is() -> None:
+    page = _page(CAPTION,
+                 _line(115, ("Set", 180), ("A", 200), ("Set", 390), ("B", 410)),
+                 _line(128, ("Model", 100), ("VQ", 160), ("Acc", 200), ("F1", 240), ("Acc", 400), ("F1", 440)),
+                 _line(140, ("Ours", 100), ("X", 162), ("73.1", 200), ("0.52", 240), ("Base", 320), ("70.2", 400),
+                       ("0.48", 440)),
+                 _line(152, ("Base", 100), ("X", 162), ("60.5", 200), ("0.44", 240), ("Ours", 320), ("71.0", 400),
+                       ("0.50", 440)))
+    assert _cell(read_crossing(page, "Table 1", "Ours", "Set A / Acc")) == "73.1"  # past the check mark
+    assert _cell(read_crossing(page, "Table 1", "Ours", "Set B / Acc")) == "71.0"  # not the first half's 'Ours'
+    assert _cell(read_crossing(page, "Table 1", "Base", "Set B / F1")) == "0.48"
+
+
 def test_a_top_aligned_multirow_group_beside_its_rows() -> None:
     page = _page(CAPTION, HEADER,
                  _line(128, ("A", 60), ("Base", 100), ("61.0", 200), ("0.40", 260)),
