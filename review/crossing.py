@@ -41,6 +41,7 @@ from review.tables import (
     _continues,
     _numbers_line,
     _page_column,
+    _thousands,
     find_captions,
     is_prose,
     is_value,
@@ -208,7 +209,9 @@ def _key(text: str) -> str:
 
 
 _TEX = re.compile(r"[_^{}]")
-_PLUS_MINUS = re.compile(r"^(?:\u00b1|\+/-|\+-)|(?:\u00b1|\+/-|\+-)$")
+#: What joins two numbers into one cell, at a word's end or start: a '±' (however wide it is set), a product sign.
+_JOINER = re.compile(r"^(?:\u00b1|\+/-|\+-|\u00b7|\u00d7)|(?:\u00b1|\+/-|\+-|\u00b7|\u00d7)$")
+_SPREAD = re.compile(r"^\([-+\u2212]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)\)$")
 
 
 def _runs(line: Line, wanted: str) -> list[tuple[int, int]]:
@@ -465,13 +468,21 @@ def _under(words: list[Word], header: _Header) -> list[Word] | NotCrossed:
 
 
 def _cells(words: list[Word]) -> list[list[Word]]:
-    """A row's words in cells: words within ``CELL_GAP`` of each other, and a '±' with the numbers on both sides
-    of it however wide it is set ('58.96 +/- 1.8' under a header over its '1.8')."""
+    """A row's words in cells: words within ``CELL_GAP`` of each other, a '±' with the numbers on both sides of
+    it however wide it is set ('58.96 +/- 1.8' under a header over its '1.8'), and a spread in parentheses with
+    the number before it ('4.00 (0.000)'); but a number after a cell's number (and no '±', '·' or '×' between)
+    starts a cell of its own, however close ('0.779±.02 0.362±.01' set tight)."""
     cells: list[list[Word]] = []
-    for word in words:
-        glued = bool(cells) and (_PLUS_MINUS.search(cells[-1][-1].text) or _PLUS_MINUS.match(word.text))
-        if cells and (word.x0 - cells[-1][-1].x1 <= CELL_GAP or glued):
-            cells[-1].append(word)
+    for word in _thousands(tuple(words)):
+        last = cells[-1] if cells else None
+        if last is None:
+            cells.append([word])
+            continue
+        joiner = _JOINER.search(last[-1].text) or _JOINER.match(word.text)
+        spread = _SPREAD.match(squeezed(word.text)) and is_value(last[-1])
+        fresh = is_value(word) and any(is_value(w) for w in last) and not joiner
+        if (word.x0 - last[-1].x1 <= CELL_GAP or joiner or spread) and not fresh:
+            last.append(word)
         else:
             cells.append([word])
     return cells

@@ -165,12 +165,26 @@ def test_plus_minus_marks_and_bold_are_read_as_in_a_grid_cell() -> None:
 
 
 def test_a_crossing_holding_two_numbers_or_none_is_not_read() -> None:
-    page = _page(CAPTION, _line(115, ("Model", 100), ("Acc", 200), ("F1", 260)),
-                 _line(128, ("Ours", 100), ("71.4", 190), ("72.0", 212), ("\u2013", 262)))
-    two = read_crossing(page, "Table 1", "Ours", "Acc")
-    assert isinstance(two, NotCrossed) and "more than one number" in two and "71.4 72.0" in two
+    page = _page(CAPTION, _line(115, ("Model", 100), ("Acc", 200), ("F1", 260), ("t-test", 330)),
+                 _line(128, ("Ours", 100), ("71.4", 190), ("72.0", 212), ("\u2013", 262), ("(14.1,", 320),
+                       (".000)", 352)))
+    two = read_crossing(page, "Table 1", "Ours", "Acc")  # two numbers set tight under one header: two cells
+    assert isinstance(two, NotCrossed) and "prints 2 cells ('71.4', '72.0')" in two
+    pair = read_crossing(page, "Table 1", "Ours", "t-test")
+    assert isinstance(pair, NotCrossed) and "at '(14.1, .000)', which holds more than one number" in pair
     none = read_crossing(page, "Table 1", "Ours", "F1")
     assert isinstance(none, NotCrossed) and "holds no number" in none
+
+
+def test_a_spread_in_parentheses_and_a_power_of_ten_are_one_cell() -> None:
+    page = _page(CAPTION, _line(115, ("Model", 100), ("Iterations", 190), ("|D|", 300)),
+                 _line(128, ("Ours", 100), ("4.00", 185), ("(0.817)", 215), ("1", 292), ("\u00b7", 300),
+                       ("10\u2074", 308)))
+    read = read_crossing(page, "Table 1", "Ours", "Iterations")
+    assert isinstance(read, Table)
+    cell = read.cell(read.rows[0], read.columns[0])
+    assert (cell.value, cell.plus_minus) == ("4.00", "0.817")
+    assert _cell(read_crossing(page, "Table 1", "Ours", "|D|")) == "1 \u00b7 10\u2074"
 
 
 def test_two_headers_of_one_name_in_one_header_are_ambiguous() -> None:
