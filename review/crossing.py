@@ -209,8 +209,9 @@ def _key(text: str) -> str:
 
 
 _TEX = re.compile(r"[_^{}]")
-#: What joins two numbers into one cell, at a word's end or start: a '±' (however wide it is set), a product sign.
-_JOINER = re.compile(r"^(?:\u00b1|\+/-|\+-|\u00b7|\u00d7)|(?:\u00b1|\+/-|\+-|\u00b7|\u00d7)$")
+#: What joins two numbers into one cell, at a word's end or start: a '±' (however wide it is set), the dot of a
+#: power of ten ('1 · 10⁴'); not '×', which tables print as a cross mark as often as a product.
+_JOINER = re.compile(r"^(?:\u00b1|\+/-|\+-|\u00b7)|(?:\u00b1|\+/-|\+-|\u00b7)$")
 _SPREAD = re.compile(r"^\([-+\u2212]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)\)$")
 
 
@@ -279,13 +280,21 @@ def _row_line(region: Region, row: str, column: str) -> tuple[_Label, _Header] |
 
 def _heads(region: Region, label: _Label, header: _Header) -> bool:
     """Whether the label is the row's label where the header's column is: set before it, with no other label
-    between them (a word of two letters or more: 'stlm', the label of a table set beside; a check mark 'X' or
-    '✓' is a cell)."""
+    between them. A word between them is a cell where a header stands over it other than the one over the row
+    labels ('Kaytetye' under 'Language'), or a check mark ('X', '✓'); under no header ('stlm') or under another
+    'Model' it is the label of a table set beside."""
     line = region.lines[label.line]
     if line.words[label.end].x1 > header.x0:
         return False
-    between = [w for w in line.words[label.end + 1:] if w.x1 <= header.x0 and not is_value(w)]
-    return not any(sum(c.isalpha() for c in w.text) > 1 for w in between)
+    heads = [w for ln in region.lines[:label.line] if not _numbers_line(ln) for w in ln.words]
+
+    def over(x0: float, x1: float) -> set[str]:
+        return {_key(h.text) for h in heads if h.x0 < x1 and x0 < h.x1}
+
+    stub = over(line.words[label.start].x0, line.words[label.end].x1)
+    between = [w for w in line.words[label.end + 1:] if w.x1 <= header.x0 and not is_value(w)
+               and sum(c.isalpha() for c in w.text) > 1]
+    return all(over(w.x0, w.x1) and not over(w.x0, w.x1) & stub for w in between)
 
 
 def _labels_of(line: Line, index: int, own: str) -> list[_Label]:
@@ -470,7 +479,7 @@ def _under(words: list[Word], header: _Header) -> list[Word] | NotCrossed:
 def _cells(words: list[Word]) -> list[list[Word]]:
     """A row's words in cells: words within ``CELL_GAP`` of each other, a '±' with the numbers on both sides of
     it however wide it is set ('58.96 +/- 1.8' under a header over its '1.8'), and a spread in parentheses with
-    the number before it ('4.00 (0.000)'); but a number after a cell's number (and no '±', '·' or '×' between)
+    the number before it ('4.00 (0.000)'); but a number after a cell's number (and no '±' or '·' between)
     starts a cell of its own, however close ('0.779±.02 0.362±.01' set tight)."""
     cells: list[list[Word]] = []
     for word in _thousands(tuple(words)):
