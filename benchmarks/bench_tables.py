@@ -108,6 +108,12 @@ def _same(a: str, b: str) -> bool:
         return a == b
 
 
+def _name(path: str) -> str:
+    from review.words import squeezed
+
+    return squeezed(path).lower()
+
+
 def slips(cells: list[Gold]) -> list[tuple[str, Gold, str, str]]:
     """(kind, cited cell, value or ±, table-or-page change) for each slip of each cell."""
     by_column: dict[tuple[str, int, str], list[Gold]] = defaultdict(list)
@@ -117,7 +123,9 @@ def slips(cells: list[Gold]) -> list[tuple[str, Gold, str, str]]:
         by_row[(cell.table, cell.page, cell.row)].append(cell)
     tables = sorted({(c.table, c.page) for c in cells})
     pages = {c.page for c in cells}
-    printed = {(c.table, c.page, c.row, c.column): c.printed_value for c in cells}
+    # names compared as the review compares them (squeezed: 'SimplePatch(Ours)' is 'SimplePatch (Ours)'), so that
+    # the right value of a cell that another table prints under the same names is no slip
+    printed = {(c.table, c.page, _name(c.row), _name(c.column)): c.printed_value for c in cells}
     out: list[tuple[str, Gold, str, str]] = []
     for cell in cells:
         neighbours = []
@@ -134,12 +142,13 @@ def slips(cells: list[Gold]) -> list[tuple[str, Gold, str, str]]:
             if other is not None:
                 out.append(("neighbouring \u00b1", cell, other.plus_minus, ""))
         elsewhere = next((t for t in tables if t[0] != cell.table and not _same(
-            printed.get((t[0], t[1], cell.row, cell.column), "x"), cell.printed_value)), None)
+            printed.get((t[0], t[1], _name(cell.row), _name(cell.column)), "x"), cell.printed_value)), None)
         if elsewhere is not None:
             out.append(("wrong table", cell, cell.printed_value, f"{elsewhere[0]}@{elsewhere[1]}"))
         # the same label on another page is no slip where the table goes on there with the same cell
         wrong_page = cell.page + 1 if cell.page + 1 not in pages or cell.page == 1 else cell.page - 1
-        if wrong_page != cell.page and not _same(printed.get((cell.table, wrong_page, cell.row, cell.column), "x"),
+        if wrong_page != cell.page and not _same(printed.get((cell.table, wrong_page, _name(cell.row),
+                                                              _name(cell.column)), "x"),
                                                  cell.printed_value):
             out.append(("wrong page", cell, cell.printed_value, f"{cell.table}@{wrong_page}"))
     return out

@@ -164,7 +164,7 @@ def _side(lines: list[Line], index: int, step: int, edge: float, width: float) -
         gap = line.top - reach if step > 0 else reach - line.bottom
         if gap > REGION_GAP:
             break
-        if starts_caption(line):
+        if _caption_in(line):
             if kept:
                 own = kept[0].top - edge if step > 0 else edge - kept[0].bottom
                 if gap <= own + 1.0:
@@ -176,6 +176,18 @@ def _side(lines: list[Line], index: int, step: int, edge: float, width: float) -
         reach = line.bottom if step > 0 else line.top
         index += step
     return kept or None
+
+
+def _caption_in(line: Line) -> bool:
+    """Whether a line starts a caption, or holds one where a column of the page begins (a line that runs across
+    two columns of text: 'tasks and Table 5: Results ...')."""
+    words = line.words
+    return any(starts_caption(Line(words[j:])) for j in range(len(words))
+               if j == 0 or words[j].x0 - words[j - 1].x1 >= _GUTTER)
+
+
+#: A gap (points) at least this wide between two words of a line is the gutter between two columns of the page.
+_GUTTER = 8.0
 
 
 # -- reading one cell in a region -------------------------------------------------------------------
