@@ -143,8 +143,9 @@ def table_regions(page: PageWords, label: str) -> list[Region]:
         if at is None:
             continue
         end = at
-        while end + 1 < len(lines) and _continues(lines[end], lines[end + 1], lines[at]):
-            end += 1
+        while (end + 1 < len(lines) and _continues(lines[end], lines[end + 1], lines[at])
+               and _running_on(lines[end + 1])):
+            end += 1  # a caption goes on in running text; a header centred close under it is the table's
         caption = " ".join(ln.text for ln in lines[at:end + 1])
         width = max(ln.x1 for ln in lines) - min(ln.x0 for ln in lines)
         for block in (_side(lines, end + 1, 1, lines[end].bottom, width),
@@ -188,6 +189,11 @@ def _caption_in(line: Line) -> bool:
 
 #: A gap (points) at least this wide between two words of a line is the gutter between two columns of the page.
 _GUTTER = 8.0
+
+
+def _running_on(line: Line) -> bool:
+    """Whether a line's words run on as text does, with no gap between cells."""
+    return all(b.x0 - a.x1 < _GUTTER for a, b in zip(line.words, line.words[1:], strict=False))
 
 
 # -- reading one cell in a region -------------------------------------------------------------------

@@ -227,6 +227,15 @@ def test_a_caption_between_two_tables_takes_the_one_set_closer() -> None:
     assert _cell(read_crossing(page, "Table 2", "Ours", "Acc")) == "51.0"
 
 
+def test_a_header_centred_close_under_the_caption_is_the_tables() -> None:
+    caption = _caption(100, 1, "Scores")
+    centre = (caption[0].x0 + caption[-1].x1) / 2
+    page = _page(caption,  # the header's gaps between cells tell it from a caption's second line
+                 _line(113, ("System", centre - 60), ("Parse", centre - 5), ("Tag", centre + 40)),
+                 _line(126, ("Tuned", centre - 60), ("64.8", centre - 5), ("90.1", centre + 40)))
+    assert _cell(read_crossing(page, "Table 1", "Tuned", "Tag")) == "90.1"
+
+
 def test_no_caption_on_the_page_reads_nothing() -> None:
     read = read_crossing(_page(HEADER, *ROWS, number=4), "Table 1", "Ours", "Acc")
     assert isinstance(read, NotCrossed) and "no block of lines beside a caption of Table 1 on page 4" in read
