@@ -6,24 +6,28 @@ unread. Checking one cited cell needs less: the line that prints the row's label
 column's header, and the number printed where the two cross. ``review.cells`` asks this reading only
 where the grid could not read the cell, never to overrule a grid that found it.
 
-1. **Region**: the cited caption (``find_captions``) and the lines next to it, below it or above it, in
-   the caption's column of the page, up to another caption, a line of running text or a gap wider than
-   ``REGION_GAP``. A block that runs up to another caption belongs to the caption set closer to it;
-   where both are as close, to neither. So a value cited in the wrong table or on the wrong page is never
-   read there.
-2. **Row**: a line whose label (the words before its numbers, or after its group's words) is the record's
-   label; each outer level of the row path is the group printed before the label on the line, on the
-   nearest label-only line above, or as a top-aligned ``\\multirow`` label beside the run of rows. A label
-   printed more than once is read as the record's ``#N`` only where it is printed once per row.
+1. **Region**: the cited caption (``find_captions``; its paragraph goes on in running text only, so a header
+   centred close under it is the table's) and the lines next to it, below it or above it, in the caption's
+   column of the page, up to another caption, a line of running text or a gap wider than ``REGION_GAP``. A
+   block that runs up to another caption belongs to the caption set closer to it; where both are as close,
+   to neither. So a value cited in the wrong table or on the wrong page is not read there.
+2. **Row**: a line that prints the record's label before numbers; each outer level of the row path printed
+   before the label on the line, on the nearest line of one label above (a group's name, or a sub-table's
+   title over its header), or as a top-aligned ``\\multirow`` label beside the first line of its run. The
+   label must be the nearest one before the column (a table set beside prints a label before each half;
+   a text cell under its own header, or a check mark, between them is no label). A label printed more
+   than once is read as the record's ``#N`` only where it is printed once per row.
 3. **Column**: the header words of each level of the column path, outermost first, each level printed
    under the span of the level above it (its words' extent widened to the midpoints to the next words of
-   its line: a spanning header narrower than its columns still spans them). Of the lines above the row
-   that print the bottom level, the nearest holds the row's header (sub-tables that repeat the header).
-4. **Crossing**: the row's words under the bottom header's span, read as one cell by ``read_cell`` (±,
-   marks, bold, superscripts), so that every cell claim reads it as it reads a grid's cell.
+   its line: a spanning header narrower than its columns still spans them); a level may be set on two lines
+   ('Number of queries' over '(Speakers)'). A header repeated over a later block of rows heads that block.
+4. **Crossing**: the row's cell under the bottom header's words (or, where none is, centred in its span),
+   read by ``read_cell`` (±, spread in parentheses, marks, bold, superscripts), so that every cell claim
+   reads it as it reads a grid's cell. A number after a cell's number starts a cell of its own, however
+   tight; a '±' joins the numbers on both sides, however wide.
 
-Anything matched twice, and a crossing that holds two numbers or none, is a reason (``Unread``), not a
-guess: the claim cannot be checked.
+Anything matched twice, and a crossing that holds two numbers or none, is a reason (``NotCrossed``, which
+``review.cells`` reports as ``Unread``), not a guess: the claim cannot be checked.
 """
 
 from __future__ import annotations
