@@ -145,11 +145,12 @@ class CellAt(Claim):
     def _find(self, doc: Extraction) -> Located | str:
         """The grid's reading of the cell; where the grid cannot read it, the crossing's (never the other way)."""
         found = self._find_in_grid(doc) if "grid" in READINGS else Unread("the grid reading is left out")
-        if not isinstance(found, Unread) or "crossing" not in READINGS or doc.page_words(self.page) is None:
+        words = doc.page_words(self.page)
+        if not isinstance(found, Unread) or "crossing" not in READINGS or words is None:
             return found
         from review.crossing import read_crossing
 
-        crossing = read_crossing(doc.page_words(self.page), self.table, self.row, self.column)  # type: ignore[arg-type]
+        crossing = read_crossing(words, self.table, self.row, self.column)
         if isinstance(crossing, str):
             return Unread(f"{found}; nor where the row and the column cross: {crossing}")
         return Located(crossing, crossing.rows[0], crossing.columns[0], crossed=True)
