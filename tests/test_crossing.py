@@ -326,6 +326,10 @@ REAL = [
     ("koyama-green-2024", "Table 2", 6),
     # top-aligned \multirow groups ('A', 'B') beside row labels centred in their column; 'RMSE_CV' as typed
     ("murrell-camb-2015", "Table 1", 15),
+    # three sub-tables under one caption below them, each titled ('TPR@K = 10') over its own repeated header
+    ("macha-classification-2023", "Table 6.4", 73),
+    # a small table beside running text whose header sits close under a centred caption
+    ("kumar-dialect-2025", "Table 1", 3),
 ]
 
 
