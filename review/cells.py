@@ -67,6 +67,9 @@ class _Read:
 
 
 _CACHE: dict[int, _Read] = {}
+#: The readings of a cited cell, tried in turn: the whole grid, then (where it cannot read the cell) the crossing of
+#: the row's line and the column's header. ``benchmarks/bench_tables.py --reader`` measures each alone.
+READINGS: tuple[str, ...] = ("grid", "crossing")
 
 
 def _read(doc: Extraction) -> _Read:
@@ -100,10 +103,13 @@ class Located:
     table: Table
     row: Row
     column: Column
+    crossed: bool = False
+    """Read where the row's line and the column's header cross (``review.crossing``), the grid being unread."""
 
     @property
     def where(self) -> str:
-        return f"row '{self.row.name}', column '{self.column.name}'"
+        how = " (read where the two cross)" if self.crossed else ""
+        return f"row '{self.row.name}', column '{self.column.name}'{how}"
 
     @property
     def cell(self) -> CellText:
@@ -128,6 +134,19 @@ class CellAt(Claim):
         return held[key]
 
     def _find(self, doc: Extraction) -> Located | str:
+        """The grid's reading of the cell; where the grid cannot read it, the crossing's (never the other way)."""
+        found = self._find_in_grid(doc) if "grid" in READINGS else Unread("the grid reading is left out")
+        words = doc.page_words(self.page)
+        if not isinstance(found, Unread) or "crossing" not in READINGS or words is None:
+            return found
+        from review.crossing import read_crossing
+
+        crossing = read_crossing(words, self.table, self.row, self.column)
+        if isinstance(crossing, str):
+            return Unread(f"{found}; nor where the row and the column cross: {crossing}")
+        return Located(crossing, crossing.rows[0], crossing.columns[0], crossed=True)
+
+    def _find_in_grid(self, doc: Extraction) -> Located | str:
         if doc.page(self.page) is None:
             return self._missing_page(doc, self.page)
         if doc.page_words(self.page) is None:
