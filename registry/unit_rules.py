@@ -4,17 +4,17 @@ A ``unit_detail`` 'Printed as <form>' says how the page prints the value's unit;
 how another unit is printed and never this one ('Printed as ms' on a count, 'Printed as Sequences/s'
 on a dimensionless score), one of the two fields is wrong. ``registry review`` checks the same
 agreement against the page; this rule catches it without the PDF. Registered on
-``registry.checks.registry_rules``, which imports this module, and reported under
+``registry.rules_registry.registry_rules`` (``registry.checks.RULE_MODULES`` lists this module), and reported under
 ``codes.UNIT_DETAIL_MISMATCH``.
 """
 
 from __future__ import annotations
 
 from registry import codes
-from registry.checks import registry_rules
 from registry.loader import Registry
 from registry.models import Result
 from registry.report import Report
+from registry.rules_registry import registry_rules
 from registry.units import other_units_printed_as, printed_forms
 
 

@@ -27,8 +27,10 @@ from review import poppler
 
 pytestmark = pytest.mark.skipif(poppler.find_pdftotext() is None, reason="poppler-utils is not installed")
 
-#: Layouts whose targets the reader does not meet yet, with what it misreads (strict expected failures). Empty
-#: since the reader keeps a centred header row out of a one-line caption (twocol-tablestar, sideways-resizebox).
+#: Layouts whose targets the review does not meet yet, with what it misreads (strict expected failures). Empty:
+#: the grid reader keeps a header row set close under a centred one-line caption out of the caption
+#: (``twocol-tablestar``, ``sideways-resizebox``), and a cell it cannot read is read where the row and the column
+#: cross (``review.crossing``).
 MISREAD: dict[str, str] = {}
 FOLDERS = sorted(p.name for p in LAYOUTS.iterdir() if (p / "cells.tsv").is_file())
 

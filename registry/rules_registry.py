@@ -1,0 +1,40 @@
+"""Where validation rules are registered: a leaf that the rule modules and the runner both import.
+
+A kind's own rules register on ``kind_rules`` for its model class (``@kind_rules.register``), so a
+new kind adds rules without a dispatch chain; rules over the records folder as a whole append to
+``registry_rules``. The runner (``registry.checks``) imports the rule modules from one list,
+``RULE_MODULES`` there, as datasette registers its default plugins; no rule module imports the
+runner back.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from registry.codes import Code
+    from registry.loader import Registry
+    from registry.models import Record
+    from registry.report import Report
+
+
+class RecordCheck(Protocol):
+    """What a kind's rule is given: the registry, the record being checked, now, and a way to report on it."""
+
+    registry: Registry
+    record: Record
+    now: dt.datetime
+
+    def add(self, code: Code, message: str, field: tuple[str | int, ...] = ()) -> None: ...
+
+
+@functools.singledispatch
+def kind_rules(record: Record, check: RecordCheck) -> None:
+    """The rules of a record's own kind (registered per model class); most kinds have none."""
+
+
+#: Rules over the records folder as a whole rather than one record.
+registry_rules: list[Callable[[Registry, Report], None]] = []
