@@ -10,12 +10,15 @@ several levels joined by ' / ', outermost first). ``read_tables`` turns the word
    gives ...') is not a caption.
 2. **Column of the page**: on a two-column page (few words cross the gutter), a caption in one
    column keeps the table to that column; a caption across the gutter, or a one-column page, gives
-   the full width. Lines are grouped again inside that column, so that the next column's lines do
-   not join the table's.
+   the full width; a caption that starts mid-line after running text (a ``wraptable``, or the right
+   column beside the left one's prose) keeps the table right of the gap (``_beside_text``). Lines are
+   grouped again inside that extent, so that the next column's lines do not join the table's.
 3. **Block**: the caption paragraph, then the lines (and rotated words) next to it, below it or
    above it (captions under tables), until a vertical gap wider than ``GAP`` points (wider between
    header and body, and before rows set wide apart), a line of running text (``is_prose``) or another
    caption. Of two tables stacked on a page, a block that runs up to the other caption is the other's.
+   Subtables under one caption (``(a) ...``, ``(b) ...``, or centred titles over one repeated header) are
+   read each as a table of its own, the subcaption the outer level of its rows (``_subtables``).
 4. **Header and body**: the header is the block's lines before its first row of numbers (a line
    that is half numbers after its label; a line of one label at the left edge just before numbers is
    a *row group*, as in 'NT 2.5B' over its folds); the body is the rest. Header words are clustered at
@@ -30,7 +33,9 @@ several levels joined by ' / ', outermost first). ``read_tables`` turns the word
    naming the run of rows it is centred on or starts (``_runs``).
 6. **Cells**: a column owns the words whose centre lies between the midpoints to its neighbours'
    headers, which holds for right-aligned numbers under wide headers and for wide '0.681 ± 0.019'
-   cells under narrow ones; thousands set apart by a thin space are one word ('45 000').
+   cells under narrow ones, or else the one gap between the body's columns of numbers there
+   (``_fitted_to_gutters``); the first column owns a row's words after its label; thousands set apart
+   by a thin space are one word ('45 000').
 
 A table continued on the next page ('Table 5 (continued)') keeps the row group that was open at
 the end of the previous page, whose label is printed there only.
@@ -39,7 +44,7 @@ the end of the previous page, whose label is printed there only.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from registry.numbers import SIGN
 from review.words import Line, PageWords, Word, lines_of, squeezed
@@ -59,7 +64,7 @@ _CELL = re.compile(
     rf"(?:[\[(](?P<lo>{_NUMBER})[,;-](?P<hi>{_NUMBER})[\])])?"
     r"(?P<rest>.*)$")
 _PRINTED = re.compile(rf"\s*({SIGN}?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE]{SIGN}?\d+)?)")
-_VALUE_WORD = re.compile(rf"^(?:\u00b1)?{_NUMBER}[{_AFTER}]*(?:\u00b1{_NUMBER}[{_AFTER}]*)?$")
+_VALUE_WORD = re.compile(rf"^(?:\u00b1)?{_NUMBER}%?[{_AFTER}]*(?:\u00b1{_NUMBER}[{_AFTER}]*)?$")
 
 
 def is_value(word: Word) -> bool:
@@ -172,6 +177,8 @@ class Table:
     """The group of the last rows, which a continuation on the next page carries on."""
     carried_from: int | None = None
     words: tuple[Word, ...] = field(default=(), repr=False)
+    others: tuple[Row, ...] = field(default=(), repr=False)
+    """The rows of the other subtables under the same caption: a row label they print too is ambiguous."""
 
     def cell(self, row: Row, column: Column) -> CellText:
         return read_cell([w for w in row.cells if column.lo <= w.centre < column.hi])
@@ -300,50 +307,132 @@ def read_tables(page: PageWords, label: str, previous: PageWords | None = None) 
         caption = " ".join(ln.text for ln in lines[at:caption_end + 1])
         carried = _open_group(previous, label) if continued and previous is not None else None
         width = max(ln.x1 for ln in lines) - min(ln.x0 for ln in lines)
-        found: list[tuple[Table, bool, float]] = []
+        found: list[tuple[list[Table], bool, float]] = []
         for block in (_block(lines[caption_end + 1:], rotated, lines[caption_end].bottom, down=True, width=width),
                       _block(lines[:at][::-1], rotated, lines[at].top, down=False, width=width)):
             if block is None:
                 continue
             block_lines, block_rotated, bounded = block
-            table = _table(label, page.number, caption, continued, block_lines, block_rotated, carried,
-                           previous.number if carried is not None and previous is not None else None)
-            if table is not None:
+            parts = [_table(label, page.number, caption, continued, part, block_rotated, carried,
+                            previous.number if carried is not None and previous is not None else None, group)
+                     for part, group in _subtables(block_lines)]
+            read = _siblings([t for t in parts if t is not None])
+            if read:
                 away = (block_lines[0].top - lines[caption_end].bottom if block_lines[0].top >= lines[at].top
                         else lines[at].top - block_lines[-1].bottom)
-                found.append((table, bounded, away))
+                found.append((read, bounded, away))
         if len(found) == 2 and found[0][1] != found[1][1]:
             found = [f for f in found if not f[1]]  # the block that runs up to another caption is that table's
         elif len(found) == 2:
             found.sort(key=lambda f: f[2])  # a caption is set closer to its own table than to the next float
             if found[0][1]:
                 found = found[:1]  # stacked between two captions: the farther block is the other caption's
-        tables += [table for table, _, _ in found]
+        tables += [table for read_block, _, _ in found for table in read_block]
     return tables
 
 
+def _siblings(tables: list[Table]) -> list[Table]:
+    """Subtables under one caption, each knowing the others' rows (``Table.others``), so that a row label printed
+    in several of them is found ambiguous rather than looked up in the first."""
+    if len(tables) < 2:
+        return tables
+    return [replace(t, others=tuple(r for o in tables if o is not t for r in o.rows)) for t in tables]
+
+
+def _title(line: Line, lines: list[Line]) -> bool:
+    """Whether a line is a subtable's title ('AUC', 'TPR@K = 10'): one cell that is no number, centred on the
+    block's ``lines`` (stacked subtables, each under its title and its own header)."""
+    cells = _label_clusters(line.words)
+    if len(cells) != 1 or _number_cell(cells[0]) or len(lines) < 2:
+        return False
+    left, right = min(ln.x0 for ln in lines), max(ln.x1 for ln in lines)
+    return abs((line.x0 + line.x1) - (left + right)) / 2 < max(3.0, 0.03 * (right - left)) and (
+        line.x1 - line.x0 < 0.5 * (right - left))
+
+
+_SUBCAPTION = re.compile(r"^\((?:[a-z]|[ivx]+)\)\S", re.IGNORECASE)
+
+
+def _is_subcaption(line: Line) -> bool:
+    """Whether a line is a subtable's caption ('(a) Sequence models'): one cell, no number, starting with a
+    subfigure's letter or numeral in parentheses."""
+    return (len(_label_clusters(line.words)) == 1 and not any(is_value(w) for w in line.words)
+            and bool(_SUBCAPTION.match("".join(squeezed(w.text) for w in line.words[:2]))))
+
+
+def _titled(lines: list[Line]) -> list[int]:
+    """The lines that title stacked subtables: two or more titles (``_title``), each over the same header line
+    (the header each subtable repeats); none where the block is one table."""
+    found = [i for i, line in enumerate(lines[:-1]) if _title(line, lines) and not _numbers_line(lines[i + 1])]
+    heads = {squeezed(lines[i + 1].text) for i in found}
+    return found if len(found) >= 2 and len(heads) == 1 else []
+
+
+def _subtables(lines: list[Line]) -> list[tuple[list[Line], str | None]]:
+    """A block's subtables, each with its caption ('(a) Sequence models'), or the whole block with none.
+    Subtables under one caption (``subcaption``, ``subfloat``) set their own header and columns under their
+    own captions: each is read as a table of its own, its caption the group of its rows; lines over the first
+    subcaption (a header the subtables share) head each of them."""
+    starts = [i for i, line in enumerate(lines) if _is_subcaption(line)]
+    if not starts:
+        starts = _titled(lines)
+    if not starts:
+        return [(lines, None)]
+    shared = lines[:starts[0]]
+    return [(shared + lines[i + 1:end], lines[i].text) for i, end in zip(starts, [*starts[1:], len(lines)],
+                                                                          strict=True)
+            if end > i + 1]
+
+
 def _continues(line: Line, following: Line, first: Line) -> bool:
-    """Whether ``following`` goes on with the caption paragraph: close below, flush left or centred alike."""
+    """Whether ``following`` goes on with the caption paragraph: close below, flush left, or centred alike and
+    set with a paragraph's spaces. A centred last line of a paragraph is set at its spaces' natural width, so a
+    line centred alike with gaps wider than any space of running text (``_running``) is a table's row: the
+    header set close under a centred one-line caption (``article``'s caption above a table has no skip below
+    it)."""
     close = following.top - line.bottom < 0.8 * line.height
-    aligned = abs(following.x0 - first.x0) < 3 or abs((following.x0 + following.x1) - (first.x0 + first.x1)) < 6
-    return close and aligned and not starts_caption(following)
+    flush = abs(following.x0 - first.x0) < 3
+    centred = abs((following.x0 + following.x1) - (first.x0 + first.x1)) < 6 and _running(following)
+    return close and (flush or centred) and not starts_caption(following)
 
 
 def _page_column(page: PageWords, line: Line, start: int) -> tuple[float, float]:
-    """The horizontal extent of the table a caption belongs to: the page's width, or one column of it."""
-    mid = page.width / 2
-    lines = lines_of(page.words)
-    crossing = sum(1 for w in page.words if w.x0 < mid - 4 and w.x1 > mid + 4)
-    if not lines or crossing > 0.3 * len(lines):
-        return 0.0, page.width
+    """The horizontal extent of the table a caption belongs to: the page's width, or one column of it, narrowed
+    to the caption's side of running text set on the caption's own line (``_beside_text``)."""
     words = line.words
     end = start
     while end + 1 < len(words) and words[end + 1].x0 - words[end].x1 < 8:
         end += 1
-    x0, x1 = words[start].x0, words[end].x1
-    if x0 < mid < x1:
+    lo, hi = _column_of(page, words[start].x0, words[end].x1)
+    return _beside_text(line, start, lo, hi)
+
+
+def _column_of(page: PageWords, x0: float, x1: float) -> tuple[float, float]:
+    """The page's width, or the column of a two-column page that a caption set from ``x0`` to ``x1`` lies in."""
+    mid = page.width / 2
+    lines = lines_of(page.words)
+    crossing = sum(1 for w in page.words if w.x0 < mid - 4 and w.x1 > mid + 4)
+    if not lines or crossing > 0.3 * len(lines) or x0 < mid < x1:
         return 0.0, page.width
     return (mid, page.width) if x0 >= mid else (0.0, mid)
+
+
+#: Running text beside a caption on its line holds at least this many words (a table's cells beside a caption
+#: set beside its table are apart by wide gaps).
+BESIDE_WORDS = 3
+
+
+def _beside_text(line: Line, start: int, lo: float, hi: float) -> tuple[float, float]:
+    """The extent ``lo``..``hi`` narrowed to the caption's side of the running text on its line: a table set in a
+    wrapped float (``wraptable``) or in the right column beside the left one's prose has its caption start
+    mid-line, after a wide gap (``find_captions``), the paragraph beside it running on; the gap bounds the
+    table, its caption and its body alike. (Text on the right of a caption is not read so: a justified
+    caption's space after 'Table 3:' stretches as wide as a gutter.)"""
+    words = line.words
+    left = [w for w in words[:start] if w.x0 >= lo]
+    if len(left) >= BESIDE_WORDS and _running(Line(tuple(left))):
+        lo = max(lo, (left[-1].x1 + words[start].x0) / 2)
+    return lo, hi
 
 
 def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, width: float = 0.0
@@ -377,6 +466,10 @@ def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, w
         else:
             valued = isinstance(item, Line) and any(is_value(w) for w in item.words)
             rule = numbers != valued if down else (previous and not valued)
+            lines_kept = [k for k in kept if isinstance(k, Line)]
+            if numbers and lines_kept and (isinstance(item, Line) and _title(item, lines_kept)
+                                           or isinstance(kept[-1], Line) and _title(kept[-1], lines_kept)):
+                rule = True  # a subtable's title, set apart from the subtables around it as a header is
             row = isinstance(item, Line) and sum(is_value(w) for w in item.words) >= 2
             allowed = max(GAP, 3 * (bottom - top)) if rule else max(GAP, 2.2 * (bottom - top)) if row else GAP
             if (top - reach if down else reach - bottom) > allowed:
@@ -398,12 +491,13 @@ PROSE_GAP = 8.0
 
 
 def is_prose(line: Line, width: float) -> bool:
-    """Whether a line is running text: at least six words, no wide gap between them, and nearly as wide as the
-    text column (``width``), which a table's line spanning the column is not without gaps between its cells."""
+    """Whether a line is running text: at least six words, no wide gap between them, fewer than half of them
+    numbers, and nearly as wide as the text column (``width``), which a table's line spanning the column is not
+    without gaps between its cells (a row of numbers set as close as words, 8 points apart, is no prose)."""
     words = line.words
     if len(words) < 6 or width <= 0 or line.x1 - line.x0 < 0.8 * width:
         return False
-    return _running(line)
+    return 2 * sum(1 for w in words if is_value(w)) < len(words) and _running(line)
 
 
 _ANY_CAPTION = re.compile(r"^(?:table|figure|fig\.|tab\.)\S*?[:.|]", re.IGNORECASE)
@@ -464,13 +558,15 @@ class _Piece:
 
 
 def _table(label: str, page: int, caption: str, continued: bool, lines: list[Line], rotated: list[Word],
-           carried: str | None, carried_from: int | None) -> Table | None:
+           carried: str | None, carried_from: int | None, subcaption: str | None = None) -> Table | None:
     numeric = [_numbers_line(ln) for ln in lines]
     if True not in numeric:
         return None
     first_body = numeric.index(True)
     left_edge = min(ln.x0 for ln, n in zip(lines, numeric, strict=True) if n)
-    if first_body > 0 and _group_line(lines[first_body - 1], left_edge, rotated) and any(
+    right_edge = max(ln.x1 for ln, n in zip(lines, numeric, strict=True) if n)
+    if first_body > 0 and (_group_line(lines[first_body - 1], left_edge, rotated)
+                           or _centred_group(lines[first_body - 1], left_edge, right_edge)) and any(
             len(_clusters(ln)) > 1 for ln in lines[:first_body - 1]):
         first_body -= 1
     header, body = lines[:first_body], lines[first_body:]
@@ -478,6 +574,11 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
     labels, columns = _label_columns(columns, body)
     if not columns:
         return None
+    # A row's cells are its words after its label (``_label_end``): the first column owns all of them up to the
+    # next column, a cell wider than its header reaching left of the midpoint to the stub ('80.41 +/- 0.85' under
+    # 'MLP') included.
+    columns[0] = replace(columns[0], lo=float("-inf"))
+    columns = _fitted_to_gutters(columns, _body_columns(body))
     if stub is None and labels:
         stub = labels[-1]
     data_lo = columns[0].x0 + 1  # a row label ends before the first column's header starts
@@ -501,14 +602,15 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
             pending.append((line, line.words[:n], line.words[n:], group))
         elif line.x1 <= data_lo and pending and _outer_column(line.words, spans) is not None:
             loose.append(line.words)
-        elif _group_line(line, left_edge, []) and (line.x1 <= data_lo or 2 * (line.x1 - left_edge) < right - left_edge):
+        elif _group_line(line, left_edge, []) and (line.x1 <= data_lo or 2 * (line.x1 - left_edge) < right - left_edge
+                                                   ) or _centred_group(line, left_edge, right):
             group = line.text  # a row group's name may run on over the first columns, in less than half the width
         elif pending:
             notes.append(line.text)
     outer = _multirow_levels([p[1] for p in pending], [_middle(p[2] or p[0].words) for p in pending], loose, spans)
     for (line, stub_words, cells, row_group), levels in zip(pending, outer, strict=True):
         own = _text([w for w in stub_words if w not in levels[1]]).strip()
-        path = tuple(p for p in (row_group, *levels[0], own) if p)
+        path = tuple(p for p in (subcaption, row_group, *levels[0], own) if p)
         rows.append(Row(path, line, _thousands(cells), carried_from if row_group is not None and row_group == carried
                         else None))
     words = tuple(w for ln in lines for w in ln.words) + tuple(rotated)
@@ -521,14 +623,22 @@ _BRACKETED = re.compile(rf"^[(\[]?{SIGN}?(?:\d[\d,]*(?:\.\d+)?|\.\d+)%?[)\],;]*$
 
 def _numbers_line(line: Line) -> bool:
     """Whether a line is a row of numbers: after its label (the words before its first number), at least half
-    its words are numbers (bracketed ones too: '(85.5)', '[0.61,'). A header that holds a number ('SD γ =
-    0.90' among names of columns) is not one."""
+    its words are numbers (bracketed ones too: '(85.5)', '[0.61,'), and some cell (words within ``LABEL_GAP``,
+    as wide as an interword space of a large font gets) prints a number (``_number_cell``). A header that holds
+    a number ('SD γ = 0.90' among names of columns), or whose every number is part of a name in its cell ('Case 1
+    Case 2  Case 3', '95% CI'), is not one."""
     words = line.words
     first = next((i for i, w in enumerate(words) if is_value(w)), None)
-    if first is None:
-        return False
+    if first is None or not any(_number_cell(cell) for cell in _label_clusters(words)):
+        return False  # every number is part of a name in its cell ('Case 1', '95% CI'): a header
     rest = words[first:]
     return 2 * sum(1 for w in rest if is_value(w) or _BRACKETED.match(squeezed(w.text))) >= len(rest)
+
+
+def _number_cell(cell: tuple[Word, ...]) -> bool:
+    """Whether a cell's words print a number, not a name holding one: it starts with a
+    number that no word goes on from ('71.2 ± 0.8', '1 · 10⁴'; not 'Case 1', '95% CI')."""
+    return is_value(cell[0]) and not (len(cell) > 1 and cell[1].text[:1].isalpha())
 
 
 #: A gap (points) narrower than this between digit groups is a thin space inside one number ('45 000').
@@ -697,6 +807,14 @@ def _runs(ys: list[float], labels: list[tuple[float, str]]) -> list[str]:
     return out
 
 
+def _centred_group(line: Line, left_edge: float, right: float) -> bool:
+    """A line of one label centred on the table's body, no number in it, set between the header and the rows or
+    amid them: a row group's name set across the table (``\\multicolumn{n}{c}{List Processing}``)."""
+    if len(_label_clusters(line.words)) != 1 or any(is_value(w) for w in line.words):
+        return False
+    return abs((line.x0 + line.x1) - (left_edge + right)) / 2 < max(3.0, 0.03 * (right - left_edge))
+
+
 def _group_line(line: Line, left_edge: float, rotated: list[Word]) -> bool:
     """A line of one label at the table's left edge, with no rotated header beside it: a row group's name."""
     if len(_clusters(line)) != 1 or line.x0 > left_edge + 3 or any(is_value(w) for w in line.words):
@@ -792,7 +910,12 @@ def _spanned(upper: _Piece, bottoms: list[_Piece], beside: list[_Piece], stub_fi
     free = [b.line > upper.line and not any(overlaps(o, b) for o in beside) and not (i == 0 and stub_first)
             for i, b in enumerate(bottoms)]
     centre = upper.centre
+    # A header much wider than the one column it overlaps is no first line of that column's header set on two
+    # lines: it spans a run of columns centred under it, where there is one ('10% training' over 'Ebola',
+    # 'Hep-C', 'Influenza', overlapping only the middle one)
+    wide = len(over) == 1 and all(upper.x1 - upper.x0 > 1.5 * (bottoms[i].x1 - bottoms[i].x0) for i in over)
     best: tuple[float, set[int]] | None = None
+    widest: tuple[float, set[int]] | None = None
     for start in range(len(bottoms)):
         for end in range(start, len(bottoms)):
             if not free[end]:
@@ -806,6 +929,11 @@ def _spanned(upper: _Piece, bottoms: list[_Piece], beside: list[_Piece], stub_fi
             off = abs(middle - centre)
             if off <= max(3.0, 0.15 * (bottoms[end].x1 - bottoms[start].x0)) and (best is None or off < best[0]):
                 best = (off, run)
+            if wide and len(run) > 1 and off <= max(3.0, 0.15 * (bottoms[end].x1 - bottoms[start].x0)) and (
+                    widest is None or off < widest[0]):
+                widest = (off, run)
+    if widest is not None:
+        return widest[1]
     return best[1] if best is not None else over
 
 
@@ -833,6 +961,24 @@ def _body_columns(body: list[Line]) -> list[list[float]]:
             if any(is_value(w) for w in cluster):
                 spans.append([cluster[0].x0, max(w.x1 for w in cluster)])
     return _merged(spans)
+
+
+def _fitted_to_gutters(columns: list[Column], body_columns: list[list[float]]) -> list[Column]:
+    """Columns whose shared boundary lies in the one gap between the body's columns of numbers that falls between
+    their headers' centres, where there is exactly one and the numbers on each side of it reach under their
+    headers' centres: cells wider than their headers ('91.17 +/- 2.6' under 'LZ') reach past the midpoint between
+    the headers, never across the gap that sets the columns apart. Where no such gap, or several, fall there
+    (a '±' and its number set apart inside a cell make a second one), the midpoint stays."""
+    out = list(columns)
+    for i in range(len(out) - 1):
+        left, right = out[i], out[i + 1]
+        lo, hi = (left.x0 + left.x1) / 2, (right.x0 + right.x1) / 2
+        pairs = [(a, b) for a, b in zip(body_columns, body_columns[1:], strict=False) if lo < (a[1] + b[0]) / 2 < hi]
+        gaps = [(a[1] + b[0]) / 2 for a, b in pairs if lo < a[1] and b[0] < hi]  # numbers under both headers
+        if len(pairs) == 1 and len(gaps) == 1:
+            out[i] = replace(left, hi=gaps[0])
+            out[i + 1] = replace(right, lo=gaps[0])
+    return out
 
 
 EDGE = 1.5  # points: a header's word ends this close to its column's edge where both are set flush to it
@@ -914,8 +1060,16 @@ def levels_of(name: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in name.split(" / ") if part.strip())
 
 
+#: How a curator types a sub- or superscript that the page prints as smaller letters on the line ('M_N', 'x^{2}'):
+#: left out when names are compared, on both sides.
+_SCRIPT_MARKUP = str.maketrans("", "", "_^{}")
+
+
 def _same(a: str, b: str) -> bool:
-    return squeezed(a).rstrip(MARKS).lower() == squeezed(b).rstrip(MARKS).lower()
+    """Whether two names are one printed name: compared squeezed, without trailing marks, in any case, and with a
+    sub- or superscript typed as markup ('M_N') the same as printed ('MN')."""
+    return (squeezed(a).rstrip(MARKS).lower().translate(_SCRIPT_MARKUP)
+            == squeezed(b).rstrip(MARKS).lower().translate(_SCRIPT_MARKUP))
 
 
 def matches(levels: tuple[str, ...], wanted: str) -> bool:
@@ -928,7 +1082,10 @@ def matches(levels: tuple[str, ...], wanted: str) -> bool:
 
 
 def find_rows(table: Table, wanted: str) -> list[Row]:
-    return [row for row in table.rows if matches(row.levels, wanted)]
+    """The rows of ``table`` named ``wanted``, and, where there are any, those of its sibling subtables named so
+    too (a label printed in two subtables, cited without its subcaption, is ambiguous)."""
+    own = [row for row in table.rows if matches(row.levels, wanted)]
+    return own + [row for row in table.others if matches(row.levels, wanted)] if own else own
 
 
 def find_columns(table: Table, wanted: str) -> list[Column]:

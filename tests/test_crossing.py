@@ -322,14 +322,14 @@ def _gold(slug: str, table: str, page: int) -> list[dict[str, str]]:
 
 
 REAL = [
-    # row groups on label lines above their rows ('Alignment-based F-score'), headers on three levels
-    ("koyama-green-2024", "Table 2", 6),
-    # top-aligned \multirow groups ('A', 'B') beside row labels centred in their column; 'RMSE_CV' as typed
-    ("murrell-camb-2015", "Table 1", 15),
-    # three sub-tables under one caption below them, each titled ('TPR@K = 10') over its own repeated header
-    ("macha-classification-2023", "Table 6.4", 73),
-    # a small table beside running text whose header sits close under a centred caption
-    ("kumar-dialect-2025", "Table 1", 3),
+    # tables with cells one extractor's grid leaves unread (measured after the grid reader's third round, which
+    # reads koyama Table 2, murrell Table 1, macha Table 6.4 and kumar Table 1 whole): rows under a group label
+    # run on over the first columns
+    ("koyama-green-2024", "Table 4", 8),
+    # narrow tables of two-level headers, and one beside running text
+    ("wilde-kmodes-2020", "Table 3", 11),
+    ("sinha-systematic-2021", "Table 5", 14),
+    ("david-hermes-2023", "Table 5", 15),
 ]
 
 
@@ -356,17 +356,17 @@ def test_every_gold_cell_the_grid_leaves_unread_is_read_where_the_two_cross(slug
 
 @corpus
 def test_on_a_real_page_a_neighbours_value_fails_and_the_wrong_table_or_page_is_not_read() -> None:
-    slug, table, page = "koyama-green-2024", "Table 2", 6
+    slug, table, page = "koyama-green-2024", "Table 4", 8
     if not (PAPERS / slug).is_dir():
         pytest.skip(f"{slug} is not in the corpus at {PAPERS}")
     readings = _readings(slug)
-    row, column = "Alignment-based F-score / M2", "Corpus-Level Metrics / CoNLL / r"
-    right = check_both(TableCell("t", "table cell", page, table, row, column, "0.623"), readings)
+    row, column = "Alignment-based F-score / M2", "AMU"
+    right = check_both(TableCell("t", "table cell", page, table, row, column, "35.01"), readings)
     assert right.outcome == PASS and right.second is not None and "read where the two cross" in right.second.detail
-    neighbour = check_both(TableCell("t", "table cell", page, table, row, column, "0.644"), readings)
-    assert neighbour.outcome == FAIL and "has 0.623" in neighbour.second.detail  # type: ignore[union-attr]
-    for wrong in (TableCell("t", "table cell", page, "Table 3", row, column, "0.916"),
-                  TableCell("t", "table cell", page + 1, table, row, column, "0.916")):
+    neighbour = check_both(TableCell("t", "table cell", page, table, row, column, "31.97"), readings)
+    assert neighbour.outcome == FAIL and "has 35.01" in neighbour.second.detail  # type: ignore[union-attr]
+    for wrong in (TableCell("t", "table cell", page, "Table 3", row, column, "35.01"),
+                  TableCell("t", "table cell", page + 1, table, row, column, "35.01")):
         assert check_both(wrong, readings).outcome == CANNOT_CHECK
     pm = check_both(CellUncertainty("t", "uncertainty", page, table, row, column, "\u00b1 0.1", False), readings)
     assert pm.outcome == FAIL and "no \u00b1 value" in pm.second.detail  # type: ignore[union-attr]

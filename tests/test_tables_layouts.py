@@ -27,9 +27,10 @@ from review import poppler
 
 pytestmark = pytest.mark.skipif(poppler.find_pdftotext() is None, reason="poppler-utils is not installed")
 
-#: Layouts whose targets the review does not meet yet, with what it misreads (strict expected failures). The two
-#: the grid reader leaves unread (a header set close under a centred caption, read as its second line:
-#: ``twocol-tablestar``, ``sideways-resizebox``) are read where the row and the column cross (``review.crossing``).
+#: Layouts whose targets the review does not meet yet, with what it misreads (strict expected failures). Empty:
+#: the grid reader keeps a header row set close under a centred one-line caption out of the caption
+#: (``twocol-tablestar``, ``sideways-resizebox``), and a cell it cannot read is read where the row and the column
+#: cross (``review.crossing``).
 MISREAD: dict[str, str] = {}
 FOLDERS = sorted(p.name for p in LAYOUTS.iterdir() if (p / "cells.tsv").is_file())
 

@@ -183,3 +183,222 @@ def test_a_cell_wider_than_its_header_is_no_part_of_the_row_label() -> None:
     assert _label_end(row, 314.1) == 3
     label_and_number = _words([("ResNet", 159.3, 186.0), ("50", 190.0, 200.0), ("85.6", 316.0, 330.0)])
     assert _label_end(label_and_number, 314.1) == 2  # a number in the label, set apart from the cells
+
+
+def _spec_words(spec: list[tuple[str, float, float]], top: float, height: float = 8.0) -> list[Word]:
+    return [Word(text, x0, top, x1, top + height) for text, x0, x1 in spec]
+
+
+def test_a_caption_set_beside_running_text_bounds_its_table_at_the_gap() -> None:
+    # ellis-library-2018 Table 3 (a wraptable) as PDFium places it: the caption starts mid-line, after the
+    # paragraph's line that runs on beside the table; the table lies right of the gap between them
+    from review.tables import _page_column
+    from review.words import PageWords
+
+    caption = _spec_words([("a", 108.4, 112.0), ("view", 115.0, 135.0), ("of", 138.0, 147.0), ("the", 149.0, 161.0),
+                           ("recognition", 164.0, 210.0), ("model", 213.0, 238.0), ("as", 242.0, 249.0),
+                           ("a", 253.0, 257.0), ("way", 260.0, 276.0), ("Table", 286.0, 308.0), ("3:", 311.0, 317.0),
+                           ("%", 322.0, 329.0), ("held-out", 332.0, 365.0), ("test", 367.0, 381.0),
+                           ("tasks", 384.0, 403.0), ("solved.", 406.0, 434.0)], 561.2)
+    page = PageWords(8, 612.0, 792.0, tuple(caption))
+    (line,) = lines_of(caption)
+    lo, hi = _page_column(page, line, 9)
+    assert 276.0 < lo < 286.0 and hi == 612.0
+    # a caption at the start of its line is bounded by its column only
+    alone = _spec_words([("Table", 108.0, 130.0), ("3:", 133.0, 140.0), ("Results.", 143.0, 180.0)], 561.2)
+    assert _page_column(PageWords(8, 612.0, 792.0, tuple(alone)), lines_of(alone)[0], 0)[0] == 0.0
+
+
+@pytest.mark.parametrize(("spec", "numbers"), [
+    # lim-plasticity-2024 Table 3's header as PDFium places it: each number names a column with the word before
+    # it, an interword space of 4.6 points apart
+    ([("Case", 266.9, 289.6), ("1", 294.2, 297.5), ("Case", 323.1, 345.7), ("2", 349.3, 354.6),
+      ("Case", 379.2, 401.8), ("3", 405.6, 410.2)], False),
+    # the uncertainty-columns layout's header: '95%' starts its cell, and the word 'CI' goes on from it
+    ([("Method", 211.0, 242.0), ("Accuracy", 274.0, 312.0), ("SE", 329.0, 340.0), ("95%", 363.0, 380.0),
+      ("CI", 384.0, 393.0)], False),
+    ([("Best", 190.3, 211.0), ("0.83", 256.0, 276.0), ("0.8", 319.0, 333.0), ("0.79", 382.0, 402.0)], True),
+    # ellis-library-2018 Table 3: percentages are numbers
+    ([("%", 289.3, 296.0), ("solved", 300.0, 325.0), ("94%", 337.0, 355.0), ("79%", 367.0, 384.0),
+      ("71%", 396.0, 413.0)], True),
+])
+def test_a_line_whose_numbers_are_all_part_of_names_is_a_header(spec: list[tuple[str, float, float]],
+                                                                 numbers: bool) -> None:
+    from review.tables import _numbers_line
+
+    assert _numbers_line(Line(tuple(_spec_words(spec, 100.0)))) is numbers
+
+
+def test_cells_wider_than_their_headers_are_read_between_the_gaps_of_the_body() -> None:
+    # sinha-systematic-2021 Table 5 as PDFium places it: '91.17 +/- 2.6' (341-394) under 'LZ' (382-394) reaches
+    # left of the midpoint to the stub 'Model', and '68.66 +/- 11.6' (405-464) left of the midpoint between
+    # 'LZ' and 'GL'; the gaps between the body's columns set the cells apart
+    from review.tables import find_columns, find_rows, read_tables
+    from review.words import PageWords
+
+    rows = [("MN", [("91.17", 341.0, 363.0), ("+/-", 367.0, 378.0), ("2.6", 382.0, 394.0), ("68.66", 405.0, 428.0),
+                    ("+/-", 431.0, 443.0), ("11.6", 447.0, 464.0), ("88.05", 480.0, 503.0), ("+/-", 506.0, 518.0),
+                    ("6.5", 521.0, 533.0)]),
+            ("M4", [("66.93", 341.0, 363.0), ("+/-", 367.0, 378.0), ("3.2", 382.0, 394.0), ("69.47", 411.0, 433.0),
+                    ("+/-", 437.0, 448.0), ("4.9", 451.0, 464.0), ("70.66", 475.0, 498.0), ("+/-", 501.0, 513.0),
+                    ("12.5", 517.0, 533.0)])]
+    words = _spec_words([("Model", 303.0, 330.0), ("LZ", 382.0, 394.0), ("GL", 451.0, 464.0), ("MA", 517.0, 534.0)],
+                        618.9)
+    for k, (label, cells) in enumerate(rows):
+        words += _spec_words([(label, 303.0, 319.0), *cells], 636.4 + 13.0 * k)
+    words += _spec_words([("Table", 297.0, 323.0), ("5:", 326.0, 334.0), ("Accuracy", 339.0, 380.0),
+                          ("on", 383.0, 393.0), ("probing", 396.0, 430.0), ("tasks.", 433.0, 460.0)], 680.0)
+    (table,) = read_tables(PageWords(14, 595.0, 842.0, tuple(words)), "Table 5")
+    (mn,) = find_rows(table, "M_N")  # a subscript typed as markup names the row printed 'MN'
+    (lz,), (gl,) = find_columns(table, "LZ"), find_columns(table, "GL")
+    assert (table.cell(mn, lz).value, table.cell(mn, lz).plus_minus) == ("91.17", "2.6")
+    assert (table.cell(mn, gl).value, table.cell(mn, gl).plus_minus) == ("68.66", "11.6")
+
+
+def test_a_header_much_wider_than_the_one_column_it_overlaps_spans_the_run_centred_under_it() -> None:
+    # kshirsagar-multitask-2016 Table 2 as PDFium places it: '10% training' overlaps only 'Hep-C' and is centred
+    # over it, and also over 'Ebola', 'Hep-C', 'Influenza', the three columns it spans
+    header = [_header_line([("10%", 249.4, 267.0), ("training", 272.0, 308.0), ("30%", 389.0, 408.0),
+                            ("training", 412.0, 448.5)], 123.9),
+              _header_line([("Ebola", 221.9, 243.0), ("Hep-C", 266.0, 291.0), ("Influenza", 306.0, 343.0),
+                            ("Ebola", 362.0, 384.0), ("Hep-C", 406.0, 432.0), ("Influenza", 446.0, 483.1)], 137.4)]
+    body = [_header_line([("STL", 137.0, 153.0), ("(Ridge", 158.0, 183.0), ("Reg.)", 187.0, 207.0),
+                          ("0.189\u00b1.09", 213.0, 252.0), ("0.702\u00b1.08", 259.0, 298.0),
+                          ("0.286\u00b1.02", 305.0, 344.0), ("0.220\u00b1.03", 353.0, 393.0),
+                          ("0.802\u00b1.03", 399.0, 439.0), ("0.428\u00b1.03", 445.0, 484.0)], 155.0)]
+    columns, _ = _columns(header, [], 137.0, body)
+    assert [c.name for c in columns] == [f"{setting} / {task}" for setting in ("10% training", "30% training")
+                                         for task in ("Ebola", "Hep-C", "Influenza")]
+
+
+def test_a_gap_between_a_value_and_its_spread_inside_a_cell_is_no_column_boundary() -> None:
+    # the fpdf fixture paper's Table 1 as PDFium places it: '71.3 ± 0.4' under 'Accuracy (%)' leaves a gap
+    # between '71.3' and '0.4' ('±' is no number) as well as the gap before the 'Δ vs 6-mer (pp)' column's
+    # numbers: two gaps between the headers' centres, so the boundary stays at the headers' midpoint
+    from review.tables import Column, _fitted_to_gutters
+
+    columns = [Column(("Accuracy (%)",), 191.9, 257.2, float("-inf"), 275.0),
+               Column(("\u0394 vs 6-mer (pp)",), 292.8, 370.6, 275.0, 387.7),
+               Column(("Throughput (tokens/s)",), 404.9, 518.0, 387.7, float("inf"))]
+    body = [[211.0, 229.9], [244.2, 257.4], [350.4, 370.7], [487.7, 518.1]]
+    assert [(c.lo, c.hi) for c in _fitted_to_gutters(columns, body)] == [(c.lo, c.hi) for c in columns]
+    # one gap between the centres, numbers under both: the boundary moves into it (sinha-systematic-2021 Table 5)
+    narrow = [Column(("LZ",), 382.0, 394.0, float("-inf"), 422.5), Column(("GL",), 451.0, 464.0, 422.5, 490.5)]
+    fitted = _fitted_to_gutters(narrow, [[341.0, 394.0], [405.0, 464.0]])
+    assert (fitted[0].hi, fitted[1].lo) == (399.5, 399.5)
+
+
+def test_subtables_under_one_caption_are_read_each_with_its_own_columns() -> None:
+    # kula-mixture-2018 Table 2 as PDFium places it: '(a) Sequence models' and '(b) Factorization models' each
+    # over a header of its own, set at other widths (Movielens at 123-160, then at 142-179)
+    from review.tables import find_columns, find_rows, read_tables
+    from review.words import PageWords
+
+    words = _spec_words([("Table", 54.0, 75.0), ("2:", 86.0, 92.0), ("Mean", 102.0, 124.0),
+                         ("reciprocal", 134.0, 174.0), ("rank", 184.0, 203.0), ("(MRR).", 213.0, 241.0)], 84.9)
+    words += _spec_words([("(a)", 138.0, 146.0), ("Sequence", 149.0, 182.0), ("models", 184.0, 210.0)], 140.7)
+    words += _spec_words([("Model", 59.0, 82.0), ("Movielens", 123.0, 160.0), ("Amazon", 171.0, 201.0),
+                          ("Goodbooks", 211.0, 252.0)], 160.0)
+    words += _spec_words([("LSTM", 59.0, 81.0), ("0.0908", 138.0, 160.0), ("0.1502", 179.0, 201.0),
+                          ("0.1158", 230.0, 252.0)], 175.9)
+    words += _spec_words([("Mixture-LSTM", 59.0, 113.0), ("0.1001", 136.0, 160.0), ("0.1889", 176.0, 201.0),
+                          ("0.1358", 228.0, 252.0)], 186.8)
+    words += _spec_words([("(b)", 131.0, 139.0), ("Factorization", 142.0, 189.0), ("models", 191.0, 217.0)], 200.5)
+    words += _spec_words([("Model", 59.0, 82.0), ("Movielens", 142.0, 179.0), ("Amazon", 189.0, 220.0),
+                          ("Goodbooks", 230.0, 271.0)], 219.8)
+    words += _spec_words([("Factorization", 59.0, 107.0), ("0.1053", 157.0, 179.0), ("0.1001", 197.0, 219.0),
+                          ("0.0738", 249.0, 271.0)], 235.7)
+    tables = read_tables(PageWords(4, 612.0, 792.0, tuple(words)), "Table 2")
+    found = [(t, r[0], c[0]) for t in tables if (r := find_rows(t, "(b) Factorization models / Factorization"))
+             and (c := find_columns(t, "Movielens"))]
+    assert [t.cell(row, column).value for t, row, column in found] == ["0.1053"]
+    assert [r.name for t in tables for r in t.rows] == [
+        "(a) Sequence models / LSTM", "(a) Sequence models / Mixture-LSTM", "(b) Factorization models / Factorization"]
+    # a label printed in both subtables, cited without its subcaption, is ambiguous, not looked up in the first
+    words += _spec_words([("LSTM", 59.0, 81.0), ("0.1200", 157.0, 179.0), ("0.1300", 197.0, 219.0),
+                          ("0.1400", 249.0, 271.0)], 250.0)
+    tables = read_tables(PageWords(4, 612.0, 792.0, tuple(words)), "Table 2")
+    assert [[r.name for r in find_rows(t, "LSTM")] for t in tables] == [
+        ["(a) Sequence models / LSTM", "(b) Factorization models / LSTM"],
+        ["(b) Factorization models / LSTM", "(a) Sequence models / LSTM"]]
+    assert [[r.name for r in find_rows(t, "(b) Factorization models / LSTM")] for t in tables] == [
+        [], ["(b) Factorization models / LSTM"]]
+
+
+def test_a_header_row_centred_under_a_one_line_caption_is_no_caption_line() -> None:
+    # the twocol-tablestar layout's Table 1 as PDFium places it: 'Model  ms/batch  GiB' sits 3 points under the
+    # centred one-line caption, centred alike; its gaps between cells are no spaces of a paragraph's line
+    from review.tables import _continues
+
+    caption = Line(tuple(_spec_words([("Table", 72.1, 94.0), ("1:", 97.0, 103.0), ("Invented", 107.0, 141.0),
+                                      ("latency", 144.0, 172.0), ("and", 175.0, 189.0), ("memory", 192.0, 225.0),
+                                      ("(test", 228.0, 245.0), ("fixture).", 248.0, 278.0)], 226.0, 9.0)))
+    header = Line(tuple(_spec_words([("Model", 124.0, 150.0), ("ms/batch", 162.0, 198.0), ("GiB", 211.0, 226.0)],
+                                    238.0, 10.1)))
+    assert not _continues(caption, header, caption)
+    # a centred last line of the caption, set with a paragraph's spaces, goes on with it
+    last = Line(tuple(_spec_words([("over", 140.0, 158.0), ("five", 161.0, 176.0), ("seeds.", 179.0, 210.0)],
+                                  238.0, 9.0)))
+    assert _continues(caption, last, caption)
+
+
+def test_a_label_centred_across_the_table_names_the_rows_under_it() -> None:
+    # ellis-library-2018 Table 3 as PDFium places it: 'List Processing' and 'Text Editing' are centred on the
+    # table (289-493), between the header and the rows and amid the rows: row groups
+    from review.tables import read_tables
+    from review.words import PageWords
+
+    words = _spec_words([("Ours", 337.0, 356.0), ("No", 361.0, 373.0), ("NN", 376.0, 390.0), ("SE", 399.0, 410.0),
+                         ("NPS", 419.0, 436.0), ("PCFG", 442.0, 467.0), ("Enum", 472.0, 496.0)], 430.3)
+    words += _spec_words([("List", 361.0, 377.0), ("Processing", 379.0, 422.5)], 449.7)
+    words += _spec_words([("%", 289.3, 296.0), ("solved", 300.0, 325.0), ("94%", 337.0, 355.0), ("79%", 367.0, 384.0),
+                          ("71%", 396.0, 413.0), ("35%", 419.0, 436.0), ("62%", 446.0, 463.0), ("37%", 475.0, 492.2)],
+                         463.1)
+    words += _spec_words([("Text", 369.0, 384.0), ("Editing", 387.0, 415.8)], 484.9)
+    words += _spec_words([("%", 289.3, 296.0), ("solved", 300.0, 325.0), ("74%", 337.0, 355.0), ("43%", 367.0, 384.0),
+                          ("30%", 396.0, 413.0), ("33%", 419.0, 436.0), ("0%", 448.0, 460.0), ("4%", 477.0, 489.7)],
+                         495.8)
+    words += _spec_words([("Table", 286.0, 308.0), ("3:", 311.0, 317.0), ("%", 322.0, 329.0), ("held-out", 332.0, 365.0),
+                          ("test", 367.0, 381.0), ("tasks", 384.0, 403.0), ("solved.", 406.0, 434.0)], 515.0)
+    (table,) = read_tables(PageWords(8, 612.0, 792.0, tuple(words)), "Table 3")
+    assert [r.name for r in table.rows] == ["List Processing / % solved", "Text Editing / % solved"]
+    assert [c.name for c in table.columns] == ["Ours", "No NN", "SE", "NPS", "PCFG", "Enum"]
+
+
+def test_a_row_of_numbers_set_as_close_as_words_is_no_running_text() -> None:
+    # koyama-green-2024 Table 2 as poppler places it: the numbers of 'wordGREEN' are 8.0 points apart, no wider
+    # than a justified line's spaces, and the row spans the text column
+    numbers = [(f"0.{741 + k}", 141.5 + 32.5 * k, 166.0 + 32.5 * k) for k in range(12)]
+    row = Line(tuple(_spec_words([("wordGREEN", 74.9, 134.0), *numbers], 237.0)))
+    assert not is_prose(row, 453.0)
+
+
+def test_stacked_subtables_each_under_a_centred_title_and_the_same_header_are_read_each() -> None:
+    # macha-classification-2023 Table 6.4 as PDFium places it (two of its three subtables, three of its columns):
+    # each subtable's title ('TPR@K = 10', 'AUC') is centred over the header it repeats, ~20 points from the
+    # subtables around it; the caption is under the last one
+    from review.tables import find_columns, find_rows, read_tables
+    from review.words import PageWords
+
+    header = [("Formulation", 90.3, 141.0), ("MNIST", 176.0, 206.0), ("FashionMNIST", 216.0, 279.0),
+              ("CIFAR10", 289.0, 326.0)]
+
+    def row(label: str, values: list[str]) -> list[tuple[str, float, float]]:
+        return [(label, 90.1, 124.0), *((v, x, x + 21.0) for v, x in zip(values, (180.0, 237.0, 297.0), strict=True))]
+
+    words = _spec_words([("TPR@K", 180.0, 218.0), ("=", 222.0, 228.0), ("10", 232.0, 242.0)], 96.5, 7.6)
+    words += _spec_words(header, 123.5, 6.7)
+    words += _spec_words(row("BinCross", ["68.54", "85.65", "31.25"]), 145.0)
+    words += _spec_words(row("TopPush", ["89.38", "93.70", "32.25"]), 161.7)
+    words += _spec_words([("AUC", 200.0, 222.0)], 190.0, 7.7)
+    words += _spec_words(header, 217.0, 6.8)
+    words += _spec_words(row("BinCross", ["99.86", "99.83", "84.00"]), 238.6)
+    words += _spec_words(row("TopPush", ["99.78", "99.42", "73.84"]), 255.3)
+    words += _spec_words([("Table", 85.3, 111.0), ("6.4:", 116.0, 132.0), ("Primal", 139.0, 172.0),
+                          ("formulation.", 177.0, 237.0)], 282.5)
+    tables = read_tables(PageWords(73, 595.0, 842.0, tuple(words)), "Table 6.4")
+    assert [r.name for t in tables for r in t.rows] == ["TPR@K = 10 / BinCross", "TPR@K = 10 / TopPush",
+                                                       "AUC / BinCross", "AUC / TopPush"]
+    found = [t.cell(r[0], c[0]).value for t in tables if (r := find_rows(t, "AUC / TopPush"))
+             and (c := find_columns(t, "CIFAR10"))]
+    assert found == ["73.84"]
