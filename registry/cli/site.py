@@ -64,7 +64,7 @@ def plot_command(
             raise RegistryError(f"cannot write a plot as {out.name!r}", "name the file .svg or .png")
         if out.suffix.lower() == ".png":
             _needs("matplotlib", "site")
-        from registry.plot import groups_of, protocol_of, values_table, write_plot
+        from registry.plot import ROWS_PER_PART, groups_of, protocol_of, values_table, write_plot
         from registry.show import render_block
 
         registry = load_valid(records)
@@ -73,10 +73,14 @@ def plot_command(
         if not groups:
             raise RegistryError(f"no current result is evaluated under the protocol {protocol_id!r}, so there is "
                                 "nothing to plot", "give the id of a protocol that has results, or one of its results")
-        write_plot(groups, out)
+        written = write_plot(groups, out)
         for group in groups:
             console.print(render_block(values_table(group)))
-        console.print(f"Wrote {out}")
+        if len(written) == 1:
+            console.print(f"Wrote {out}")
+        else:
+            console.print(f"Wrote {len(written)} parts of at most {ROWS_PER_PART} rows each: "
+                          + ", ".join(str(path) for path in written))
 
 
 def _needs(module: str, extra: str) -> None:
