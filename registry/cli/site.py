@@ -55,7 +55,8 @@ def plot_command(
 
     A group is every result under one protocol (for the seed paper, Figure 3's stages); each
     result's row shows its transcribed value and, apart from it, our runs with the spread of
-    the knob sweep. The values are printed as a table too.
+    the knob sweep. The values are printed as a table too. A group of more than 25 rows is
+    written in parts of at most 25 rows: FILE-1.png, FILE-2.png, ...
     """
     from registry.cli.core import load_valid
 
