@@ -48,9 +48,11 @@ def main() -> None:
     parser.add_argument("--check-identical", action="store_true", help="build twice and compare the bytes")
     args = parser.parse_args()
 
+    from registry import collector
     from registry.checks import validate
     from registry.site.build import build_site
 
+    collector.FREEZE_AFTER_LOAD = True  # as the command line sets it: one load, then the build
     print(f"# registry site build benchmark ({platform.processor() or platform.machine()}, "
           f"{os.cpu_count()} CPUs, Python {platform.python_version()})")
     print(f"load average at start: {os.getloadavg()[0]:.2f} (the figures are wall times; CPU is the build's own "
@@ -77,6 +79,7 @@ def main() -> None:
                 identical = "yes" if tree_digest(Path(folder) / "site") == first else "NO"
             print(f"| {size:,} | {count:,} | {validated:.1f} | {summary.seconds:.1f} | {total:.1f} | {cpu:.1f} | "
                   f"{summary.pages:,} | {summary.files:,} | {summary.plots} | {identical} |")
+    print(f"load average at the end: {os.getloadavg()[0]:.2f}")
     time_seed_plot()
 
 

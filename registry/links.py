@@ -21,6 +21,20 @@ def page_url(base_url: str, kind: str, record_id: str) -> str:
     return f"{base_url}{page_path(kind, record_id)}"
 
 
+#: The ``registry_meta`` key under which a database built with a base URL keeps it: its views' ``*_page``
+#: columns read it, so a row's id leads to its page (Datasette shows an http(s) value as a link).
+SITE_URL_KEY = "site_url"
+
+
+def page_url_sql(kind: str, record_id: str) -> str:
+    """The SQL for a record's page address from two SQL expressions (its kind and its id): the base URL the
+    build kept (``SITE_URL_KEY``) followed by ``page_path``, or NULL where no base URL was given."""
+    head, middle, tail = page_path("\x00", "\x00").split("\x00")
+    parts = [f"'{text}'" for text in (head, middle, tail)]
+    site = f"(SELECT m.value FROM registry_meta m WHERE m.key = '{SITE_URL_KEY}')"
+    return " || ".join(p for p in (site, parts[0], kind, parts[1], record_id, parts[2]) if p != "''")
+
+
 def checked_base_url(base_url: str) -> str:
     """The site's address, ending in '/': an http(s) URL with a host, and no query or fragment."""
     parts = urlsplit(base_url)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import io
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -28,7 +28,8 @@ from registry.models import Evaluation, Protocol, Record, Reproduction, Result
 from registry.page.blocks import Column, Content, Piece, Table, Tag, plain
 from registry.units import with_unit
 
-#: Where each kind of value sits in its row, so that they never overlap (never merge).
+#: Where each kind of value sits in its row's strip (a fraction of half its height), so that they never overlap
+#: (never merge).
 OFFSETS = {"transcribed": 0.0, Method.ESTIMATED: 0.22, Method.MEASURED: -0.22}
 COLOURS = {"transcribed": "#111111", Method.ESTIMATED: "#2f6db5", Method.MEASURED: "#c75d00"}
 MARKERS = {"transcribed": "D", Method.ESTIMATED: "o", Method.MEASURED: "^"}
@@ -175,11 +176,49 @@ def values_table(group: Group) -> Table:
 # -- drawing ------------------------------------------------------------------------------------
 
 
-def png(groups: list[Group]) -> bytes:
-    return _render(groups, "png", dpi=150, metadata={"Software": None})
+Panel = tuple[str, Group, tuple[Row, ...]]
+"""One panel of a plot: its title, its group, and the rows it draws."""
+
+#: The most rows one image draws: a group of 100+ results (136 in the fixture's cross-validation) is drawn
+#: as parts of at most this many rows, each an image that reads on a phone (390 px) without a 10,000 px scroll.
+ROWS_PER_PART = 25
 
 
-def panels_of(groups: Iterable[Group]) -> list[tuple[str, Group, tuple[Row, ...]]]:
+def png(groups: list[Group], part: list[Panel], title: str) -> bytes:
+    return _render(groups, part, title, "png", dpi=150, metadata={"Software": None})
+
+
+def plot_title(groups: list[Group], index: int, count: int) -> str:
+    """The title of one part of the plot: the group's, with 'part 2 of 6' where there are several."""
+    return groups[0].title if count == 1 else f"{groups[0].title} (part {index + 1} of {count})"
+
+
+def parts_of(groups: Iterable[Group]) -> list[list[Panel]]:
+    """The plot's panels cut into parts of at most ``ROWS_PER_PART`` rows, every row in exactly one part.
+
+    A panel longer than that is cut into near-equal runs, each titled with the rows it holds ('rows
+    26-50 of 136'); the runs and short panels are then packed, in order, into parts that stay within
+    the bound, so small panels share an image and a long one spans several.
+    """
+    pieces: list[Panel] = []
+    for title, group, rows in panels_of(groups):
+        count = -(-len(rows) // ROWS_PER_PART)
+        size, extra = divmod(len(rows), count)
+        start = 0
+        for index in range(count):
+            end = start + size + (index < extra)
+            shown = title if count == 1 else f"{title} (rows {start + 1}\u2013{end} of {len(rows)})"
+            pieces.append((shown, group, rows[start:end]))
+            start = end
+    parts: list[list[Panel]] = [[]]
+    for piece in pieces:
+        if parts[-1] and sum(len(rows) for _, _, rows in parts[-1]) + len(piece[2]) > ROWS_PER_PART:
+            parts.append([])
+        parts[-1].append(piece)
+    return parts
+
+
+def panels_of(groups: Iterable[Group]) -> list[Panel]:
     """(title, group, rows) for each panel of a plot: a group's rows split by dataset where it has several.
 
     Small multiples: a group of 100+ results (ten folds of four tasks and three models) reads as
@@ -240,68 +279,101 @@ RC: dict[str, Any] = {"svg.hashsalt": SVG_SALT, "svg.fonttype": "none", "font.si
       "axes.spines.top": False, "axes.spines.right": False}
 
 
-def _render(groups: list[Group], format: str, **options: Any) -> bytes:
-    """The panels one under another, each row's label and values as its tick label, the title above them all."""
+def _render(groups: list[Group], panels: list[Panel], plot_title: str, format: str, **options: Any) -> bytes:
+    """One part's panels one under another, the title and legend above them; as the SVG lays them out, each row's
+    label and values are written above its strip, so that the image reads on a phone at 390 px wide."""
     import matplotlib
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
 
-    panels = panels_of(groups)
-    title = textwrap.wrap(groups[0].title, 90)
+    title = textwrap.wrap(plot_title, WRAP)
     with matplotlib.rc_context(RC):  # type: ignore[arg-type]
-        heights = [ROW_INCHES * len(rows) + PANEL_INCHES for _, _, rows in panels]
-        head = 0.25 + 0.18 * len(title) + 0.3  # the title's lines and the legend under them
-        figure = Figure(figsize=(8.5, head + sum(heights) + 0.2))
+        labels = [[_row_label(row, group.unit) for row in rows] for _, group, rows in panels]
+        bodies = [sum(LINE_INCHES * len(lines) + STRIP_INCHES for lines in rows) for rows in labels]
+        titles = [textwrap.wrap(panel_title, WRAP) for panel_title, _, _ in panels]
+        heights = [body + LINE_INCHES * len(lines) + PANEL_INCHES for body, lines in zip(bodies, titles, strict=True)]
+        head = 0.15 + LINE_INCHES * len(title) + 0.35  # the title's lines and the legend under them
+        figure = Figure(figsize=(WIDTH_INCHES, head + sum(heights) + 0.1))
         inches = figure.get_figheight()
-        figure.suptitle("\n".join(title), fontsize=9, x=0.02, y=1 - 0.15 / inches, ha="left", va="top")
+        figure.suptitle("\n".join(title), fontsize=FONT, x=0.03, y=1 - 0.1 / inches, ha="left", va="top",
+                        fontweight="bold")
         shown = {"transcribed"} | {runs.method for group in groups for row in group.rows for runs in row.runs}
         handles = [Line2D([], [], color=COLOURS[k], marker=MARKERS[k], linestyle="none", label=LEGEND[k])
                    for k in OFFSETS if k in shown]
-        figure.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.02, 1 - (0.2 + 0.18 * len(title)) / inches),
-                      ncols=3, frameon=False, fontsize=8)
+        figure.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.02, 1 - (0.1 + LINE_INCHES * len(title))
+                                                                          / inches),
+                      ncols=2, frameon=False, fontsize=FONT - 1.5)
         top = inches - head
-        for (panel_title, group, rows), height in zip(panels, heights, strict=True):
-            body = height - PANEL_INCHES
-            axes = figure.add_axes((0.5, (top - 0.45 - body) / inches, 0.46, body / inches))
-            _draw(axes, group, rows)
-            axes.set_title("\n".join(textwrap.wrap(panel_title, 100)), fontsize=8.5, loc="left", x=-1.05,
-                           fontweight="bold")
+        for (_, group, rows), lines, body, height, panel_title in zip(panels, labels, bodies, heights, titles,
+                                                                      strict=True):
+            below_title = top - LINE_INCHES * len(panel_title) - 0.1
+            axes = figure.add_axes((0.04, (below_title - body) / inches, 0.92, body / inches))
+            _draw(axes, group, rows, lines)
+            figure.text(0.03, top / inches, "\n".join(panel_title), fontsize=FONT, fontweight="bold", va="top",
+                        ha="left")
             top -= height
         buffer = io.BytesIO()
         figure.savefig(buffer, format=format, **options)
     return buffer.getvalue()
 
 
-#: Inches per row (its label and values take two or three lines of tick label) and per panel's title and axis.
-ROW_INCHES = 0.42
-PANEL_INCHES = 0.9
+#: The PNG's layout: 780 px wide at 150 dpi, so shown at 390 px (a phone) its text is still about 10 px high.
+WIDTH_INCHES = 5.2
+FONT = 10.5
+WRAP = 54
+"""Characters per line of a label at that width and size."""
+LINE_INCHES = 0.19
+STRIP_INCHES = 0.26
+PANEL_INCHES = 0.55
+"""Below a panel's rows: its axis, the axis label and the gap before the next panel."""
 
 
-def _draw(axes: Any, group: Group, rows: tuple[Row, ...]) -> None:
-    unit = group.unit
-    for y, row in enumerate(reversed(rows)):
-        value = float(row.result.numeric_value)
-        bar = uncertainty_bar(row)
-        if bar is not None:
-            axes.errorbar([value], [y], xerr=[[value - float(bar[0])], [float(bar[1]) - value]], fmt="none",
-                          ecolor=COLOURS["transcribed"], elinewidth=1, capsize=3)
-        points = [float(v) for v in transcribed_points(row)]
-        if len(points) > 1:  # a range: its two ends, joined
-            axes.plot(points, [y, y], "-", color=COLOURS["transcribed"], lw=1.5)
-        axes.plot(points, [y] * len(points), MARKERS["transcribed"], color=COLOURS["transcribed"], ms=5)
-        for runs in row.runs:
-            at = y + OFFSETS[runs.method]
-            points = [float(v) for v in runs.values]
-            axes.plot([min(points), max(points)], [at, at], "-", color=COLOURS[runs.method], lw=1, alpha=0.6)
-            # A fixed spread of the points around their line, by position: repeatable, never random.
-            jitter = [at + 0.05 * (((i * 7) % 5) - 2) / 2 for i in range(len(points))]
-            axes.plot(points, jitter, MARKERS[runs.method], color=COLOURS[runs.method], ms=3, alpha=0.75)
+def _row_label(row: Row, unit: str) -> list[str]:
+    return textwrap.wrap(f"{row.label}: {value_text(row, unit)}", WRAP)
+
+
+def _draw(axes: Any, group: Group, rows: tuple[Row, ...], labels: list[list[str]]) -> None:
+    """The rows from the top down, in inches from the panel's bottom: each row's label lines, then its strip."""
+    from matplotlib.ticker import MaxNLocator
+    from matplotlib.transforms import blended_transform_factory
+
+    beside = blended_transform_factory(axes.transAxes, axes.transData)
+    height = sum(LINE_INCHES * len(lines) + STRIP_INCHES for lines in labels)
+    top = height
+    for row, lines in zip(rows, labels, strict=True):
+        axes.text(0.0, top, "\n".join(lines), transform=beside, fontsize=FONT - 1.5, va="top", ha="left",
+                  linespacing=1.15)
+        y = top - LINE_INCHES * len(lines) - STRIP_INCHES / 2
+        _row_marks(axes, row, y)
+        top -= LINE_INCHES * len(lines) + STRIP_INCHES
     low, high = extent(rows)
     pad = 0.04 * (high - low)
     axes.set_xlim(low - pad if low else low, high + pad)
-    axes.set_ylim(-0.6, len(rows) - 0.4)
-    axes.set_yticks(range(len(rows)), ["\n".join(textwrap.wrap(f"{row.label}: {value_text(row, unit)}", 62))
-                                       for row in reversed(rows)], fontsize=7.5)
-    axes.set_xlabel(group.axis_label)
+    axes.set_ylim(0, height)
+    axes.set_yticks([])
+    axes.spines["left"].set_visible(False)
+    axes.set_xlabel(group.axis_label, fontsize=FONT - 1)
+    axes.xaxis.set_major_locator(MaxNLocator(nbins=4))  # tick labels that never run into each other at this width
+    axes.tick_params(axis="x", labelsize=FONT - 2)
     axes.grid(axis="x", color="#dddddd", lw=0.5)
     axes.set_axisbelow(True)
+
+
+def _row_marks(axes: Any, row: Row, y: float) -> None:
+    """A row's marks on its strip: the transcribed value with its error bar, our runs apart above and below."""
+    value = float(row.result.numeric_value)
+    bar = uncertainty_bar(row)
+    if bar is not None:
+        axes.errorbar([value], [y], xerr=[[value - float(bar[0])], [float(bar[1]) - value]], fmt="none",
+                      ecolor=COLOURS["transcribed"], elinewidth=1, capsize=3)
+    points = [float(v) for v in transcribed_points(row)]
+    if len(points) > 1:  # a range: its two ends, joined
+        axes.plot(points, [y, y], "-", color=COLOURS["transcribed"], lw=1.5)
+    axes.plot(points, [y] * len(points), MARKERS["transcribed"], color=COLOURS["transcribed"], ms=5)
+    for runs in row.runs:
+        at = y + OFFSETS[runs.method] * STRIP_INCHES / 2  # inside the strip, above or below the transcribed value
+        points = [float(v) for v in runs.values]
+        axes.plot([min(points), max(points)], [at, at], "-", color=COLOURS[runs.method], lw=1, alpha=0.6)
+        # A fixed spread of the points around their line, by position: repeatable, never random.
+        jitter = [at + 0.01 * (((i * 7) % 5) - 2) / 2 for i in range(len(points))]
+        axes.plot(points, jitter, MARKERS[runs.method], color=COLOURS[runs.method], ms=3, alpha=0.75)

@@ -20,7 +20,18 @@ import textwrap
 from decimal import Decimal
 
 from measure.outcome import Method
-from registry.plot import LEGEND, Group, Row, extent, panels_of, transcribed_points, uncertainty_bar, value_text
+from registry.plot import (
+    LEGEND,
+    Group,
+    Panel,
+    Row,
+    extent,
+    parts_of,
+    plot_title,
+    transcribed_points,
+    uncertainty_bar,
+    value_text,
+)
 from registry.units import with_unit
 
 WIDTH = 400
@@ -36,8 +47,8 @@ COLOURS = {"transcribed": "#111111", Method.ESTIMATED: "#1f5aa6", Method.MEASURE
 OFFSETS = {"transcribed": 0, Method.MEASURED: -7, Method.ESTIMATED: 7}
 
 
-def svg_element(groups: list[Group], title: str) -> str:
-    """The plot as one ``<svg>`` element: a title, the legend, then one panel per dataset of each group."""
+def svg_element(groups: list[Group], panels: list[Panel], title: str) -> str:
+    """One part of the plot as one ``<svg>`` element: a title, the legend, then its panels (``parts_of``)."""
     out: list[str] = []
     y = MARGIN
     for line in textwrap.wrap(title, WRAP):
@@ -52,7 +63,7 @@ def svg_element(groups: list[Group], title: str) -> str:
             out.append(_mark(key, x + 5, y - 4, LEGEND[key]))
             out.append(_text(x + 14, y, LEGEND[key], size=11))
             x += 24 + 6 * len(LEGEND[key])
-    for panel_title, group, rows in panels_of(groups):
+    for panel_title, group, rows in panels:
         y += GAP * 2
         panel, y = _panel(panel_title, group, rows, y)
         out.append(panel)
@@ -62,15 +73,17 @@ def svg_element(groups: list[Group], title: str) -> str:
             + "\n".join(out) + "\n</svg>")
 
 
-def svg_document(groups: list[Group]) -> str:
-    """The plot as a standalone SVG file."""
-    return '<?xml version="1.0" encoding="utf-8"?>\n' + svg_element(groups, groups[0].title) + "\n"
+def svg_document(groups: list[Group], part: list[Panel], title: str) -> str:
+    """One part of the plot as a standalone SVG file."""
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + svg_element(groups, part, title) + "\n"
 
 
 def inline_svg(groups: list[Group]) -> str:
-    """The plot as an ``<svg>`` element of a page, named by the figure's caption (``plot-title``)."""
-    return svg_element(groups, groups[0].title).replace(
-        "<svg ", '<svg role="img" aria-labelledby="plot-title" ', 1) + "\n"
+    """The plot as ``<svg>`` elements of a page, one per part, each named by the figure's caption (``plot-title``)
+    and by its own title (which says which part it is)."""
+    parts = parts_of(groups)
+    return "".join(svg_element(groups, part, plot_title(groups, i, len(parts))).replace(
+        "<svg ", '<svg role="img" aria-labelledby="plot-title" ', 1) + "\n" for i, part in enumerate(parts))
 
 
 def _panel(title: str, group: Group, rows: tuple[Row, ...], y: int) -> tuple[str, int]:

@@ -78,9 +78,34 @@ def test_datasette_serves_the_descriptions(tmp_path: Path, cli) -> None:  # type
         assert meta["title"] == "Evidence registry"
         view = httpx.get(f"http://127.0.0.1:{port}/registry/results_flat.json?_shape=array", timeout=5).json()
         assert sorted(row["printed_value"] for row in view) == ["11.49", "33.88"]
+        assert all(row["result_page"] is None for row in view)  # built without a base URL: no address made up
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+#: Each view's page columns: (column, the kind of record it links, or None for the row's own 'kind', its id column).
+PAGE_COLUMNS = {"results_flat": (("result_page", "result", "result_id"),),
+                "results_all": (("result_page", "result", "result_id"),),
+                "reproductions_side_by_side": (("reproduction_page", "reproduction", "reproduction_id"),
+                                               ("result_page", "result", "result_id")),
+                "missing_metadata_all": (("record_page", None, "record_id"),),
+                "record_status": (("record_page", None, "record_id"),),
+                "record_review_status": (("record_page", None, "record_id"),)}
+
+
+def _assert_pages_linked(base: str, database: str, names: tuple[str, ...]) -> None:
+    """Every row of each view gives its record's page on the site built with https://example.org/registry/."""
+    import httpx
+
+    for view in names:
+        rows = httpx.get(f"{base}/{database}/{view}.json", params={"_shape": "array", "_size": "max"},
+                         timeout=10).json()
+        assert rows, view
+        for row in rows:
+            for column, kind, id_column in PAGE_COLUMNS[view]:
+                page = f"{kind or row['kind']}/{row[id_column]}.html"
+                assert row[column] == f"https://example.org/registry/{page}", (view, column, row)
 
 
 def _serve(db: Path, metadata: Path):  # type: ignore[no-untyped-def]
@@ -139,7 +164,7 @@ def test_datasette_runs_the_canned_queries_and_full_text_search(tmp_path: Path, 
                 "--base-url", "https://example.org/registry")
     assert built.exit_code == 0, built.output
     bundled = tmp_path / "registry.db"
-    assert cli("db", "build", "--out", bundled).exit_code == 0
+    assert cli("db", "build", "--out", bundled, "--base-url", "https://example.org/registry/").exit_code == 0
     server, base = _serve(db, tmp_path / "fixture.metadata.json")
     try:
         rows = {}
@@ -172,6 +197,11 @@ def test_datasette_runs_the_canned_queries_and_full_text_search(tmp_path: Path, 
         for query in ("H100", '"standard deviation"', '"NT 2.5B"'):  # found nothing before (issue 24)
             hits = httpx.get(f"{base}/fixture/search.json", params={"q": query, "_shape": "array"}, timeout=10).json()
             assert hits and all(hit["result_page"].startswith("https://example.org/registry/result/") for hit in hits)
+        # The views' ids lead to the site's pages: a page column Datasette shows as a link.
+        table = httpx.get(f"{base}/fixture/results_flat", params={"_size": "max"}, timeout=10).text
+        first = on_dataset[0]["result_id"]
+        assert f'<a href="https://example.org/registry/result/{first}.html">' in table
+        _assert_pages_linked(base, "fixture", ("missing_metadata_all", "record_status", "record_review_status"))
         facets = httpx.get(f"{base}/fixture/results_flat.json", timeout=10).json()
         assert "value_role" in facets.get("facet_results", {}) or "value_role" in str(facets.get("facet_results"))
     finally:
@@ -180,6 +210,7 @@ def test_datasette_runs_the_canned_queries_and_full_text_search(tmp_path: Path, 
     # The bundled registry's database answers them too (empty answers where it has no such results).
     server, base = _serve(bundled, tmp_path / "registry.metadata.json")
     try:
+        _assert_pages_linked(base, "registry", ("reproductions_side_by_side", "results_all"))
         for name, params in FIVE_QUESTIONS.items():
             answer = httpx.get(f"{base}/registry/{name}.json", params={**params, "_shape": "array"}, timeout=10)
             assert answer.status_code == 200, (name, answer.text[:300])

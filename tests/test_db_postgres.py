@@ -301,3 +301,15 @@ def test_a_wrong_password_gets_a_message(cli, records_dir: Path, pg_url: str) ->
         assert result.exit_code == 1, result.output
         assert "cannot use the database at" in result.output and "password" in result.output
         assert "not-the-password" not in result.output
+
+
+def test_the_views_link_the_site_pages_on_the_server(cli, records_dir: Path, pg_url: str) -> None:  # type: ignore[no-untyped-def]
+    """--base-url reaches the server's views as on SQLite: each id's page on the site; none without it."""
+    build_pg(cli, records_dir, pg_url)
+    assert {row["result_page"] for row in query_json(cli, pg_url, "SELECT result_page FROM results_flat")} == {None}
+    result = cli("db", "build", "--records", records_dir, "--db", pg_url, "--base-url", "https://example.org/r")
+    assert result.exit_code == 0, result.output
+    rows = query_json(cli, pg_url, "SELECT result_id, result_page FROM results_flat ORDER BY result_id")
+    assert rows and all(row["result_page"] == f"https://example.org/r/result/{row['result_id']}.html" for row in rows)
+    kinds = query_json(cli, pg_url, "SELECT kind, record_id, record_page FROM record_status")
+    assert all(row["record_page"] == f"https://example.org/r/{row['kind']}/{row['record_id']}.html" for row in kinds)

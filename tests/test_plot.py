@@ -142,20 +142,65 @@ def test_a_hundred_rows_are_small_multiples_with_error_bars_and_an_axis_near_the
     out = tmp_path / "cv.svg"
     result = cli("plot", "fixture-genomic-20261201-protocol-cv", "--out", out, "--records", DATA / "fixture-registry")
     assert result.exit_code == 0, result.output
-    svg = out.read_text()
-    root = ET.fromstring(svg.split("?>", 1)[1])
+    parts = sorted(tmp_path.glob("cv-*.svg"), key=lambda path: int(path.stem.split("-")[1]))
+    assert len(parts) > 1 and not out.exists()  # 100+ rows: parts of at most ROWS_PER_PART rows, not one image
     ns = "{http://www.w3.org/2000/svg}"
-    ticks = [float(t.text) for t in root.iter(f"{ns}text") if t.get("font-size") == "10"]
-    assert ticks and max(ticks) <= 1.0  # MCC's axis spans its values, not room for labels
+    words, titles = [], []
+    for part in parts:
+        root = ET.fromstring(part.read_text().split("?>", 1)[1])
+        ticks = [float(t.text) for t in root.iter(f"{ns}text") if t.get("font-size") == "10"]
+        mcc_ticks = ticks if "MCC change" not in part.read_text() else []
+        assert not mcc_ticks or max(mcc_ticks) <= 1.0  # MCC's axis spans its values, not room for labels
+        words.append(" ".join(" ".join(t.text or "" for t in root.iter(f"{ns}text")).split()))
+        titles += [t.text or "" for t in root.iter(f"{ns}title")]
+        ys = [float(t.get("y")) for t in root.iter(f"{ns}text")]
+        assert len(set(ys)) == len(ys) or all(  # no two lines of text on one baseline but a panel's tick labels
+            t.get("font-size") == "10" for t in root.iter(f"{ns}text") if ys.count(float(t.get("y"))) > 1)
     # An error bar per result that prints a ± or an interval: 0.671 ± 0.022 spans 0.649 to 0.693.
-    assert "HyenaDNA, cv on H3K27ac: H3K27ac, mean over 10 folds (Table 1): 0.671 ± 0.022 transcribed" in " ".join(
-        " ".join(t.text or "" for t in root.iter(f"{ns}text")).split())
-    titles = [t.text for t in root.iter(f"{ns}title")]
-    assert len(titles) >= len(mcc.rows) and any("± 0.022" in (t or "") for t in titles)
-    texts = [(float(t.get("y")), t.text) for t in root.iter(f"{ns}text")]
-    ys = [y for y, _ in texts]
-    assert len(set(ys)) == len(ys) or all(  # no two lines of text on one baseline but a panel's tick labels
-        t.get("font-size") == "10" for t in root.iter(f"{ns}text") if ys.count(float(t.get("y"))) > 1)
+    assert any("HyenaDNA, cv on H3K27ac: H3K27ac, mean over 10 folds (Table 1): 0.671 ± 0.022 transcribed" in w
+               for w in words)
+    assert len(titles) >= len(mcc.rows) and any("± 0.022" in t for t in titles)
+    assert f"Wrote {len(parts)} parts" in " ".join(result.output.split())
+
+
+def test_a_plot_of_many_rows_is_cut_into_bounded_parts_holding_every_row_once(
+        fixture_groups, tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """A PNG of 100+ rows was 10,264 px tall: each part now holds at most ROWS_PER_PART rows, every row is in one
+    part, each part's SVG names every row in a <title>, and each PNG is phone-sized (780 px wide, bounded height)."""
+    import xml.etree.ElementTree as ET
+
+    from registry.plot import ROWS_PER_PART, parts_of, plot_title
+    from registry.plot_svg import inline_svg, svg_document
+
+    groups = fixture_groups["fixture-genomic-20261201-protocol-cv"]
+    every = [row.result.id for group in groups for row in group.rows]
+    assert len(every) >= 100
+    parts = parts_of(groups)
+    assert all(0 < sum(len(rows) for _, _, rows in part) <= ROWS_PER_PART for part in parts)
+    placed = [row.result.id for part in parts for _, _, rows in part for row in rows]
+    assert sorted(placed) == sorted(every) and len(placed) == len(set(placed))
+    assert [plot_title(groups, i, len(parts)).endswith(f"(part {i + 1} of {len(parts)})") for i in
+            range(len(parts))] == [True] * len(parts)
+    for index, part in enumerate(parts):
+        root = ET.fromstring(svg_document(groups, part, plot_title(groups, index, len(parts))).split("?>", 1)[1])
+        titles = " ".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}title"))
+        assert all(f"{row.label}: " in titles for _, _, rows in part for row in rows)  # every mark is named
+        assert int(root.get("height")) < 3000
+    inline = inline_svg(groups)  # the site: one <svg> per part, each named by the figure's caption
+    assert inline.count('<svg role="img" aria-labelledby="plot-title"') == len(parts)
+    small = min(fixture_groups.values(), key=lambda panels: sum(len(group.rows) for group in panels))
+    assert len(parts_of(small)) == 1 and "(part " not in inline_svg(small)  # a short plot stays one image
+    pytest.importorskip("matplotlib", reason="the PNG is drawn by matplotlib: pip install -e '.[site]'")
+    from PIL import Image
+
+    out = tmp_path / "cv.png"
+    result = cli("plot", "fixture-genomic-20261201-protocol-cv", "--out", out, "--records", DATA / "fixture-registry")
+    assert result.exit_code == 0, result.output
+    written = sorted(tmp_path.glob("cv-*.png"))
+    assert len(written) == len(parts)
+    for path in written:
+        width, height = Image.open(path).size
+        assert width == 780 and height < 3200, (path.name, width, height)
 
 
 @needs_matplotlib
@@ -168,10 +213,11 @@ def test_the_png_has_small_multiples_error_bars_and_an_axis_near_the_values(tmp_
         result = cli("plot", "fixture-genomic-20261201-protocol-cv", "--out", out, "--records",
                      DATA / "fixture-registry")
     assert result.exit_code == 0, result.output
-    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert all(path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for path in tmp_path.glob("cv-*.png"))
     axes = [call.args[0] for call in draw.call_args_list]
     mcc = [a for a in axes if a.get_xlabel() == "MCC"]
-    assert len(mcc) == 4  # one panel per dataset
+    assert len(mcc) == 8  # one panel per dataset, each of its 34 rows cut in two parts of 17
+    assert {len(call.args[2]) for call in draw.call_args_list if call.args[0].get_xlabel() == "MCC"} == {17}
     for panel in mcc:
         assert panel.get_xlim()[1] <= 1.0 and any(c.__class__.__name__ == "ErrorbarContainer"
                                                   for c in panel.containers)

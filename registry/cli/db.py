@@ -50,8 +50,8 @@ def build_command(
     ),
     base_url: str | None = typer.Option(
         None, "--base-url", metavar="URL",
-        help="Where the site is published (https://.../): the Datasette metadata's canned queries link each "
-        "record they list to its page there.",
+        help="Where the site is published (https://.../): the views' *_page columns and the Datasette metadata's "
+        "canned queries link each record they list to its page there.",
     ),
     metadata_file: Path | None = typer.Option(
         None, "--metadata", dir_okay=False, metavar="FILE",
@@ -94,7 +94,7 @@ def build_command(
             from registry.db.metadata import earlier_databases
 
             earlier_databases(metadata_file)  # a file that is no metadata of ours is refused before the build
-        summary = build_database(records, out=out, url=db, cache=not no_cache)
+        summary = build_database(records, out=out, url=db, cache=not no_cache, site_url=site)
         console.print(
             f"Built {summary.target}: {summary.records} records as {summary.rows} rows in {summary.tables} tables "
             f"and {summary.views} views ({summary.seconds:.1f} s)"

@@ -55,7 +55,8 @@ def plot_command(
 
     A group is every result under one protocol (for the seed paper, Figure 3's stages); each
     result's row shows its transcribed value and, apart from it, our runs with the spread of
-    the knob sweep. The values are printed as a table too.
+    the knob sweep. The values are printed as a table too. A group of more than 25 rows is
+    written in parts of at most 25 rows: FILE-1.png, FILE-2.png, ...
     """
     from registry.cli.core import load_valid
 
@@ -64,7 +65,7 @@ def plot_command(
             raise RegistryError(f"cannot write a plot as {out.name!r}", "name the file .svg or .png")
         if out.suffix.lower() == ".png":
             _needs("matplotlib", "site")
-        from registry.plot import groups_of, protocol_of, values_table
+        from registry.plot import ROWS_PER_PART, groups_of, protocol_of, values_table
         from registry.plot_write import write_plot
         from registry.show import render_block
 
@@ -74,10 +75,14 @@ def plot_command(
         if not groups:
             raise RegistryError(f"no current result is evaluated under the protocol {protocol_id!r}, so there is "
                                 "nothing to plot", "give the id of a protocol that has results, or one of its results")
-        write_plot(groups, out)
+        written = write_plot(groups, out)
         for group in groups:
             console.print(render_block(values_table(group)))
-        console.print(f"Wrote {out}")
+        if len(written) == 1:
+            console.print(f"Wrote {out}")
+        else:
+            console.print(f"Wrote {len(written)} parts of at most {ROWS_PER_PART} rows each: "
+                          + ", ".join(str(path) for path in written))
 
 
 def _needs(module: str, extra: str) -> None:

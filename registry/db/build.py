@@ -41,6 +41,7 @@ from registry.db.search import create_search, search_ddl
 from registry.db.tables import SCHEMA_VERSION, ExactDecimal, UtcTimestamp, mirror
 from registry.db.views import create_views, drop_views, views
 from registry.errors import InvalidRegistryError, RegistryError
+from registry.links import SITE_URL_KEY
 from registry.loader import Registry, gc_paused
 from registry.models import KIND_MODELS, Record
 from registry.units import UNITS
@@ -277,9 +278,16 @@ def _sqlite_insert(table: SaTable) -> tuple[str, Any, list[tuple[int, Any]]]:
     return sql, getter, converters
 
 
-def _populate(connection: Connection, registry: Registry, store: ParseCache | None = None) -> int:
+def _populate(connection: Connection, registry: Registry, store: ParseCache | None = None,
+              site_url: str | None = None) -> int:
+    """Tables, rows, indexes, views and search; ``site_url`` (where the site is published) is kept in
+    ``registry_meta`` for the views' page links (``registry.links.page_url_sql``)."""
     _create_schema(connection)
     written = _fill(connection, registry, store)
+    if site_url is not None:
+        connection.execute(text("INSERT INTO registry_meta (key, value) VALUES (:key, :value)"),
+                           {"key": SITE_URL_KEY, "value": site_url})
+        written += 1
     if connection.dialect.name == "postgresql":
         # Check the deferred foreign keys now: PostgreSQL indexes no table with checks still pending.
         connection.execute(text("SET CONSTRAINTS ALL IMMEDIATE"))
@@ -290,10 +298,11 @@ def _populate(connection: Connection, registry: Registry, store: ParseCache | No
 
 
 def build_database(records: Path, *, out: Path | None = None, url: str | None = None,
-                   cache: bool | None = None) -> BuildSummary:
+                   cache: bool | None = None, site_url: str | None = None) -> BuildSummary:
     """Validate the records under ``records``, then build them into ``url`` (a server) or the file ``out``.
 
     ``cache`` is passed to ``registry.checks.validate`` (False: read every file, not the parse cache).
+    ``site_url``, where the site is published, makes the views' ``*_page`` columns links to its pages.
 
     Raises ``InvalidRegistryError`` (carrying the report) when the registry is not valid: nothing is built.
     """
@@ -314,8 +323,8 @@ def build_database(records: Path, *, out: Path | None = None, url: str | None = 
     if not report.valid:
         raise InvalidRegistryError(report)
     if url is not None:
-        return build_server(registry, url)
-    return build_sqlite(registry, target, records_read_at=read_at, cache=cache)
+        return build_server(registry, url, site_url=site_url)
+    return build_sqlite(registry, target, records_read_at=read_at, cache=cache, site_url=site_url)
 
 
 # -- SQLite ---------------------------------------------------------------------------------
@@ -341,7 +350,7 @@ def _sqlite_engine(path: Path) -> Engine:
 
 
 def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None = None,
-                 cache: bool | None = None) -> BuildSummary:
+                 cache: bool | None = None, site_url: str | None = None) -> BuildSummary:
     """Build the database into ``out`` atomically: a temporary file beside it, renamed into place when complete.
 
     ``records_read_at`` (nanoseconds since the epoch, when reading the records began; default: now)
@@ -369,7 +378,7 @@ def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None =
             store = ParseCache.open(registry.root) if (cache_enabled() if cache is None else cache) else None
             try:
                 with engine.begin() as connection, gc_paused():
-                    written = _populate(connection, registry, store)
+                    written = _populate(connection, registry, store, site_url)
             finally:
                 engine.dispose()
                 if store is not None:
@@ -498,7 +507,7 @@ def connection_error(url: str, exc: Exception) -> RegistryError:
     )
 
 
-def build_server(registry: Registry, url: str) -> BuildSummary:
+def build_server(registry: Registry, url: str, *, site_url: str | None = None) -> BuildSummary:
     """Build the same tables, rows and views into a server database, replacing this registry's tables there."""
     started = time.perf_counter()
     engine = server_engine(url)
@@ -514,7 +523,7 @@ def build_server(registry: Registry, url: str) -> BuildSummary:
                     for table in reversed(ordered_tables()):
                         connection.execute(text(f'DROP TABLE IF EXISTS "{table.name}" CASCADE'))
                     with gc_paused():
-                        written = _populate(connection, registry)
+                        written = _populate(connection, registry, site_url=site_url)
             except SQLAlchemyError as exc:
                 raise RegistryError(
                     f"building into {shown_url(url)} failed: {_first_line(exc)}; nothing was changed there",

@@ -95,4 +95,10 @@ VIEW_COLUMNS: dict[str, str] = {
     "our_value_float": "Our value as a double, for arithmetic and sorting.",
     "difference_float": "The difference as a double, for arithmetic and sorting.",
     "ratio_float": "The ratio as a double, for arithmetic and sorting.",
+    "result_page": "The result's page on the published site (a link), where the database was built with "
+                   "--base-url; empty otherwise.",
+    "record_page": "The record's page on the published site (a link), where the database was built with "
+                   "--base-url; empty otherwise.",
+    "reproduction_page": "Our run's page on the published site (a link), where the database was built with "
+                         "--base-url; empty otherwise.",
 }

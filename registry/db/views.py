@@ -23,6 +23,7 @@ from sqlalchemy.engine import Connection
 from registry.db.catalog import VIEWS
 from registry.db.tables import Mirror, mirror
 from registry.display import STATUS_LABELS, UNVERIFIABLE_NOTE
+from registry.links import page_url_sql
 from registry.models.records import ReviewStatus
 from registry.models.values import BINARY_OPERATIONS, Operation
 from registry.value_roles import Role
@@ -124,7 +125,7 @@ def _result_columns(tables: Mirror) -> str:
 
 
 #: A record's status by the rule ``registry.history.status_of`` follows: a retraction wins over a correction.
-_STATUS_SELECT = """
+_STATUS_SELECT = f"""
 SELECT rec.id AS record_id,
        rec.kind AS kind,
        CASE WHEN EXISTS (SELECT 1 FROM retraction t WHERE t.retracts = rec.id) THEN 'retracted'
@@ -132,7 +133,8 @@ SELECT rec.id AS record_id,
             ELSE 'current' END AS status,
        (SELECT MIN(c.replacement) FROM correction c WHERE c.supersedes = rec.id) AS superseded_by,
        (SELECT MIN(c.id) FROM correction c WHERE c.supersedes = rec.id) AS correction_id,
-       (SELECT MIN(t.id) FROM retraction t WHERE t.retracts = rec.id) AS retraction_id
+       (SELECT MIN(t.id) FROM retraction t WHERE t.retracts = rec.id) AS retraction_id,
+       {page_url_sql("rec.kind", "rec.id")} AS record_page
 FROM record rec"""
 
 
@@ -184,7 +186,8 @@ SELECT r.id AS result_id,
        s.retrieval_url AS source_retrieval_url,
        s.doi AS source_doi,
        s.arxiv AS source_arxiv,
-       s.openreview AS source_openreview
+       s.openreview AS source_openreview,
+       {page_url_sql("'result'", "r.id")} AS result_page
 FROM result r
 JOIN evaluation e ON e.id = r.evaluation
 JOIN config c ON c.id = e.configuration
@@ -221,27 +224,30 @@ SELECT q.record_id,
        q.review_status,
        q.artifact_pinned,
        {_label_case()} AS review_label,
-       q.review_count
+       q.review_count,
+       q.record_page
 FROM (SELECT rec.id AS record_id,
        rec.kind AS kind,
        {_status_case()} AS review_status,
        CASE WHEN {_any_review(_status_is(STATUS_STRENGTH[0]) + " AND v.artifact_sha256 IS NOT NULL")}
             THEN 1 ELSE 0 END AS artifact_pinned,
-       {_review_count()} AS review_count
+       {_review_count()} AS review_count,
+       {page_url_sql("rec.kind", "rec.id")} AS record_page
 FROM record rec) q""",
         "record_status": _STATUS_SELECT,
         "results_flat": _results_select(tables, dialect, history=False),
         "results_all": _results_select(tables, dialect, history=True),
-        "missing_metadata_all": """
+        "missing_metadata_all": f"""
 SELECT m.record_id,
        rec.kind,
        m.field,
        m.reason,
        m.note,
-       rec.path
+       rec.path,
+       {page_url_sql("rec.kind", "m.record_id")} AS record_page
 FROM missing_metadata m
 JOIN record rec ON rec.id = m.record_id""",
-        "reproductions_side_by_side": """
+        "reproductions_side_by_side": f"""
 SELECT rp.id AS reproduction_id,
        r.id AS result_id,
        rp.recipe AS recipe_id,
@@ -260,7 +266,9 @@ SELECT rp.id AS reproduction_id,
        rp.comparison_difference_float AS difference_float,
        rp.comparison_ratio_float AS ratio_float,
        rp.started_at,
-       rp.git_commit
+       rp.git_commit,
+       {page_url_sql("'reproduction'", "rp.id")} AS reproduction_page,
+       {page_url_sql("'result'", "r.id")} AS result_page
 FROM reproduction rp
 JOIN result r ON r.id = rp.result""",
     }

@@ -38,6 +38,8 @@ TYPES = {"VARCHAR": "string", "TEXT": "string", "DOUBLE": "number", "FLOAT": "nu
 COMPUTED = {"value_role": "string", "hardware_entries": "integer", "review_status": "string",
             "review_artifact_pinned": "boolean", "review_label": "string", "missing_metadata_count": "integer",
             "missing_metadata": "string"}
+#: The view's columns the export leaves out: its page links, which ``ADDED`` gives from the export's base URL.
+VIEW_LINKS = frozenset({"result_page"})
 #: Columns the export adds to the view's: where the result's page is.
 ADDED = {"page_path": "The result's page on the site, relative to the site's root.",
          "page_url": "The result's page on the published site; empty where no base URL was given."}
@@ -52,7 +54,9 @@ def write(registry: Registry, out: Path, *, base_url: str | None = None, **_: An
         connection = sqlite3.connect(database)
         try:
             declared = {row[1]: row[2] for row in connection.execute("PRAGMA table_info(results_flat)")}
-            cursor = connection.execute("SELECT * FROM results_flat ORDER BY result_id")
+            # The view's own page link is empty here (no base URL in this database): page_url gives it.
+            shown = ", ".join(f'"{name}"' for name in declared if name not in VIEW_LINKS)
+            cursor = connection.execute(f"SELECT {shown} FROM results_flat ORDER BY result_id")
             columns = [c[0] for c in cursor.description]
             with open(out / FILE, "w", encoding="utf-8", newline="") as handle:
                 writer = csv.writer(handle, lineterminator="\r\n")

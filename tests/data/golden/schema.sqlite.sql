@@ -587,7 +587,8 @@ SELECT q.record_id,
          WHEN q.review_status = 'source-checked' AND q.artifact_pinned = 0 THEN 'source checked (no artifact hash)'
          WHEN q.review_status = 'source-checked' THEN 'source checked'
          ELSE 'not reviewed' END AS review_label,
-       q.review_count
+       q.review_count,
+       q.record_page
 FROM (SELECT rec.id AS record_id,
        rec.kind AS kind,
        CASE
@@ -599,7 +600,8 @@ FROM (SELECT rec.id AS record_id,
                       WHERE s.subject = rec.id AND v.status = 'source-checked' AND v.artifact_sha256 IS NOT NULL) OR EXISTS (SELECT 1 FROM evidence s JOIN review v ON v.id = s.review
                       WHERE s.id = rec.id AND v.status = 'source-checked' AND v.artifact_sha256 IS NOT NULL)
             THEN 1 ELSE 0 END AS artifact_pinned,
-       (SELECT COUNT(DISTINCT s.review_id) FROM review_subject s WHERE s.subject = rec.id) + (SELECT COUNT(DISTINCT s.review) FROM evidence s WHERE s.id = rec.id AND NOT EXISTS (SELECT 1 FROM review_subject o WHERE o.subject = rec.id AND o.review_id = s.review)) AS review_count
+       (SELECT COUNT(DISTINCT s.review_id) FROM review_subject s WHERE s.subject = rec.id) + (SELECT COUNT(DISTINCT s.review) FROM evidence s WHERE s.id = rec.id AND NOT EXISTS (SELECT 1 FROM review_subject o WHERE o.subject = rec.id AND o.review_id = s.review)) AS review_count,
+       (SELECT m.value FROM registry_meta m WHERE m.key = 'site_url') || rec.kind || '/' || rec.id || '.html' AS record_page
 FROM record rec) q;
 
 CREATE VIEW record_status AS
@@ -610,7 +612,8 @@ SELECT rec.id AS record_id,
             ELSE 'current' END AS status,
        (SELECT MIN(c.replacement) FROM correction c WHERE c.supersedes = rec.id) AS superseded_by,
        (SELECT MIN(c.id) FROM correction c WHERE c.supersedes = rec.id) AS correction_id,
-       (SELECT MIN(t.id) FROM retraction t WHERE t.retracts = rec.id) AS retraction_id
+       (SELECT MIN(t.id) FROM retraction t WHERE t.retracts = rec.id) AS retraction_id,
+       (SELECT m.value FROM registry_meta m WHERE m.key = 'site_url') || rec.kind || '/' || rec.id || '.html' AS record_page
 FROM record rec;
 
 CREATE VIEW results_flat AS
@@ -709,7 +712,8 @@ SELECT r.id AS result_id,
        s.retrieval_url AS source_retrieval_url,
        s.doi AS source_doi,
        s.arxiv AS source_arxiv,
-       s.openreview AS source_openreview
+       s.openreview AS source_openreview,
+       (SELECT m.value FROM registry_meta m WHERE m.key = 'site_url') || 'result' || '/' || r.id || '.html' AS result_page
 FROM result r
 JOIN evaluation e ON e.id = r.evaluation
 JOIN config c ON c.id = e.configuration
@@ -820,7 +824,8 @@ SELECT r.id AS result_id,
        s.retrieval_url AS source_retrieval_url,
        s.doi AS source_doi,
        s.arxiv AS source_arxiv,
-       s.openreview AS source_openreview
+       s.openreview AS source_openreview,
+       (SELECT m.value FROM registry_meta m WHERE m.key = 'site_url') || 'result' || '/' || r.id || '.html' AS result_page
 FROM result r
 JOIN evaluation e ON e.id = r.evaluation
 JOIN config c ON c.id = e.configuration
@@ -838,7 +843,8 @@ SELECT m.record_id,
        m.field,
        m.reason,
        m.note,
-       rec.path
+       rec.path,
+       (SELECT m.value FROM registry_meta m WHERE m.key = 'site_url') || rec.kind || '/' || m.record_id || '.html' AS record_page
 FROM missing_metadata m
 JOIN record rec ON rec.id = m.record_id;
 
@@ -861,7 +867,9 @@ SELECT rp.id AS reproduction_id,
        rp.comparison_difference_float AS difference_float,
        rp.comparison_ratio_float AS ratio_float,
        rp.started_at,
-       rp.git_commit
+       rp.git_commit,
+       (SELECT m.value FROM registry_meta m WHERE m.key = 'site_url') || 'reproduction' || '/' || rp.id || '.html' AS reproduction_page,
+       (SELECT m.value FROM registry_meta m WHERE m.key = 'site_url') || 'result' || '/' || r.id || '.html' AS result_page
 FROM reproduction rp
 JOIN result r ON r.id = rp.result;
 
