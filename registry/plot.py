@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import io
 import textwrap
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any

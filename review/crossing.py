@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from registry.numbers import SIGN
 from review.tables import (
     CELL_GAP,
     LABEL_GAP,
@@ -234,7 +235,7 @@ _TEX = re.compile(r"[_^{}]")
 #: What joins two numbers into one cell, at a word's end or start: a '±' (however wide it is set), the dot of a
 #: power of ten ('1 · 10⁴'); not '×', which tables print as a cross mark as often as a product.
 _JOINER = re.compile(r"^(?:\u00b1|\+/-|\+-|\u00b7)|(?:\u00b1|\+/-|\+-|\u00b7)$")
-_SPREAD = re.compile(r"^\([-+\u2212]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)\)$")
+_SPREAD = re.compile(r"^\(" + SIGN + r"?(?:\d[\d,]*(?:\.\d+)?|\.\d+)\)$")
 
 
 def _runs(line: Line, wanted: str) -> list[tuple[int, int]]:
