@@ -46,6 +46,7 @@ class Registry:
     _links: tuple[int, dict[str, list[tuple[Record, FieldPath]]]] | None = field(default=None, repr=False,
                                                                                  compare=False)
     _ids: tuple[int, dict[tuple[str, ...] | None, list[str]]] | None = field(default=None, repr=False, compare=False)
+    _kinds: tuple[int, frozenset[type[Record]]] | None = field(default=None, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.records)
@@ -83,6 +84,12 @@ class Registry:
         if kinds not in cache:
             cache[kinds] = sorted(i for i, r in self.records.items() if kinds is None or r.kind_token in kinds)
         return cache[kinds]
+
+    def holds(self, *models: type[Record]) -> bool:
+        """Whether any record is of one of ``models`` (the models present are found once per registry)."""
+        if self._kinds is None or self._kinds[0] != len(self.records):
+            self._kinds = (len(self.records), frozenset(type(record) for record in self.records.values()))
+        return any(issubclass(present, models) for present in self._kinds[1])
 
     def of_kind(self, model: type[R]) -> list[R]:
         return sorted((r for r in self.records.values() if isinstance(r, model)), key=lambda r: r.id)
