@@ -24,7 +24,7 @@ from registry.errors import RecordFileError, RegistryError, UnknownRecordError, 
 from registry.models import KIND_MODELS, Record
 from registry.models.fields import FieldPath, references_in
 from registry.reading import documents
-from registry.report import Report, format_path
+from registry.report import Issue, Report, format_path
 from registry.textsafe import EXCERPT_CHARS, excerpt
 from registry.yamlio import LoadedYaml
 
@@ -197,9 +197,14 @@ def load_registry(root: Path, *, cache: bool | None = None, jobs: int | None = N
             store.close()
     report.records = len(registry.records)
     if not found:
-        report.add(codes.NO_RECORDS.issue(str(root), None, f"no record files (*.yaml) under {str(root)!r}; point "
-                                          "{records} at the folder that holds '<kind>/<id>.yaml' files"))
+        report.add(no_records(root))
     return registry, report
+
+
+def no_records(root: Path) -> Issue:
+    """The issue of a records folder that holds no record file (a wrong folder named)."""
+    return codes.NO_RECORDS.issue(str(root), None, f"no record files (*.yaml) under {str(root)!r}; point "
+                                  "{records} at the folder that holds '<kind>/<id>.yaml' files")
 
 
 def _load_file(path: Path, doc: LoadedYaml | RecordFileError, registry: Registry, report: Report) -> None:

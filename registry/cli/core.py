@@ -82,7 +82,8 @@ def validate_command(
 
 def _validated(records: Path, *, cache: bool) -> Report:
     """The report of ``records``: the one kept from the last run where nothing it read has changed
-    (``registry.memo``), else a full run's (then kept). Without the cache, always a full run."""
+    (``registry.memo``), else an incremental run's (``registry.incremental``: what changed is checked
+    again, the rest taken from the last run; then kept). Without the cache, always a full run."""
     from registry import cache as cache_module
     from registry import memo
 
@@ -93,7 +94,9 @@ def _validated(records: Path, *, cache: bool) -> Report:
     kept = memo.recall(records, tree, now)
     if kept is not None:
         return kept
-    report = _full_run(records, cache, now)
+    from registry import incremental
+
+    report = incremental.validate(records, now)
     memo.keep(records, tree, now, report)
     return report
 
