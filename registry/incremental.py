@@ -34,6 +34,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import os
+import struct
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -61,13 +62,19 @@ RACY_NS = cache_module.RACY_NS
 #: The largest index read back.
 MAX_INDEX_BYTES = 2 << 30
 
-# A file's entry: [signature (size, mtime, ctime, inode), content digest or None, typed?, id, kind, issue rows]
-SIG, DIGEST, TYPED, ID, KIND, ISSUES = range(6)
-# A record's entry: [order key, file key, kind, referenced ids, facts read, issue rows, {unloaded id: count},
-#                    asked suggestions, names the clock?]
-ORDER, FILE, UKIND, REFS, READS, UISSUES, UNCHECKED, ASKED, CLOCK = range(9)
-#: The fact "the whole registry" (a check that iterated it is done again on every run).
+# The index is kept compact (a registry of 100,000 results has 295,100 files): an index of many small objects
+# costs more to read back than the run it saves. A file's entry is its status and digest as 48 bytes (``_blob``)
+# where it typed the record its name says and has no issue of its own, else [those bytes, typed?, id, kind, issue
+# rows]. A record's entry is [place in the loader's order (None: its file's), its file (None: '<kind>/<id>.yaml'),
+# kind, referenced ids and facts read (each one string, ``_joined``), issue rows, {unloaded id: references},
+# suggestions asked (None where empty), FLAGS].
+ORDER, FILE, UKIND, REFS, READS, UISSUES, UNCHECKED, ASKED, FLAGS = range(9)
+#: Flags of a record: what it found names the clock; its check read the whole registry (both: checked every run).
+CLOCK, WHOLE = 1, 2
+#: Facts besides a record's (``r``) and back links' (``l``): the whole registry, the list of ids, "holds a kind".
 ALL, IDS, HOLDS = "a", "i", "h"
+#: Separates the items of a joined list (an item holding it keeps the list as a list).
+SEP = "\n"
 
 
 #: What the last run in this process did: "full" or "incremental", files read, records checked (for tests and
@@ -134,11 +141,11 @@ class _Run:
         for (key, _, _, sig), (path, doc) in zip(found, documents([(p, n) for _, p, n, _ in found],
                                                                              self.store, inside=self.root),
                                                         strict=True):
-            entry, record = _outcome(self.root, path, doc, sig)
+            entry, record = _outcome(self.root, key, path, doc, sig)
             self.files[key] = entry
             if record is not None:
                 loaded[key] = (record, doc)  # type: ignore[assignment]
-                typed.setdefault(entry[ID], []).append(key)
+                typed.setdefault(record.id, []).append(key)
         for record_id, keys in typed.items():
             self._settle(record_id, keys, [loaded[key] for key in keys])
         self._fill_failed()
@@ -165,10 +172,11 @@ class _Run:
         listed = [(parts, name) for _, parts, name, _ in changed]
         for (key, _, _, sig), (path, doc) in zip(changed, documents(listed, self.store, inside=self.root),
                                                   strict=True):
-            new[key], record = _outcome(self.root, path, doc, sig)
+            new[key], record = _outcome(self.root, key, path, doc, sig)
             if record is not None:
                 loaded[key] = (record, doc)  # type: ignore[assignment]
-        touched = {self.files[key][ID] for key in (*removed, *new) if key in self.files} | {e[ID] for e in new.values()}
+        touched = ({_id(key, self.files[key]) for key in (*removed, *new) if key in self.files}
+                   | {_id(key, entry) for key, entry in new.items()})
         before = {record_id: self._facts(record_id) for record_id in touched}
         kinds_before = _kinds(self.units)
         for key in removed:
@@ -185,11 +193,14 @@ class _Run:
             before[record_id] = (before[record_id], old)
         facts = self._changed_facts(before, kinds_before)
         again = {record_id for record_id in touched if record_id in self.units}
+        patterns = [f"{SEP}{fact}{SEP}" for fact in facts]
         for record_id, unit in self.units.items():
-            if unit[CLOCK] or ALL in unit[READS] or (facts and not facts.isdisjoint(unit[READS])):
+            reads = unit[READS]
+            if unit[FLAGS] or (patterns and (any(p in reads for p in patterns) if type(reads) is str
+                                             else not facts.isdisjoint(reads))):
                 again.add(record_id)
         checker = self._checker()
-        for record_id in sorted(again, key=lambda i: self.units[i][ORDER]):
+        for record_id in sorted(again, key=self.order):
             self.registry.records.get(record_id)  # loaded (and checked against the index) before it is checked
             self._check(checker, record_id)
         if _asked(self.units) > checks._Suggestions.LIMIT:
@@ -207,10 +218,16 @@ class _Run:
             old = self.files.get(key)
             if old is None or sig is None:
                 changed.append(item)
-            elif tuple(old[SIG]) == sig and max(sig[1], sig[2]) < settled_before:
                 continue
-            elif old[DIGEST] is not None and _digest_of(name, self.root) == old[DIGEST]:
-                old[SIG] = list(sig)  # touched, not changed
+            blob = old if type(old) is bytes else old[0]
+            status = _status(sig)
+            if blob[:32] == status and max(sig[1], sig[2]) < settled_before:
+                continue
+            if len(blob) > 32 and _digest_of(name, self.root) == blob[32:]:  # touched, not changed
+                if type(old) is bytes:
+                    self.files[key] = status + blob[32:]
+                else:
+                    old[0] = status + blob[32:]
             else:
                 changed.append(item)
         return changed
@@ -222,7 +239,8 @@ class _Run:
         failed = self.index["failed"].get(record_id)
         if unit is None:
             return (None, None, None, failed)
-        return (unit[FILE], self.files[unit[FILE]][DIGEST], unit[ORDER], failed)
+        key = self.file_of(record_id)
+        return (key, _digest(self.files[key]), self.order(record_id), failed)
 
     def _changed_facts(self, before: dict[str, Any], kinds_before: set[str]) -> set[str]:
         """The facts (``_Reads`` keys) a changed file may have changed."""
@@ -234,7 +252,7 @@ class _Run:
             facts.add(f"r\0{record_id}")
             if (old is None) != (unit is None) or (old is not None and unit is not None and old[UKIND] != unit[UKIND]):
                 facts.add(IDS)
-            referenced = set(old[REFS]) if old is not None else set()
+            referenced = set(_split(old[REFS])) if old is not None else set()
             if unit is not None:
                 record = self.registry.records.get(record_id)
                 referenced |= {value for _, value, _ in references_in(record)} if record is not None else set()
@@ -262,13 +280,15 @@ class _Run:
         dict.__setitem__(self.registry.paths, record_id, scratch.paths[record_id])
         dict.__setitem__(self.registry.docs, record_id, scratch.docs[record_id])
         record = scratch.records[record_id]
-        self.units[record_id] = [keys[0], held, record.kind_token, _references(record), [ALL], [], {}, [], False]
+        kind = record.kind_token
+        self.units[record_id] = [None if keys[0] == held else keys[0], None if held == f"{kind}\0{record_id}.yaml"
+                                 else held, kind, _joined(_references(record)), "", None, None, None, WHOLE]
 
     def _fill_failed(self) -> None:
         """The records that did not load, by id: the first file (in the loader's order) for each."""
         failed: dict[str, str] = {}
-        for key in sorted(key for key, entry in self.files.items() if not entry[TYPED]):
-            failed.setdefault(self.files[key][ID], key)
+        for key in sorted(key for key, entry in self.files.items() if type(entry) is not bytes and not entry[1]):
+            failed.setdefault(self.files[key][2], key)
         self.index["failed"] = failed
         dict.clear(self.registry.failed)
         for record_id, key in failed.items():
@@ -279,8 +299,9 @@ class _Run:
         unit = self.units.get(record_id)
         if unit is None:
             return False
-        record, doc = self._read(unit[FILE], record_id)
-        path = _path(self.root, unit[FILE])
+        key = self.file_of(record_id)
+        record, doc = self._read(key, record_id)
+        path = _path(self.root, key)
         dict.__setitem__(self.registry.records, record_id, record)
         dict.__setitem__(self.registry.paths, record_id, path)
         dict.__setitem__(self.registry.docs, record_id, doc)
@@ -290,8 +311,8 @@ class _Run:
         """The record and document of the file ``key``, which must hold what the index says it holds."""
         parts = tuple(key.split("\0"))
         [(path, doc)] = list(documents([(parts, str(_path(self.root, key)))], self.store, inside=self.root))
-        entry, record = _outcome(self.root, path, doc, None)
-        if record is None or record.id != record_id or entry[DIGEST] != self.files[key][DIGEST]:
+        entry, record = _outcome(self.root, key, path, doc, None)
+        if record is None or record.id != record_id or _digest(entry) != _digest(self.files[key]):
             raise Unsure  # changed since it was listed
         return record, doc  # type: ignore[return-value]
 
@@ -312,29 +333,32 @@ class _Run:
             checks.check_record(checker, record, self.rules)
         finally:
             read, asked = self.reads.stop()
-        unit[REFS] = _references(record)
-        unit[READS] = sorted(read)
-        unit[UISSUES] = [_row(issue) for issue in checker.report.issues]
-        unit[UNCHECKED] = {value: len(names) for value, names in checker.unchecked.items()}
-        unit[ASKED] = sorted(asked)
-        unit[CLOCK] = any(issue.code in CLOCK_CODES for issue in checker.report.issues)
+        read.discard(f"r\0{record_id}")  # its own: a changed record is always checked again
+        unit[REFS] = _joined(_references(record))
+        unit[READS] = _joined(sorted(read), padded=True)
+        unit[UISSUES] = [_row(issue) for issue in checker.report.issues] or None
+        unit[UNCHECKED] = {value: len(names) for value, names in checker.unchecked.items()} or None
+        unit[ASKED] = sorted(asked) or None
+        unit[FLAGS] = ((CLOCK if any(issue.code in CLOCK_CODES for issue in checker.report.issues) else 0)
+                       | (WHOLE if ALL in read else 0))
 
     def _report(self, files: int) -> Report:
         """The report a cold run gives, from what each file and record holds, and the rules over the folder."""
         report = Report(files=files, records=len(self.units))
         for entry in self.files.values():
-            for row in entry[ISSUES]:
-                report.add(_issue(row))
+            if type(entry) is not bytes:
+                for row in entry[4]:
+                    report.add(_issue(row))
         for rows in self.index["dups"].values():
             for row in rows:
                 report.add(_issue(row))
         for unit in self.units.values():
-            for row in unit[UISSUES]:
+            for row in unit[UISSUES] or ():
                 report.add(_issue(row))
         for rule in checks.registry_rules:
             rule(self.registry, report)
         waiting: dict[str, list[str]] = {}
-        for _, record_id, unchecked in sorted((u[ORDER], i, u[UNCHECKED]) for i, u in self.units.items()
+        for _, record_id, unchecked in sorted((self.order(i), i, u[UNCHECKED]) for i, u in self.units.items()
                                               if u[UNCHECKED]):
             for value, count in unchecked.items():
                 waiting.setdefault(value, []).extend([record_id] * count)
@@ -342,6 +366,15 @@ class _Run:
         if not files:
             report.add(no_records(self.root))
         return report
+
+    def file_of(self, record_id: str) -> str:
+        """The key of the file that holds ``record_id``."""
+        unit = self.units[record_id]
+        return unit[FILE] or f"{unit[UKIND]}\0{record_id}.yaml"
+
+    def order(self, record_id: str) -> str:
+        """The record's place in the loader's order: the key of the first file that typed its id."""
+        return self.units[record_id][ORDER] or self.file_of(record_id)
 
     def kinds(self) -> set[str]:
         """The kinds of the records held (once per run: asked while checking, when no record changes)."""
@@ -360,7 +393,7 @@ class _Run:
         if self._links is None:
             self._links = {}
             for record_id, unit in self.units.items():
-                for value in unit[REFS]:
+                for value in _split(unit[REFS]):
                     self._links.setdefault(value, []).append(record_id)
         return self._links
 
@@ -457,11 +490,12 @@ class _Tracked(Registry):
         if run is None or self._whole:
             return
         self._whole = True
-        order = sorted(run.units, key=lambda i: run.units[i][ORDER])
+        order = sorted(run.units, key=run.order)
         for record_id in order:
             if not dict.__contains__(self.records, record_id):
                 run._load(record_id)
-        for mapping in (self.records, self.paths, self.docs):
+        mappings: tuple[dict[str, Any], ...] = (self.records, self.paths, self.docs)
+        for mapping in mappings:
             held = {record_id: dict.__getitem__(mapping, record_id) for record_id in order}
             dict.clear(mapping)
             dict.update(mapping, held)
@@ -472,8 +506,10 @@ class _Tracked(Registry):
         if run is None:
             return super().links_to(record_id)
         found: list[tuple[Record, Any]] = []
-        for other_id in sorted(run.links().get(record_id, ()), key=lambda i: run.units[i][ORDER]):
+        for other_id in sorted(run.links().get(record_id, ()), key=run.order):
             other = self.records.get(other_id)
+            if other is None:
+                raise Unsure  # the index names a record no file holds now
             found.extend((other, path) for path, value, _ in references_in(other) if value == record_id)
         return found
 
@@ -512,7 +548,7 @@ class _Asked(checks._Suggestions):
 def _walk(root: Path) -> list[tuple[str, tuple[str, ...], str, tuple[int, ...] | None]]:
     """(key, parts, path, status or None) of every record file, in the loader's order; None for a link (its
     target may change unseen) or a file that cannot be looked at."""
-    found = []
+    found: list[tuple[str, tuple[str, ...], str, tuple[int, ...] | None]] = []
     for parts, entry in scan_record_files(root):
         try:
             status = None if entry.is_symlink() else entry.stat(follow_symlinks=False)
@@ -524,21 +560,59 @@ def _walk(root: Path) -> list[tuple[str, tuple[str, ...], str, tuple[int, ...] |
     return found
 
 
-def _outcome(root: Path, path: Path, doc: LoadedYaml | RecordFileError, sig: tuple[int, ...] | None,
-             ) -> tuple[list[Any], Record | None]:
+def _outcome(root: Path, key: str, path: Path, doc: LoadedYaml | RecordFileError, sig: tuple[int, ...] | None,
+             ) -> tuple[bytes | list[Any], Record | None]:
     """What loading one file gives, alone: its entry for the index, and the record it typed (or None)."""
     scratch = Registry(root=root)
     report = Report()
     _load_file(path, doc, scratch, report)
     digest = doc.digest if isinstance(doc, LoadedYaml) else None
+    blob = _status(sig) + (digest or b"")
     rows = [_row(issue) for issue in report.issues]
     if scratch.records:
         [(record_id, record)] = scratch.records.items()
         if isinstance(doc, LoadedYaml):
             doc.data = None  # typed now; only its key lines may still be asked for
-        return [list(sig or ()), digest, True, record_id, record.kind_token, rows], record
+        if not rows and _named(key) == (record_id, record.kind_token):
+            return blob, record
+        return [blob, True, record_id, record.kind_token, rows], record
     [record_id] = scratch.failed
-    return [list(sig or ()), digest, False, record_id, None, rows], None
+    return [blob, False, record_id, None, rows], None
+
+
+def _status(sig: tuple[int, ...] | None) -> bytes:
+    """A file's size, times and inode as 32 bytes (none known: zeros, which no file has)."""
+    return struct.pack("<4q", *sig) if sig else bytes(32)
+
+
+def _digest(entry: bytes | list[Any]) -> bytes | None:
+    blob: bytes = entry if isinstance(entry, bytes) else entry[0]
+    return blob[32:] or None
+
+
+def _named(key: str) -> tuple[str, str] | None:
+    """(id, kind) that a file's place names: '<kind>/<id>.yaml'."""
+    parts = key.split("\0")
+    return (parts[-1][:-5], parts[-2]) if len(parts) >= 2 and parts[-1].endswith(".yaml") else None
+
+
+def _id(key: str, entry: bytes | list[Any]) -> str:
+    """The id a file typed or did not load under."""
+    if isinstance(entry, bytes):
+        return key[key.rfind("\0") + 1:-5]  # '<kind>\0<id>.yaml' (``_named``)
+    return str(entry[2])
+
+
+def _joined(items: list[str], *, padded: bool = False) -> str | list[str]:
+    """Items as one string (fewer objects to keep and read back), or as a list where one holds the separator."""
+    if any(SEP in item for item in items):
+        return items
+    text = SEP.join(items)
+    return f"{SEP}{text}{SEP}" if padded and items else text
+
+
+def _split(joined: str | list[str]) -> list[str]:
+    return joined if isinstance(joined, list) else joined.strip(SEP).split(SEP) if joined else []
 
 
 def _digest_of(name: str, root: Path) -> bytes | None:
@@ -557,8 +631,12 @@ def _files_of(files: dict[str, list[Any]], ids: set[str]) -> dict[str, list[str]
     """The files that typed each of ``ids``, in the loader's order."""
     found: dict[str, list[str]] = {}
     for key, entry in files.items():
-        if entry[TYPED] and entry[ID] in ids:
-            found.setdefault(entry[ID], []).append(key)
+        if type(entry) is bytes:
+            named = key[key.rfind("\0") + 1:-5]  # '<kind>\0<id>.yaml': its id without a new list
+            if named in ids:
+                found.setdefault(named, []).append(key)
+        elif entry[1] and entry[2] in ids:
+            found.setdefault(entry[2], []).append(key)
     return {record_id: sorted(keys) for record_id, keys in found.items()}
 
 
@@ -571,7 +649,7 @@ def _kinds(units: dict[str, list[Any]]) -> set[str]:
 
 
 def _asked(units: dict[str, list[Any]]) -> int:
-    return len({key for unit in units.values() for key in unit[ASKED]})
+    return len({key for unit in units.values() for key in unit[ASKED] or ()})
 
 
 # -- issues as kept ------------------------------------------------------------------------------
