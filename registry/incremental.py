@@ -119,7 +119,7 @@ class _Run:
 
     def __init__(self, root: Path, now: dt.datetime, index: dict[str, Any], store: ParseCache | None) -> None:
         self.root, self.now, self.index, self.store = root, now, index, store
-        self.files: dict[str, list[Any]] = index["files"]
+        self.files: dict[str, Any] = index["files"]
         self.units: dict[str, list[Any]] = index["units"]
         self.reads = _Reads()
         self.registry = _Tracked(root, self.reads, self._load)
@@ -167,7 +167,7 @@ class _Run:
         changed = self._changed(found)
         present = {key for key, *_ in found}
         removed = [key for key in self.files if key not in present]
-        new: dict[str, list[Any]] = {}
+        new: dict[str, Any] = {}
         loaded: dict[str, tuple[Record, LoadedYaml]] = {}
         listed = [(parts, name) for _, parts, name, _ in changed]
         for (key, _, _, sig), (path, doc) in zip(changed, documents(listed, self.store, inside=self.root),
@@ -627,7 +627,7 @@ def _path(root: Path, key: str) -> Path:
     return Path(os.path.join(root, *key.split("\0")))
 
 
-def _files_of(files: dict[str, list[Any]], ids: set[str]) -> dict[str, list[str]]:
+def _files_of(files: dict[str, Any], ids: set[str]) -> dict[str, list[str]]:
     """The files that typed each of ``ids``, in the loader's order."""
     found: dict[str, list[str]] = {}
     for key, entry in files.items():
