@@ -86,8 +86,11 @@ class Unsure(Exception):
     """Something the kept index cannot answer exactly: the run goes in full."""
 
 
-def validate(root: Path, now: dt.datetime) -> Report:
-    """The report of ``root`` exactly as a cold run gives it, checking again only what changed since the last run."""
+def validate(root: Path, now: dt.datetime, listed: list[Any] | None = None) -> Report:
+    """The report of ``root`` exactly as a cold run gives it, checking again only what changed since the last run.
+
+    ``listed``: the record files under ``root`` as ``memo.tree_state`` found them, where it has walked it already.
+    """
     started = time.time_ns()
     store = ParseCache.open(root)
     try:
@@ -97,7 +100,7 @@ def validate(root: Path, now: dt.datetime) -> Report:
                 if index is None:
                     raise Unsure
                 run = _Run(root, now, index, store)
-                report = run.incremental()
+                report = run.incremental(listed)
             except Unsure:
                 index = _empty_index()
                 run = _Run(root, now, index, store)
@@ -158,12 +161,12 @@ class _Run:
 
     # -- incremental -----------------------------------------------------------------------------
 
-    def incremental(self) -> Report:
+    def incremental(self, listed: list[Any] | None) -> Report:
         """Read the files that changed, settle the ids they hold or held, check the records whose facts changed."""
         kept_at = dt.datetime.fromisoformat(self.index["now"])
         if self.now < kept_at or _asked(self.units) > checks._Suggestions.LIMIT:
             raise Unsure
-        found = _walk(self.root)
+        found = _walk(self.root) if listed is None else _found(listed)
         changed = self._changed(found)
         present = {key for key, *_ in found}
         removed = [key for key in self.files if key not in present]
@@ -556,6 +559,17 @@ def _walk(root: Path) -> list[tuple[str, tuple[str, ...], str, tuple[int, ...] |
             status = None
         sig = (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino) if status else None
         found.append(("\0".join(parts), parts, entry.path, sig))
+    found.sort(key=lambda item: item[1])
+    return found
+
+
+def _found(listed: list[tuple[tuple[str, ...], str, os.stat_result | None]],
+           ) -> list[tuple[str, tuple[str, ...], str, tuple[int, ...] | None]]:
+    """``_walk``'s list from the files ``memo.tree_state`` listed."""
+    found: list[tuple[str, tuple[str, ...], str, tuple[int, ...] | None]] = [
+        ("\0".join(parts), parts, path,
+         (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino) if status is not None else None)
+        for parts, path, status in listed]
     found.sort(key=lambda item: item[1])
     return found
 

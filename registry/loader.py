@@ -21,6 +21,7 @@ from registry import codes
 from registry.cache import ParseCache
 from registry.collector import gc_paused
 from registry.errors import RecordFileError, RegistryError, UnknownRecordError, WrongKindError
+from registry.filetypes import RECORD_SUFFIXES
 from registry.models import KIND_MODELS, Record
 from registry.models.fields import FieldPath, references_in
 from registry.reading import documents
@@ -29,8 +30,6 @@ from registry.textsafe import EXCERPT_CHARS, excerpt
 from registry.yamlio import LoadedYaml
 
 R = TypeVar("R", bound=Record)
-
-RECORD_SUFFIXES = (".yaml", ".yml")
 
 
 @dataclass

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -90,13 +90,14 @@ def _validated(records: Path, *, cache: bool) -> Report:
     now = memo.now()
     if not cache or not cache_module.enabled() or not records.is_dir():
         return _full_run(records, cache, now)
-    tree = memo.tree_state(records)  # before the run: a file changed during it makes the kept report stale
+    listed: list[Any] = []
+    tree = memo.tree_state(records, listed)  # before the run: a file changed during it makes the kept report stale
     kept = memo.recall(records, tree, now)
     if kept is not None:
         return kept
     from registry import incremental
 
-    report = incremental.validate(records, now)
+    report = incremental.validate(records, now, listed)
     memo.keep(records, tree, now, report)
     return report
 
