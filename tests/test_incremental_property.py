@@ -53,6 +53,7 @@ EDITS = ["value", "invalid-value", "broken-yaml", "broken-reference", "fix-refer
          "retraction", "copy", "delete", "rename", "move", "touch", "future-date", "clock", "clock-days", "restore"]
 
 
+@pytest.mark.slow
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(steps=st.lists(st.tuples(st.sampled_from(EDITS), st.integers(0, 10_000)), min_size=1, max_size=STEPS),
