@@ -26,6 +26,10 @@ from tests.conftest import BUNDLED_RECORDS
 
 EXAMPLES = int(os.environ.get("REGISTRY_INCREMENTAL_EXAMPLES", "25"))
 STEPS = int(os.environ.get("REGISTRY_INCREMENTAL_STEPS", "8"))
+#: The short run in CI is the same every time; a long run by hand draws new examples.
+LONG = "REGISTRY_INCREMENTAL_EXAMPLES" in os.environ
+#: Where a long run writes its tally after every step (``REGISTRY_INCREMENTAL_TALLY``), to be read while it runs.
+TALLY_FILE = os.environ.get("REGISTRY_INCREMENTAL_TALLY")
 #: Steps taken in this process, and how many of them ran incrementally (the long run prints them).
 TALLY = {"steps": 0, "incremental": 0}
 
@@ -54,7 +58,7 @@ EDITS = ["value", "invalid-value", "broken-yaml", "broken-reference", "fix-refer
 
 
 @pytest.mark.slow
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=not LONG, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(steps=st.lists(st.tuples(st.sampled_from(EDITS), st.integers(0, 10_000)), min_size=1, max_size=STEPS),
        retracted=st.booleans())
@@ -80,6 +84,8 @@ def test_an_incremental_report_is_always_a_cold_runs(tmp_path_factory: pytest.Te
         assert kept == cold, (edit, seed)
         TALLY["steps"] += 1
         TALLY["incremental"] += incremental.last_run["run"] == "incremental"
+        if TALLY_FILE:
+            Path(TALLY_FILE).write_text(f"{TALLY['steps']} steps, {TALLY['incremental']} incremental\n")
         again, _ = reports(root, now[0])  # nothing changed since
         assert again == cold and incremental.last_run["read"] == 0, (edit, seed)
 
