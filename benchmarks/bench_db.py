@@ -387,7 +387,8 @@ def one_edit(root: Path, edit: str, *, undo: bool = False) -> None:
         (renamed.rename(result) if undo else result.rename(renamed))
 
 
-def measure_size(size: int, base: Path, env: dict[str, str]) -> tuple[int, dict[str, tuple[float, float, float]]]:
+def measure_size(size: int, base: Path, env: dict[str, str], *, validate_only: bool = False,
+                 ) -> tuple[int, dict[str, tuple[float, float, float]]]:
     """The number of records, and every measurement of one size: name -> (wall seconds, peak MiB, CPU seconds)."""
     root = base / f"records-{size}"
     if root.exists():
@@ -413,6 +414,9 @@ def measure_size(size: int, base: Path, env: dict[str, str]) -> tuple[int, dict[
         figures[f"validate 1 {edit}"] = run(validate, env, quiet_exit=True)  # a rename breaks the file's name
         one_edit(root, edit, undo=True)
         run(validate, env, quiet_exit=True)  # the undo, not measured: each measured run sees one change
+    if validate_only:
+        shutil.rmtree(root, ignore_errors=True)
+        return count, figures
     out = base / "bench.db"
     shutil.rmtree(cache_home, ignore_errors=True)
     figures["db build cold"] = run(["-m", "registry", "db", "build", *records, "--out", str(out)], env)
@@ -432,6 +436,8 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000,100000", help="comma-separated numbers of results")
     parser.add_argument("--keep", type=Path, help="generate into this folder (default: a temporary one)")
     parser.add_argument("--no-startup", action="store_true", help="skip the start-up figures")
+    parser.add_argument("--validate-only", action="store_true",
+                        help="measure validate only (no db build, no baselines: no ratios to them)")
     parser.add_argument("--baseline", nargs=2, metavar=("NAME", "ROOT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.baseline:
@@ -458,8 +464,8 @@ def main() -> None:
         print(header)
         print("-" * len(header))
         for size in sizes:
-            records, figures = measure_size(size, base, env)
-            schema_s, loop_s = figures["jsonschema"][0], figures["pyyaml-pydantic"][0]
+            records, figures = measure_size(size, base, env, validate_only=args.validate_only)
+            schema_s, loop_s = (figures[name][0] if name in figures else float("nan") for name in BASELINES)
             cold_s = figures["validate cold"][0]
             for name, (seconds, mib, cpu) in figures.items():
                 ours = name not in BASELINES

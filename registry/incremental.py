@@ -46,7 +46,7 @@ from registry.cache import ParseCache
 from registry.collector import gc_paused
 from registry.errors import RecordFileError
 from registry.loader import Registry, _duplicate, _load_file, no_records, scan_record_files
-from registry.memo import code_version
+from registry.memo import code_version, remove_stale
 from registry.models import KIND_MODELS, Record
 from registry.models.fields import references_in
 from registry.reading import documents
@@ -563,13 +563,10 @@ def _walk(root: Path) -> list[tuple[str, tuple[str, ...], str, tuple[int, ...] |
     return found
 
 
-def _found(listed: list[tuple[tuple[str, ...], str, os.stat_result | None]],
+def _found(listed: list[tuple[tuple[str, ...], str, tuple[int, ...] | None]],
            ) -> list[tuple[str, tuple[str, ...], str, tuple[int, ...] | None]]:
     """``_walk``'s list from the files ``memo.tree_state`` listed."""
-    found: list[tuple[str, tuple[str, ...], str, tuple[int, ...] | None]] = [
-        ("\0".join(parts), parts, path,
-         (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino) if status is not None else None)
-        for parts, path, status in listed]
+    found = [("\0".join(parts), parts, path, sig) for parts, path, sig in listed]
     found.sort(key=lambda item: item[1])
     return found
 
@@ -712,6 +709,7 @@ def _keep(root: Path, index: dict[str, Any], now: dt.datetime, started: int) -> 
     """Write ``index`` for the next run (a temporary file renamed into place); a cache that cannot be written
     costs the next run its time, never its result."""
     path = _entry_path(root)
+    remove_stale(path.parent)  # the indexes of folders no run has validated for two weeks (moved, deleted)
     if not cache_module.key_is_kept():
         return
     index["now"], index["at_ns"] = now.isoformat(), started

@@ -65,8 +65,9 @@ class Tree:
 def tree_state(root: Path, records: list[Any] | None = None) -> Tree:
     """A digest of every entry under ``root`` (sorted walk, links not followed but their targets described).
 
-    With ``records``, each record file seen on the way is added to it as (parts below root, path, status; None
-    for a link), which files ``loader.scan_record_files`` would yield: the incremental run needs no second walk.
+    With ``records``, each record file seen on the way is added to it as (parts below root, path, (size,
+    modification and change times, inode); None for a link), the files ``loader.scan_record_files`` would
+    yield: the incremental run needs no second walk.
     """
     digest = hashlib.blake2b(digest_size=32)
     newest = 0
@@ -104,7 +105,7 @@ def _record_file(records: list[Any], entry: os.DirEntry[str], parts: tuple[str, 
                  ) -> None:
     """Add a record file as ``loader.scan_record_files`` tells them (a file, or a link to one)."""
     if stat.S_ISREG(status.st_mode):
-        records.append((parts, entry.path, status))
+        records.append((parts, entry.path, (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)))
         return
     try:
         if stat.S_ISLNK(status.st_mode) and entry.is_file():
@@ -178,7 +179,7 @@ def recall(root: Path, tree: Tree, now: dt.datetime) -> Report | None:
 def keep(root: Path, tree: Tree, now: dt.datetime, report: Report) -> None:
     """Keep ``report`` for ``root`` where a later run may take it exactly; otherwise remove what was kept."""
     path = _entry_path(root)
-    _remove_stale(path.parent)
+    remove_stale(path.parent)
     reusable = (tree.newest_ns < now.timestamp() * 1e9 - RACY_NS
                 and not any(issue.code in UNSETTLED_CODES for issue in report.issues) and cache_module.key_is_kept())
     try:
@@ -204,7 +205,7 @@ def keep(root: Path, tree: Tree, now: dt.datetime, report: Report) -> None:
         pass  # a cache that cannot be written costs the next run its time, never its result
 
 
-def _remove_stale(folder: Path) -> None:
+def remove_stale(folder: Path) -> None:
     """Remove the kept reports of folders no run has validated for ``cache.STALE_S`` (moved, deleted, renamed)."""
     oldest = dt.datetime.now(dt.UTC).timestamp() - cache_module.STALE_S
     try:

@@ -55,7 +55,7 @@ def test_the_command_lines_walk_lists_the_loaders_files(records_dir: Path) -> No
     (records_dir / "family" / "other.yml").write_text("kind: family\n")
     (records_dir / "family" / "link.yaml").symlink_to(records_dir / "family" / "other.yml")
     (records_dir / "linked-folder").symlink_to(records_dir / "family")
-    listed: list[tuple[tuple[str, ...], str, os.stat_result | None]] = []
+    listed: list[tuple[tuple[str, ...], str, tuple[int, ...] | None]] = []
     memo.tree_state(records_dir, listed)
     assert sorted((parts, path) for parts, path, _ in listed) == sorted(
         (parts, entry.path) for parts, entry in scan_record_files(records_dir))
