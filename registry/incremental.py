@@ -542,6 +542,7 @@ class _Asked(checks._Suggestions):
 
     def suggest(self, value: str, kinds: list[str]) -> str | None:
         self.reads.asked.add("\0".join((value, *kinds)))
+        self.reads.add(IDS)  # read even where an earlier record's answer is given again: it comes from the ids
         return super().suggest(value, kinds)
 
 

@@ -108,3 +108,18 @@ def test_more_dangling_ids_than_a_cold_run_suggests_for_run_in_full(cli, records
     assert ours == cold and "did you mean" in cold
     ours, cold = outputs(cli, records_dir)
     assert ours == cold and incremental.last_run["run"] == "full"
+
+
+def test_a_suggestion_given_again_follows_the_ids(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """Fifty records name a result that is gone; a cold run works out 'did you mean' once and gives it to each. When
+    a closer id comes, every one of them is checked again, not only the first that asked."""
+    result = records_dir / "result" / f"{RESULT_11}.yaml"
+    text = result.read_text()
+    result.unlink()
+    ours, cold = outputs(cli, records_dir)
+    assert ours == cold and cold.count("did you mean") > 2
+    again = records_dir / "result" / f"{RESULT_11}-again.yaml"
+    again.write_text(text.replace(f"id: {RESULT_11}\n", f"id: {RESULT_11}-again\n"))
+    ours, cold = outputs(cli, records_dir)
+    assert cold.count(f"did you mean '{RESULT_11}-again'") > 2
+    assert ours == cold and incremental.last_run["run"] == "incremental"
