@@ -15,9 +15,15 @@ is checked, with both extractors as ``registry review`` checks it (``review.agre
 Seconds per page (``s/page``): the time to extract a paper's pages (both extractors) shared out over its
 pages, plus reading its tables and checking every claim above, per page that holds a gold table. Reading
 alone (``read s/page``): reading every cited table on its page with both extractors' words, nothing cached,
-per page of tables (the issue's target: under 0.5 s).
+per page of tables (the issue's target: under 0.5 s): the grid, and the crossing's regions beside the captions, as
+``--reader`` asks.
 
-Usage: ``python benchmarks/bench_tables.py [--papers DIR | --layouts] [--only SLUG,...] [--show N]``
+``--reader`` picks the readings of a cited cell the review tries (``review.cells.READINGS``): ``grid`` (the whole
+table's grid alone), ``crossing`` (where the row's line and the column's header cross, alone: ``review.crossing``),
+``both`` (the review's own: the grid, and the crossing only where the grid cannot read the cell; the default).
+
+Usage: ``python benchmarks/bench_tables.py [--papers DIR | --layouts] [--only SLUG,...] [--show N]
+[--reader grid|crossing|both]``
 (``--layouts`` measures the generated layouts of ``tests/data/layouts`` instead of the real papers)
 (``--show`` prints the first N right cells that did not pass, with the review's message, per paper).
 A benchmark to run by hand, not a timed test.
@@ -103,6 +109,12 @@ def _same(a: str, b: str) -> bool:
         return a == b
 
 
+def _name(path: str) -> str:
+    from review.words import squeezed
+
+    return squeezed(path).lower()
+
+
 def slips(cells: list[Gold]) -> list[tuple[str, Gold, str, str]]:
     """(kind, cited cell, value or ±, table-or-page change) for each slip of each cell."""
     by_column: dict[tuple[str, int, str], list[Gold]] = defaultdict(list)
@@ -112,7 +124,9 @@ def slips(cells: list[Gold]) -> list[tuple[str, Gold, str, str]]:
         by_row[(cell.table, cell.page, cell.row)].append(cell)
     tables = sorted({(c.table, c.page) for c in cells})
     pages = {c.page for c in cells}
-    printed = {(c.table, c.page, c.row, c.column): c.printed_value for c in cells}
+    # names compared as the review compares them (squeezed: 'SimplePatch(Ours)' is 'SimplePatch (Ours)'), so that
+    # the right value of a cell that another table prints under the same names is no slip
+    printed = {(c.table, c.page, _name(c.row), _name(c.column)): c.printed_value for c in cells}
     out: list[tuple[str, Gold, str, str]] = []
     for cell in cells:
         neighbours = []
@@ -129,12 +143,13 @@ def slips(cells: list[Gold]) -> list[tuple[str, Gold, str, str]]:
             if other is not None:
                 out.append(("neighbouring \u00b1", cell, other.plus_minus, ""))
         elsewhere = next((t for t in tables if t[0] != cell.table and not _same(
-            printed.get((t[0], t[1], cell.row, cell.column), "x"), cell.printed_value)), None)
+            printed.get((t[0], t[1], _name(cell.row), _name(cell.column)), "x"), cell.printed_value)), None)
         if elsewhere is not None:
             out.append(("wrong table", cell, cell.printed_value, f"{elsewhere[0]}@{elsewhere[1]}"))
         # the same label on another page is no slip where the table goes on there with the same cell
         wrong_page = cell.page + 1 if cell.page + 1 not in pages or cell.page == 1 else cell.page - 1
-        if wrong_page != cell.page and not _same(printed.get((cell.table, wrong_page, cell.row, cell.column), "x"),
+        if wrong_page != cell.page and not _same(printed.get((cell.table, wrong_page, _name(cell.row),
+                                                              _name(cell.column)), "x"),
                                                  cell.printed_value):
             out.append(("wrong page", cell, cell.printed_value, f"{cell.table}@{wrong_page}"))
     return out
@@ -156,7 +171,8 @@ class PaperResult:
 
 def run_paper(folder: Path) -> PaperResult:
     from review.agreement import check_both
-    from review.cells import CellUncertainty, TableCell
+    from review.cells import READINGS, CellUncertainty, TableCell
+    from review.crossing import table_regions
     from review.extract import read_pdf
     from review.tables import read_tables
 
@@ -204,8 +220,10 @@ def run_paper(folder: Path) -> PaperResult:
     for doc in readings.all:  # reading alone: every cited table on its page, both extractors, nothing cached
         for page, label in {(c.page, c.table) for c in gold}:
             words = doc.page_words(page)
-            if words is not None:
+            if words is not None and "grid" in READINGS:
                 read_tables(words, label, doc.page_words(page - 1) if page > 1 else None)
+            if words is not None and "crossing" in READINGS:  # the crossing's one reading of a page: the regions
+                table_regions(words, label)
     reading = (time.perf_counter() - started) / table_pages
     seconds = (extracted * table_pages / page_count + checked) / table_pages
     return PaperResult(folder.name, right, caught, kinds, seconds, reading, table_pages, len(gold), unpassed,
@@ -224,13 +242,23 @@ def _slips(c: Counter[str]) -> str:
             f"{c['caught (cannot check)']})  passed {c['passed']:3d}")
 
 
+#: ``--reader``: the readings ``review.cells`` tries, in turn.
+_READERS = {"grid": ("grid",), "crossing": ("crossing",), "both": ("grid", "crossing")}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--papers", type=Path, default=PAPERS)
     parser.add_argument("--layouts", action="store_true", help=f"measure the generated layouts in {LAYOUTS}")
     parser.add_argument("--only", default="", help="comma-separated paper slugs")
     parser.add_argument("--show", type=int, default=0, help="print this many unpassed right cells per paper")
+    parser.add_argument("--reader", choices=sorted(_READERS), default="both",
+                        help="the readings of a cited cell to measure (default: both, as the review reads)")
     args = parser.parse_args(argv)
+    import review.cells
+
+    review.cells.READINGS = _READERS[args.reader]
+    print(f"reader: {args.reader} ({' then '.join(review.cells.READINGS)})")
     if args.layouts:
         args.papers = LAYOUTS
     folders = sorted(p for p in args.papers.iterdir() if (p / "cells.tsv").is_file() and (p / "paper.pdf").is_file())

@@ -3,7 +3,8 @@
 Each check adds issues to the report and never raises, so one run lists every problem.
 Every rule reports under a code declared in ``registry.codes``. The rules every record
 obeys are methods of ``_Checker``; a kind's own rules are registered for its model class on
-``kind_rules`` (``@kind_rules.register``), so a new kind adds rules without a dispatch chain.
+``registry.rules_registry.kind_rules`` (``@kind_rules.register``), so a new kind adds rules without a
+dispatch chain, and the modules of rules outside this one are listed once, in ``RULE_MODULES``.
 """
 
 from __future__ import annotations
@@ -16,11 +17,13 @@ from decimal import Decimal
 from typing import Any
 
 from measure.outcome import Method, Status
-from registry import codes
+from registry import codes, unit_rules
+from registry import derived as derivation
 from registry.codes import Code
+from registry.curate import rules as curation_rules
 from registry.errors import RegistryError
 from registry.history import superseding
-from registry.ids import a_kind, date_and_kind
+from registry.ids import a_kind, compose_id, date_and_kind, is_real_day
 from registry.loader import Registry, display_path
 from registry.models import (
     Configuration,
@@ -37,34 +40,17 @@ from registry.models import (
 )
 from registry.models.fields import FieldPath, dates_in, field_plan, references_in, unfit_values, utc_day
 from registry.models.records import Direction, EvidenceProperty, ReviewStatus
-from registry.models.values import (
-    BINARY_OPERATIONS,
-    Aggregate,
-    Derivation,
-    Operation,
-    RangeUpper,
-    Uncertainty,
-    UncertaintyKind,
-)
-from registry.numbers import (
-    MINUS_SIGNS,
-    Recomputed,
-    consistent,
-    decimals,
-    fitting_operations,
-    numbers_in,
-    parse_printed,
-    printed_pattern,
-    recompute,
-    recompute_mean,
-    recompute_spread,
-    shown,
-    why_not_a_number,
-    worked_places,
-)
+from registry.models.values import Aggregate, Derivation, Operation, RangeUpper, Uncertainty, UncertaintyKind
+from registry.numbers import MINUS_SIGNS, decimals, numbers_in, parse_printed, printed_pattern, shown, why_not_a_number
 from registry.report import Report, format_path
+from registry.rules_registry import kind_rules, record_rules, registry_rules
 from registry.textsafe import excerpt
-from registry.units import bytes_in_unit, spec, with_unit
+from registry.uncertainty_kinds import SPREADS
+from registry.units import bytes_in_unit
+
+#: The rule modules beyond this one, listed once: each registers its rules on ``registry.rules_registry`` as it is
+#: imported, and none imports this runner back (a new module of rules is one more entry here).
+RULE_MODULES = (unit_rules, curation_rules)
 
 
 def check_registry(registry: Registry, report: Report, *, now: dt.datetime | None = None) -> Report:
@@ -86,7 +72,8 @@ def check_registry(registry: Registry, report: Report, *, now: dt.datetime | Non
 
 def start(registry: Registry, report: Report, now: dt.datetime | None) -> _Checker:
     """The checker of one run (``now``: the moment dates are compared with, by default the clock's)."""
-    return _Checker(registry, report, None, {}, _Suggestions(registry), now or dt.datetime.now(dt.UTC))  # type: ignore[arg-type]
+    return _Checker(registry, report, None, {}, _Suggestions(registry),  # type: ignore[arg-type]
+                    now or dt.datetime.now(dt.UTC))
 
 
 class RuleTable:
@@ -131,21 +118,6 @@ def report_unchecked(registry: Registry, report: Report, unchecked: dict[str, li
             message=f"this record did not load, so the {len(referrers)} reference(s) to it (from {referrers[0]}"
                     f"{' and others' if len(referrers) > 1 else ''}) are checked only once its errors are fixed",
         ))
-
-
-@functools.singledispatch
-def kind_rules(record: Record, check: _Checker) -> None:
-    """The rules of a record's own kind (registered per model class below); most kinds have none."""
-
-
-#: Rules every record obeys, whatever its kind, registered by the modules that hold them (each tells the kinds
-#: it checks apart itself). What one finds about a record depends only on it and on what it looks up in the
-#: registry, which is what lets ``registry.incremental`` keep it.
-record_rules: list[Callable[[Record, _Checker], None]] = []
-
-#: Rules over the records folder as a whole rather than one record (``registry.curate.rules`` adds one): they
-#: run in full on every run, incremental or not.
-registry_rules: list[Callable[[Registry, Report], None]] = []
 
 
 class _Suggestions:
@@ -196,7 +168,7 @@ class _Checker:
         record = self.record
         record_id, kind = record.id, record.kind_token
         date, id_kind = date_and_kind(record_id)
-        if not _is_real_day(date):
+        if not is_real_day(date):
             self.add(codes.ID_DATE_INVALID, f"{date!r} in the id is not a real day; the id's date is the "
                      f"batch's 'yyyymmdd' (for example {self._today}, today in UTC)", ("id",))
         elif date > self._today:
@@ -205,7 +177,7 @@ class _Checker:
         if id_kind != kind:
             self.add(codes.ID_KIND_MISMATCH,
                      f"the id names kind {id_kind!r} but the record is {a_kind(repr(kind))}; "
-                     f"rename it to '<batch>-<yyyymmdd>-{kind}-<slug>'", ("id",))
+                     f"rename it to '{compose_id('<batch>', '<yyyymmdd>', kind, '<slug>')}'", ("id",))
         path = self.registry.paths[record_id]
         parts = path.parts  # kept by the path once made: no new path objects per record
         if len(parts) < 2 or _stem(parts[-1]) != record_id or parts[-2] != kind:
@@ -465,7 +437,8 @@ def _identifiers(source: Source, check: _Checker) -> None:
 
 
 def _derived(result: Result, derived: Derivation, check: _Checker) -> None:
-    """Recompute a derived result from its inputs' printed digits and compare, within every rounding."""
+    """Recompute a derived result from its inputs' printed digits and compare, within every rounding
+    (``registry.derived``, which ``registry review`` calls too)."""
     if result.id in derived.sources:
         check.add(codes.DERIVED_INPUTS, "a result cannot be derived from itself; name the results the source "
                   "computed it from", ("derived",))
@@ -485,10 +458,35 @@ def _derived(result: Result, derived: Derivation, check: _Checker) -> None:
                   f"{', '.join(f'{r.id} ({r.as_printed})' for r in ranges)}; leave 'derived' out and say in "
                   "scope_note how the source computed the range", ("derived",))
         return
-    if derived.operation is Operation.MEAN:
-        _derived_mean(result, results, check)
-    else:
-        _derived_of_two(result, derived, results[0], results[1], check)
+    operation = derived.operation
+    direction = None if results[0].metric_direction is None else results[0].metric_direction is Direction.LOWER
+    given = [derivation.Input(r.printed_value, str(r.unit), r.id) for r in results]
+    try:
+        again = derivation.derive(operation, given, str(result.unit), lower_is_better=direction)
+    except derivation.Underivable as problem:
+        if problem.field is not None:  # else the cause (an unknown unit) is a schema error already
+            check.add(codes.DERIVED_INPUTS, problem.message, (problem.field,))
+        return
+    except ZeroDivisionError:
+        check.add(codes.DERIVED_INPUTS, f"the baseline {results[1].printed_value} may be zero at its printed digits, "
+                  f"so no {operation.value} can be recomputed", ("derived",))
+        return
+    except ValueError:
+        return  # an input that is not a number is reported on that input
+    printed = [r.printed_value for r in results]
+    if not derivation.consistent(result.printed_value, again):
+        checked = ""
+        if operation is not Operation.MEAN:  # which other operation the printed digits fit, if any
+            fits = derivation.fitting_operations(result.printed_value, given, str(result.unit),
+                                                 lower_is_better=direction, but=operation)
+            checked = f" (checked as a {operation.value}" + (
+                f"; the printed digits fit a {' or a '.join(op.value for op in fits)} of the same inputs: if the "
+                "source computed that, name it as the operation" if fits else "") + ")"
+        check.add(codes.DERIVED_MISMATCH, f"printed {result.printed_value}, but "
+                  f"{derivation.worked(result.printed_value, again, printed)}; one of the numbers is mistranscribed"
+                  f"{checked}", ("printed_value",))
+    if operation is Operation.MEAN:
+        _derived_spread(result, printed, check)
 
 
 def _derivation_loop(start: str, derived: Derivation, registry: Registry) -> list[str]:
@@ -509,130 +507,22 @@ def _derivation_loop(start: str, derived: Derivation, registry: Registry) -> lis
     return []
 
 
-def _derived_mean(result: Result, inputs: list[Result], check: _Checker) -> None:
-    units = sorted({str(i.unit) for i in inputs})
-    if units != [str(result.unit)]:
-        check.add(codes.DERIVED_INPUTS, f"a mean keeps its inputs' unit, but they are in {', '.join(units)} and the "
-                  f"result in {result.unit}", ("derived",))
-        return
-    again = recompute_mean([i.printed_value for i in inputs])
-    _compare_derived(result, again, [i.printed_value for i in inputs], check)
+def _derived_spread(result: Result, inputs: list[str], check: _Checker) -> None:
+    """The standard deviation (or error) printed with a mean, recomputed over the results the mean is taken over."""
     spread = result.uncertainty
-    kinds = {UncertaintyKind.STANDARD_DEVIATION: False, UncertaintyKind.STANDARD_ERROR: True}
-    if spread is not None and spread.kind in kinds and spread.half_width is not None and (
-            spread.over is None or spread.over.count in (None, len(inputs))):
-        sd = recompute_spread([i.printed_value for i in inputs], standard_error=kinds[spread.kind])
-        # The half-width's digits as printed (a wrong sign is the uncertainty rule's to report, not this one's).
-        digits = next((n.lstrip("+-" + MINUS_SIGNS) for n in numbers_in(spread.printed)), None)
-        if digits is not None and not consistent(digits, sd):
-            places = decimals(digits) + 1
-            check.add(codes.DERIVED_MISMATCH,
-                      f"the {spread.kind.value} is printed {spread.printed!r}, but {sd.formula} (the results it is "
-                      f"taken over) is {shown(sd.exact, places)} (between {sd.allowed.shown(places)} given their "
-                      f"rounding)",
-                      ("uncertainty", "half_width"))
-
-
-#: The units a derived result may be in, by operation (a difference keeps its inputs' unit, see ``_units_fit``).
-_DERIVED_UNITS = {
-    Operation.RATIO: ("times", "dimensionless", "percent"),
-    Operation.SPEED_UP: ("times", "dimensionless", "percent"),
-    Operation.RELATIVE_CHANGE: ("percent", "dimensionless"),
-    Operation.REDUCTION: ("percent", "dimensionless"),
-    Operation.RELATIVE_INCREASE: ("percent", "dimensionless"),
-    Operation.RELATIVE_DECREASE: ("percent", "dimensionless"),
-    Operation.PERCENT_OF: ("percent",),
-}
-
-
-def _units_fit(result: Result, derived: Derivation, value: Result) -> str | None:
-    """Why the result's unit cannot be what ``derived`` gives, or None where it can."""
-    allowed = _DERIVED_UNITS.get(derived.operation)
-    if allowed is None:  # a difference: the inputs' dimension; two percentages differ in percentage points
-        same = spec(result.unit).dimension is spec(value.unit).dimension
-        if same or (value.unit == "percent" and result.unit == "percentage-point"):
-            return None
-        return (f"a difference of values in {value.unit} is in {value.unit}"
-                + (" or percentage-point" if value.unit == "percent" else "") + f", not {result.unit}")
-    if result.unit in allowed:
-        return None
-    return f"a {derived.operation.value} is in {' or '.join(allowed)}, not {result.unit}"
-
-
-def _derived_of_two(result: Result, derived: Derivation, value: Result, baseline: Result, check: _Checker) -> None:
-    where = ("derived",)
-    try:
-        from_value, from_baseline, into = spec(value.unit), spec(baseline.unit), spec(result.unit)
-    except RegistryError:
-        return  # an unknown unit is a schema error already
-    if from_value.dimension is not from_baseline.dimension:
-        check.add(codes.DERIVED_INPUTS, f"its inputs are in {value.unit} and {baseline.unit}, which measure "
-                  f"{from_value.dimension.value} and {from_baseline.dimension.value}: nothing derives from those two",
-                  where)
+    if spread is None or spread.half_width is None or spread.kind not in SPREADS or (
+            spread.over is not None and spread.over.count not in (None, len(inputs))):
         return
-    misfit = _units_fit(result, derived, value)
-    if misfit is not None:
-        check.add(codes.DERIVED_INPUTS, f"{misfit}; give the result the unit its operation yields", ("unit",))
-        return
-    same_unit = value.unit == baseline.unit
-    if not same_unit and (from_value.scale is None or from_baseline.scale is None):
-        check.add(codes.DERIVED_INPUTS, f"its inputs are in {value.unit} and {baseline.unit}, which cannot be "
-                  "converted into one another", where)
-        return
-    if same_unit:
-        scales = (Decimal(1), Decimal(1))
-    elif derived.operation is Operation.DIFFERENCE:  # both into the result's unit, which shares their dimension
-        target = into.scale or Decimal(1)
-        scales = ((from_value.scale or Decimal(1)) / target, (from_baseline.scale or Decimal(1)) / target)
-    else:  # a ratio of two values in one dimension has no unit: any common scale will do
-        scales = (from_value.scale or Decimal(1), from_baseline.scale or Decimal(1))
-    if derived.operation is Operation.SPEED_UP and value.metric_direction is None:
-        check.add(codes.DERIVED_INPUTS, f"a speed-up says how many times better {value.id} is, but its metric has no "
-                  "direction; give metric_direction, or name the operation the source computed (a ratio)", where)
-        return
-    try:
-        again = recompute(derived.operation.value, value.printed_value, baseline.printed_value,
-                          lower_is_better=value.metric_direction is Direction.LOWER,
-                          percent=derived.operation is not Operation.DIFFERENCE and result.unit == "percent",
-                          value_scale=scales[0], baseline_scale=scales[1])
-    except ZeroDivisionError:
-        check.add(codes.DERIVED_INPUTS, f"the baseline {baseline.printed_value} may be zero at its printed digits, so "
-                  f"no {derived.operation.value} can be recomputed", where)
-        return
-    except ValueError:
-        return  # an input that is not a number is reported on that input
-    labels = None if same_unit else [with_unit(value.as_printed, value.unit),
-                                      with_unit(baseline.as_printed, baseline.unit)]
-    fits: list[str] = []
-    if not consistent(result.printed_value, again):  # which other operation the printed digits fit, if any
-        others = [op.value for op in Operation if op in BINARY_OPERATIONS and op is not derived.operation and not (
-            op is Operation.SPEED_UP and value.metric_direction is None)]  # a speed-up needs to know which way
-        fits = fitting_operations(result.printed_value, value.printed_value, baseline.printed_value, others,
-                                  lower_is_better=value.metric_direction is Direction.LOWER,
-                                  percent=result.unit == "percent", value_scale=scales[0], baseline_scale=scales[1])
-    checked = f"checked as a {derived.operation.value}" + (
-        f"; the printed digits fit a {' or a '.join(fits)} of the same inputs: if the source computed that, name "
-        "it as the operation" if fits else "")
-    _compare_derived(result, again, [value.printed_value, baseline.printed_value], check, labels, checked)
-
-
-def _compare_derived(result: Result, again: Recomputed, printed_inputs: list[str], check: _Checker,
-                     labels: list[str] | None = None, checked: str = "") -> None:
-    """A derived-mismatch where the printed digits cannot come from the recomputed value (``labels``: the inputs
-    with their units, where those differ; ``checked``: which operation was checked, and which would fit)."""
-    if consistent(result.printed_value, again):
-        return
-    places = worked_places(result.printed_value, *printed_inputs)
-    inputs = " and ".join(printed_inputs) if len(printed_inputs) <= 3 else f"its {len(printed_inputs)} inputs"
-    formula = again.formula if len(printed_inputs) <= 3 else again.formula.replace(f"{len(printed_inputs)} values",
-                                                                                    "its inputs")
-    for printed, label in zip(printed_inputs, labels or [], strict=False):
-        formula = formula.replace(printed, label)
-    check.add(codes.DERIVED_MISMATCH,
-              f"printed {result.printed_value}, but {formula} = {shown(again.exact, places)} (between "
-              f"{again.allowed.shown(places)} given the rounding of {inputs}); one of the numbers is mistranscribed"
-              + (f" ({checked})" if checked else ""), ("printed_value",))
-
+    sd = derivation.recompute_spread(inputs, standard_error=spread.kind is UncertaintyKind.STANDARD_ERROR)
+    # The half-width's digits as printed (a wrong sign is the uncertainty rule's to report, not this one's).
+    digits = next((n.lstrip("+-" + MINUS_SIGNS) for n in numbers_in(spread.printed)), None)
+    if digits is not None and not derivation.consistent(digits, sd):
+        places = decimals(digits) + 1
+        check.add(codes.DERIVED_MISMATCH,
+                  f"the {spread.kind.value} is printed {spread.printed!r}, but {sd.formula} (the results it is "
+                  f"taken over) is {shown(sd.exact, places)} (between {sd.allowed.shown(places)} given their "
+                  f"rounding)",
+                  ("uncertainty", "half_width"))
 
 
 @kind_rules.register
@@ -806,16 +696,6 @@ _ACCELERATOR_NAME = re.compile(
     re.IGNORECASE,
 )
 
-@functools.lru_cache(maxsize=4096)
-def _is_real_day(yyyymmdd: str) -> bool:
-    """Whether 'yyyymmdd' names a day that exists (cached: a batch's records share their date)."""
-    try:
-        dt.date(int(yyyymmdd[:4]), int(yyyymmdd[4:6]), int(yyyymmdd[6:]))
-    except ValueError:
-        return False
-    return True
-
-
 def _is_empty(value: Any) -> bool:
     """None, or an empty list, mapping or text (a value that is true is none of them: tested first, as cheaper)."""
     return value is None or (not value and (value == [] or value == {} or value == ""))
@@ -841,6 +721,3 @@ def validate(root: Any, *, now: dt.datetime | None = None, cache: bool | None = 
         check_registry(registry, report, now=now)
     return registry, report
 
-
-from registry import unit_rules as _unit_rules  # noqa: E402,F401 - registers the rule that unit_detail names the unit
-from registry.curate import rules as _curation_rules  # noqa: E402,F401 - registers the rules of corrections and batches

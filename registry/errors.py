@@ -1,52 +1,24 @@
-"""Domain exceptions, and how library text refers to what the caller gave it.
+"""Domain exceptions: failures a user can act on, carrying the facts a caller may want.
 
 The CLI turns each exception into a message and an exit status; no traceback. Library text
-never names a command-line flag: where a message or hint refers to an input the caller gave
-(the records folder, the output file, ...), it writes a placeholder such as ``{records}``,
-which ``worded`` spells out, as ``INPUTS`` names it for a library caller, or as the CLI's
-flags (``registry/cli/_errors.py``) for a command-line user.
+never names a command-line flag: a message or hint refers to an input the caller gave with a
+placeholder such as ``{records}`` (``registry.text``: ``INPUTS`` and ``worded``), which the CLI
+spells as its flags (``registry/cli/_errors.py``).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from registry.text import INPUTS, a_kind, worded
+
 if TYPE_CHECKING:
     from registry.codes import Code
 
-#: Every input a library message may refer to, as a library caller knows it.
-INPUTS: dict[str, str] = {
-    "records": "the records folder",
-    "out": "the output path",
-    "db": "the database URL",
-    "db_file": "the database file",
-    "pdf": "the PDF file given",
-    "cache_dir": "the cache folder",
-    "timeout": "the time limit",
-    "max_rows": "the row limit",
-    "max_memory": "the memory limit",
-    "max_page_chars": "the limit on a page's text",
-    "debug": "debug mode",
-    "batch": "the batch name",
-    "date": "the batch date",
-    "slug": "the slug",
-    "reason": "the correction's reason",
-    "curator": "who files it",
-    "independence": "the table's independence",
-    "changes": "the corrected values (FIELD=VALUE)",
-    "hub_ids": "the file of Hub ids",
-}
-_PLACEHOLDER = re.compile(r"\{(" + "|".join(INPUTS) + r")\}")
-
-
-def worded(text: str, names: Mapping[str, str] = INPUTS) -> str:
-    """``text`` with each ``{input}`` placeholder spelled out by ``names`` (unknown names: as ``INPUTS`` says)."""
-    if "{" not in text:
-        return text
-    return _PLACEHOLDER.sub(lambda m: names.get(m[1], INPUTS[m[1]]), text)
+__all__ = ["INPUTS", "InvalidRegistryError", "RecordFileError", "RegistryError", "UnknownRecordError",
+           "WrongKindError", "worded"]
 
 
 class RegistryError(Exception):
@@ -93,8 +65,6 @@ class WrongKindError(RegistryError):
     """An id that names a record of another kind than the one asked for."""
 
     def __init__(self, record_id: str, *, found: str, expected: str) -> None:
-        from registry.ids import a_kind
-
         super().__init__(f"{record_id!r} is {a_kind(found)}, not {a_kind(expected)}",
                          f"give the id of {a_kind(expected)}", expected=expected, found=found)
         self.record_id = record_id

@@ -372,7 +372,8 @@ def _explain(error: Any, model: type[Record]) -> str:
 
 def _explain_pattern(error: Any) -> str:
     """Say in words what a pattern wants, instead of printing the regular expression."""
-    from registry.ids import ID_PATTERN, MAX_ID_LENGTH, parse_id
+    from registry.ids import ID_PATTERN, MAX_ID_LENGTH
+    from registry.models import parse_id
 
     pattern = (error.get("ctx") or {}).get("pattern", "")
     value = error.get("input")

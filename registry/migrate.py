@@ -14,6 +14,10 @@ import json
 import re
 from typing import Any
 
+from registry.models.values import UncertaintyKind
+from registry.numbers import MINUS_SIGNS, normalize_printed
+from registry.uncertainty_kinds import REPEAT_WORDS, kinds_in
+
 #: '(page N): '<quote>'' as old free-text locators cite a place (the grammar review/ used to read).
 _CITATION = re.compile(
     r"\((?:page|p\.)\s*(?P<page>\d+)\)\s*:\s*(?:['\u2018](?P<single>.+?)['\u2019]|[\"\u201c](?P<double>.+?)[\"\u201d])"
@@ -56,20 +60,17 @@ def _where(head: str) -> dict[str, Any]:
 
 
 _PLUS_MINUS = re.compile(r"(?:±|\+/-|\+-)\s*(?P<value>[0-9.,]+)")
-_INTERVAL = re.compile(r"[\[(]\s*(?P<lower>[−-]?[0-9.]+)\s*[,;–-]\s*(?P<upper>[−-]?[0-9.]+)\s*[\])]")
-_OVER = re.compile(r"(?P<count>\d+)\s+(?P<what>seeds?|folds?|runs?|samples?|bootstrap)", re.IGNORECASE)
-_KINDS = (
-    (re.compile(r"standard deviation|\bs\.?d\.?\b|\bstd\b", re.IGNORECASE), "standard-deviation"),
-    (re.compile(r"standard error|\bs\.?e\.?m?\.?\b", re.IGNORECASE), "standard-error"),
-    (re.compile(r"confidence interval|\bCI\b", re.IGNORECASE), "confidence-interval"),
-    (re.compile(r"\bmin(?:imum)?\b.*\bmax(?:imum)?\b|\brange\b", re.IGNORECASE), "min-max"),
-)
-_REPEATS = {"seed": "seeds", "fold": "folds", "run": "runs", "sample": "samples", "bootstrap": "bootstrap-resamples"}
+_SIGNED = rf"[-{MINUS_SIGNS}]?[0-9.]+"
+_INTERVAL = re.compile(rf"[\[(]\s*(?P<lower>{_SIGNED})\s*[,;–-]\s*(?P<upper>{_SIGNED})\s*[\])]")
+#: A count and what it is taken over ('10 folds', '5 random seeds'), in the words of ``REPEAT_WORDS``.
+_REPEAT_WORD = {word.lower(): repeats for repeats, words in REPEAT_WORDS.items() for word in words}
+_OVER = re.compile(r"(?P<count>\d+)\s+(?P<what>" + "|".join(map(re.escape, sorted(_REPEAT_WORD, key=len, reverse=True)))
+                   + r")(?![a-z])", re.IGNORECASE)
 
 
 def uncertainty_from_text(text: str) -> dict[str, Any]:
     """An old free-text uncertainty ('± 0.019 (standard deviation over 10 folds)') as a typed one."""
-    kind = next((name for pattern, name in _KINDS if pattern.search(text)), "other")
+    kind = next(iter(kinds_in(text)), UncertaintyKind.OTHER).value  # the first kind the text names
     new: dict[str, Any] = {"kind": kind}
     plus_minus, interval = _PLUS_MINUS.search(text), _INTERVAL.search(text)
     if plus_minus:
@@ -77,16 +78,15 @@ def uncertainty_from_text(text: str) -> dict[str, Any]:
         new["half_width"] = plus_minus["value"].replace(",", "")
     elif interval:
         new["printed"] = interval.group(0)
-        new["lower"], new["upper"] = (interval[part].replace("−", "-") for part in ("lower", "upper"))
+        new["lower"], new["upper"] = (normalize_printed(interval[part]) for part in ("lower", "upper"))
     else:
         new["printed"] = text
     level = re.search(r"(\d{2}(?:\.\d+)?)\s*%", text)
-    if kind == "confidence-interval":  # a level the text does not print is not guessed
+    if kind == UncertaintyKind.CONFIDENCE_INTERVAL:  # a level the text does not print is not guessed
         new["level"] = level.group(1) if level else "<the level the source gives, in percent>"
     over = _OVER.search(text)
     if over:
-        what = over["what"].lower().rstrip("s")
-        new["over"] = {"kind": _REPEATS.get(what, what + "s"), "count": int(over["count"])}
+        new["over"] = {"kind": _REPEAT_WORD[over["what"].lower()].value, "count": int(over["count"])}
     if kind == "other":
         new["note"] = text
     return new

@@ -1,10 +1,10 @@
-"""Printed numbers: reading them exactly, the interval their rounding allows, and recomputing derived values.
+"""Printed numbers: reading them exactly, and the interval their rounding allows.
 
 A paper prints digits, not values: '0.681' stands for anything from 0.6805 to 0.6815. These
 functions read printed numbers the way a careful reader does and do interval arithmetic over
 their rounding, so that a derived number (a difference, a ratio, a relative change, a
 speed-up) can be recomputed from its inputs and compared with its own printed digits, as
-statcheck does for p-values.
+statcheck does for p-values (``registry.derived`` does that arithmetic).
 
 **One reading** (``read_number``) serves validation, ``registry review``, ``registry import`` and
 ``registry new``: a decimal point or comma (a comma is a thousands separator only before groups of
@@ -21,14 +21,13 @@ advice that names the number and unit to write, which always stand for the same 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal, Inexact, InvalidOperation, localcontext
 
 #: Characters a page prints for a minus sign.
 MINUS_SIGNS = "\u2212\u2013\u2012\ufe63\uff0d"
 #: Every sign a number may start with (a full-width plus too), as a regex class.
-_SIGN = "[-+\uff0b" + MINUS_SIGNS + "]"
+SIGN = "[-+\uff0b" + MINUS_SIGNS + "]"
 _SPACES = " \u2009\u202f\u00a0"
 _SUPERSCRIPT = "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"
 _FROM_SUPERSCRIPT = str.maketrans(_SUPERSCRIPT + "\u207b\u207a", "0123456789-+")
@@ -49,10 +48,10 @@ _MANTISSA = (
     r"|(?P<decimal_comma>[0-9]+,[0-9]+(?![0-9]))"
     r"|(?P<plain>[0-9]+(?:\.[0-9]+)?|\.[0-9]+)"
 )
-_EXPONENT = rf"(?P<{{name}}sign>[{_SIGN[1:-1]}\u207b\u207a])?\s*(?P<{{name}}digits>[0-9]+|[{_SUPERSCRIPT}]+)"
+_EXPONENT = rf"(?P<{{name}}sign>[{SIGN[1:-1]}\u207b\u207a])?\s*(?P<{{name}}digits>[0-9]+|[{_SUPERSCRIPT}]+)"
 #: A number as printed: sign, digits, and a power of ten or a bare power, if any.
 _NUMBER = re.compile(
-    rf"(?P<sign>{_SIGN})?\s?(?P<mantissa>{_MANTISSA})"
+    rf"(?P<sign>{SIGN})?\s?(?P<mantissa>{_MANTISSA})"
     r"(?:(?P<e>[eE](?P<esign>[-+" + MINUS_SIGNS + r"])?(?P<edigits>[0-9]+))"
     rf"|(?P<times>\s*[{_TIMES}]\s*10"
     rf"(?:\s*\^\s*\{{?\s*{_EXPONENT.format(name='t')}\s*\}}?|(?P<flat>{_EXPONENT.format(name='f')}))?)"
@@ -482,118 +481,6 @@ def rounding_interval(printed: str) -> Interval:
         exponent = int(value.normalize().as_tuple().exponent)
     half = Decimal(5).scaleb(exponent - 1)  # half a unit of the last printed digit
     return Interval(value - half, value + half)
-
-
-@dataclass(frozen=True)
-class Recomputed:
-    """A derived value recomputed from its inputs' printed digits: exactly, and within their rounding."""
-
-    exact: Decimal
-    """From the inputs' printed values, taken as exact."""
-    allowed: Interval
-    """Every value the inputs' rounding allows."""
-    formula: str
-    """How it was computed, in words and numbers ('0.681 - 0.702')."""
-
-
-def recompute(operation: str, value: str, baseline: str, *, lower_is_better: bool, percent: bool,
-              value_scale: Decimal = Decimal(1), baseline_scale: Decimal = Decimal(1)) -> Recomputed:
-    """Recompute ``operation`` over two printed inputs (in one unit after their scales), as a result prints it.
-
-    ``percent``: the derived value is printed in percent (a relative change of -0.661 prints as -66.1);
-    'percent-of' is in percent whatever the unit.
-    """
-    a, b = parse_printed(value), parse_printed(baseline)
-    if a is None or b is None:
-        raise ValueError("an input is not a number as printed")
-    a, b = a * value_scale, b * baseline_scale
-    ia, ib = rounding_interval(value).scaled(value_scale), rounding_interval(baseline).scaled(baseline_scale)
-    hundred = Decimal(100) if percent or operation == "percent-of" else Decimal(1)
-    if operation == "difference":
-        return Recomputed(a - b, ia - ib, f"{value} - {baseline}")
-    if operation in ("ratio", "percent-of"):
-        return Recomputed(a / b * hundred, (ia / ib).scaled(hundred), f"{value} / {baseline}")
-    if operation in ("relative-change", "relative-increase"):
-        exact = (a - b) / b * hundred
-        allowed = _relative(ia, ib).scaled(hundred)
-        return Recomputed(exact, allowed, f"({value} - {baseline}) / {baseline}")
-    if operation in ("reduction", "relative-decrease"):
-        exact = (b - a) / b * hundred
-        allowed = _relative(ia, ib).negated().scaled(hundred)
-        return Recomputed(exact, allowed, f"({baseline} - {value}) / {baseline}")
-    if operation == "speed-up":
-        if lower_is_better:
-            return Recomputed(b / a * hundred, (ib / ia).scaled(hundred), f"{baseline} / {value}")
-        return Recomputed(a / b * hundred, (ia / ib).scaled(hundred), f"{value} / {baseline}")
-    raise ValueError(f"unknown operation {operation!r}")
-
-
-def fitting_operations(printed: str, value: str, baseline: str, operations: Iterable[str], *,
-                       lower_is_better: bool, percent: bool, value_scale: Decimal = Decimal(1),
-                       baseline_scale: Decimal = Decimal(1)) -> list[str]:
-    """Those of ``operations`` whose result over the two printed inputs the printed digits fit ('310' from 34.7
-    and 11.1: percent-of, not relative-increase), for a disagreement to name what the source may have computed."""
-    fits = []
-    for operation in operations:
-        try:
-            again = recompute(operation, value, baseline, lower_is_better=lower_is_better, percent=percent,
-                              value_scale=value_scale, baseline_scale=baseline_scale)
-        except (ValueError, ZeroDivisionError):
-            continue
-        if consistent(printed, again):
-            fits.append(operation)
-    return fits
-
-
-def recompute_mean(printed: list[str]) -> Recomputed:
-    """The mean of printed values: exactly, and between the means of their rounding intervals."""
-    values = [_read(text) for text in printed]
-    intervals = [rounding_interval(text) for text in printed]
-    n = Decimal(len(values))
-    return Recomputed(sum(values, Decimal(0)) / n,
-                      Interval(sum((i.low for i in intervals), Decimal(0)) / n,
-                               sum((i.high for i in intervals), Decimal(0)) / n),
-                      f"the mean of {len(values)} values")
-
-
-def recompute_spread(printed: list[str], *, standard_error: bool = False) -> Recomputed:
-    """The standard deviation of printed values (or its standard error), sample or population, within their rounding.
-
-    Papers print either convention (the sample's, Bessel-corrected, or numpy's default, the
-    population's), so both are allowed: ``allowed`` spans the two. Within the inputs' rounding:
-    moving each value by at most h moves the standard deviation by at most h * sqrt(n / (n - 1))
-    (it is Lipschitz in the values' Euclidean distance, with constant 1 / sqrt(n - 1)).
-    """
-    values = [_read(text) for text in printed]
-    n = len(values)
-    if n < 2:
-        raise ValueError("a spread needs two or more values")
-    mean = sum(values, Decimal(0)) / n
-    squares = sum(((v - mean) ** 2 for v in values), Decimal(0))
-    sample, population = (squares / (n - 1)).sqrt(), (squares / n).sqrt()
-    slack = max(rounding_interval(text).high - _read(text) for text in printed) * (Decimal(n) / (n - 1)).sqrt()
-    scale = 1 / Decimal(n).sqrt() if standard_error else Decimal(1)
-    allowed = Interval(max(population - slack, Decimal(0)) * scale, (sample + slack) * scale)
-    name = "standard error" if standard_error else "standard deviation (sample or population)"
-    return Recomputed(sample * scale, allowed, f"the {name} of {n} values")
-
-
-def _read(text: str) -> Decimal:
-    value = parse_printed(text)
-    if value is None:
-        raise ValueError(f"{text!r} is not a number as printed")
-    return value
-
-
-def _relative(value: Interval, baseline: Interval) -> Interval:
-    """(v - b) / b over every v and b the intervals allow: v / b - 1."""
-    ratio = value / baseline
-    return Interval(ratio.low - 1, ratio.high - 1)
-
-
-def consistent(printed: str, recomputed: Recomputed) -> bool:
-    """Whether the printed digits could come from rounding a value the inputs allow."""
-    return rounding_interval(printed).overlaps(recomputed.allowed)
 
 
 #: A printed number without its sign. The lookahead starts a match only where a digit comes (every part

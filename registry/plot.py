@@ -16,7 +16,6 @@ import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 from measure.outcome import Method
@@ -234,18 +233,6 @@ def value_text(row: Row, unit: str) -> str:
     printed = with_unit(row.result.as_printed, unit)
     spread = f" {row.result.uncertainty.printed}" if row.result.uncertainty is not None else ""
     return "; ".join([f"{printed}{spread} transcribed", *(runs.label(unit) for runs in row.runs)])
-
-
-def write_plot(groups: list[Group], out: Path) -> None:
-    """Write the plot to ``out`` (.svg or .png), atomically: a temporary file beside it, renamed into place."""
-    from registry.atomic import write_bytes_atomic
-    from registry.plot_svg import svg_document
-
-    writers = {".svg": lambda: svg_document(groups).encode("utf-8"), ".png": lambda: png(groups)}
-    writer = writers.get(out.suffix.lower())
-    if writer is None:
-        raise RegistryError(f"cannot write a plot as {out.name!r}", "name the file .svg or .png")
-    write_bytes_atomic(out, writer())
 
 
 #: Fixed settings: text stays text, ids come from a fixed salt, so the same values give the same bytes.

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 
-from registry.errors import INPUTS, worded
+from registry.text import INPUTS, worded
 
 
 class Severity(StrEnum):
@@ -37,7 +37,7 @@ class Issue:
         return f"{self.file}:{self.line}" if self.line is not None else self.file
 
     def text(self, names: Mapping[str, str] = INPUTS) -> str:
-        """The message with the inputs it refers to named by ``names`` (see ``registry.errors.worded``)."""
+        """The message with the inputs it refers to named by ``names`` (see ``registry.text.worded``)."""
         return worded(self.message, names)
 
 

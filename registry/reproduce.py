@@ -27,9 +27,9 @@ from measure.errors import MeasureError, require
 from measure.outcome import Method, RunOutcome, Status
 from measure.settings import KnobValue, Setting, Stage, sweep
 from registry.errors import RegistryError
-from registry.ids import MAX_ID_LENGTH, parse_id
+from registry.ids import MAX_ID_LENGTH, compose_id
 from registry.loader import Registry
-from registry.models import Recipe, Reproduction, Result
+from registry.models import Recipe, Reproduction, Result, parse_id
 from registry.models.reproduction import Comparison, ratio
 from registry.units import bytes_in_unit, gib
 from registry.writer import write_record
@@ -280,7 +280,7 @@ def reproduction_id(result: Result, outcome: RunOutcome) -> str:
     fingerprint = json.dumps([outcome.setting.model, outcome.setting.knobs(), outcome.method.value,
                               outcome.started_at.isoformat(), outcome.hardware.name], sort_keys=True)
     digest = hashlib.sha256(fingerprint.encode()).hexdigest()[:6]
-    prefix = f"{parsed.batch}-{outcome.started_at:%Y%m%d}-reproduction-"
+    prefix = compose_id(parsed.batch, f"{outcome.started_at:%Y%m%d}", "reproduction", "")
     method = outcome.method.value
     room = MAX_ID_LENGTH - len(prefix) - len(digest) - 1  # what is left for '<slug>-<method>[-<knobs>]'
     slug = parsed.slug[:max(1, room - len(method) - 1)].strip("-")

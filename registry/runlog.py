@@ -15,23 +15,34 @@ import json
 import os
 import tarfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from measure.errors import MeasureError
-from measure.outcome import HardwareKind, Method, Status
+from measure.outcome import HardwareKind, Method, RunOutcome, Status
 from measure.settings import Setting
 from registry.errors import RegistryError
 from registry.loader import Registry
 from registry.models import Recipe, Reproduction
-
-if TYPE_CHECKING:
-    from registry.reproduce import Filed
 
 LOG = "ablation.jsonl"
 TARBALL = "reproductions.tar.gz"
 OP_BUILD_LOG = "ds_op_build.log"
 #: Outcomes that answer a setting for good on a GPU; any other outcome is tried again.
 SETTLED = (Status.OK, Status.OUT_OF_MEMORY)
+
+
+class Finished(Protocol):
+    """What the log keeps of one finished job (``registry.reproduce.Filed`` is one): the log sits below the
+    runner, so it names what it reads rather than importing the runner's type."""
+
+    @property
+    def outcome(self) -> RunOutcome: ...
+    @property
+    def record(self) -> Reproduction | None: ...
+    @property
+    def path(self) -> Path | None: ...
+    @property
+    def write_error(self) -> str | None: ...
 
 
 class RunLog:
@@ -56,7 +67,7 @@ class RunLog:
     def tarball(self) -> Path:
         return self.folder / TARBALL
 
-    def add(self, entry: Filed) -> None:
+    def add(self, entry: Finished) -> None:
         """Append the entry's line to the log and rewrite the tarball."""
         line = entry.outcome.log_entry()
         line["record"] = entry.record.id if entry.record is not None and entry.path is not None else None

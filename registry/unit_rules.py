@@ -4,19 +4,19 @@ A ``unit_detail`` 'Printed as <form>' says how the page prints the value's unit;
 how another unit is printed and never this one ('Printed as ms' on a count, 'Printed as Sequences/s'
 on a dimensionless score), one of the two fields is wrong. ``registry review`` checks the same
 agreement against the page; this rule catches it without the PDF. Registered on
-``registry.checks.record_rules``, which imports this module, and reported under
+``registry.rules_registry.record_rules`` (``registry.checks.RULE_MODULES`` lists this module), and reported under
 ``codes.UNIT_DETAIL_MISMATCH``.
 """
 
 from __future__ import annotations
 
 from registry import codes
-from registry.checks import _Checker, record_rules
 from registry.models import Record, Result
+from registry.rules_registry import RecordCheck, record_rules
 from registry.units import other_units_printed_as, printed_forms
 
 
-def _unit_detail_agrees(record: Record, check: _Checker) -> None:
+def _unit_detail_agrees(record: Record, check: RecordCheck) -> None:
     """A result whose unit_detail names a printed form only of other units than its own is reported."""
     if not isinstance(record, Result):
         return

@@ -7,8 +7,9 @@ number in the paper. This package makes that check a program anyone can re-run:
   that it is the artifact the source record pins;
 - ``pdftext``: extract its text page by page with pypdf and match quotes across the
   accidents of typesetting (line breaks, hyphenation, ligatures, arrows, minus signs);
-- ``claims``: derive the assertions from the records (locator page and quote, printed value,
-  unit, listed source checks), per record class, and check each against the text;
+- ``claims``: the assertions the records make (locator page and quote, printed value, unit,
+  listed source checks), each checked against the text; ``dispatch`` says which claims each
+  record class makes, above ``claims``, ``cells`` and ``consistency`` (none imports another back);
 - ``words``, ``tables``, ``cells``: positioned words, tables read from them, and the claims about
   table cells, uncertainties, units in headers, captions and footnotes;
 - ``poppler``, ``extract``, ``agreement``: the second extractor (``pdftotext``), both readings of
@@ -16,7 +17,8 @@ number in the paper. This package makes that check a program anyone can re-run:
   ``registry.sandbox``, under the review's time and memory limits);
 - ``grid``, ``hints``: a page's tables as the cell checks read them, cell by cell in both readings (``registry
   table``, and its CSV for ``registry import``), and the command a cell check that cannot read its cell names;
-- ``consistency``: derived values recomputed at their printed rounding, and GRIM;
+- ``consistency``: derived values recomputed at their printed rounding (``registry.derived``, the
+  arithmetic ``registry validate`` runs too), and GRIM;
 - ``review``: run the whole check and build the review record it earns.
 
 **Why PDFium for positioned words** (measured on the fixture papers, tests/data/papers/EXTRACTORS.md,

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from registry.models.values import UncertaintyKind
+from registry.uncertainty_kinds import REPEAT_WORDS, kind_words, kinds_in
 from registry.units import UNITS, printed_forms
 from review.claims import Assertion, Citation, Claim, is_cell, unit_symbols
 from review.pdftext import Extraction, find_text, normalize, normalize_quote, number_pattern, unit_pattern
@@ -50,20 +51,10 @@ if TYPE_CHECKING:
     from registry.models import Result
     from registry.models.values import Uncertainty
 
-#: The words papers use for each kind of uncertainty. Abbreviations match as printed (case and dots); all of
-#: them are read at once, longest first (``kinds_in``), so that 'std. err.' is a standard error, never 'std'.
-KIND_WORDS: dict[UncertaintyKind, tuple[str, ...]] = {
-    UncertaintyKind.STANDARD_DEVIATION: ("standard deviation", "std. dev.", "std dev", "stdev", "s.d.", "SD", "std",
-                                         "st. dev."),
-    UncertaintyKind.STANDARD_ERROR: ("standard error", "std. error", "std error", "std. err.", "std err", "s.e.m.",
-                                     "SEM", "s.e.", "SE"),
-    UncertaintyKind.CONFIDENCE_INTERVAL: ("confidence interval", "CI", "c.i."),
-    UncertaintyKind.MIN_MAX: ("min-max", "min\u2013max", "min/max", "range", "minimum and maximum"),
-}
-#: What an aggregate's kind is called in print ('over 10 folds', 'across 5 seeds').
-OVER_WORDS = {"seeds": ("seeds", "seed", "random seeds"), "folds": ("folds", "fold", "cross-validation folds"),
-              "runs": ("runs", "run", "repetitions", "trials"), "samples": ("samples", "items", "examples"),
-              "bootstrap-resamples": ("resamples", "bootstrap resamples", "bootstrap samples")}
+#: The words papers use for each kind of uncertainty, and for what it is taken over (declared once, in
+#: ``registry.uncertainty_kinds``; ``kinds_in`` reads the kinds' words longest first).
+KIND_WORDS = kind_words()
+OVER_WORDS: dict[str, tuple[str, ...]] = {repeats.value: words for repeats, words in REPEAT_WORDS.items()}
 
 @dataclass
 class _Read:
@@ -76,6 +67,9 @@ class _Read:
 
 
 _CACHE: dict[int, _Read] = {}
+#: The readings of a cited cell, tried in turn: the whole grid, then (where it cannot read the cell) the crossing of
+#: the row's line and the column's header. ``benchmarks/bench_tables.py --reader`` measures each alone.
+READINGS: tuple[str, ...] = ("grid", "crossing")
 
 
 def _read(doc: Extraction) -> _Read:
@@ -109,10 +103,13 @@ class Located:
     table: Table
     row: Row
     column: Column
+    crossed: bool = False
+    """Read where the row's line and the column's header cross (``review.crossing``), the grid being unread."""
 
     @property
     def where(self) -> str:
-        return f"row '{self.row.name}', column '{self.column.name}'"
+        how = " (read where the two cross)" if self.crossed else ""
+        return f"row '{self.row.name}', column '{self.column.name}'{how}"
 
     @property
     def cell(self) -> CellText:
@@ -137,6 +134,19 @@ class CellAt(Claim):
         return held[key]
 
     def _find(self, doc: Extraction) -> Located | str:
+        """The grid's reading of the cell; where the grid cannot read it, the crossing's (never the other way)."""
+        found = self._find_in_grid(doc) if "grid" in READINGS else Unread("the grid reading is left out")
+        words = doc.page_words(self.page)
+        if not isinstance(found, Unread) or "crossing" not in READINGS or words is None:
+            return found
+        from review.crossing import read_crossing
+
+        crossing = read_crossing(words, self.table, self.row, self.column)
+        if isinstance(crossing, str):
+            return Unread(f"{found}; nor where the row and the column cross: {crossing}")
+        return Located(crossing, crossing.rows[0], crossing.columns[0], crossed=True)
+
+    def _find_in_grid(self, doc: Extraction) -> Located | str:
         if doc.page(self.page) is None:
             return self._missing_page(doc, self.page)
         if doc.page_words(self.page) is None:
@@ -302,40 +312,6 @@ class TextUncertainty(Claim):
             "interval" if self.interval else "± value")
         return self._result(expected, False, self.page, hit.string[hit.start():hit.end() + 30].strip(),
                             f"the page prints {shown} with '{self.value}', not the record's '{self.printed}'")
-
-
-def _kind_pattern(word: str) -> re.Pattern[str]:
-    """A word for a kind as a token: a long word or a phrase in any case, an abbreviation as printed; 'std' not
-    where it begins 'std.' or 'std err'."""
-    flags = re.IGNORECASE if len(word) > 4 and word.isalpha() or " " in word else 0
-    tail = "" if word[-1] == "." else r"(?![A-Za-z])"
-    if word == "std":
-        tail += r"(?!\.)(?!\s*err)"
-    return re.compile(r"(?<![A-Za-z.])" + re.escape(word) + tail, flags)
-
-
-@functools.cache
-def _kind_patterns() -> tuple[tuple[re.Pattern[str], UncertaintyKind, str], ...]:
-    """Every kind's words, longest first."""
-    words = [(word, kind) for kind, kind_words in KIND_WORDS.items() for word in kind_words]
-    return tuple((_kind_pattern(word), kind, word) for word, kind in sorted(words, key=lambda w: -len(w[0])))
-
-
-def kinds_in(text: str) -> dict[UncertaintyKind, str]:
-    """The kinds of uncertainty ``text`` names, each with the first word that names it, in the order printed.
-
-    Words are matched longest first and each stretch of text is read once: in 'mean ± std. err.' the
-    span 'std. err.' is a standard error, and its 'std' is not read again as a standard deviation."""
-    taken: list[tuple[int, int]] = []
-    first: dict[UncertaintyKind, tuple[int, str]] = {}
-    for pattern, kind, word in _kind_patterns():
-        for hit in pattern.finditer(text):
-            if any(hit.start() < end and start < hit.end() for start, end in taken):
-                continue
-            taken.append(hit.span())
-            if kind not in first or hit.start() < first[kind][0]:
-                first[kind] = (hit.start(), word)
-    return {kind: word for kind, (_, word) in sorted(first.items(), key=lambda item: item[1][0])}
 
 
 @dataclass(frozen=True)

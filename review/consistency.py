@@ -23,6 +23,8 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, ClassVar
 
 from registry.models.records import Direction
+from registry.numbers import numbers_in
+from registry.uncertainty_kinds import SPREADS
 from review.claims import Assertion, Claim
 from review.pdftext import Extraction, normalize_quote, number_pattern
 
@@ -42,8 +44,8 @@ _AVERAGED_RATES = ("balanced-", "macro-", "mean-", "average-", "per-class-", "cl
 _SAME_ITEMS = frozenset({"seeds", "runs"})
 
 
-#: Operations over a list of inputs rather than a value and a baseline.
-_OVER_INPUTS = ("mean", "standard-deviation", "standard-error")
+#: The spreads printed with a mean, recomputed over the same inputs; their claims name them by their tokens.
+_SPREADS = tuple(kind.value for kind in SPREADS)
 
 
 @dataclass(frozen=True)
@@ -51,51 +53,54 @@ class DerivedConsistent(Claim):
     """A derived value, recomputed from its inputs' printed digits, must round to its own printed digits.
 
     ``operation`` is one of the ``Operation`` values, or 'standard-deviation' / 'standard-error' for the
-    spread printed with a mean, recomputed over the same inputs."""
+    spread printed with a mean, recomputed over the same inputs. The arithmetic, units converted, is
+    ``registry.derived``'s, which ``registry validate`` runs too."""
 
     printed: str
     operation: str
     inputs: tuple[str, ...]
     """The inputs' printed values: (value, baseline) for an operation of two, all of them for a mean."""
     sources: tuple[str, ...]
-    lower_is_better: bool = False
-    percent: bool = False
-    scales: tuple[Decimal, Decimal] = (Decimal(1), Decimal(1))
+    lower_is_better: bool | None = False
+    """None: the metric's direction is unknown."""
+    unit: str = "dimensionless"
+    """The derived result's unit."""
+    units: tuple[str, ...] = ()
+    """The inputs' units, in their order (empty: each in ``unit``)."""
     quote: str | None = None
     reads_text: ClassVar[bool] = False
 
     def check(self, doc: Extraction) -> Assertion:
-        from registry.numbers import consistent, recompute, recompute_mean, recompute_spread, shown, worked_places
+        from registry.derived import Input, consistent, derive, recompute_spread, worked
+        from registry.models.values import Operation, UncertaintyKind
 
-        of = (f"{self.inputs[0]} and {self.inputs[1]}" if self.operation not in _OVER_INPUTS else
-              f"{len(self.inputs)} results")
+        of_two = self.operation not in ("mean", *_SPREADS)
+        of = f"{self.inputs[0]} and {self.inputs[1]}" if of_two else f"{len(self.inputs)} results"
         expected = f"{self.printed} = {self.operation} of {of}"
+        units = self.units or (self.unit,) * len(self.inputs)
         try:
-            if self.operation == "mean":
-                again = recompute_mean(list(self.inputs))
-            elif self.operation in _OVER_INPUTS:
-                again = recompute_spread(list(self.inputs), standard_error=self.operation == "standard-error")
+            if self.operation in _SPREADS:
+                again = recompute_spread(list(self.inputs),
+                                         standard_error=self.operation == UncertaintyKind.STANDARD_ERROR)
             else:
-                again = recompute(self.operation, self.inputs[0], self.inputs[1], lower_is_better=self.lower_is_better,
-                                  percent=self.percent, value_scale=self.scales[0], baseline_scale=self.scales[1])
+                again = derive(Operation(self.operation), [Input(*given) for given in zip(
+                    self.inputs, units, self.sources, strict=True)], self.unit, lower_is_better=self.lower_is_better)
         except ZeroDivisionError:
             return self._result(expected, False, detail=f"the baseline {self.inputs[1]} may be zero at its printed "
                                 "digits, so nothing can be recomputed")
         except ValueError as exc:
             return self._result(expected, False, detail=f"cannot recompute: {exc}")
-        places = worked_places(self.printed)
-        worked = (f"{again.formula} = {shown(again.exact, places)} (between {again.allowed.shown(places)} given "
-                  "the inputs' rounding)")
+        arithmetic = worked(self.printed, again, self.inputs)
         sentence = ""
-        if self.quote is not None and self.operation not in _OVER_INPUTS:
+        if self.quote is not None and of_two:
             quoted = normalize_quote(self.quote)
             if all(number_pattern(v).search(quoted) for v in self.inputs):
                 sentence = "; the quoted sentence prints both inputs"
         if consistent(self.printed, again):
-            return self._result(expected, True, matched=worked,
+            return self._result(expected, True, matched=arithmetic,
                                 detail=f"consistent at the printed rounding{sentence}")
-        return self._result(expected, False, matched=worked,
-                            detail=f"printed {self.printed}, but {worked}; one of the numbers is mistranscribed, "
+        return self._result(expected, False, matched=arithmetic,
+                            detail=f"printed {self.printed}, but {arithmetic}; one of the numbers is mistranscribed, "
                                    f"or the source's own arithmetic is wrong{sentence}")
 
 
@@ -147,11 +152,10 @@ def consistency_claims(registry: Registry, result: Result) -> list[Claim]:
 
 
 def _derived(registry: Registry, result: Result) -> list[Claim]:
-    from registry.errors import RegistryError
+    """The derivation's claim (and a mean's spread's), where its inputs can give the result: where they cannot,
+    'registry validate' reports why, and there is nothing to recompute."""
+    from registry.derived import Input, underivable
     from registry.models import Result as ResultModel
-    from registry.models.values import UncertaintyKind
-    from registry.numbers import numbers_in
-    from registry.units import spec
 
     derivation = result.derived
     if derivation is None:
@@ -160,35 +164,22 @@ def _derived(registry: Registry, result: Result) -> list[Claim]:
     if result.id in derivation.sources or not all(isinstance(i, ResultModel) for i in inputs):
         return []  # a dangling reference, or one to itself, is a validation error already
     results: list[Result] = [i for i in inputs if isinstance(i, ResultModel)]
+    direction = None if results[0].metric_direction is None else results[0].metric_direction is Direction.LOWER
+    given = [Input(i.printed_value, str(i.unit), i.id) for i in results]
+    if underivable(derivation.operation, given, str(result.unit), lower_is_better=direction) is not None:
+        return []
     printed = tuple(i.printed_value for i in results)
     ids = tuple(i.id for i in results)
-    operation = derivation.operation.value
-    if operation == "mean":
-        claims: list[Claim] = [DerivedConsistent(result.id, "derived value", result.printed_value, operation, printed,
-                                                 ids)]
-        spread = result.uncertainty
-        kinds = {UncertaintyKind.STANDARD_DEVIATION: "standard-deviation",
-                 UncertaintyKind.STANDARD_ERROR: "standard-error"}
-        if spread is not None and spread.kind in kinds and spread.half_width is not None and numbers_in(
-                spread.printed) and (spread.over is None or spread.over.count in (None, len(results))):
-            claims.append(DerivedConsistent(result.id, "derived uncertainty", numbers_in(spread.printed)[0],
-                                            kinds[spread.kind], printed, ids))
-        return claims
-    value, baseline = results
-    try:
-        a, b = spec(value.unit), spec(baseline.unit)
-    except RegistryError:
-        return []
-    same = value.unit == baseline.unit
-    if a.dimension is not b.dimension or (not same and (a.scale is None or b.scale is None)):
-        return []  # 'registry validate' reports inputs that cannot give the result
-    if value.metric_direction is None and operation == "speed-up":
-        return []  # which way is better is unknown: 'registry validate' asks for the direction
-    scales = (Decimal(1), Decimal(1)) if same else (a.scale or Decimal(1), b.scale or Decimal(1))
-    return [DerivedConsistent(result.id, "derived value", result.printed_value, operation, printed, ids,
-                              value.metric_direction is Direction.LOWER,
-                              operation != "difference" and str(result.unit) == "percent", scales,
-                              result.source_locator.quote)]
+    claims: list[Claim] = [DerivedConsistent(result.id, "derived value", result.printed_value,
+                                             derivation.operation.value, printed, ids, direction, str(result.unit),
+                                             tuple(i.unit for i in given), result.source_locator.quote)]
+    spread = result.uncertainty
+    if derivation.operation.value == "mean" and spread is not None and spread.kind in SPREADS and (
+            spread.half_width is not None and numbers_in(spread.printed)) and (
+            spread.over is None or spread.over.count in (None, len(results))):
+        claims.append(DerivedConsistent(result.id, "derived uncertainty", numbers_in(spread.printed)[0],
+                                        spread.kind.value, printed, ids))
+    return claims
 
 
 def _grim(registry: Registry, result: Result) -> GrimPossible | None:

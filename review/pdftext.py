@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from registry import limits
+from registry.numbers import MINUS_SIGNS, RANGE_DASH
 from registry.textsafe import excerpt
 from review.errors import PdfError
 from review.fetch import sniff
@@ -51,13 +52,13 @@ _HYPHENS = "-\u2010\u2011\u00ad"
 #: How much of the page around a match ``TextMatch`` keeps (normalized characters each side).
 CONTEXT = 40
 
+#: Characters read as others when a quote is compared with a page, each with the note a match shows. Every minus
+#: sign is read as '-', except the en dash, which prose prints for a range ('10–20') and is kept.
 _CHAR_MAP: dict[str, tuple[str, str]] = {
-    "\u2212": ("-", "minus sign '\u2212' read as '-'"),
+    **{sign: ("-", f"{unicodedata.name(sign).lower()} '{sign}' read as '-'") for sign in MINUS_SIGNS
+       if sign != RANGE_DASH},
     "\u2010": ("-", "Unicode hyphen read as '-'"),
     "\u2011": ("-", "non-breaking hyphen read as '-'"),
-    "\u2012": ("-", "figure dash read as '-'"),
-    "\ufe63": ("-", "small hyphen-minus read as '-'"),
-    "\uff0d": ("-", "full-width hyphen-minus read as '-'"),
     "\u27f6": ("\u2192", "long arrow '\u27f6' read as '\u2192'"),
     "\u2018": ("'", "curly quote read as straight"),
     "\u2019": ("'", "curly quote read as straight"),

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 from registry import limits
 from registry.errors import RegistryError
 from registry.textsafe import excerpt
-from review.claims import CANNOT_CHECK, FAIL, Assertion, Claim, locator_of, record_claims, source_claims
+from review.claims import CANNOT_CHECK, FAIL, Assertion, Claim, locator_of
+from review.dispatch import record_claims, source_claims
 from review.errors import NotCheckableError, ReviewLimitError
 from review.pdftext import MAX_PAGE_CHARS
 
@@ -270,12 +271,13 @@ def keep_text(cache_dir: Path, pdf_sha256: str, extraction: Extraction) -> Path 
 
 def review_id(registry: Registry, run: ReviewRun, today: dt.date) -> str:
     """'<batch>-<yyyymmdd>-review-<subject>-pdf-check', with '-2', '-3', ... if that id is taken."""
-    from registry.ids import MAX_ID_LENGTH, parse_id
+    from registry.ids import MAX_ID_LENGTH, compose_id
+    from registry.models import parse_id
 
     source = parse_id(run.plan.source.id)
     subject = run.plan.subjects[0] if len(run.plan.subjects) == 1 else run.plan.source.id
     parsed = parse_id(subject)
-    head = f"{source.batch}-{today:%Y%m%d}-review-"
+    head = compose_id(source.batch, f"{today:%Y%m%d}", "review", "")
     tail = "-pdf-check"
     slug = f"{parsed.kind}-{parsed.slug}"
     room = MAX_ID_LENGTH - len(head) - len(tail) - 4

@@ -41,6 +41,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from registry.numbers import SIGN
 from review.words import Line, PageWords, Word, lines_of, squeezed
 
 #: A vertical gap (points) wider than this ends a table: rules and spacing inside tables stay under it.
@@ -57,7 +58,7 @@ _CELL = re.compile(
     rf"(?:(?:\u00b1|\+/-|\+-)(?P<pm>{_NUMBER})(?P<marks2>[{_AFTER}]*)|\((?P<spread>{_NUMBER})\)(?![,;]))?"
     rf"(?:[\[(](?P<lo>{_NUMBER})[,;-](?P<hi>{_NUMBER})[\])])?"
     r"(?P<rest>.*)$")
-_PRINTED = re.compile(r"\s*([-+\u2212\u2013]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE][-+\u2212]?\d+)?)")
+_PRINTED = re.compile(rf"\s*({SIGN}?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE]{SIGN}?\d+)?)")
 _VALUE_WORD = re.compile(rf"^(?:\u00b1)?{_NUMBER}[{_AFTER}]*(?:\u00b1{_NUMBER}[{_AFTER}]*)?$")
 
 
@@ -515,7 +516,7 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
                  open_group=group, carried_from=carried_from if carried else None, words=words)
 
 
-_BRACKETED = re.compile(r"^[(\[]?[-+\u2212]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)%?[)\],;]*$")
+_BRACKETED = re.compile(rf"^[(\[]?{SIGN}?(?:\d[\d,]*(?:\.\d+)?|\.\d+)%?[)\],;]*$")
 
 
 def _numbers_line(line: Line) -> bool:
@@ -532,7 +533,7 @@ def _numbers_line(line: Line) -> bool:
 
 #: A gap (points) narrower than this between digit groups is a thin space inside one number ('45 000').
 THIN_SPACE = 3.0
-_LEAD_GROUP = re.compile(r"^[-+\u2212]?\d{1,3}$")
+_LEAD_GROUP = re.compile(rf"^{SIGN}?\d{{1,3}}$")
 _GROUP = re.compile(r"^\d{3}(?:[.,]\d+)?[%" + re.escape(MARKS) + r"]*$")
 
 
@@ -543,7 +544,7 @@ def _thousands(words: tuple[Word, ...]) -> tuple[Word, ...]:
     for word in words:
         last = out[-1] if out else None
         if (last is not None and _GROUP.match(word.text) and word.x0 - last.x1 < THIN_SPACE
-                and (_LEAD_GROUP.match(last.text) or re.match(r"^[-+\u2212]?\d{1,3}(?: \d{3})+$", last.text))):
+                and (_LEAD_GROUP.match(last.text) or re.match(rf"^{SIGN}?\d{{1,3}}(?: \d{{3}})+$", last.text))):
             out[-1] = Word(f"{last.text} {word.text}", last.x0, min(last.top, word.top), word.x1,
                            max(last.bottom, word.bottom), last.bold and word.bold)
         else:

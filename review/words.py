@@ -20,9 +20,10 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from registry.numbers import MINUS_SIGNS, SIGN
+
 #: Characters PDFium or poppler may print for a minus sign, read as '-' when comparing text.
-_MINUS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2012": "-", "\ufe63": "-", "\uff0d": "-",
-                        "\u2010": "-", "\u2011": "-", "\u2019": "'", "\u2018": "'"})
+_MINUS = str.maketrans({**dict.fromkeys(MINUS_SIGNS + "\u2010\u2011", "-"), "\u2019": "'", "\u2018": "'"})
 #: PDFium marks a hyphen at a line end it joined with U+FFFE; poppler never does.
 _SOFT_BREAK = "\ufffe"
 #: Digits set raised and smaller after a number ('10⁴', '2.10³'), given as the Unicode superscripts they print.
@@ -153,7 +154,7 @@ def _superscripts(words: list[Word]) -> tuple[Word, ...]:
     return tuple(out)
 
 
-_SUPERSCRIPT_TEXT = re.compile(r"^[-\u2212+]?\d{1,3}$")
+_SUPERSCRIPT_TEXT = re.compile(rf"^{SIGN}?\d{{1,3}}$")
 
 
 # -- PDFium ---------------------------------------------------------------------------------------

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from registry.ids import a_kind, parse_id, slugify
+from registry.ids import a_kind, slugify
+from registry.models import parse_id
 
 GOOD = [
     ("saadat-fellay-20261015-result-nt-2-5b-training-peak-memory-flashattention-checkpointing-zero2", "result"),

@@ -47,7 +47,7 @@ def write_erratum(records: Path, result: str = RESULT_11) -> Path:
 def test_a_registered_kind_is_derived_everywhere(erratum_kind: type[Erratum]) -> None:
     assert models.KIND_MODELS["erratum"] is Erratum and models.KINDS[-1] == "erratum"
     assert "erratum" in models.TRANSCRIBED_KINDS
-    from registry.ids import parse_id
+    from registry.models import parse_id
 
     assert parse_id("saadat-fellay-20261015-erratum-peak-memory").kind == "erratum"
     models.unregister(Erratum)

@@ -6,12 +6,11 @@ from decimal import Decimal
 
 import pytest
 
+from registry.derived import consistent, recompute
 from registry.numbers import (
-    consistent,
     decimals,
     numbers_in,
     parse_printed,
-    recompute,
     rounding_interval,
     why_not_a_number,
 )

@@ -27,14 +27,10 @@ from review import poppler
 
 pytestmark = pytest.mark.skipif(poppler.find_pdftotext() is None, reason="poppler-utils is not installed")
 
-_CAPTION_TAKES_HEADER = ("the header row, set close under a centred one-line caption (article's caption above a "
-                         "table, no skip below it), is read as the caption's second line, so the table has no "
-                         "header and every cell is 'cannot check'")
-MISREAD = {
-    "twocol-tablestar": _CAPTION_TAKES_HEADER,
-    "sideways-resizebox": _CAPTION_TAKES_HEADER + " (the \\resizebox table); on the sidewaystable's page no "
-                                                  "caption of Table 2 is found",
-}
+#: Layouts whose targets the review does not meet yet, with what it misreads (strict expected failures). The two
+#: the grid reader leaves unread (a header set close under a centred caption, read as its second line:
+#: ``twocol-tablestar``, ``sideways-resizebox``) are read where the row and the column cross (``review.crossing``).
+MISREAD: dict[str, str] = {}
 FOLDERS = sorted(p.name for p in LAYOUTS.iterdir() if (p / "cells.tsv").is_file())
 
 

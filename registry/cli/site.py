@@ -64,7 +64,8 @@ def plot_command(
             raise RegistryError(f"cannot write a plot as {out.name!r}", "name the file .svg or .png")
         if out.suffix.lower() == ".png":
             _needs("matplotlib", "site")
-        from registry.plot import groups_of, protocol_of, values_table, write_plot
+        from registry.plot import groups_of, protocol_of, values_table
+        from registry.plot_write import write_plot
         from registry.show import render_block
 
         registry = load_valid(records)

@@ -56,6 +56,7 @@ from registry.models.records import Direction, Independence
 from registry.models.values import Repeats, UncertaintyKind
 from registry.numbers import numbers_in, parse_printed, read_bound, read_range, why_not_a_number
 from registry.report import Issue
+from registry.uncertainty_kinds import INTERVALS
 from registry.writer import record_path, record_to_yaml
 
 NOT_IN_TABLE = "Not in the results table this record was imported from."
@@ -433,7 +434,7 @@ class _Planner:
         value: dict[str, Any] = {"kind": kind, "printed": printed}
         numbers = [parse_printed(n) for n in numbers_in(printed)]
         read = [n for n in numbers if n is not None]
-        if kind in ("confidence-interval", "min-max") and len(read) >= 2 and "±" not in printed:
+        if kind in INTERVALS and len(read) >= 2 and "±" not in printed:
             value["lower"], value["upper"] = str(read[0]), str(read[1])
         elif read:
             value["half_width"] = str(abs(read[0]))

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from registry.errors import RegistryError
-from registry.ids import MAX_ID_LENGTH, slugify, split_id
+from registry.ids import MAX_ID_LENGTH, compose_id, is_real_day, slugify, split_id
 
 #: Where the slug of a kind without a name or title comes from: '@field' is the slug of the record the field
 #: names, '@@field' that record's kind and slug, anything else a field's own value. Other kinds: name or title.
@@ -88,11 +88,9 @@ def checked_date(date: str) -> str:
     An id's date is the day its batch was filed, so a day after today (UTC) is refused too.
     """
     compact = date.replace("-", "")
-    try:
-        dt.datetime.strptime(compact, "%Y%m%d")
-    except ValueError:
+    if not is_real_day(compact):
         raise RegistryError(f"{date!r} is not a day", "write the batch's date as yyyymmdd, for example "
-                            f"{today()}") from None
+                            f"{today()}")
     if compact > today():
         raise RegistryError(f"{date!r} is after today ({today()}, UTC): an id's date is the day its batch was filed",
                             "give today's date or an earlier one ({date}), or leave it out for today")
@@ -101,7 +99,7 @@ def checked_date(date: str) -> str:
 
 def make_id(batch: str, date: str, kind: str, slug: str) -> str:
     """The id, with a slug cut short at a word (and a digest of the whole slug added) where it would be too long."""
-    head = f"{batch}-{date}-{kind}-"
+    head = compose_id(batch, date, kind, "")
     room = MAX_ID_LENGTH - len(head)
     if room < 12:
         raise RegistryError(f"the batch name {batch!r} is too long to leave room for a slug",

@@ -1,15 +1,14 @@
 """The validation rules of curation: chains of corrections and retractions, and unfinished batch writes.
 
-Registered on ``registry.checks`` (``kind_rules`` per kind, ``record_rules`` for every record,
-``registry_rules`` for the folder), which
-imports this module, so ``registry validate`` runs them with every other rule. Each reports under a
-code declared in ``registry.codes``.
+Registered on ``registry.rules_registry`` (``kind_rules`` per kind, ``record_rules`` for every record,
+``registry_rules`` for the folder);
+``registry.checks.RULE_MODULES`` lists this module, so ``registry validate`` runs them with every other
+rule. Each reports under a code declared in ``registry.codes``.
 """
 
 from __future__ import annotations
 
 from registry import codes
-from registry.checks import _Checker, kind_rules, record_rules, registry_rules
 from registry.curate.batch import pending
 from registry.display import reviews_of
 from registry.history import current_of, outdated_bases, replacing, retractions, superseding
@@ -18,11 +17,12 @@ from registry.loader import Registry, display_path
 from registry.models import Correction, Evidence, Record, Result, Retraction, Review
 from registry.models.records import ReviewStatus
 from registry.report import Report
+from registry.rules_registry import RecordCheck, kind_rules, record_rules, registry_rules
 from registry.units import with_unit
 
 
 @kind_rules.register
-def _correction_chain(correction: Correction, check: _Checker) -> None:
+def _correction_chain(correction: Correction, check: RecordCheck) -> None:
     """A correction replaces one record by a new one of its kind; a chain neither branches nor loops."""
     registry = check.registry
     old, new = registry.records.get(correction.supersedes), registry.records.get(correction.replacement)
@@ -76,7 +76,7 @@ def _leads_back(registry: Registry, correction: Correction) -> bool:
     return False
 
 
-def _replacement_reviews(correction: Correction, check: _Checker) -> None:
+def _replacement_reviews(correction: Correction, check: RecordCheck) -> None:
     """The replacement of a source-checked record reads 'source checked' only by a review of its own (one that was
     retracted since needs none: it is shown as withdrawn, not as 'not reviewed').
 
@@ -103,7 +103,7 @@ def _replacement_reviews(correction: Correction, check: _Checker) -> None:
 
 
 @kind_rules.register
-def _retraction_target(retraction: Retraction, check: _Checker) -> None:
+def _retraction_target(retraction: Retraction, check: RecordCheck) -> None:
     """Only a chain's current record is withdrawn, and only once."""
     registry = check.registry
     target = retraction.retracts
@@ -123,7 +123,7 @@ def _retraction_target(retraction: Retraction, check: _Checker) -> None:
                   ("retracts",))
 
 
-def _built_on_current(record: Record, check: _Checker) -> None:
+def _built_on_current(record: Record, check: RecordCheck) -> None:
     """A current derived result or evidence row built on a superseded or withdrawn record holds an earlier value.
 
     A registry without corrections or retractions (most of them) has nothing to find: there the

@@ -25,6 +25,7 @@ from registry.errors import INPUTS, RegistryError, worded
 from registry.filetypes import special_kind
 from registry.readme_section import GeneratedSection
 from registry.textsafe import excerpt, is_formula
+from registry.uncertainty_kinds import tokens_in_words
 
 #: A results table is a few thousand rows at most; anything this large is not one.
 MAX_TABLE_BYTES = 50_000_000
@@ -70,8 +71,7 @@ COLUMNS: tuple[Column, ...] = (
            "`1,843`, `−0.021`); its exact decimal is read from it.", True),
     Column("uncertainty", ("result.uncertainty",), "The uncertainty as printed (`± 0.019`, `[0.66, 0.70]`); "
            "the ± value or the bounds are read from it."),
-    Column("uncertainty_kind", ("result.uncertainty.kind",), "`standard-deviation`, `standard-error`, "
-           "`confidence-interval`, `min-max` or `other`; needed with an uncertainty."),
+    Column("uncertainty_kind", ("result.uncertainty.kind",), f"{tokens_in_words()}; needed with an uncertainty."),
     Column("uncertainty_level", ("result.uncertainty.level",), "A confidence interval's level, in percent (`95`)."),
     Column("uncertainty_over", ("result.uncertainty.over",), "What the uncertainty is over: a count and `seeds`, "
            "`folds`, `runs`, `samples` or `bootstrap-resamples` (`10 folds`)."),

@@ -39,10 +39,11 @@ from typing import Any
 from registry import display as d
 from registry.export import Written, dump_json
 from registry.history import current_only, replacing, status_of, version_note
-from registry.ids import parse_id, slugify, split_id
+from registry.ids import slugify, split_id
 from registry.loader import Registry
-from registry.models import Configuration, Dataset, Evaluation, ModelFamily, Result, Source
+from registry.models import Configuration, Dataset, Evaluation, ModelFamily, Result, Source, parse_id
 from registry.models.records import Direction, Independence
+from registry.models.values import UncertaintyKind
 from registry.units import Dimension, dimension
 from registry.value_roles import Role, not_one_value, role_of, role_text
 
@@ -262,12 +263,12 @@ def _uncertainty(result: Result) -> dict[str, Any]:
     if printed is None:
         return {}
     found: dict[str, Any] = {}
-    kind = printed.kind.value
-    if kind == "standard-error" and printed.half_width is not None:
+    kind = printed.kind
+    if kind is UncertaintyKind.STANDARD_ERROR and printed.half_width is not None:
         found["standard_error"] = {"value": float(printed.half_width), "method": "as printed by the source"}
-    elif kind == "standard-deviation" and printed.half_width is not None:
+    elif kind is UncertaintyKind.STANDARD_DEVIATION and printed.half_width is not None:
         found["standard_deviation"] = float(printed.half_width)
-    elif kind == "confidence-interval":
+    elif kind is UncertaintyKind.CONFIDENCE_INTERVAL:
         lower, upper = printed.lower, printed.upper
         if printed.half_width is not None:
             lower, upper = result.numeric_value - printed.half_width, result.numeric_value + printed.half_width

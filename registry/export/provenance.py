@@ -34,10 +34,21 @@ from typing import Any
 from registry import display as d
 from registry.export import Written
 from registry.history import status_of
-from registry.ids import parse_id, slugify
+from registry.ids import slugify
 from registry.links import page_path
 from registry.loader import Registry
-from registry.models import Configuration, Correction, Recipe, Record, Reproduction, Result, Retraction, Review, Source
+from registry.models import (
+    Configuration,
+    Correction,
+    Recipe,
+    Record,
+    Reproduction,
+    Result,
+    Retraction,
+    Review,
+    Source,
+    parse_id,
+)
 from registry.value_roles import role_text
 
 NAMESPACE = ("reg", "urn:registry:")

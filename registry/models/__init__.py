@@ -8,7 +8,9 @@ database read them.
 
 from __future__ import annotations
 
+from registry.ids import StableId, split_id
 from registry.models.base import MissingMetadata, MissingReason, Record
+from registry.models.fields import field_plan, transcribed_kinds
 from registry.models.history import Correction, Retraction
 from registry.models.records import (
     Configuration,
@@ -52,12 +54,12 @@ TRANSCRIBED_KINDS: tuple[str, ...] = ()
 
 def _derive() -> None:
     global KINDS, TRANSCRIBED_KINDS
-    from registry.models.fields import field_plan
 
     KIND_MODELS.clear()  # kept as one object: modules that imported it see every registration
     KIND_MODELS.update((model.kind_token, model) for model in KINDS_IN_ORDER)
     KINDS = tuple(KIND_MODELS)
     TRANSCRIBED_KINDS = tuple(model.kind_token for model in KINDS_IN_ORDER if model.transcribed)
+    transcribed_kinds[:] = TRANSCRIBED_KINDS
     field_plan.cache_clear()  # its '@transcribed' references name the kinds registered now
 
 
@@ -106,3 +108,9 @@ __all__ = [
     "Review",
     "Source",
 ]
+
+
+def parse_id(value: str) -> StableId:
+    """Split an id into its parts, or raise ``ValueError`` saying what is wrong with it, its kind one of those
+    registered: the check lives beside the registration (the id grammar, ``registry.ids``, knows no kinds)."""
+    return split_id(value, KINDS)

@@ -23,12 +23,12 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
-from registry.ids import ID_PATTERN, MAX_ID_LENGTH
+from registry.ids import ID_FORM, ID_PATTERN, MAX_ID_LENGTH
 
 RecordId = Annotated[
     str,
     StringConstraints(pattern=ID_PATTERN, max_length=MAX_ID_LENGTH),
-    Field(description="A stable id: '<batch>-<yyyymmdd>-<kind>-<slug>', lowercase letters, digits and hyphens."),
+    Field(description=f"A stable id: '{ID_FORM}', lowercase letters, digits and hyphens."),
 ]
 Sha256 = Annotated[
     str,

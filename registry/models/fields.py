@@ -68,13 +68,16 @@ def _models_in(annotation: Any) -> list[type[BaseModel]]:
     return [model for arg in typing.get_args(annotation) for model in _models_in(arg)]
 
 
+#: The transcribed kinds, as ``registry.models`` registers them: it sets them here (this module sits below the
+#: registration, so it is told rather than asking) and clears ``field_plan``'s cache.
+transcribed_kinds: list[str] = []
+
+
 def resolve_kinds(kinds: list[str]) -> list[str]:
     """A reference marker's kinds with its groups spelled out: '@transcribed' is every transcribed kind."""
-    from registry.models import TRANSCRIBED_KINDS
-
     resolved: list[str] = []
     for kind in kinds:
-        for token in (TRANSCRIBED_KINDS if kind == "@transcribed" else (kind,)):
+        for token in (transcribed_kinds if kind == "@transcribed" else (kind,)):
             if token not in resolved:
                 resolved.append(token)
     return resolved

@@ -53,6 +53,7 @@ from registry.page.blocks import (
     plain,
 )
 from registry.page.history import earlier_versions, history_blocks, status_banner
+from registry.uncertainty_kinds import UNCERTAINTY_KINDS
 from registry.units import gib, with_unit
 
 TECHNICAL_METADATA = "Technical metadata and extraction receipts"
@@ -616,8 +617,7 @@ def short_uncertainty(result: Result) -> str:
     found = result.uncertainty
     if found is None:
         return d.missing_phrase(result, "uncertainty")
-    short = {"standard-deviation": "s.d.", "standard-error": "s.e.", "confidence-interval": "CI", "min-max": "range",
-             "other": "other"}[found.kind.value]
+    short = UNCERTAINTY_KINDS[found.kind].short
     if found.level is not None:
         short = f"{found.level}% {short}"
     if found.over is not None and found.over.count is not None:

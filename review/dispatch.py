@@ -1,0 +1,116 @@
+"""Which claims a record makes: the dispatch from a record's kind to the claim types that check it.
+
+The claim types live below this module (``review.claims`` for the page, quote, value and unit,
+``review.cells`` for table cells, ``review.consistency`` for the numbers among themselves); this
+module alone imports them all, so none of them imports another back.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING
+
+from registry.models import Configuration, Evidence, Record, Result
+from registry.models.records import EvidenceProperty
+from review.cells import cell_claims, place_claims
+from review.claims import (
+    GRAMMAR,
+    Citation,
+    Claim,
+    CreationDate,
+    PageCount,
+    PageExists,
+    RecordsAgree,
+    TextOnPage,
+    ValueInQuote,
+    _citing,
+    _unit_claims,
+    is_cell,
+    locator_of,
+    parse_locator,
+)
+from review.consistency import consistency_claims
+from review.errors import NotCheckableError
+
+if TYPE_CHECKING:
+    from registry.loader import Registry
+    from registry.models import Source
+
+
+def source_claims(source: Source) -> list[Claim]:
+    """What the source record says about the file: its page count, its heading, its CreationDate."""
+    return [
+        PageCount(source.id, "page count", source.page_count),
+        TextOnPage(source.id, "heading", 1, source.heading),
+        CreationDate(source.id, "creation date", source.pdf_creation_date.isoformat()),
+    ]
+
+
+def record_claims(registry: Registry, record: Record) -> list[Claim]:
+    """Every claim ``record`` makes about the page its locator cites (NotCheckableError if it cites none)."""
+    locator = locator_of(record)
+    if locator is None:
+        raise NotCheckableError(
+            f"cannot check {record.id}: a {record.kind_token} cites no place in a source",
+            "give the id of a result, an evidence row, a configuration or a source",
+        )
+    citations = parse_locator(locator, record.id)
+    if not citations and not isinstance(record, Result):
+        raise NotCheckableError(f"cannot check {record.id}: its source locator names a table cell but quotes no text",
+                                f"a {record.kind_token} is checked by the text it quotes, as in {GRAMMAR}")
+    claims: list[Claim] = []
+    for citation in citations:
+        claims.append(PageExists(record.id, "page", citation.page))
+        claims.append(TextOnPage(record.id, "quote", citation.page, citation.quote))
+    return claims + kind_claims(record, registry, citations)
+
+
+@functools.singledispatch
+def kind_claims(record: Record, registry: Registry, citations: list[Citation]) -> list[Claim]:
+    """The claims of a record's own kind, beyond its locator's page and quote (registered per model class)."""
+    return []
+
+
+@kind_claims.register(Evidence)
+def _evidence_claims(record: Evidence, registry: Registry, citations: list[Citation]) -> list[Claim]:
+    if record.property is not EvidenceProperty.REPORTED_RESULT:
+        return []
+    cited = _citing(citations, record.statement)
+    return [ValueInQuote(record.id, "statement", cited.page, cited.quote, record.statement)]
+
+
+@kind_claims.register(Configuration)
+def _configuration_claims(record: Configuration, registry: Registry, citations: list[Citation]) -> list[Claim]:
+    return [TextOnPage(record.id, "model label", citations[0].page, record.reported_name)]
+
+
+@kind_claims.register(Result)
+def _result_kind_claims(record: Result, registry: Registry, citations: list[Citation]) -> list[Claim]:
+    if citations:
+        claims = _result_claims(registry, record, citations, units=not is_cell(record.source_locator))
+    else:
+        claims = [PageExists(record.id, "page", record.source_locator.page or 0)]
+    return claims + cell_claims(registry, record, citations) + place_claims(record) + consistency_claims(
+        registry, record)
+
+
+def _result_claims(registry: Registry, result: Result, citations: list[Citation], *, units: bool = True
+                   ) -> list[Claim]:
+    from registry.models import Configuration, Evaluation
+    from registry.models.records import SourceClaim
+
+    cited = _citing(citations, result.as_printed)
+    claims: list[Claim] = [ValueInQuote(result.id, "printed value", cited.page, cited.quote, result.as_printed)]
+    if units:  # a cell's unit is read from its header, row label or caption (review.cells)
+        claims += _unit_claims(result, cited)
+    evaluation = registry.records.get(result.evaluation)
+    configuration = (registry.records.get(evaluation.configuration)
+                     if isinstance(evaluation, Evaluation) else None)
+    for check in result.source_checks:
+        label = check.claim.value.replace("-", " ")
+        claims.append(TextOnPage(result.id, label, check.page or cited.page, check.text))
+        if check.claim is SourceClaim.MODEL_LABEL and isinstance(configuration, Configuration):
+            claims.append(RecordsAgree(result.id, "model label (config)", check.text,
+                                       configuration.reported_name,
+                                       "the configuration's reported name"))
+    return claims

@@ -1,0 +1,372 @@
+"""The targeted reading of one cited cell: where the row's line and the column's header cross (``review.crossing``).
+
+Synthetic pages (word lists with boxes, as an extractor gives them) hold one rule each; real papers of
+``../shared/papers`` (read in place, skipped where absent) hold the typesetting the grid reader leaves unread
+and the crossing reads: row groups on label lines above their rows, a top-aligned ``\\multirow`` beside them,
+headers on three levels. Through ``CellAt`` the crossing is asked only where the grid cannot read the cell,
+and the verdict says it was read where the two cross.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+from pathlib import Path
+
+import pytest
+
+from review import cells, poppler
+from review.agreement import check_both
+from review.cells import CellUncertainty, CellUnit, TableCell, Unread
+from review.claims import CANNOT_CHECK, FAIL, PASS
+from review.crossing import NotCrossed, read_crossing, table_regions
+from review.extract import Readings, read_pdf
+from review.pdftext import Extraction
+from review.tables import Table
+from review.words import PageWords, Word
+
+HEIGHT = 8.0
+CHAR = 5.0
+
+
+def _line(top: float, *words: tuple[str, float]) -> list[Word]:
+    return [Word(text, x0, top, x0 + CHAR * len(text), top + HEIGHT) for text, x0 in words]
+
+
+def _page(*lines: list[Word], number: int = 1) -> PageWords:
+    return PageWords(number, 600.0, 800.0, tuple(w for line in lines for w in line))
+
+
+def _text(top: float, *texts: str) -> list[Word]:
+    """A line of running text: words one space apart from the left margin."""
+    x = 100.0
+    placed = []
+    for text in texts:
+        placed.append((text, x))
+        x += CHAR * len(text) + 3
+    return _line(top, *placed)
+
+
+def _caption(top: float, number: int, *words: str) -> list[Word]:
+    """A caption line across the middle of the page (a one-column page: the table may take its whole width)."""
+    return _text(top, "Table", f"{number}:", *words, "(a", "fixture", "typeset", "for", "the", "tests).")
+
+
+CAPTION = _caption(100, 1, "Results")
+HEADER = _line(115, ("Model", 100), ("Acc", 200), ("F1", 260))
+ROWS = [_line(128, ("Baseline", 100), ("71.4", 200), ("0.50", 260)),
+        _line(140, ("Ours", 100), ("73.1", 200), ("0.52", 260))]
+
+
+def _cell(read: Table | NotCrossed) -> str:
+    assert isinstance(read, Table), read
+    return read.cell(read.rows[0], read.columns[0]).text
+
+
+def test_reads_the_number_where_the_row_and_the_column_cross() -> None:
+    page = _page(CAPTION, HEADER, *ROWS)
+    assert _cell(read_crossing(page, "Table 1", "Ours", "F1")) == "0.52"
+    assert _cell(read_crossing(page, "Table 1", "Baseline", "Acc")) == "71.4"
+
+
+def test_a_spanning_header_narrower_than_its_columns_spans_them() -> None:
+    page = _page(CAPTION,
+                 _line(115, ("Set", 215), ("A", 235), ("Set", 335), ("B", 355)),
+                 _line(127, ("Model", 100), ("PPL", 190), ("Hit@1", 250), ("PPL", 310), ("Hit@1", 370)),
+                 _line(140, ("Ours", 100), ("12.1", 190), ("71.4", 250), ("13.9", 310), ("69.2", 370)))
+    assert _cell(read_crossing(page, "Table 1", "Ours", "Set B / Hit@1")) == "69.2"
+    assert _cell(read_crossing(page, "Table 1", "Ours", "Set A / PPL")) == "12.1"
+    missing = read_crossing(page, "Table 1", "Ours", "Set C / PPL")
+    assert isinstance(missing, NotCrossed) and "no header 'Set C / PPL'" in missing
+
+
+def test_a_header_set_on_two_lines_is_one_header() -> None:
+    page = _page(CAPTION,
+                 _line(115, ("Model", 100), ("Number", 190), ("of", 225), ("queries", 238), ("Items", 320)),
+                 _line(124, ("(Speakers)", 198), ("(Speakers)", 310)),
+                 _line(137, ("Ours", 100), ("120", 215), ("45", 330)))
+    assert _cell(read_crossing(page, "Table 1", "Ours", "Number of queries (Speakers)")) == "120"
+    assert _cell(read_crossing(page, "Table 1", "Ours", "Items (Speakers)")) == "45"
+    assert isinstance(read_crossing(page, "Table 1", "Ours", "Items (Queries)"), NotCrossed)
+
+
+def test_a_row_group_on_a_label_line_above_its_rows() -> None:
+    page = _page(CAPTION, HEADER,
+                 _line(128, ("Zero-shot", 100)), _line(140, ("Ours", 100), ("61.0", 200), ("0.40", 260)),
+                 _line(152, ("Fine-tuned", 100)), _line(164, ("Ours", 100), ("73.1", 200), ("0.52", 260)))
+    assert _cell(read_crossing(page, "Table 1", "Zero-shot / Ours", "Acc")) == "61.0"
+    assert _cell(read_crossing(page, "Table 1", "Fine-tuned / Ours", "Acc")) == "73.1"
+    ambiguous = read_crossing(page, "Table 1", "Ours", "Acc")
+    assert isinstance(ambiguous, NotCrossed) and "2 lines print the row label 'Ours'" in ambiguous
+    other = read_crossing(page, "Table 1", "Few-shot / Ours", "Acc")
+    assert isinstance(other, NotCrossed) and "not under the group 'Few-shot'" in other
+
+
+def test_a_sub_tables_title_over_its_header_names_its_group() -> None:
+    page = _page(CAPTION,
+                 _line(115, ("TPR@K", 180), ("=", 208), ("10", 216)),
+                 _line(127, ("Model", 100), ("Acc", 200), ("F1", 260)),
+                 _line(140, ("Baseline", 100), ("71.4", 200), ("0.50", 260)),
+                 _line(152, ("Ours", 100), ("73.1", 200), ("0.52", 260)),
+                 _line(165, ("TPR@K", 180), ("=", 208), ("20", 216)),
+                 _line(177, ("Model", 100), ("Acc", 200), ("F1", 260)),
+                 _line(190, ("Ours", 100), ("81.0", 200), ("0.62", 260)))
+    assert _cell(read_crossing(page, "Table 1", "TPR@K = 10 / Ours", "Acc")) == "73.1"
+    assert _cell(read_crossing(page, "Table 1", "TPR@K = 20 / Ours", "Acc")) == "81.0"
+    assert isinstance(read_crossing(page, "Table 1", "TPR@K = 30 / Ours", "Acc"), NotCrossed)
+
+
+def test_a_label_of_a_table_set_beside_is_no_cell_but_a_check_mark_is() -> None:
+    page = _page(CAPTION,
+                 _line(115, ("Set", 180), ("A", 200), ("Set", 390), ("B", 410)),
+                 _line(128, ("Model", 100), ("VQ", 160), ("Acc", 200), ("F1", 240), ("Acc", 400), ("F1", 440)),
+                 _line(140, ("Ours", 100), ("X", 162), ("73.1", 200), ("0.52", 240), ("Base", 320), ("70.2", 400),
+                       ("0.48", 440)),
+                 _line(152, ("Base", 100), ("X", 162), ("60.5", 200), ("0.44", 240), ("Ours", 320), ("71.0", 400),
+                       ("0.50", 440)))
+    assert _cell(read_crossing(page, "Table 1", "Ours", "Set A / Acc")) == "73.1"  # past the check mark
+    assert _cell(read_crossing(page, "Table 1", "Ours", "Set B / Acc")) == "71.0"  # not the first half's 'Ours'
+    assert _cell(read_crossing(page, "Table 1", "Base", "Set B / F1")) == "0.48"
+
+
+def test_a_top_aligned_multirow_group_beside_its_rows() -> None:
+    page = _page(CAPTION, HEADER,
+                 _line(128, ("A", 60), ("Base", 100), ("61.0", 200), ("0.40", 260)),
+                 _line(140, ("Ours", 100), ("62.0", 200), ("0.41", 260)),
+                 _line(152, ("B", 60), ("Base", 100), ("71.0", 200), ("0.50", 260)),
+                 _line(164, ("Ours", 100), ("73.1", 200), ("0.52", 260)))
+    assert _cell(read_crossing(page, "Table 1", "A / Ours", "F1")) == "0.41"
+    assert _cell(read_crossing(page, "Table 1", "B / Ours", "F1")) == "0.52"
+
+
+def test_a_multirow_group_centred_on_its_rows_is_not_guessed() -> None:
+    page = _page(CAPTION, HEADER,
+                 _line(128, ("Base", 100), ("61.0", 200), ("0.40", 260)),
+                 _line(140, ("A", 60), ("Ours", 100), ("62.0", 200), ("0.41", 260)),
+                 _line(152, ("Big", 100), ("63.0", 200), ("0.42", 260)),
+                 _line(164, ("Base", 100), ("71.0", 200), ("0.50", 260)),
+                 _line(176, ("B", 60), ("Ours", 100), ("73.1", 200), ("0.52", 260)),
+                 _line(188, ("Big", 100), ("74.0", 200), ("0.53", 260)))
+    assert _cell(read_crossing(page, "Table 1", "B / Ours", "F1")) == "0.52"  # printed on the row's own line
+    above = read_crossing(page, "Table 1", "B / Base", "F1")  # above its centred group label: which run is unknown
+    assert isinstance(above, NotCrossed) and "not under the group 'B'" in above
+
+
+def test_plus_minus_marks_and_bold_are_read_as_in_a_grid_cell() -> None:
+    page = _page(CAPTION, _line(115, ("Model", 100), ("LZ", 232), ("GL", 330)),
+                 _line(128, ("Ours", 100), ("58.96", 175), ("+/-", 205), ("1.8", 230), ("68.10\u2020", 300)))
+    read = read_crossing(page, "Table 1", "Ours", "LZ")  # the header stands over the ± only
+    assert isinstance(read, Table)
+    cell = read.cell(read.rows[0], read.columns[0])
+    assert (cell.value, cell.plus_minus) == ("58.96", "1.8")
+    marked = read_crossing(page, "Table 1", "Ours", "GL")
+    assert isinstance(marked, Table)
+    assert marked.cell(marked.rows[0], marked.columns[0]).marks == "\u2020"
+
+
+def test_a_crossing_holding_two_numbers_or_none_is_not_read() -> None:
+    page = _page(CAPTION, _line(115, ("Model", 100), ("Acc", 200), ("F1", 260), ("t-test", 330)),
+                 _line(128, ("Ours", 100), ("71.4", 190), ("72.0", 212), ("\u2013", 262), ("(14.1,", 320),
+                       (".000)", 352)))
+    two = read_crossing(page, "Table 1", "Ours", "Acc")  # two numbers set tight under one header: two cells
+    assert isinstance(two, NotCrossed) and "prints 2 cells ('71.4', '72.0')" in two
+    pair = read_crossing(page, "Table 1", "Ours", "t-test")
+    assert isinstance(pair, NotCrossed) and "at '(14.1, .000)', which holds more than one number" in pair
+    none = read_crossing(page, "Table 1", "Ours", "F1")
+    assert isinstance(none, NotCrossed) and "holds no number" in none
+
+
+def test_a_spread_in_parentheses_and_a_power_of_ten_are_one_cell() -> None:
+    page = _page(CAPTION, _line(115, ("Model", 100), ("Iterations", 190), ("|D|", 300)),
+                 _line(128, ("Ours", 100), ("4.00", 185), ("(0.817)", 215), ("1", 292), ("\u00b7", 300),
+                       ("10\u2074", 308)))
+    read = read_crossing(page, "Table 1", "Ours", "Iterations")
+    assert isinstance(read, Table)
+    cell = read.cell(read.rows[0], read.columns[0])
+    assert (cell.value, cell.plus_minus) == ("4.00", "0.817")
+    assert _cell(read_crossing(page, "Table 1", "Ours", "|D|")) == "1 \u00b7 10\u2074"
+
+
+def test_two_headers_of_one_name_in_one_header_are_ambiguous() -> None:
+    page = _page(CAPTION, _line(115, ("Model", 100), ("n", 200), ("n", 260)),
+                 _line(128, ("Ours", 100), ("71.4", 200), ("0.52", 260)))
+    read = read_crossing(page, "Table 1", "Ours", "n")
+    assert isinstance(read, NotCrossed) and "2 headers 'n'" in read
+
+
+def test_a_header_repeated_over_a_later_block_heads_that_block() -> None:
+    page = _page(CAPTION, HEADER, *ROWS,
+                 _line(160, ("Metric", 250), ("two", 285)),
+                 _line(172, ("Model", 100), ("Acc", 200), ("F1", 260)),
+                 _line(185, ("Other", 100), ("51.0", 200), ("0.30", 260)))
+    assert _cell(read_crossing(page, "Table 1", "Other", "Acc")) == "51.0"
+    assert _cell(read_crossing(page, "Table 1", "Ours", "Acc")) == "73.1"
+
+
+def test_the_region_ends_at_the_next_caption_and_at_running_text() -> None:
+    second = [_caption(170, 2, "Other", "results."),
+              _line(185, ("Model", 100), ("Acc", 200), ("F1", 260)),
+              _line(198, ("Other", 100), ("51.0", 200), ("0.30", 260))]
+    prose = _text(70, "As", "the", "table", "below", "shows,", "the", "model", "Other", "reaches", "51.0", "in",
+                  "accuracy", "here", "and", "more", "than", "that", "elsewhere.")
+    page = _page(prose, CAPTION, HEADER, *ROWS, *second)
+    wrong = read_crossing(page, "Table 1", "Other", "Acc")  # a row of Table 2 cited in Table 1
+    assert isinstance(wrong, NotCrossed) and "no line" in wrong and "'Other'" in wrong
+    assert _cell(read_crossing(page, "Table 2", "Other", "Acc")) == "51.0"
+    assert [len(r.lines) for r in table_regions(page, "Table 1")] == [3]
+
+
+def test_a_caption_between_two_tables_takes_the_one_set_closer() -> None:
+    # Table 1 above its caption, Table 2 under its own caption set closer to it than to Table 1's caption
+    page = _page(HEADER, *ROWS,
+                 _caption(152, 1, "First."),
+                 _caption(180, 2, "Second."),
+                 _line(196, ("Model", 100), ("Acc", 200), ("F1", 260)),
+                 _line(208, ("Ours", 100), ("51.0", 200), ("0.30", 260)))
+    assert _cell(read_crossing(page, "Table 1", "Ours", "Acc")) == "73.1"
+    assert _cell(read_crossing(page, "Table 2", "Ours", "Acc")) == "51.0"
+
+
+def test_a_header_centred_close_under_the_caption_is_the_tables() -> None:
+    caption = _caption(100, 1, "Scores")
+    centre = (caption[0].x0 + caption[-1].x1) / 2
+    page = _page(caption,  # the header's gaps between cells tell it from a caption's second line
+                 _line(113, ("System", centre - 60), ("Parse", centre - 5), ("Tag", centre + 40)),
+                 _line(126, ("Tuned", centre - 60), ("64.8", centre - 5), ("90.1", centre + 40)))
+    assert _cell(read_crossing(page, "Table 1", "Tuned", "Tag")) == "90.1"
+
+
+def test_no_caption_on_the_page_reads_nothing() -> None:
+    read = read_crossing(_page(HEADER, *ROWS, number=4), "Table 1", "Ours", "Acc")
+    assert isinstance(read, NotCrossed) and "no block of lines beside a caption of Table 1 on page 4" in read
+
+
+def test_a_repeated_label_is_read_by_its_number_only_where_printed_per_row() -> None:
+    page = _page(CAPTION, HEADER,
+                 _line(128, ("AF", 100), ("0.990", 200), ("0.50", 260)),
+                 _line(140, ("AF", 100), ("1.000", 200), ("0.52", 260)))
+    assert _cell(read_crossing(page, "Table 1", "AF #2", "Acc")) == "1.000"
+    assert isinstance(read_crossing(page, "Table 1", "AF #3", "Acc"), NotCrossed)
+    beside = _page(CAPTION, HEADER,  # 'AF' set once beside two lines of numbers: which is #1 is not read
+                   _line(128, ("0.990", 200), ("0.50", 260)),
+                   _line(134, ("AF", 100)),
+                   _line(137, ("1.000", 200), ("0.52", 260)))
+    read = read_crossing(beside, "Table 1", "AF #1", "Acc")
+    assert isinstance(read, NotCrossed) and "beside more than one line" in read
+
+
+# -- through the review's cell check ---------------------------------------------------------------------
+
+
+def _doc(page: PageWords) -> Extraction:
+    return Extraction(pages=(" ".join(w.text for w in page.words),), extractor="synthetic", words=(page,))
+
+
+# The grid reader cannot place this header: 'Acc' and 'F1' stand over cells it reads as one column
+GRID_UNREAD = _page(CAPTION, _line(115, ("Model", 100), ("Acc", 200), ("F1", 260)),
+                    _line(122, ("Zero-shot", 100)),
+                    _line(134, ("Ours", 100), ("61.0", 200), ("0.40", 260)),
+                    _line(146, ("Fine-tuned", 100)),
+                    _line(158, ("Ours", 100), ("73.1", 200), ("0.52", 260)))
+
+
+def test_the_review_reads_the_crossing_where_the_grid_cannot_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = _doc(GRID_UNREAD)
+    monkeypatch.setattr(cells, "READINGS", ("grid", "crossing"))
+    monkeypatch.setattr(cells.CellAt, "_find_in_grid", lambda self, doc: Unread("the grid could not"))
+    passed = TableCell("r", "table cell", 1, "Table 1", "Fine-tuned / Ours", "Acc", "73.1").check(doc)
+    assert passed.outcome == PASS
+    assert "read where the two cross" in passed.detail
+    slip = TableCell("r", "table cell", 1, "Table 1", "Fine-tuned / Ours", "Acc", "61.0").check(doc)
+    assert slip.outcome == FAIL and "has 73.1" in slip.detail and "read where the two cross" in slip.detail
+    unit = CellUnit("r", "unit", 1, "Table 1", "Zero-shot / Ours", "F1", "dimensionless", ()).check(doc)
+    assert unit.outcome == PASS
+    unread = TableCell("r", "table cell", 1, "Table 1", "Ours", "Acc", "73.1").check(doc)
+    assert unread.outcome == CANNOT_CHECK
+    assert "the grid could not; nor where the row and the column cross: 2 lines print" in unread.detail
+
+
+def test_the_crossing_never_overrules_a_grid_that_found_the_cell() -> None:
+    doc = _doc(_page(CAPTION, HEADER, *ROWS))
+    spot = cells.CellAt("r", "table cell", 1, "Table 1", "Ours", "F1").locate(doc)
+    assert isinstance(spot, cells.Located) and not spot.crossed
+    assert "read where" not in spot.where
+
+
+def test_without_the_crossing_the_grid_leaves_the_cell_unread(monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = _doc(GRID_UNREAD)
+    monkeypatch.setattr(cells, "READINGS", ("grid",))
+    monkeypatch.setattr(cells.CellAt, "_find_in_grid", lambda self, doc: Unread("the grid could not"))
+    assert TableCell("r", "table cell", 1, "Table 1", "Fine-tuned / Ours", "Acc", "73.1").check(doc).outcome == (
+        CANNOT_CHECK)
+
+
+# -- real papers ---------------------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+PAPERS = next((p for p in (ROOT.parent / "shared" / "papers", Path("/work/shared/papers")) if p.is_dir()),
+              ROOT.parent / "shared" / "papers")
+corpus = pytest.mark.skipif(not PAPERS.is_dir() or poppler.find_pdftotext() is None,
+                            reason=f"the corpus of real papers is not at {PAPERS}, or poppler-utils is not installed")
+
+
+@functools.cache
+def _readings(slug: str) -> Readings:
+    return read_pdf(PAPERS / slug / "paper.pdf")
+
+
+def _gold(slug: str, table: str, page: int) -> list[dict[str, str]]:
+    with (PAPERS / slug / "cells.tsv").open(encoding="utf-8", newline="") as handle:
+        return [r for r in csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+                if r["table"] == table and int(r["page"]) == page]
+
+
+REAL = [
+    # row groups on label lines above their rows ('Alignment-based F-score'), headers on three levels
+    ("koyama-green-2024", "Table 2", 6),
+    # top-aligned \multirow groups ('A', 'B') beside row labels centred in their column; 'RMSE_CV' as typed
+    ("murrell-camb-2015", "Table 1", 15),
+    # three sub-tables under one caption below them, each titled ('TPR@K = 10') over its own repeated header
+    ("macha-classification-2023", "Table 6.4", 73),
+    # a small table beside running text whose header sits close under a centred caption
+    ("kumar-dialect-2025", "Table 1", 3),
+]
+
+
+@corpus
+@pytest.mark.parametrize(("slug", "table", "page"), REAL)
+def test_every_gold_cell_the_grid_leaves_unread_is_read_where_the_two_cross(slug: str, table: str,
+                                                                            page: int) -> None:
+    if not (PAPERS / slug).is_dir():
+        pytest.skip(f"{slug} is not in the corpus at {PAPERS}")
+    readings = _readings(slug)
+    gold = _gold(slug, table, page)
+    assert gold
+    crossed = 0
+    for cell in gold:
+        value = cell["printed"].split()[0].replace("\u2212", "-")
+        assertion = check_both(TableCell("t", "table cell", page, table, cell["row"], cell["column"], value),
+                               readings)
+        assert assertion.outcome == PASS, (cell, assertion.detail)
+        # the verdict, or the second extractor's opinion, says which reading found the cell
+        said = (assertion.detail or "") + (assertion.second.detail if assertion.second is not None else "")
+        crossed += "read where the two cross" in said
+    assert crossed > 0  # one extractor's grid leaves these cells unread
+
+
+@corpus
+def test_on_a_real_page_a_neighbours_value_fails_and_the_wrong_table_or_page_is_not_read() -> None:
+    slug, table, page = "koyama-green-2024", "Table 2", 6
+    if not (PAPERS / slug).is_dir():
+        pytest.skip(f"{slug} is not in the corpus at {PAPERS}")
+    readings = _readings(slug)
+    row, column = "Alignment-based F-score / M2", "Corpus-Level Metrics / CoNLL / r"
+    right = check_both(TableCell("t", "table cell", page, table, row, column, "0.623"), readings)
+    assert right.outcome == PASS and right.second is not None and "read where the two cross" in right.second.detail
+    neighbour = check_both(TableCell("t", "table cell", page, table, row, column, "0.644"), readings)
+    assert neighbour.outcome == FAIL and "has 0.623" in neighbour.second.detail  # type: ignore[union-attr]
+    for wrong in (TableCell("t", "table cell", page, "Table 3", row, column, "0.916"),
+                  TableCell("t", "table cell", page + 1, table, row, column, "0.916")):
+        assert check_both(wrong, readings).outcome == CANNOT_CHECK
+    pm = check_both(CellUncertainty("t", "uncertainty", page, table, row, column, "\u00b1 0.1", False), readings)
+    assert pm.outcome == FAIL and "no \u00b1 value" in pm.second.detail  # type: ignore[union-attr]
