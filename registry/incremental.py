@@ -20,7 +20,7 @@ the last run found is used again only where everything it read is as it was, as 
   that is no day) are worked out on every run; every other finding stays exact as time moves forward (a
   date in the past stays there). A clock set back runs in full.
 
-The rules over the whole folder (``checks.registry_rules``) and the warning on a record that did not
+The rules over the whole folder (``rules_registry.registry_rules``) and the warning on a record that did not
 load (``checks.report_unchecked``) run on every run, from what is kept. Anything this cannot answer
 exactly (another code version, folder or working folder; a damaged entry or one under another key; a
 file changed between being listed and read; more than ``_Suggestions.LIMIT`` ids to suggest for, where
