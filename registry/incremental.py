@@ -82,6 +82,26 @@ SEP = "\n"
 last_run: dict[str, Any] = {}
 
 
+class _Store:
+    """The parse cache, opened only when a file must be read: opening and closing it settles every row it holds
+    (about 0.9 of the 1.4 processor seconds of a run that reads nothing, at 10,000 results)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.store: ParseCache | None = None
+        self.tried = False
+
+    def opened(self) -> ParseCache | None:
+        if not self.tried:
+            self.tried = True
+            self.store = ParseCache.open(self.root)
+        return self.store
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
+
+
 class Unsure(Exception):
     """Something the kept index cannot answer exactly: the run goes in full."""
 
@@ -92,7 +112,7 @@ def validate(root: Path, now: dt.datetime, listed: list[Any] | None = None) -> R
     ``listed``: the record files under ``root`` as ``memo.tree_state`` found them, where it has walked it already.
     """
     started = time.time_ns()
-    store = ParseCache.open(root)
+    store = _Store(root)
     try:
         with gc_paused():
             index = _recall(root)
@@ -108,8 +128,7 @@ def validate(root: Path, now: dt.datetime, listed: list[Any] | None = None) -> R
             last_run.clear()
             last_run.update(run.done)
     finally:
-        if store is not None:
-            store.close()
+        store.close()
     _keep(root, index, now, started)
     return report
 
@@ -120,8 +139,8 @@ def validate(root: Path, now: dt.datetime, listed: list[Any] | None = None) -> R
 class _Run:
     """One validation of ``root`` that reads and updates ``index``."""
 
-    def __init__(self, root: Path, now: dt.datetime, index: dict[str, Any], store: ParseCache | None) -> None:
-        self.root, self.now, self.index, self.store = root, now, index, store
+    def __init__(self, root: Path, now: dt.datetime, index: dict[str, Any], store: _Store) -> None:
+        self.root, self.now, self.index, self._store = root, now, index, store
         self.files: dict[str, Any] = index["files"]
         self.units: dict[str, list[Any]] = index["units"]
         self.reads = _Reads()
@@ -133,6 +152,10 @@ class _Run:
         self._kinds: set[str] | None = None
         self._ids: dict[tuple[str, ...] | None, list[str]] = {}
         self.done: dict[str, Any] = {"run": "full", "read": 0, "checked": 0}
+
+    @property
+    def store(self) -> ParseCache | None:
+        return self._store.opened()
 
     # -- in full ---------------------------------------------------------------------------------
 
@@ -173,8 +196,8 @@ class _Run:
         new: dict[str, Any] = {}
         loaded: dict[str, tuple[Record, LoadedYaml]] = {}
         listed = [(parts, name) for _, parts, name, _ in changed]
-        for (key, _, _, sig), (path, doc) in zip(changed, documents(listed, self.store, inside=self.root),
-                                                  strict=True):
+        read = documents(listed, self.store, inside=self.root) if listed else iter(())
+        for (key, _, _, sig), (path, doc) in zip(changed, read, strict=True):
             new[key], record = _outcome(self.root, key, path, doc, sig)
             if record is not None:
                 loaded[key] = (record, doc)  # type: ignore[assignment]
