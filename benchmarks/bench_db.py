@@ -236,8 +236,11 @@ note: Checked.
 # -- measurements ---------------------------------------------------------------------------
 
 
-def run(args: Sequence[str], env: dict[str, str], *, quiet_exit: bool = False) -> tuple[float, float]:
-    """(wall seconds, peak resident MiB) of one fresh ``python`` process running ``args``."""
+def run(args: Sequence[str], env: dict[str, str], *, quiet_exit: bool = False) -> tuple[float, float, float]:
+    """(wall seconds, peak resident MiB, processor seconds) of one fresh ``python`` process running ``args``.
+
+    The processor seconds (user and system, the child's own) say what the run cost where other processes share
+    the machine: its wall seconds then grow with their load, its processor seconds much less."""
     started = time.perf_counter()
     child = subprocess.Popen([sys.executable, *args], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE)
@@ -247,7 +250,7 @@ def run(args: Sequence[str], env: dict[str, str], *, quiet_exit: bool = False) -
     errors = child.stderr.read().decode() if child.stderr else ""
     if child.returncode != 0 and not quiet_exit:
         raise SystemExit(f"{' '.join(args)} failed ({child.returncode}):\n{errors}")
-    return seconds, usage.ru_maxrss / 1024
+    return seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 def best(args: Sequence[str], env: dict[str, str], times: int = 5) -> float:
@@ -384,26 +387,36 @@ def one_edit(root: Path, edit: str, *, undo: bool = False) -> None:
         (renamed.rename(result) if undo else result.rename(renamed))
 
 
-def measure_size(size: int, base: Path, env: dict[str, str]) -> tuple[int, dict[str, tuple[float, float]]]:
-    """The number of records, and every measurement of one size: name -> (wall seconds, peak MiB)."""
+def measure_size(size: int, base: Path, env: dict[str, str], *, validate_only: bool = False,
+                 ) -> tuple[int, dict[str, tuple[float, float, float]]]:
+    """The number of records, and every measurement of one size: name -> (wall seconds, peak MiB, CPU seconds)."""
     root = base / f"records-{size}"
     if root.exists():
         shutil.rmtree(root)
     count = generate(root, size)
     cache_home = Path(env["XDG_CACHE_HOME"])
     records = ["--records", str(root)]
-    figures: dict[str, tuple[float, float]] = {}
+    figures: dict[str, tuple[float, float, float]] = {}
     shutil.rmtree(cache_home, ignore_errors=True)
     validate = ["-m", "registry", "validate", *records]
+    kept = [cache_home / "registry" / name for name in ("reports", "incremental")]
     figures["validate cold"] = run(validate, env)
     time.sleep(2.1)  # the files now lie over two seconds in the past: a report of them may be kept
-    shutil.rmtree(cache_home / "registry" / "reports", ignore_errors=True)
+    for folder in kept:
+        shutil.rmtree(folder, ignore_errors=True)
     figures["validate warm"] = run(validate, env)  # a full run through the parse cache (the report then kept)
-    figures["validate unchanged"] = run(validate, env)  # the kept report
+    figures["validate unchanged"] = run(validate, env)  # the kept report (registry/memo.py)
+    shutil.rmtree(kept[0], ignore_errors=True)
+    figures["validate no change"] = run(validate, env)  # no kept report: incremental, nothing to read again
     for edit in ONE_EDITS:
         one_edit(root, edit)
+        time.sleep(2.1)  # as a curator's edit is: not within two seconds of the run
         figures[f"validate 1 {edit}"] = run(validate, env, quiet_exit=True)  # a rename breaks the file's name
         one_edit(root, edit, undo=True)
+        run(validate, env, quiet_exit=True)  # the undo, not measured: each measured run sees one change
+    if validate_only:
+        shutil.rmtree(root, ignore_errors=True)
+        return count, figures
     out = base / "bench.db"
     shutil.rmtree(cache_home, ignore_errors=True)
     figures["db build cold"] = run(["-m", "registry", "db", "build", *records, "--out", str(out)], env)
@@ -422,6 +435,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000", help="comma-separated numbers of results")
     parser.add_argument("--keep", type=Path, help="generate into this folder (default: a temporary one)")
+    parser.add_argument("--no-startup", action="store_true", help="skip the start-up figures")
+    parser.add_argument("--validate-only", action="store_true",
+                        help="measure validate only (no db build, no baselines: no ratios to them)")
     parser.add_argument("--baseline", nargs=2, metavar=("NAME", "ROOT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.baseline:
@@ -437,27 +453,33 @@ def main() -> None:
         for key, value in provenance().items():
             print(f"# {key}: {value}")
         print()
-        print("start-up (best of 5, wall seconds)")
-        for name, seconds in startup(env).items():
-            print(f"  {name:<52} {seconds:6.3f} s")
-        print()
-        header = (f"{'results':>8} {'records':>8} | {'measurement':<18} | {'seconds':>8} | {'records/s':>10} | "
-                  f"{'peak MiB':>8} | {'jsonschema/ours':>15} | {'PyYAML+Pydantic/ours':>20}")
+        if not args.no_startup:
+            print("start-up (best of 5, wall seconds)")
+            for name, seconds in startup(env).items():
+                print(f"  {name:<52} {seconds:6.3f} s")
+            print()
+        header = (f"{'results':>8} {'records':>8} | {'measurement':<18} | {'seconds':>8} | {'CPU s':>7} | "
+                  f"{'records/s':>10} | {'peak MiB':>8} | {'cold/ours':>9} | {'jsonschema/ours':>15} | "
+                  f"{'PyYAML+Pydantic/ours':>20}")
         print(header)
         print("-" * len(header))
         for size in sizes:
-            records, figures = measure_size(size, base, env)
-            schema_s, loop_s = figures["jsonschema"][0], figures["pyyaml-pydantic"][0]
-            for name, (seconds, mib) in figures.items():
+            records, figures = measure_size(size, base, env, validate_only=args.validate_only)
+            schema_s, loop_s = (figures[name][0] if name in figures else float("nan") for name in BASELINES)
+            cold_s = figures["validate cold"][0]
+            for name, (seconds, mib, cpu) in figures.items():
                 ours = name not in BASELINES
-                ratios = (f"{schema_s / seconds:>14.1f}x | {loop_s / seconds:>19.1f}x" if ours
-                          else f"{'':>15} | {'':>20}")
-                print(f"{size:>8,} {records:>8,} | {name:<18} | {seconds:>7.2f}s | {records / seconds:>10,.0f} | "
-                      f"{mib:>8,.0f} | {ratios}", flush=True)
+                ratios = (f"{cold_s / seconds:>8.1f}x | {schema_s / seconds:>14.1f}x | {loop_s / seconds:>19.1f}x"
+                          if ours else f"{'':>9} | {'':>15} | {'':>20}")
+                print(f"{size:>8,} {records:>8,} | {name:<18} | {seconds:>7.2f}s | {cpu:>6.2f}s | "
+                      f"{records / seconds:>10,.0f} | {mib:>8,.0f} | {ratios}", flush=True)
         print()
-        print("cold: the parse cache empty (every file read and parsed; the cache filled); warm: a full run through "
-              "the parse cache; unchanged: nothing changed since the warm run (the kept report, registry/memo.py); "
-              "1 edit/add/remove/rename: one file changed after a warm run (a full run through the parse cache).")
+        print("cold: the parse cache empty (every file read and parsed; the cache and the incremental index filled); "
+              "warm: a full run through the parse cache (no kept report, no index); unchanged: nothing changed since "
+              "(the kept report, registry/memo.py); no change: nothing changed, the kept report removed (an "
+              "incremental run that reads no file); 1 edit/add/remove/rename: one file changed since the last run "
+              "(incremental, registry/incremental.py); db build 1 edit: a warm build after one edit. "
+              "cold/ours: validate cold's wall seconds over this one's.")
         for name, text in BASELINES.items():
             print(f"{name}: {text}; no key lines, no cross-record checks.")
     finally:

@@ -43,7 +43,7 @@ from registry.models.records import Direction, EvidenceProperty, ReviewStatus
 from registry.models.values import Aggregate, Derivation, Operation, RangeUpper, Uncertainty, UncertaintyKind
 from registry.numbers import MINUS_SIGNS, decimals, numbers_in, parse_printed, printed_pattern, shown, why_not_a_number
 from registry.report import Report, format_path
-from registry.rules_registry import kind_rules, registry_rules
+from registry.rules_registry import kind_rules, record_rules, registry_rules
 from registry.textsafe import excerpt
 from registry.uncertainty_kinds import SPREADS
 from registry.units import bytes_in_unit
@@ -60,27 +60,57 @@ def check_registry(registry: Registry, report: Report, *, now: dt.datetime | Non
     run checks them all): each rule's quick test of a record that is fine comes first, and a
     message is only worked out for a record that has a problem.
     """
-    now = now or dt.datetime.now(dt.UTC)
-    unchecked: dict[str, list[str]] = {}
-    checker = _Checker(registry, report, None, unchecked, _Suggestions(registry), now)  # type: ignore[arg-type]
-    own_rules: dict[type[Record], Callable[[Record, _Checker], None] | None] = {}
+    checker = start(registry, report, now)
+    rules = RuleTable()
     for record in registry.records.values():
-        checker.record = record
-        checker.identity()
-        checker.references()
-        checker.missing_metadata()
-        checker.dates()
-        checker.values()
-        checker.locator()
-        model = type(record)
-        if model not in own_rules:  # once per kind: singledispatch's own lookup costs a microsecond a call
-            found = kind_rules.dispatch(model)
-            own_rules[model] = None if found is kind_rules.dispatch(object) else found
-        rules = own_rules[model]
-        if rules is not None:
-            rules(record, checker)
+        check_record(checker, record, rules)
     for registry_rule in registry_rules:
         registry_rule(registry, report)
+    report_unchecked(registry, report, checker.unchecked)
+    return report
+
+
+def start(registry: Registry, report: Report, now: dt.datetime | None) -> _Checker:
+    """The checker of one run (``now``: the moment dates are compared with, by default the clock's)."""
+    return _Checker(registry, report, None, {}, _Suggestions(registry),  # type: ignore[arg-type]
+                    now or dt.datetime.now(dt.UTC))
+
+
+class RuleTable:
+    """A kind's own rules, looked up once per kind: singledispatch's own lookup costs a microsecond a call."""
+
+    def __init__(self) -> None:
+        self.found: dict[type[Record], Callable[[Record, _Checker], None] | None] = {}
+
+    def __call__(self, model: type[Record]) -> Callable[[Record, _Checker], None] | None:
+        if model not in self.found:
+            rules = kind_rules.dispatch(model)
+            self.found[model] = None if rules is kind_rules.dispatch(object) else rules
+        return self.found[model]
+
+
+def check_record(checker: _Checker, record: Record, rules: RuleTable) -> None:
+    """Every rule about one record: what it finds goes to ``checker.report`` (and ``checker.unchecked``).
+
+    The unit ``registry.incremental`` keeps: what it finds depends only on the record and on what the
+    rules look up in ``checker.registry``.
+    """
+    checker.record = record
+    checker.identity()
+    checker.references()
+    checker.missing_metadata()
+    checker.dates()
+    checker.values()
+    checker.locator()
+    own = rules(type(record))
+    if own is not None:
+        own(record, checker)
+    for rule in record_rules:
+        rule(record, checker)
+
+
+def report_unchecked(registry: Registry, report: Report, unchecked: dict[str, list[str]]) -> None:
+    """One warning on each record that did not load, for the references to it that wait until it does."""
     for record_id, referrers in unchecked.items():
         path = registry.failed[record_id]
         report.add(codes.REFERENCES_UNCHECKED.issue(
@@ -88,7 +118,6 @@ def check_registry(registry: Registry, report: Report, *, now: dt.datetime | Non
             message=f"this record did not load, so the {len(referrers)} reference(s) to it (from {referrers[0]}"
                     f"{' and others' if len(referrers) > 1 else ''}) are checked only once its errors are fixed",
         ))
-    return report
 
 
 class _Suggestions:

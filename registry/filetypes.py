@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import stat
 
+#: The names of record files (a leaf here, so that a walk needing only names imports no models).
+RECORD_SUFFIXES = (".yaml", ".yml")
+
 SPECIAL = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
            (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 

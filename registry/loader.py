@@ -21,16 +21,15 @@ from registry import codes
 from registry.cache import ParseCache
 from registry.collector import gc_paused
 from registry.errors import RecordFileError, RegistryError, UnknownRecordError, WrongKindError
+from registry.filetypes import RECORD_SUFFIXES
 from registry.models import KIND_MODELS, Record
 from registry.models.fields import FieldPath, references_in
 from registry.reading import documents
-from registry.report import Report, format_path
+from registry.report import Issue, Report, format_path
 from registry.textsafe import EXCERPT_CHARS, excerpt
 from registry.yamlio import LoadedYaml
 
 R = TypeVar("R", bound=Record)
-
-RECORD_SUFFIXES = (".yaml", ".yml")
 
 
 @dataclass
@@ -48,6 +47,7 @@ class Registry:
     _ids: tuple[int, dict[tuple[str, ...] | None, list[str]]] | None = field(default=None, repr=False, compare=False)
     _referrers: tuple[int, dict[tuple[str, type, str], list[Any]]] | None = field(default=None, repr=False,
                                                                                   compare=False)
+    _kinds: tuple[int, frozenset[type[Record]]] | None = field(default=None, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.records)
@@ -86,6 +86,12 @@ class Registry:
             cache[kinds] = sorted(i for i, r in self.records.items() if kinds is None or r.kind_token in kinds)
         return cache[kinds]
 
+    def holds(self, *models: type[Record]) -> bool:
+        """Whether any record is of one of ``models`` (the models present are found once per registry)."""
+        if self._kinds is None or self._kinds[0] != len(self.records):
+            self._kinds = (len(self.records), frozenset(type(record) for record in self.records.values()))
+        return any(issubclass(present, models) for present in self._kinds[1])
+
     def of_kind(self, model: type[R]) -> list[R]:
         return sorted((r for r in self.records.values() if isinstance(r, model)), key=lambda r: r.id)
 
@@ -100,10 +106,14 @@ class Registry:
         memo = self._referrers[1]
         key = (record_id, model, field_name)
         if key not in memo:
-            found = {other.id: other for other, path in self.links_to(record_id)
-                     if isinstance(other, model) and path[0] == field_name}
-            memo[key] = [found[name] for name in sorted(found)]
+            memo[key] = self._find_referrers(record_id, model, field_name)
         return list(memo[key])
+
+    def _find_referrers(self, record_id: str, model: type[R], field_name: str) -> list[R]:
+        """The back links of ``referrers``, found afresh from ``links_to``."""
+        found = {other.id: other for other, path in self.links_to(record_id)
+                 if isinstance(other, model) and path[0] == field_name}
+        return [found[name] for name in sorted(found)]
 
     def links_to(self, record_id: str) -> list[tuple[Record, FieldPath]]:
         """Every (record, field path) whose reference names ``record_id``, in the order records were loaded.
@@ -202,9 +212,14 @@ def load_registry(root: Path, *, cache: bool | None = None, jobs: int | None = N
             store.close()
     report.records = len(registry.records)
     if not found:
-        report.add(codes.NO_RECORDS.issue(str(root), None, f"no record files (*.yaml) under {str(root)!r}; point "
-                                          "{records} at the folder that holds '<kind>/<id>.yaml' files"))
+        report.add(no_records(root))
     return registry, report
+
+
+def no_records(root: Path) -> Issue:
+    """The issue of a records folder that holds no record file (a wrong folder named)."""
+    return codes.NO_RECORDS.issue(str(root), None, f"no record files (*.yaml) under {str(root)!r}; point "
+                                  "{records} at the folder that holds '<kind>/<id>.yaml' files")
 
 
 def _load_file(path: Path, doc: LoadedYaml | RecordFileError, registry: Registry, report: Report) -> None:

@@ -36,6 +36,7 @@ from typing import Any
 
 from registry import cache as cache_module
 from registry import codes
+from registry.filetypes import RECORD_SUFFIXES
 from registry.report import Issue, Report, Severity
 
 #: Bump when what is kept changes meaning.
@@ -61,13 +62,18 @@ class Tree:
     newest_ns: int
 
 
-def tree_state(root: Path) -> Tree:
-    """A digest of every entry under ``root`` (sorted walk, links not followed but their targets described)."""
+def tree_state(root: Path, records: list[Any] | None = None) -> Tree:
+    """A digest of every entry under ``root`` (sorted walk, links not followed but their targets described).
+
+    With ``records``, each record file seen on the way is added to it as (parts below root, path, (size,
+    modification and change times, inode); None for a link), the files ``loader.scan_record_files`` would
+    yield: the incremental run needs no second walk.
+    """
     digest = hashlib.blake2b(digest_size=32)
     newest = 0
-    pending = [(str(root), "")]
+    pending: list[tuple[str, str, tuple[str, ...] | None]] = [(str(root), "", ())]
     while pending:
-        folder, shown = pending.pop()
+        folder, shown, parts = pending.pop()
         try:
             with os.scandir(folder) as entries:
                 listed = sorted(entries, key=lambda entry: entry.name)
@@ -84,12 +90,28 @@ def tree_state(root: Path) -> Tree:
             newest = max(newest, status.st_mtime_ns, status.st_ctime_ns)
             line = (f"{name}\0{status.st_mode}\0{status.st_size}\0{status.st_mtime_ns}\0{status.st_ctime_ns}\0"
                     f"{status.st_ino}")
+            inner = None if parts is None or entry.name.startswith(".") else (*parts, entry.name)  # hidden: no records
             if stat.S_ISLNK(status.st_mode):
                 line += f"\0{_link(entry.path)}"
             elif stat.S_ISDIR(status.st_mode):
-                pending.append((entry.path, name))
+                pending.append((entry.path, name, inner))
+            if records is not None and inner is not None and entry.name.endswith(RECORD_SUFFIXES):
+                _record_file(records, entry, inner, status)
             digest.update(f"{line}\n".encode("utf-8", "surrogatepass"))
     return Tree(digest.hexdigest(), newest)
+
+
+def _record_file(records: list[Any], entry: os.DirEntry[str], parts: tuple[str, ...], status: os.stat_result,
+                 ) -> None:
+    """Add a record file as ``loader.scan_record_files`` tells them (a file, or a link to one)."""
+    if stat.S_ISREG(status.st_mode):
+        records.append((parts, entry.path, (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)))
+        return
+    try:
+        if stat.S_ISLNK(status.st_mode) and entry.is_file():
+            records.append((parts, entry.path, None))
+    except OSError:
+        pass
 
 
 def _link(path: str) -> str:
@@ -157,7 +179,7 @@ def recall(root: Path, tree: Tree, now: dt.datetime) -> Report | None:
 def keep(root: Path, tree: Tree, now: dt.datetime, report: Report) -> None:
     """Keep ``report`` for ``root`` where a later run may take it exactly; otherwise remove what was kept."""
     path = _entry_path(root)
-    _remove_stale(path.parent)
+    remove_stale(path.parent)
     reusable = (tree.newest_ns < now.timestamp() * 1e9 - RACY_NS
                 and not any(issue.code in UNSETTLED_CODES for issue in report.issues) and cache_module.key_is_kept())
     try:
@@ -183,7 +205,7 @@ def keep(root: Path, tree: Tree, now: dt.datetime, report: Report) -> None:
         pass  # a cache that cannot be written costs the next run its time, never its result
 
 
-def _remove_stale(folder: Path) -> None:
+def remove_stale(folder: Path) -> None:
     """Remove the kept reports of folders no run has validated for ``cache.STALE_S`` (moved, deleted, renamed)."""
     oldest = dt.datetime.now(dt.UTC).timestamp() - cache_module.STALE_S
     try:

@@ -1,10 +1,10 @@
 """Where validation rules are registered: a leaf that the rule modules and the runner both import.
 
 A kind's own rules register on ``kind_rules`` for its model class (``@kind_rules.register``), so a
-new kind adds rules without a dispatch chain; rules over the records folder as a whole append to
-``registry_rules``. The runner (``registry.checks``) imports the rule modules from one list,
-``RULE_MODULES`` there, as datasette registers its default plugins; no rule module imports the
-runner back.
+new kind adds rules without a dispatch chain; rules every record obeys append to ``record_rules``,
+rules over the records folder as a whole to ``registry_rules``. The runner (``registry.checks``)
+imports the rule modules from one list, ``RULE_MODULES`` there, as datasette registers its default
+plugins; no rule module imports the runner back.
 """
 
 from __future__ import annotations
@@ -36,5 +36,11 @@ def kind_rules(record: Record, check: RecordCheck) -> None:
     """The rules of a record's own kind (registered per model class); most kinds have none."""
 
 
-#: Rules over the records folder as a whole rather than one record.
+#: Rules every record obeys, whatever its kind (each tells the kinds it checks apart itself). What one finds about
+#: a record depends only on it and on what it looks up in the registry, which is what lets
+#: ``registry.incremental`` keep it.
+record_rules: list[Callable[[Record, RecordCheck], None]] = []
+
+#: Rules over the records folder as a whole rather than one record: they run in full on every run, incremental
+#: or not.
 registry_rules: list[Callable[[Registry, Report], None]] = []

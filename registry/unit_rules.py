@@ -4,38 +4,33 @@ A ``unit_detail`` 'Printed as <form>' says how the page prints the value's unit;
 how another unit is printed and never this one ('Printed as ms' on a count, 'Printed as Sequences/s'
 on a dimensionless score), one of the two fields is wrong. ``registry review`` checks the same
 agreement against the page; this rule catches it without the PDF. Registered on
-``registry.rules_registry.registry_rules`` (``registry.checks.RULE_MODULES`` lists this module), and reported under
+``registry.rules_registry.record_rules`` (``registry.checks.RULE_MODULES`` lists this module), and reported under
 ``codes.UNIT_DETAIL_MISMATCH``.
 """
 
 from __future__ import annotations
 
 from registry import codes
-from registry.loader import Registry
-from registry.models import Result
-from registry.report import Report
-from registry.rules_registry import registry_rules
+from registry.models import Record, Result
+from registry.rules_registry import RecordCheck, record_rules
 from registry.units import other_units_printed_as, printed_forms
 
 
-def _unit_detail_agrees(registry: Registry, report: Report) -> None:
-    """Each result whose unit_detail names a printed form only of other units than its own is reported."""
-    for record in registry.records.values():
-        if not isinstance(record, Result):
-            continue
-        form = record.unit_form
-        field = "unit_printed" if record.unit_printed is not None else "unit_detail"
-        others = other_units_printed_as(form, record.unit) if form is not None else []
-        if not others:
-            continue
-        known = printed_forms(record.unit)
-        own = f"is printed as {', '.join(known)}" if known else "is printed without a unit"
-        report.add(codes.UNIT_DETAIL_MISMATCH.issue(
-            registry.relpath(record.id), registry.line_of(record.id, (field,)), record_id=record.id,
-            field=field,
-            message=f"{field} says the value is printed as '{form}', which is how {' or '.join(others)} is "
-                    f"printed, but the unit is {record.unit}, which {own}; make unit the printed unit "
-                    f"({others[0]}) or correct {field}"))
+def _unit_detail_agrees(record: Record, check: RecordCheck) -> None:
+    """A result whose unit_detail names a printed form only of other units than its own is reported."""
+    if not isinstance(record, Result):
+        return
+    form = record.unit_form
+    field = "unit_printed" if record.unit_printed is not None else "unit_detail"
+    others = other_units_printed_as(form, record.unit) if form is not None else []
+    if not others:
+        return
+    known = printed_forms(record.unit)
+    own = f"is printed as {', '.join(known)}" if known else "is printed without a unit"
+    check.add(codes.UNIT_DETAIL_MISMATCH,
+              f"{field} says the value is printed as '{form}', which is how {' or '.join(others)} is "
+              f"printed, but the unit is {record.unit}, which {own}; make unit the printed unit "
+              f"({others[0]}) or correct {field}", (field,))
 
 
-registry_rules.append(_unit_detail_agrees)
+record_rules.append(_unit_detail_agrees)

@@ -68,10 +68,11 @@ def test_an_unchanged_registry_is_not_validated_again(cli, records_dir: Path, cl
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     first = cli("validate", "--records", records_dir)
     calls: list[Path] = []
-    import registry.checks
+    import registry.incremental
 
-    real = registry.checks.validate
-    monkeypatch.setattr(registry.checks, "validate", lambda root, **kw: (calls.append(root), real(root, **kw))[1])
+    real = registry.incremental.validate
+    monkeypatch.setattr(registry.incremental, "validate",
+                        lambda root, *args: (calls.append(root), real(root, *args))[1])
     again = cli("validate", "--records", records_dir)
     assert (again.exit_code, again.output) == (first.exit_code, first.output) and calls == []
     (records_dir / "result" / f"{RESULT_11}.yaml").unlink()
@@ -83,10 +84,11 @@ def test_a_file_changed_just_before_the_run_is_never_trusted(cli, records_dir: P
     """Within two seconds of a file's change, a second change could keep its time stamps: nothing is kept."""
     cli("validate", "--records", records_dir)
     calls: list[Path] = []
-    import registry.checks
+    import registry.incremental
 
-    real = registry.checks.validate
-    monkeypatch.setattr(registry.checks, "validate", lambda root, **kw: (calls.append(root), real(root, **kw))[1])
+    real = registry.incremental.validate
+    monkeypatch.setattr(registry.incremental, "validate",
+                        lambda root, *args: (calls.append(root), real(root, *args))[1])
     cli("validate", "--records", records_dir)
     assert calls == [records_dir], "the files were copied just now: the report was not kept"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -82,18 +82,22 @@ def validate_command(
 
 def _validated(records: Path, *, cache: bool) -> Report:
     """The report of ``records``: the one kept from the last run where nothing it read has changed
-    (``registry.memo``), else a full run's (then kept). Without the cache, always a full run."""
+    (``registry.memo``), else an incremental run's (``registry.incremental``: what changed is checked
+    again, the rest taken from the last run; then kept). Without the cache, always a full run."""
     from registry import cache as cache_module
     from registry import memo
 
     now = memo.now()
     if not cache or not cache_module.enabled() or not records.is_dir():
         return _full_run(records, cache, now)
-    tree = memo.tree_state(records)  # before the run: a file changed during it makes the kept report stale
+    listed: list[Any] = []
+    tree = memo.tree_state(records, listed)  # before the run: a file changed during it makes the kept report stale
     kept = memo.recall(records, tree, now)
     if kept is not None:
         return kept
-    report = _full_run(records, cache, now)
+    from registry import incremental
+
+    report = incremental.validate(records, now, listed)
     memo.keep(records, tree, now, report)
     return report
 

@@ -1,6 +1,7 @@
 """The validation rules of curation: chains of corrections and retractions, and unfinished batch writes.
 
-Registered on ``registry.rules_registry`` (``kind_rules`` per kind, ``registry_rules`` for the folder);
+Registered on ``registry.rules_registry`` (``kind_rules`` per kind, ``record_rules`` for every record,
+``registry_rules`` for the folder);
 ``registry.checks.RULE_MODULES`` lists this module, so ``registry validate`` runs them with every other
 rule. Each reports under a code declared in ``registry.codes``.
 """
@@ -13,10 +14,10 @@ from registry.display import reviews_of
 from registry.history import current_of, outdated_bases, replacing, retractions, superseding
 from registry.ids import a_kind
 from registry.loader import Registry, display_path
-from registry.models import Correction, Evidence, Result, Retraction, Review
+from registry.models import Correction, Evidence, Record, Result, Retraction, Review
 from registry.models.records import ReviewStatus
-from registry.report import Report, format_path
-from registry.rules_registry import RecordCheck, kind_rules, registry_rules
+from registry.report import Report
+from registry.rules_registry import RecordCheck, kind_rules, record_rules, registry_rules
 from registry.units import with_unit
 
 
@@ -122,33 +123,31 @@ def _retraction_target(retraction: Retraction, check: RecordCheck) -> None:
                   ("retracts",))
 
 
-def _built_on_current(registry: Registry, report: Report) -> None:
+def _built_on_current(record: Record, check: RecordCheck) -> None:
     """A current derived result or evidence row built on a superseded or withdrawn record holds an earlier value.
 
     A registry without corrections or retractions (most of them) has nothing to find: there the
     rule costs one look at each record's type.
     """
-    if not any(isinstance(record, (Correction, Retraction)) for record in registry.records.values()):
+    registry = check.registry
+    if not isinstance(record, (Result, Evidence)) or not registry.holds(Correction, Retraction):
         return
-    for record in [*registry.of_kind(Result), *registry.of_kind(Evidence)]:
-        for outdated in outdated_bases(registry, record):
-            what, follows = (("is derived from", "with the value that follows from it") if isinstance(record, Result)
-                             else ("states the value of", "stating its value"))
-            if outdated.current is None:
-                now = (f"{outdated.note}; no version of it is current: retract this record too, or correct it to "
-                       "stand on another")
-            else:
-                value = (f" ({with_unit(outdated.current.as_printed, outdated.current.unit)})"
-                         if isinstance(outdated.current, Result) else "")
-                now = (f"superseded: its current version is {outdated.current.id!r}{value}; file a correction of "
-                       f"this record that names it ({follows}), or retract this record")
-            report.add(codes.INPUT_NOT_CURRENT.issue(
-                registry.relpath(record.id), registry.line_of(record.id, outdated.path),
-                f"this {record.kind_token} {what} {outdated.record_id!r}, which is {now}",
-                record_id=record.id, field=format_path(outdated.path)))
+    for outdated in outdated_bases(registry, record):
+        what, follows = (("is derived from", "with the value that follows from it") if isinstance(record, Result)
+                         else ("states the value of", "stating its value"))
+        if outdated.current is None:
+            now = (f"{outdated.note}; no version of it is current: retract this record too, or correct it to "
+                   "stand on another")
+        else:
+            value = (f" ({with_unit(outdated.current.as_printed, outdated.current.unit)})"
+                     if isinstance(outdated.current, Result) else "")
+            now = (f"superseded: its current version is {outdated.current.id!r}{value}; file a correction of "
+                   f"this record that names it ({follows}), or retract this record")
+        check.add(codes.INPUT_NOT_CURRENT, f"this {record.kind_token} {what} {outdated.record_id!r}, which is {now}",
+                  outdated.path)
 
 
-registry_rules.append(_built_on_current)
+record_rules.append(_built_on_current)
 
 
 def _unfinished_batch(registry: Registry, report: Report) -> None:
