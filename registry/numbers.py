@@ -185,8 +185,9 @@ def _with_suffix(reading: Reading, rest: str, unit: str | None) -> Reading:
     """A number followed by more than a mark: a unit's sign ('%', 'GB', a count's 'B') is read where the unit
     says what it means (its own sign, or another unit of its dimension: '7B' in a count is 7000000000); anything
     else is advice naming the number and the unit to write (never a different value)."""
-    from registry.units import UNITS, printed_forms, unit_printed_as
+    from registry.units import table
 
+    units = table()
     suffix = rest.strip()
     text, number = reading.printed, reading.number
     ends = read_range(text, unit)
@@ -203,11 +204,11 @@ def _with_suffix(reading: Reading, rest: str, unit: str | None) -> Reading:
     if suffix.startswith(("\u00b1", "+/-", "+-")):
         return Reading(text, None, number,
                        advice=f"{text!r} holds an uncertainty: give the value alone here and the ± in 'uncertainty'")
-    if unit is not None and str(unit) in UNITS and reading.value is not None:
-        own = UNITS[str(unit)]
-        if suffix in printed_forms(str(unit)):
+    own = units.get(str(unit)) if unit is not None else None
+    if own is not None and reading.value is not None:
+        if suffix in units.printed_forms(own.token):
             return Reading(text, reading.value, number, suffix, reading.mark, reading.stop)
-        meant = [UNITS[t] for t in unit_printed_as(suffix) if UNITS[t].dimension is own.dimension]
+        meant = [units.spec(t) for t in units.unit_printed_as(suffix) if units.spec(t).dimension is own.dimension]
         if meant and meant[0].scale is not None and own.scale is not None:
             scaled = reading.value * meant[0].scale / own.scale
             return Reading(text, scaled, number, suffix, reading.mark, reading.stop)
@@ -219,15 +220,16 @@ def _with_suffix(reading: Reading, rest: str, unit: str | None) -> Reading:
 def _holds_more(text: str, number: str, printed_unit: str, unit: str | None = None) -> str:
     """Advice to write the number and the unit it is printed with: the same quantity, whatever the result's unit
     (of several units a sign may stand for, those of the result's unit's dimension, if any)."""
-    from registry.units import UNITS, unit_named, unit_printed_as
+    from registry.units import table
 
-    shared = unit_printed_as(printed_unit)
-    own = UNITS.get(str(unit)) if unit is not None else None
-    alike = [token for token in shared if own is not None and UNITS[token].dimension is own.dimension]
+    units = table()
+    shared = units.unit_printed_as(printed_unit)
+    own = units.get(str(unit)) if unit is not None else None
+    alike = [token for token in shared if own is not None and units.spec(token).dimension is own.dimension]
     shared = alike or shared
-    meant = unit_named(printed_unit)
+    meant = units.unit_named(printed_unit)
     named = (f"unit: {' or '.join(shared)} (the page's {printed_unit!r} may be either)" if len(shared) > 1
-             else f"unit: {shared[0]}" if shared else f"unit: {meant.value}" if meant else "the unit in 'unit'")
+             else f"unit: {shared[0]}" if shared else f"unit: {meant}" if meant else "the unit in 'unit'")
     return (f"{text!r} holds more than the number: write printed_value {number!r} and {named}; the unit as the page "
             "prints it goes in unit_printed")
 

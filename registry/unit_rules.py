@@ -1,11 +1,10 @@
-"""The validation rule that a result's unit_detail and its unit agree.
+"""The validation rules of units: unit records that fit the table, results in a known unit, unit_detail agreeing.
 
-A ``unit_detail`` 'Printed as <form>' says how the page prints the value's unit; where that form is
-how another unit is printed and never this one ('Printed as ms' on a count, 'Printed as Sequences/s'
-on a dimensionless score), one of the two fields is wrong. ``registry review`` checks the same
-agreement against the page; this rule catches it without the PDF. Registered on
-``registry.checks.registry_rules``, which imports this module, and reported under
-``codes.UNIT_DETAIL_MISMATCH``.
+A registry's unit records extend the built-in units (``registry.models.unit.accept`` says which fit);
+a result's ``unit`` is a token that must name one of them (a cross-reference like any other); and a
+``unit_detail`` 'Printed as <form>' must not name a form only other units are printed as
+('Printed as ms' on a count). ``registry review`` checks the last against the page; this rule catches
+it without the PDF. Registered on ``registry.checks.registry_rules``, which imports this module.
 """
 
 from __future__ import annotations
@@ -14,21 +13,49 @@ from registry import codes
 from registry.checks import registry_rules
 from registry.loader import Registry
 from registry.models import Result
+from registry.models.unit import UnitRecord, accept
 from registry.report import Report
-from registry.units import other_units_printed_as, printed_forms
+
+
+def _unit_records_fit(registry: Registry, report: Report) -> None:
+    """Each unit record whose token is taken, or whose printed form a unit of another dimension has, is reported
+    (and left out of the registry's units)."""
+    _, refused = accept(r for r in registry.records.values() if isinstance(r, UnitRecord))
+    for refusal in refused:
+        code = codes.UNIT_TOKEN_TAKEN if refusal.taken else codes.UNIT_FORM_CLAIMED
+        record_id = refusal.record.id
+        report.add(code.issue(registry.relpath(record_id), registry.line_of(record_id, refusal.path),
+                              refusal.message, record_id=record_id, field=".".join(map(str, refusal.path))))
+
+
+def _units_are_known(registry: Registry, report: Report) -> None:
+    """Each result whose unit is neither built in nor declared by a unit record of the registry is reported, with
+    the closest units and how to declare one."""
+    units = registry.units
+    for record in registry.records.values():
+        if not isinstance(record, Result) or record.unit in units:
+            continue
+        close = units.closest(record.unit)
+        meant = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+        report.add(codes.UNKNOWN_UNIT.issue(
+            registry.relpath(record.id), registry.line_of(record.id, ("unit",)), record_id=record.id, field="unit",
+            message=f"unit {record.unit!r} is neither a built-in unit nor declared by a unit record; {meant}A unit "
+                    f"of your own is a record records/unit/<id>.yaml (kind: unit, token: {record.unit}, name, "
+                    "symbol, dimension, factor, printed)"))
 
 
 def _unit_detail_agrees(registry: Registry, report: Report) -> None:
     """Each result whose unit_detail names a printed form only of other units than its own is reported."""
+    units = registry.units
     for record in registry.records.values():
-        if not isinstance(record, Result):
+        if not isinstance(record, Result) or record.unit not in units:
             continue
-        form = record.unit_form
+        form = record.unit_printed if record.unit_printed is not None else units.printed_as(record.unit_detail)
         field = "unit_printed" if record.unit_printed is not None else "unit_detail"
-        others = other_units_printed_as(form, record.unit) if form is not None else []
+        others = units.other_units_printed_as(form, record.unit) if form is not None else []
         if not others:
             continue
-        known = printed_forms(record.unit)
+        known = units.printed_forms(record.unit)
         own = f"is printed as {', '.join(known)}" if known else "is printed without a unit"
         report.add(codes.UNIT_DETAIL_MISMATCH.issue(
             registry.relpath(record.id), registry.line_of(record.id, (field,)), record_id=record.id,
@@ -38,4 +65,4 @@ def _unit_detail_agrees(registry: Registry, report: Report) -> None:
                     f"({others[0]}) or correct {field}"))
 
 
-registry_rules.append(_unit_detail_agrees)
+registry_rules.extend([_unit_records_fit, _units_are_known, _unit_detail_agrees])

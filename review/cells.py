@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from registry.models.values import UncertaintyKind
-from registry.units import UNITS, printed_forms
+from registry.units import UnitTable
+from registry.units import table as unit_table
 from review.claims import Assertion, Citation, Claim, is_cell, unit_symbols
 from review.pdftext import Extraction, find_text, normalize, normalize_quote, number_pattern, unit_pattern
 from review.tables import (
@@ -466,13 +467,13 @@ def _captions(doc: Extraction, page: int, label: str) -> list[str]:
     return caption_texts(words, label) if words is not None else []
 
 
-@functools.cache
-def _unit_forms(bare: bool) -> re.Pattern[str]:
+@functools.lru_cache(maxsize=16)  # per table of units (a registry's own units print forms too) and shape
+def _unit_forms(units: UnitTable, bare: bool) -> re.Pattern[str]:
     """The printed forms of every unit that say the unit of a value: at the start of a cell's text after the value
     (``bare``: '17.4 ms'), or in parentheses in a header or a label ('Latency (ms)', 'Params (M)'). Longest first,
     so that '(ms)' is never read as its 's'. Lowercase single letters are left out: '(s)' in 'model(s)', '(a)' and
     '(d)' label parts and panels as often as they print seconds or days."""
-    forms = {form for token in UNITS for form in printed_forms(token) if len(form) > 1 or not form.islower()}
+    forms = {form for form in units.every_form() if len(form) > 1 or not form.islower()}
     either = "|".join(re.escape(form) for form in sorted(forms, key=len, reverse=True))
     return re.compile(rf"^(?:{either})(?![A-Za-z])" if bare else rf"\(\s*({either})\s*\)")
 
@@ -528,11 +529,10 @@ class CellUnit(CellAt):
     def _other_unit(self, text: str, *, bare: bool) -> tuple[str, list[str]] | None:
         """A unit other than the record's printed in ``text``: at its start (a cell's text after the value), or
         in parentheses (a header, a label); the form and the units it stands for."""
-        from registry.units import unit_printed_as
-
-        for hit in _unit_forms(bare).finditer(normalize_quote(text)):
+        known = unit_table()
+        for hit in _unit_forms(known, bare).finditer(normalize_quote(text)):
             form = hit.group(0) if bare else hit.group(1)
-            units = unit_printed_as(form)
+            units = known.unit_printed_as(form)
             if self.unit not in units:
                 return form, units
         return None

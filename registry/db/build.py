@@ -43,7 +43,6 @@ from registry.db.views import create_views, drop_views, views
 from registry.errors import InvalidRegistryError, RegistryError
 from registry.loader import Registry, gc_paused
 from registry.models import KIND_MODELS, Record
-from registry.units import UNITS
 
 #: Rows buffered before they are written; bounds memory on large registries.
 FLUSH_ROWS = 50_000
@@ -88,8 +87,9 @@ def _records_in_order(registry: Registry) -> Iterator[tuple[Record, str]]:
 
 
 def _fixed_rows(registry: Registry) -> Iterator[tuple[str, Row]]:
-    """The rows that come from no record: the units, and what the database holds."""
-    for token, unit in UNITS.items():
+    """The rows that come from no record: the units (built-in ones and the registry's unit records'), and what
+    the database holds."""
+    for token, unit in registry.units.specs.items():
         yield "unit", {"token": token, "dimension": unit.dimension.value, "symbol": unit.symbol, "scale": unit.scale,
                        "scale_float": None if unit.scale is None else float(unit.scale)}
     yield "registry_meta", {"key": "schema_version", "value": str(SCHEMA_VERSION)}

@@ -353,7 +353,7 @@ class _Deriver:
         shape.columns.append(Column("id", String, ForeignKey("record.id", **DEFERRED), primary_key=True))
         shape.puts.append(("id", _put_plain("id")))
         shape.columns_of["id"] = ("id",)
-        key = _Key(token, token, (("id", String()),))
+        key = _Key(model.sql_name(), model.sql_name(), (("id", String()),))
         own = [name for name in model.model_fields if name not in Record.model_fields]
         common = [name for name in model.model_fields if name in Record.model_fields]
         for name in own + common:
@@ -363,7 +363,7 @@ class _Deriver:
                 shape.children.append(((name,), shared[name]))
             else:
                 self.add_field(shape, model, name, key, prefix="", nullable=False)
-        table = self.table(token, shape)
+        table = self.table(model.sql_name(), shape)
         return Stored(table, (), None, _put_fields(shape.puts), tuple(shape.children), shape.columns_of)
 
     def add_field(self, shape: _Shape, model: type[BaseModel], name: str, key: _Key, *, prefix: str,
