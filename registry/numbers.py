@@ -250,13 +250,21 @@ def read_bound(text: str) -> tuple[str, str] | None:
 RANGE_DASH = "\u2013"
 #: What a source prints between a range's two ends: a hyphen, an en or em dash, or 'to'.
 _RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|\u2014|\bto\b)\s*")
+#: An interval printed without its point value: two numbers in brackets, joined by a comma and a space (a comma
+#: alone may be a thousands separator) or a semicolon: '[0.61, 0.67]', '(12; 15)'. Filed as a range.
+_INTERVAL = re.compile(r"^[\[(]\s*(?P<lower>\S+?)\s*(?:,\s+|;\s*)(?P<upper>\S+?)\s*[\])]$")
 
 
 def read_range(text: str, unit: str | None = None) -> tuple[str, str] | None:
     """A printed range as (its lower end, its upper end), each a number alone in ``unit``: '12\u201315 GB' ->
-    ('12', '15'), '-5 to -3' -> ('-5', '-3'); None where the text is no range of two numbers. A unit printed
+    ('12', '15'), '-5 to -3' -> ('-5', '-3'), an interval printed without a point value '[0.61, 0.67]' ->
+    ('0.61', '0.67'); None where the text is no range of two numbers. A unit printed
     after the upper end ('GB') is the range's, shared by both ends, and read only where ``unit`` prints so."""
     stripped = text.strip()
+    interval = _INTERVAL.match(stripped)
+    if interval is not None:  # '[0.61, 0.67]': its ends, each a number alone
+        lower, upper = interval.group("lower", "upper")
+        return (lower, upper) if read_number(lower, unit).alone and read_number(upper, unit).alone else None
     for join in _RANGE_JOIN.finditer(stripped):
         lower, upper = stripped[:join.start()], stripped[join.end():]
         if not lower or not upper:
@@ -268,6 +276,11 @@ def read_range(text: str, unit: str | None = None) -> tuple[str, str] | None:
 
 
 def _unreadable(text: str, stripped: str) -> str:
+    ends = _INTERVAL.match(stripped) and read_range(stripped)
+    if ends:
+        return (f"{text!r} is an interval printed without a point value: file it as a range, printed_value "
+                f"{ends[0]!r} (its lower end) and range_upper: {{printed_value: {ends[1]!r}}} (its upper end); do not "
+                "file a midpoint the source does not print")
     bound = read_bound(stripped)
     if bound:
         sign, rest = bound
@@ -358,7 +371,10 @@ def printed_pattern(printed: str, *, signed: bool = True) -> re.Pattern[str]:
             # An unsigned upper end follows the join directly, which a sign's look-behind would read as its minus.
             after = (printed_pattern(upper, signed=signed).pattern if _ANY_SIGN_START.match(upper)
                      else f"(?!{_ANY_SIGN})" + printed_pattern(upper, signed=False).pattern)
-            return re.compile(printed_pattern(lower, signed=signed).pattern + _RANGE_ON_PAGE + after)
+            low = printed_pattern(lower, signed=signed).pattern
+            # ... or as an interval without a point value ('[0.61, 0.67]'): the same two ends, in brackets.
+            bracketed = rf"[\[(]\s*{low}\s*(?:,\s*|;\s*){printed_pattern(upper, signed=signed).pattern}\s*[\])]"
+            return re.compile(rf"(?:{low}{_RANGE_ON_PAGE}{after}|{bracketed})")
         return re.compile(r"(?<![0-9])" + re.escape(text) + r"(?![0-9]|[.,][0-9])")
     body = _mantissa_pattern(found.group("mantissa")) + _power_pattern(found)
     sign = found.group("sign") or ""

@@ -245,24 +245,31 @@ def _numbers(text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class CellUncertainty(CellAt):
-    """The ± value or interval printed in the cell must be the record's."""
+    """The ± value or interval printed in the cell must be the record's.
+
+    ``own_column``: the source prints it in a column of its own ('SE'), named by the locator's
+    ``uncertainty_column``; ``column`` is then that column, and its cell in the value's row prints the number
+    itself (or an interval), with or without a '±'."""
 
     printed: str
     interval: bool
+    own_column: bool = False
 
     def check(self, doc: Extraction) -> Assertion:
-        expected = f"'{self.printed}' in the cell"
+        expected = f"'{self.printed}' in column '{self.column}'" if self.own_column else f"'{self.printed}' in the cell"
         spot = self.locate(doc)
         if isinstance(spot, str):
             return _cannot(self, expected, spot, "the cell cannot be read: ") or self._result(
                 expected, False, self.page, detail=f"the cell cannot be read: {spot}")
         cell = spot.cell
         found: tuple[str, ...] | None = (cell.interval if self.interval else
-                                         ((cell.plus_minus,) if cell.plus_minus else None))
+                                         ((cell.plus_minus,) if cell.plus_minus else
+                                          (cell.value,) if self.own_column and cell.value else None))
         wanted = _numbers(self.printed)[: 2 if self.interval else 1]
         if found is not None and [_value(f) for f in found] == wanted:
-            return self._result(expected, True, self.page, cell.text, f"printed with the value in {spot.where}",
-                                spot.where)
+            where = f"printed in its own column, {spot.where}" if self.own_column else \
+                f"printed with the value in {spot.where}"
+            return self._result(expected, True, self.page, cell.text, where, spot.where)
         what = "interval" if self.interval else "± value"
         shown = (f"[{', '.join(found)}]" if self.interval else f"± {found[0]}") if found else f"no {what}"
         return self._result(expected, False, self.page, cell.text,
@@ -582,9 +589,14 @@ def cell_claims(registry: Registry, result: Result, citations: list[Citation]) -
         where = (result.id, page, label, locator.row or "", locator.column or "")
         claims.append(TableCell(where[0], "table cell", *where[1:], result.printed_value))
         if uncertainty is not None:
-            claims.append(CellUncertainty(where[0], "uncertainty", *where[1:], uncertainty.printed,
-                                          uncertainty.is_interval))
+            beside = locator.uncertainty_column  # the ± in a column of its own, in the value's row
+            claims.append(CellUncertainty(where[0], "uncertainty", *where[1:4], beside or where[4], uncertainty.printed,
+                                          uncertainty.is_interval, own_column=beside is not None))
             claims.append(_stated(result, uncertainty, page, table=label, row=locator.row, column=locator.column))
+        if locator.subtable is not None:
+            from review.subtables import InSubtable
+
+            claims.append(InSubtable(result.id, "sub-table", page, label, locator.subtable))
         symbols, agree = unit_symbols(result)
         return [*claims, *agree, CellUnit(where[0], "unit", *where[1:], str(result.unit), symbols)]
     if uncertainty is not None and citations:
