@@ -259,8 +259,9 @@ class Result(Record, transcribed=True):
         "missing-metadata entry of reason 'not-applicable'.")
     metric_qualifier: Text = Field(description="Conditions that qualify the metric (stage, length, batch size).")
     unit: UnitToken = Field(description="Unit of the value: the token of a built-in unit (for example 'gigabyte'; "
-                            "see registry/units.py) or of a unit record of the registry ('images-per-second'). The "
-                            "schema checks the token's form; 'registry validate' checks that the unit exists.")
+                            "see registry/units.py) or of a unit record of the registry ('images-per-second'). This "
+                            "schema checks the token's form only; 'registry validate' checks that the registry has "
+                            "the unit (code 'unknown-unit').")
     unit_detail: Text | None = Field(None, description="How the source prints the unit, and any ambiguity in it.")
     unit_printed: Text | None = Field(
         None, description="The unit exactly as the source prints it with the value (for example 'img/s' or 'GB'), "
