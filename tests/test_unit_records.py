@@ -87,8 +87,9 @@ def test_the_database_has_the_unit(own_unit: Path, tmp_path: Path, cli) -> None:
     with sqlite3.connect(db) as connection:
         rows = dict(connection.execute("SELECT token, symbol || ' ' || dimension FROM unit").fetchall())
         assert rows["images-per-second"] == "img/s throughput" and rows["gigabyte"] == "GB memory"
-        assert connection.execute("SELECT scale FROM unit WHERE token = 'petabyte'").fetchone() == (
-            "1000000000000000",)
+        assert connection.execute("SELECT scale, record_id FROM unit WHERE token = 'petabyte'").fetchone() == (
+            "1000000000000000", "fixture-genomic-20261201-unit-petabyte")
+        assert connection.execute("SELECT record_id FROM unit WHERE token = 'gigabyte'").fetchone() == (None,)
         declared = connection.execute("SELECT token, id FROM unit_record ORDER BY token").fetchall()
         assert declared == [("images-per-second", "fixture-genomic-20261201-unit-images-per-second"),
                             ("petabyte", "fixture-genomic-20261201-unit-petabyte")]

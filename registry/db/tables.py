@@ -170,7 +170,8 @@ class Mirror:
     record: Table
     meta: Table
     unit: Table
-    """The closed list of units (``registry.units.UNITS``): token, dimension, symbol and scale."""
+    """Every unit of the registry: the built-in ones (``registry.units.UNITS``) and its unit records' (whose id is
+    ``record_id``; empty for a built-in unit): token, dimension, symbol and scale."""
 
     def tables(self) -> list[Table]:
         """Every table, each after the tables its foreign keys point to, in the order they are made."""
@@ -222,6 +223,7 @@ def derive(kinds: tuple[tuple[str, type[Record]], ...]) -> Mirror:
         Column("symbol", String, nullable=False),
         Column("scale", ExactDecimal, nullable=True),
         Column("scale_float", Double, nullable=True),
+        Column("record_id", String, nullable=True),
     )
     return Mirror(metadata, tables, tuple(shared.values()), record, meta, unit)
 
