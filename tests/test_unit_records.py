@@ -243,3 +243,19 @@ def test_a_subtable_is_cannot_check_never_a_silent_pass(page: str, passed: bool,
     doc = SimpleNamespace(page=lambda n: page if n == 2 else None, page_count=3)
     got = InSubtable("r", "sub-table", 2, "Table 2", "(b)").check(doc)  # type: ignore[arg-type]
     assert (got.passed, got.unreadable) == (passed, unreadable) and detail in got.detail
+
+
+def test_the_readmes_unit_record_validates(records_dir: Path) -> None:
+    """The README's example unit record is a record the registry takes, as written there."""
+    from tests.conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index("  # records/unit/")
+    block = readme[start:readme.index("```", start)]
+    text = "\n".join(line.removeprefix("  ") for line in block.splitlines())
+    name = text.splitlines()[0].removeprefix("# records/unit/")
+    (records_dir / "unit").mkdir()
+    (records_dir / "unit" / name).write_text(text, encoding="utf-8")
+    registry, report = validate(records_dir)
+    assert report.valid, [(i.code, i.message) for i in report.errors]
+    assert registry.units.symbol("images-per-second") == "img/s"
