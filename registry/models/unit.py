@@ -84,7 +84,7 @@ class Refusal:
     """Why a unit record is left out of its registry's table of units: which field, and what is wrong."""
 
     record: UnitRecord
-    path: tuple[str, ...] | tuple[str, int]
+    path: tuple[str] | tuple[str, int]
     taken: bool
     """True: its token is taken; False: one of its printed forms is a unit's of another dimension."""
     message: str
@@ -109,7 +109,7 @@ def accept(records: Iterable[UnitRecord]) -> tuple[list[UnitRecord], list[Refusa
             refused.append(Refusal(record, ("token",), True, f"token {record.token!r} is already {whose}'s; give "
                                    "this unit another token, or remove the record and use that unit"))
             continue
-        forms = [(("symbol",), record.symbol)] if record.symbol else []
+        forms: list[tuple[tuple[str] | tuple[str, int], str]] = [(("symbol",), record.symbol)] if record.symbol else []
         forms += [(("printed", i), form) for i, form in enumerate(record.printed)]
         clash = next(((path, form, other) for path, form in forms for other in units.unit_printed_as(form)
                       if units.spec(other).dimension is not record.dimension), None)
