@@ -17,7 +17,6 @@ import contextlib
 import difflib
 import re
 from collections.abc import Iterator
-from contextvars import ContextVar
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
@@ -286,29 +285,31 @@ class UnitTable:
 #: The built-in units alone: the table of a registry without unit records.
 BUILT_IN = UnitTable(UNITS)
 
-_ACTIVE: ContextVar[UnitTable] = ContextVar("registry_units", default=BUILT_IN)
+#: The units in effect, for every thread of the process alike (a worker thread of a command reads the same units).
+_ACTIVE: list[UnitTable] = [BUILT_IN]
 
 
 def table() -> UnitTable:
     """The units in effect: those of the registry loaded last (``registry.loader.load_registry`` puts them in
     effect), else the built-in ones. Readers given no registry (a page's symbol, a cell's printed unit, the
     reading of a printed number) ask it; those given one may ask ``Registry.units`` directly, the same table."""
-    return _ACTIVE.get()
+    return _ACTIVE[0]
 
 
 def use(units: UnitTable) -> None:
     """Put ``units`` in effect (see ``table``)."""
-    _ACTIVE.set(units)
+    _ACTIVE[0] = units
 
 
 @contextlib.contextmanager
 def using(units: UnitTable) -> Iterator[UnitTable]:
     """Put ``units`` in effect for a block (a test, a command over a registry not loaded last)."""
-    token = _ACTIVE.set(units)
+    before = _ACTIVE[0]
+    _ACTIVE[0] = units
     try:
         yield units
     finally:
-        _ACTIVE.reset(token)
+        _ACTIVE[0] = before
 
 
 def factor(unit: str, units: UnitTable | None = None) -> Decimal | None:

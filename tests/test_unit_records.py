@@ -13,6 +13,7 @@ import csv
 import json
 import shutil
 import sqlite3
+from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 from types import SimpleNamespace
@@ -22,10 +23,17 @@ import pytest
 from registry.checks import validate
 from registry.loader import load_registry
 from registry.models import Result
-from registry.units import BUILT_IN, UnitTable, table, using
+from registry.units import BUILT_IN, UnitTable, table, use, using
 from tests.conftest import BUNDLED_RECORDS, DATA, FIXTURE_SOURCE
 
 OWN_RESULT = "fixture-genomic-20261201-result-own-unit-hyenadna-images-throughput"
+
+
+@pytest.fixture(autouse=True)
+def built_in_units_after() -> Iterator[None]:
+    """Loading a registry puts its units in effect for the process; the tests after these see the built-in ones."""
+    yield
+    use(BUILT_IN)
 
 
 @pytest.fixture(scope="module")
