@@ -267,3 +267,28 @@ def test_the_readmes_unit_record_validates(records_dir: Path) -> None:
     registry, report = validate(records_dir)
     assert report.valid, [(i.code, i.message) for i in report.errors]
     assert registry.units.symbol("images-per-second") == "img/s"
+
+
+def _unit(records: Path, slug: str, token: str, dimension: str, printed: list[str]) -> None:
+    (records / "unit").mkdir(exist_ok=True)
+    forms = "".join(f"- {form}\n" for form in printed)
+    (records / "unit" / f"saadat-fellay-20261015-unit-{slug}.yaml").write_text(
+        f"kind: unit\nid: saadat-fellay-20261015-unit-{slug}\ntoken: {token}\nname: {slug}\nsymbol: {printed[0]}\n"
+        f"dimension: {dimension}\nprinted:\n{forms}", encoding="utf-8")
+
+
+def test_two_unit_records_of_one_token_or_form_the_later_is_refused(records_dir: Path) -> None:
+    """Records are taken in id order: the first keeps the token or form, the later one is reported and left out."""
+    _unit(records_dir, "a-images", "images-per-second", "throughput", ["img/s"])
+    _unit(records_dir, "b-images", "images-per-second", "throughput", ["images/s"])
+    _unit(records_dir, "c-frames", "frames", "count", ["img/s"])
+    _unit(records_dir, "d-frames-per-second", "frames-per-second", "throughput", ["img/s", "fps"])
+    registry, report = validate(records_dir)
+    issues = sorted((i.code, i.record_id, i.field) for i in report.errors)
+    assert issues == [("unit-form-claimed", "saadat-fellay-20261015-unit-c-frames", "symbol"),
+                      ("unit-token-taken", "saadat-fellay-20261015-unit-b-images", "token")]
+    taken = next(i for i in report.errors if i.code == "unit-token-taken")
+    assert "token 'images-per-second' is already unit record saadat-fellay-20261015-unit-a-images's" in taken.message
+    assert registry.units.unit_printed_as("img/s") == ["images-per-second", "frames-per-second"], \
+        "a form two units of one dimension share is kept; read_unit then asks which"
+    assert "frames" not in registry.units and registry.units.symbol("images-per-second") == "img/s"
