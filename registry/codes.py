@@ -129,6 +129,13 @@ LOCATOR_PAGE_OUT_OF_RANGE = _declare("locator-page-out-of-range", R, "a locator'
 UNIT_DETAIL_MISMATCH = _declare("unit-detail-mismatch", R, "a result's `unit_detail` says it is printed as a form "
                                 "only other units are printed as ('Printed as ms' for a count)",
                                 "make `unit` the printed unit, or correct `unit_detail`")
+UNKNOWN_UNIT = _declare("unknown-unit", R, "a result's `unit` is neither a built-in unit nor declared by a unit "
+                        "record of the registry", "write the unit meant (the message names the closest), or add a "
+                        "unit record (`records/unit/<id>.yaml`)")
+UNIT_TOKEN_TAKEN = _declare("unit-token-taken", R, "a unit record's token is a built-in unit's or another unit "
+                            "record's", "give the unit another token, or use the unit that has it")
+UNIT_FORM_CLAIMED = _declare("unit-form-claimed", R, "a unit record's symbol or printed form is already how a unit "
+                             "of another dimension is printed", "remove the form from the record")
 MISSING_UNKNOWN_FIELD = _declare("missing-unknown-field", R, "a missing-metadata entry names a field the kind does "
                                  "not have", "name one of the record's fields")
 MISSING_CONTRADICTION = _declare("missing-contradiction", R, "a missing-metadata entry names a field that has a "

@@ -49,8 +49,10 @@ from registry.loader import R, Registry, _duplicate, _load_file, no_records, sca
 from registry.memo import code_version, remove_stale
 from registry.models import KIND_MODELS, Record
 from registry.models.fields import references_in
+from registry.models.unit import UnitRecord
 from registry.reading import documents
 from registry.report import Issue, Report, Severity
+from registry.units import BUILT_IN, UnitTable, use
 from registry.yamlio import LoadedYaml, content_digest, read_record
 
 #: Bump when what is kept changes meaning.
@@ -80,6 +82,10 @@ SEP = "\n"
 #: What the last run in this process did: "full" or "incremental", files read, records checked (for tests and
 #: benchmarks: they show which path ran).
 last_run: dict[str, Any] = {}
+
+
+#: The kind of a unit record (``registry.models.unit``), whose units every result's checks read.
+UNIT_KIND = UnitRecord.kind_token
 
 
 class _Store:
@@ -175,6 +181,7 @@ class _Run:
         for record_id, keys in typed.items():
             self._settle(record_id, keys, [loaded[key] for key in keys])
         self._fill_failed()
+        use(self.registry.units)  # as load_registry does: the units every check, page and number reads
         checker = self._checker()
         checker.suggestions = self.suggestions  # the cold run's own suggestions, with its limit, in its order
         for record_id in list(dict.keys(self.registry.records)):
@@ -189,6 +196,8 @@ class _Run:
         kept_at = dt.datetime.fromisoformat(self.index["now"])
         if self.now < kept_at or _asked(self.units) > checks._Suggestions.LIMIT:
             raise Unsure
+        if UNIT_KIND in _kinds(self.units):
+            raise Unsure  # every result's checks read the unit records: a registry with its own units runs in full
         found = _walk(self.root) if listed is None else _found(listed)
         changed = self._changed(found)
         present = {key for key, *_ in found}
@@ -217,6 +226,9 @@ class _Run:
             if keys:
                 self._settle(record_id, keys, [loaded.get(key) or self._read(key, record_id) for key in keys])
             before[record_id] = (before[record_id], old)
+        if UNIT_KIND in _kinds(self.units):
+            raise Unsure  # a unit record added
+        use(self.registry.units)
         facts = self._changed_facts(before, kinds_before)
         again = {record_id for record_id in touched if record_id in self.units}
         patterns = [f"{SEP}{fact}{SEP}" for fact in facts]
@@ -543,6 +555,15 @@ class _Tracked(Registry):
         """Found afresh each time, never from the loader's kept answers: each record's checks must note the back
         links they read (``links_to``), and the kept answers' key counts every record."""
         return self._find_referrers(record_id, model, field_name)
+
+    @property
+    def units(self) -> UnitTable:
+        """The built-in units where the registry holds no unit record, which is the only case an incremental run
+        checks (``_Run.incremental`` runs in full where one is held now or was last time); else the loader's."""
+        run = self._run
+        if run is not None and UNIT_KIND not in run.kinds():
+            return BUILT_IN
+        return super().units
 
     def _sorted_ids(self, kinds: tuple[str, ...] | None) -> list[str]:
         self._reads.add(IDS)

@@ -35,6 +35,7 @@ KIND_SUMMARIES: dict[str, str] = {
     "correction": "One record superseded by another that holds the corrected values; both stay in the registry.",
     "retraction": "One record withdrawn without a replacement (a value the source does not print, a duplicate); it "
                   "stays.",
+    "unit": "A unit the registry declares beside the built-in ones: its token, dimension, scale and printed forms.",
 }
 
 #: Every built-in kind token, in order.

@@ -27,6 +27,7 @@ from registry.models.fields import FieldPath, references_in
 from registry.reading import documents
 from registry.report import Issue, Report, format_path
 from registry.textsafe import EXCERPT_CHARS, excerpt
+from registry.units import BUILT_IN, UnitTable, use
 from registry.yamlio import LoadedYaml
 
 R = TypeVar("R", bound=Record)
@@ -48,6 +49,21 @@ class Registry:
     _referrers: tuple[int, dict[tuple[str, type, str], list[Any]]] | None = field(default=None, repr=False,
                                                                                   compare=False)
     _kinds: tuple[int, frozenset[type[Record]]] | None = field(default=None, repr=False, compare=False)
+    _units: tuple[int, UnitTable] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def units(self) -> UnitTable:
+        """Every unit this registry knows: the built-in ones, then those its unit records declare.
+
+        A unit record that ``registry.unit_rules`` refuses (its token taken, a printed form claimed by a unit of
+        another dimension) is left out, so that no reader sees two meanings of one token or form.
+        """
+        if self._units is None or self._units[0] != len(self.records):
+            from registry.models.unit import UnitRecord, accept
+
+            accepted, _ = accept(r for r in self.records.values() if isinstance(r, UnitRecord))
+            self._units = (len(self.records), BUILT_IN.extended([r.spec() for r in accepted]))
+        return self._units[1]
 
     def __len__(self) -> int:
         return len(self.records)
@@ -211,6 +227,7 @@ def load_registry(root: Path, *, cache: bool | None = None, jobs: int | None = N
         if store is not None:
             store.close()
     report.records = len(registry.records)
+    use(registry.units)  # the units of the registry loaded last are those its pages, cells and numbers read
     if not found:
         report.add(no_records(root))
     return registry, report
@@ -352,6 +369,8 @@ def _explain(error: Any, model: type[Record]) -> str:
         close = difflib.get_close_matches(name, fields, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else "; remove it or check its spelling"
         return f"unknown field {name!r} on a {kind}{hint}"
+    if error["type"] in ("string_pattern_mismatch", "enum") and name == "unit":
+        return _explain_unit(error.get("input"))
     if error["type"] == "string_pattern_mismatch":
         return _explain_pattern(error)
     if error["type"] == "timezone_aware":
@@ -362,21 +381,6 @@ def _explain(error: Any, model: type[Record]) -> str:
             example = (given.isoformat() if hasattr(given, "isoformat") else "2026-11-20") + "T00:00:00Z"
         return (f"{name!r} is a moment, so it needs a time with its zone (found {excerpt(given)}); write for example "
                 f"{example} (Z: UTC), and say in a note if the source gives only the day")
-    if error["type"] == "enum" and name == "unit":
-        from registry.units import UNITS, unit_named, units_of, why_several
-
-        given = error.get("input")
-        meant = unit_named(given) if isinstance(given, str) else None
-        several = why_several(given) if isinstance(given, str) else None
-        if several is not None:  # 'B': bytes or billions
-            listing = several
-        elif meant is not None:
-            dim = UNITS[meant.value].dimension
-            listing = f"write {meant.value!r} (the units of {dim.value}: {', '.join(units_of(dim))})"
-        else:
-            listing = f"the units are: {', '.join(UNITS)}"
-        return (f"{excerpt(given)} is not one of the units; {listing}; how the source prints it goes in "
-                f"unit_printed (for example 'GB')")
     if error["type"] == "string_type" and isinstance(error.get("input"), (int, float)):
         return f"expected text but YAML read the number {excerpt(error['input'])}; quote the value ('...')"
     message = str(error["msg"])
@@ -384,6 +388,22 @@ def _explain(error: Any, model: type[Record]) -> str:
         message = message[len("Value error, "):]
     shown = excerpt(error.get("input"))
     return f"{message} (found {shown})" if "input" in error and error["type"] != "value_error" else message
+
+
+def _explain_unit(given: Any) -> str:
+    """A unit that is no unit's token ('GB', 'Gigabytes'): the built-in unit meant, or how to add one. A well-formed
+    token the registry lacks is reported by the whole-registry checks, which know its unit records."""
+    meant = BUILT_IN.unit_named(given) if isinstance(given, str) else None
+    several = BUILT_IN.why_several(given) if isinstance(given, str) else None
+    if several is not None:  # 'B': bytes or billions
+        listing = several
+    elif meant is not None:
+        dim = BUILT_IN.spec(meant).dimension
+        listing = f"write {meant!r} (the units of {dim.value}: {', '.join(BUILT_IN.units_of(dim))})"
+    else:
+        listing = f"the built-in units are: {', '.join(BUILT_IN)}; a unit of your own is a unit record (records/unit/)"
+    return (f"{excerpt(given)} is not one of the units; {listing}; how the source prints it goes in unit_printed "
+            "(for example 'GB')")
 
 
 def _explain_pattern(error: Any) -> str:

@@ -184,8 +184,9 @@ def _with_suffix(reading: Reading, rest: str, unit: str | None) -> Reading:
     """A number followed by more than a mark: a unit's sign ('%', 'GB', a count's 'B') is read where the unit
     says what it means (its own sign, or another unit of its dimension: '7B' in a count is 7000000000); anything
     else is advice naming the number and the unit to write (never a different value)."""
-    from registry.units import UNITS, printed_forms, unit_printed_as
+    from registry.units import table
 
+    units = table()
     suffix = rest.strip()
     text, number = reading.printed, reading.number
     ends = read_range(text, unit)
@@ -202,11 +203,11 @@ def _with_suffix(reading: Reading, rest: str, unit: str | None) -> Reading:
     if suffix.startswith(("\u00b1", "+/-", "+-")):
         return Reading(text, None, number,
                        advice=f"{text!r} holds an uncertainty: give the value alone here and the ± in 'uncertainty'")
-    if unit is not None and str(unit) in UNITS and reading.value is not None:
-        own = UNITS[str(unit)]
-        if suffix in printed_forms(str(unit)):
+    own = units.get(str(unit)) if unit is not None else None
+    if own is not None and reading.value is not None:
+        if suffix in units.printed_forms(own.token):
             return Reading(text, reading.value, number, suffix, reading.mark, reading.stop)
-        meant = [UNITS[t] for t in unit_printed_as(suffix) if UNITS[t].dimension is own.dimension]
+        meant = [units.spec(t) for t in units.unit_printed_as(suffix) if units.spec(t).dimension is own.dimension]
         if meant and meant[0].scale is not None and own.scale is not None:
             scaled = reading.value * meant[0].scale / own.scale
             return Reading(text, scaled, number, suffix, reading.mark, reading.stop)
@@ -218,15 +219,16 @@ def _with_suffix(reading: Reading, rest: str, unit: str | None) -> Reading:
 def _holds_more(text: str, number: str, printed_unit: str, unit: str | None = None) -> str:
     """Advice to write the number and the unit it is printed with: the same quantity, whatever the result's unit
     (of several units a sign may stand for, those of the result's unit's dimension, if any)."""
-    from registry.units import UNITS, unit_named, unit_printed_as
+    from registry.units import table
 
-    shared = unit_printed_as(printed_unit)
-    own = UNITS.get(str(unit)) if unit is not None else None
-    alike = [token for token in shared if own is not None and UNITS[token].dimension is own.dimension]
+    units = table()
+    shared = units.unit_printed_as(printed_unit)
+    own = units.get(str(unit)) if unit is not None else None
+    alike = [token for token in shared if own is not None and units.spec(token).dimension is own.dimension]
     shared = alike or shared
-    meant = unit_named(printed_unit)
+    meant = units.unit_named(printed_unit)
     named = (f"unit: {' or '.join(shared)} (the page's {printed_unit!r} may be either)" if len(shared) > 1
-             else f"unit: {shared[0]}" if shared else f"unit: {meant.value}" if meant else "the unit in 'unit'")
+             else f"unit: {shared[0]}" if shared else f"unit: {meant}" if meant else "the unit in 'unit'")
     return (f"{text!r} holds more than the number: write printed_value {number!r} and {named}; the unit as the page "
             "prints it goes in unit_printed")
 
@@ -247,13 +249,21 @@ def read_bound(text: str) -> tuple[str, str] | None:
 RANGE_DASH = "\u2013"
 #: What a source prints between a range's two ends: a hyphen, an en or em dash, or 'to'.
 _RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|\u2014|\bto\b)\s*")
+#: An interval printed without its point value: two numbers in brackets, joined by a comma and a space (a comma
+#: alone may be a thousands separator) or a semicolon: '[0.61, 0.67]', '(12; 15)'. Filed as a range.
+_INTERVAL = re.compile(r"^[\[(]\s*(?P<lower>\S+?)\s*(?:,\s+|;\s*)(?P<upper>\S+?)\s*[\])]$")
 
 
 def read_range(text: str, unit: str | None = None) -> tuple[str, str] | None:
     """A printed range as (its lower end, its upper end), each a number alone in ``unit``: '12\u201315 GB' ->
-    ('12', '15'), '-5 to -3' -> ('-5', '-3'); None where the text is no range of two numbers. A unit printed
+    ('12', '15'), '-5 to -3' -> ('-5', '-3'), an interval printed without a point value '[0.61, 0.67]' ->
+    ('0.61', '0.67'); None where the text is no range of two numbers. A unit printed
     after the upper end ('GB') is the range's, shared by both ends, and read only where ``unit`` prints so."""
     stripped = text.strip()
+    interval = _INTERVAL.match(stripped)
+    if interval is not None:  # '[0.61, 0.67]': its ends, each a number alone
+        lower, upper = interval.group("lower", "upper")
+        return (lower, upper) if read_number(lower, unit).alone and read_number(upper, unit).alone else None
     for join in _RANGE_JOIN.finditer(stripped):
         lower, upper = stripped[:join.start()], stripped[join.end():]
         if not lower or not upper:
@@ -265,6 +275,11 @@ def read_range(text: str, unit: str | None = None) -> tuple[str, str] | None:
 
 
 def _unreadable(text: str, stripped: str) -> str:
+    ends = _INTERVAL.match(stripped) and read_range(stripped)
+    if ends:
+        return (f"{text!r} is an interval printed without a point value: file it as a range, printed_value "
+                f"{ends[0]!r} (its lower end) and range_upper: {{printed_value: {ends[1]!r}}} (its upper end); do not "
+                "file a midpoint the source does not print")
     bound = read_bound(stripped)
     if bound:
         sign, rest = bound
@@ -355,7 +370,10 @@ def printed_pattern(printed: str, *, signed: bool = True) -> re.Pattern[str]:
             # An unsigned upper end follows the join directly, which a sign's look-behind would read as its minus.
             after = (printed_pattern(upper, signed=signed).pattern if _ANY_SIGN_START.match(upper)
                      else f"(?!{_ANY_SIGN})" + printed_pattern(upper, signed=False).pattern)
-            return re.compile(printed_pattern(lower, signed=signed).pattern + _RANGE_ON_PAGE + after)
+            low = printed_pattern(lower, signed=signed).pattern
+            # ... or as an interval without a point value ('[0.61, 0.67]'): the same two ends, in brackets.
+            bracketed = rf"[\[(]\s*{low}\s*(?:,\s*|;\s*){printed_pattern(upper, signed=signed).pattern}\s*[\])]"
+            return re.compile(rf"(?:{low}{_RANGE_ON_PAGE}{after}|{bracketed})")
         return re.compile(r"(?<![0-9])" + re.escape(text) + r"(?![0-9]|[.,][0-9])")
     body = _mantissa_pattern(found.group("mantissa")) + _power_pattern(found)
     sign = found.group("sign") or ""

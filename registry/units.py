@@ -1,9 +1,10 @@
 """Units of printed results, declared once: token, dimension, how pages print it, and its scale.
 
 One table, so that a value is never shown in one unit and labelled with another, and so that
-validation, display, the database and ``registry review`` all read the same facts: ``Unit``
-(the closed list a result's ``unit`` takes) is generated from it, the symbol a page shows,
-the forms a source check looks for, and exact conversion within a dimension come from it.
+validation, display, the database and ``registry review`` all read the same facts: the symbol a page
+shows, the forms a source check looks for, and exact conversion within a dimension come from it.
+The built-in units are declared here (``UNITS``); a registry extends them with its own unit records
+(``records/unit/``, ``registry.models.unit``), and ``UnitTable`` is the lookup that knows both.
 
 A unit's *scale* is how many of its dimension's base unit one of it holds (a gigabyte holds
 10^9 bytes); units of one dimension without a scale (items, samples, tokens per second) are
@@ -12,9 +13,10 @@ never converted into one another.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
-import functools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
@@ -128,68 +130,236 @@ UNITS: dict[str, UnitSpec] = _units(
 )
 del D
 
-#: The closed list a result's unit takes: one member per declared unit.
+#: The built-in units as a closed list (a hardware entry's memory takes one); a result's unit is a token of
+#: its registry's table (``UnitTable``), which holds these and the registry's own unit records.
 Unit = StrEnum("Unit", {spec.token.upper().replace("-", "_"): spec.token for spec in UNITS.values()})  # type: ignore[misc]
-Unit.__doc__ = "The units a result may be in: a closed list (``registry.units.UNITS``), one name per unit."
+Unit.__doc__ = "The built-in units: a closed list (``registry.units.UNITS``), one name per unit."
+
+#: What a unit's token looks like (the JSON Schema's pattern for a result's unit): lowercase words and hyphens.
+TOKEN_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 
 #: Values that do not come out exact (GiB) are kept to this many decimal places.
 DECIMAL_PLACES = 6
 _QUANTUM = Decimal(1).scaleb(-DECIMAL_PLACES)
 
 
+class UnitTable:
+    """Every unit one registry knows: the built-in ones (``UNITS``) and those its unit records declare.
+
+    The one lookup of a unit's symbol, dimension, scale and printed forms: validation, review, import,
+    ``registry new``, pages, the database and exports all ask a table, so that a registry's own unit
+    (``records/unit/...``: 'img/s') is read wherever a built-in one is. Answers that cost a scan of every
+    unit (which units print a form) are kept per table.
+    """
+
+    def __init__(self, specs: dict[str, UnitSpec]) -> None:
+        self.specs = specs
+        self._forms: dict[str, tuple[str, ...]] = {}
+        self._printed_as: dict[str, list[str]] | None = None
+        self._others: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._details: dict[str | None, str | None] = {}
+        self._every: tuple[str, ...] | None = None
+
+    def extended(self, specs: list[UnitSpec]) -> UnitTable:
+        """This table with ``specs`` added after its own (a registry's unit records after the built-in ones)."""
+        return UnitTable({**self.specs, **{declared.token: declared for declared in specs}})
+
+    def __contains__(self, unit: object) -> bool:
+        return str(unit) in self.specs
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.specs)
+
+    def get(self, unit: str) -> UnitSpec | None:
+        return self.specs.get(str(unit))
+
+    def spec(self, unit: str) -> UnitSpec:
+        """The declaration of ``unit``, or a RegistryError naming the closest unit."""
+        try:
+            return self.specs[str(unit)]
+        except KeyError:
+            meant = self.unit_named(str(unit))
+            hint = f"did you mean {meant!r}?" if meant else f"the units are: {', '.join(self.specs)}"
+            raise RegistryError(f"{str(unit)!r} is not a unit of the registry", hint, found=str(unit)) from None
+
+    def factor(self, unit: str) -> Decimal | None:
+        """How many of its dimension's base unit one ``unit`` holds; None where it converts to no other unit."""
+        return self.spec(unit).scale
+
+    def symbol(self, unit: str) -> str:
+        """'gigabyte' -> 'GB'; an unknown unit is written out."""
+        declared = self.specs.get(str(unit))
+        return declared.symbol if declared is not None else str(unit)
+
+    def with_unit(self, value: str, unit: str) -> str:
+        """'33.88 GB', '71.3%', '2.4×', '0.681': a value followed by its unit's symbol as pages write it."""
+        sym = self.symbol(unit)
+        if not sym:
+            return value
+        return f"{value}{sym}" if sym in ("%", "×") else f"{value} {sym}"
+
+    def printed_forms(self, unit: str) -> tuple[str, ...]:
+        """How papers print ``unit`` (its symbol first), in the declaration's order."""
+        unit = str(unit)
+        forms = self._forms.get(unit)
+        if forms is None:
+            declared = self.specs.get(unit)
+            if declared is None:
+                return ()
+            written = [declared.symbol, *declared.printed] if declared.symbol else list(declared.printed)
+            forms = self._forms[unit] = tuple(dict.fromkeys(f for f in written if f))
+        return forms
+
+    def unit_printed_as(self, printed: str) -> list[str]:
+        """Every unit a page's ``printed`` form can stand for ('GB' -> gigabyte; 'B' -> byte or billion)."""
+        if self._printed_as is None:
+            index: dict[str, list[str]] = {}
+            for token in self.specs:
+                for form in self.printed_forms(token):
+                    index.setdefault(form, []).append(token)
+            self._printed_as = index
+        return list(self._printed_as.get(printed.strip(), ()))
+
+    def every_form(self) -> tuple[str, ...]:
+        """Every printed form of every unit, longest first."""
+        if self._every is None:
+            self._every = tuple(sorted({f for token in self.specs for f in self.printed_forms(token)}, key=len,
+                                       reverse=True))
+        return self._every
+
+    def printed_as(self, unit_detail: str | None) -> str | None:
+        """The form a unit_detail's 'Printed as <form>' names (see the module function ``printed_as``)."""
+        if unit_detail not in self._details:
+            self._details[unit_detail] = _printed_as(unit_detail, self.every_form())
+        return self._details[unit_detail]
+
+    def other_units_printed_as(self, form: str, unit: str) -> list[str]:
+        """The units other than ``unit`` that pages print as ``form``, where ``unit`` itself is never printed so
+        ('ms' for a count -> ['millisecond']; 'B' for a billion -> [], since a billion is printed as 'B' too)."""
+        key = (form, str(unit))
+        if key not in self._others:
+            self._others[key] = () if form in self.printed_forms(str(unit)) else tuple(
+                token for token in self.unit_printed_as(form) if token != str(unit))
+        return list(self._others[key])
+
+    def why_several(self, written: str) -> str | None:
+        """Why ``written`` names no one unit where pages print it for several ('B': bytes or billions), else None;
+        a curator must say which, whichever command reads it."""
+        several = self.unit_printed_as(written.strip())
+        if len(several) < 2:
+            return None
+        return (f"{written.strip()!r} is printed for several units ({', '.join(several)}); write the one meant by "
+                "its name")
+
+    def unit_named(self, written: str) -> str | None:
+        """The unit a curator probably meant by ``written`` ('GB', 'Gigabytes', 'seq/s', 'MCC'), or None.
+
+        Printed forms match only as printed: 'gb' and 'Gb' name no unit ('Gb' is a gigabit), and a form two units
+        share ('B': bytes or billions) names the first declared; ``unit_printed_as`` lists them all.
+        """
+        text = written.strip()
+        if not text:
+            return None
+        printed = self.unit_printed_as(text)  # printed forms match as printed first: 'Gb' is a gigabit
+        if printed:
+            return printed[0]
+        lowered = text.lower().replace("_", "-")
+        candidates = {lowered, lowered.replace(" ", "-"), lowered.removesuffix("s"),
+                      lowered.replace(" ", "-").removesuffix("s")}
+        for token, declared in self.specs.items():  # then names, in any case
+            if candidates & {token, *(w.lower() for w in declared.words)}:
+                return token
+        close = difflib.get_close_matches(lowered.replace(" ", "-"), list(self.specs), n=1, cutoff=0.75)
+        return close[0] if close else None
+
+    def closest(self, written: str, n: int = 3) -> list[str]:
+        """Up to ``n`` units nearest to ``written``: the one it names first, then those spelled alike."""
+        named = self.unit_named(written)
+        alike = difflib.get_close_matches(written.strip().lower(), list(self.specs), n=n, cutoff=0.5)
+        return list(dict.fromkeys([*([named] if named else []), *alike]))[:n]
+
+    def units_of(self, dim: Dimension) -> list[str]:
+        return [token for token, declared in self.specs.items() if declared.dimension is dim]
+
+
+#: The built-in units alone: the table of a registry without unit records.
+BUILT_IN = UnitTable(UNITS)
+
+#: The units in effect, for every thread of the process alike (a worker thread of a command reads the same units).
+_ACTIVE: list[UnitTable] = [BUILT_IN]
+
+
+def table() -> UnitTable:
+    """The units in effect: those of the registry loaded last (``registry.loader.load_registry`` puts them in
+    effect), else the built-in ones. Readers given no registry (a page's symbol, a cell's printed unit, the
+    reading of a printed number) ask it; those given one may ask ``Registry.units`` directly, the same table."""
+    return _ACTIVE[0]
+
+
+def use(units: UnitTable) -> None:
+    """Put ``units`` in effect (see ``table``)."""
+    _ACTIVE[0] = units
+
+
+@contextlib.contextmanager
+def using(units: UnitTable) -> Iterator[UnitTable]:
+    """Put ``units`` in effect for a block (a test, a command over a registry not loaded last)."""
+    before = _ACTIVE[0]
+    _ACTIVE[0] = units
+    try:
+        yield units
+    finally:
+        _ACTIVE[0] = before
+
+
+def factor(unit: str, units: UnitTable | None = None) -> Decimal | None:
+    """How many of its dimension's base unit one ``unit`` holds in ``units`` (default: the units in effect);
+    None where it converts to no other unit. A stable entry point for derived arithmetic's scaling."""
+    return (units or table()).factor(unit)
+
+
 def spec(unit: str) -> UnitSpec:
     """The declaration of ``unit``, or a RegistryError naming the closest unit."""
-    try:
-        return UNITS[str(unit)]
-    except KeyError:
-        meant = unit_named(str(unit))
-        hint = f"did you mean {meant.value!r}?" if meant else f"the units are: {', '.join(UNITS)}"
-        raise RegistryError(f"{str(unit)!r} is not a unit of the registry", hint, found=str(unit)) from None
+    return table().spec(unit)
 
 
 def symbol(unit: str) -> str:
     """'gigabyte' -> 'GB'; an unknown unit is written out."""
-    declared = UNITS.get(str(unit))
-    return declared.symbol if declared is not None else str(unit)
+    return table().symbol(unit)
 
 
 def dimension(unit: str) -> Dimension:
-    return spec(unit).dimension
+    return table().spec(unit).dimension
 
 
 def with_unit(value: str, unit: str) -> str:
     """'33.88 GB', '71.3%', '2.4×', '0.681': a value followed by its unit's symbol as pages write it."""
-    sym = symbol(unit)
-    if not sym:
-        return value
-    return f"{value}{sym}" if sym in ("%", "×") else f"{value} {sym}"
+    return table().with_unit(value, unit)
 
 
 def printed_forms(unit: str) -> tuple[str, ...]:
-    """How papers print ``unit`` (its symbol first), longest first within the declaration's order kept stable."""
-    declared = UNITS.get(str(unit))
-    if declared is None:
-        return ()
-    forms = [declared.symbol, *declared.printed] if declared.symbol else list(declared.printed)
-    return tuple(dict.fromkeys(f for f in forms if f))
+    """How papers print ``unit`` (its symbol first), in the declaration's order."""
+    return table().printed_forms(unit)
 
 
 def unit_printed_as(printed: str) -> list[str]:
     """Every unit a page's ``printed`` form can stand for ('GB' -> gigabyte; 'B' -> byte or billion)."""
-    text = printed.strip()
-    return [token for token in UNITS if text in printed_forms(token)]
+    return table().unit_printed_as(printed)
 
 
 #: What a unit_detail says after 'Printed as'.
 _PRINTED_AS = re.compile(r"printed as\s+(?P<quote>['\"\u2018\u201c])?(?P<rest>.*)", re.IGNORECASE | re.DOTALL)
 
 
-@functools.lru_cache(maxsize=4096)  # a registry's unit_details repeat ('Printed as GB'); read each once
 def printed_as(unit_detail: str | None) -> str | None:
     """The form 'Printed as <form>' in ``unit_detail`` names: a quoted form whole ("Printed as 'in percent'"), else
     the longest printed form of any unit it starts with ('Printed as sequences per second' -> 'sequences per
     second'), else its first word. Every unit's forms are read, not only the record's own, so that a form of
     another unit is named whole and can be told apart. A record's ``unit_printed`` says it without a sentence."""
+    return table().printed_as(unit_detail)
+
+
+def _printed_as(unit_detail: str | None, every_form: tuple[str, ...]) -> str | None:
     found = _PRINTED_AS.search(unit_detail or "")
     if found is None:
         return None
@@ -197,65 +367,30 @@ def printed_as(unit_detail: str | None) -> str | None:
     quoted = re.match(r"([^'\"\u2019\u201d]+)['\"\u2019\u201d]", rest) if found["quote"] else None
     if quoted:  # "Printed as 'in percent'": the quoted form, whole
         return quoted.group(1)
-    for form in _every_form():
+    for form in every_form:
         if rest.startswith(form) and (len(rest) == len(form) or not rest[len(form)].isalnum()):
             return form
     word = re.match(r"[^'\"\u2019\u201d,;()\s]+", rest)
     return word.group(0) if word else None
 
 
-@functools.cache
-def _every_form() -> tuple[str, ...]:
-    """Every printed form of every unit, longest first."""
-    return tuple(sorted({form for token in UNITS for form in printed_forms(token)}, key=len, reverse=True))
-
-
 def other_units_printed_as(form: str, unit: str) -> list[str]:
-    """The units other than ``unit`` that pages print as ``form``, where ``unit`` itself is never printed so
-    ('ms' for a count -> ['millisecond']; 'B' for a billion -> [], since a billion is printed as 'B' too)."""
-    return list(_others_printed_as(form, str(unit)))
-
-
-@functools.lru_cache(maxsize=4096)  # asked once per result, of a few forms and units
-def _others_printed_as(form: str, unit: str) -> tuple[str, ...]:
-    if form in printed_forms(unit):
-        return ()
-    return tuple(token for token in unit_printed_as(form) if token != unit)
+    """The units other than ``unit`` that pages print as ``form``, where ``unit`` itself is never printed so."""
+    return table().other_units_printed_as(form, unit)
 
 
 def why_several(written: str) -> str | None:
-    """Why ``written`` names no one unit where pages print it for several ('B': bytes or billions), else None;
-    a curator must say which, whichever command reads it."""
-    several = unit_printed_as(written.strip())
-    if len(several) < 2:
-        return None
-    return f"{written.strip()!r} is printed for several units ({', '.join(several)}); write the one meant by its name"
+    """Why ``written`` names no one unit where pages print it for several ('B': bytes or billions), else None."""
+    return table().why_several(written)
 
 
-def unit_named(written: str) -> Unit | None:
-    """The unit a curator probably meant by ``written`` ('GB', 'Gigabytes', 'seq/s', 'MCC'), or None.
-
-    Printed forms match only as printed: 'gb' and 'Gb' name no unit ('Gb' is a gigabit), and a form two units
-    share ('B': bytes or billions) names the first declared; ``unit_printed_as`` lists them all.
-    """
-    text = written.strip()
-    if not text:
-        return None
-    for token in UNITS:  # printed forms match as printed first: 'Gb' is a gigabit, not a gigabyte
-        if text in printed_forms(token):
-            return Unit(token)
-    lowered = text.lower().replace("_", "-")
-    candidates = {lowered, lowered.replace(" ", "-"), lowered.removesuffix("s"),
-                  lowered.replace(" ", "-").removesuffix("s")}
-    for token, declared in UNITS.items():  # then names, in any case; printed forms only as printed (above)
-        if candidates & {token, *(w.lower() for w in declared.words)}:
-            return Unit(token)
-    close = difflib.get_close_matches(lowered.replace(" ", "-"), list(UNITS), n=1, cutoff=0.75)
-    return Unit(close[0]) if close else None
+def unit_named(written: str) -> str | None:
+    """The unit a curator probably meant by ``written`` ('GB', 'Gigabytes', 'seq/s', 'MCC'), or None."""
+    return table().unit_named(written)
 
 
 def units_of(dim: Dimension) -> list[str]:
-    return [token for token, declared in UNITS.items() if declared.dimension is dim]
+    return table().units_of(dim)
 
 
 def _plain(value: Decimal) -> Decimal:
@@ -274,9 +409,9 @@ def gib(value_bytes: int) -> Decimal:
 
 def bytes_in_unit(value_bytes: int, unit: str) -> Decimal:
     """Bytes in ``unit``: exact for the decimal units, ``gib`` for GiB; never in exponent form (30, not 3E+1)."""
-    declared = UNITS.get(str(unit))
+    declared = table().get(str(unit))
     if declared is None or declared.dimension is not Dimension.MEMORY:
-        memory = [t for t, s in UNITS.items() if s.dimension is Dimension.MEMORY]
+        memory = table().units_of(Dimension.MEMORY)
         raise RegistryError(f"cannot express a memory peak in unit {str(unit)!r}",
                             f"reproductions compare bytes with results in: {', '.join(memory)}",
                             expected="a memory unit", found=str(unit))

@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING
 
 from registry.models.values import UncertaintyKind
 from registry.uncertainty_kinds import REPEAT_WORDS, kind_words, kinds_in
-from registry.units import UNITS, printed_forms
+from registry.units import UnitTable
+from registry.units import table as unit_table
 from review.claims import Assertion, Citation, Claim, is_cell, unit_symbols
 from review.pdftext import Extraction, find_text, normalize, normalize_quote, number_pattern, unit_pattern
 from review.tables import (
@@ -254,24 +255,31 @@ def _numbers(text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class CellUncertainty(CellAt):
-    """The ± value or interval printed in the cell must be the record's."""
+    """The ± value or interval printed in the cell must be the record's.
+
+    ``own_column``: the source prints it in a column of its own ('SE'), named by the locator's
+    ``uncertainty_column``; ``column`` is then that column, and its cell in the value's row prints the number
+    itself (or an interval), with or without a '±'."""
 
     printed: str
     interval: bool
+    own_column: bool = False
 
     def check(self, doc: Extraction) -> Assertion:
-        expected = f"'{self.printed}' in the cell"
+        expected = f"'{self.printed}' in column '{self.column}'" if self.own_column else f"'{self.printed}' in the cell"
         spot = self.locate(doc)
         if isinstance(spot, str):
             return _cannot(self, expected, spot, "the cell cannot be read: ") or self._result(
                 expected, False, self.page, detail=f"the cell cannot be read: {spot}")
         cell = spot.cell
         found: tuple[str, ...] | None = (cell.interval if self.interval else
-                                         ((cell.plus_minus,) if cell.plus_minus else None))
+                                         ((cell.plus_minus,) if cell.plus_minus else
+                                          (cell.value,) if self.own_column and cell.value else None))
         wanted = _numbers(self.printed)[: 2 if self.interval else 1]
         if found is not None and [_value(f) for f in found] == wanted:
-            return self._result(expected, True, self.page, cell.text, f"printed with the value in {spot.where}",
-                                spot.where)
+            where = f"printed in its own column, {spot.where}" if self.own_column else \
+                f"printed with the value in {spot.where}"
+            return self._result(expected, True, self.page, cell.text, where, spot.where)
         what = "interval" if self.interval else "± value"
         shown = (f"[{', '.join(found)}]" if self.interval else f"± {found[0]}") if found else f"no {what}"
         return self._result(expected, False, self.page, cell.text,
@@ -442,13 +450,13 @@ def _captions(doc: Extraction, page: int, label: str) -> list[str]:
     return caption_texts(words, label) if words is not None else []
 
 
-@functools.cache
-def _unit_forms(bare: bool) -> re.Pattern[str]:
+@functools.lru_cache(maxsize=16)  # per table of units (a registry's own units print forms too) and shape
+def _unit_forms(units: UnitTable, bare: bool) -> re.Pattern[str]:
     """The printed forms of every unit that say the unit of a value: at the start of a cell's text after the value
     (``bare``: '17.4 ms'), or in parentheses in a header or a label ('Latency (ms)', 'Params (M)'). Longest first,
     so that '(ms)' is never read as its 's'. Lowercase single letters are left out: '(s)' in 'model(s)', '(a)' and
     '(d)' label parts and panels as often as they print seconds or days."""
-    forms = {form for token in UNITS for form in printed_forms(token) if len(form) > 1 or not form.islower()}
+    forms = {form for form in units.every_form() if len(form) > 1 or not form.islower()}
     either = "|".join(re.escape(form) for form in sorted(forms, key=len, reverse=True))
     return re.compile(rf"^(?:{either})(?![A-Za-z])" if bare else rf"\(\s*({either})\s*\)")
 
@@ -504,11 +512,10 @@ class CellUnit(CellAt):
     def _other_unit(self, text: str, *, bare: bool) -> tuple[str, list[str]] | None:
         """A unit other than the record's printed in ``text``: at its start (a cell's text after the value), or
         in parentheses (a header, a label); the form and the units it stands for."""
-        from registry.units import unit_printed_as
-
-        for hit in _unit_forms(bare).finditer(normalize_quote(text)):
+        known = unit_table()
+        for hit in _unit_forms(known, bare).finditer(normalize_quote(text)):
             form = hit.group(0) if bare else hit.group(1)
-            units = unit_printed_as(form)
+            units = known.unit_printed_as(form)
             if self.unit not in units:
                 return form, units
         return None
@@ -558,9 +565,14 @@ def cell_claims(registry: Registry, result: Result, citations: list[Citation]) -
         where = (result.id, page, label, locator.row or "", locator.column or "")
         claims.append(TableCell(where[0], "table cell", *where[1:], result.printed_value))
         if uncertainty is not None:
-            claims.append(CellUncertainty(where[0], "uncertainty", *where[1:], uncertainty.printed,
-                                          uncertainty.is_interval))
+            beside = locator.uncertainty_column  # the ± in a column of its own, in the value's row
+            claims.append(CellUncertainty(where[0], "uncertainty", *where[1:4], beside or where[4], uncertainty.printed,
+                                          uncertainty.is_interval, own_column=beside is not None))
             claims.append(_stated(result, uncertainty, page, table=label, row=locator.row, column=locator.column))
+        if locator.subtable is not None:
+            from review.subtables import InSubtable
+
+            claims.append(InSubtable(result.id, "sub-table", page, label, locator.subtable))
         symbols, agree = unit_symbols(result)
         return [*claims, *agree, CellUnit(where[0], "unit", *where[1:], str(result.unit), symbols)]
     if uncertainty is not None and citations:

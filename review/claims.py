@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from registry.models import Record, Result
 from registry.models.values import Locator
-from registry.units import UNITS, other_units_printed_as, printed_forms
+from registry.units import other_units_printed_as, printed_forms, table
 from registry.units import symbol as unit_symbol
 from review.errors import NotCheckableError
 from review.pdftext import (
@@ -53,8 +53,10 @@ if TYPE_CHECKING:
 
 GRAMMAR = "'page: N' and 'quote: <quoted text>'"
 
-#: Every printed form of every unit, and the unit it stands for (the first declared, where two share one).
-_ALL_SYMBOLS = {form: token for token in UNITS for form in printed_forms(token)}
+def _unit_printed(form: str) -> str | None:
+    """The unit a printed form stands for (the first declared, where two share one), of the registry's units."""
+    units = table().unit_printed_as(form)
+    return units[0] if units else None
 
 
 @dataclass(frozen=True)
@@ -321,10 +323,11 @@ class UnitWithValue(Claim):
                 return self._result(expected, True, self.page, text[value.start():hit.end()],
                                     f"'{symbol}' printed with '{self.value}' {where}")
         word = _NEXT_WORD.match(text, at)
-        if word and word.group(1) in _ALL_SYMBOLS:
+        other = _unit_printed(word.group(1)) if word else None
+        if word and other is not None:
             printed = text[value.start():word.end()]
             return self._result(expected, False, self.page, printed,
-                                f"the page prints '{printed}' ({_ALL_SYMBOLS[word.group(1)]}), not {expected}; "
+                                f"the page prints '{printed}' ({other}), not {expected}; "
                                 "correct the record's unit (or unit_detail) to the printed one")
         fix = ("quote the text that prints the value with its unit, or correct the record's unit "
                "if the value is printed without one")

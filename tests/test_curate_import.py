@@ -80,7 +80,7 @@ def test_a_table_becomes_the_whole_chain_and_every_value_is_the_papers(cli, demo
         assert r.uncertainty is not None and r.uncertainty.half_width == Decimal(expected["uncertainty"]["half_width"])
         assert r.uncertainty.over is not None and r.uncertainty.over.count == expected["uncertainty"]["n"]
         assert r.source_locator.page == expected["page"] and r.source_locator.quote == expected["location"]["cell_text"]
-        assert r.source_locator.table == "Table 1" and r.unit.value == "dimensionless" and r.metric == "mcc"
+        assert r.source_locator.table == "Table 1" and r.unit == "dimensionless" and r.metric == "mcc"
         evaluation = registry.records[r.evaluation]
         config = registry.records[evaluation.configuration]
         assert config.reported_name == r.source_locator.row, "each row's model is its configuration"

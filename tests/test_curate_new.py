@@ -73,6 +73,9 @@ KIND_ARGS: dict[str, tuple[list[str], str]] = {
     "retraction": (["--retracts", RESULT_11, "--reason", "a test", "--retracted-by", "a test", "--retracted-at", "now"],
                    f"saadat-fellay-{TODAY}-retraction-result-nt-2-5b-training-peak-memory-flashattention-checkpointing-"
                    "zero2"),
+    "unit": (["--token", "images-per-second", "--name", "images per second", "--symbol", "img/s", "--dimension",
+              "throughput", "--printed", "img/s", "--printed", "images/s", "--batch", "saadat-fellay"],
+             f"saadat-fellay-{TODAY}-unit-images-per-second"),
 }
 #: Kinds whose record needs another new record first.
 NEEDS = {"correction": "result"}

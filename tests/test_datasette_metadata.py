@@ -37,7 +37,7 @@ def test_db_build_writes_metadata_from_the_models(tmp_path: Path, cli) -> None: 
     assert tables["results_flat"]["columns"]["evaluation_name"] == \
         KIND_MODELS["evaluation"].model_fields["name"].description
     for kind, model in KIND_MODELS.items():  # every field stored in a kind's own table is described
-        columns = tables[kind]["columns"]
+        columns = tables[model.sql_name()]["columns"]
         for name, info in model.model_fields.items():
             if name in columns:
                 assert columns[name] == info.description, (kind, name)

@@ -123,3 +123,27 @@ def test_a_suggestion_given_again_follows_the_ids(cli, records_dir: Path) -> Non
     ours, cold = outputs(cli, records_dir)
     assert cold.count(f"did you mean '{RESULT_11}-again'") > 2
     assert ours == cold and incremental.last_run["run"] == "incremental"
+
+
+def test_a_registry_with_its_own_units_runs_in_full_and_a_removed_unit_is_found(  # type: ignore[no-untyped-def]
+        cli, tmp_path: Path) -> None:
+    """Every result's checks read the registry's unit records, so a registry holding one, now or at the last run,
+    is checked in full: removing the unit record reports the result in that unit, as a cold run does."""
+    import shutil
+
+    data = Path(__file__).parent / "data"
+    records = tmp_path / "records"
+    shutil.copytree(data / "fixture-registry", records)
+    ours, cold = outputs(cli, records)
+    assert ours == cold
+    shutil.copytree(data / "own-unit", records, dirs_exist_ok=True)
+    ours, cold = outputs(cli, records)
+    assert ours == cold and "unknown-unit" not in cold and incremental.last_run["run"] == "full"
+    ours, cold = outputs(cli, records)
+    assert ours == cold and incremental.last_run["run"] == "full"
+    for unit in (records / "unit").iterdir():
+        unit.unlink()
+    ours, cold = outputs(cli, records)
+    assert ours == cold and "unknown-unit" in cold and incremental.last_run["run"] == "full"
+    ours, cold = outputs(cli, records)
+    assert ours == cold and incremental.last_run["run"] == "incremental"

@@ -106,6 +106,15 @@ CASES: dict[str, tuple[str, str, str]] = {
     "unit-detail-mismatch": ("unit-detail-mismatch", "unit_detail says the value is printed as 'GB', which is how "
                              "gigabyte is printed, but the unit is count, which is printed without a unit",
                              "result-unit-detail-of-another-unit.yaml:8"),
+    "unknown-unit": ("unknown-unit", "unit 'images-per-sec' is neither a built-in unit nor declared by a unit "
+                     "record; did you mean", "result-in-an-undeclared-unit.yaml:7"),
+    "unit-token-taken": ("unit-token-taken", "token 'gigabyte' is already a built-in unit (registry/units.py)'s",
+                         "unit-gigabyte.yaml:4"),
+    "unit-form-claimed": ("unit-form-claimed", "printed 'GB' is already how gigabyte (memory) is printed, and this "
+                          "unit is throughput", "unit-gigabytes-per-second.yaml:10"),
+    "unit-factor-not-positive": ("schema-value-error", "factor must be more than 0", "unit-negative-petabyte.yaml:8"),
+    "unit-unknown-dimension": ("schema-enum", "Input should be 'dimensionless', 'percentage'",
+                               "unit-images-per-second.yaml:7"),
     "split-unknown": ("split-unknown", "split 'validation' is not one of its dataset's splits (train, test)",
                       "evaluation-validation-split.yaml:9"),
     "source-identifier-mismatch": ("source-identifier-mismatch",
@@ -490,21 +499,30 @@ def test_did_you_mean_stops_after_enough_lookups(records_dir: Path, monkeypatch:
     assert sorted(hints) == [False, True]
 
 
-@pytest.mark.parametrize(("written", "meant"), [("GB", "gigabyte"), ("Gigabytes", "gigabyte"), ("%", "percent"),
-                                               ("Sequences/s", "sequences-per-second"), ("MCC", "dimensionless"),
-                                               ("sequences per second", "sequences-per-second"),
-                                               ("Gb", None), ("gb", None), ("furlongs", None)])
-def test_a_unit_comes_from_the_closed_list(records_dir: Path, written: str, meant: str | None) -> None:
-    """One unit, one name: 'GB' and 'gb' would otherwise sit beside 'gigabyte' in every query."""
+@pytest.mark.parametrize(("written", "meant", "code"), [
+    ("GB", "gigabyte", "schema-string-pattern-mismatch"), ("Gigabytes", "gigabyte", "schema-string-pattern-mismatch"),
+    ("%", "percent", "schema-string-pattern-mismatch"),
+    ("Sequences/s", "sequences-per-second", "schema-string-pattern-mismatch"),
+    ("MCC", "dimensionless", "schema-string-pattern-mismatch"),
+    ("sequences per second", "sequences-per-second", "schema-string-pattern-mismatch"),
+    ("Gb", None, "schema-string-pattern-mismatch"), ("gb", None, "unknown-unit"), ("furlongs", None, "unknown-unit")])
+def test_a_unit_is_a_known_token(records_dir: Path, written: str, meant: str | None, code: str) -> None:
+    """One unit, one name: 'GB' and 'gb' would otherwise sit beside 'gigabyte' in every query. A token's form is
+    the schema's; whether the registry knows it (built in, or a unit record) is the whole-registry check's."""
     result = records_dir / "result" / f"{RESULT_33}.yaml"
     result.write_text(result.read_text().replace("\nunit: gigabyte\n", f"\nunit: '{written}'\n"))
     _, report = validate(records_dir)
     [issue] = [i for i in report.errors if i.field == "unit"]
-    assert issue.code == "schema-enum" and f"{written!r} is not one of the units;" in issue.message
-    if meant:
+    assert issue.code == code
+    if code == "unknown-unit":
+        assert f"unit {written!r} is neither a built-in unit nor declared by a unit record" in issue.message
+        assert "records/unit/<id>.yaml (kind: unit" in issue.message
+    elif meant:
+        assert f"{written!r} is not one of the units;" in issue.message
         assert f"write {meant!r} (the units of " in issue.message
     else:
-        assert "; write" not in issue.message and "the units are: dimensionless, times, percent" in issue.message
+        assert "; write" not in issue.message and "the built-in units are: dimensionless, times" in issue.message
+        assert "unit record (records/unit/)" in issue.message
 
 
 def test_the_commonest_curator_mistakes_say_what_to_write(records_dir: Path) -> None:

@@ -35,6 +35,10 @@ INVALID = {
                       "saadat-fellay-20261015-result-range-peak-memory.yaml"),
     "range-and-bound": ("schema-value-error", "a value is a bound or a range, not both",
                         "saadat-fellay-20261015-result-range-peak-memory.yaml"),
+    "interval-only-midpoint": ("value-not-in-quote", "printed value '0.64' is not in its quote",
+                               "saadat-fellay-20261015-result-interval-only-auroc.yaml"),
+    "unit-record-float-factor": ("schema-value-error", "factor is a YAML float, which cannot hold decimals exactly",
+                                 "saadat-fellay-20261015-unit-petabyte.yaml"),
     "direction-unexplained": ("missing-unexplained", "metric_direction",
                               "saadat-fellay-20261015-result-count-without-direction.yaml"),
 }

@@ -59,6 +59,11 @@ from registry.report import Issue
 from registry.uncertainty_kinds import INTERVALS
 from registry.writer import record_path, record_to_yaml
 
+#: The columns copied into a result's locator as written: every column that fills one of its fields, but the page
+#: (a number) and the caption (yes or no), which are read.
+LOCATOR_TEXT_COLUMNS = tuple(c.name for c in COLUMNS if c.fills[0].startswith("result.source_locator.")
+                             and c.name not in ("page", "caption"))
+
 NOT_IN_TABLE = "Not in the results table this record was imported from."
 EMPTY_IN_TABLE = "The results table leaves it empty: the source does not state it."
 REASONS = {reason.value for reason in MissingReason}
@@ -400,7 +405,7 @@ class _Planner:
 
     def locator(self, row: Row) -> dict[str, Any]:
         locator: dict[str, Any] = {}
-        for name in ("section", "table", "figure", "row", "column", "footnote", "quote", "note"):
+        for name in LOCATOR_TEXT_COLUMNS:
             if row.get(name):
                 locator[name] = row.get(name)
         page = row.get("page")

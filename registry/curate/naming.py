@@ -27,6 +27,7 @@ SLUG_FROM: dict[str, tuple[str, ...]] = {
     "recipe": ("@result",),
     "reproduction": ("@result", "method"),
     "correction": ("@@supersedes",),
+    "unit": ("token",),
     "retraction": ("@@retracts",),
 }
 

@@ -28,7 +28,6 @@ from registry.loader import Registry
 from registry.models import KIND_MODELS, MissingReason, Record, Result
 from registry.numbers import parse_printed, why_not_a_number
 from registry.report import Issue, Report, format_path
-from registry.units import UNITS
 from registry.writer import record_path, record_to_yaml
 
 #: (field path, what is wrong) for each problem of a draft.
@@ -310,7 +309,7 @@ def _result_exact_value(registry: Registry, data: dict[str, Any], problems: Prob
 def _result_unit(registry: Registry, data: dict[str, Any], problems: Problems) -> list[Completion]:
     """A unit may be given as printed ('GB') where that form stands for one unit only, as in a table."""
     written = data.get("unit")
-    if not isinstance(written, str) or written in UNITS:
+    if not isinstance(written, str) or written in registry.units:
         return []
     unit, _ = read_unit(written)
     if unit is None:

@@ -76,7 +76,8 @@ COLUMNS: tuple[Column, ...] = (
     Column("uncertainty_over", ("result.uncertainty.over",), "What the uncertainty is over: a count and `seeds`, "
            "`folds`, `runs`, `samples` or `bootstrap-resamples` (`10 folds`)."),
     Column("unit", ("result.unit",), "The unit: its name (`gigabyte`, `percent`, `dimensionless`) or as printed (`GB`, "
-           "`%`); a unit the registry does not know is refused with the closest one.", True),
+           "`%`), a unit record's too (`img/s`); a unit the registry does not know is refused with the closest one.",
+           True),
     Column("unit_detail", ("result.unit_detail",), "How the paper prints the unit, and any ambiguity (`Printed as "
            "GB`)."),
     Column("scope_note", ("result.scope_note",), "What exactly the value covers, and where the paper says so."),
@@ -86,6 +87,10 @@ COLUMNS: tuple[Column, ...] = (
     Column("row", ("result.source_locator.row",), "The row label of the cell, as printed."),
     Column("column", ("result.source_locator.column",), "The column header of the cell, as printed; several header "
            "levels joined by ` / `."),
+    Column("subtable", ("result.source_locator.subtable",), "The sub-table or panel's mark as printed, where one "
+           "caption holds several (`(b)`)."),
+    Column("uncertainty_column", ("result.source_locator.uncertainty_column",), "The column header the uncertainty "
+           "is printed under, where it has a column of its own beside the value's (`SE`)."),
     Column("page", ("result.source_locator.page",), "The page of the pinned PDF, counted from 1."),
     Column("quote", ("result.source_locator.quote",), "Text printed there, word for word (the cell or the sentence), "
            "for `registry review` to find."),

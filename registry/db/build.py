@@ -44,7 +44,8 @@ from registry.errors import InvalidRegistryError, RegistryError
 from registry.links import SITE_URL_KEY
 from registry.loader import Registry, gc_paused
 from registry.models import KIND_MODELS, Record
-from registry.units import UNITS
+from registry.models.unit import UnitRecord
+from registry.units import BUILT_IN
 
 #: Rows buffered before they are written; bounds memory on large registries.
 FLUSH_ROWS = 50_000
@@ -89,10 +90,13 @@ def _records_in_order(registry: Registry) -> Iterator[tuple[Record, str]]:
 
 
 def _fixed_rows(registry: Registry) -> Iterator[tuple[str, Row]]:
-    """The rows that come from no record: the units, and what the database holds."""
-    for token, unit in UNITS.items():
+    """The rows that come from no record: the units (built-in ones and the registry's unit records'), and what
+    the database holds."""
+    declared = {record.token: record.id for record in registry.of_kind(UnitRecord)}
+    for token, unit in registry.units.specs.items():
         yield "unit", {"token": token, "dimension": unit.dimension.value, "symbol": unit.symbol, "scale": unit.scale,
-                       "scale_float": None if unit.scale is None else float(unit.scale)}
+                       "scale_float": None if unit.scale is None else float(unit.scale),
+                       "record_id": declared.get(token) if token not in BUILT_IN else None}
     yield "registry_meta", {"key": "schema_version", "value": str(SCHEMA_VERSION)}
     yield "registry_meta", {"key": "records", "value": str(len(registry.records))}
     yield "registry_meta", {"key": RECORDS_FOLDER_KEY, "value": str(registry.root.resolve())}  # for 'registry query'

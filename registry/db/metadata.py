@@ -82,15 +82,16 @@ def datasette_metadata(database_name: str, base_url: str | None = None) -> dict[
         "registry_meta": {"description": "Facts about the build: the schema version and the number of records.",
                           "columns": {"key": "What the fact is (schema_version, records, records_folder).",
                                       "value": "The fact, as text."}},
-        "unit": {"description": "Every unit a result may be in (registry.units): what it measures, how the pages "
-                 "write it and its scale.",
+        "unit": {"description": "Every unit a result may be in: the built-in ones (registry.units) and the "
+                 "registry's unit records': what it measures, how the pages write it and its scale.",
                  "columns": {"token": "The unit's name in the records (for example 'gigabyte').",
                              "dimension": "What it measures (memory, time, percentage, ...): never average across "
                                           "two.",
                              "symbol": "How the pages write it after a value ('GB'; '' for none).",
                              "scale": "How many of the dimension's base unit one of it holds, exact (empty: not "
                                       "convertible).",
-                             "scale_float": "The scale as a double, for arithmetic."}},
+                             "scale_float": "The scale as a double, for arithmetic.",
+                             "record_id": "The unit record that declares it; empty for a built-in unit."}},
     }
     derived = mirror()
     for kind, stored in derived.kinds.items():

@@ -170,7 +170,8 @@ class Mirror:
     record: Table
     meta: Table
     unit: Table
-    """The closed list of units (``registry.units.UNITS``): token, dimension, symbol and scale."""
+    """Every unit of the registry: the built-in ones (``registry.units.UNITS``) and its unit records' (whose id is
+    ``record_id``; empty for a built-in unit): token, dimension, symbol and scale."""
 
     def tables(self) -> list[Table]:
         """Every table, each after the tables its foreign keys point to, in the order they are made."""
@@ -222,6 +223,7 @@ def derive(kinds: tuple[tuple[str, type[Record]], ...]) -> Mirror:
         Column("symbol", String, nullable=False),
         Column("scale", ExactDecimal, nullable=True),
         Column("scale_float", Double, nullable=True),
+        Column("record_id", String, nullable=True),
     )
     return Mirror(metadata, tables, tuple(shared.values()), record, meta, unit)
 
@@ -353,7 +355,7 @@ class _Deriver:
         shape.columns.append(Column("id", String, ForeignKey("record.id", **DEFERRED), primary_key=True))
         shape.puts.append(("id", _put_plain("id")))
         shape.columns_of["id"] = ("id",)
-        key = _Key(token, token, (("id", String()),))
+        key = _Key(model.sql_name(), model.sql_name(), (("id", String()),))
         own = [name for name in model.model_fields if name not in Record.model_fields]
         common = [name for name in model.model_fields if name in Record.model_fields]
         for name in own + common:
@@ -363,7 +365,7 @@ class _Deriver:
                 shape.children.append(((name,), shared[name]))
             else:
                 self.add_field(shape, model, name, key, prefix="", nullable=False)
-        table = self.table(token, shape)
+        table = self.table(model.sql_name(), shape)
         return Stored(table, (), None, _put_fields(shape.puts), tuple(shape.children), shape.columns_of)
 
     def add_field(self, shape: _Shape, model: type[BaseModel], name: str, key: _Key, *, prefix: str,

@@ -112,7 +112,7 @@ def build_document(registry: Registry, base_url: str | None = None) -> Any:
                                       "reg:status": status_of(registry, record.id).value}
         if isinstance(record, Result):
             attributes.update({"reg:printed_value": record.printed_value, "reg:numeric_value":
-                               exact(record.numeric_value), "reg:unit": record.unit.value,
+                               exact(record.numeric_value), "reg:unit": record.unit,
                                "reg:source_locator": record.source_locator.text,
                                "reg:hardware": d.hardware_text(record)})
         elif isinstance(record, Configuration):

@@ -25,6 +25,7 @@ from registry.models.records import (
     Source,
 )
 from registry.models.reproduction import Recipe, Reproduction
+from registry.models.unit import UnitRecord
 
 #: The registration: every kind, in the order records are listed, shown and stored.
 KINDS_IN_ORDER: tuple[type[Record], ...] = (
@@ -42,6 +43,7 @@ KINDS_IN_ORDER: tuple[type[Record], ...] = (
     Reproduction,
     Correction,
     Retraction,
+    UnitRecord,
 )
 
 #: Record model for each kind token.
@@ -107,6 +109,7 @@ __all__ = [
     "Retraction",
     "Review",
     "Source",
+    "UnitRecord",
 ]
 
 

@@ -146,6 +146,11 @@ class Record(Strict):
         """The folder below the records folder that holds this kind's files."""
         return cls.kind_token
 
+    @classmethod
+    def sql_name(cls) -> str:
+        """The name of the kind's table in the SQL mirror: its token, unless the mirror uses that name already."""
+        return cls.kind_token
+
     id: RecordId = Field(description="The record's stable id; also its file name, without '.yaml'.")
     derivation: Text | None = Field(
         None,

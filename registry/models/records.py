@@ -32,6 +32,7 @@ from registry.models.base import (
     refs,
     reportable,
 )
+from registry.models.unit import UnitToken
 from registry.models.values import (
     Aggregate,
     BoundSign,
@@ -42,7 +43,6 @@ from registry.models.values import (
     Uncertainty,
 )
 from registry.numbers import RANGE_DASH
-from registry.units import Unit
 
 
 class Source(Record, transcribed=True):
@@ -258,7 +258,10 @@ class Result(Record, transcribed=True):
         "Whether lower or higher is better; a count of items (a row 'N') has none: leave it empty with a "
         "missing-metadata entry of reason 'not-applicable'.")
     metric_qualifier: Text = Field(description="Conditions that qualify the metric (stage, length, batch size).")
-    unit: Unit = Field(description="Unit of the value, from a closed list (for example 'gigabyte'; see units.py).")
+    unit: UnitToken = Field(description="Unit of the value: the token of a built-in unit (for example 'gigabyte'; "
+                            "see registry/units.py) or of a unit record of the registry ('images-per-second'). This "
+                            "schema checks the token's form only; 'registry validate' checks that the registry has "
+                            "the unit (code 'unknown-unit').")
     unit_detail: Text | None = Field(None, description="How the source prints the unit, and any ambiguity in it.")
     unit_printed: Text | None = Field(
         None, description="The unit exactly as the source prints it with the value (for example 'img/s' or 'GB'), "

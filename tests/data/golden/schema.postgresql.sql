@@ -11,6 +11,7 @@ CREATE TABLE unit (
 	symbol VARCHAR NOT NULL,
 	scale NUMERIC,
 	scale_float DOUBLE PRECISION,
+	record_id VARCHAR,
 	PRIMARY KEY (token)
 );
 
@@ -332,6 +333,20 @@ CREATE TABLE retraction (
 	FOREIGN KEY(retracts) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED
 );
 
+CREATE TABLE unit_record (
+	id VARCHAR NOT NULL,
+	token VARCHAR NOT NULL,
+	name VARCHAR NOT NULL,
+	symbol VARCHAR NOT NULL,
+	dimension VARCHAR NOT NULL,
+	factor NUMERIC,
+	factor_float DOUBLE PRECISION,
+	note VARCHAR,
+	derivation VARCHAR,
+	PRIMARY KEY (id),
+	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED
+);
+
 CREATE TABLE missing_metadata (
 	record_id VARCHAR NOT NULL,
 	position BIGINT NOT NULL,
@@ -504,6 +519,22 @@ CREATE TABLE reproduction_software (
 	FOREIGN KEY(reproduction_id) REFERENCES reproduction (id) DEFERRABLE INITIALLY DEFERRED
 );
 
+CREATE TABLE unit_record_printed_form (
+	unit_record_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	printed_form VARCHAR NOT NULL,
+	PRIMARY KEY (unit_record_id, position),
+	FOREIGN KEY(unit_record_id) REFERENCES unit_record (id) DEFERRABLE INITIALLY DEFERRED
+);
+
+CREATE TABLE unit_record_word (
+	unit_record_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	word VARCHAR NOT NULL,
+	PRIMARY KEY (unit_record_id, position),
+	FOREIGN KEY(unit_record_id) REFERENCES unit_record (id) DEFERRABLE INITIALLY DEFERRED
+);
+
 CREATE TABLE registry_meta (
 	key VARCHAR NOT NULL,
 	value VARCHAR NOT NULL,
@@ -559,6 +590,8 @@ CREATE INDEX ix_correction_replacement ON correction (replacement);
 CREATE INDEX ix_correction_supersedes ON correction (supersedes);
 
 CREATE INDEX ix_retraction_retracts ON retraction (retracts);
+
+CREATE INDEX ix_unit_record_token ON unit_record (token);
 
 CREATE INDEX ix_missing_metadata_field ON missing_metadata (field);
 
