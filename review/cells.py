@@ -6,7 +6,8 @@ joined by ' / ') is checked in the table itself (``review.tables``), not on the 
 - **table cell**: the printed value is the number in the cell where that row and that column
   meet. A value from another cell fails, naming where it is printed and what the cited cell holds:
   "0.681 is printed in row 'NT 500M', column 'Histone marks / H3K4me3'; row 'NT 2.5B' has 0.702 there".
-  Bold and footnote marks ('0.702†') are read and reported, not compared;
+  Bold and footnote marks ('0.702†') are read and reported, not compared. A locator's ``subtable``
+  ('(b)') looks the row up in that sub-table only (``review.subtables``), in the grid and in the crossing;
 - **uncertainty**: the ± value or interval printed with the value equals the record's (in the cell,
   or right after the value in the quoted text), and the words the header, the row label, the caption,
   a table note or the sentence use ('s.d.', 'standard error', '95% CI') name the record's kind (and

@@ -16,7 +16,9 @@ where the grid could not read the cell, never to overrule a grid that found it.
    title over its header), or as a top-aligned ``\\multirow`` label beside the first line of its run. The
    label must be the nearest one before the column (a table set beside prints a label before each half;
    a text cell under its own header, or a check mark, between them is no label). A label printed more
-   than once is read as the record's ``#N`` only where it is printed once per row.
+   than once is read as the record's ``#N`` only where it is printed once per row. A record citing a
+   sub-table ('(b)') keeps the lines under that sub-table's caption only (the nearest one above them), or
+   cannot be read where none names it.
 3. **Column**: the header words of each level of the column path, outermost first, each level printed
    under the span of the level above it (its words' extent widened to the midpoints to the next words of
    its line: a spanning header narrower than its columns still spans them); a level may be set on two lines
