@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import re
 
-from review.tables import Row, Table, matches
+from review.tables import SUBTABLE_MARK, Row, Table, matches
 from review.words import squeezed
 
 #: A sub-table's mark at the start of its caption or of a locator's ``subtable``: a letter or a roman numeral,
 #: in parentheses or before a closing one ('(b)', 'b)', '(iv)').
-_MARK = re.compile(r"^\(?\s*([a-z]|[ivx]+)\s*\)", re.IGNORECASE)
+_MARK = re.compile(rf"^\(?\s*({SUBTABLE_MARK})\s*\)", re.IGNORECASE)
 
 
 def mark_of(text: str, *, bare: bool = True) -> str | None:
@@ -34,7 +34,7 @@ def mark_of(text: str, *, bare: bool = True) -> str | None:
     found = _MARK.match(printed)
     if found is not None:
         return found.group(1).lower()
-    return printed.lower() if bare and re.fullmatch(r"[a-z]|[ivx]+", printed, re.IGNORECASE) else None
+    return printed.lower() if bare and re.fullmatch(SUBTABLE_MARK, printed, re.IGNORECASE) else None
 
 
 def _words(text: str) -> str:

@@ -353,7 +353,10 @@ def _title(line: Line, lines: list[Line]) -> bool:
         line.x1 - line.x0 < 0.5 * (right - left))
 
 
-_SUBCAPTION = re.compile(r"^\((?:[a-z]|[ivx]+)\)\S", re.IGNORECASE)
+#: A sub-table's mark, without its parentheses: a letter or a roman numeral ('b' of '(b)', 'iv' of '(iv)'); read
+#: from a locator's ``subtable`` by ``review.subtables``.
+SUBTABLE_MARK = r"(?:[a-z]|[ivx]+)"
+_SUBCAPTION = re.compile(rf"^\({SUBTABLE_MARK}\)\S", re.IGNORECASE)
 
 
 def _is_subcaption(line: Line) -> bool:
