@@ -6,7 +6,8 @@ joined by ' / ') is checked in the table itself (``review.tables``), not on the 
 - **table cell**: the printed value is the number in the cell where that row and that column
   meet. A value from another cell fails, naming where it is printed and what the cited cell holds:
   "0.681 is printed in row 'NT 500M', column 'Histone marks / H3K4me3'; row 'NT 2.5B' has 0.702 there".
-  Bold and footnote marks ('0.702†') are read and reported, not compared;
+  Bold and footnote marks ('0.702†') are read and reported, not compared. A locator's ``subtable``
+  ('(b)') looks the row up in that sub-table only (``review.subtables``), in the grid and in the crossing;
 - **uncertainty**: the ± value or interval printed with the value equals the record's (in the cell,
   or right after the value in the quoted text), and the words the header, the row label, the caption,
   a table note or the sentence use ('s.d.', 'standard error', '95% CI') name the record's kind (and
@@ -32,6 +33,7 @@ from registry.models.values import UncertaintyKind
 from registry.uncertainty_kinds import REPEAT_WORDS, kind_words, kinds_in
 from registry.units import UnitTable
 from registry.units import table as unit_table
+from review import subtables
 from review.claims import Assertion, Citation, Claim, is_cell, unit_symbols
 from review.pdftext import Extraction, find_text, normalize, normalize_quote, number_pattern, unit_pattern
 from review.tables import (
@@ -64,7 +66,7 @@ class _Read:
 
     doc: Extraction
     tables: dict[tuple[int, str], list[Table]] = field(default_factory=dict)
-    spots: dict[tuple[int, str, str, str], Located | str] = field(default_factory=dict)
+    spots: dict[tuple[int, str, str, str, str | None], Located | str] = field(default_factory=dict)
 
 
 _CACHE: dict[int, _Read] = {}
@@ -125,11 +127,14 @@ class CellAt(Claim):
     table: str
     row: str
     column: str
+    subtable: str | None = field(default=None, kw_only=True)
+    """The sub-table's mark the locator names ('(b)'): the row is looked up in that sub-table only
+    (``review.subtables``)."""
 
     def locate(self, doc: Extraction) -> Located | str:
         """The cell, or why it cannot be found (a sentence naming what the page has instead); cached."""
         held = _read(doc).spots
-        key = (self.page, self.table, self.row, self.column)
+        key = (self.page, self.table, self.row, self.column, self.subtable)
         if key not in held:
             held[key] = self._find(doc)
         return held[key]
@@ -142,7 +147,7 @@ class CellAt(Claim):
             return found
         from review.crossing import read_crossing
 
-        crossing = read_crossing(words, self.table, self.row, self.column)
+        crossing = read_crossing(words, self.table, self.row, self.column, self.subtable)
         if isinstance(crossing, str):
             return Unread(f"{found}; nor where the row and the column cross: {crossing}")
         return Located(crossing, crossing.rows[0], crossing.columns[0], crossed=True)
@@ -158,12 +163,34 @@ class CellAt(Claim):
             hint = f"; it is on page {', '.join(map(str, elsewhere))}" if elsewhere else ""
             return Unread(f"no caption of {self.table} on page {self.page} (and no table of numbers under or over "
                           f"one){hint}")
+        if self.subtable is not None:
+            return self._find_in_subtable(tables)
         for table in tables:
             rows = find_rows(table, self.row)
             if rows:
                 break
         else:
             return Unread(f"no row '{self.row}' in {self.table} on page {self.page}; read {_shape(tables[0])}")
+        return self._cell(table, rows)
+
+    def _find_in_subtable(self, tables: list[Table]) -> Located | str:
+        """The row looked up in the cited sub-table only: a sub-table the reader did not find cannot be checked; a
+        row printed in another sub-table but not in the cited one is a fail naming where it is printed."""
+        mark = self.subtable or ""
+        inside = subtables.cited(tables, mark)
+        if isinstance(inside, str):
+            return Unread(f"{inside} (page {self.page})")
+        rows = subtables.rows_in(inside, self.row)
+        if not rows:
+            elsewhere = subtables.printed_elsewhere(tables, inside, self.row, mark)
+            if elsewhere is not None:
+                return elsewhere
+            return Unread(f"no row '{self.row}' in sub-table {mark} of {self.table} on page {self.page}; read "
+                          f"{_shape(inside[0])}")
+        table = next(t for t in inside if rows[0] in t.rows)
+        return self._cell(table, rows)
+
+    def _cell(self, table: Table, rows: list[Row]) -> Located | str:
         if len(rows) > 1:
             names = ", ".join(f"'{r.name}'" for r in rows)
             return Unread(f"row '{self.row}' is printed {len(rows)} times in {self.table} ({names}); name the row "
@@ -205,7 +232,8 @@ class TableCell(CellAt):
     value: str
 
     def check(self, doc: Extraction) -> Assertion:
-        expected = f"'{self.value}' in {self.table}, row '{self.row}', column '{self.column}'"
+        cited = f"{self.table} {self.subtable}" if self.subtable else self.table
+        expected = f"'{self.value}' in {cited}, row '{self.row}', column '{self.column}'"
         spot = self.locate(doc)
         if isinstance(spot, str):
             return _cannot(self, expected, spot) or self._result(expected, False, self.page, detail=spot)
@@ -235,8 +263,23 @@ class TableCell(CellAt):
             slip = (f" (the same digits with {'a minus sign' if cell.value.startswith('-') else 'no minus sign'}"
                     "; a printed value keeps the sign the source prints)")
         return self._result(expected, False, self.page, cell.text,
-                            f"{self.value} is not printed in {self.table} on page {self.page}; {spot.where} has "
-                            f"{holds}{slip}", spot.where)
+                            f"{self.value} is not printed in {cited} on page {self.page}; {spot.where} has "
+                            f"{holds}{slip}{self._in_other_subtable(doc, spot, wanted)}", spot.where)
+
+    def _in_other_subtable(self, doc: Extraction, spot: Located, wanted: str) -> str:
+        """Where another sub-table under the caption prints the value, for a value cited in the wrong one."""
+        if self.subtable is None or spot.crossed:
+            return ""
+        for table in tables_on(doc, self.page, self.table):
+            if table.subcaption is None or table.subcaption == spot.table.subcaption:
+                continue
+            for row in table.rows:
+                for column in table.columns:
+                    other = table.cell(row, column)
+                    if other.value is not None and _value(other.value) == wanted:
+                        return (f"; it is printed in another sub-table, row '{row.name}', column '{column.name}': "
+                                "correct the locator's subtable")
+        return ""
 
     @staticmethod
     def _cited(spot: Located, row: Row, column: Column) -> str:
@@ -340,6 +383,7 @@ class UncertaintyStated(Claim):
     table: str | None = None
     row: str | None = None
     column: str | None = None
+    subtable: str | None = None
     quote: str | None = None
     stated_at: tuple[int, str] | None = None
     """The page and the words the record cites as stating the kind, level or count."""
@@ -425,7 +469,8 @@ class UncertaintyStated(Claim):
 
     def _places(self, doc: Extraction) -> list[tuple[str, str]] | str:
         if self.table is not None and self.row is not None and self.column is not None:
-            spot = CellAt(self.record_id, self.claim, self.page, self.table, self.row, self.column).locate(doc)
+            spot = CellAt(self.record_id, self.claim, self.page, self.table, self.row, self.column,
+                          subtable=self.subtable).locate(doc)
             if isinstance(spot, str):
                 why = f"the cell cannot be read: {spot}"
                 return Unread(why) if isinstance(spot, Unread) else why
@@ -563,18 +608,16 @@ def cell_claims(registry: Registry, result: Result, citations: list[Citation]) -
     if is_cell(locator):
         label = locator.table or locator.figure or ""
         where = (result.id, page, label, locator.row or "", locator.column or "")
-        claims.append(TableCell(where[0], "table cell", *where[1:], result.printed_value))
+        subtable = locator.subtable  # the row is looked up in that sub-table only (``review.subtables``)
+        claims.append(TableCell(where[0], "table cell", *where[1:], result.printed_value, subtable=subtable))
         if uncertainty is not None:
             beside = locator.uncertainty_column  # the ± in a column of its own, in the value's row
             claims.append(CellUncertainty(where[0], "uncertainty", *where[1:4], beside or where[4], uncertainty.printed,
-                                          uncertainty.is_interval, own_column=beside is not None))
-            claims.append(_stated(result, uncertainty, page, table=label, row=locator.row, column=locator.column))
-        if locator.subtable is not None:
-            from review.subtables import InSubtable
-
-            claims.append(InSubtable(result.id, "sub-table", page, label, locator.subtable))
+                                          uncertainty.is_interval, own_column=beside is not None, subtable=subtable))
+            claims.append(_stated(result, uncertainty, page, table=label, row=locator.row, column=locator.column,
+                                  subtable=subtable))
         symbols, agree = unit_symbols(result)
-        return [*claims, *agree, CellUnit(where[0], "unit", *where[1:], str(result.unit), symbols)]
+        return [*claims, *agree, CellUnit(where[0], "unit", *where[1:], str(result.unit), symbols, subtable=subtable)]
     if uncertainty is not None and citations:
         from review.claims import _citing
 

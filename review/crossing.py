@@ -16,7 +16,9 @@ where the grid could not read the cell, never to overrule a grid that found it.
    title over its header), or as a top-aligned ``\\multirow`` label beside the first line of its run. The
    label must be the nearest one before the column (a table set beside prints a label before each half;
    a text cell under its own header, or a check mark, between them is no label). A label printed more
-   than once is read as the record's ``#N`` only where it is printed once per row.
+   than once is read as the record's ``#N`` only where it is printed once per row. A record citing a
+   sub-table ('(b)') keeps the lines under that sub-table's caption only (the nearest one above them), or
+   cannot be read where none names it.
 3. **Column**: the header words of each level of the column path, outermost first, each level printed
    under the span of the level above it (its words' extent widened to the midpoints to the next words of
    its line: a spanning header narrower than its columns still spans them); a level may be set on two lines
@@ -36,6 +38,7 @@ import re
 from dataclasses import dataclass
 
 from registry.numbers import SIGN
+from review.subtables import mark_of, names
 from review.tables import (
     CELL_GAP,
     LABEL_GAP,
@@ -100,16 +103,18 @@ class _Header:
     """Set on two lines, the last of them ``line``."""
 
 
-def read_crossing(page: PageWords, label: str, row: str, column: str) -> Table | NotCrossed:
+def read_crossing(page: PageWords, label: str, row: str, column: str, subtable: str | None = None
+                  ) -> Table | NotCrossed:
     """The cited cell read where ``row``'s line and ``column``'s header cross in ``label`` on ``page``: a table of
-    that one row and one column (so that every cell claim reads it as a grid's), or why it cannot be read."""
+    that one row and one column (so that every cell claim reads it as a grid's), or why it cannot be read. A
+    ``subtable`` ('(b)') keeps the row's lines under that sub-table's caption or title only (``_in_subtable``)."""
     regions = _regions(page, label)
     if not regions:
         return NotCrossed(f"no block of lines beside a caption of {label} on page {page.number}")
     found: list[Table] = []
     why: list[str] = []
     for region in regions:
-        read = _cross(region, label, page.number, row, column)
+        read = _cross(region, label, page.number, row, column, subtable)
         (found if isinstance(read, Table) else why).append(read)  # type: ignore[arg-type]
     if len(found) > 1:
         return NotCrossed(f"row '{row}' and column '{column}' cross in {len(found)} blocks beside captions of "
@@ -204,8 +209,9 @@ def _running_on(line: Line) -> bool:
 # -- reading one cell in a region -------------------------------------------------------------------
 
 
-def _cross(region: Region, label: str, page: int, row: str, column: str) -> Table | NotCrossed:
-    found = _row_line(region, row, column)
+def _cross(region: Region, label: str, page: int, row: str, column: str, subtable: str | None = None
+           ) -> Table | NotCrossed:
+    found = _row_line(region, row, column, subtable)
     if isinstance(found, NotCrossed):
         return found
     where, header = found
@@ -255,10 +261,11 @@ def _runs(line: Line, wanted: str) -> list[tuple[int, int]]:
     return out
 
 
-def _row_line(region: Region, row: str, column: str) -> tuple[_Label, _Header] | NotCrossed:
-    """The line that prints the row's label, in the row's groups, once (the ``#N`` one of a repeated label), with
-    the column's header above it; the label the nearest one before that header on its line (tables set side by
-    side print a label before each half)."""
+def _row_line(region: Region, row: str, column: str, subtable: str | None = None
+              ) -> tuple[_Label, _Header] | NotCrossed:
+    """The line that prints the row's label, in the row's groups (and the cited sub-table), once (the ``#N`` one
+    of a repeated label), with the column's header above it; the label the nearest one before that header on its
+    line (tables set side by side print a label before each half)."""
     levels = levels_of(row)
     if not levels:
         return NotCrossed("the record names no row")
@@ -275,6 +282,13 @@ def _row_line(region: Region, row: str, column: str) -> tuple[_Label, _Header] |
         return NotCrossed(f"the row label '{own}' is printed after other words only ('{shown}')")
     if not grouped:
         return NotCrossed(f"the row label '{own}' is printed, but not under the group '{' / '.join(groups)}'")
+    if subtable is not None:
+        grouped = [p for p in grouped if _in_subtable(region, p.line, subtable)]
+        if not grouped:
+            read = [ln.text for ln in region.lines if _subcaption(ln)]
+            shown = ("the sub-tables' captions read are " + ", ".join(f"'{t}'" for t in read) if read else
+                     "no sub-table's caption is read over its rows")
+            return NotCrossed(f"the row label '{own}' is printed, but under no sub-table {subtable} ({shown})")
     headed: list[tuple[_Label, _Header]] = []
     why = ""
     for label in grouped:
@@ -386,6 +400,22 @@ def _in_groups(region: Region, label: _Label, groups: list[str]) -> bool:
             pending.pop()
         # a header line: a sub-table's title may be printed over its header
     return True
+
+
+def _subcaption(line: Line) -> bool:
+    """A sub-table's caption ('(b) Factorization models'): a line of one cluster, no number, starting with a mark."""
+    return _single(line) and not any(is_value(w) for w in line.words) and mark_of(line.text, bare=False) is not None
+
+
+def _in_subtable(region: Region, index: int, subtable: str) -> bool:
+    """Whether the row's line ``index`` stands under the sub-table ``subtable`` names: the nearest sub-table's
+    caption above it ('(b) ...') is that one's; for a sub-table cited by its title ('AUC'), the nearest line of one
+    label above it is that title (a row group between them leaves it unread, never guessed)."""
+    marked = mark_of(subtable) is not None
+    for above in reversed(region.lines[:index]):
+        if _subcaption(above) or not marked and _single(above) and not any(is_value(w) for w in above.words):
+            return names(above.text, subtable)
+    return False
 
 
 def _label_clusters(line: Line) -> list[list[Word]]:

@@ -179,6 +179,9 @@ class Table:
     words: tuple[Word, ...] = field(default=(), repr=False)
     others: tuple[Row, ...] = field(default=(), repr=False)
     """The rows of the other subtables under the same caption: a row label they print too is ambiguous."""
+    subcaption: str | None = None
+    """The caption or title of the subtable this is, under the table's caption ('(a) Sequence models'); none where
+    the caption holds one table."""
 
     def cell(self, row: Row, column: Column) -> CellText:
         return read_cell([w for w in row.cells if column.lo <= w.centre < column.hi])
@@ -350,7 +353,10 @@ def _title(line: Line, lines: list[Line]) -> bool:
         line.x1 - line.x0 < 0.5 * (right - left))
 
 
-_SUBCAPTION = re.compile(r"^\((?:[a-z]|[ivx]+)\)\S", re.IGNORECASE)
+#: A sub-table's mark, without its parentheses: a letter or a roman numeral ('b' of '(b)', 'iv' of '(iv)'); read
+#: from a locator's ``subtable`` by ``review.subtables``.
+SUBTABLE_MARK = r"(?:[a-z]|[ivx]+)"
+_SUBCAPTION = re.compile(rf"^\({SUBTABLE_MARK}\)\S", re.IGNORECASE)
 
 
 def _is_subcaption(line: Line) -> bool:
@@ -615,7 +621,7 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
                         else None))
     words = tuple(w for ln in lines for w in ln.words) + tuple(rotated)
     return Table(label, page, caption, continued, tuple(header), tuple(columns), stub, tuple(rows), tuple(notes),
-                 open_group=group, carried_from=carried_from if carried else None, words=words)
+                 open_group=group, carried_from=carried_from if carried else None, words=words, subcaption=subcaption)
 
 
 _BRACKETED = re.compile(rf"^[(\[]?{SIGN}?(?:\d[\d,]*(?:\.\d+)?|\.\d+)%?[)\],;]*$")

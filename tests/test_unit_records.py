@@ -227,8 +227,7 @@ def test_review_reads_the_uncertainty_from_its_own_column() -> None:
 
 def test_the_uncertainty_column_and_the_subtable_become_claims() -> None:
     from registry.models.values import Locator
-    from review.cells import CellUncertainty, cell_claims
-    from review.subtables import InSubtable
+    from review.cells import CellAt, CellUncertainty, UncertaintyStated, cell_claims
 
     registry, _ = load_registry(DATA / "fixture-registry")
     base = next(r for r in registry.of_kind(Result) if r.uncertainty is not None and r.source_locator.row)
@@ -237,20 +236,25 @@ def test_the_uncertainty_column_and_the_subtable_become_claims() -> None:
     claims = cell_claims(registry, result, [])
     [uncertainty] = [c for c in claims if isinstance(c, CellUncertainty)]
     assert uncertainty.column == "SE" and uncertainty.own_column and uncertainty.row == base.source_locator.row
-    assert [c.subtable for c in claims if isinstance(c, InSubtable)] == ["(b)"]
+    # every claim that reads the cited cell looks its row up in the cited sub-table: none passes on the mark alone
+    reading = [c for c in claims if isinstance(c, CellAt | UncertaintyStated)]
+    assert {type(c).__name__ for c in reading} == {"TableCell", "CellUncertainty", "CellUnit", "UncertaintyStated"}
+    assert {c.subtable for c in reading} == {"(b)"}
+    assert not any(type(c).__name__ == "InSubtable" for c in claims)
+    plain = cell_claims(registry, base, [])
+    assert {c.subtable for c in plain if isinstance(c, CellAt)} == {None}
 
 
-@pytest.mark.parametrize(("page", "passed", "unreadable", "detail"), [
-    ("(a) Histone marks (b) Splice sites\nNT 500M 0.681", False, True, "has no notion of sub-tables"),
-    ("Table 2: splice sites\nNT 500M 0.681", False, False, "'(b)' is not printed on page 2"),
-])
-def test_a_subtable_is_cannot_check_never_a_silent_pass(page: str, passed: bool, unreadable: bool,
-                                                        detail: str) -> None:
-    from review.subtables import InSubtable
+def test_a_subtable_is_cannot_check_never_a_silent_pass() -> None:
+    # text without positioned words, though it prints the marks: no sub-table can be read, so a cell cited in one
+    # is not passed (tests/test_review_subtables.py reads real and typeset sub-tables)
+    from review.cells import TableCell
+    from review.pdftext import Extraction
 
-    doc = SimpleNamespace(page=lambda n: page if n == 2 else None, page_count=3)
-    got = InSubtable("r", "sub-table", 2, "Table 2", "(b)").check(doc)  # type: ignore[arg-type]
-    assert (got.passed, got.unreadable) == (passed, unreadable) and detail in got.detail
+    doc = Extraction(pages=("", "Table 2: (a) Histone marks (b) Splice sites\nNT 500M 0.681"), extractor="plain-text")
+    got = TableCell("r", "table cell", 2, "Table 2", "NT 500M", "AUC", "0.681", subtable="(b)").check(doc)
+    assert (got.passed, got.unreadable) == (False, True)
+    assert "gives no positioned words, so the cell cannot be read" in got.detail
 
 
 def test_the_readmes_unit_record_validates(records_dir: Path) -> None:
