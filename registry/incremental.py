@@ -32,7 +32,6 @@ written to a temporary file renamed into place).
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import os
 import struct
 import time
@@ -46,7 +45,7 @@ from registry.cache import ParseCache
 from registry.collector import gc_paused
 from registry.errors import RecordFileError
 from registry.loader import R, Registry, _duplicate, _load_file, no_records, scan_record_files
-from registry.memo import code_version, remove_stale
+from registry.memo import context, entry_path, remove_stale, write_entry
 from registry.models import KIND_MODELS, Record
 from registry.models.fields import references_in
 from registry.models.unit import UnitRecord
@@ -732,14 +731,11 @@ def _empty_index() -> dict[str, Any]:
 
 
 def _entry_path(root: Path) -> Path:
-    where = f"{os.path.realpath(root)}\0{root}\0{os.getcwd()}"
-    name = hashlib.blake2b(where.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-    return cache_module.cache_folder() / "incremental" / f"{name}.msgpack"
+    return entry_path(root, "incremental", ".msgpack")
 
 
 def _context(root: Path) -> bytes:
-    return f"incremental\0{FORMAT}\0{code_version()}\0{os.path.realpath(root)}\0{root}\0{os.getcwd()}".encode(
-        "utf-8", "surrogatepass")
+    return context(root, "incremental", str(FORMAT))
 
 
 def _recall(root: Path) -> dict[str, Any] | None:
@@ -764,13 +760,6 @@ def _keep(root: Path, index: dict[str, Any], now: dt.datetime, started: int) -> 
         return
     index["now"], index["at_ns"] = now.isoformat(), started
     try:
-        payload = cache_module.encode(b"incremental", index, _context(root))
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        try:
-            temporary.write_bytes(payload)
-            os.replace(temporary, path)
-        finally:
-            temporary.unlink(missing_ok=True)
+        write_entry(path, cache_module.encode(b"incremental", index, _context(root)))
     except OSError:
         pass

@@ -143,15 +143,40 @@ def code_version() -> str:
     return digest.hexdigest()
 
 
-def _entry_path(root: Path) -> Path:
+def entry_path(root: Path, folder: str, suffix: str) -> Path:
+    """Where what is kept for ``root`` goes in the cache's ``folder``: one file per records folder, as named and
+    from where the command runs (reported paths are relative to both)."""
     where = f"{os.path.realpath(root)}\0{root}\0{os.getcwd()}"
     name = hashlib.blake2b(where.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-    return cache_module.cache_folder() / "reports" / f"{name}.json"
+    return cache_module.cache_folder() / folder / f"{name}{suffix}"
+
+
+def context(root: Path, *tag: str) -> bytes:
+    """What an entry kept for ``root`` is bound to under the MAC: ``tag``, the code, the folder and where it runs."""
+    return "\0".join((*tag, code_version(), os.path.realpath(root), str(root), os.getcwd())).encode(
+        "utf-8", "surrogatepass")
+
+
+def write_entry(path: Path, payload: bytes) -> None:
+    """Put a kept entry in place: a temporary file beside it renamed over it, in a folder only its user reads.
+
+    No fsync: an entry lost in a crash costs the next run its time, never its result. Raises OSError.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_bytes(payload)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def _entry_path(root: Path) -> Path:
+    return entry_path(root, "reports", ".json")
 
 
 def _context(root: Path) -> bytes:
-    return f"report\0{code_version()}\0{os.path.realpath(root)}\0{root}\0{os.getcwd()}".encode("utf-8",
-                                                                                              "surrogatepass")
+    return context(root, "report")
 
 
 def recall(root: Path, tree: Tree, now: dt.datetime) -> Report | None:
@@ -193,14 +218,7 @@ def keep(root: Path, tree: Tree, now: dt.datetime, report: Report) -> None:
                         "severity": i.severity.value, "record_id": i.record_id, "field": i.field}
                        for i in report.issues],
         }
-        payload = cache_module.encode(tree.digest.encode(), entry, _context(root))
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        try:
-            temporary.write_bytes(payload)
-            os.replace(temporary, path)
-        finally:
-            temporary.unlink(missing_ok=True)
+        write_entry(path, cache_module.encode(tree.digest.encode(), entry, _context(root)))
     except OSError:
         pass  # a cache that cannot be written costs the next run its time, never its result
 
