@@ -48,9 +48,8 @@ from review.tables import (
     Table,
     _continues,
     _numbers_line,
-    _page_column,
     _thousands,
-    find_captions,
+    caption_columns,
     is_prose,
     is_value,
     levels_of,
@@ -58,7 +57,7 @@ from review.tables import (
     starts_caption,
     upright,
 )
-from review.words import Line, PageWords, Word, lines_of, squeezed
+from review.words import Line, PageWords, Word, squeezed
 
 #: A vertical gap (points) wider than this ends a table's region: sub-tables stacked under one caption are set
 #: closer, the running head or a float above or below is set farther.
@@ -145,13 +144,7 @@ def table_regions(page: PageWords, label: str) -> list[Region]:
     belongs to another caption set closer to it) that holds a line of numbers."""
     page = upright(page)
     regions: list[Region] = []
-    for line, start in find_captions(page, label):
-        lo, hi = _page_column(page, line, start)
-        lines = lines_of([w for w in page.words if lo <= w.x0 < hi])
-        first = line.words[start]
-        at = next((i for i, ln in enumerate(lines) if first in ln.words), None)
-        if at is None:
-            continue
+    for lines, at, _ in caption_columns(page, label):
         end = at
         while (end + 1 < len(lines) and _continues(lines[end], lines[end + 1], lines[at])
                and _running_on(lines[end + 1])):

@@ -44,6 +44,7 @@ the end of the previous page, whose label is printed there only.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from registry.numbers import SIGN
@@ -218,17 +219,23 @@ def find_captions(page: PageWords, label: str) -> list[tuple[Line, int]]:
     return found
 
 
-def caption_texts(page: PageWords, label: str) -> list[str]:
-    """The text of every caption of ``label`` (a table or a figure) on ``page``: its whole paragraph, lines joined
-    by line breaks (so that quote matching reads hyphenation at line ends as it does on a page)."""
-    texts = []
+def caption_columns(page: PageWords, label: str) -> Iterator[tuple[list[Line], int, int]]:
+    """For each caption of ``label`` on ``page``: the lines of the page column it is set in (the whole page for a
+    caption across both columns), the index of its first line among them, and the word it starts at."""
     for line, start in find_captions(page, label):
         lo, hi = _page_column(page, line, start)
         lines = lines_of([w for w in page.words if lo <= w.x0 < hi])
         first = line.words[start]
         at = next((i for i, ln in enumerate(lines) if first in ln.words), None)
-        if at is None:
-            continue
+        if at is not None:
+            yield lines, at, start
+
+
+def caption_texts(page: PageWords, label: str) -> list[str]:
+    """The text of every caption of ``label`` (a table or a figure) on ``page``: its whole paragraph, lines joined
+    by line breaks (so that quote matching reads hyphenation at line ends as it does on a page)."""
+    texts = []
+    for lines, at, start in caption_columns(page, label):
         end = at
         while end + 1 < len(lines) and _continues(lines[end], lines[end + 1], lines[at]):
             end += 1
