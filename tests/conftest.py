@@ -35,12 +35,16 @@ CONFIG_33 = "saadat-fellay-20261015-config-nt-2-5b-training-flashattention-check
 SOURCE = "saadat-fellay-20261015-source-optimizing-genomic-language-models"
 
 
+def copy_of_records(target: Path) -> Path:
+    """A writable copy of the bundled records at ``target``."""
+    shutil.copytree(BUNDLED_RECORDS, target)
+    return target
+
+
 @pytest.fixture
 def records_dir(tmp_path: Path) -> Path:
     """A writable copy of the bundled records, so a test can add or break files freely."""
-    target = tmp_path / "records"
-    shutil.copytree(BUNDLED_RECORDS, target)
-    return target
+    return copy_of_records(tmp_path / "records")
 
 
 #: The fixture paper's source, its Table 1 as an import table (examples/), and the registry's demo of importing it.
@@ -60,6 +64,15 @@ def demo(tmp_path: Path) -> Path:
 @pytest.fixture
 def runner() -> CliRunner:
     return CliRunner()
+
+
+def invoke(*args: object):  # type: ignore[no-untyped-def]
+    """Run the registry CLI in this process: invoke('validate', '--records', path) -> Result (exit_code, output).
+
+    For module- and session-scoped fixtures, which cannot take the function-scoped ``cli``."""
+    from registry.cli import app
+
+    return CliRunner().invoke(app, [str(a) for a in args])
 
 
 @pytest.fixture

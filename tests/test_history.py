@@ -24,14 +24,19 @@ def correct(cli, records: Path, record_id: str, value: str, *extra: str):  # typ
                "--curator", "A. Curator", "--records", records, *extra)
 
 
+def correct_and_retract(cli, records: Path) -> Path:  # type: ignore[no-untyped-def]
+    """``records`` with the 33.88 GB result corrected to 33.89 and the 11.49 GB one retracted."""
+    assert correct(cli, records, RESULT_33, "33.89").exit_code == 0
+    retracted = cli("retract", RESULT_11, "--reason", "a test: the value is another stage's", "--curator", "A. Curator",
+                    "--records", records)
+    assert retracted.exit_code == 0, retracted.output
+    return records
+
+
 @pytest.fixture
 def corrected(cli, records_dir: Path) -> Path:  # type: ignore[no-untyped-def]
     """The bundled records with the 33.88 GB result corrected to 33.89 and the 11.49 GB one retracted."""
-    assert correct(cli, records_dir, RESULT_33, "33.89").exit_code == 0
-    retracted = cli("retract", RESULT_11, "--reason", "a test: the value is another stage's", "--curator", "A. Curator",
-                    "--records", records_dir)
-    assert retracted.exit_code == 0, retracted.output
-    return records_dir
+    return correct_and_retract(cli, records_dir)
 
 
 def test_a_correction_leaves_the_old_record_and_files_a_new_one(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
