@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 import atexit
+import functools
+import itertools
 import json
+import operator
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -107,3 +112,54 @@ def modules_imported_by(commands: list[list[str]], watched: tuple[str, ...]) -> 
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Leave a test module unimported when its module-wide markers put every test of it outside ``-m``.
+
+    Such a module's tests would all be deselected after collection; importing it anyway (torch and
+    transformers, a browser driver, a database client) costs each ``make test-fast`` worker seconds for nothing.
+    """
+    expression = config.getoption("markexpr", "") or ""
+    if collection_path.suffix != ".py" or not collection_path.name.startswith("test_") or not expression:
+        return None
+    marks = module_marks(collection_path)
+    return True if marks and not can_select(expression, marks) else None
+
+
+def module_marks(path: Path) -> set[str]:
+    """The markers a module's ``pytestmark = pytest.mark.X`` (or a list of them) gives all its tests, read unrun."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return set()
+    marks: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets):
+            values = node.value.elts if isinstance(node.value, (ast.List, ast.Tuple)) else [node.value]
+            for value in values:
+                mark = value.func if isinstance(value, ast.Call) else value
+                if (isinstance(mark, ast.Attribute) and isinstance(mark.value, ast.Attribute)
+                        and mark.value.attr == "mark"):
+                    marks.add(mark.attr)
+    return marks
+
+
+def can_select(expression: str, marks: set[str]) -> bool:
+    """Whether ``-m expression`` selects some test that carries ``marks`` (whatever other markers it has)."""
+    try:
+        from _pytest.mark.expression import Expression
+
+        compiled = Expression.compile(expression)
+    except (ImportError, AttributeError, SyntaxError, ValueError, pytest.UsageError):
+        return True
+    if "=" in expression:  # a marker's keyword arguments: not decided here
+        return True
+    others = sorted(set(re.findall(r"[^\s()]+", expression)) - {"and", "or", "not"} - marks)
+    if len(others) > 12:
+        return True
+    for values in itertools.product((False, True), repeat=len(others)):
+        carried = marks | {name for name, value in zip(others, values, strict=True) if value}
+        if compiled.evaluate(functools.partial(operator.contains, carried)):
+            return True
+    return False
