@@ -23,6 +23,8 @@ os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="registry-tests-cache-")
 # And its key ($XDG_STATE_HOME/registry/cache.key), never the user's.
 os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="registry-tests-state-")
 
+import click
+import click.testing
 import pytest
 from typer.testing import CliRunner
 
@@ -71,24 +73,40 @@ def runner() -> CliRunner:
     return CliRunner()
 
 
-def invoke(*args: object):  # type: ignore[no-untyped-def]
-    """Run the registry CLI in this process: invoke('validate', '--records', path) -> Result (exit_code, output).
+@functools.cache
+def registry_command() -> click.Command:
+    """The registry CLI as the Click command Typer makes of it, made once per test process.
 
-    For module- and session-scoped fixtures, which cannot take the function-scoped ``cli``."""
+    Typer's ``CliRunner.invoke`` makes it again for every call (about 7 ms of the CLI's tens of commands);
+    a command run by the console script makes it once too."""
+    import typer.main
+
     from registry.cli import app
 
-    return CliRunner().invoke(app, [str(a) for a in args])
+    return typer.main.get_command(app)
+
+
+def invoke(*args: object, command: click.Command | None = None):  # type: ignore[no-untyped-def]
+    """Run the registry CLI in this process: invoke('validate', '--records', path) -> Result (exit_code, output).
+
+    Click's runner, given the command made once: Typer's runs the same code after making the command again.
+    Module- and session-scoped fixtures call this directly, as they cannot take the function-scoped ``cli``."""
+    return click.testing.CliRunner().invoke(command or registry_command(), [str(a) for a in args])
 
 
 @pytest.fixture
-def cli(runner: CliRunner):  # type: ignore[no-untyped-def]
-    """Run the registry CLI: cli('validate', '--records', path) -> Result (exit_code, output)."""
+def cli(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    """Run the registry CLI: cli('validate', '--records', path) -> Result (exit_code, output).
+
+    A test that patches (``monkeypatch``) may patch what the command is made of (the options of 'registry new
+    KIND' come from registry/kindoptions.json): it gets the command made afresh, as Typer's runner makes it."""
+    if "monkeypatch" not in request.fixturenames:
+        return invoke
+    import typer.main
+
     from registry.cli import app
 
-    def invoke(*args: str):  # type: ignore[no-untyped-def]
-        return runner.invoke(app, [str(a) for a in args])
-
-    return invoke
+    return lambda *args: invoke(*args, command=typer.main.get_command(app))
 
 
 def modules_imported_by(commands: list[list[str]], watched: tuple[str, ...]) -> list[str]:
