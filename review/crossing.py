@@ -10,10 +10,13 @@ where the grid could not read the cell, never to overrule a grid that found it.
    centred close under it is the table's) and the lines next to it, below it or above it, in the caption's
    column of the page, up to another caption, a line of running text or a gap wider than ``REGION_GAP``. A
    block that runs up to another caption belongs to the caption set closer to it; where both are as close,
-   to neither. So a value cited in the wrong table or on the wrong page is not read there.
+   to neither, unless its last line of numbers is farther from the other caption than its first line is from
+   its own (a figure's labels set close under a ``table*`` are the figure's). So a value cited in the wrong
+   table or on the wrong page is not read there.
 2. **Row**: a line that prints the record's label before numbers; each outer level of the row path printed
    before the label on the line, on the nearest line of one label above (a group's name, or a sub-table's
-   title over its header), or as a top-aligned ``\\multirow`` label beside the first line of its run. The
+   title over its header), as a top-aligned ``\\multirow`` label beside the first line of its run, or as a
+   label turned a quarter set left of the row's label beside its line. The
    label must be the nearest one before the column (a table set beside prints a label before each half;
    a text cell under its own header, or a check mark, between them is no label); of sub-tables set side by
    side, each printing its labels again, the nearest one before the column is the row's. An upper header
@@ -26,11 +29,16 @@ where the grid could not read the cell, never to overrule a grid that found it.
 3. **Column**: the header words of each level of the column path, outermost first, each level printed
    under the span of the level above it (its words' extent widened to the midpoints to the next words of
    its line: a spanning header narrower than its columns still spans them); a level may be set on two lines
-   ('Number of queries' over '(Speakers)'). A header repeated over a later block of rows heads that block.
+   ('Number of queries' over '(Speakers)'), and spans the headers centred under its span. A header repeated
+   over a later block of rows heads that block. A level written 'n+/n' is also read as a fraction, its
+   numerator set right over its denominator; of two headers of one name, one a half of such a stack, the
+   other is the header.
 4. **Crossing**: the row's cell under the bottom header's words (or, where none is, centred in its span),
    read by ``read_cell`` (±, spread in parentheses, marks, bold, superscripts), so that every cell claim
    reads it as it reads a grid's cell. A number after a cell's number starts a cell of its own, however
-   tight; a '±' joins the numbers on both sides, however wide.
+   tight; a '±' joins the numbers on both sides, however wide; a number's digit groups ('45 000') are one
+   cell where set closer than a gap between cells, and a crossing next to a group set farther than that
+   is not read (one number or two cells).
 
 Anything matched twice, and a crossing that holds two numbers or none, is a reason (``NotCrossed``, which
 ``review.cells`` reports as ``Unread``), not a guess: the claim cannot be checked.
@@ -83,6 +91,8 @@ class Region:
 
     caption: str
     lines: tuple[Line, ...]
+    rotated: tuple[Word, ...] = ()
+    """The words turned a quarter beside the lines (a ``\\rotatebox`` group label), which belong to no line."""
 
 
 @dataclass(frozen=True)
@@ -159,8 +169,22 @@ def table_regions(page: PageWords, label: str) -> list[Region]:
         for block in (_side(lines, end + 1, 1, lines[end].bottom, width),
                       _side(lines, at - 1, -1, lines[at].top, width)):
             if block is not None and any(any(is_value(w) for w in ln.words) for ln in block):
-                regions.append(Region(caption, tuple(sorted(block, key=lambda ln: ln.top))))
+                regions.append(Region(caption, tuple(sorted(block, key=lambda ln: ln.top)), _turned(page, block)))
     return regions
+
+
+def _turned(page: PageWords, block: list[Line]) -> tuple[Word, ...]:
+    """The page's words turned a quarter that lie beside the block of lines: within its height, and within its width
+    or left of it by up to ``TURNED_MARGIN`` (a turned group label is set left of the row labels it groups)."""
+    top, bottom = min(ln.top for ln in block), max(ln.bottom for ln in block)
+    x0, x1 = min(ln.x0 for ln in block), max(ln.x1 for ln in block)
+    return tuple(w for w in page.words if w.rotated and top <= w.top and w.bottom <= bottom
+                 and x0 - TURNED_MARGIN <= w.x0 and w.x1 <= x1)
+
+
+#: Points: a turned group label stands this far left of the block's lines at most (its own width, one line's
+#: height, and a column gap).
+TURNED_MARGIN = 24.0
 
 
 def _side(lines: list[Line], index: int, step: int, edge: float, width: float) -> list[Line] | None:
@@ -177,7 +201,8 @@ def _side(lines: list[Line], index: int, step: int, edge: float, width: float) -
             if kept:
                 own = kept[0].top - edge if step > 0 else edge - kept[0].bottom
                 if gap <= own + 1.0:
-                    return None  # the other caption's table, or as much the other's as this one's
+                    # the other caption's table, or as much the other's as this one's
+                    return _ours_before(kept, line, own) if step > 0 else None
             break
         if is_prose(line, width) and 2 * sum(is_value(w) for w in line.words) < len(line.words):
             break  # running text (a row of numbers set close is none)
@@ -185,6 +210,16 @@ def _side(lines: list[Line], index: int, step: int, edge: float, width: float) -
         reach = line.bottom if step > 0 else line.top
         index += step
     return kept or None
+
+
+def _ours_before(kept: list[Line], caption: Line, own: float) -> list[Line] | None:
+    """Of lines below a caption that run up to another caption as close to them: this caption's table where its
+    last line of numbers is farther from the other caption than its first line is from this one (the lines after
+    it, a figure's labels set close under a ``table*``, are the other caption's float); else None."""
+    last = max((i for i, ln in enumerate(kept) if _numbers_line(ln)), default=None)
+    if last is None or caption.top - kept[last].bottom <= own + 1.0:
+        return None
+    return kept[:last + 1]
 
 
 def _caption_in(line: Line) -> bool:
@@ -465,6 +500,9 @@ def _in_groups(region: Region, label: _Label, groups: list[str]) -> bool:
         if taken is None:
             return False
         pending = pending[:taken]
+    turned = _turned_beside(region, line, label)
+    if pending and turned and _key(turned) == _key(pending[-1]):
+        pending.pop()
     index = label.line
     heads = 0  # header lines passed over the row's own block of rows; none once above another block
     stub = line.words[label.start].x0, line.words[label.end].x1
@@ -491,6 +529,20 @@ def _in_groups(region: Region, label: _Label, groups: list[str]) -> bool:
             if heads > 1 and _key(_over_stub(above, *stub)) == _key(pending[-1]):
                 pending.pop()
     return True
+
+
+def _turned_beside(region: Region, line: Line, label: _Label) -> str:
+    """The group label turned a quarter (``\\multirow`` with ``\\rotatebox{90}``) set left of the row's label and
+    beside the row's line: the nearest one, its words read as the page turned reads them (bottom up, line by
+    line); '' where none is. A row above or below the turned words is not taken to be in their group: the
+    turned label's height is its text's width, which says nothing of its run's."""
+    start = line.words[label.start].x0
+    beside = [w for w in region.rotated if w.x1 <= start and w.top < line.bottom and line.top < w.bottom]
+    if not beside:
+        return ""
+    nearest = max(beside, key=lambda w: w.x1)
+    column = [w for w in region.rotated if w.x0 < nearest.x1 and nearest.x0 < w.x1]
+    return " ".join(w.text for w in sorted(column, key=lambda w: (w.x0, -w.bottom)))
 
 
 def _over_stub(line: Line, x0: float, x1: float) -> str:
@@ -659,7 +711,7 @@ def _under_levels(region: Region, lower: _Header, uppers: tuple[str, ...]) -> bo
     top = lower.line - 1 if lower.stacked else lower.line
     for index in range(top):
         for upper in _printed(region, index, uppers[-1]):
-            if upper.lo <= lower.x0 and lower.x1 <= upper.hi and _under_levels(region, upper, uppers[:-1]):
+            if upper.lo <= (lower.x0 + lower.x1) / 2 <= upper.hi and _under_levels(region, upper, uppers[:-1]):
                 return True
     return False
 

@@ -449,3 +449,38 @@ def test_digit_groups_set_apart_as_wide_as_two_cells_are_not_read() -> None:
     page = _fraction_page(stacked, Word("151", 180, 155, 195, 163), Word("097", 199.8, 155, 215, 163))
     read = read_crossing(page, "Table 1", "Ours", "Train / n")
     assert isinstance(read, NotCrossed) and "'151' and '097' close together" in read
+
+
+def test_a_figure_set_close_under_a_table_belongs_to_its_own_caption() -> None:
+    # a table* over a figure whose labels are set close under the table's last row: the block under the table's
+    # caption runs up to the figure's caption, but its rows are set farther from it than from their own caption
+    page = _page(CAPTION, HEADER, *ROWS,
+                 _line(154, ("All", 100), ("A", 160), ("B", 220)),
+                 _text(164, "Figure", "3:", "Crops", "of", "faces", "(a", "fixture", "typeset", "for", "the", "tests)."))
+    assert _cell(read_crossing(page, "Table 1", "Ours", "F1")) == "0.52"
+    assert [len(r.lines) for r in table_regions(page, "Table 1")] == [3]  # the figure's labels left out
+
+
+def test_a_spanning_header_stands_over_the_columns_centred_under_it() -> None:
+    # 'Subgroups' is wider than the share of the line 'Number of' spans, but centred under it
+    page = _page(CAPTION,
+                 _line(115, ("Database", 100), ("Number", 200), ("of", 240), ("Balanced", 320)),
+                 _line(127, ("Name", 100), ("Faces", 190), ("IDs", 225), ("Subgroups", 245), ("ID", 325)),
+                 _line(140, ("Ours", 100), ("10", 192), ("600", 225), ("6", 265), ("3", 326)))
+    assert _cell(read_crossing(page, "Table 1", "Ours", "Number of / Subgroups")) == "6"
+    assert _cell(read_crossing(page, "Table 1", "Ours", "Balanced / ID")) == "3"
+    assert isinstance(read_crossing(page, "Table 1", "Ours", "Balanced / Subgroups"), NotCrossed)
+
+
+def test_a_turned_group_label_names_the_rows_beside_it() -> None:
+    # \multirow{2}{*}{\rotatebox{90}{Human}} left of the row labels: the rows its words are set beside are in its
+    # group; a row under it (a summary row) is not
+    turned = Word("Human", 90, 125, 97, 152, rotated=True)
+    page = _page(CAPTION, HEADER,
+                 _line(128, ("CF", 100), ("52.9", 200), ("0.50", 260)),
+                 _line(140, ("CM", 100), ("45.6", 200), ("0.52", 260)),
+                 _line(160, ("Avg", 100), ("49.2", 200), ("0.51", 260)), [turned])
+    assert _cell(read_crossing(page, "Table 1", "Human / CM", "Acc")) == "45.6"
+    assert _cell(read_crossing(page, "Table 1", "Human / CF", "F1")) == "0.50"
+    below = read_crossing(page, "Table 1", "Human / Avg", "Acc")
+    assert isinstance(below, NotCrossed) and "not under the group 'Human'" in below
