@@ -449,9 +449,26 @@ def _heads(region: Region, label: _Label, header: _Header) -> bool:
         return {_key(h.text) for h in heads if h.x0 < x1 and x0 < h.x1}
 
     stub = over(line.words[label.start].x0, line.words[label.end].x1)
-    between = [w for w in line.words[label.end + 1:] if w.x1 <= header.x0 and not is_value(w)
-               and sum(c.isalpha() for c in w.text) > 1]
-    return all(over(w.x0, w.x1) and not over(w.x0, w.x1) & stub for w in between)
+    between = [cell for cell in _text_cells([w for w in line.words[label.end + 1:] if w.x1 <= header.x0])
+               if any(sum(c.isalpha() for c in w.text) > 1 for w in cell)]
+    return all(over(c[0].x0, c[-1].x1) and not over(c[0].x0, c[-1].x1) & stub for c in between)
+
+
+def _text_cells(words: list[Word]) -> list[list[Word]]:
+    """The cells of words that are no number, words within ``CELL_GAP`` of each other: a text cell wider than its
+    header ('CASIA-W [41], VGG [30] &VGG2 [6]' under 'Source Data') stands under it as a whole."""
+    cells: list[list[Word]] = []
+    last: Word | None = None
+    for word in words:
+        if is_value(word):
+            last = None
+            continue
+        if last is not None and word.x0 - last.x1 <= CELL_GAP:
+            cells[-1].append(word)
+        else:
+            cells.append([word])
+        last = word
+    return cells
 
 
 def _labels_of(line: Line, index: int, own: str) -> list[_Label]:
@@ -606,7 +623,7 @@ def _header(region: Region, column: str, row_line: int) -> _Header | NotCrossed:
     if not levels:
         return NotCrossed("the record names no column")
     chains = [bottom for index in range(row_line) for bottom in _printed(region, index, levels[-1])
-              if _under_levels(region, bottom, levels[:-1])]
+              if not _a_rows_label(region, bottom) and _under_levels(region, bottom, levels[:-1])]
     if not chains:
         return NotCrossed(f"no header '{column}' above the row in {_header_text(region, row_line)}")
     nearest = max(h.line for h in chains)
@@ -682,6 +699,14 @@ def _fractions(region: Region, index: int, text: str) -> list[_Header]:
                              (x1 + min(right)) / 2 if right else float("inf"),
                              stacked=min(i for i, _ in over) < index))
     return found
+
+
+def _a_rows_label(region: Region, header: _Header) -> bool:
+    """Whether words read as a header are a row's label: before the first number of a line of numbers (a table
+    whose columns and rows are named alike, 'CM' over a column and beside a row, reads the row's as no header)."""
+    line = region.lines[header.line]
+    first = next((w for w in line.words if is_value(w)), None)
+    return _data(line) and first is not None and header.x1 <= first.x0
 
 
 def _data(line: Line) -> bool:

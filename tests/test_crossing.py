@@ -484,3 +484,23 @@ def test_a_turned_group_label_names_the_rows_beside_it() -> None:
     assert _cell(read_crossing(page, "Table 1", "Human / CF", "F1")) == "0.50"
     below = read_crossing(page, "Table 1", "Human / Avg", "Acc")
     assert isinstance(below, NotCrossed) and "not under the group 'Human'" in below
+
+
+def test_a_row_label_named_as_a_column_is_no_header() -> None:
+    # a table of subgroups against subgroups: the label 'CM' of the row above is not the column 'CM''s header
+    page = _page(CAPTION,
+                 _line(115, ("Acc", 100), ("CF", 200), ("CM", 260)),
+                 _line(128, ("CF", 100), ("52.9", 200), ("48.0", 260)),
+                 _line(140, ("CM", 100), ("45.6", 200), ("50.4", 260)),
+                 _line(152, ("WF", 100), ("44.7", 200), ("43.8", 260)))
+    assert _cell(read_crossing(page, "Table 1", "WF", "CM")) == "43.8"
+    assert _cell(read_crossing(page, "Table 1", "CM", "CF")) == "45.6"
+
+
+def test_a_text_cell_wider_than_its_header_is_no_label() -> None:
+    # 'CASIA VGG &VGG2' under 'Source', wider than it: a cell between the row's label and the column, not the label
+    # of a table set beside
+    page = _page(CAPTION,
+                 _line(115, ("Name", 100), ("Source", 180), ("Faces", 300)),
+                 _line(128, ("Demog", 100), ("CASIA", 150), ("VGG", 178), ("&VGG2", 196), ("10,800", 300)))
+    assert _cell(read_crossing(page, "Table 1", "Demog", "Faces")) == "10,800"
