@@ -66,6 +66,7 @@ from review.tables import (
     is_prose,
     is_value,
     levels_of,
+    plain_glyphs,
     read_cell,
     starts_caption,
     upright,
@@ -267,7 +268,7 @@ def _cross(region: Region, label: str, page: int, row: str, column: str, subtabl
 def _key(text: str) -> str:
     """Text compared as printed: squeezed, marks after it and TeX's sub- and superscript signs left out (a curator
     types 'RMSE_CV' for the 'RMSE' and lowered 'CV' the page prints)."""
-    return _TEX.sub("", squeezed(text)).rstrip(MARKS).lower()
+    return _TEX.sub("", plain_glyphs(squeezed(text))).rstrip(MARKS).lower()
 
 
 _TEX = re.compile(r"[_^{}]")
@@ -285,7 +286,7 @@ def _runs(line: Line, wanted: str) -> list[tuple[int, int]]:
     for i in range(len(words)):
         text = ""
         for j in range(i, len(words)):
-            text += squeezed(words[j].text)
+            text += plain_glyphs(squeezed(words[j].text))
             if len(text.rstrip(MARKS)) > len(key) + 4:
                 break
             if _TEX.sub("", text).rstrip(MARKS).lower() == key:

@@ -504,3 +504,10 @@ def test_a_text_cell_wider_than_its_header_is_no_label() -> None:
                  _line(115, ("Name", 100), ("Source", 180), ("Faces", 300)),
                  _line(128, ("Demog", 100), ("CASIA", 150), ("VGG", 178), ("&VGG2", 196), ("10,800", 300)))
     assert _cell(read_crossing(page, "Table 1", "Demog", "Faces")) == "10,800"
+
+
+def test_a_math_fonts_look_alike_glyph_is_the_letter_typed() -> None:
+    # the page prints '∆Acc' (U+2206, the increment sign) where the curator types 'ΔAcc' (U+0394, delta)
+    page = _page(CAPTION, _line(115, ("Model", 100), ("\u2206Acc", 200)), _line(128, ("Ours", 100), ("2.1", 200)))
+    assert _cell(read_crossing(page, "Table 1", "Ours", "\u0394Acc")) == "2.1"
+    assert isinstance(read_crossing(page, "Table 1", "Ours", "\u0394F1"), NotCrossed)
