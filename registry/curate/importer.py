@@ -28,10 +28,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from registry.curate.batch import Progress, Written
+from registry.curate.fields import field_columns
 from registry.curate.naming import checked_batch, checked_date, display_slug, free_id, make_id, today
 from registry.curate.new import complete_reference, concerning
 from registry.curate.precheck import Staged, check_with, write_checked
-from registry.curate.table import COLUMNS, REPORTABLE, Problem, Row, Table, TableError, read_table
+from registry.curate.table import COLUMNS, REPORTABLE, Problem, Row, Table, TableError, columns, read_table
 from registry.curate.values import read_unit
 from registry.errors import RegistryError
 from registry.history import Status, changes, same_values, status_of
@@ -189,6 +190,8 @@ class _Planner:
         self.result_rows: dict[tuple[str, ...], int] = {}
         self.current_results: dict[str, list[int]] = {}
         self.existing, self.retracted = self._index()
+        self.field_columns = field_columns(COLUMNS)
+        self.reportable_fields = set(field_plan(KIND_MODELS["result"]).reportable)
         if options.independence is not None and options.independence not in {i.value for i in Independence}:
             raise RegistryError(f"independence {options.independence!r} is not one of "
                                 f"{', '.join(i.value for i in Independence)}", "give one of them ({independence})")
@@ -380,6 +383,7 @@ class _Planner:
         for column in ("unit_detail", "scope_note"):
             if row.get(column):
                 data[column] = row.get(column)
+        self.field_cells(row, data)
         self.uncertainty(row, data)
         hardware = self.reportable(row, "hardware", data, {}, store=False)
         if hardware:
@@ -388,6 +392,17 @@ class _Planner:
                               "derived by the batch convention.")
         data["missing_metadata"] = data.pop("_missing")
         return None if len(self.problems) > before else data
+
+    def field_cells(self, row: Row, data: dict[str, Any]) -> None:
+        """The cells of the columns read off the model (``registry.curate.fields``): each copied into its field as
+        text (a list's values separated by ';'), for the model to type; a reportable field left empty is listed."""
+        for column in self.field_columns:
+            name = column.fills[0].split(".", 1)[1]
+            cell = row.get(column.name)
+            if name in self.reportable_fields:
+                cell = self.reportable_cell(row, column.name, name, data.setdefault("_missing", []))
+            if cell:
+                data[name] = [part.strip() for part in cell.split(";") if part.strip()] if column.many else cell
 
     def default_qualifier(self, row: Row) -> str:
         where = row.get("table") or row.get("figure") or "the source"
@@ -521,12 +536,17 @@ class _Planner:
                    store: bool = True) -> str | None:
         """A reportable field's value from its column, or its missing-metadata entry (see ``table.REPORTABLE``)."""
         _, name = REPORTABLE[column]
-        gaps = data.setdefault("_missing", [])
+        cell = self.reportable_cell(row, column, name, data.setdefault("_missing", []))
+        if cell and store:
+            data[name] = cell
+            attrs[name] = column
+        return cell
+
+    def reportable_cell(self, row: Row, column: str, name: str, gaps: list[dict[str, Any]]) -> str | None:
+        """The cell of a reportable field's column, or None with its missing-metadata entry added to ``gaps``: a
+        reason written in the cell, 'unreported' for an empty cell, 'not-transcribed' for a column the table lacks."""
         cell = row.get(column)
         if cell and cell not in REASONS:
-            if store:
-                data[name] = cell
-                attrs[name] = column
             return cell
         if cell in REASONS:
             gaps.append({"field": name, "reason": cell})
@@ -646,10 +666,11 @@ def _column_of(kind: str, *loc: str) -> str | None:
     """The column that fills a field of a record of ``kind``: the one declared for its path, or for the nearest
     field above it, or the first declared below it (a locator's 'table' for a locator as a whole)."""
     path = (kind, *loc)
+    every = columns()
     while len(path) > 1:
         dotted = ".".join(path)
-        exact = [c.name for c in COLUMNS if dotted in c.fills]
-        below = [c.name for c in COLUMNS if any(f.startswith(dotted + ".") for f in c.fills)]
+        exact = [c.name for c in every if dotted in c.fills]
+        below = [c.name for c in every if any(f.startswith(dotted + ".") for f in c.fills)]
         if exact or below:
             return (exact or below)[0]
         path = path[:-1]
