@@ -1,4 +1,4 @@
-"""The import's columns read off the models: each column's description, and a column per field none declares.
+"""A column of a results table, and the columns read off the models: each one's description, one per field.
 
 ``registry.curate.table`` declares the columns that are the import's own (names, ids, values it reads)
 and those that fill a field with words of their own to add; their help starts with the model's
@@ -12,12 +12,8 @@ from __future__ import annotations
 
 import types
 import typing
-from typing import TYPE_CHECKING, Any
-
-from pydantic import BaseModel
-
-if TYPE_CHECKING:
-    from registry.curate.table import Column
+from dataclasses import dataclass
+from typing import Any
 
 #: The fields of a result the import writes itself, from the row as a whole or the command line, with how.
 WRITTEN_BY_THE_IMPORT = {
@@ -32,6 +28,34 @@ WRITTEN_BY_THE_IMPORT = {
 }
 #: Why a field of a result no column fills is not a column: it is an object, or a list of objects.
 AN_OBJECT = "an object, or a list of them: set it in the record file"
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a results table: its name, the record field it fills, and what to write in it.
+
+    Its help is the model's description of the field it fills, then ``note`` (what the import adds: the
+    cell's form, its default); a column that is the import's own (a name or an id, a value read rather
+    than copied) says everything in ``note`` (``own``).
+    """
+
+    name: str
+    fills: tuple[str, ...]
+    """Where its value goes, as 'kind.field[.subfield]' (the first; the others are read from it)."""
+    note: str = ""
+    required: bool = False
+    aliases: tuple[str, ...] = ()
+    own: bool = False
+    many: bool = False
+    """It fills a list of plain values: a cell holds several, separated by ';'."""
+
+    @property
+    def help(self) -> str:
+        if self.own:
+            return self.note
+        description = description_of(self.fills[0]).strip()
+        several = "Several values separated by `;`." if self.many else ""
+        return " ".join(part for part in (description, self.note, several) if part)
 
 
 def description_of(path: str) -> str:
@@ -78,6 +102,8 @@ def _unfilled(declared: tuple[Column, ...]) -> list[str]:
 
 
 def _is_object(name: str) -> bool:
+    from pydantic import BaseModel
+
     from registry.models import KIND_MODELS
 
     item = _item(KIND_MODELS["result"].model_fields[name].annotation)
@@ -87,7 +113,6 @@ def _is_object(name: str) -> bool:
 def field_columns(declared: tuple[Column, ...]) -> tuple[Column, ...]:
     """A column for each plain field of a result that ``declared`` leaves unfilled, named for the field (prefixed
     'result_' where a declared column has the name), its help the model's description."""
-    from registry.curate.table import Column
     from registry.models import KIND_MODELS
 
     names = {column.name for column in declared} | {alias for column in declared for alias in column.aliases}
@@ -100,8 +125,6 @@ def field_columns(declared: tuple[Column, ...]) -> tuple[Column, ...]:
     return tuple(made)
 
 
-def not_imported() -> dict[str, str]:
+def not_imported(declared: tuple[Column, ...]) -> dict[str, str]:
     """The fields of a result no column fills, with why: those the import writes, and the objects."""
-    from registry.curate.table import COLUMNS
-
-    return {**WRITTEN_BY_THE_IMPORT, **{name: AN_OBJECT for name in _unfilled(COLUMNS) if _is_object(name)}}
+    return {**WRITTEN_BY_THE_IMPORT, **{name: AN_OBJECT for name in _unfilled(declared) if _is_object(name)}}

@@ -24,6 +24,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from registry.curate.fields import Column, field_columns, not_imported
 from registry.errors import INPUTS, RegistryError, worded
 from registry.filetypes import special_kind
 from registry.readme_section import GeneratedSection
@@ -35,36 +36,6 @@ MAX_TABLE_BYTES = 50_000_000
 #: The most rows one import reads: a paper's tables hold a few thousand printed values at most. A larger table is
 #: refused when its first row past the limit is read (no later row is held), with how to split it.
 MAX_TABLE_ROWS = 10_000
-
-
-@dataclass(frozen=True)
-class Column:
-    """One column of a results table: its name, the record field it fills, and what to write in it.
-
-    Its help is the model's description of the field it fills, then ``note`` (what the import adds: the
-    cell's form, its default); a column that is the import's own (a name or an id, a value read rather
-    than copied) says everything in ``note`` (``own``).
-    """
-
-    name: str
-    fills: tuple[str, ...]
-    """Where its value goes, as 'kind.field[.subfield]' (the first; the others are read from it)."""
-    note: str = ""
-    required: bool = False
-    aliases: tuple[str, ...] = ()
-    own: bool = False
-    many: bool = False
-    """It fills a list of plain values: a cell holds several, separated by ';'."""
-
-    @property
-    def help(self) -> str:
-        if self.own:
-            return self.note
-        from registry.curate.fields import description_of
-
-        description = description_of(self.fills[0]).strip()
-        several = "Several values separated by `;`." if self.many else ""
-        return " ".join(part for part in (description, self.note, several) if part)
 
 
 #: The columns the import declares. Every other plain field of a result gets a column of its own, named and
@@ -123,8 +94,6 @@ COLUMNS: tuple[Column, ...] = (
 
 def columns() -> tuple[Column, ...]:
     """Every column of a results table: those declared, then one per plain field of a result that none fills."""
-    from registry.curate.fields import field_columns
-
     return COLUMNS + field_columns(COLUMNS)
 
 
@@ -341,15 +310,13 @@ def _header_problems(row: int, header: list[str], names: list[str], known: dict[
 
 def markdown_table() -> str:
     """The columns, each with what it fills and its help, and the fields of a result no column fills."""
-    from registry.curate.fields import not_imported
-
     rows = ["| column | fills | required | what to write |", "|---|---|---|---|"]
     for column in columns():
         name = f"`{column.name}`" + "".join(f" (or `{a}`)" for a in column.aliases)
         fills = ", ".join(f"`{f}`" for f in column.fills)
         rows.append(f"| {name} | {fills} | {'yes' if column.required else ''} | {column.help} |")
     rows += ["", "Fields of a result no column fills (the import writes them itself, or they are set in the record "
-                 "file): " + "; ".join(f"`{name}` ({why})" for name, why in not_imported().items()) + "."]
+                 "file): " + "; ".join(f"`{name}` ({why})" for name, why in not_imported(COLUMNS).items()) + "."]
     return "\n".join(rows)
 
 

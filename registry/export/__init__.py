@@ -72,8 +72,8 @@ def export(registry: Registry, format_name: str, out: Path, **options: Any) -> W
     tmp = new_folder_beside(out)
     try:
         written: Written = writer.write(registry, tmp, **options)
-        manifest = {"format": chosen.name, "description": chosen.description, "files": sorted(written.files),
-                    "not_carried": written.not_carried}
+        manifest: dict[str, Any] = {"format": chosen.name, "description": chosen.description,
+                                    "files": sorted(written.files), "not_carried": written.not_carried}
         if written.result_fields is not None:
             manifest["result_fields"] = written.result_fields.manifest()
         (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
