@@ -99,12 +99,13 @@ def refresh() -> KindOptions:
 
     table = of_models()
     text = render(table)
-    sources = {module.__file__ for name, module in sorted(sys.modules.items())
-               if (name == "registry" or name.startswith("registry.")) and getattr(module, "__file__", None)}
+    loaded = [getattr(module, "__file__", None) for name, module in list(sys.modules.items())
+              if name == "registry" or name.startswith("registry.")]
+    sources: list[str] = sorted({str(path) for path in loaded if path})
     try:
         if _digest(TABLE) != hashlib.sha256(text.encode()).hexdigest():
             write_atomic(TABLE, text, overwrite=True)
-        stamp = {"table": _digest(TABLE), "sources": {path: _digest(Path(path)) for path in sorted(sources)}}
+        stamp = {"table": _digest(TABLE), "sources": {path: _digest(Path(path)) for path in sources}}
         write_atomic(STAMP, json.dumps(stamp, indent=1) + "\n", overwrite=True)
     except OSError:  # an installed package's folder: the options read off the models serve this run
         pass

@@ -147,7 +147,7 @@ class ResultRows:
         text (a list's values separated by ';'), for the model to type; a reportable field left empty is listed."""
         for column in self.field_columns:
             name = column.fills[0].split(".", 1)[1]
-            cell = row.get(column.name)
+            cell: str | None = row.get(column.name)
             if name in self.reportable_fields:
                 cell = self.filing.reportable_cell(row, column.name, name, data.setdefault("_missing", []))
             if cell:

@@ -103,6 +103,14 @@ def by_name() -> dict[str, Column]:
     return {c.name: c for c in every} | {a: c for c in every for a in c.aliases}
 
 
+def __getattr__(name: str) -> dict[str, Column]:
+    """``BY_NAME``, each column by its name and aliases (``by_name()``), read when asked so that it follows the
+    models."""
+    if name == "BY_NAME":
+        return by_name()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 #: Reportable fields the table may fill, by the column that fills them. An empty cell of a column the table has
 #: means the source does not state it ('unreported'), a column the table lacks that nobody transcribed it
 #: ('not-transcribed'); a cell may also hold one of the reasons itself ('not-applicable').
