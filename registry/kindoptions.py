@@ -101,7 +101,7 @@ def refresh() -> KindOptions:
     text = render(table)
     loaded = [getattr(module, "__file__", None) for name, module in list(sys.modules.items())
               if name == "registry" or name.startswith("registry.")]
-    sources: list[str] = sorted({str(path) for path in loaded if path})
+    sources: list[str] = sorted({str(path) for path in [*loaded, __file__] if path})  # this module too, run as -m
     try:
         if _digest(TABLE) != hashlib.sha256(text.encode()).hexdigest():
             write_atomic(TABLE, text, overwrite=True)
