@@ -143,3 +143,49 @@ def test_new_result_has_an_option_for_it_once_its_table_regenerates(wider: Path,
         assert kindoptions.fresh()
     finally:
         kindoptions.written.cache_clear()  # the real table, for the tests after this one
+
+
+def test_a_list_field_is_a_column_of_several_values(monkeypatch: pytest.MonkeyPatch, cli, demo: Path,  # type: ignore[no-untyped-def]
+                                                    tmp_path: Path) -> None:
+    class SeededResult(Result):
+        seeds: list[int] = Field(default_factory=list, description="The seeds the source ran, made up for a test.")
+
+    monkeypatch.setitem(KIND_MODELS, "result", SeededResult)
+    from registry.curate.table import columns
+
+    column = next(c for c in columns() if c.name == "seeds")
+    assert column.many and column.help == "The seeds the source ran, made up for a test. Several values separated " \
+                                          "by `;`."
+    with open(FIXTURE_TABLE, newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    table = tmp_path / "table.csv"
+    with open(table, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=[*rows[0], "seeds"], lineterminator="\n")
+        writer.writeheader()
+        writer.writerows([{**row, "seeds": "7; 3" if n == 0 else "x" if n == 1 else ""} for n, row in enumerate(rows)])
+    refused = cli("import", table, "--source", "genomic-benchmarks-fixture", "--records", demo)
+    assert refused.exit_code == 1 and "row 3, column 'seeds'" in refused.output, refused.output
+    with open(table, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=[*rows[0], "seeds"], lineterminator="\n")
+        writer.writeheader()
+        writer.writerows([{**row, "seeds": "7; 3" if n == 0 else ""} for n, row in enumerate(rows)])
+    result = cli("import", table, "--source", "genomic-benchmarks-fixture", "--records", demo)
+    assert result.exit_code == 0, result.output
+    filed = [yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted((demo / "result").glob("*.yaml"))]
+    assert [r["seeds"] for r in filed if r.get("seeds")] == [[7, 3]]
+
+
+def test_the_table_of_options_is_stale_without_its_stamp_or_after_a_hand_edit(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from registry import kindoptions
+
+    table, stamp = tmp_path / "kindoptions.json", tmp_path / ".kindoptions.stamp"
+    monkeypatch.setattr(kindoptions, "TABLE", table)
+    monkeypatch.setattr(kindoptions, "STAMP", stamp)
+    table.write_text(kindoptions.render(kindoptions.of_models()).replace("Title as printed", "Older words"))
+    assert not kindoptions.fresh()  # no stamp
+    kindoptions.refresh()
+    assert kindoptions.fresh() and "Older words" not in table.read_text()
+    assert kindoptions.parse(table.read_text()) == kindoptions.of_models()
+    table.write_text(table.read_text().replace("Title as printed", "Edited by hand"))
+    assert not kindoptions.fresh()
