@@ -48,6 +48,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from registry.numbers import SIGN, glued_unit
+from review.figures import note_words
 from review.words import Line, PageWords, Word, lines_of, squeezed
 
 #: A vertical gap (points) wider than this ends a table: rules and spacing inside tables stay under it.
@@ -657,8 +658,15 @@ def _numbers_line(line: Line) -> bool:
     first = next((i for i, w in enumerate(words) if is_value(w)), None)
     if first is None or not any(_number_cell(cell) for cell in _label_clusters(words)):
         return False  # every number is part of a name in its cell ('Case 1', '95% CI'): a header
-    rest = words[first:]
+    rest = _without_notes(words[first:])
     return 2 * sum(1 for w in rest if is_value(w) or _BRACKETED.match(squeezed(w.text))) >= len(rest)
+
+
+def _without_notes(words: tuple[Word, ...]) -> list[Word]:
+    """A row's words less those of a bracketed note after a number ('397 (1F)', '725 (5M, 2F; 32 mins)'): the note
+    is part of its value's cell (``review.figures``), no word of a name."""
+    notes = note_words([w.text for w in words])
+    return [w for k, w in enumerate(words) if k not in notes]
 
 
 def _number_cell(cell: tuple[Word, ...]) -> bool:
