@@ -7,7 +7,11 @@ joined by ' / ') is checked in the table itself (``review.tables``), not on the 
   meet. A value from another cell fails, naming where it is printed and what the cited cell holds:
   "0.681 is printed in row 'NT 500M', column 'Histone marks / H3K4me3'; row 'NT 2.5B' has 0.702 there".
   Bold and footnote marks ('0.702†') are read and reported, not compared. A locator's ``subtable``
-  ('(b)') looks the row up in that sub-table only (``review.subtables``), in the grid and in the crossing;
+  ('(b)') looks the row up in that sub-table only (``review.subtables``), in the grid and in the crossing.
+  A cell's first number is its value: a bracketed note or pair after it ('397 (1F)', '(14.1, .000)') is
+  reported, and a record citing one of its other numbers cannot be checked (``review.figures``); a cell printing
+  'name = value' in a table of parameters is read under its header where grid and crossing cannot
+  (``review.keyvalue``);
 - **uncertainty**: the ± value or interval printed with the value equals the record's (in the cell,
   or right after the value in the quoted text), and the words the header, the row label, the caption,
   a table note or the sentence use ('s.d.', 'standard error', '95% CI') name the record's kind (and
@@ -15,7 +19,8 @@ joined by ' / ') is checked in the table itself (``review.tables``), not on the 
   a kind decides, and it must name that one alone;
 - **unit**: the unit printed in the cell, the column header ('Throughput (Sequences/s)') or the row
   label ('Max. input length (tokens)'), the first of them that prints one, else in the caption; a
-  count or a dimensionless score must find none in the first three;
+  count or a dimensionless score must find none in the first three; a unit set against the cell's number
+  ('88s') is the cell's, and one the table of units does not read ('10m') cannot be checked;
 - **in caption / in footnote**: a locator with ``caption: true`` must quote that table's or
   figure's caption, and one with ``footnote`` the note printed under that mark.
 
