@@ -65,6 +65,17 @@ CASES = [
     # a table* over a figure whose labels run on to its caption; a text cell wider than its header; a spanning
     # header narrower than the headers centred under it
     ("robinson-facebias-2020", "Table 2", 4),
+    # cells that print a count and a bracketed note ('397 (1F; 16 mins)') under two-line headers, beside a stub
+    # header an extractor sets on a line between the header's halves
+    ("san-qbestd-2021", "Table 1", 3),
+    # pairs in brackets ('(14.1, .000)': the t-value is the cell's value) under 'H1: b. > a.' set with math spaces
+    ("san-qbestd-2021", "Table 2", 5),
+    # rows of times with their unit set against the number ('88s'), a dash for an empty cell among them
+    ("ellis-library-2018", "Table 3", 8),
+    # a header of settings named with units ('20m', '5k') over a last row of times ('10m')
+    ("vieira-isklearn-2021", "TABLE III", 7),
+    # a table of parameters: every cell prints 'name = value' ('S_max = 96', 'p_elim−pot = 1.36e−4')
+    ("lim-plasticity-2024", "Table 1", 9),
 ]
 
 
