@@ -132,6 +132,14 @@ def modules_imported_by(commands: list[list[str]], watched: tuple[str, ...]) -> 
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """The generated options of 'registry new' made fresh before any test runs (as 'make generate' does), so that a
+    '--help' run in a fresh interpreter finds them fresh and builds no model (registry.kindoptions)."""
+    from registry import kindoptions
+
+    kindoptions.written()
+
+
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
     """Leave a test module unimported when its module-wide markers put every test of it outside ``-m``.
 
