@@ -390,6 +390,7 @@ REAL = [
 ]
 
 
+@pytest.mark.pdf
 @corpus
 @pytest.mark.parametrize(("slug", "table", "page"), REAL)
 def test_every_gold_cell_the_grid_leaves_unread_is_read_where_the_two_cross(slug: str, table: str,
@@ -411,6 +412,7 @@ def test_every_gold_cell_the_grid_leaves_unread_is_read_where_the_two_cross(slug
     assert crossed > 0  # one extractor's grid leaves these cells unread
 
 
+@pytest.mark.pdf
 @corpus
 def test_on_a_real_page_a_neighbours_value_fails_and_the_wrong_table_or_page_is_not_read() -> None:
     slug, table, page = "koyama-green-2024", "Table 4", 8

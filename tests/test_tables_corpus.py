@@ -26,6 +26,7 @@ PAPERS = next((p for p in (ROOT.parent / "shared" / "papers", Path("/work/shared
               ROOT.parent / "shared" / "papers")
 
 pytestmark = [
+    pytest.mark.pdf,
     pytest.mark.skipif(not PAPERS.is_dir(), reason=f"the corpus of real papers is not at {PAPERS}"),
     pytest.mark.skipif(poppler.find_pdftotext() is None, reason="poppler-utils is not installed"),
 ]
