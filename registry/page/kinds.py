@@ -459,10 +459,12 @@ def _sources_and_history(registry: Registry, record_id: str, sources: Iterable[S
 
 
 @functools.cache
-def _shown_fields(model: type[Record]) -> tuple[tuple[str, str, bool], ...]:
-    """(field, label, whether it refers to records) for each field a page lists, worked out once per kind."""
-    references = dict(field_plan(model).references)
-    return tuple((name, d.field_label(name), name in references) for name in model.model_fields
+def _shown_fields(model: type[Record]) -> tuple[tuple[str, str, bool, bool], ...]:
+    """(field, label, whether it refers to records, whether it nests values that do) for each field a page lists,
+    worked out once per kind."""
+    plan = field_plan(model)
+    references = dict(plan.references)
+    return tuple((name, d.field_label(name), name in references, name in plan.nested) for name in model.model_fields
                  if name not in ("id", "kind", "missing_metadata"))
 
 
@@ -470,7 +472,7 @@ def _technical_metadata(registry: Registry, record: Record) -> Fields:
     """Every field of the record, labelled from its name; references link to their records."""
     tag = d.record_tag(registry, record)
     rows: list[tuple[str, Content]] = [("Stable ID", plain(record.id))]
-    for name, label, is_reference in _shown_fields(type(record)):
+    for name, label, is_reference, is_nested in _shown_fields(type(record)):
         value = getattr(record, name)
         if value is None or value == [] or value == {}:  # a gap with a reason has its 'Missing metadata' row
             continue
@@ -482,7 +484,7 @@ def _technical_metadata(registry: Registry, record: Record) -> Fields:
                 pieces.append(Piece(_name_of(registry, target), link=target))
             rows.append((label, tuple(pieces)))
             continue
-        if name in field_plan(type(record)).nested and isinstance(value, BaseModel):  # it names records (``derived``)
+        if is_nested and isinstance(value, BaseModel):  # it names records (``derived``)
             rows.append((label, _linked_parts(registry, value, _field_tag(record, name, tag))))
             continue
         text = _comparison_text(record, value) if isinstance(value, Comparison) else _plain(value)
