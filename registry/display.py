@@ -11,7 +11,6 @@ import functools
 import re
 from collections.abc import Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
 
 from measure.outcome import Method
 from registry.loader import Registry
@@ -30,8 +29,8 @@ from registry.models import (
 )
 from registry.models.records import Independence, ReviewStatus
 from registry.numbers import RANGE_DASH
-from registry.per_registry import memo
 from registry.page.blocks import Provenance, Tag
+from registry.per_registry import memo
 from registry.units import bytes_in_unit, with_unit
 from registry.units import symbol as unit_symbol  # the one table of units, under the name the pages use
 

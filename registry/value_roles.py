@@ -14,9 +14,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from registry.per_registry import memo
 from registry.models import Evaluation, Result
 from registry.models.values import BINARY_OPERATIONS, Operation, Repeats
+from registry.per_registry import memo
 
 if TYPE_CHECKING:
     from registry.loader import Registry
