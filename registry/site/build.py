@@ -105,11 +105,12 @@ def _site(registry: Registry, progress: Callable[[str], None] | None) -> Site:
     if progress:
         progress(f"drawing {len(groups)} plot(s)")
     svgs = {protocol_id: inline_svg(panels) for protocol_id, panels in groups.items()}
+    digest = content_digest(registry)
     try:
-        name = release_name(registry)
+        name = release_name(registry, digest)
     except RegistryError:  # no record holds a date: the content still has a hash
-        name = f"undated-{content_digest(registry)[:12]}"
-    return Site(registry, groups, svgs, name, content_digest(registry))
+        name = f"undated-{digest[:12]}"
+    return Site(registry, groups, svgs, name, digest)
 
 
 def _write_all(site: Site, root: Path, progress: Callable[[str], None] | None) -> int:
@@ -190,8 +191,14 @@ def _write_records(site: Site, root: Path, ids: list[str], copies: dict[str, str
 def _record_copies(registry: Registry) -> dict[str, str]:
     """Where each record file's copy goes in the site: 'records/' and its path below the records folder."""
     copies = {}
+    root = registry.root.parts
     for record_id, path in registry.paths.items():
-        relative = os.path.relpath(path, registry.root)
+        parts = path.parts
+        # below the root as both are written (most files): the path's own parts, without relpath's walk
+        if len(parts) > len(root) and parts[:len(root)] == root and ".." not in parts[len(root):]:
+            relative = os.path.join(*parts[len(root):])
+        else:
+            relative = os.path.relpath(path, registry.root)
         if relative.startswith(".."):  # not below the records folder (a link): filed by kind
             relative = os.path.join(registry.records[record_id].kind_token, path.name)
         copies[record_id] = "records/" + relative.replace(os.sep, "/")
