@@ -26,11 +26,11 @@ from registry.errors import RegistryError
 from registry.history import current_only, not_current
 from registry.links import page_path
 from registry.loader import Registry
-from registry.models import KIND_MODELS, Release, Result
+from registry.models import KIND_MODELS, Evaluation, Release, Result
 from registry.outputs import in_forked_workers, prepare_output
 from registry.page.blocks import Column, Fields, Paragraph, Piece, Section, Style, Table, plain
 from registry.page.history import earlier_versions
-from registry.page.kinds import build_page
+from registry.page.kinds import build_page, finding_row
 from registry.release import content_digest, hash_prefix, release_name, same_content
 from registry.site.extras import Site, kind_label, plot_section, site_page
 from registry.site.html import Frame, Links, backing_section, index_rows_html, render, render_blocks
@@ -154,13 +154,17 @@ def _write_all(site: Site, root: Path, progress: Callable[[str], None] | None) -
 
 def _work_out_shared(site: Site, links: Links) -> None:
     """What the pages of many records ask, worked out here once before the page writers fork (each inherits the
-    answers): every transcribed record's tag and review status, named on the pages that link it, and each
-    protocol's plot section with its HTML, shown on the protocol's page and on each of its results' pages."""
+    answers): every transcribed record's tag and review status, named on the pages that link it; each current
+    result's row of the findings tables, on the pages of its configuration, dataset, protocol and family; and
+    each protocol's plot section with its HTML, on the protocol's page and on each of its results' pages."""
     registry = site.registry
     for record_id, record in registry.records.items():
         if type(record).transcribed:
             record_tag(registry, record)
             status_label(registry, record_id)
+    for evaluation in registry.of_kind(Evaluation):
+        for result in current_only(registry, registry.referrers(evaluation.id, Result, "evaluation")):
+            finding_row(registry, evaluation, result)
     for protocol_id in site.svgs:
         for for_result in (True, False):
             render_blocks((plot_section(site, protocol_id, for_result),), links)
