@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import functools
 import re
-import weakref
 from collections.abc import Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
 
 from measure.outcome import Method
 from registry.loader import Registry
@@ -32,6 +30,7 @@ from registry.models import (
 from registry.models.records import Independence, ReviewStatus
 from registry.numbers import RANGE_DASH
 from registry.page.blocks import Provenance, Tag
+from registry.per_registry import memo
 from registry.units import bytes_in_unit, with_unit
 from registry.units import symbol as unit_symbol  # the one table of units, under the name the pages use
 
@@ -241,27 +240,10 @@ def review_status(registry: Registry, record_id: str) -> ReviewStatus | None:
     return ReviewStatus.SOURCE_CHECKED if ReviewStatus.SOURCE_CHECKED in statuses else None
 
 
-def _cache(registry: Registry, name: str) -> dict[str, Any]:
-    """A memo of one question about one registry, dropped when the registry gains or loses records.
-
-    A site of 10,000 results asks each record's status dozens of times (its page, the pages that
-    name it, the index); the answer is worked out once.
-    """
-    key = (id(registry), name)
-    entry = _CACHES.get(key)
-    if entry is None or entry[0]() is not registry or entry[1] != len(registry.records):
-        entry = (weakref.ref(registry), len(registry.records), {})
-        _CACHES[key] = entry
-    return entry[2]
-
-
-_CACHES: dict[tuple[int, str], tuple[Any, int, dict[str, Any]]] = {}
-
-
 def status_label(registry: Registry, record_id: str) -> str:
     """'source checked', 'not reviewed', or, where no granting review names the file it checked,
     'source checked (no artifact hash)': a check nobody can repeat is never shown like one they can."""
-    cache = _cache(registry, "status_label")
+    cache = memo(registry, "status_label")  # asked dozens of times per record by a site build
     if record_id not in cache:
         cache[record_id] = _status_label(registry, record_id)
     return cache[record_id]  # type: ignore[no-any-return]
@@ -357,7 +339,7 @@ def record_tag(registry: Registry, record: Record) -> Tag | None:
     """
     if not type(record).transcribed:
         return None
-    cache = _cache(registry, "record_tag")
+    cache = memo(registry, "record_tag")
     if record.id not in cache:
         cache[record.id] = _record_tag(registry, record)
     return cache[record.id]  # type: ignore[no-any-return]
