@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import struct
+from array import array
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -45,7 +45,7 @@ from registry.cache import ParseCache
 from registry.collector import gc_paused
 from registry.errors import RecordFileError
 from registry.loader import R, Registry, _duplicate, _load_file, no_records, scan_record_files
-from registry.memo import context, entry_path, remove_stale, write_entry
+from registry.memo import Folder, context, entry_path, remove_stale, tree_state, write_entry
 from registry.models import KIND_MODELS, Record
 from registry.models.fields import references_in
 from registry.models.unit import UnitRecord
@@ -55,7 +55,7 @@ from registry.units import BUILT_IN, UnitTable, use
 from registry.yamlio import LoadedYaml, content_digest, read_record
 
 #: Bump when what is kept changes meaning.
-FORMAT = 1
+FORMAT = 2
 #: Findings whose words or presence depend on the moment of the run: worked out again on every run.
 CLOCK_CODES = frozenset({codes.DATE_IN_FUTURE.code, codes.ID_DATE_IN_FUTURE.code, codes.ID_DATE_INVALID.code})
 #: A file modified this close to the run that kept it may change again unseen within the same time stamp.
@@ -111,7 +111,7 @@ class Unsure(Exception):
     """Something the kept index cannot answer exactly: the run goes in full."""
 
 
-def validate(root: Path, now: dt.datetime, listed: list[Any] | None = None) -> Report:
+def validate(root: Path, now: dt.datetime, listed: list[Folder] | None = None) -> Report:
     """The report of ``root`` exactly as a cold run gives it, checking again only what changed since the last run.
 
     ``listed``: the record files under ``root`` as ``memo.tree_state`` found them, where it has walked it already.
@@ -129,12 +129,13 @@ def validate(root: Path, now: dt.datetime, listed: list[Any] | None = None) -> R
             except Unsure:
                 index = _empty_index()
                 run = _Run(root, now, index, store)
-                report = run.full()
+                report = run.full(listed)
             last_run.clear()
             last_run.update(run.done)
     finally:
         store.close()
-    _keep(root, index, now, started)
+    if run.dirty:
+        _keep(root, index, now, started)
     return report
 
 
@@ -157,6 +158,9 @@ class _Run:
         self._kinds: set[str] | None = None
         self._ids: dict[tuple[str, ...] | None, list[str]] = {}
         self.done: dict[str, Any] = {"run": "full", "read": 0, "checked": 0}
+        #: Whether the index differs from what was kept (else it is not written again: it stays exact, its moment
+        #: the earlier one, which the checks that name the clock, run every time, do not read).
+        self.dirty = True
 
     @property
     def store(self) -> ParseCache | None:
@@ -164,9 +168,11 @@ class _Run:
 
     # -- in full ---------------------------------------------------------------------------------
 
-    def full(self) -> Report:
+    def full(self, listed: list[Folder] | None = None) -> Report:
         """Load and check everything, keeping each file's and each record's findings in the index."""
-        found = _walk(self.root)
+        folders = _walk(self.root) if listed is None else listed
+        found = _files(folders)
+        self.index["folders"] = _kept_folders(folders)
         typed: dict[str, list[str]] = {}
         loaded: dict[str, tuple[Record, LoadedYaml]] = {}
         for (key, _, _, sig), (path, doc) in zip(found, documents([(p, n) for _, p, n, _ in found],
@@ -190,21 +196,20 @@ class _Run:
 
     # -- incremental -----------------------------------------------------------------------------
 
-    def incremental(self, listed: list[Any] | None) -> Report:
+    def incremental(self, listed: list[Folder] | None) -> Report:
         """Read the files that changed, settle the ids they hold or held, check the records whose facts changed."""
         kept_at = dt.datetime.fromisoformat(self.index["now"])
         if self.now < kept_at or _asked(self.units) > checks._Suggestions.LIMIT:
             raise Unsure
         if UNIT_KIND in _kinds(self.units):
             raise Unsure  # every result's checks read the unit records: a registry with its own units runs in full
-        found = _walk(self.root) if listed is None else _found(listed)
-        changed = self._changed(found)
-        present = {key for key, *_ in found}
-        removed = [key for key in self.files if key not in present]
+        folders = _walk(self.root) if listed is None else listed
+        changed, removed = self._changed(folders)
+        count = sum(len(folder.names) for folder in folders)
         new: dict[str, Any] = {}
         loaded: dict[str, tuple[Record, LoadedYaml]] = {}
-        listed = [(parts, name) for _, parts, name, _ in changed]
-        read = documents(listed, self.store, inside=self.root) if listed else iter(())
+        wanted = [(parts, name) for _, parts, name, _ in changed]
+        read = documents(wanted, self.store, inside=self.root) if wanted else iter(())
         for (key, _, _, sig), (path, doc) in zip(changed, read, strict=True):
             new[key], record = _outcome(self.root, key, path, doc, sig)
             if record is not None:
@@ -216,8 +221,8 @@ class _Run:
         for key in removed:
             del self.files[key]
         self.files.update(new)
-        by_id = _files_of(self.files, touched)
-        self._fill_failed()
+        by_id = _files_of(self.files, touched) if touched else {}
+        self._fill_failed(again=bool(removed or new))
         for record_id in touched:
             old = self.units.pop(record_id, None)
             self.index["dups"].pop(record_id, None)
@@ -237,37 +242,66 @@ class _Run:
                                              else not facts.isdisjoint(reads))):
                 again.add(record_id)
         checker = self._checker()
+        was = {record_id: list(self.units[record_id]) for record_id in again}
         for record_id in sorted(again, key=self.order):
             self.registry.records.get(record_id)  # loaded (and checked against the index) before it is checked
             self._check(checker, record_id)
         if _asked(self.units) > checks._Suggestions.LIMIT:
             raise Unsure
+        self.dirty = self.dirty or any(self.units[record_id] != unit for record_id, unit in was.items())
         self.done.update(run="incremental", read=len(changed), checked=len(again))
-        return self._report(len(found))
+        return self._report(count)
 
-    def _changed(self, found: list[tuple[str, tuple[str, ...], str, tuple[int, ...] | None]],
-                 ) -> list[tuple[str, tuple[str, ...], str, tuple[int, ...] | None]]:
-        """The files that are new or whose content may differ from what the index holds."""
+    def _changed(self, folders: list[Folder]) -> tuple[list[tuple[str, tuple[str, ...], str, bytes | None]], list[str]]:
+        """The files that are new or whose content may differ from what the index holds (in the loader's order),
+        and those no longer there. A folder listed as it was kept, none of its files modified within ``RACY_NS``
+        of the run that kept it, is passed whole: two comparisons of its columns, not one per file."""
         settled_before = self.index["at_ns"] - RACY_NS
-        changed = []
-        for item in found:
-            key, _, name, sig = item
-            old = self.files.get(key)
-            if old is None or sig is None:
-                changed.append(item)
+        kept: dict[str, list[Any]] = self.index["folders"]
+        changed: list[tuple[str, tuple[str, ...], str, bytes | None]] = []
+        removed: list[str] = []
+        seen = set()
+        self.dirty = False
+        for folder in folders:
+            prefix = _prefix(folder.parts)
+            seen.add(prefix)
+            joined = "\0".join(folder.names)
+            was = kept.get(prefix)
+            if was is not None and was[0] == joined and was[1] == folder.status and _settled(folder.status,
+                                                                                              settled_before):
                 continue
-            blob = old if type(old) is bytes else old[0]
-            status = _status(sig)
-            if blob[:32] == status and max(sig[1], sig[2]) < settled_before:
-                continue
-            if len(blob) > 32 and _digest_of(name, self.root) == blob[32:]:  # touched, not changed
-                if type(old) is bytes:
-                    self.files[key] = status + blob[32:]
-                else:
-                    old[0] = status + blob[32:]
+            self.dirty = True
+            for i, name in enumerate(folder.names):
+                key, status = prefix + name, folder.status[32 * i:32 * i + 32]
+                if not self._same(key, os.path.join(folder.path, name), status, settled_before):
+                    changed.append((key, (*folder.parts, name), os.path.join(folder.path, name), status or None))
+            if was is not None and was[0] != joined:
+                names = set(folder.names)
+                removed.extend(prefix + name for name in _names(was[0]) if name not in names)
+        for prefix, was in kept.items():
+            if prefix not in seen:
+                self.dirty = True
+                removed.extend(prefix + name for name in _names(was[0]))
+        self.index["folders"] = _kept_folders(folders)
+        changed.sort(key=lambda item: item[1])
+        return changed, [key for key in removed if key in self.files]
+
+    def _same(self, key: str, path: str, status: bytes, settled_before: int) -> bool:
+        """Whether the file ``key``, seen with ``status``, holds what the index says (its digest decides where the
+        status alone cannot: a link, or a file modified within ``RACY_NS`` of the run that kept it)."""
+        old = self.files.get(key)
+        if old is None or status == _NONE:
+            return False
+        blob = old if type(old) is bytes else old[0]
+        if blob[:32] == status and _settled(status, settled_before):
+            return True
+        if len(blob) > 32 and _digest_of(path, self.root) == blob[32:]:  # touched, not changed
+            if type(old) is bytes:
+                self.files[key] = status + blob[32:]
             else:
-                changed.append(item)
-        return changed
+                old[0] = status + blob[32:]
+            return True
+        return False
 
     def _facts(self, record_id: str) -> tuple[Any, ...]:
         """What a check that looks ``record_id`` up reads: the file that holds it, its content, its place, and
@@ -321,12 +355,15 @@ class _Run:
         self.units[record_id] = [None if keys[0] == held else keys[0], None if held == f"{kind}\0{record_id}.yaml"
                                  else held, kind, _joined(_references(record)), "", None, None, None, WHOLE]
 
-    def _fill_failed(self) -> None:
-        """The records that did not load, by id: the first file (in the loader's order) for each."""
-        failed: dict[str, str] = {}
-        for key in sorted(key for key, entry in self.files.items() if type(entry) is not bytes and not entry[1]):
-            failed.setdefault(self.files[key][2], key)
-        self.index["failed"] = failed
+    def _fill_failed(self, *, again: bool = True) -> None:
+        """The records that did not load, by id: the first file (in the loader's order) for each (found again
+        where files were added, changed or removed; else as kept)."""
+        failed: dict[str, str] = self.index["failed"]
+        if again:
+            failed = {}
+            for key in sorted(key for key, entry in self.files.items() if type(entry) is not bytes and not entry[1]):
+                failed.setdefault(self.files[key][2], key)
+            self.index["failed"] = failed
         dict.clear(self.registry.failed)
         for record_id, key in failed.items():
             dict.__setitem__(self.registry.failed, record_id, _path(self.root, key))
@@ -597,30 +634,50 @@ class _Asked(checks._Suggestions):
 # -- files ---------------------------------------------------------------------------------------
 
 
-def _walk(root: Path) -> list[tuple[str, tuple[str, ...], str, tuple[int, ...] | None]]:
-    """(key, parts, path, status or None) of every record file, in the loader's order; None for a link (its
-    target may change unseen) or a file that cannot be looked at."""
-    found: list[tuple[str, tuple[str, ...], str, tuple[int, ...] | None]] = []
-    for parts, entry in scan_record_files(root):
-        try:
-            status = None if entry.is_symlink() else entry.stat(follow_symlinks=False)
-        except OSError:
-            status = None
-        sig = (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino) if status else None
-        found.append(("\0".join(parts), parts, entry.path, sig))
+def _walk(root: Path) -> list[Folder]:
+    """The record files under ``root``, folder by folder, as ``memo.tree_state`` lists them."""
+    folders: list[Folder] = []
+    tree_state(root, folders)
+    return folders
+
+
+def _files(folders: list[Folder]) -> list[tuple[str, tuple[str, ...], str, bytes | None]]:
+    """(key, parts, path, status or None for a link) of every record file, in the loader's order."""
+    found = [(_prefix(folder.parts) + name, parts, path, status if status != _NONE else None)
+             for folder in folders for (parts, path, status), name in zip(folder.files(), folder.names, strict=True)]
     found.sort(key=lambda item: item[1])
     return found
 
 
-def _found(listed: list[tuple[tuple[str, ...], str, tuple[int, ...] | None]],
-           ) -> list[tuple[str, tuple[str, ...], str, tuple[int, ...] | None]]:
-    """``_walk``'s list from the files ``memo.tree_state`` listed."""
-    found = [("\0".join(parts), parts, path, sig) for parts, path, sig in listed]
-    found.sort(key=lambda item: item[1])
-    return found
+#: The status of a file whose status is not known (a link): no file has it.
+_NONE = bytes(32)
 
 
-def _outcome(root: Path, key: str, path: Path, doc: LoadedYaml | RecordFileError, sig: tuple[int, ...] | None,
+def _prefix(parts: tuple[str, ...]) -> str:
+    """What the keys of a folder's files start with ('<kind>\0' for the folder of a kind)."""
+    return "".join(f"{part}\0" for part in parts)
+
+
+def _names(joined: str) -> list[str]:
+    return joined.split("\0") if joined else []
+
+
+def _kept_folders(folders: list[Folder]) -> dict[str, list[Any]]:
+    """Each folder's listing as the index keeps it: its names, joined, and its files' statuses."""
+    return {_prefix(folder.parts): ["\0".join(folder.names), folder.status] for folder in folders}
+
+
+def _settled(status: bytes, settled_before: int) -> bool:
+    """Whether every file of ``status`` (``memo.Folder.status``) is known and was last modified or changed
+    before ``settled_before``: a later change within the same time stamp would not show."""
+    if not status:
+        return True
+    times = array("q", status)
+    modified, changed = times[1::4], times[2::4]
+    return 0 not in modified and max(modified) < settled_before and max(changed) < settled_before
+
+
+def _outcome(root: Path, key: str, path: Path, doc: LoadedYaml | RecordFileError, sig: bytes | None,
              ) -> tuple[bytes | list[Any], Record | None]:
     """What loading one file gives, alone: its entry for the index, and the record it typed (or None)."""
     scratch = Registry(root=root)
@@ -640,9 +697,9 @@ def _outcome(root: Path, key: str, path: Path, doc: LoadedYaml | RecordFileError
     return [blob, False, record_id, None, rows], None
 
 
-def _status(sig: tuple[int, ...] | None) -> bytes:
+def _status(sig: bytes | None) -> bytes:
     """A file's size, times and inode as 32 bytes (none known: zeros, which no file has)."""
-    return struct.pack("<4q", *sig) if sig else bytes(32)
+    return sig or _NONE
 
 
 def _digest(entry: bytes | list[Any]) -> bytes | None:
@@ -727,7 +784,7 @@ def _issue(row: list[Any]) -> Issue:
 
 
 def _empty_index() -> dict[str, Any]:
-    return {"format": FORMAT, "files": {}, "units": {}, "dups": {}, "failed": {}}
+    return {"format": FORMAT, "files": {}, "folders": {}, "units": {}, "dups": {}, "failed": {}}
 
 
 def _entry_path(root: Path) -> Path:

@@ -55,11 +55,15 @@ def test_the_command_lines_walk_lists_the_loaders_files(records_dir: Path) -> No
     (records_dir / "family" / "other.yml").write_text("kind: family\n")
     (records_dir / "family" / "link.yaml").symlink_to(records_dir / "family" / "other.yml")
     (records_dir / "linked-folder").symlink_to(records_dir / "family")
-    listed: list[tuple[tuple[str, ...], str, tuple[int, ...] | None]] = []
+    listed: list[memo.Folder] = []
     memo.tree_state(records_dir, listed)
-    assert sorted((parts, path) for parts, path, _ in listed) == sorted(
+    files = [file for folder in listed for file in folder.files()]
+    assert sorted((parts, path) for parts, path, _ in files) == sorted(
         (parts, entry.path) for parts, entry in scan_record_files(records_dir))
-    assert [status for parts, _, status in listed if parts[-1] == "link.yaml"] == [None]
+    assert [status for parts, _, status in files if parts[-1] == "link.yaml"] == [bytes(32)]  # a link: none known
+    other = next(status for parts, _, status in files if parts[-1] == "other.yml")
+    found = (records_dir / "family" / "other.yml").stat()
+    assert memo.STATUS.unpack(other) == (found.st_size, found.st_mtime_ns, found.st_ctime_ns, found.st_ino)
 
 
 def test_a_file_changed_within_two_seconds_of_the_run_is_read_again(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
