@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from array import array
 import time
+from array import array
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -44,7 +44,7 @@ from registry import checks, codes
 from registry.cache import ParseCache
 from registry.collector import gc_paused
 from registry.errors import RecordFileError
-from registry.loader import R, Registry, _duplicate, _load_file, no_records, scan_record_files
+from registry.loader import R, Registry, _duplicate, _load_file, no_records
 from registry.memo import Folder, context, entry_path, remove_stale, tree_state, write_entry
 from registry.models import KIND_MODELS, Record
 from registry.models.fields import references_in
@@ -55,7 +55,7 @@ from registry.units import BUILT_IN, UnitTable, use
 from registry.yamlio import LoadedYaml, content_digest, read_record
 
 #: Bump when what is kept changes meaning.
-FORMAT = 2
+FORMAT = 3
 #: Findings whose words or presence depend on the moment of the run: worked out again on every run.
 CLOCK_CODES = frozenset({codes.DATE_IN_FUTURE.code, codes.ID_DATE_IN_FUTURE.code, codes.ID_DATE_INVALID.code})
 #: A file modified this close to the run that kept it may change again unseen within the same time stamp.
@@ -148,13 +148,13 @@ class _Run:
     def __init__(self, root: Path, now: dt.datetime, index: dict[str, Any], store: _Store) -> None:
         self.root, self.now, self.index, self._store = root, now, index, store
         self.files: dict[str, Any] = index["files"]
-        self.units: dict[str, list[Any]] = index["units"]
+        self.units: _Units = index["units"]
         self.reads = _Reads()
         self.registry = _Tracked(root, self.reads, self._load)
         self.registry.attach(self)
         self.suggestions = _Asked(self.registry, self.reads)
         self.rules = checks.RuleTable()
-        self._links: dict[str, list[str]] | None = None
+        self._links: dict[str, list[str]] = {}
         self._kinds: set[str] | None = None
         self._ids: dict[tuple[str, ...] | None, list[str]] = {}
         self.done: dict[str, Any] = {"run": "full", "read": 0, "checked": 0}
@@ -199,9 +199,9 @@ class _Run:
     def incremental(self, listed: list[Folder] | None) -> Report:
         """Read the files that changed, settle the ids they hold or held, check the records whose facts changed."""
         kept_at = dt.datetime.fromisoformat(self.index["now"])
-        if self.now < kept_at or _asked(self.units) > checks._Suggestions.LIMIT:
+        if self.now < kept_at or self._asked() > checks._Suggestions.LIMIT:
             raise Unsure
-        if UNIT_KIND in _kinds(self.units):
+        if UNIT_KIND in self.units.kinds():
             raise Unsure  # every result's checks read the unit records: a registry with its own units runs in full
         folders = _walk(self.root) if listed is None else listed
         changed, removed = self._changed(folders)
@@ -217,7 +217,7 @@ class _Run:
         touched = ({_id(key, self.files[key]) for key in (*removed, *new) if key in self.files}
                    | {_id(key, entry) for key, entry in new.items()})
         before = {record_id: self._facts(record_id) for record_id in touched}
-        kinds_before = _kinds(self.units)
+        kinds_before = self.units.kinds()
         for key in removed:
             del self.files[key]
         self.files.update(new)
@@ -230,23 +230,19 @@ class _Run:
             if keys:
                 self._settle(record_id, keys, [loaded.get(key) or self._read(key, record_id) for key in keys])
             before[record_id] = (before[record_id], old)
-        if UNIT_KIND in _kinds(self.units):
+        if UNIT_KIND in self.units.kinds():
             raise Unsure  # a unit record added
         use(self.registry.units)
         facts = self._changed_facts(before, kinds_before)
         again = {record_id for record_id in touched if record_id in self.units}
-        patterns = [f"{SEP}{fact}{SEP}" for fact in facts]
-        for record_id, unit in self.units.items():
-            reads = unit[READS]
-            if unit[FLAGS] or (patterns and (any(p in reads for p in patterns) if type(reads) is str
-                                             else not facts.isdisjoint(reads))):
-                again.add(record_id)
+        again |= self.units.summary("flags").keys()
+        again |= self._reading(facts)
         checker = self._checker()
         was = {record_id: list(self.units[record_id]) for record_id in again}
         for record_id in sorted(again, key=self.order):
             self.registry.records.get(record_id)  # loaded (and checked against the index) before it is checked
             self._check(checker, record_id)
-        if _asked(self.units) > checks._Suggestions.LIMIT:
+        if self._asked() > checks._Suggestions.LIMIT:
             raise Unsure
         self.dirty = self.dirty or any(self.units[record_id] != unit for record_id, unit in was.items())
         self.done.update(run="incremental", read=len(changed), checked=len(again))
@@ -313,6 +309,30 @@ class _Run:
         key = self.file_of(record_id)
         return (key, _digest(self.files[key]), self.order(record_id), failed)
 
+    def _reading(self, facts: set[str]) -> set[str]:
+        """The records whose checks read any of ``facts``: each found in its entry's bytes as kept (the joined
+        facts it read hold ``\n<fact>\n``; a match elsewhere in them costs a check, never a miss), or in its
+        list where it is open or kept what it read as a list."""
+        if not facts:
+            return set()
+        patterns = [f"{SEP}{fact}{SEP}" for fact in facts]
+        needles = [pattern.encode("utf-8", "surrogatepass") for pattern in patterns]
+        listed = self.units.summary("listed")
+        found = set()
+        for record_id, value in dict.items(self.units):
+            if type(value) is bytes and record_id not in listed:
+                if any(needle in value for needle in needles):
+                    found.add(record_id)
+                continue
+            reads = self.units[record_id][READS]
+            if any(p in reads for p in patterns) if type(reads) is str else not facts.isdisjoint(reads):
+                found.add(record_id)
+        return found
+
+    def _asked(self) -> int:
+        """How many different suggestions the records' checks asked for."""
+        return len({key for keys in self.units.summary("asked").values() for key in keys})
+
     def _changed_facts(self, before: dict[str, Any], kinds_before: set[str]) -> set[str]:
         """The facts (``_Reads`` keys) a changed file may have changed."""
         facts: set[str] = set()
@@ -328,7 +348,7 @@ class _Run:
                 record = self.registry.records.get(record_id)
                 referenced |= {value for _, value, _ in references_in(record)} if record is not None else set()
             facts |= {f"l\0{value}" for value in referenced}
-        if facts and _kinds(self.units) != kinds_before:
+        if facts and self.units.kinds() != kinds_before:
             facts.add(HOLDS)
         return facts
 
@@ -426,14 +446,15 @@ class _Run:
         for rows in self.index["dups"].values():
             for row in rows:
                 report.add(_issue(row))
-        for unit in self.units.values():
-            for row in unit[UISSUES] or ():
+        issues = self.units.summary("issues")
+        for record_id in self.units:
+            for row in issues.get(record_id, ()):
                 report.add(_issue(row))
         for rule in checks.registry_rules:
             rule(self.registry, report)
         waiting: dict[str, list[str]] = {}
-        for _, record_id, unchecked in sorted((self.order(i), i, u[UNCHECKED]) for i, u in self.units.items()
-                                              if u[UNCHECKED]):
+        for _, record_id, unchecked in sorted((self.order(i), i, u) for i, u in
+                                              self.units.summary("unchecked").items()):
             for value, count in unchecked.items():
                 waiting.setdefault(value, []).extend([record_id] * count)
         checks.report_unchecked(self.registry, report, waiting)
@@ -453,7 +474,7 @@ class _Run:
     def kinds(self) -> set[str]:
         """The kinds of the records held (once per run: asked while checking, when no record changes)."""
         if self._kinds is None:
-            self._kinds = _kinds(self.units)
+            self._kinds = self.units.kinds()
         return self._kinds
 
     def ids(self, kinds: tuple[str, ...] | None) -> list[str]:
@@ -462,14 +483,15 @@ class _Run:
             self._ids[kinds] = sorted(i for i, unit in self.units.items() if kinds is None or unit[UKIND] in kinds)
         return self._ids[kinds]
 
-    def links(self) -> dict[str, list[str]]:
-        """The ids of the records naming each id, from what the index keeps (once per run)."""
-        if self._links is None:
-            self._links = {}
-            for record_id, unit in self.units.items():
-                for value in _split(unit[REFS]):
-                    self._links.setdefault(value, []).append(record_id)
-        return self._links
+    def linking(self, record_id: str) -> list[str]:
+        """The ids of the records naming ``record_id``, from what the index keeps (once per run and id): the
+        entries whose bytes hold the id, opened and read."""
+        if record_id not in self._links:
+            needle = record_id.encode("utf-8", "surrogatepass")
+            self._links[record_id] = [
+                other for other, value in list(dict.items(self.units))
+                if (type(value) is not bytes or needle in value) and record_id in _split(self.units[other][REFS])]
+        return self._links[record_id]
 
 
 # -- what a check reads --------------------------------------------------------------------------
@@ -580,7 +602,7 @@ class _Tracked(Registry):
         if run is None:
             return super().links_to(record_id)
         found: list[tuple[Record, Any]] = []
-        for other_id in sorted(run.links().get(record_id, ()), key=run.order):
+        for other_id in sorted(run.linking(record_id), key=run.order):
             other = self.records.get(other_id)
             if other is None:
                 raise Unsure  # the index names a record no file holds now
@@ -761,12 +783,111 @@ def _references(record: Record) -> list[str]:
     return sorted({value for _, value, _ in references_in(record)})
 
 
-def _kinds(units: dict[str, list[Any]]) -> set[str]:
-    return {unit[UKIND] for unit in units.values()}
+# -- records' entries as kept --------------------------------------------------------------------
 
 
-def _asked(units: dict[str, list[Any]]) -> int:
-    return len({key for unit in units.values() for key in unit[ASKED] or ()})
+class _Units(dict):  # type: ignore[type-arg]
+    """Every record's entry by id: each kept as its own MessagePack bytes, opened (into the list ``_check`` and
+    ``_settle`` write) only when asked for, so that a run after one edit builds objects for the records it
+    reads, not for all of them. What a run needs of every record (its kind, whether it is checked every run,
+    the ids it asked suggestions for, its findings) is kept beside them (``summary``), and taken from there for
+    every record not opened in this run."""
+
+    def __init__(self, packed: dict[str, Any] | None = None, summary: dict[str, Any] | None = None) -> None:
+        super().__init__(packed or {})
+        kept = summary or {}
+        self.kept_kinds: dict[str, int] = kept.get("kinds", {})
+        self.kept: dict[str, dict[str, Any]] = {name: kept.get(name, {}) for name in _SUMMARIES}
+        #: The entry as kept (None: none) of each record opened, replaced or removed in this run.
+        self.opened: dict[str, list[Any] | None] = {}
+
+    def _open(self, record_id: str) -> None:
+        if record_id not in self.opened:
+            value = dict.get(self, record_id)
+            self.opened[record_id] = (_unpacked(value) if type(value) is bytes
+                                      else None if value is None else list(value))
+
+    def __getitem__(self, record_id: str) -> list[Any]:
+        value = dict.__getitem__(self, record_id)
+        if type(value) is bytes:
+            self._open(record_id)
+            value = _unpacked(value)
+            dict.__setitem__(self, record_id, value)
+        return value  # type: ignore[no-any-return]
+
+    def get(self, record_id: str, default: Any = None) -> Any:
+        return self[record_id] if dict.__contains__(self, record_id) else default
+
+    def __setitem__(self, record_id: str, unit: list[Any]) -> None:
+        self._open(record_id)
+        dict.__setitem__(self, record_id, unit)
+
+    def pop(self, record_id: str, default: Any = None) -> Any:
+        if not dict.__contains__(self, record_id):
+            return default
+        unit = self[record_id]
+        dict.pop(self, record_id)
+        return unit
+
+    def values(self) -> Any:
+        return [self[record_id] for record_id in self]
+
+    def items(self) -> Any:
+        return [(record_id, self[record_id]) for record_id in self]
+
+    def counts(self) -> dict[str, int]:
+        """How many records of each kind are held: as kept, less what the records opened in this run were, plus
+        what they are."""
+        counts = dict(self.kept_kinds)
+        for record_id, was in self.opened.items():
+            if was is not None:
+                counts[was[UKIND]] -= 1
+            if dict.__contains__(self, record_id):
+                kind = self[record_id][UKIND]
+                counts[kind] = counts.get(kind, 0) + 1
+        return {kind: count for kind, count in counts.items() if count > 0}
+
+    def kinds(self) -> set[str]:
+        """The kinds of the records held."""
+        return set(self.counts())
+
+    def summary(self, name: str) -> dict[str, Any]:
+        """One of ``_SUMMARIES`` over every record: as kept, but for the records opened in this run."""
+        found = {record_id: value for record_id, value in self.kept[name].items() if record_id not in self.opened}
+        pick = _SUMMARIES[name]
+        for record_id in self.opened:
+            if dict.__contains__(self, record_id):
+                value = pick(self[record_id])
+                if value is not None:
+                    found[record_id] = value
+        return found
+
+    def kept_form(self) -> tuple[dict[str, bytes], dict[str, Any]]:
+        """The entries and the summary as the index keeps them."""
+        packed = {record_id: value if type(value) is bytes else _packed(value) for record_id, value in
+                  dict.items(self)}
+        summary: dict[str, Any] = {"kinds": self.counts()}
+        summary.update((name, self.summary(name)) for name in _SUMMARIES)
+        return packed, summary
+
+
+def _unpacked(value: bytes) -> list[Any]:
+    return cache_module._unpack(value)  # type: ignore[no-any-return]
+
+
+def _packed(unit: list[Any]) -> bytes:
+    return cache_module._pack(unit)
+
+
+#: What is kept of every record beside its entry: whether it is checked on every run, the suggestions it
+#: asked for, its findings, and whether what it read is kept as a list (which a search of its bytes cannot find).
+_SUMMARIES: dict[str, Callable[[list[Any]], Any]] = {
+    "flags": lambda unit: unit[FLAGS] or None,
+    "asked": lambda unit: unit[ASKED],
+    "issues": lambda unit: unit[UISSUES],
+    "unchecked": lambda unit: unit[UNCHECKED],
+    "listed": lambda unit: 1 if type(unit[READS]) is list else None,
+}
 
 
 # -- issues as kept ------------------------------------------------------------------------------
@@ -784,7 +905,7 @@ def _issue(row: list[Any]) -> Issue:
 
 
 def _empty_index() -> dict[str, Any]:
-    return {"format": FORMAT, "files": {}, "folders": {}, "units": {}, "dups": {}, "failed": {}}
+    return {"format": FORMAT, "files": {}, "folders": {}, "units": _Units(), "dups": {}, "failed": {}}
 
 
 def _entry_path(root: Path) -> Path:
@@ -803,8 +924,11 @@ def _recall(root: Path) -> dict[str, Any] | None:
         if len(payload) > MAX_INDEX_BYTES:
             return None
         index = cache_module.decode(b"incremental", payload, _context(root))
-        return index if isinstance(index, dict) and index.get("format") == FORMAT else None
-    except (OSError, cache_module.CorruptEntry):
+        if not isinstance(index, dict) or index.get("format") != FORMAT:
+            return None
+        index["units"] = _Units(index["units"], index.pop("summary"))
+        return index
+    except (OSError, KeyError, TypeError, cache_module.CorruptEntry):
         return None
 
 
@@ -815,8 +939,9 @@ def _keep(root: Path, index: dict[str, Any], now: dt.datetime, started: int) -> 
     remove_stale(path.parent)  # the indexes of folders no run has validated for two weeks (moved, deleted)
     if not cache_module.key_is_kept():
         return
-    index["now"], index["at_ns"] = now.isoformat(), started
+    units, summary = index["units"].kept_form()
+    kept = {**index, "units": units, "summary": summary, "now": now.isoformat(), "at_ns": started}
     try:
-        write_entry(path, cache_module.encode(b"incremental", index, _context(root)))
+        write_entry(path, cache_module.encode(b"incremental", kept, _context(root)))
     except OSError:
         pass

@@ -107,9 +107,10 @@ def tree_state(root: Path, records: list[Folder] | None = None) -> Tree:
                 listed = sorted(entries, key=_NAME)
             stats = [entry.stat(follow_symlinks=False) for entry in listed]
         except OSError:
-            listed, stats = _one_by_one(folder, shown, digest)
-            if listed is None:
+            again, stats = _one_by_one(folder, shown, digest)
+            if again is None:
                 continue
+            listed = again
         names = list(map(_NAME, listed))
         modes = list(map(_MODE, stats))
         columns = (names, modes, list(map(_SIZE, stats)), list(map(_MTIME, stats)), list(map(_CTIME, stats)),
