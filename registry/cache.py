@@ -366,6 +366,36 @@ class ParseCache:
         except sqlite3.Error:
             self._fail()
 
+    def known_of(self, keys: list[str]) -> Iterator[tuple[str, Signature, bytes]]:
+        """``known``, for ``keys`` only (sorted): a run that reads a few files must not list, check and forget
+        every other file of the folder (``known`` gives every row, which a complete listing then forgets)."""
+        if self.broken:
+            return
+        sql = ("SELECT key, size, mtime_ns, ctime_ns, inode, digest, row_check FROM file WHERE root = ? AND key IN "
+               "({marks}) ORDER BY key")
+        for key, size, mtime, ctime, inode, digest, check in self._by_key(sql, keys):
+            seen = (size, mtime, ctime, inode)
+            if not (isinstance(check, bytes) and isinstance(digest, bytes) and isinstance(key, str)
+                    and hmac.compare_digest(check, row_check(self.root, key, seen, digest))):
+                self._fail(damaged=True)
+                return
+            yield key, seen, digest
+
+    def data_of(self, keys: list[str]) -> Iterator[tuple[str, bytes]]:
+        """``data``, for ``keys`` only (sorted), in key order."""
+        yield from self._by_key("SELECT key, data FROM file WHERE root = ? AND key IN ({marks}) ORDER BY key", keys)
+
+    def _by_key(self, sql: str, keys: list[str]) -> Iterator[Any]:
+        """The rows of ``sql`` for this folder and ``keys`` (sorted), a chunk of keys at a time, in key order."""
+        if self.broken:
+            return
+        try:
+            for start in range(0, len(keys), self.LOOKUP_CHUNK):
+                chunk = keys[start:start + self.LOOKUP_CHUNK]
+                yield from self._read.execute(sql.format(marks=", ".join("?" * len(chunk))), (self.root, *chunk))
+        except sqlite3.Error:
+            self._fail()
+
     def data(self) -> Iterator[tuple[str, bytes]]:
         """(key, stored parsed data) of every file of this folder, in key order: one pass over the store."""
         if self.broken:

@@ -209,7 +209,7 @@ class _Run:
         new: dict[str, Any] = {}
         loaded: dict[str, tuple[Record, LoadedYaml]] = {}
         wanted = [(parts, name) for _, parts, name, _ in changed]
-        read = documents(wanted, self.store, inside=self.root) if wanted else iter(())
+        read = documents(wanted, self.store, inside=self.root, some=True) if wanted else iter(())
         for (key, _, _, sig), (path, doc) in zip(changed, read, strict=True):
             new[key], record = _outcome(self.root, key, path, doc, sig)
             if record is not None:
@@ -404,7 +404,8 @@ class _Run:
     def _read(self, key: str, record_id: str) -> tuple[Record, LoadedYaml]:
         """The record and document of the file ``key``, which must hold what the index says it holds."""
         parts = tuple(key.split("\0"))
-        [(path, doc)] = list(documents([(parts, str(_path(self.root, key)))], self.store, inside=self.root))
+        [(path, doc)] = list(documents([(parts, str(_path(self.root, key)))], self.store, inside=self.root,
+                                       some=True))
         entry, record = _outcome(self.root, key, path, doc, None)
         if record is None or record.id != record_id or _digest(entry) != _digest(self.files[key]):
             raise Unsure  # changed since it was listed
