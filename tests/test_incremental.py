@@ -151,3 +151,40 @@ def test_a_registry_with_its_own_units_runs_in_full_and_a_removed_unit_is_found(
     assert ours == cold and "unknown-unit" in cold and incremental.last_run["run"] == "full"
     ours, cold = outputs(cli, records)
     assert ours == cold and incremental.last_run["run"] == "incremental"
+
+
+def test_an_edit_keeps_the_parse_cache_of_the_other_files(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """An incremental run asks the parse cache about the files it reads alone: the rows of every other file stay
+    (it once listed them all, checked each row's MAC on every read, and forgot every file it was not given)."""
+    from registry.cache import ParseCache
+
+    outputs(cli, records_dir)
+    store = ParseCache.open(records_dir)
+    assert store is not None
+    before = {key for key, _, _ in store.known()}
+    store.close()
+    result = records_dir / "result" / f"{RESULT_11}.yaml"
+    result.write_text(result.read_text().replace("numeric_value: '11.49'", "numeric_value: '11.5'"))
+    ours = cli("validate", "--records", records_dir, "--format", "json")
+    assert incremental.last_run["run"] == "incremental" and incremental.last_run["read"] == 1, ours.output
+    store = ParseCache.open(records_dir)
+    assert store is not None
+    assert {key for key, _, _ in store.known()} == before
+    store.close()
+
+
+def test_nothing_changed_writes_no_index(cli, records_dir: Path, own_cache: Path,  # type: ignore[no-untyped-def]
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run that finds every file as kept and every finding as it was leaves the index as it was (writing it is
+    most of such a run at 100,000 results); a run after an edit writes it again."""
+    monkeypatch.setattr(incremental, "RACY_NS", 0)  # the files were just copied: trusted from the run on, not 2 s
+    outputs(cli, records_dir)
+    [index] = (own_cache / "registry" / "incremental").iterdir()
+    kept = index.stat().st_mtime_ns, index.read_bytes()
+    cli("validate", "--records", records_dir)
+    assert incremental.last_run == {"run": "incremental", "read": 0, "checked": incremental.last_run["checked"]}
+    assert (index.stat().st_mtime_ns, index.read_bytes()) == kept
+    result = records_dir / "result" / f"{RESULT_11}.yaml"
+    result.write_text(result.read_text().replace("numeric_value: '11.49'", "numeric_value: '11.5'"))
+    cli("validate", "--records", records_dir)
+    assert index.read_bytes() != kept[1]
