@@ -449,6 +449,7 @@ def main() -> None:
     env = {**os.environ, "XDG_CACHE_HOME": str(base / "cache"), "XDG_STATE_HOME": str(base / "state"),
            "PYTHONPATH": str(ROOT)}
     env.pop("REGISTRY_NO_CACHE", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as a user runs it: compiled modules kept, not compiled each run
     try:
         for key, value in provenance().items():
             print(f"# {key}: {value}")
@@ -482,6 +483,7 @@ def main() -> None:
               "cold/ours: validate cold's wall seconds over this one's.")
         for name, text in BASELINES.items():
             print(f"{name}: {text}; no key lines, no cross-record checks.")
+        print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     finally:
         if args.keep is None:
             shutil.rmtree(base, ignore_errors=True)
