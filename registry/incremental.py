@@ -267,13 +267,16 @@ class _Run:
                                                                                               settled_before):
                 continue
             self.dirty = True
-            for i, name in enumerate(folder.names):
+            names = folder.names
+            for i in (_suspects(was[1], folder.status, settled_before) if was is not None and was[0] == joined
+                      else range(len(names))):
+                name = names[i]
                 key, status = prefix + name, folder.status[32 * i:32 * i + 32]
                 if not self._same(key, os.path.join(folder.path, name), status, settled_before):
                     changed.append((key, (*folder.parts, name), os.path.join(folder.path, name), status or None))
             if was is not None and was[0] != joined:
-                names = set(folder.names)
-                removed.extend(prefix + name for name in _names(was[0]) if name not in names)
+                now_there = set(names)
+                removed.extend(prefix + name for name in _names(was[0]) if name not in now_there)
         for prefix, was in kept.items():
             if prefix not in seen:
                 self.dirty = True
@@ -688,6 +691,27 @@ def _names(joined: str) -> list[str]:
 def _kept_folders(folders: list[Folder]) -> dict[str, list[Any]]:
     """Each folder's listing as the index keeps it: its names, joined, and its files' statuses."""
     return {_prefix(folder.parts): ["\0".join(folder.names), folder.status] for folder in folders}
+
+
+def _suspects(kept: bytes, status: bytes, settled_before: int) -> list[int]:
+    """The files of a folder listed under the names it was kept with whose status differs from the kept one
+    (found by halving: two equal runs of bytes are compared at once) or is not settled, in order."""
+    found = set()
+    pending = [(0, len(status) // 32)]
+    while pending:
+        low, high = pending.pop()
+        if kept[32 * low:32 * high] == status[32 * low:32 * high]:
+            continue
+        if high - low == 1:
+            found.add(low)
+            continue
+        middle = (low + high) // 2
+        pending += [(low, middle), (middle, high)]
+    if not _settled(status, settled_before):
+        times = array("q", status)
+        found.update(i for i, (modified, changed) in enumerate(zip(times[1::4], times[2::4], strict=True))
+                     if modified == 0 or modified >= settled_before or changed >= settled_before)
+    return sorted(found)
 
 
 def _settled(status: bytes, settled_before: int) -> bool:
