@@ -35,7 +35,9 @@ import datetime as dt
 import os
 import time
 from array import array
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -66,9 +68,11 @@ MAX_INDEX_BYTES = 2 << 30
 # The index is kept compact (a registry of 100,000 results has 295,100 files): an index of many small objects
 # costs more to read back than the run it saves. A file's entry is its status and digest as 48 bytes (``_blob``)
 # where it typed the record its name says and has no issue of its own, else [those bytes, typed?, id, kind, issue
-# rows]. A record's entry is [place in the loader's order (None: its file's), its file (None: '<kind>/<id>.yaml'),
-# kind, referenced ids and facts read (each one string, ``_joined``), issue rows, {unloaded id: references},
-# suggestions asked (None where empty), FLAGS].
+# rows]; each folder's listing as the last run saw it is kept too (its names joined, its statuses packed), so that
+# a folder listed as kept is passed whole (``_Run._changed``). A record's entry, kept as its own MessagePack bytes
+# and opened only when read (``_Units``), is [place in the loader's order (None: its file's), its file (None:
+# '<kind>/<id>.yaml'), kind, referenced ids and facts read (each one string, ``_joined``), issue rows, {unloaded
+# id: references}, suggestions asked (None where empty), FLAGS].
 ORDER, FILE, UKIND, REFS, READS, UISSUES, UNCHECKED, ASKED, FLAGS = range(9)
 #: Flags of a record: what it found names the clock; its check read the whole registry (both: checked every run).
 CLOCK, WHOLE = 1, 2
@@ -321,12 +325,9 @@ class _Run:
         patterns = [f"{SEP}{fact}{SEP}" for fact in facts]
         needles = [pattern.encode("utf-8", "surrogatepass") for pattern in patterns]
         listed = self.units.summary("listed")
-        found = set()
-        for record_id, value in dict.items(self.units):
-            if type(value) is bytes and record_id not in listed:
-                if any(needle in value for needle in needles):
-                    found.add(record_id)
-                continue
+        found = {record_id for needle in needles for record_id in self.units.holding(needle)
+                 if record_id not in listed}
+        for record_id in [*listed, *self.units.open_ids()]:
             reads = self.units[record_id][READS]
             if any(p in reads for p in patterns) if type(reads) is str else not facts.isdisjoint(reads):
                 found.add(record_id)
@@ -492,9 +493,9 @@ class _Run:
         entries whose bytes hold the id, opened and read."""
         if record_id not in self._links:
             needle = record_id.encode("utf-8", "surrogatepass")
-            self._links[record_id] = [
-                other for other, value in list(dict.items(self.units))
-                if (type(value) is not bytes or needle in value) and record_id in _split(self.units[other][REFS])]
+            candidates = {*self.units.holding(needle), *self.units.open_ids()}
+            self._links[record_id] = [other for other in candidates
+                                      if record_id in _split(self.units[other][REFS])]
         return self._links[record_id]
 
 
@@ -825,6 +826,7 @@ class _Units(dict):  # type: ignore[type-arg]
         self.kept: dict[str, dict[str, Any]] = {name: kept.get(name, {}) for name in _SUMMARIES}
         #: The entry as kept (None: none) of each record opened, replaced or removed in this run.
         self.opened: dict[str, list[Any] | None] = {}
+        self._joined: tuple[list[str], bytes, list[int]] | None = None
 
     def _open(self, record_id: str) -> None:
         if record_id not in self.opened:
@@ -859,6 +861,28 @@ class _Units(dict):  # type: ignore[type-arg]
 
     def items(self) -> Any:
         return [(record_id, self[record_id]) for record_id in self]
+
+    def open_ids(self) -> list[str]:
+        """The ids of the records held whose entries are open (lists) now."""
+        return [record_id for record_id in self.opened if type(dict.get(self, record_id)) is list]
+
+    def holding(self, needle: bytes) -> list[str]:
+        """The ids of the records whose entries, as kept and not opened since, hold ``needle``: one search of their
+        bytes joined (a match across two entries costs a check, never a miss)."""
+        if self._joined is None:
+            ids = [record_id for record_id, value in dict.items(self) if type(value) is bytes]
+            blobs = [dict.__getitem__(self, record_id) for record_id in ids]
+            self._joined = (ids, b"".join(blobs), list(accumulate(map(len, blobs))))
+        ids, joined, ends = self._joined
+        found = []
+        at = joined.find(needle)
+        while at != -1:
+            index = bisect_right(ends, at)
+            record_id = ids[index]
+            if type(dict.get(self, record_id)) is bytes:
+                found.append(record_id)
+            at = joined.find(needle, ends[index])
+        return found
 
     def counts(self) -> dict[str, int]:
         """How many records of each kind are held: as kept, less what the records opened in this run were, plus
