@@ -991,6 +991,6 @@ def _keep(root: Path, index: dict[str, Any], now: dt.datetime, started: int) -> 
     units, summary = index["units"].kept_form()
     kept = {**index, "units": units, "summary": summary, "now": now.isoformat(), "at_ns": started}
     try:
-        write_entry(path, cache_module.encode(b"incremental", kept, _context(root)))
+        write_entry(path, *cache_module.encoded(b"incremental", kept, _context(root)))
     except OSError:
         pass

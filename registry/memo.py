@@ -219,15 +219,18 @@ def context(root: Path, *tag: str) -> bytes:
         "utf-8", "surrogatepass")
 
 
-def write_entry(path: Path, payload: bytes) -> None:
-    """Put a kept entry in place: a temporary file beside it renamed over it, in a folder only its user reads.
+def write_entry(path: Path, payload: bytes, *more: bytes) -> None:
+    """Put a kept entry (``payload`` and ``more`` one after the other) in place: a temporary file beside it renamed
+    over it, in a folder only its user reads.
 
     No fsync: an entry lost in a crash costs the next run its time, never its result. Raises OSError.
     """
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        temporary.write_bytes(payload)
+        with open(temporary, "wb") as file:
+            for part in (payload, *more):
+                file.write(part)
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
