@@ -988,6 +988,7 @@ def _keep(root: Path, index: dict[str, Any], now: dt.datetime, started: int) -> 
     remove_stale(path.parent)  # the indexes of folders no run has validated for two weeks (moved, deleted)
     if not cache_module.key_is_kept():
         return
+    index["units"]._joined = None  # the entries searched, joined: not kept while the index is packed beside it
     units, summary = index["units"].kept_form()
     kept = {**index, "units": units, "summary": summary, "now": now.isoformat(), "at_ns": started}
     try:
