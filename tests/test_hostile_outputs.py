@@ -137,8 +137,11 @@ app(["site", "build", "--records", sys.argv[1], "--out", sys.argv[3]])
 def started_build(records: Path, tmp_path: Path) -> tuple[subprocess.Popen[str], list[int]]:
     markers = tmp_path / "markers"
     markers.mkdir()
+    # Ctrl-C as a terminal gives it: a suite started in the background ('cmd &' in a script) passes SIGINT on
+    # ignored, and Python then installs no KeyboardInterrupt handler, so the build would never hear it.
     child = subprocess.Popen([sys.executable, "-c", _SLOW_SITE, str(records), str(markers), str(tmp_path / "site")],
-                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     for _ in range(3000):  # five minutes at most, on a loaded machine
         workers = [int(p.name.split("-")[1]) for p in markers.iterdir()]
         if len(workers) == 3:
