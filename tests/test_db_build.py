@@ -16,16 +16,16 @@ from pathlib import Path
 
 import pytest
 
-from registry import display
-from registry.checks import validate
 from registry.db import build as build_module
 from registry.db.tables import mirror
 from registry.db.views import NOT_REVIEWED, STATUS_STRENGTH, views
 from registry.models import KIND_MODELS, Recipe, Reproduction, Result
 from registry.models.records import ReviewStatus
 from registry.models.reproduction import Comparison, FixedConditions, Knob, RunHardware, ratio
+from registry.page import display
+from registry.store.writer import write_record
 from registry.units import gib
-from registry.writer import write_record
+from registry.validate.runner import validate
 from tests.conftest import CONFIG_33, RESULT_11, RESULT_33, ROOT, SOURCE
 
 RECIPE = "saadat-fellay-20261015-recipe-nt-2-5b-training-peak-memory-checkpointing"
@@ -329,7 +329,7 @@ def test_a_build_killed_part_way_leaves_the_previous_database(built: Path, recor
     script = textwrap.dedent(f"""
         import os, signal
         from pathlib import Path
-        from registry.checks import validate
+        from registry.validate.runner import validate
         from registry.db import build
         real = build.insert_rows
         calls = []
@@ -416,9 +416,9 @@ def test_the_file_time_is_when_the_records_were_read(  # type: ignore[no-untyped
 ) -> None:
     """The build time is kept as the file's modification time (not inside: builds stay byte-identical),
     and it is when reading the records began, so that an edit made during the build counts as later."""
-    import registry.checks
+    import registry.validate.runner
 
-    real_validate = registry.checks.validate
+    real_validate = registry.validate.runner.validate
     times: dict[str, int] = {}
 
     def timed_validate(records: Path, **options):  # type: ignore[no-untyped-def]
@@ -427,7 +427,7 @@ def test_the_file_time_is_when_the_records_were_read(  # type: ignore[no-untyped
         times["validated"] = time.time_ns()
         return found
 
-    monkeypatch.setattr(registry.checks, "validate", timed_validate)
+    monkeypatch.setattr(registry.validate.runner, "validate", timed_validate)
     out = tmp_path / "registry.db"
     before = time.time_ns()
     build(cli, records_dir, out)

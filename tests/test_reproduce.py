@@ -1,4 +1,4 @@
-"""registry.reproduce: recipes resolved to settings, outcomes filed as reproduction records, and their checks."""
+"""registry.reproduce.run: recipes resolved to settings, outcomes filed as reproduction records, and their checks."""
 
 from __future__ import annotations
 
@@ -12,11 +12,10 @@ import pytest
 from measure.errors import InvalidValueError, UnknownNameError
 from measure.outcome import Hardware, HardwareKind, Method, RunOutcome, Status
 from measure.settings import Setting, Stage
-from registry.checks import validate
 from registry.errors import RegistryError
 from registry.ids import ID_PATTERN, MAX_ID_LENGTH
 from registry.models import Dataset, Recipe, Reproduction, Result
-from registry.reproduce import (
+from registry.reproduce.run import (
     Job,
     MeasurementError,
     RunEnvironment,
@@ -27,9 +26,10 @@ from registry.reproduce import (
     recipe_settings,
     shared_fields,
 )
+from registry.store.writer import write_record
+from registry.store.yamlio import dump_yaml, parse_yaml, read_text
 from registry.units import bytes_in_unit
-from registry.writer import write_record
-from registry.yamlio import dump_yaml, parse_yaml, read_text
+from registry.validate.runner import validate
 from tests.conftest import BUNDLED_RECORDS, RESULT_11, RESULT_33
 
 pytestmark = pytest.mark.sandbox  # starts processes that are limited or killed (sandboxes, torch runs): left out of make test-fast

@@ -80,7 +80,7 @@ def reproduce_command(
     """
     from measure.outcome import Method
     from measure.schedule import Deadline
-    from registry import reproduce as rp
+    from registry.reproduce import run as rp
 
     clock = Deadline(deadline)
     with user_errors(debug):
@@ -170,8 +170,8 @@ def _load(records: Path, *, lenient: bool):  # type: ignore[no-untyped-def]
     A GPU lease is too scarce to lose to a half-edited record: every record the run writes is
     checked on its own, and 'registry validate' runs again when they come back.
     """
-    from registry.checks import validate
     from registry.cli.core import load_valid
+    from registry.validate.runner import validate
 
     if not lenient:
         return load_valid(records)
@@ -191,13 +191,13 @@ def _cuda() -> bool:
 
 
 def _estimated(registry: Any, env: Any) -> set[Any]:
-    from registry.runlog import estimated_before
+    from registry.reproduce.runlog import estimated_before
 
     return set() if env is None else estimated_before(registry, env.git_commit, env.software)
 
 
 def _settled(registry: Any, runs: Path, gpu: str | None) -> set[Any]:
-    from registry.runlog import settled
+    from registry.reproduce.runlog import settled
 
     return settled(registry, runs, gpu)
 
@@ -205,7 +205,7 @@ def _settled(registry: Any, runs: Path, gpu: str | None) -> set[Any]:
 def _run_log(out: Path | None, records: Path) -> Any:
     if out is None:
         return None
-    from registry.runlog import RunLog
+    from registry.reproduce.runlog import RunLog
 
     return RunLog(out, records)
 
@@ -257,7 +257,7 @@ def _stopped_by_signals(report: Callable[[str], None]) -> Iterator[None]:
         sys.stderr.flush()
         _exit(128 + signum)
 
-    from registry.reproduce import deferred
+    from registry.reproduce.run import deferred
 
     previous = {number: signal.signal(number, deferred(stop)) for number in (signal.SIGINT, signal.SIGTERM)}
     try:
@@ -290,11 +290,11 @@ def _print_interrupted(the_plan: Any, finished: list[Any], log: Any, signal_name
 
 
 def _run_with_progress(the_plan: Any, env: Any, *, finished: list[Any], **options: Any) -> Any:
-    """``registry.reproduce.reproduce`` under a progress bar; each finished entry is also appended to ``finished``
+    """``registry.reproduce.run.reproduce`` under a progress bar; each finished entry is also appended to ``finished``
     (so that an interrupted run can say what it kept)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    from registry import reproduce as rp
+    from registry.reproduce import run as rp
 
     verb = _verb(the_plan, options["device"])
     show_stage = len(the_plan.stages) > 1
@@ -370,7 +370,7 @@ def results_table(result: Any, filed: list[Any], *, method: Any, smoke: bool) ->
     from rich.markup import escape
     from rich.table import Table
 
-    from registry import display as d
+    from registry.page import display as d
     from registry.units import bytes_in_unit, gib
 
     unit_name = result.unit if result is not None else "gigabyte"

@@ -34,9 +34,7 @@ from registry.curate.precheck import Staged, check_with, write_checked
 from registry.curate.table import COLUMNS, REPORTABLE, Problem, Row, Table, TableError, read_table
 from registry.curate.values import read_unit
 from registry.errors import RegistryError
-from registry.history import Status, changes, same_values, status_of
 from registry.ids import a_kind, slugify, split_id
-from registry.loader import Registry
 from registry.models import (
     KIND_MODELS,
     Configuration,
@@ -53,11 +51,13 @@ from registry.models import (
 )
 from registry.models.fields import field_plan
 from registry.models.records import Direction, Independence
+from registry.models.uncertainty_kinds import INTERVALS
 from registry.models.values import Repeats, UncertaintyKind
 from registry.numbers import numbers_in, parse_printed, read_bound, read_range, why_not_a_number
-from registry.report import Issue
-from registry.uncertainty_kinds import INTERVALS
-from registry.writer import record_path, record_to_yaml
+from registry.status.versions import Status, changes, same_values, status_of
+from registry.store.loader import Registry
+from registry.store.writer import record_path, record_to_yaml
+from registry.validate.report import Issue
 
 #: The columns copied into a result's locator as written: every column that fills one of its fields, but the page
 #: (a number) and the caption (yes or no), which are read.
@@ -609,7 +609,7 @@ class _Planner:
 
     def typed(self, row: Row | None, kind: str, data: dict[str, Any]) -> Record | None:
         """The record, or None with a problem at the column each refused field comes from."""
-        from registry.loader import _explain
+        from registry.store.loader import _explain
 
         model = KIND_MODELS[kind]
         try:

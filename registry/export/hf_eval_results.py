@@ -9,7 +9,7 @@ exported only where it is that score:
   names is refused (splice-site accuracies are not written under an MCC task), and a mapping that
   gives one task two metrics, or one metric two tasks, is an error.
 - **Headline values only.** A fold of a printed mean, and a difference, ratio or speed-up of two
-  values, are no model's score (``registry.value_roles``): they are listed, not written.
+  values, are no model's score (``registry.status.value_roles``): they are listed, not written.
 - **One value per model, benchmark and task.** Where two current results would land on the same
   (Hub model, benchmark, task) (two sizes or a LoRA run mapped to one Hub model through their
   family), none is written: each is listed with the others, for the user to map each configuration
@@ -47,14 +47,14 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from registry import display as d
 from registry.errors import RegistryError
 from registry.export import Written
-from registry.history import version_note
-from registry.loader import Registry
 from registry.models import Result, Source
+from registry.page import display as d
+from registry.status.value_roles import SCORES, not_one_value, role_of, role_text
+from registry.status.versions import version_note
+from registry.store.loader import Registry
 from registry.units import with_unit
-from registry.value_roles import SCORES, not_one_value, role_of, role_text
 
 #: What a .eval_results entry cannot hold as a field of its own, for every result exported. The unit, the
 #: printed value, the uncertainty, the metric qualifier and the review status are written into the entry's
@@ -231,7 +231,7 @@ def read_hub_ids(path: Path | None) -> tuple[dict[str, str], dict[str, list[Task
     if path is None:
         return {}, {}
     from registry.errors import RecordFileError
-    from registry.yamlio import parse_yaml, read_text
+    from registry.store.yamlio import parse_yaml, read_text
 
     try:
         if not stat.S_ISREG(path.stat().st_mode):  # a FIFO or a device would block the read, or never end

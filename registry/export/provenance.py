@@ -31,12 +31,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from registry import display as d
 from registry.export import Written
-from registry.history import status_of
 from registry.ids import slugify
-from registry.links import page_path
-from registry.loader import Registry
 from registry.models import (
     Configuration,
     Correction,
@@ -49,7 +45,11 @@ from registry.models import (
     Source,
     parse_id,
 )
-from registry.value_roles import role_text
+from registry.page import display as d
+from registry.site.links import page_path
+from registry.status.value_roles import role_text
+from registry.status.versions import status_of
+from registry.store.loader import Registry
 
 NAMESPACE = ("reg", "urn:registry:")
 RECORDS_URN = "urn:registry:record:"

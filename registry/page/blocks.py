@@ -1,6 +1,6 @@
 """A record's page as a neutral structure: sections, field lists, tables and runs of text.
 
-The page builders (``registry.page.kinds``) say what a page holds; the terminal (``registry.show``,
+The page builders (``registry.page.kinds``) say what a page holds; the terminal (``registry.page.show``,
 with Rich) and the site (``registry.site``, as HTML) each say how it looks. Every value a page
 shows that came from somewhere carries a ``Tag`` saying what it is (transcribed, source checked,
 measured by us, estimated by us), and every mention of another record carries its id, so the

@@ -17,10 +17,6 @@ from typing import Any
 from pydantic import BaseModel
 
 from measure.outcome import Method
-from registry import display as d
-from registry.citation import bibtex, links
-from registry.history import Status, current_only, not_current, status_of
-from registry.loader import Registry
 from registry.models import (
     Configuration,
     Dataset,
@@ -37,6 +33,8 @@ from registry.models import (
 )
 from registry.models.fields import field_plan
 from registry.models.reproduction import Comparison
+from registry.models.uncertainty_kinds import UNCERTAINTY_KINDS
+from registry.page import display as d
 from registry.page.blocks import (
     Block,
     Column,
@@ -52,8 +50,10 @@ from registry.page.blocks import (
     Tag,
     plain,
 )
+from registry.page.citation import bibtex, links
 from registry.page.history import earlier_versions, history_blocks, status_banner
-from registry.uncertainty_kinds import UNCERTAINTY_KINDS
+from registry.status.versions import Status, current_only, not_current, status_of
+from registry.store.loader import Registry
 from registry.units import gib, with_unit
 
 TECHNICAL_METADATA = "Technical metadata and extraction receipts"
@@ -604,7 +604,7 @@ def results_overview(registry: Registry, *, history: bool = False) -> tuple[Tabl
                 legend.append(Piece(f"   nearest {method.value}: {setting}\n", Style.NOTE))
     columns = (Column("#", no_wrap=True),) + tuple(
         Column(header, ratio=share, fold=True)
-        # shares of the width; each column also gets at least its header's longest word (registry.show)
+        # shares of the width; each column also gets at least its header's longest word (registry.page.show)
         for header, share in (("Evaluation", 10), ("Transcribed (display)", 10), ("Uncertainty", 10), ("Review", 10),
                               ("Measured by us", 9), ("Estimated by us", 10))
     ) + ((Column("Status", ratio=8, fold=True),) if history else ())

@@ -1,6 +1,6 @@
 """The page structure as HTML: blocks rendered here, pages laid out by Jinja2 templates (autoescaping on).
 
-Like ``registry.show`` for the terminal, this module says how each block of the neutral page
+Like ``registry.page.show`` for the terminal, this module says how each block of the neutral page
 structure looks, here as HTML; the templates (``templates/``) give the pages around them. Every
 text that came from a record is escaped, here with ``html.escape`` and in the templates by the
 engine; only the plot's SVG, which matplotlib made from numbers and escaped names, goes in as
