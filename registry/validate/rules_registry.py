@@ -27,8 +27,20 @@ class RecordCheck(Protocol):
     registry: Registry
     record: Record
     now: dt.datetime
+    today: str
+    """Today in UTC as an id writes it (``yyyymmdd``), compared as text."""
+    root_parts: tuple[str, ...]
+    """The records folder's path, in parts (a record's file lies two parts below)."""
 
     def add(self, code: Code, message: str, field: tuple[str | int, ...] = ()) -> None: ...
+
+    def suggest(self, value: str, kinds: list[str]) -> str | None:
+        """'Did you mean': the id of one of ``kinds`` closest to ``value``, or None."""
+        ...
+
+    def wait_for(self, value: str) -> None:
+        """Leave a reference to ``value``, a record that did not load, to be checked once that record loads."""
+        ...
 
 
 @functools.singledispatch
