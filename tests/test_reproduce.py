@@ -15,17 +15,9 @@ from measure.settings import Setting, Stage
 from registry.errors import RegistryError
 from registry.ids import ID_PATTERN, MAX_ID_LENGTH
 from registry.models import Dataset, Recipe, Reproduction, Result
-from registry.reproduce.run import (
-    Job,
-    MeasurementError,
-    RunEnvironment,
-    build_record,
-    parse_overrides,
-    plan,
-    recipe_for,
-    recipe_settings,
-    shared_fields,
-)
+from registry.reproduce.adapter import build_record, shared_fields
+from registry.reproduce.plan import parse_overrides, plan, recipe_for, recipe_settings
+from registry.reproduce.types import Job, MeasurementError, RunEnvironment
 from registry.store.writer import write_record
 from registry.store.yamlio import dump_yaml, parse_yaml, read_text
 from registry.units import bytes_in_unit

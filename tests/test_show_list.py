@@ -213,7 +213,7 @@ def test_the_reproduce_table_says_what_its_values_are() -> None:
     from measure.settings import Setting, Stage
     from registry.cli.reproduce import results_table
     from registry.models import Result
-    from registry.reproduce.run import Filed, Job
+    from registry.reproduce.types import Filed, Job
     from tests.test_reproduce import outcome_for
 
     registry, _ = validate(BUNDLED_RECORDS)

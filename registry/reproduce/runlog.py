@@ -32,7 +32,7 @@ SETTLED = (Status.OK, Status.OUT_OF_MEMORY)
 
 
 class Finished(Protocol):
-    """What the log keeps of one finished job (``registry.reproduce.run.Filed`` is one): the log sits below the
+    """What the log keeps of one finished job (``registry.reproduce.types.Filed`` is one): the log sits below the
     runner, so it names what it reads rather than importing the runner's type."""
 
     @property
