@@ -23,6 +23,7 @@ from registry.models import KIND_MODELS, Recipe, Reproduction, Result
 from registry.models.records import ReviewStatus
 from registry.models.reproduction import Comparison, FixedConditions, Knob, RunHardware, ratio
 from registry.page import display
+from registry.status import provenance
 from registry.store.writer import write_record
 from registry.units import gib
 from registry.validate.runner import validate
@@ -191,7 +192,7 @@ def test_review_status_follows_the_pages_rule(built: Path, records_dir: Path) ->
     statuses = dict(query(built, "SELECT record_id, review_status FROM record_review_status"))
     assert set(statuses) == set(registry.records)
     for record_id, status in statuses.items():
-        expected = display.review_status(registry, record_id)
+        expected = provenance.review_status(registry, record_id)
         assert status == (expected.value if expected else NOT_REVIEWED), record_id
 
 
@@ -200,14 +201,14 @@ def test_a_check_without_artifact_hash_reads_apart_in_sql_as_on_the_pages(built:
     pinned = dict(query(built, "SELECT result_id, review_artifact_pinned FROM results_flat"))
     assert pinned == {RESULT_33: 0, RESULT_11: 1}
     for result_id, flag in pinned.items():
-        assert (display.UNVERIFIABLE_NOTE in display.status_label(registry, result_id)) == (flag == 0)
+        assert (provenance.UNVERIFIABLE_NOTE in provenance.status_label(registry, result_id)) == (flag == 0)
 
 
 def test_the_review_label_reads_as_the_pages_word_it(built: Path, records_dir: Path) -> None:
     """A check nobody can repeat never reads 'source-checked' like one they can (finding P7)."""
     registry, _ = validate(records_dir)
     labels = dict(query(built, "SELECT record_id, review_label FROM record_review_status"))
-    assert labels == {record_id: display.status_label(registry, record_id) for record_id in registry.records}
+    assert labels == {record_id: provenance.status_label(registry, record_id) for record_id in registry.records}
     flat = dict(query(built, "SELECT result_id, review_label FROM results_flat"))
     assert flat == {RESULT_33: "source checked (no artifact hash)", RESULT_11: "source checked"}
 
@@ -643,7 +644,7 @@ def test_a_review_that_lists_an_evidence_row_it_is_named_by_counts_once(cli, rec
                       encoding="utf-8")
     registry, report = validate(records_dir)
     assert report.valid, [i.message for i in report.errors]
-    assert len(display.reviews_of(registry, evidence)) == 1
+    assert len(provenance.reviews_of(registry, evidence)) == 1
     database = tmp_path / "twice.db"
     assert cli("db", "build", "--records", records_dir, "--out", database).exit_code == 0
     assert query(database, "SELECT review_status, review_count FROM record_review_status WHERE record_id = ?",

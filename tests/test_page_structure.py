@@ -9,8 +9,9 @@ from pydantic import Field
 from rich.console import Console
 
 from registry.models import ModelFamily, Record, Reproduction
-from registry.page.blocks import Fields, Page, Piece, Provenance, Section, text_of
+from registry.page.blocks import Fields, Page, Piece, Section, text_of
 from registry.page.kinds import build_page
+from registry.status.provenance import Provenance
 from registry.store.loader import Registry
 from registry.validate.runner import validate
 from tests.conftest import BUNDLED_RECORDS, CONFIG_33, RESULT_11, RESULT_33, SOURCE

@@ -139,6 +139,7 @@ def list_command(
     from registry.models import KIND_MODELS
     from registry.page import display
     from registry.page.show import results_table
+    from registry.status import provenance
     from registry.status.versions import status_of
 
     with user_errors(debug):
@@ -169,7 +170,7 @@ def list_command(
         )
         for record in chosen:
             table.add_row(record.kind_token, record.id, display.record_name(record),
-                          display.status_label(registry, record.id) if record.transcribed
+                          provenance.status_label(registry, record.id) if record.transcribed
                           else "-", *([status_of(registry, record.id).value] if all_versions else []))
         console.print(table)
         console.print(f"{len(chosen)} record(s)")

@@ -8,7 +8,7 @@ Each view is plain SQL that SQLite and PostgreSQL both run, so a query written a
 works against the other. ``results_flat`` lists every column of the result's own fields, taken
 from the derived tables (``registry.db.tables``), so a field added to ``Result`` appears there with
 no edit here; the columns it takes from the joined records are chosen by hand. Review status
-follows the rule the pages use (``display.review_status``): the strongest status any review grants
+follows the one rule (``registry.status.provenance.review_status``): the strongest status any review grants
 the record, or 'not-reviewed'; ``artifact_pinned`` says, as the pages' "(no artifact hash)" does,
 whether a review granting it names the SHA-256 of the file it checked.
 """
@@ -24,8 +24,8 @@ from registry.db.catalog import VIEWS
 from registry.db.tables import Mirror, mirror
 from registry.models.records import ReviewStatus
 from registry.models.values import BINARY_OPERATIONS, Operation
-from registry.page.display import STATUS_LABELS, UNVERIFIABLE_NOTE
 from registry.site.links import page_url_sql
+from registry.status.provenance import STATUS_LABELS, UNVERIFIABLE_NOTE
 from registry.status.value_roles import Role
 
 #: Review statuses from strongest to weakest; every status must be listed (a test checks it).
@@ -43,7 +43,7 @@ def _label_case() -> str:
             f"         ELSE '{STATUS_LABELS[None]}' END")
 
 
-#: Which reviews check which record, as ``registry.page.display.reviews_of`` says, as (table, record column, review
+#: Which reviews check which record, as ``registry.status.provenance.reviews_of`` says, as (table, record column, review
 #: column): a review's subjects, and each evidence row the review it names (the review that checked its
 #: statement). Each is asked apart, by its own index: a UNION of the two inside the per-record subqueries
 #: was built again for every record under some plans (a GROUP BY over the view took minutes at 10,000 results).

@@ -47,6 +47,7 @@ from registry.models import (
 )
 from registry.page import display as d
 from registry.site.links import page_path
+from registry.status import provenance
 from registry.status.value_roles import role_text
 from registry.status.versions import status_of
 from registry.store.loader import Registry
@@ -108,7 +109,7 @@ def build_document(registry: Registry, base_url: str | None = None) -> Any:
         if not type(record).transcribed:
             continue
         attributes: dict[str, Any] = {"prov:type": f"reg:{record.kind_token}", "prov:label": d.record_name(record),
-                                      "reg:review_status": d.status_label(registry, record.id),
+                                      "reg:review_status": provenance.status_label(registry, record.id),
                                       "reg:status": status_of(registry, record.id).value}
         if isinstance(record, Result):
             attributes.update({"reg:printed_value": record.printed_value, "reg:numeric_value":

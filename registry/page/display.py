@@ -9,17 +9,14 @@ from __future__ import annotations
 
 import functools
 import re
-import weakref
 from collections.abc import Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
 
 from measure.outcome import Method
 from registry.models import (
     Configuration,
     Dataset,
     Evaluation,
-    Evidence,
     MissingReason,
     Protocol,
     Record,
@@ -28,9 +25,17 @@ from registry.models import (
     Result,
     Review,
 )
-from registry.models.records import Independence, ReviewStatus
+from registry.models.records import Independence
 from registry.numbers import RANGE_DASH
-from registry.page.blocks import Provenance, Tag
+from registry.page.blocks import Tag
+from registry.status.provenance import (
+    RUN_PROVENANCE,
+    Provenance,
+    answers,
+    checking_reviews,
+    provenance_of,
+    status_label,
+)
 from registry.store.loader import Registry
 from registry.units import bytes_in_unit, with_unit
 from registry.units import symbol as unit_symbol  # the one table of units, under the name the pages use
@@ -47,8 +52,6 @@ INDEPENDENCE_LABELS = {
     Independence.INDEPENDENT_EXTERNAL: "Independent external evaluation",
     Independence.DEVELOPER: "Evaluation by the model's developers",
 }
-STATUS_LABELS = {ReviewStatus.SOURCE_CHECKED: "source checked", None: "not reviewed"}
-UNVERIFIABLE_NOTE = "(no artifact hash)"
 
 #: How an unreported field reads, where 'Not reported' alone would say too little.
 UNREPORTED_PHRASES = {
@@ -222,59 +225,22 @@ def adaptation(evaluation: Evaluation) -> str:
     return "; ".join(parts)
 
 
-def reviews_of(registry: Registry, record_id: str) -> list[Review]:
-    """The reviews that check the record: those that list it among their subjects, and, for an evidence row,
-    the review it names (its model: 'the review that checked this statement'). The database's
-    ``record_review_status`` view applies the same rule (``registry.db.views.REVIEWS_OF``)."""
-    reviews = registry.referrers(record_id, Review, "subjects")
-    record = registry.records.get(record_id)
-    if isinstance(record, Evidence):
-        named = registry.records.get(record.review)
-        if isinstance(named, Review) and named not in reviews:
-            reviews.append(named)
-    return reviews
 
 
-def review_status(registry: Registry, record_id: str) -> ReviewStatus | None:
-    """The strongest status any review grants the record (None: not reviewed)."""
-    statuses = {review.status for review in reviews_of(registry, record_id)}
-    return ReviewStatus.SOURCE_CHECKED if ReviewStatus.SOURCE_CHECKED in statuses else None
 
 
-def _cache(registry: Registry, name: str) -> dict[str, Any]:
-    """A memo of one question about one registry, dropped when the registry gains or loses records.
-
-    A site of 10,000 results asks each record's status dozens of times (its page, the pages that
-    name it, the index); the answer is worked out once.
-    """
-    key = (id(registry), name)
-    entry = _CACHES.get(key)
-    if entry is None or entry[0]() is not registry or entry[1] != len(registry.records):
-        entry = (weakref.ref(registry), len(registry.records), {})
-        _CACHES[key] = entry
-    return entry[2]
 
 
-_CACHES: dict[tuple[int, str], tuple[Any, int, dict[str, Any]]] = {}
 
 
-def status_label(registry: Registry, record_id: str) -> str:
-    """'source checked', 'not reviewed', or, where no granting review names the file it checked,
-    'source checked (no artifact hash)': a check nobody can repeat is never shown like one they can."""
-    cache = _cache(registry, "status_label")
-    if record_id not in cache:
-        cache[record_id] = _status_label(registry, record_id)
-    return cache[record_id]  # type: ignore[no-any-return]
 
 
-def _status_label(registry: Registry, record_id: str) -> str:
-    status = review_status(registry, record_id)
-    if status is ReviewStatus.SOURCE_CHECKED and not any(
-        review.artifact_sha256 for review in reviews_of(registry, record_id)
-        if review.status is ReviewStatus.SOURCE_CHECKED
-    ):
-        return f"{STATUS_LABELS[status]} {UNVERIFIABLE_NOTE}"
-    return STATUS_LABELS[status]
+
+
+
+
+
+
 
 
 def hardware_text(record: Result | Configuration) -> str:
@@ -351,34 +317,34 @@ def _reproduction_name(record: Reproduction) -> str:
 
 
 def record_tag(registry: Registry, record: Record) -> Tag | None:
-    """What the values of a transcribed record are: source checked (by which review) or only transcribed.
+    """What the values of a transcribed record are (``registry.status.provenance``): source checked, with the
+    reviews that back it, or only transcribed.
 
     None for the kinds that are not read off a source (reviews, releases, recipes, our own runs).
     """
     if not type(record).transcribed:
         return None
-    cache = _cache(registry, "record_tag")
+    cache = answers(registry, "record_tag")
     if record.id not in cache:
         cache[record.id] = _record_tag(registry, record)
     return cache[record.id]  # type: ignore[no-any-return]
 
 
 def _record_tag(registry: Registry, record: Record) -> Tag:
-    if review_status(registry, record.id) is ReviewStatus.SOURCE_CHECKED:
-        reviews = [r for r in reviews_of(registry, record.id) if r.status is ReviewStatus.SOURCE_CHECKED]
+    provenance = provenance_of(registry, record)
+    if provenance is Provenance.SOURCE_CHECKED:
         details = tuple(
             (f"review {r.id}", "; ".join(part for part in (
                 r.reviewer or "", r.reviewed_at.isoformat().replace("+00:00", "Z") if r.reviewed_at else "",
                 f"artifact sha256 {r.artifact_sha256}" if r.artifact_sha256 else "no artifact hash") if part))
-            for r in reviews
+            for r in checking_reviews(registry, record.id)
         )
-        return Tag(Provenance.SOURCE_CHECKED, status_label(registry, record.id), details)
+        return Tag(provenance, status_label(registry, record.id), details)
     return Tag(Provenance.TRANSCRIBED, "transcribed, not reviewed")
 
 
 #: How our own runs are labelled, by method.
 RUN_LABELS = {Method.MEASURED: "measured by us", Method.ESTIMATED: "estimated by us"}
-RUN_PROVENANCE = {Method.MEASURED: Provenance.MEASURED, Method.ESTIMATED: Provenance.ESTIMATED}
 
 
 def run_tag(run: Reproduction) -> Tag:

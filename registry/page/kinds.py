@@ -52,6 +52,7 @@ from registry.page.blocks import (
 )
 from registry.page.citation import bibtex, links
 from registry.page.history import earlier_versions, history_blocks, status_banner
+from registry.status import provenance
 from registry.status.versions import Status, current_only, not_current, status_of
 from registry.store.loader import Registry
 from registry.units import gib, with_unit
@@ -143,7 +144,7 @@ READ_AND_CITE = "Read and cite"
 def _result_page(result: Result, registry: Registry) -> Page:
     evaluation, configuration, protocol, dataset = d.result_context(registry, result)
     source = registry.get_as(result.source, Source)
-    status = d.status_label(registry, result.id)
+    status = provenance.status_label(registry, result.id)
     tag = d.record_tag(registry, result)
     display = d.result_display(result)
     standing = status_of(registry, result.id)
@@ -181,7 +182,7 @@ def _result_page(result: Result, registry: Registry) -> Page:
             methods,
             Paragraph(plain(
                 "A source-checked result verifies the numerical transcription, not every model or protocol detail. "
-                f"Evaluation metadata: {d.status_label(registry, evaluation.id)}. {d.SOURCE_CHECK_CAVEAT}"
+                f"Evaluation metadata: {provenance.status_label(registry, evaluation.id)}. {d.SOURCE_CHECK_CAVEAT}"
             ), Style.NOTE),
         )),
         Section("Reproduction", (
@@ -277,7 +278,8 @@ def findings_table(registry: Registry, evaluations: Iterable[Evaluation], *, own
                        exact=d.result_exact(result)),
                  Piece(f"\nUncertainty: {d.value_or_missing(result, 'uncertainty')}\n"
                        f"Coverage: {d.coverage(evaluation)}")),
-                (Piece(f"{d.INDEPENDENCE_LABELS[evaluation.independence]} · {d.status_label(registry, result.id)}\n"),
+                (Piece(f"{d.INDEPENDENCE_LABELS[evaluation.independence]} · "
+                       f"{provenance.status_label(registry, result.id)}\n"),
                  *_link(evaluation), Piece("\n"), Piece(result.id, link=result.id),
                  Piece(f"\nAggregation: {d.value_or_missing(evaluation, 'aggregation')}\n"),
                  Piece(source.citation, link=source.id), Piece(f" · {result.source_locator.text}", tag=tag)),
@@ -450,7 +452,7 @@ def _sources_and_history(registry: Registry, record_id: str, sources: Iterable[S
         line += [Piece(" · Release " if index else "Release "), Piece(release.name, link=release.id)]
     if not releases:
         line.append(Piece("Not in any recorded release"))
-    line.append(Piece(f" · Record review: {d.status_label(registry, record_id)}"))
+    line.append(Piece(f" · Record review: {provenance.status_label(registry, record_id)}"))
     return (Paragraph(tuple(line)),
             Items(tuple((Piece(s.citation, link=s.id), Piece(f" · Original source · {s.version_statement}"),
                          *(piece for label, url in links(s) for piece in (Piece(f" · {label}: "), Piece(url, url=url))))
@@ -592,7 +594,7 @@ def results_overview(registry: Registry, *, history: bool = False) -> tuple[Tabl
                    exact=d.result_exact(result), link=result.id),
              Piece(f" ({d.result_display(result)})")),
             plain(short_uncertainty(result)),
-            plain(d.status_label(registry, result.id)),
+            plain(provenance.status_label(registry, result.id)),
             *(_summary_cell(method, by_method[method], unit) for method in Method),
             *((plain(status_of(registry, result.id).value),) if history else ()),
         ))

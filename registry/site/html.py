@@ -20,8 +20,9 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, pass_context
 from markupsafe import Markup, escape
 
-from registry.page.blocks import MEANING, Block, Content, Fields, Figure, Items, Paragraph, Section, Style, Table, Tag
+from registry.page.blocks import Block, Content, Fields, Figure, Items, Paragraph, Section, Style, Table, Tag
 from registry.site.index import IndexRow
+from registry.status.provenance import MEANING
 
 
 def anchor(title: str) -> str:

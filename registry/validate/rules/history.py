@@ -12,7 +12,7 @@ from registry.curate.batch import pending
 from registry.ids import a_kind
 from registry.models import Correction, Evidence, Record, Result, Retraction, Review
 from registry.models.records import ReviewStatus
-from registry.page.display import reviews_of
+from registry.status.provenance import reviews_of
 from registry.status.versions import current_of, outdated_bases, replacing, retractions, superseding
 from registry.store.loader import Registry, display_path
 from registry.units import with_unit
@@ -80,8 +80,9 @@ def _replacement_reviews(correction: Correction, check: RecordCheck) -> None:
     """The replacement of a source-checked record reads 'source checked' only by a review of its own (one that was
     retracted since needs none: it is shown as withdrawn, not as 'not reviewed').
 
-    Which reviews check a record is the pages' rule (``display.reviews_of``): an evidence row is checked by the
-    review it names too, so a replacement row naming the old row's review would read checked by it unseen.
+    Which reviews check a record is the one rule (``registry.status.provenance.reviews_of``): an evidence row is
+    checked by the review it names too, so a replacement row naming the old row's review would read checked by it
+    unseen.
     """
     registry = check.registry
 
