@@ -20,56 +20,74 @@ if TYPE_CHECKING:
     from measure.settings import KnobValue
 
 
+#: The options of 'registry reproduce', declared apart so that the command reads as what it does.
+_RESULT_ID = typer.Argument(
+    None, metavar="ID", help="Stable id of the result to reproduce (or --all for every recipe)."
+)
+_WHOLE_ABLATION = typer.Option(
+    False, "--all", help="Run every recipe of the registry and the stages no source reports, most informative "
+    "settings first (the whole ablation in one process)."
+)
+_ESTIMATE = typer.Option(
+    False, "--estimate", help="Estimate on the CPU (fake tensors, PyTorch's memory tracker) instead of measuring."
+)
+_SMOKE = typer.Option(
+    False, "--smoke", help="Run the whole path on a tiny model and a small batch in seconds; files nothing. "
+    "Without a GPU the training steps run on the CPU, which measures nothing."
+)
+_SETTING = typer.Option(
+    [], "--setting", "-s", metavar="KNOB=VALUE",
+    help="Run only this value of a knob (repeat for several values or knobs), e.g. precision=pure-bf16.",
+)
+_LIMIT = typer.Option(None, "--limit", "-n", min=1, help="Run only the first N settings.")
+_PLAN_ONLY = typer.Option(False, "--plan", help="List the settings in the order they would run; run nothing.")
+_NO_WRITE = typer.Option(False, "--no-write", help="Run and show, but write no record.")
+_STEPS = typer.Option(None, "--steps", min=1, help="Measured steps after the warm-up step "
+                      "(default 2; not with --estimate, which traces one step).")
+_DEADLINE = typer.Option(
+    None, "--deadline", min=1, metavar="SECONDS", help="End by this many seconds after the start: no setting "
+    "starts with less than a minute left, and a running one gets at most the time left."
+)
+_SETTING_TIMEOUT = typer.Option(
+    None, "--setting-timeout", min=1, metavar="SECONDS",
+    help="Abandon a setting that runs longer than this; its outcome is then an error.",
+)
+_OUT = typer.Option(
+    None, "--out", metavar="DIR", file_okay=False, help="Also keep DIR/ablation.jsonl (a line per finished "
+    "setting, filed or not) and DIR/reproductions.tar.gz (the records written and the logs), rewritten after "
+    "each setting."
+)
+_REDO = typer.Option(
+    False, "--redo", help="Also measure settings an earlier GPU run settled (a value or out of memory, in the "
+    "records or the logs under --runs), and estimate again what an estimate at this commit with the same "
+    "software settled; they are skipped otherwise."
+)
+_RUNS = typer.Option(
+    Path("measure/runs"), "--runs", metavar="DIR", file_okay=False,
+    help="Kept logs of earlier GPU runs, for the skipping --redo turns off.",
+)
+_DRY_RUN = typer.Option(
+    False, "--dry-run", hidden=True,
+    help="Not an option here: the message says which of --plan, --no-write and --smoke to give instead.",
+)
+
+
 def reproduce_command(
-    result_id: str | None = typer.Argument(
-        None, metavar="ID", help="Stable id of the result to reproduce (or --all for every recipe)."
-    ),
-    whole_ablation: bool = typer.Option(
-        False, "--all", help="Run every recipe of the registry and the stages no source reports, most informative "
-        "settings first (the whole ablation in one process)."
-    ),
-    estimate: bool = typer.Option(
-        False, "--estimate", help="Estimate on the CPU (fake tensors, PyTorch's memory tracker) instead of measuring."
-    ),
-    smoke: bool = typer.Option(
-        False, "--smoke", help="Run the whole path on a tiny model and a small batch in seconds; files nothing. "
-        "Without a GPU the training steps run on the CPU, which measures nothing."
-    ),
-    setting: list[str] = typer.Option(
-        [], "--setting", "-s", metavar="KNOB=VALUE",
-        help="Run only this value of a knob (repeat for several values or knobs), e.g. precision=pure-bf16.",
-    ),
-    limit: int | None = typer.Option(None, "--limit", "-n", min=1, help="Run only the first N settings."),
-    plan_only: bool = typer.Option(False, "--plan", help="List the settings in the order they would run; run nothing."),
-    no_write: bool = typer.Option(False, "--no-write", help="Run and show, but write no record."),
-    steps: int | None = typer.Option(None, "--steps", min=1, help="Measured steps after the warm-up step "
-                                     "(default 2; not with --estimate, which traces one step)."),
-    deadline: float | None = typer.Option(
-        None, "--deadline", min=1, metavar="SECONDS", help="End by this many seconds after the start: no setting "
-        "starts with less than a minute left, and a running one gets at most the time left."
-    ),
-    setting_timeout: int | None = typer.Option(
-        None, "--setting-timeout", min=1, metavar="SECONDS",
-        help="Abandon a setting that runs longer than this; its outcome is then an error.",
-    ),
-    out: Path | None = typer.Option(
-        None, "--out", metavar="DIR", file_okay=False, help="Also keep DIR/ablation.jsonl (a line per finished "
-        "setting, filed or not) and DIR/reproductions.tar.gz (the records written and the logs), rewritten after "
-        "each setting."
-    ),
-    redo: bool = typer.Option(
-        False, "--redo", help="Also measure settings an earlier GPU run settled (a value or out of memory, in the "
-        "records or the logs under --runs), and estimate again what an estimate at this commit with the same "
-        "software settled; they are skipped otherwise."
-    ),
-    runs: Path = typer.Option(
-        Path("measure/runs"), "--runs", metavar="DIR", file_okay=False,
-        help="Kept logs of earlier GPU runs, for the skipping --redo turns off.",
-    ),
-    dry_run: bool = typer.Option(
-        False, "--dry-run", hidden=True,
-        help="Not an option here: the message says which of --plan, --no-write and --smoke to give instead.",
-    ),
+    result_id: str | None = _RESULT_ID,
+    whole_ablation: bool = _WHOLE_ABLATION,
+    estimate: bool = _ESTIMATE,
+    smoke: bool = _SMOKE,
+    setting: list[str] = _SETTING,
+    limit: int | None = _LIMIT,
+    plan_only: bool = _PLAN_ONLY,
+    no_write: bool = _NO_WRITE,
+    steps: int | None = _STEPS,
+    deadline: float | None = _DEADLINE,
+    setting_timeout: int | None = _SETTING_TIMEOUT,
+    out: Path | None = _OUT,
+    redo: bool = _REDO,
+    runs: Path = _RUNS,
+    dry_run: bool = _DRY_RUN,
     records: Path = RecordsOption,
     debug: bool = DebugOption,
 ) -> None:
@@ -95,16 +113,7 @@ def reproduce_command(
         overrides = rp.parse_overrides(setting)
         method = Method.ESTIMATED if estimate else Method.MEASURED
         request = rp.Request(result_id, method, overrides, limit=limit, smoke=smoke, redo=redo, plan_only=plan_only)
-        device = rp.device_for(request, _cuda)
-        if device is None:
-            raise RegistryError(
-                "no CUDA GPU is visible here, and a measurement needs one",
-                "add --estimate for the CPU estimate, add --smoke to run the training steps on the CPU "
-                "(nothing measured), or run on a GPU machine (see measure/README.md)",
-            )
-        if device == "cpu":
-            err_console.print("No CUDA GPU here: the smoke run runs its training steps on the CPU, which measures "
-                              "nothing.")
+        device = _usable(rp.device_for(request, _cuda))
         # The GPU a measurement runs on; a plan does not load torch to ask, and counts what any GPU settled.
         gpu = _device_name(device, method) if method is Method.MEASURED and device == "cuda" and not plan_only else None
         command = command_line(result_id, whole_ablation=whole_ablation, estimate=estimate, smoke=smoke,
@@ -158,6 +167,20 @@ def _refuse_conflicting(result_id: str | None, *, whole_ablation: bool, estimate
                             f"give either a result's id ({result_id}) or --all, not both",
                             "'registry list --kind result' lists the results; those with a recipe can be "
                             "reproduced")
+
+
+def _usable(device: str | None) -> str:
+    """The device the jobs run on; none (a measurement without a GPU) is refused, and a CPU smoke run said so."""
+    if device is None:
+        raise RegistryError(
+            "no CUDA GPU is visible here, and a measurement needs one",
+            "add --estimate for the CPU estimate, add --smoke to run the training steps on the CPU "
+            "(nothing measured), or run on a GPU machine (see measure/README.md)",
+        )
+    if device == "cpu":
+        err_console.print("No CUDA GPU here: the smoke run runs its training steps on the CPU, which measures "
+                          "nothing.")
+    return device
 
 
 def _print_skipped(the_plan: Any, early: Any, gpu: str | None) -> None:
