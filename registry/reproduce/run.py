@@ -1,12 +1,11 @@
-"""Re-running the experiment behind a result: resolve its recipe, run each setting, file what it gave.
+"""Running a reproduction: each job of a plan in turn, within an optional deadline, each outcome filed at once.
 
 A result's recipe holds the conditions the source states and the knobs it leaves open;
 ``registry.reproduce.plan`` turns them into settings (most plausible first), for one result or the
-whole ablation. ``reproduce`` here runs the jobs one after another through ``measure.run`` (measured on a GPU,
-a dry run on a CPU, or estimated), within an optional deadline, and ``registry.reproduce.adapter.build_record``, the one
-adapter from measure/'s run outcome to the registry's record, files each outcome as a
-reproduction beside the transcribed value, which is never touched. The heavy libraries load
-only inside the run.
+whole ablation. ``reproduce`` here runs the jobs one after another through ``measure.run`` (measured
+on a GPU, a dry run on a CPU, or estimated), and ``registry.reproduce.adapter`` files each outcome as a
+reproduction beside the transcribed value, which is never touched. The heavy libraries load only
+inside the run.
 """
 
 from __future__ import annotations
