@@ -6,8 +6,9 @@ ourselves when we re-ran the experiment.
 
 The package, leaves first (no import cycle among its modules: tests/test_import_graph.py):
 
-- ``text``, ``textsafe``, ``errors``, ``limits``, ``sandbox``: leaves every layer uses: English helpers,
-  stored text made safe to print, domain exceptions, default limits, a function run in a limited process;
+- ``text``, ``textsafe``, ``errors``, ``limits``, ``sandbox``, ``per_registry``: leaves every layer uses: English
+  helpers, stored text made safe to print, domain exceptions, default limits, a function run in a limited
+  process, answers worked out once per registry;
 - ``ids``, ``units``, ``numbers``, ``derived``: the stable-id grammar, the units, printed numbers and their
   rounding, and the one recomputation of derived values;
 - ``models/``: the record kinds (Pydantic), their fields, values and uncertainty kinds;

@@ -28,10 +28,10 @@ from registry.models import (
 from registry.models.records import Independence
 from registry.numbers import RANGE_DASH
 from registry.page.blocks import Tag
+from registry.per_registry import memo
 from registry.status.provenance import (
     RUN_PROVENANCE,
     Provenance,
-    answers,
     checking_reviews,
     provenance_of,
     status_label,
@@ -324,7 +324,7 @@ def record_tag(registry: Registry, record: Record) -> Tag | None:
     """
     if not type(record).transcribed:
         return None
-    cache = answers(registry, "record_tag")
+    cache = memo(registry, "record_tag")
     if record.id not in cache:
         cache[record.id] = _record_tag(registry, record)
     return cache[record.id]  # type: ignore[no-any-return]

@@ -10,13 +10,12 @@ these into one number.
 
 from __future__ import annotations
 
-import weakref
 from enum import StrEnum
-from typing import Any
 
 from measure.outcome import Method
 from registry.models import Evidence, Record, Reproduction, Review
 from registry.models.records import ReviewStatus
+from registry.per_registry import memo
 from registry.store.loader import Registry
 
 
@@ -89,7 +88,7 @@ def review_status(registry: Registry, record_id: str) -> ReviewStatus | None:
 def status_label(registry: Registry, record_id: str) -> str:
     """'source checked', 'not reviewed', or, where no granting review names the file it checked,
     'source checked (no artifact hash)': a check nobody can repeat is never shown like one they can."""
-    cache = answers(registry, "status_label")
+    cache = memo(registry, "status_label")  # asked dozens of times per record by a site build
     if record_id not in cache:
         cache[record_id] = _status_label(registry, record_id)
     return cache[record_id]  # type: ignore[no-any-return]
@@ -103,20 +102,3 @@ def _status_label(registry: Registry, record_id: str) -> str:
     ):
         return f"{STATUS_LABELS[status]} {UNVERIFIABLE_NOTE}"
     return STATUS_LABELS[status]
-
-
-def answers(registry: Registry, name: str) -> dict[str, Any]:
-    """A memo of one question about one registry, dropped when the registry gains or loses records.
-
-    A site of 10,000 results asks each record's status dozens of times (its page, the pages that
-    name it, the index); the answer is worked out once.
-    """
-    key = (id(registry), name)
-    entry = _CACHES.get(key)
-    if entry is None or entry[0]() is not registry or entry[1] != len(registry.records):
-        entry = (weakref.ref(registry), len(registry.records), {})
-        _CACHES[key] = entry
-    return entry[2]
-
-
-_CACHES: dict[tuple[int, str], tuple[Any, int, dict[str, Any]]] = {}

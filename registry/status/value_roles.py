@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from registry.models import Evaluation, Result
 from registry.models.values import BINARY_OPERATIONS, Operation, Repeats
-from registry.status.provenance import answers
+from registry.per_registry import memo
 
 if TYPE_CHECKING:
     from registry.store.loader import Registry
@@ -102,7 +102,7 @@ def not_one_value(result: Result) -> str | None:
 
 def _members(registry: Registry) -> dict[str, set[str]]:
     """Each member's id, with the means that list it (one pass over the results, memoised per registry)."""
-    found: dict[str, set[str]] = answers(registry, "mean-members")
+    found: dict[str, set[str]] = memo(registry, "mean-members")
     if found:
         return found
     found[""] = set()  # marks the memo as filled, for a registry without means
