@@ -6,7 +6,7 @@ PIP := $(PY) -m pip
 # On a GPU machine, install your own CUDA build of torch first and set TORCH_SPEC= (empty).
 TORCH_SPEC ?= torch==2.13.0
 
-.PHONY: demo test test-fast lint setup-core setup-full clean
+.PHONY: demo generate test test-fast lint setup-core setup-full clean
 
 $(VENV)/.core: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,14 +27,20 @@ demo: setup-core
 	$(VENV)/bin/registry validate
 	$(VENV)/bin/registry list --kind result
 
+## The generated files, from the models: the options of 'registry new KIND' (registry/generated/kindoptions.json, which also
+## regenerates itself when stale) and the README's table of import columns. 'make test' runs it first.
+generate: setup-core
+	$(PY) -m registry.generated.kindoptions --write
+	$(PY) -m registry.curate.table --write README.md
+
 ## The whole test suite (CPU; GPU-only tests skip with a reason).
-test: setup-full
+test: setup-full generate
 	$(PY) -m pytest -q
 
 ## The edit loop: every test that needs no PDF rendering, browser, database server, GPU or subprocess-heavy
 ## sandbox, or torch model (markers pdf, browser, postgres, gpu, deepspeed_ops, sandbox, torch, slow; see pyproject.toml).
 FAST_MARKERS := not (slow or pdf or browser or postgres or sandbox or torch or gpu or deepspeed_ops)
-test-fast: setup-core
+test-fast: setup-core generate
 	$(PY) -m pytest -q -m "$(FAST_MARKERS)"
 
 lint: setup-full

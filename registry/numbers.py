@@ -233,6 +233,25 @@ def _holds_more(text: str, number: str, printed_unit: str, unit: str | None = No
             "prints it goes in unit_printed")
 
 
+#: Letters set against a number with no space: a unit's or a multiplier's sign ('88s', '12ms', '3.2x', '10m', '5k').
+_GLUED = re.compile(r"[A-Za-z\u00b5\u03bc]+")
+
+
+def glued_unit(text: str) -> tuple[str, str] | None:
+    """A number with letters set against it, as tables print a unit in the cell ('88s', '12ms', '3.2x', '10m'): the
+    number as printed and the letters; None for a number alone, a name that starts with letters ('T11'), letters
+    set apart by a space ('16 mins': a number and a word) or a product. The letters are a unit's sign whether or not
+    the registry's table of units knows it ('m' may be minutes or metres): ``registry.units`` says which units they
+    may stand for, and a check compares them with a record's unit there, never drops them."""
+    stripped = text.strip()
+    reading = read_number(stripped)
+    if not reading.number or not reading.suffix or reading.mark or reading.stop:
+        return None
+    if not stripped.startswith(reading.number + reading.suffix) or not _GLUED.fullmatch(reading.suffix):
+        return None
+    return reading.number, reading.suffix
+
+
 #: How a bound's sign is printed, and the sign it is ('<=' and '⩽' are '≤').
 BOUND_SIGNS = {"<": "<", ">": ">", "\u2264": "\u2264", "\u2265": "\u2265", "<=": "\u2264", ">=": "\u2265",
                "\u2a7d": "\u2264", "\u2a7e": "\u2265"}

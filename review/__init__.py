@@ -11,7 +11,9 @@ number in the paper. This package makes that check a program anyone can re-run:
   listed source checks), each checked against the text; ``dispatch`` says which claims each
   record class makes, above ``claims``, ``cells`` and ``consistency`` (none imports another back);
 - ``words``, ``tables``, ``cells``: positioned words, tables read from them, and the claims about
-  table cells, uncertainties, units in headers, captions and footnotes;
+  table cells, uncertainties, units in headers, captions and footnotes; ``crossing`` and ``keyvalue``: a cited
+  cell read where its row and column cross, or as the cell printing 'row = value' under its header, where the
+  grid cannot read it; ``figures``: what a cell prints besides its value (a bracketed note, a pair);
 - ``poppler``, ``extract``, ``agreement``: the second extractor (``pdftotext``), both readings of
   the verified bytes, and every claim checked with both (in the review's one child process,
   ``registry.sandbox``, under the review's time and memory limits);

@@ -7,7 +7,11 @@ joined by ' / ') is checked in the table itself (``review.tables``), not on the 
   meet. A value from another cell fails, naming where it is printed and what the cited cell holds:
   "0.681 is printed in row 'NT 500M', column 'Histone marks / H3K4me3'; row 'NT 2.5B' has 0.702 there".
   Bold and footnote marks ('0.702†') are read and reported, not compared. A locator's ``subtable``
-  ('(b)') looks the row up in that sub-table only (``review.subtables``), in the grid and in the crossing;
+  ('(b)') looks the row up in that sub-table only (``review.subtables``), in the grid and in the crossing.
+  A cell's first number is its value: a bracketed note or pair after it ('397 (1F)', '(14.1, .000)') is
+  reported, and a record citing one of its other numbers cannot be checked (``review.figures``); a cell printing
+  'name = value' in a table of parameters is read under its header where grid and crossing cannot
+  (``review.keyvalue``);
 - **uncertainty**: the ± value or interval printed with the value equals the record's (in the cell,
   or right after the value in the quoted text), and the words the header, the row label, the caption,
   a table note or the sentence use ('s.d.', 'standard error', '95% CI') name the record's kind (and
@@ -15,7 +19,8 @@ joined by ' / ') is checked in the table itself (``review.tables``), not on the 
   a kind decides, and it must name that one alone;
 - **unit**: the unit printed in the cell, the column header ('Throughput (Sequences/s)') or the row
   label ('Max. input length (tokens)'), the first of them that prints one, else in the caption; a
-  count or a dimensionless score must find none in the first three;
+  count or a dimensionless score must find none in the first three; a unit set against the cell's number
+  ('88s') is the cell's, and one the table of units does not read ('10m') cannot be checked;
 - **in caption / in footnote**: a locator with ``caption: true`` must quote that table's or
   figure's caption, and one with ``footnote`` the note printed under that mark.
 
@@ -31,10 +36,12 @@ from typing import TYPE_CHECKING
 
 from registry.models.uncertainty_kinds import REPEAT_WORDS, kind_words, kinds_in
 from registry.models.values import UncertaintyKind
+from registry.numbers import glued_unit
 from registry.units import UnitTable
 from registry.units import table as unit_table
 from review import subtables
 from review.claims import Assertion, Citation, Claim, is_cell, unit_symbols
+from review.figures import second_figures
 from review.pdftext import Extraction, find_text, normalize, normalize_quote, number_pattern, unit_pattern
 from review.tables import (
     CellText,
@@ -108,10 +115,13 @@ class Located:
     column: Column
     crossed: bool = False
     """Read where the row's line and the column's header cross (``review.crossing``), the grid being unread."""
+    keyed: bool = False
+    """Read as the cell under the column's header that prints 'row = value' (``review.keyvalue``)."""
 
     @property
     def where(self) -> str:
-        how = " (read where the two cross)" if self.crossed else ""
+        how = (" (read as the cell printing 'name = value' under the header)" if self.keyed else
+               " (read where the two cross)" if self.crossed else "")
         return f"row '{self.row.name}', column '{self.column.name}'{how}"
 
     @property
@@ -149,8 +159,22 @@ class CellAt(Claim):
 
         crossing = read_crossing(words, self.table, self.row, self.column, self.subtable)
         if isinstance(crossing, str):
-            return Unread(f"{found}; nor where the row and the column cross: {crossing}")
+            return self._keyed(doc, Unread(f"{found}; nor where the row and the column cross: {crossing}"))
         return Located(crossing, crossing.rows[0], crossing.columns[0], crossed=True)
+
+    def _keyed(self, doc: Extraction, unread: Unread) -> Located | str:
+        """Where neither the grid nor the crossing reads the cell, a table of parameters' cell that prints
+        'row = value' under the column's header (``review.keyvalue``); ``unread`` where the table prints no such
+        cells."""
+        from review.keyvalue import read_keyed
+
+        words = doc.page_words(self.page)
+        keyed = read_keyed(words, self.table, self.row, self.column) if words and self.subtable is None else None
+        if keyed is None:
+            return unread
+        if isinstance(keyed, str):
+            return Unread(f"{unread}; nor as a cell printing 'name = value': {keyed}")
+        return Located(keyed, keyed.rows[0], keyed.columns[0], crossed=True, keyed=True)
 
     def _find_in_grid(self, doc: Extraction) -> Located | str:
         if doc.page(self.page) is None:
@@ -245,10 +269,19 @@ class TableCell(CellAt):
                 notes.append("printed in bold")
             if cell.marks:
                 notes.append(f"with the mark {cell.marks}")
+            after = _printed_after(cell)
+            if after:
+                notes.append(after)
             if spot.row.group_page is not None:
                 notes.append(f"its group '{spot.row.levels[0]}' is printed on page {spot.row.group_page}, where the "
                              "table begins")
             return self._result(expected, True, self.page, cell.text, "; ".join(notes), spot.where)
+        second = next((f for f in second_figures(cell.rest) if _value(f) == wanted), None)
+        if cell.value is not None and second is not None:
+            return self._unreadable(expected, self.page, (
+                f"{spot.where} of {self.table} prints more than one number, '{cell.text}': {cell.printed_value}, read "
+                f"as the cell's value, and {second}; the review reads a cell's first number as its value and cannot "
+                "tell which one the record cites"))
         holds = cell.printed_value if cell.value is not None else (f"'{cell.text}'" if cell.text else "nothing")
         for row in spot.table.rows:
             for column in spot.table.columns:
@@ -288,6 +321,24 @@ class TableCell(CellAt):
         if row == spot.row:
             return f"column '{spot.column.name}'"
         return spot.where
+
+
+def _printed_after(cell: CellText) -> str:
+    """What a cell prints after its value, for a passing claim's note: a unit set against the number ('88s', checked
+    by the unit's claim) or a bracketed note ('397 (1F)'), reported, never compared."""
+    glued = _glued(cell)
+    if glued:
+        return f"with the unit '{glued}' set against it"
+    if not second_figures(cell.rest):
+        return ""
+    return f"the cell prints '{cell.text}', its first number the value, the figures after it not compared"
+
+
+def _glued(cell: CellText) -> str:
+    """The letters a cell's number is printed with, set against it ('s' of '88s'), if any."""
+    first = next((w for w in cell.text.split() if any(c.isdigit() for c in w)), "")
+    found = glued_unit(first)
+    return found[1] if found else ""
 
 
 def _numbers(text: str) -> list[str]:
@@ -523,6 +574,9 @@ class CellUnit(CellAt):
         spot = self.locate(doc)
         if isinstance(spot, str):
             return _cannot(self, expected, spot) or self._result(expected, False, self.page, detail=spot)
+        glued = self._glued_unit(expected, spot)
+        if glued is not None:
+            return glued
         near = [("cell", spot.cell.rest), (f"column header '{spot.column.name}'", spot.column.name),
                 (f"row label '{spot.row.name}'", spot.row.name)]
         for name, text in near:
@@ -549,6 +603,32 @@ class CellUnit(CellAt):
         return self._result(expected, False, self.page, spot.cell.text,
                             f"no {expected} is printed in the cell, its column header, its row label or the caption "
                             f"of {self.table}", spot.where)
+
+    def _glued_unit(self, expected: str, spot: Located) -> Assertion | None:
+        """The unit a cell prints set against its number ('88s', '10m'), checked against the record's: its own
+        symbol or a form the table of units reads as the record's unit passes, a form of another unit fails, and a
+        form the table does not know ('m': minutes or metres) cannot be checked. None where the cell prints none:
+        the header, the label and the caption are read then."""
+        cell = spot.cell
+        letters = _glued(cell)
+        if not letters:
+            return None
+        if letters in self.symbols:
+            return self._result(expected, True, self.page, cell.text, f"'{letters}' printed in the cell, set against "
+                                "its number", spot.where)
+        units = unit_table().unit_printed_as(letters)
+        if self.unit in units:
+            return self._result(expected, True, self.page, cell.text, f"'{letters}' printed in the cell, set against "
+                                f"its number ({self.unit})", spot.where)
+        if units:
+            return self._result(expected, False, self.page, cell.text,
+                                f"the cell prints '{cell.text}', '{letters}' ({' or '.join(units)}) set against its "
+                                f"number, not {expected}; correct the record's unit (or unit_detail) to the printed "
+                                "one", spot.where)
+        return self._unreadable(expected, self.page, (
+            f"the cell prints '{cell.text}', '{letters}' set against its number, a sign the registry's table of units "
+            f"does not read; whether it is {expected} cannot be checked: where it is, write '{letters}' in the "
+            "record's unit_printed"))
 
     def _symbol_in(self, text: str) -> str | None:
         printed = normalize_quote(text)

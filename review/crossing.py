@@ -38,6 +38,7 @@ import re
 from dataclasses import dataclass
 
 from registry.numbers import SIGN
+from review.figures import opens_bracket, within_brackets
 from review.subtables import mark_of, names
 from review.tables import (
     CELL_GAP,
@@ -216,7 +217,7 @@ def _cross(region: Region, label: str, page: int, row: str, column: str, subtabl
     if read.value is None:
         return NotCrossed(f"row '{row}' and column '{column}' cross in {label} on page {page} at '{read.text}', "
                           "which holds no number")
-    if any(c.isdigit() for c in read.rest):
+    if not within_brackets(read.rest, opened_before=read.text.lstrip()[:1] in "(["):  # '(14.1, .000)' is one cell
         return NotCrossed(f"row '{row}' and column '{column}' cross in {label} on page {page} at '{read.text}', "
                           "which holds more than one number")
     found_row = Row(levels_of(row), line, tuple(cell))
@@ -495,15 +496,26 @@ def _printed(region: Region, index: int, text: str) -> list[_Header]:
     words = text.split()
     if index == 0 or len(words) < 2:
         return found
-    over = region.lines[index - 1]
-    for k in range(1, len(words)):
-        for upper in (_spanned(over, index - 1, a, b) for a, b in _runs(over, " ".join(words[:k]))):
-            for lower in (_spanned(line, index, a, b) for a, b in _runs(line, " ".join(words[k:]))):
-                if upper.lo <= (lower.x0 + lower.x1) / 2 <= upper.hi and lower.lo <= (upper.x0 + upper.x1) / 2 <= (
-                        lower.hi):
-                    found.append(_Header(index, min(upper.x0, lower.x0), max(upper.x1, lower.x1),
-                                         max(upper.lo, lower.lo), min(upper.hi, lower.hi), stacked=True))
+    for above in range(index - 1, max(index - 3, -1), -1):
+        over = region.lines[above]
+        for k in range(1, len(words)):
+            for upper in (_spanned(over, above, a, b) for a, b in _runs(over, " ".join(words[:k]))):
+                for lower in (_spanned(line, index, a, b) for a, b in _runs(line, " ".join(words[k:]))):
+                    if (upper.lo <= (lower.x0 + lower.x1) / 2 <= upper.hi
+                            and lower.lo <= (upper.x0 + upper.x1) / 2 <= lower.hi
+                            and _nothing_between(region, above, index, min(upper.x0, lower.x0),
+                                                 max(upper.x1, lower.x1))):
+                        found.append(_Header(index, min(upper.x0, lower.x0), max(upper.x1, lower.x1),
+                                             max(upper.lo, lower.lo), min(upper.hi, lower.hi), stacked=True))
     return found
+
+
+def _nothing_between(region: Region, upper: int, lower: int, x0: float, x1: float) -> bool:
+    """Whether no line between a header's two halves prints a word over them: a stub header set beside a two-line
+    header (a multirow label centred on both lines, 'Dataset' beside 'Number of queries' over '(Speakers)')
+    is given by an extractor as a line of its own between them, and the header's halves still stand one over the
+    other."""
+    return not any(w.x0 < x1 and w.x1 > x0 for ln in region.lines[upper + 1:lower] for w in ln.words)
 
 
 def _under(words: list[Word], header: _Header) -> list[Word] | NotCrossed:
@@ -535,7 +547,8 @@ def _cells(words: list[Word]) -> list[list[Word]]:
             continue
         joiner = _JOINER.search(last[-1].text) or _JOINER.match(word.text)
         spread = _SPREAD.match(squeezed(word.text)) and is_value(last[-1])
-        fresh = is_value(word) and any(is_value(w) for w in last) and not joiner
+        fresh = is_value(word) and any(is_value(w) for w in last) and not joiner and not opens_bracket(
+            [w.text for w in last])  # a bracket opened in a cell closes in it: '397 (1F; 16 mins)'
         if (word.x0 - last[-1].x1 <= CELL_GAP or joiner or spread) and not fresh:
             last.append(word)
         else:

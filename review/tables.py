@@ -47,7 +47,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
-from registry.numbers import SIGN
+from registry.numbers import SIGN, glued_unit
+from review.figures import note_words
 from review.words import Line, PageWords, Word, lines_of, squeezed
 
 #: A vertical gap (points) wider than this ends a table: rules and spacing inside tables stay under it.
@@ -524,11 +525,24 @@ def starts_caption(line: Line) -> bool:
 def _clusters(line: Line) -> list[list[Word]]:
     clusters: list[list[Word]] = []
     for word in line.words:
-        if clusters and word.x0 - clusters[-1][-1].x1 <= CELL_GAP:
+        if clusters and word.x0 - clusters[-1][-1].x1 <= _join_gap(clusters[-1][-1], word):
             clusters[-1].append(word)
         else:
             clusters.append([word])
     return clusters
+
+
+#: Relation signs, which math mode sets with a thick space on each side ('H1: b. > a.', 'S = 96').
+RELATIONS = frozenset("<>=\u2264\u2265\u2248\u223c\u2260\u2192")
+
+
+def _join_gap(left: Word, right: Word) -> float:
+    """The widest gap at which two words of a line are one cell: an interword space (``CELL_GAP``), or on either
+    side of a relation sign set alone, TeX's thick math space (up to ``LABEL_GAP``): no cell starts or ends with a
+    relation, so a '>' set apart is never where a header or a cell ends."""
+    if left.text in RELATIONS or right.text in RELATIONS:
+        return LABEL_GAP
+    return CELL_GAP
 
 
 def _rotated_stacks(words: list[Word]) -> list[list[list[Word]]]:
@@ -602,7 +616,7 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
     for line in body:
         if notes or (items and line.words[0].text[:1] in MARKS and _running(line)):
             notes.append(line.text)  # a table note ('† Fold 7 ...'), and everything after it
-        elif any(is_value(w) for w in line.words):
+        elif any(is_value(w) for w in line.words) or _unit_row(line):
             items.append((line, _label_end(line.words, data_lo)))
         else:
             items.append((line, None))
@@ -644,14 +658,35 @@ def _numbers_line(line: Line) -> bool:
     first = next((i for i, w in enumerate(words) if is_value(w)), None)
     if first is None or not any(_number_cell(cell) for cell in _label_clusters(words)):
         return False  # every number is part of a name in its cell ('Case 1', '95% CI'): a header
-    rest = words[first:]
+    rest = _without_notes(words[first:])
     return 2 * sum(1 for w in rest if is_value(w) or _BRACKETED.match(squeezed(w.text))) >= len(rest)
+
+
+def _without_notes(words: tuple[Word, ...]) -> list[Word]:
+    """A row's words less those of a bracketed note after a number ('397 (1F)', '725 (5M, 2F; 32 mins)'): the note
+    is part of its value's cell (``review.figures``), no word of a name."""
+    notes = note_words([w.text for w in words])
+    return [w for k, w in enumerate(words) if k not in notes]
 
 
 def _number_cell(cell: tuple[Word, ...]) -> bool:
     """Whether a cell's words print a number, not a name holding one: it starts with a
     number that no word goes on from ('71.2 ± 0.8', '1 · 10⁴'; not 'Case 1', '95% CI')."""
     return is_value(cell[0]) and not (len(cell) > 1 and cell[1].text[:1].isalpha())
+
+
+def _unit_row(line: Line) -> bool:
+    """Whether a body line is a row whose cells print numbers with a unit set against them ('Solve time 24s 40s
+    28s', 'cutoff 10m 20m'): after its label, two or more words, every one a number with letters glued on
+    (``registry.numbers.glued_unit``), a dash for an empty cell aside. It holds no value word as ``is_value`` reads
+    one, yet it is no row group's label nor a note, which print names. Such a line never starts a body: a header
+    may name its columns so ('20m', '5k')."""
+    words = line.words
+    first = next((i for i, w in enumerate(words) if glued_unit(w.text) is not None), None)
+    if first is None or first == 0:
+        return False
+    rest = [w for w in words[first:] if any(c.isalnum() for c in w.text)]  # a dash for an empty cell is no name
+    return len(rest) >= 2 and all(glued_unit(w.text) is not None for w in rest)
 
 
 #: A gap (points) narrower than this between digit groups is a thin space inside one number ('45 000').

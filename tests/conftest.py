@@ -94,3 +94,11 @@ def modules_imported_by(commands: list[list[str]], watched: tuple[str, ...]) -> 
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """The generated options of 'registry new' made fresh before any test runs (as 'make generate' does), so that a
+    '--help' run in a fresh interpreter finds them fresh and builds no model (registry.generated.kindoptions)."""
+    from registry.generated import kindoptions
+
+    kindoptions.written()

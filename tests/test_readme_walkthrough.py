@@ -30,13 +30,13 @@ def walkthrough() -> list[tuple[str, list[str]]]:
 
 def test_the_walkthrough_runs_as_written(runner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     from registry.cli import app
-    from registry.curate import importer, naming
+    from registry.curate import filing, naming
 
     for shared in ("examples", "tests"):
         (tmp_path / shared).symlink_to(ROOT / shared)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(naming, "today", lambda: "20261201")  # the day the README's ids were filed
-    monkeypatch.setattr(importer, "today", lambda: "20261201")
+    monkeypatch.setattr(filing, "today", lambda: "20261201")
     env = {"REGISTRY_CACHE_DIR": str(tmp_path / "cache")}
     steps = walkthrough()
     assert len([c for c, _ in steps if c.startswith("registry ")]) >= 10

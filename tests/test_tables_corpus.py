@@ -43,7 +43,7 @@ def _gold(slug: str, table: str, page: int) -> list[dict[str, str]]:
 
 
 def _printed_value(printed: str) -> str:
-    found = re.search(r"[-+\u2212\u2013]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)", printed)
+    found = re.search(r"[-+\u2212\u2013]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:e[-\u2212]?\d+)?", printed)
     assert found is not None, printed
     return found.group(0)
 
@@ -58,6 +58,17 @@ CASES = [
     ("robinson-facebias-2020", "Table 1", 3),
     # a sideways (landscape) table of 323 cells, 'mean (s.d.)' in each, under a header that holds numbers
     ("kaiser-simple-2019", "Table 3", 15),
+    # cells that print a count and a bracketed note ('397 (1F; 16 mins)') under two-line headers, beside a stub
+    # header an extractor sets on a line between the header's halves
+    ("san-qbestd-2021", "Table 1", 3),
+    # pairs in brackets ('(14.1, .000)': the t-value is the cell's value) under 'H1: b. > a.' set with math spaces
+    ("san-qbestd-2021", "Table 2", 5),
+    # rows of times with their unit set against the number ('88s'), a dash for an empty cell among them
+    ("ellis-library-2018", "Table 3", 8),
+    # a header of settings named with units ('20m', '5k') over a last row of times ('10m')
+    ("vieira-isklearn-2021", "TABLE III", 7),
+    # a table of parameters: every cell prints 'name = value' ('S_max = 96', 'p_elim−pot = 1.36e−4')
+    ("lim-plasticity-2024", "Table 1", 9),
 ]
 
 

@@ -292,7 +292,7 @@ def test_two_unit_records_of_one_token_or_form_the_later_is_refused(records_dir:
     assert issues == [("unit-form-claimed", "saadat-fellay-20261015-unit-c-frames", "symbol"),
                       ("unit-token-taken", "saadat-fellay-20261015-unit-b-images", "token")]
     taken = next(i for i in report.errors if i.code == "unit-token-taken")
-    assert "token 'images-per-second' is already unit record saadat-fellay-20261015-unit-a-images's" in taken.message
+    assert "token 'images-per-second' is already taken by unit record saadat-fellay-20261015-unit-a-images;" in taken.message
     assert registry.units.unit_printed_as("img/s") == ["images-per-second", "frames-per-second"], \
         "a form two units of one dimension share is kept; read_unit then asks which"
     assert "frames" not in registry.units and registry.units.symbol("images-per-second") == "img/s"

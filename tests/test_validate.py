@@ -108,7 +108,7 @@ CASES: dict[str, tuple[str, str, str]] = {
                              "result-unit-detail-of-another-unit.yaml:8"),
     "unknown-unit": ("unknown-unit", "unit 'images-per-sec' is neither a built-in unit nor declared by a unit "
                      "record; did you mean", "result-in-an-undeclared-unit.yaml:7"),
-    "unit-token-taken": ("unit-token-taken", "token 'gigabyte' is already a built-in unit (registry/units.py)'s",
+    "unit-token-taken": ("unit-token-taken", "token 'gigabyte' is already taken by a built-in unit (registry/units.py);",
                          "unit-gigabyte.yaml:4"),
     "unit-form-claimed": ("unit-form-claimed", "printed 'GB' is already how gigabyte (memory) is printed, and this "
                           "unit is throughput", "unit-gigabytes-per-second.yaml:10"),

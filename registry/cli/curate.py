@@ -9,7 +9,7 @@ import typer
 
 from registry.cli._errors import err_console, user_errors
 from registry.cli.new import curation_errors, load_for_writing, report_recovery
-from registry.cli.options import DebugOption, RecordsOption
+from registry.cli.options import DateOption, DebugOption, DryRunOption, RecordsOption
 
 if TYPE_CHECKING:
     from registry.curate.importer import Plan
@@ -24,8 +24,7 @@ def import_command(
     source: str = typer.Option(..., "--source", metavar="ID", help="The source the table is read from (part of its "
                                "id is completed)."),
     batch: str | None = typer.Option(None, "--batch", help="The batch name of the new ids (default: the source's)."),
-    date: str | None = typer.Option(None, "--date", help="The batch date of the new ids, yyyymmdd (default: today, "
-                                    "UTC)."),
+    date: str | None = DateOption,
     independence: str | None = typer.Option(None, "--independence", help="'developer' or 'independent-external', "
                                             "for rows whose 'independence' cell is empty."),
     review: str | None = typer.Option(None, "--review", metavar="ID", help="A review that checked the table's results:"
@@ -34,8 +33,7 @@ def import_command(
                                       "corrected (needed when any did)."),
     curator: str | None = typer.Option(None, "--curator", help="Who files the corrections (needed when any value "
                                        "changed)."),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Check the table and say what it would write, writing "
-                                 "nothing."),
+    dry_run: bool = DryRunOption,
     records: Path = RecordsOption,
     debug: bool = DebugOption,
 ) -> None:
@@ -223,8 +221,8 @@ def correct_command(
                                       "its printed digits. Repeatable."),
     reason: str = typer.Option(..., "--reason", help="What was wrong and how it was found."),
     curator: str = typer.Option(..., "--curator", help="Who files the correction."),
-    date: str | None = typer.Option(None, "--date", help="The date of the new ids, yyyymmdd (default: today, UTC)."),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Print the two files instead of writing them."),
+    date: str | None = DateOption,
+    dry_run: bool = DryRunOption,
     records: Path = RecordsOption,
     debug: bool = DebugOption,
 ) -> None:
@@ -245,8 +243,8 @@ def retract_command(
     record_id: str = typer.Argument(..., metavar="ID", help="The record to withdraw (its current version)."),
     reason: str = typer.Option(..., "--reason", help="Why it is withdrawn."),
     curator: str = typer.Option(..., "--curator", help="Who withdraws it."),
-    date: str | None = typer.Option(None, "--date", help="The date of the new id, yyyymmdd (default: today, UTC)."),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Print the file instead of writing it."),
+    date: str | None = DateOption,
+    dry_run: bool = DryRunOption,
     records: Path = RecordsOption,
     debug: bool = DebugOption,
 ) -> None:

@@ -77,7 +77,7 @@ def build_command(
             raise RegistryError(f"--db {db!r} names a SQLite file, but --db is for a PostgreSQL server",
                                 _sqlite_url_hint(db))
         if _URL_AS_PATH.match(str(out)):  # a path folds the URL's '//' into '/'
-            from registry.db.build import shown_url
+            from registry.db.server import shown_url
 
             url = _URL_AS_PATH.sub(r"\g<0>/", str(out), count=1)
             raise RegistryError(f"--out {shown_url(url)!r} is a database URL, but --out is the SQLite file to write",

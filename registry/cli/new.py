@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import typer
 
 from registry.cli._errors import err_console, user_errors
-from registry.cli.options import FLAGS, CommandGroup, DebugOption, RecordsOption
+from registry.cli.options import FLAGS, CommandGroup, DateOption, DebugOption, DryRunOption, RecordsOption
 from registry.generated import kindoptions
 from registry.generated.kindnames import KIND_SUMMARIES
 from registry.generated.kindoptions import FieldOption
@@ -147,8 +147,7 @@ def kind_command(token: str, options: tuple[FieldOption, ...], reasons: tuple[st
     parameters += [
         _common("batch", OptionalText, typer.Option(None, "--batch", help="The batch name of the id (default: the "
                                                     "batch of the record's source, or of the first record it names).")),
-        _common("date", OptionalText, typer.Option(None, "--date", help="The batch date of the id, yyyymmdd "
-                                                   "(default: today, UTC).")),
+        _common("date", OptionalText, DateOption),
         _common("slug", OptionalText, typer.Option(None, "--slug", help="The slug of the id (default: from the "
                                                    "record's name or title, or the record it is about).")),
         _common("set_", OptionalTexts, typer.Option(None, "--set", metavar="PATH=VALUE", help="Set any value by its "
@@ -159,7 +158,7 @@ def kind_command(token: str, options: tuple[FieldOption, ...], reasons: tuple[st
                                                        help="Why a reportable field is empty (reason: "
                                                        f"{', '.join(reasons)}); a field not given nor listed is "
                                                        "listed as not-transcribed. Repeatable.")),
-        _common("dry_run", bool, typer.Option(False, "--dry-run", help="Print the file instead of writing it.")),
+        _common("dry_run", bool, DryRunOption),
         _common("prompt", OptionalFlag, typer.Option(None, "--prompt/--no-prompt", help="Ask for what is required "
                                                      "and not given (default: when run in a terminal).")),
         _common("records", Path, RecordsOption),

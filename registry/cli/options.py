@@ -22,6 +22,10 @@ NoCacheOption = typer.Option(
     help="Read and parse every record file rather than take unchanged ones from the parse cache "
     "($XDG_CACHE_HOME/registry; env REGISTRY_NO_CACHE).",
 )
+# The options of 'registry new' and the curation commands (import, correct, retract), declared once.
+DateOption = typer.Option(None, "--date", help="The batch date of the new ids, yyyymmdd (default: today, UTC).")
+DryRunOption = typer.Option(False, "--dry-run", help="Check everything and show what would be written, writing "
+                            "nothing.")
 
 #: How the command line names each input that library messages refer to (``registry.errors.INPUTS``).
 FLAGS: dict[str, str] = {

@@ -1,9 +1,12 @@
 """A results table as a curator fills it from a paper: its columns, declared once, and reading it.
 
-One row per printed result; the columns (``COLUMNS``) say which model, dataset or task, metric and
-value, and where the paper prints it. Each column is declared here with what it fills and what to
-write; the importer reads the declarations, and the README's table of columns is generated from
-them (``python -m registry.curate.table --write README.md``; a test keeps it in step).
+One row per printed result; the columns (``columns()``) say which model, dataset or task, metric and
+value, and where the paper prints it. The import's own columns are declared here (``COLUMNS``) with
+what each fills and what it adds to the model's description of that field; every other plain field
+of a result is a column named and described by the model (``registry.curate.fields``), so a field
+added to ``Result`` is a column with no edit. The importer reads them, and the README's table of
+columns is generated from them (``python -m registry.curate.table --write README.md``, or ``make
+generate``; a test keeps it in step).
 
 Reading refuses anything that is not such a table, and says why: a binary file (a PDF, a
 spreadsheet not exported as CSV), a file that is not UTF-8, an empty file, a first row that names
@@ -21,6 +24,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from registry.curate.fields import Column, field_columns, not_imported
 from registry.errors import INPUTS, RegistryError, worded
 from registry.generated.readme_section import GeneratedSection
 from registry.models.uncertainty_kinds import tokens_in_words
@@ -34,71 +38,78 @@ MAX_TABLE_BYTES = 50_000_000
 MAX_TABLE_ROWS = 10_000
 
 
-@dataclass(frozen=True)
-class Column:
-    """One column of a results table: its name, the record field it fills, and what to write in it."""
-
-    name: str
-    fills: tuple[str, ...]
-    """Where its value goes, as 'kind.field[.subfield]' (the first; the others are read from it)."""
-    help: str
-    required: bool = False
-    aliases: tuple[str, ...] = ()
-
-
+#: The columns the import declares. Every other plain field of a result gets a column of its own, named and
+#: described by the model (``columns()``).
 COLUMNS: tuple[Column, ...] = (
-    Column("family", ("family.name",), "The model family, as the paper names it (`Nucleotide Transformer`), or the id "
-           "of a family record. Families are shared across sources: an existing family of that name is used.", True),
-    Column("model", ("config.reported_name",), "The model's name exactly as printed (`NT 2.5B`).", True),
-    Column("configuration", ("config.name",), "The configuration's display name, or the id of a configuration record; "
-           "default: the model with the source's citation, `NT 2.5B (Saadat and Fellay 2026)`."),
-    Column("checkpoint", ("config.checkpoint",), "The exact checkpoint run (repository and revision), where the paper "
-           "says."),
+    Column("family", ("family.name",), "The model family, as the paper names it (`Nucleotide Transformer`), or the "
+           "id of a family record. Families are shared across sources: an existing family of that name is used.",
+           True, own=True),
+    Column("model", ("config.reported_name",), required=True),
+    Column("configuration", ("config.name",), "The configuration's display name, or the id of a configuration "
+           "record; default: the model with the source's citation, `NT 2.5B (Saadat and Fellay 2026)`.", own=True),
+    Column("checkpoint", ("config.checkpoint",), "Where the paper says."),
     Column("dataset", ("dataset.name",), "The dataset or task, as the paper names it (`GUE promoter detection`; the "
-           "source's citation is added), or the id of a dataset record.", True, aliases=("task",)),
+           "source's citation is added), or the id of a dataset record.", True, aliases=("task",), own=True),
     Column("protocol", ("protocol.name",), "How it was evaluated (`10-fold cross-validation`; the source's citation "
            "is added), or the id of a protocol record; default: one protocol per table (or figure) and metric, "
-           "`Table 2, mcc (Zhou et al. 2024)`."),
-    Column("split", ("evaluation.split",), "The data split evaluated (`test`)."),
+           "`Table 2, mcc (Zhou et al. 2024)`.", own=True),
+    Column("split", ("evaluation.split",)),
     Column("independence", ("evaluation.independence",), "`developer` (the paper's authors made the model) or "
            "`independent-external`; default: `--independence`."),
-    Column("metric", ("result.metric",), "What is measured (`MCC`, `peak memory`; written as a slug: `mcc`, "
-           "`peak-memory`).", True),
-    Column("direction", ("result.metric_direction",), "`higher` or `lower`: which is better.", True),
-    Column("qualifier", ("result.metric_qualifier",), "Conditions that qualify the metric (stage, length, batch size); "
-           "default: `as printed in <table>, column '<column>'`."),
-    Column("value", ("result.printed_value", "result.numeric_value"), "The value exactly as printed (`0.681`, "
-           "`1,843`, `−0.021`); its exact decimal is read from it.", True),
-    Column("uncertainty", ("result.uncertainty",), "The uncertainty as printed (`± 0.019`, `[0.66, 0.70]`); "
-           "the ± value or the bounds are read from it."),
-    Column("uncertainty_kind", ("result.uncertainty.kind",), f"{tokens_in_words()}; needed with an uncertainty."),
-    Column("uncertainty_level", ("result.uncertainty.level",), "A confidence interval's level, in percent (`95`)."),
-    Column("uncertainty_over", ("result.uncertainty.over",), "What the uncertainty is over: a count and `seeds`, "
-           "`folds`, `runs`, `samples` or `bootstrap-resamples` (`10 folds`)."),
-    Column("unit", ("result.unit",), "The unit: its name (`gigabyte`, `percent`, `dimensionless`) or as printed (`GB`, "
-           "`%`), a unit record's too (`img/s`); a unit the registry does not know is refused with the closest one.",
+    Column("metric", ("result.metric",), "Written as a slug: `MCC` becomes `mcc`, `peak memory` `peak-memory`.",
            True),
-    Column("unit_detail", ("result.unit_detail",), "How the paper prints the unit, and any ambiguity (`Printed as "
-           "GB`)."),
-    Column("scope_note", ("result.scope_note",), "What exactly the value covers, and where the paper says so."),
-    Column("hardware", ("result.hardware",), "The accelerator the value was measured on, as stated (`NVIDIA H100`)."),
-    Column("table", ("result.source_locator.table",), "The table's label as printed (`Table 2`)."),
-    Column("figure", ("result.source_locator.figure",), "The figure's label as printed, for a value in a figure."),
-    Column("row", ("result.source_locator.row",), "The row label of the cell, as printed."),
-    Column("column", ("result.source_locator.column",), "The column header of the cell, as printed; several header "
-           "levels joined by ` / `."),
-    Column("subtable", ("result.source_locator.subtable",), "The sub-table or panel's mark as printed, where one "
-           "caption holds several (`(b)`)."),
-    Column("uncertainty_column", ("result.source_locator.uncertainty_column",), "The column header the uncertainty "
-           "is printed under, where it has a column of its own beside the value's (`SE`)."),
-    Column("page", ("result.source_locator.page",), "The page of the pinned PDF, counted from 1."),
-    Column("quote", ("result.source_locator.quote",), "Text printed there, word for word (the cell or the sentence), "
-           "for `registry review` to find."),
-    Column("section", ("result.source_locator.section",), "The section, where it locates the value."),
-    Column("caption", ("result.source_locator.caption",), "`yes` where the value is in the caption."),
-    Column("footnote", ("result.source_locator.footnote",), "The footnote's mark, where the value is in a footnote."),
-    Column("note", ("result.source_locator.note",), "What else locates it, in words."),
+    Column("direction", ("result.metric_direction",), "`higher` or `lower`: which is better (an import needs it).",
+           True, own=True),
+    Column("qualifier", ("result.metric_qualifier",), "Default: `as printed in <table>, column '<column>'`."),
+    Column("value", ("result.printed_value", "result.numeric_value"), "`0.681`, `1,843`, `−0.021`: its exact decimal "
+           "is read from it.", True),
+    Column("uncertainty", ("result.uncertainty",), "As printed (`± 0.019`, `[0.66, 0.70]`): the ± value or the "
+           "bounds are read from it."),
+    Column("uncertainty_kind", ("result.uncertainty.kind",), f"{tokens_in_words()}; needed with an uncertainty.",
+           own=True),
+    Column("uncertainty_level", ("result.uncertainty.level",)),
+    Column("uncertainty_over", ("result.uncertainty.over",), "Write a count and `seeds`, `folds`, `runs`, `samples` "
+           "or `bootstrap-resamples` (`10 folds`)."),
+    Column("unit", ("result.unit",), "The unit: its name (`gigabyte`, `percent`, `dimensionless`) or as printed "
+           "(`GB`, `%`), a unit record's too (`img/s`); a unit the registry does not know is refused with the "
+           "closest one.", True, own=True),
+    Column("unit_detail", ("result.unit_detail",)),
+    Column("scope_note", ("result.scope_note",)),
+    Column("hardware", ("result.hardware",), "The accelerator the value was measured on, as stated (`NVIDIA H100`).",
+           own=True),
+    Column("table", ("result.source_locator.table",)),
+    Column("figure", ("result.source_locator.figure",), "For a value in a figure."),
+    Column("row", ("result.source_locator.row",)),
+    Column("column", ("result.source_locator.column",)),
+    Column("subtable", ("result.source_locator.subtable",)),
+    Column("uncertainty_column", ("result.source_locator.uncertainty_column",)),
+    Column("page", ("result.source_locator.page",)),
+    Column("quote", ("result.source_locator.quote",), "For `registry review` to find."),
+    Column("section", ("result.source_locator.section",)),
+    Column("caption", ("result.source_locator.caption",), "Write `yes` where it is."),
+    Column("footnote", ("result.source_locator.footnote",)),
+    Column("note", ("result.source_locator.note",)),
 )
+
+
+def columns() -> tuple[Column, ...]:
+    """Every column of a results table: those declared, then one per plain field of a result that none fills."""
+    return COLUMNS + field_columns(COLUMNS)
+
+
+def by_name() -> dict[str, Column]:
+    """Each column by its name and its aliases."""
+    every = columns()
+    return {c.name: c for c in every} | {a: c for c in every for a in c.aliases}
+
+
+def __getattr__(name: str) -> dict[str, Column]:
+    """``BY_NAME``, each column by its name and aliases (``by_name()``), read when asked so that it follows the
+    models."""
+    if name == "BY_NAME":
+        return by_name()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: Reportable fields the table may fill, by the column that fills them. An empty cell of a column the table has
 #: means the source does not state it ('unreported'), a column the table lacks that nobody transcribed it
@@ -106,7 +117,6 @@ COLUMNS: tuple[Column, ...] = (
 REPORTABLE = {"checkpoint": ("config", "checkpoint"), "split": ("evaluation", "split"),
               "uncertainty": ("result", "uncertainty"), "hardware": ("result", "hardware")}
 
-BY_NAME: dict[str, Column] = {c.name: c for c in COLUMNS} | {a: c for c in COLUMNS for a in c.aliases}
 
 
 @dataclass(frozen=True)
@@ -196,20 +206,21 @@ def read_table(path: Path) -> Table:
         raise TableError(path, [Problem(None, None, "the file holds no rows")])
     header_row, header = records[0]
     names = [_column_name(cell) for cell in header]
-    if not any(name in BY_NAME for name in names):
+    known = by_name()
+    if not any(name in known for name in names):
         raise TableError(path, [Problem(header_row, None, "the first row names none of the columns of a results table "
                                         f"(such as {', '.join(c.name for c in COLUMNS if c.required)}): this file is "
                                         "not a results table")])
-    problems = _header_problems(header_row, header, names)
-    columns = [BY_NAME[name].name if name in BY_NAME else name for name in names]
-    table = Table(path, [c for c in columns if c in {col.name for col in COLUMNS}])
+    problems = _header_problems(header_row, header, names, known)
+    named = [known[name].name if name in known else name for name in names]
+    table = Table(path, [c for c in named if c in {col.name for col in known.values()}])
     for number, cells in records[1:]:
         if len(cells) != len(header):
             table.problems.append(Problem(number, None, f"the row has {len(cells)} cells but the header names "
                                     f"{len(header)} columns; a cell holding the delimiter "
                                     f"({'a tab' if delimiter == chr(9) else 'a comma'}) must be quoted"))
             continue
-        row = Row(number, {column: cell.strip() for column, cell in zip(columns, cells, strict=True)
+        row = Row(number, {column: cell.strip() for column, cell in zip(named, cells, strict=True)
                            if column in table.columns})
         table.rows.append(row)
         table.formulas.extend(Problem(number, column, (
@@ -279,21 +290,20 @@ def _column_name(cell: str) -> str:
     return "_".join(cell.strip().lower().replace("-", " ").split())
 
 
-def _header_problems(row: int, header: list[str], names: list[str]) -> list[Problem]:
+def _header_problems(row: int, header: list[str], names: list[str], known: dict[str, Column]) -> list[Problem]:
     problems: list[Problem] = []
     seen: dict[str, str] = {}
-    known = sorted(BY_NAME)
     for cell, name in zip(header, names, strict=True):
         if not name:
             problems.append(Problem(row, None, "a header cell is empty; name every column"))
             continue
-        if name not in BY_NAME:
-            close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+        if name not in known:
+            close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
             hint = (f"; did you mean {close[0]!r}?" if close
-                    else f"; the columns are: {', '.join(c.name for c in COLUMNS)}")
+                    else f"; the columns are: {', '.join(c.name for c in columns())}")
             problems.append(Problem(row, cell.strip(), f"unknown column{hint}"))
             continue
-        canonical = BY_NAME[name].name
+        canonical = known[name].name
         if canonical in seen:
             problems.append(Problem(row, cell.strip(), f"the column repeats {seen[canonical]!r}; keep one"))
         seen[canonical] = cell.strip()
@@ -307,11 +317,14 @@ def _header_problems(row: int, header: list[str], names: list[str]) -> list[Prob
 # -- the README's table of columns ---------------------------------------------------------------------
 
 def markdown_table() -> str:
+    """The columns, each with what it fills and its help, and the fields of a result no column fills."""
     rows = ["| column | fills | required | what to write |", "|---|---|---|---|"]
-    for column in COLUMNS:
+    for column in columns():
         name = f"`{column.name}`" + "".join(f" (or `{a}`)" for a in column.aliases)
         fills = ", ".join(f"`{f}`" for f in column.fills)
         rows.append(f"| {name} | {fills} | {'yes' if column.required else ''} | {column.help} |")
+    rows += ["", "Fields of a result no column fills (the import writes them itself, or they are set in the record "
+                 "file): " + "; ".join(f"`{name}` ({why})" for name, why in not_imported(COLUMNS).items()) + "."]
     return "\n".join(rows)
 
 

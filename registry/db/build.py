@@ -28,14 +28,16 @@ from typing import Any
 
 from sqlalchemy import Date, Index, create_engine, event, insert, text
 from sqlalchemy import Table as SaTable
-from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.schema import CreateIndex, CreateTable
 
+from registry.db.coltypes import ExactDecimal, UtcTimestamp
 from registry.db.freshness import RECORDS_FOLDER_KEY
 from registry.db.rows import Row, record_row, record_rows
 from registry.db.search import create_search, search_ddl
-from registry.db.tables import SCHEMA_VERSION, ExactDecimal, UtcTimestamp, mirror
+from registry.db.server import connection_error, first_line, server_engine, shown_url
+from registry.db.tables import SCHEMA_VERSION, mirror
 from registry.db.views import create_views, drop_views, views
 from registry.errors import InvalidRegistryError, RegistryError
 from registry.models import KIND_MODELS, Record
@@ -260,7 +262,7 @@ def _convert(value: tuple[Any, ...], converters: list[tuple[int, Any]]) -> tuple
 
 
 def _sqlite_timestamp(value: dt.datetime) -> str:
-    """As SQLAlchemy stores a DateTime on SQLite, in UTC (see ``tables.UtcTimestamp``)."""
+    """As SQLAlchemy stores a DateTime on SQLite, in UTC (see ``coltypes.UtcTimestamp``)."""
     return value.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
 
 
@@ -398,7 +400,7 @@ def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None =
             raise _not_replaceable(out, "while the build ran") from exc
         except SQLAlchemyError as exc:
             raise RegistryError(
-                f"building {str(out)!r} failed: {_first_line(exc)}; the previous database, if any, is untouched",
+                f"building {str(out)!r} failed: {first_line(exc)}; the previous database, if any, is untouched",
                 "run again with {debug} for the details, and report it",
             ) from exc
         except OSError as exc:
@@ -461,56 +463,6 @@ def _not_replaceable(out: Path, when: str = "") -> RegistryError:
 # -- a server (PostgreSQL) ------------------------------------------------------------------
 
 
-def shown_url(url: str) -> str:
-    """The URL with its password hidden, for messages."""
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
-        return url
-
-
-def server_engine(url: str, *, read_only: bool = False, file_input: str = "out") -> Engine:
-    """An engine for a database URL, with failures turned into messages that say what to check.
-
-    ``read_only`` opens every session with ``default_transaction_read_only=on`` (added to any
-    ``options`` the URL gives), so that no transaction in it can write, whatever it runs.
-    ``file_input`` names the caller's input that takes a SQLite file (``registry.errors.INPUTS``), for the hint.
-    """
-    try:
-        parsed = make_url(url)
-    except ArgumentError as exc:
-        raise RegistryError(
-            f"{url!r} is not a database URL",
-            "write it as postgresql+psycopg://USER:PASSWORD@HOST:PORT/DATABASE",
-        ) from exc
-    if parsed.get_backend_name() != "postgresql":
-        raise RegistryError(
-            f"{{db}} {shown_url(url)!r}: only PostgreSQL servers are supported",
-            "use a postgresql+psycopg:// URL, or {" + file_input + "} FILE for a SQLite file",
-        )
-    if parsed.drivername == "postgresql":
-        parsed = parsed.set(drivername="postgresql+psycopg")  # the driver the postgres extra installs
-    connect_args: dict[str, Any] = {}
-    if read_only:
-        given = parsed.query.get("options", "")
-        given = " ".join(given) if isinstance(given, tuple) else given
-        connect_args["options"] = f"{given} -c default_transaction_read_only=on".strip()
-    try:
-        return create_engine(parsed, pool_pre_ping=False, connect_args=connect_args)
-    except (NoSuchModuleError, ModuleNotFoundError) as exc:
-        raise RegistryError(
-            f"the database driver for {parsed.drivername!r} is not installed",
-            "install it with: pip install 'registry[postgres]' (psycopg), and use postgresql+psycopg:// URLs",
-        ) from exc
-
-
-def connection_error(url: str, exc: Exception) -> RegistryError:
-    return RegistryError(
-        f"cannot use the database at {shown_url(url)}: {_first_line(exc)}",
-        "check that the server is running and reachable, and the user, password and database name in the URL",
-    )
-
-
 def build_server(registry: Registry, url: str, *, site_url: str | None = None) -> BuildSummary:
     """Build the same tables, rows and views into a server database, replacing this registry's tables there."""
     started = time.perf_counter()
@@ -530,16 +482,10 @@ def build_server(registry: Registry, url: str, *, site_url: str | None = None) -
                         written = _populate(connection, registry, site_url=site_url)
             except SQLAlchemyError as exc:
                 raise RegistryError(
-                    f"building into {shown_url(url)} failed: {_first_line(exc)}; nothing was changed there",
+                    f"building into {shown_url(url)} failed: {first_line(exc)}; nothing was changed there",
                     "check that the user may create tables in this database; run again with {debug} for the details",
                 ) from exc
     finally:
         engine.dispose()
     return BuildSummary(shown_url(url), len(registry.records), written, len(ordered_tables()), len(views()),
                         time.perf_counter() - started)
-
-
-def _first_line(exc: BaseException) -> str:
-    orig = getattr(exc, "orig", None)
-    message = str(orig if orig is not None else exc).strip()
-    return message.splitlines()[0] if message else type(exc).__name__

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from registry.db.tables import Mirror, Row, Stored, mirror
+from registry.db.setters import Row
+from registry.db.tables import Mirror, Stored, mirror
 from registry.models import Record
 
 __all__ = ["Row", "record_row", "record_rows"]

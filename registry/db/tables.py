@@ -31,44 +31,42 @@ model reaches the tables, the rows and ``results_flat`` with no second edit. The
   any other column;
 - timestamps are stored in UTC; every integer is 64-bit (seeds and byte counts outgrow 32 bits).
 
-``tests/data/golden/schema.*.sql`` hold the DDL this derives, so that a change shows up in a diff.
+``tests/data/golden/schema.*.sql`` hold the DDL this derives, so that a change shows up in a diff. The column
+types are in ``registry.db.coltypes``, and how a value is stored into a row in ``registry.db.setters``.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import types
 import typing
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import Enum
 from functools import cache
 from typing import Any, TypeGuard
 
-from pydantic import AwareDatetime, BaseModel
+from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from sqlalchemy import (
     BigInteger,
-    Boolean,
     Column,
-    Date,
-    DateTime,
     Double,
     ForeignKey,
     ForeignKeyConstraint,
     MetaData,
-    Numeric,
     String,
     Table,
-    TypeDecorator,
 )
-from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeEngine
 
+from registry.db.coltypes import ExactDecimal, UtcTimestamp, column_type
+from registry.db.setters import Put, Row, put_by_type, put_decimal, put_enum, put_fields, put_plain, put_typed
 from registry.models import KIND_MODELS, Record
 from registry.models.base import Sql
 from registry.models.fields import field_plan
+
+__all__ = ["SCHEMA_VERSION", "ExactDecimal", "Mirror", "Row", "Stored", "UtcTimestamp", "derive", "mirror"]
 
 #: Foreign keys are checked when the build commits, not row by row: a result derived from a result with a later
 #: id (or any record naming one of its own kind) goes in before what it names.
@@ -79,49 +77,6 @@ SCHEMA_VERSION = 1
 
 #: Fields whose home is the ``record`` table rather than the kind's own table (the id is both).
 RECORD_FIELDS = ("id", "kind")
-
-Row = dict[str, Any]
-Put = Callable[[Row, Any], None]
-"""Stores one value into a row, under the columns the rule gives it."""
-
-
-class ExactDecimal(TypeDecorator[Decimal]):
-    """An exact decimal: NUMERIC on PostgreSQL; elsewhere its canonical text ('33.88'), never a float."""
-
-    impl = String
-    cache_ok = True
-
-    def load_dialect_impl(self, dialect: Dialect) -> Any:
-        if dialect.name == "postgresql":
-            return dialect.type_descriptor(Numeric(asdecimal=True))
-        return dialect.type_descriptor(String())
-
-    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
-        if value is None or dialect.name == "postgresql":
-            return value
-        return str(value)
-
-    def process_result_value(self, value: Any, dialect: Dialect) -> Decimal | None:
-        return None if value is None else Decimal(str(value))
-
-
-class UtcTimestamp(TypeDecorator[dt.datetime]):
-    """A point in time, stored in UTC (SQLite keeps no time zone, so every value is converted first)."""
-
-    impl = DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
-        if value is None:
-            return None
-        utc = value.astimezone(dt.UTC)
-        return utc.replace(tzinfo=None) if dialect.name == "sqlite" else utc
-
-    def process_result_value(self, value: Any, dialect: Dialect) -> dt.datetime | None:
-        if value is None:
-            return None
-        return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value
-
 
 # -- what the rule produces -----------------------------------------------------------------
 
@@ -284,41 +239,6 @@ def _marker(info: FieldInfo) -> Sql:
     return next((item for item in info.metadata if isinstance(item, Sql)), Sql())
 
 
-#: Column type of each plain Python type, most specific first (a bool is an int, a datetime a date).
-_TYPES: tuple[tuple[type, Callable[[], TypeEngine[Any]]], ...] = (
-    (bool, Boolean),
-    (int, BigInteger),
-    (float, Double),
-    (dt.datetime, UtcTimestamp),
-    (AwareDatetime, UtcTimestamp),
-    (dt.date, Date),
-    (str, String),
-)
-
-
-def _column_type(annotation: Any, where: str) -> TypeEngine[Any]:
-    """The column type of a plain value: an enum or a literal by the type of its values."""
-    if typing.get_origin(annotation) is typing.Literal:
-        value_types = {type(value) for value in typing.get_args(annotation)}
-        annotation = value_types.pop() if len(value_types) == 1 else str
-    elif isinstance(annotation, type) and issubclass(annotation, Enum):
-        value_types = {type(member.value) for member in annotation}
-        annotation = value_types.pop() if len(value_types) == 1 else str
-    for python_type, column_type in _TYPES:
-        if isinstance(annotation, type) and issubclass(annotation, python_type):
-            return column_type()
-    raise TypeError(f"{where}: no column type for {annotation!r}; add one to _TYPES in registry/db/tables.py")
-
-
-def typed_text(value: Any) -> tuple[str, str]:
-    """A value that may be text, a whole number or a flag, as (text, type): (True -> 'true', 'boolean')."""
-    if isinstance(value, bool):
-        return ("true" if value else "false"), "boolean"
-    if isinstance(value, int):
-        return str(value), "integer"
-    return str(value), "string"
-
-
 @dataclass(frozen=True)
 class _Key:
     """The key of a table's rows, for the tables below it: the table, what one row is called, its key columns."""
@@ -353,7 +273,7 @@ class _Deriver:
     def kind_table(self, token: str, model: type[Record], shared: dict[str, Stored]) -> Stored:
         shape = _Shape()
         shape.columns.append(Column("id", String, ForeignKey("record.id", **DEFERRED), primary_key=True))
-        shape.puts.append(("id", _put_plain("id")))
+        shape.puts.append(("id", put_plain("id")))
         shape.columns_of["id"] = ("id",)
         key = _Key(model.sql_name(), model.sql_name(), (("id", String()),))
         own = [name for name in model.model_fields if name not in Record.model_fields]
@@ -366,7 +286,7 @@ class _Deriver:
             else:
                 self.add_field(shape, model, name, key, prefix="", nullable=False)
         table = self.table(model.sql_name(), shape)
-        return Stored(table, (), None, _put_fields(shape.puts), tuple(shape.children), shape.columns_of)
+        return Stored(table, (), None, put_fields(shape.puts), tuple(shape.children), shape.columns_of)
 
     def add_field(self, shape: _Shape, model: type[BaseModel], name: str, key: _Key, *, prefix: str,
                   nullable: bool) -> None:
@@ -415,13 +335,13 @@ class _Deriver:
                 first.nullable = bool(first.nullable or column.nullable)
                 merged[column.name] = (first, merged[column.name][1] + 1)
             shape.children += part.children
-            puts[model] = _put_fields(part.puts)
+            puts[model] = put_fields(part.puts)
         for column, found_in in merged.values():
             if found_in < len(objects):
                 column.nullable = True  # some types of the object do not have it
         if len(objects) == 1:
             return puts[objects[0]]
-        return _put_by_type(puts)
+        return put_by_type(puts)
 
     def add_value(self, shape: _Shape, annotation: Any, column: str, *, nullable: bool, where: str, marker: Sql,
                   references: list[str] | None) -> Put:
@@ -430,21 +350,21 @@ class _Deriver:
         if annotation is Decimal:
             shape.columns.append(Column(column, ExactDecimal(), nullable=nullable, index=index))
             shape.columns.append(Column(f"{column}_float", Double(), nullable=nullable, index=index))
-            return _put_decimal(column)
+            return put_decimal(column)
         if _is_typed_union(annotation):
             for member in _members(annotation):
-                _column_type(member, where)  # each must be a plain value
+                column_type(member, where)  # each must be a plain value
             shape.columns.append(Column(column, String(), nullable=nullable, index=index))
             shape.columns.append(Column(f"{column}_type", String(), nullable=nullable))
-            return _put_typed(column)
-        args: list[Any] = [_column_type(annotation, where)]
+            return put_typed(column)
+        args: list[Any] = [column_type(annotation, where)]
         if references:
             target = references[0] if len(references) == 1 and references[0] in self.kinds else "record"
             args.append(ForeignKey(f"{target}.id", **DEFERRED))
         shape.columns.append(Column(column, *args, nullable=nullable, index=index))
         if isinstance(annotation, type) and issubclass(annotation, Enum):
-            return _put_enum(column)
-        return _put_plain(column)
+            return put_enum(column)
+        return put_plain(column)
 
     def child(self, model: type[BaseModel], name: str, owner: _Key, *, prefix: str) -> Stored:
         """The child table of list or mapping field ``name`` of ``model``, below a table of key ``owner``."""
@@ -456,14 +376,14 @@ class _Deriver:
         where = f"{model.__name__}.{name}"
         args = typing.get_args(annotation)
         if typing.get_origin(annotation) is dict:
-            row_key: tuple[str, TypeEngine[Any]] = (marker.key or "key", _column_type(_unwrap(args[0])[0], where))
+            row_key: tuple[str, TypeEngine[Any]] = (marker.key or "key", column_type(_unwrap(args[0])[0], where))
         else:
             row_key = ("position", BigInteger())
         owner_columns = owner.below()
         key = _Key(table, singular, (*owner_columns, row_key))
         shape = _Shape()
-        for column, column_type in key.columns:
-            shape.columns.append(Column(column, column_type, primary_key=True))
+        for column, of_type in key.columns:
+            shape.columns.append(Column(column, of_type, primary_key=True))
         item, item_optional = _unwrap(args[-1]) if args else (Any, True)
         if _is_collection(item):
             raise TypeError(f"{where}: a list or mapping of lists has no table rule; make each item an object")
@@ -487,64 +407,3 @@ class _Deriver:
         if name in self.metadata.tables:
             raise TypeError(f"two fields are stored in table {name!r}; give one of them Sql(singular=...)")
         return Table(name, self.metadata, *shape.columns, *constraints)
-
-
-# -- setters ----------------------------------------------------------------------------------
-
-
-def _put_plain(column: str) -> Put:
-    def put(row: Row, value: Any) -> None:
-        row[column] = value
-
-    return put
-
-
-def _put_enum(column: str) -> Put:
-    def put(row: Row, value: Any) -> None:
-        row[column] = value._value_ if isinstance(value, Enum) else value
-
-    return put
-
-
-def _put_decimal(column: str) -> Put:
-    float_column = f"{column}_float"
-
-    def put(row: Row, value: Any) -> None:
-        if value is not None:
-            row[column] = value
-            row[float_column] = float(value)
-
-    return put
-
-
-def _put_typed(column: str) -> Put:
-    type_column = f"{column}_type"
-
-    def put(row: Row, value: Any) -> None:
-        if value is not None:
-            row[column], row[type_column] = typed_text(value)
-
-    return put
-
-
-def _put_fields(puts: list[tuple[str, Put]]) -> Put:
-    """Stores an object's fields (nothing for an empty optional object or item)."""
-
-    def put(row: Row, value: Any) -> None:
-        if value is not None:
-            values = value.__dict__
-            for name, put_field in puts:
-                put_field(row, values[name])
-
-    return put
-
-
-def _put_by_type(puts: dict[type[BaseModel], Put]) -> Put:
-    """Stores an object that may be one of several types, by its type's fields."""
-
-    def put(row: Row, value: Any) -> None:
-        if value is not None:
-            found = puts.get(type(value)) or next(p for model, p in puts.items() if isinstance(value, model))
-            found(row, value)
-
-    return put

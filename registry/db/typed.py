@@ -147,7 +147,7 @@ def open_read_only(database: str | Path) -> Iterator[Session]:
     from sqlalchemy import create_engine
     from sqlmodel import Session
 
-    from registry.db.build import server_engine
+    from registry.db.server import server_engine
 
     text = str(database)
     if "://" in text:

@@ -2,7 +2,8 @@
 
 One table, ``FORMATS``, names each format, what it holds and the module that writes it; the
 command, its help and the README read it. Each writer fills a fresh folder and says what it
-wrote and what the format could not carry; the folder is renamed into place only when complete.
+wrote and what the format could not carry (of a result's fields, derived from the model by
+``registry.export.fields``); the folder is renamed into place only when complete.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from registry.errors import RegistryError
+from registry.export.fields import ResultFields
 from registry.store.atomic import discard, new_folder_beside, replace_folder
 from registry.store.outputs import prepare_output
 
@@ -51,6 +53,8 @@ class Written:
 
     files: list[str] = field(default_factory=list)
     not_carried: list[dict[str, Any]] = field(default_factory=list)
+    result_fields: ResultFields | None = None
+    """Which of a result's fields the format holds, and where (the rest are listed as not carried)."""
 
 
 def export(registry: Registry, format_name: str, out: Path, **options: Any) -> Written:
@@ -68,8 +72,10 @@ def export(registry: Registry, format_name: str, out: Path, **options: Any) -> W
     tmp = new_folder_beside(out)
     try:
         written: Written = writer.write(registry, tmp, **options)
-        manifest = {"format": chosen.name, "description": chosen.description, "files": sorted(written.files),
-                    "not_carried": written.not_carried}
+        manifest: dict[str, Any] = {"format": chosen.name, "description": chosen.description,
+                                    "files": sorted(written.files), "not_carried": written.not_carried}
+        if written.result_fields is not None:
+            manifest["result_fields"] = written.result_fields.manifest()
         (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         replace_folder(tmp, out)
     finally:

@@ -25,7 +25,8 @@ Our own measured and estimated runs are not part of a documentation log and stay
 superseded and retracted results: the schema has no place for a value that is no longer the
 registry's, so each log holds current results only, ``details.record_status`` says so and
 ``details.supersedes`` names the versions a corrected value replaced; ``registry-export.json``
-lists every result left out, and why.
+lists every result left out, and why, and for each result written the fields it lost: those
+``RESULT_FIELDS`` does not declare carried (a field added to ``Result`` is among them until it is).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from registry.export import Written, dump_json
+from registry.export.fields import ResultFields
 from registry.ids import slugify, split_id
 from registry.models import Configuration, Dataset, Evaluation, ModelFamily, Result, Source, parse_id
 from registry.models.records import Direction, Independence
@@ -55,10 +57,30 @@ NON_NEGATIVE = frozenset({Dimension.COUNT, Dimension.THROUGHPUT, Dimension.TIME,
                           Dimension.POWER, Dimension.COMPUTE, Dimension.COMPUTE_RATE})
 #: How the datastore's validator matches a counted uncertainty: bootstrap resamples have a field of their own.
 SAMPLE_FIELDS = {"bootstrap-resamples": "num_bootstrap_samples"}
+#: Where a log holds each field of a result it writes; every other field is listed as not carried.
+RESULT_FIELDS = ResultFields(carried={
+    "id": "evaluation_result_id, score_details.details.result_record",
+    "kind": "evaluation_results (every entry is a result)",
+    "evaluation": "evaluation_name; its configuration is model_info, its dataset source_data",
+    "metric": "metric_config.metric_id, metric_name",
+    "metric_direction": "metric_config.lower_is_better",
+    "metric_qualifier": "metric_config.additional_details.metric_qualifier",
+    "unit": "metric_config.metric_unit",
+    "unit_detail": "metric_config.additional_details.unit_detail",
+    "printed_value": "score_details.details.printed_value",
+    "numeric_value": "score_details.score, score_details.details.exact_value",
+    "uncertainty": "score_details.uncertainty, score_details.details.uncertainty",
+    "hardware": "score_details.details.hardware",
+    "derived": "score_details.details.value_role, value_role_detail",
+    "source": "source_metadata, score_details.details.pdf_sha256 and source_url",
+    "source_locator": "score_details.details.source_locator",
+}, worded={"missing_metadata": "missing_metadata reasons beyond uncertainty"},
+    also_lost=("reproductions (our own runs are not documentation)",))
 
 
 def write(registry: Registry, out: Path, **_: Any) -> Written:
-    written = Written()
+    written = Written(result_fields=RESULT_FIELDS)
+    lost = RESULT_FIELDS.lost()
     for configuration in registry.of_kind(Configuration):
         evaluations = registry.referrers(configuration.id, Evaluation, "configuration")
         by_dataset: dict[str, list[Result]] = {}
@@ -82,8 +104,7 @@ def write(registry: Registry, out: Path, **_: Any) -> Written:
         if why_not is not None:
             written.not_carried.append({"record": result.id, "exported": False, "reason": why_not})
             continue
-        written.not_carried.append({"record": result.id, "fields": ["reproductions (our own runs are not "
-                                    "documentation)", "missing_metadata reasons beyond uncertainty"]})
+        written.not_carried.append({"record": result.id, "fields": lost})
     return written
 
 

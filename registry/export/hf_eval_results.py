@@ -23,7 +23,8 @@ by then; no source says when it ran, and the format would otherwise take the upl
 source is linked by its retrieval URL, else by the DOI, arXiv or OpenReview address it has, and a
 source with none of these is named in the notes (the format takes a source's name only with a
 URL). Everything else (the unit as a field, the PDF hash, the hardware, our runs) has no place in
-the format; ``registry-export.json`` lists it, and every result not exported, with the reason.
+the format; ``registry-export.json`` lists it (the result fields ``RESULT_FIELDS`` does not declare
+carried, so a field added to ``Result`` is among them), and every result not exported, with the reason.
 Only current results are exported: a superseded or retracted value is history.
 
 Each file's path is derived from the two Hub ids by one mapping, ``eval_results_path``, whose
@@ -49,6 +50,7 @@ from typing import Any
 
 from registry.errors import RegistryError
 from registry.export import Written
+from registry.export.fields import ResultFields
 from registry.models import Result, Source
 from registry.page import display as d
 from registry.status import provenance
@@ -57,14 +59,26 @@ from registry.status.versions import version_note
 from registry.store.loader import Registry
 from registry.units import with_unit
 
-#: What a .eval_results entry cannot hold as a field of its own, for every result exported. The unit, the
-#: printed value, the uncertainty, the metric qualifier and the review status are written into the entry's
-#: free-text ``notes`` (a reader gets them as words only); the rest is not in the file at all.
-NOT_CARRIED = ("unit, printed value, uncertainty, metric qualifier and review status as fields (the notes carry "
+#: Where a .eval_results entry holds each field of a result it writes; every other field is listed as not carried.
+#: The unit, the printed value, the uncertainty and the metric qualifier are written into the entry's free-text
+#: ``notes`` (a reader gets them as words only).
+RESULT_FIELDS = ResultFields(carried={
+    "id": "notes (registry record)",
+    "kind": "the file (every entry is a result)",
+    "evaluation": "the file's Hub model and dataset_id (its configuration and dataset, mapped by --hub-ids)",
+    "metric": "task_id (the benchmark task that scores it)",
+    "printed_value": "notes",
+    "numeric_value": "value (a float)",
+    "unit": "notes",
+    "uncertainty": "notes",
+    "metric_qualifier": "notes",
+    "source": "source_url, source_name, date (the pinned PDF's creation date)",
+}, worded={"metric_direction": "metric direction", "hardware": "the hardware the source ran it on",
+           "missing_metadata": "missing-metadata reasons"},
+    also_lost=("unit, printed value, uncertainty, metric qualifier and review status as fields (the notes carry "
                "them as text)",
-               "metric direction", "the pinned PDF's SHA-256", "the hardware the source ran it on",
-               "missing-metadata reasons", "our measured and estimated values",
-               "when the evaluation ran (the source does not say; date is the pinned PDF's creation date)")
+               "the pinned PDF's SHA-256", "our measured and estimated values",
+               "when the evaluation ran (the source does not say; date is the pinned PDF's creation date)"))
 #: A Hub name, one path component: what validate_repo_id allows in each half of 'org/name'.
 HUB_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]{0,94}[A-Za-z0-9_])?")
 HUB_IDS_SHAPE = ("write {hub_ids} as 'models:' (configuration or family id: org/model) and 'benchmarks:' "
@@ -87,7 +101,7 @@ def write(registry: Registry, out: Path, *, hub_ids: Path | None = None, **_: An
 
     models, benchmarks = read_hub_ids(hub_ids)
     placed: dict[tuple[str, str, str], list[tuple[Result, Any]]] = {}
-    written = Written()
+    written = Written(result_fields=RESULT_FIELDS)
     for result in registry.of_kind(Result):
         target, reason = _target(registry, result, models, benchmarks)
         if target is None:
@@ -111,7 +125,7 @@ def write(registry: Registry, out: Path, *, hub_ids: Path | None = None, **_: An
             continue
         ((result, entry),) = entries
         files.setdefault(eval_results_path(model, benchmark), []).append(entry)
-        lost = list(NOT_CARRIED)
+        lost = RESULT_FIELDS.lost()
         if repr(float(result.numeric_value)) != str(result.numeric_value):
             lost.append(f"the exact value {result.numeric_value} (written as {float(result.numeric_value)!r})")
         written.not_carried.append({"record": result.id, "exported": True, "model": model, "benchmark": benchmark,

@@ -22,6 +22,7 @@
 Every agent is declared once, however many activities it is associated with. Identifiers resolve
 where the site's address is given (``--base-url``): each record is ``rec:<kind>/<id>.html``, its page
 on the site; without it, ``rec:`` is ``urn:registry:record:`` and names the record by id only.
+``registry-export.json`` lists, for each result, the fields ``RESULT_FIELDS`` does not declare carried.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from registry.export import Written
+from registry.export.fields import ResultFields
 from registry.ids import slugify
 from registry.models import (
     Configuration,
@@ -57,63 +59,114 @@ RECORDS_URN = "urn:registry:record:"
 FILE = "provenance.json"
 
 
+#: Where the document holds each field of a result; every other field is listed as not carried.
+RESULT_FIELDS = ResultFields(carried={
+    "id": "the entity's identifier (rec:)",
+    "kind": "prov:type",
+    "metric": "prov:label (its name, with the value)",
+    "printed_value": "reg:printed_value",
+    "numeric_value": "reg:numeric_value (xsd:decimal)",
+    "unit": "reg:unit",
+    "source_locator": "reg:source_locator",
+    "hardware": "reg:hardware",
+    "derived": "reg:value_role",
+    "missing_metadata": "reg:missing (text, not PROV terms)",
+    "source": "prov:wasDerivedFrom the pinned PDF, prov:wasGeneratedBy its transcription",
+})
+
+
 def write(registry: Registry, out: Path, *, base_url: str | None = None, **_: Any) -> Written:
     document = build_document(registry, base_url)
     (out / FILE).write_text(document.serialize(indent=2) + "\n", encoding="utf-8")
-    return Written(files=[FILE], not_carried=[
-        {"fields": "missing_metadata entries are kept as reg:missing attributes (text), not as PROV terms"}])
+    lost = RESULT_FIELDS.lost()
+    return Written(files=[FILE], result_fields=RESULT_FIELDS, not_carried=[
+        {"fields": "missing_metadata entries are kept as reg:missing attributes (text), not as PROV terms"},
+        *({"record": result.id, "fields": lost} for result in registry.of_kind(Result))])
 
 
 def build_document(registry: Registry, base_url: str | None = None) -> Any:
-    import prov.model as pm
+    """The PROV document of the whole registry: the PDFs, the transcribed records, reviews, history and runs."""
+    builder = _Builder(registry, base_url)
+    builder.sources()
+    builder.transcribed()
+    builder.reviews()
+    _history(builder.doc, registry, builder.rec, builder.agent)
+    builder.runs()
+    return builder.doc
 
-    doc = pm.ProvDocument()
-    doc.add_namespace(*NAMESPACE)
-    doc.add_namespace("rec", base_url or RECORDS_URN)
-    decimal = pm.XSD_DECIMAL
-    agents: set[str] = set()
 
-    def exact(value: Any) -> Any:
-        return pm.Literal(str(value), decimal)
+class _Builder:
+    """One document being built: its namespaces, the agents declared so far, and one method per part."""
 
-    def rec(record_id: str) -> str:
+    def __init__(self, registry: Registry, base_url: str | None) -> None:
+        import prov.model as pm
+
+        self.pm = pm
+        self.registry = registry
+        self.base_url = base_url
+        self.doc = pm.ProvDocument()
+        self.doc.add_namespace(*NAMESPACE)
+        self.doc.add_namespace("rec", base_url or RECORDS_URN)
+        self.agents: set[str] = set()
+        self.transcriptions: set[str] = set()
+
+    def exact(self, value: Any) -> Any:
+        return self.pm.Literal(str(value), self.pm.XSD_DECIMAL)
+
+    def rec(self, record_id: str) -> str:
         """The record's identifier: its page on the site where the site's address is given, else its id."""
-        if not base_url:
+        if not self.base_url:
             return f"rec:{record_id}"
-        return f"rec:{page_path(registry.records[record_id].kind_token, record_id)}" \
-            if record_id in registry.records else f"rec:{record_id}"
+        return f"rec:{page_path(self.registry.records[record_id].kind_token, record_id)}" \
+            if record_id in self.registry.records else f"rec:{record_id}"
 
-    def agent(name: str, attributes: dict[str, Any]) -> str:
+    def agent(self, name: str, attributes: dict[str, Any]) -> str:
         """The agent's identifier, declaring it the first time only."""
         identifier = f"reg:agent/{slugify(name)}"
-        if identifier not in agents:
-            agents.add(identifier)
-            doc.agent(identifier, attributes)
+        if identifier not in self.agents:
+            self.agents.add(identifier)
+            self.doc.agent(identifier, attributes)
         return identifier
 
-    for source in registry.of_kind(Source):
-        links = {"reg:doi": f"https://doi.org/{source.doi}" if source.doi else None,
-                 "reg:arxiv": f"https://arxiv.org/abs/{source.arxiv}" if source.arxiv else None,
-                 "reg:openreview": f"https://openreview.net/forum?id={source.openreview}" if source.openreview
-                 else None}
-        doc.entity(_pdf(source.id), {
-            "prov:type": "reg:PinnedPdf", "prov:label": source.citation, "reg:sha256": source.sha256,
-            "reg:retrieval_url": source.retrieval_url or d.missing_phrase(source, "retrieval_url"),
-            "reg:version": source.version_statement, "reg:source_record": pm.Identifier(
-                f"{base_url}{page_path('source', source.id)}" if base_url else f"{RECORDS_URN}{source.id}"),
-            **{name: value for name, value in links.items() if value},
-        })
-    transcriptions: set[str] = set()
-    for record_id in sorted(registry.records):
-        record = registry.records[record_id]
-        if not type(record).transcribed:
-            continue
+    def sources(self) -> None:
+        """Each source's pinned PDF, an entity with its hash, address and version."""
+        base_url = self.base_url
+        for source in self.registry.of_kind(Source):
+            links = {"reg:doi": f"https://doi.org/{source.doi}" if source.doi else None,
+                     "reg:arxiv": f"https://arxiv.org/abs/{source.arxiv}" if source.arxiv else None,
+                     "reg:openreview": f"https://openreview.net/forum?id={source.openreview}" if source.openreview
+                     else None}
+            self.doc.entity(_pdf(source.id), {
+                "prov:type": "reg:PinnedPdf", "prov:label": source.citation, "reg:sha256": source.sha256,
+                "reg:retrieval_url": source.retrieval_url or d.missing_phrase(source, "retrieval_url"),
+                "reg:version": source.version_statement, "reg:source_record": self.pm.Identifier(
+                    f"{base_url}{page_path('source', source.id)}" if base_url else f"{RECORDS_URN}{source.id}"),
+                **{name: value for name, value in links.items() if value},
+            })
+
+    def transcribed(self) -> None:
+        """Each transcribed record, generated by its batch's transcription and derived from the PDF."""
+        registry = self.registry
+        for record_id in sorted(registry.records):
+            record = registry.records[record_id]
+            if not type(record).transcribed:
+                continue
+            self.doc.entity(self.rec(record.id), _pairs(self.attributes(record)))
+            source_id = _source_of(registry, record)
+            if source_id is not None:
+                activity = _transcription(self.doc, registry, source_id, record.id, self.transcriptions, self.agent)
+                self.doc.wasGeneratedBy(self.rec(record.id), activity)
+                self.doc.wasDerivedFrom(self.rec(record.id), _pdf(source_id))
+
+    def attributes(self, record: Record) -> dict[str, Any]:
+        """A transcribed record's attributes: its status, and a result's values (``RESULT_FIELDS``)."""
+        registry = self.registry
         attributes: dict[str, Any] = {"prov:type": f"reg:{record.kind_token}", "prov:label": d.record_name(record),
                                       "reg:review_status": provenance.status_label(registry, record.id),
                                       "reg:status": status_of(registry, record.id).value}
         if isinstance(record, Result):
             attributes.update({"reg:printed_value": record.printed_value, "reg:numeric_value":
-                               exact(record.numeric_value), "reg:unit": record.unit,
+                               self.exact(record.numeric_value), "reg:unit": record.unit,
                                "reg:source_locator": record.source_locator.text,
                                "reg:hardware": d.hardware_text(record)})
         elif isinstance(record, Configuration):
@@ -122,44 +175,45 @@ def build_document(registry: Registry, base_url: str | None = None) -> Any:
             attributes.setdefault("reg:missing", []).append(f"{entry.field}: {entry.reason.value}")
         if isinstance(record, Result):
             attributes["reg:value_role"] = role_text(registry, record)
-        doc.entity(rec(record.id), _pairs(attributes))
-        source_id = _source_of(registry, record)
-        if source_id is not None:
-            activity = _transcription(doc, registry, source_id, record.id, transcriptions, agent)
-            doc.wasGeneratedBy(rec(record.id), activity)
-            doc.wasDerivedFrom(rec(record.id), _pdf(source_id))
-    for review in registry.of_kind(Review):
-        activity = f"reg:review/{review.id}"
-        doc.activity(activity, review.reviewed_at, None, [
-            ("prov:type", "reg:SourceCheck"), ("reg:status", review.status.value),
-            *(("reg:method", method.value) for method in review.methods),
-            *((("reg:artifact_sha256", review.artifact_sha256),) if review.artifact_sha256 else ()),
-        ])
-        doc.used(activity, _pdf(review.source))
-        for subject in review.subjects:
-            doc.used(activity, rec(subject))
-        if review.reviewer:
-            doc.wasAssociatedWith(activity, agent(review.reviewer, {"prov:label": review.reviewer}))
-        doc.entity(rec(review.id), {"prov:type": "reg:review"})
-        doc.wasGeneratedBy(rec(review.id), activity)
-    _history(doc, registry, rec, agent)
-    for recipe in registry.of_kind(Recipe):
-        doc.entity(rec(recipe.id), {"prov:type": "reg:recipe", "reg:result": rec(recipe.result)})
-    for run in registry.of_kind(Reproduction):
-        activity = f"reg:run/{run.id}"
-        ended = run.started_at + dt.timedelta(seconds=run.duration_s)
-        doc.activity(activity, run.started_at, ended, {
-            "prov:type": f"reg:{run.method.value}", "reg:hardware": run.hardware.name,
-            "reg:git_commit": run.git_commit or "not recorded", "reg:command": run.command,
-        })
-        doc.used(activity, rec(run.recipe))
-        attributes = {"prov:type": f"reg:{run.method.value}-value", "reg:reproduces": rec(run.result),
-                      "reg:outcome": run.outcome.value}
-        if run.value is not None:
-            attributes.update({"reg:value": exact(run.value), "reg:value_bytes": exact(run.value_bytes)})
-        doc.entity(rec(run.id), attributes)
-        doc.wasGeneratedBy(rec(run.id), activity)
-    return doc
+        return attributes
+
+    def reviews(self) -> None:
+        """Each review an activity that used the PDF and its subjects, and generated the review record."""
+        doc, rec = self.doc, self.rec
+        for review in self.registry.of_kind(Review):
+            activity = f"reg:review/{review.id}"
+            doc.activity(activity, review.reviewed_at, None, [
+                ("prov:type", "reg:SourceCheck"), ("reg:status", review.status.value),
+                *(("reg:method", method.value) for method in review.methods),
+                *((("reg:artifact_sha256", review.artifact_sha256),) if review.artifact_sha256 else ()),
+            ])
+            doc.used(activity, _pdf(review.source))
+            for subject in review.subjects:
+                doc.used(activity, rec(subject))
+            if review.reviewer:
+                doc.wasAssociatedWith(activity, self.agent(review.reviewer, {"prov:label": review.reviewer}))
+            doc.entity(rec(review.id), {"prov:type": "reg:review"})
+            doc.wasGeneratedBy(rec(review.id), activity)
+
+    def runs(self) -> None:
+        """Each recipe an entity; each of our runs an activity that used its recipe and generated its value."""
+        doc, rec = self.doc, self.rec
+        for recipe in self.registry.of_kind(Recipe):
+            doc.entity(rec(recipe.id), {"prov:type": "reg:recipe", "reg:result": rec(recipe.result)})
+        for run in self.registry.of_kind(Reproduction):
+            activity = f"reg:run/{run.id}"
+            ended = run.started_at + dt.timedelta(seconds=run.duration_s)
+            doc.activity(activity, run.started_at, ended, {
+                "prov:type": f"reg:{run.method.value}", "reg:hardware": run.hardware.name,
+                "reg:git_commit": run.git_commit or "not recorded", "reg:command": run.command,
+            })
+            doc.used(activity, rec(run.recipe))
+            attributes = {"prov:type": f"reg:{run.method.value}-value", "reg:reproduces": rec(run.result),
+                          "reg:outcome": run.outcome.value}
+            if run.value is not None:
+                attributes.update({"reg:value": self.exact(run.value), "reg:value_bytes": self.exact(run.value_bytes)})
+            doc.entity(rec(run.id), attributes)
+            doc.wasGeneratedBy(rec(run.id), activity)
 
 
 def _transcription(doc: Any, registry: Registry, source_id: str, record_id: str, made: set[str],

@@ -106,8 +106,8 @@ def accept(records: Iterable[UnitRecord]) -> tuple[list[UnitRecord], list[Refusa
         owner = next((r.id for r in accepted if r.token == record.token), None)
         if record.token in units:
             whose = f"unit record {owner}" if owner else "a built-in unit (registry/units.py)"
-            refused.append(Refusal(record, ("token",), True, f"token {record.token!r} is already {whose}'s; give "
-                                   "this unit another token, or remove the record and use that unit"))
+            refused.append(Refusal(record, ("token",), True, f"token {record.token!r} is already taken by {whose}; "
+                                   "give this unit another token, or remove the record and use that unit"))
             continue
         forms: list[tuple[tuple[str] | tuple[str, int], str]] = [(("symbol",), record.symbol)] if record.symbol else []
         forms += [(("printed", i), form) for i, form in enumerate(record.printed)]
