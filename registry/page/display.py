@@ -2,7 +2,8 @@
 
 Display values, labels and the phrases for missing metadata are computed here from
 the records, never stored: a record holds '33.88' and 'uncertainty: unreported',
-and this module says '33.9' and 'Not reported by the source'.
+and this module says '33.9' and 'Not reported by the source'. What a value is (transcribed, source
+checked, measured, estimated) is decided in ``registry.status.provenance``; this module words it as tags.
 """
 
 from __future__ import annotations
@@ -223,24 +224,6 @@ def adaptation(evaluation: Evaluation) -> str:
     else:
         parts.append(missing_phrase(evaluation, "update_mode"))
     return "; ".join(parts)
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 def hardware_text(record: Result | Configuration) -> str:

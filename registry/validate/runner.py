@@ -36,8 +36,6 @@ from registry.validate.rules_registry import kind_rules, record_rules, registry_
 RULE_MODULES = (identity, references, metadata, values, sources, evidence, reproduction, units, history)
 
 
-
-
 def check_registry(registry: Registry, report: Report, *, now: dt.datetime | None = None) -> Report:
     """Run every whole-registry rule over ``registry``, adding issues to ``report``.
 
