@@ -38,10 +38,12 @@ test: setup-full generate
 	$(PY) -m pytest -q
 
 ## The edit loop: every test that needs no PDF rendering, browser, database server, GPU or subprocess-heavy
-## sandbox, or torch model (markers pdf, browser, postgres, gpu, deepspeed_ops, sandbox, torch, slow; see pyproject.toml).
+## sandbox, or torch model (markers pdf, browser, postgres, gpu, deepspeed_ops, sandbox, torch, slow; see pyproject.toml),
+## spread over one worker per core (pytest-xdist); a test file stays on one worker, so its module fixtures are built once.
 FAST_MARKERS := not (slow or pdf or browser or postgres or sandbox or torch or gpu or deepspeed_ops)
+FAST_WORKERS ?= auto
 test-fast: setup-core generate
-	$(PY) -m pytest -q -m "$(FAST_MARKERS)"
+	$(PY) -m pytest -q -m "$(FAST_MARKERS)" -n $(FAST_WORKERS) --dist loadfile
 
 lint: setup-full
 	$(VENV)/bin/ruff check registry measure review tests

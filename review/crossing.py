@@ -10,23 +10,35 @@ where the grid could not read the cell, never to overrule a grid that found it.
    centred close under it is the table's) and the lines next to it, below it or above it, in the caption's
    column of the page, up to another caption, a line of running text or a gap wider than ``REGION_GAP``. A
    block that runs up to another caption belongs to the caption set closer to it; where both are as close,
-   to neither. So a value cited in the wrong table or on the wrong page is not read there.
+   to neither, unless its last line of numbers is farther from the other caption than its first line is from
+   its own (a figure's labels set close under a ``table*`` are the figure's). So a value cited in the wrong
+   table or on the wrong page is not read there.
 2. **Row**: a line that prints the record's label before numbers; each outer level of the row path printed
    before the label on the line, on the nearest line of one label above (a group's name, or a sub-table's
-   title over its header), or as a top-aligned ``\\multirow`` label beside the first line of its run. The
+   title over its header), as a top-aligned ``\\multirow`` label beside the first line of its run, or as a
+   label turned a quarter set left of the row's label beside its line. The
    label must be the nearest one before the column (a table set beside prints a label before each half;
-   a text cell under its own header, or a check mark, between them is no label). A label printed more
-   than once is read as the record's ``#N`` only where it is printed once per row. A record citing a
-   sub-table ('(b)') keeps the lines under that sub-table's caption only (the nearest one above them), or
-   cannot be read where none names it.
+   a text cell under its own header, or a check mark, between them is no label); of sub-tables set side by
+   side, each printing its labels again, the nearest one before the column is the row's. An upper header
+   line's cell over the row labels of the row's own block names its group ('N = 2000' over the stub 'λ').
+   A label printed more than once is read as the record's ``#N`` where it is printed once per row, and a
+   label set once centred beside several lines (``\\multirow{2}``) names them ``#1``, ``#2`` from the top;
+   a label set at the first of its lines is not counted (which lines below are its rows is unknown). A
+   record citing a sub-table ('(b)') keeps the lines under that sub-table's caption only (the nearest one
+   above them), or cannot be read where none names it.
 3. **Column**: the header words of each level of the column path, outermost first, each level printed
    under the span of the level above it (its words' extent widened to the midpoints to the next words of
    its line: a spanning header narrower than its columns still spans them); a level may be set on two lines
-   ('Number of queries' over '(Speakers)'). A header repeated over a later block of rows heads that block.
+   ('Number of queries' over '(Speakers)'), and spans the headers centred under its span. A header repeated
+   over a later block of rows heads that block. A level written 'n+/n' is also read as a fraction, its
+   numerator set right over its denominator; of two headers of one name, one a half of such a stack, the
+   other is the header.
 4. **Crossing**: the row's cell under the bottom header's words (or, where none is, centred in its span),
    read by ``read_cell`` (±, spread in parentheses, marks, bold, superscripts), so that every cell claim
    reads it as it reads a grid's cell. A number after a cell's number starts a cell of its own, however
-   tight; a '±' joins the numbers on both sides, however wide.
+   tight; a '±' joins the numbers on both sides, however wide; a number's digit groups ('45 000') are one
+   cell where set closer than a gap between cells, and a crossing next to a group set farther than that
+   is not read (one number or two cells).
 
 Anything matched twice, and a crossing that holds two numbers or none, is a reason (``NotCrossed``, which
 ``review.cells`` reports as ``Unread``), not a guess: the claim cannot be checked.
@@ -41,6 +53,7 @@ from registry.numbers import SIGN
 from review.figures import opens_bracket, within_brackets
 from review.subtables import mark_of, names
 from review.tables import (
+    _GROUP,
     CELL_GAP,
     LABEL_GAP,
     MARKS,
@@ -54,6 +67,7 @@ from review.tables import (
     is_prose,
     is_value,
     levels_of,
+    plain_glyphs,
     read_cell,
     starts_caption,
     upright,
@@ -79,6 +93,8 @@ class Region:
 
     caption: str
     lines: tuple[Line, ...]
+    rotated: tuple[Word, ...] = ()
+    """The words turned a quarter beside the lines (a ``\\rotatebox`` group label), which belong to no line."""
 
 
 @dataclass(frozen=True)
@@ -155,8 +171,22 @@ def table_regions(page: PageWords, label: str) -> list[Region]:
         for block in (_side(lines, end + 1, 1, lines[end].bottom, width),
                       _side(lines, at - 1, -1, lines[at].top, width)):
             if block is not None and any(any(is_value(w) for w in ln.words) for ln in block):
-                regions.append(Region(caption, tuple(sorted(block, key=lambda ln: ln.top))))
+                regions.append(Region(caption, tuple(sorted(block, key=lambda ln: ln.top)), _turned(page, block)))
     return regions
+
+
+def _turned(page: PageWords, block: list[Line]) -> tuple[Word, ...]:
+    """The page's words turned a quarter that lie beside the block of lines: within its height, and within its width
+    or left of it by up to ``TURNED_MARGIN`` (a turned group label is set left of the row labels it groups)."""
+    top, bottom = min(ln.top for ln in block), max(ln.bottom for ln in block)
+    x0, x1 = min(ln.x0 for ln in block), max(ln.x1 for ln in block)
+    return tuple(w for w in page.words if w.rotated and top <= w.top and w.bottom <= bottom
+                 and x0 - TURNED_MARGIN <= w.x0 and w.x1 <= x1)
+
+
+#: Points: a turned group label stands this far left of the block's lines at most (its own width, one line's
+#: height, and a column gap).
+TURNED_MARGIN = 24.0
 
 
 def _side(lines: list[Line], index: int, step: int, edge: float, width: float) -> list[Line] | None:
@@ -173,7 +203,8 @@ def _side(lines: list[Line], index: int, step: int, edge: float, width: float) -
             if kept:
                 own = kept[0].top - edge if step > 0 else edge - kept[0].bottom
                 if gap <= own + 1.0:
-                    return None  # the other caption's table, or as much the other's as this one's
+                    # the other caption's table, or as much the other's as this one's
+                    return _ours_before(kept, line, own) if step > 0 else None
             break
         if is_prose(line, width) and 2 * sum(is_value(w) for w in line.words) < len(line.words):
             break  # running text (a row of numbers set close is none)
@@ -181,6 +212,16 @@ def _side(lines: list[Line], index: int, step: int, edge: float, width: float) -
         reach = line.bottom if step > 0 else line.top
         index += step
     return kept or None
+
+
+def _ours_before(kept: list[Line], caption: Line, own: float) -> list[Line] | None:
+    """Of lines below a caption that run up to another caption as close to them: this caption's table where its
+    last line of numbers is farther from the other caption than its first line is from this one (the lines after
+    it, a figure's labels set close under a ``table*``, are the other caption's float); else None."""
+    last = max((i for i, ln in enumerate(kept) if _numbers_line(ln)), default=None)
+    if last is None or caption.top - kept[last].bottom <= own + 1.0:
+        return None
+    return kept[:last + 1]
 
 
 def _caption_in(line: Line) -> bool:
@@ -228,7 +269,7 @@ def _cross(region: Region, label: str, page: int, row: str, column: str, subtabl
 def _key(text: str) -> str:
     """Text compared as printed: squeezed, marks after it and TeX's sub- and superscript signs left out (a curator
     types 'RMSE_CV' for the 'RMSE' and lowered 'CV' the page prints)."""
-    return _TEX.sub("", squeezed(text)).rstrip(MARKS).lower()
+    return _TEX.sub("", plain_glyphs(squeezed(text))).rstrip(MARKS).lower()
 
 
 _TEX = re.compile(r"[_^{}]")
@@ -246,7 +287,7 @@ def _runs(line: Line, wanted: str) -> list[tuple[int, int]]:
     for i in range(len(words)):
         text = ""
         for j in range(i, len(words)):
-            text += squeezed(words[j].text)
+            text += plain_glyphs(squeezed(words[j].text))
             if len(text.rstrip(MARKS)) > len(key) + 4:
                 break
             if _TEX.sub("", text).rstrip(MARKS).lower() == key:
@@ -294,19 +335,106 @@ def _row_line(region: Region, row: str, column: str, subtable: str | None = None
     if not headed:
         return NotCrossed(why or f"the row label '{own}' is not the label nearest before the header '{column}' on "
                           "its line")
-    beside = next((h for h in headed if _beside_several(region, h[0])), None)
-    if beside is not None:
+    headed = _nearest_before(headed)
+    beside = [h for h in headed if _beside_several(region, h[0])]
+    if beside and nth is None:
         return NotCrossed(f"the row label '{own}' is printed beside more than one line of numbers, so which line "
                           "is the row cannot be read")
     if nth is not None:
-        if len(headed) < 2 or nth > len(headed):
-            return NotCrossed(f"the row label '{own}' is printed {len(headed)} time(s) under the header "
+        named = _rows_named(region, headed)
+        if named is None:
+            return NotCrossed(f"the row label '{own}' is printed beside more than one line of numbers but not "
+                              "centred on them, so which lines are its rows cannot be read")
+        if len(named) < 2 or nth > len(named):
+            return NotCrossed(f"the row label '{own}' names {len(named)} row(s) under the header "
                               f"'{column}', so row '{row}' cannot be told apart")
-        return headed[nth - 1]
+        return named[nth - 1]
     if len(headed) > 1:
         shown = ", ".join(f"'{region.lines[h[0].line].text[:40]}'" for h in headed[:4])
         return NotCrossed(f"{len(headed)} lines print the row label '{row}' ({shown})")
     return headed[0]
+
+
+def _nearest_before(headed: list[tuple[_Label, _Header]]) -> list[tuple[_Label, _Header]]:
+    """Of the places one line prints the row label before the column's header, the nearest one: sub-tables set side
+    by side print their labels again before each one's columns ('100' beside each of four sub-tables), and a label
+    that is a number is no word between a label and its header for ``_heads``."""
+    nearest: dict[int, tuple[_Label, _Header]] = {}
+    for held in headed:
+        if held[0].line not in nearest or held[0].end > nearest[held[0].line][0].end:
+            nearest[held[0].line] = held
+    return [h for h in headed if nearest[h[0].line] is h]
+
+
+def _rows_named(region: Region, headed: list[tuple[_Label, _Header]]) -> list[tuple[_Label, _Header]] | None:
+    """The rows a label printed more than once or set once beside several lines names, top to bottom, for its
+    ``#N``: each label's own line, or the lines of numbers it is centred on (``_centred_run``); None where a label
+    set beside several lines is centred on no run of them (a top-aligned label's rows are not told apart)."""
+    named: list[tuple[_Label, _Header]] = []
+    for label, header in headed:
+        if not _beside_several(region, label):
+            named.append((label, header))
+            continue
+        run = _centred_run(region, label)
+        if run is None:
+            return None
+        line = region.lines[label.line]
+        right = line.words[label.end].x1
+        for index in run:
+            before = sum(1 for w in region.lines[index].words if w.x1 <= right)
+            named.append((label if index == label.line else _Label(index, 0, before - 1), header))
+    return named
+
+
+def _label_middle(line: Line, x0: float) -> float | None:
+    """The vertical middle of the label a line of numbers prints where the label column starts at ``x0``, if any."""
+    first = line.words[0]
+    if is_value(first) or abs(first.x0 - x0) > ALIGNED:
+        return None
+    return (first.top + first.bottom) / 2
+
+
+def _numbers_middle(line: Line) -> float:
+    """The vertical middle of a line's numbers (a taller label joined to the line is left out)."""
+    values = [w for w in line.words if is_value(w)] or list(line.words)
+    return (min(w.top for w in values) + max(w.bottom for w in values)) / 2
+
+
+def _centred_run(region: Region, label: _Label) -> list[int] | None:
+    """The lines of numbers a label set once beside several is centred on (``\\multirow{2}{*}{AF}``), top to
+    bottom: its own line and the lines next to it that print no label of their own and lie nearer to it than to
+    the next label up or down; None where the label's middle is not the middle of that run (a label set at the
+    first line of its run, whose lines below might as well be the next label's, is not guessed)."""
+    line = region.lines[label.line]
+    words = line.words[label.start:label.end + 1]
+    x0 = words[0].x0
+    middle = (min(w.top for w in words) + max(w.bottom for w in words)) / 2
+    run = [label.line]
+    for step in (-1, 1):
+        index, loose = label.line + step, []
+        other = None
+        while 0 <= index < len(region.lines) and _numbers_line(region.lines[index]):
+            other = _label_middle(region.lines[index], x0)
+            if other is not None:
+                break
+            loose.append(index)
+            index += step
+        for i in loose:
+            centre = _numbers_middle(region.lines[i])
+            if other is not None and abs(centre - other) <= abs(centre - middle):
+                break
+            run.append(i)
+    run.sort()
+    centres = [_numbers_middle(region.lines[i]) for i in run]
+    if len(run) < 2:
+        return None
+    pitch = (centres[-1] - centres[0]) / (len(run) - 1)
+    return run if abs(middle - (centres[0] + centres[-1]) / 2) <= CENTRED * pitch else None
+
+
+#: A label is centred on a run of lines when its middle is within this share of the lines' pitch of the run's
+#: middle (a label set at the run's first line is half a pitch off for two lines).
+CENTRED = 0.35
 
 
 def _heads(region: Region, label: _Label, header: _Header) -> bool:
@@ -323,9 +451,26 @@ def _heads(region: Region, label: _Label, header: _Header) -> bool:
         return {_key(h.text) for h in heads if h.x0 < x1 and x0 < h.x1}
 
     stub = over(line.words[label.start].x0, line.words[label.end].x1)
-    between = [w for w in line.words[label.end + 1:] if w.x1 <= header.x0 and not is_value(w)
-               and sum(c.isalpha() for c in w.text) > 1]
-    return all(over(w.x0, w.x1) and not over(w.x0, w.x1) & stub for w in between)
+    between = [cell for cell in _text_cells([w for w in line.words[label.end + 1:] if w.x1 <= header.x0])
+               if any(sum(c.isalpha() for c in w.text) > 1 for w in cell)]
+    return all(over(c[0].x0, c[-1].x1) and not over(c[0].x0, c[-1].x1) & stub for c in between)
+
+
+def _text_cells(words: list[Word]) -> list[list[Word]]:
+    """The cells of words that are no number, words within ``CELL_GAP`` of each other: a text cell wider than its
+    header ('CASIA-W [41], VGG [30] &VGG2 [6]' under 'Source Data') stands under it as a whole."""
+    cells: list[list[Word]] = []
+    last: Word | None = None
+    for word in words:
+        if is_value(word):
+            last = None
+            continue
+        if last is not None and word.x0 - last.x1 <= CELL_GAP:
+            cells[-1].append(word)
+        else:
+            cells.append([word])
+        last = word
+    return cells
 
 
 def _labels_of(line: Line, index: int, own: str) -> list[_Label]:
@@ -374,7 +519,12 @@ def _in_groups(region: Region, label: _Label, groups: list[str]) -> bool:
         if taken is None:
             return False
         pending = pending[:taken]
+    turned = _turned_beside(region, line, label)
+    if pending and turned and _key(turned) == _key(pending[-1]):
+        pending.pop()
     index = label.line
+    heads = 0  # header lines passed over the row's own block of rows; none once above another block
+    stub = line.words[label.start].x0, line.words[label.end].x1
     while pending:
         index -= 1
         if index < 0:
@@ -385,6 +535,7 @@ def _in_groups(region: Region, label: _Label, groups: list[str]) -> bool:
                 return False  # another group's line
             pending.pop()
         elif _numbers_line(above):
+            heads = -1 if heads else heads
             outer = _label_clusters(above)[:-1]
             if not outer:
                 continue  # a row of the same run
@@ -392,8 +543,39 @@ def _in_groups(region: Region, label: _Label, groups: list[str]) -> bool:
                     pending[-1]):
                 return False
             pending.pop()
-        # a header line: a sub-table's title may be printed over its header
+        elif heads >= 0:  # a header line of the row's own block: a sub-table's title may be printed over it
+            heads += 1
+            if heads > 1 and _key(_over_stub(above, *stub)) == _key(pending[-1]):
+                pending.pop()
     return True
+
+
+def _turned_beside(region: Region, line: Line, label: _Label) -> str:
+    """The group label turned a quarter (``\\multirow`` with ``\\rotatebox{90}``) set left of the row's label and
+    beside the row's line: the nearest one, its words read as the page turned reads them (bottom up, line by
+    line); '' where none is. A row above or below the turned words is not taken to be in their group: the
+    turned label's height is its text's width, which says nothing of its run's."""
+    start = line.words[label.start].x0
+    beside = [w for w in region.rotated if w.x1 <= start and w.top < line.bottom and line.top < w.bottom]
+    if not beside:
+        return ""
+    nearest = max(beside, key=lambda w: w.x1)
+    column = [w for w in region.rotated if w.x0 < nearest.x1 and nearest.x0 < w.x1]
+    return " ".join(w.text for w in sorted(column, key=lambda w: (w.x0, -w.bottom)))
+
+
+def _over_stub(line: Line, x0: float, x1: float) -> str:
+    """The cell of an upper header line set over the row labels (``x0``..``x1``): the group of the rows under that
+    header ('N = 2000' over the stub header 'λ' of each of four sub-tables set side by side); '' where none or two
+    are."""
+    cells: list[list[Word]] = []
+    for word in line.words:
+        if cells and word.x0 - cells[-1][-1].x1 <= CELL_GAP:
+            cells[-1].append(word)
+        else:
+            cells.append([word])
+    over = [c for c in cells if c[0].x0 < x1 and x0 < c[-1].x1]
+    return " ".join(w.text for w in over[0]) if len(over) == 1 else ""
 
 
 def _subcaption(line: Line) -> bool:
@@ -443,17 +625,90 @@ def _header(region: Region, column: str, row_line: int) -> _Header | NotCrossed:
     if not levels:
         return NotCrossed("the record names no column")
     chains = [bottom for index in range(row_line) for bottom in _printed(region, index, levels[-1])
-              if _under_levels(region, bottom, levels[:-1])]
+              if not _a_rows_label(region, bottom) and _under_levels(region, bottom, levels[:-1])]
     if not chains:
         return NotCrossed(f"no header '{column}' above the row in {_header_text(region, row_line)}")
     nearest = max(h.line for h in chains)
     rows_between = [i for i in range(row_line) if _data(region.lines[i])]
     # a header repeated over a later block of rows heads that block; two in one header are ambiguous
     block = [h for h in chains if not any(h.line < i < nearest for i in rows_between)]
+    alone = [h for h in block if not h.stacked and not _in_stack(region, h)]
+    if len(block) > 1 and len(alone) == 1:
+        return alone[0]  # the other is a stacked fraction's numerator or denominator ('n' of 'n+' over 'n')
     if len(block) > 1:
         shown = ", ".join(f"'{region.lines[h.line].text[:40]}'" for h in block[:4])
         return NotCrossed(f"{len(block)} headers '{column}' are printed above the row ({shown})")
     return block[0]
+
+
+def _middle_y(word: Word) -> float:
+    return (word.top + word.bottom) / 2
+
+
+def _header_words(region: Region, near: int) -> list[tuple[int, Word]]:
+    """The words of the header lines within three lines of line ``near`` (a fraction's numerator, its bar's
+    denominator and a header centred beside them are three lines to one extractor, one line to another)."""
+    return [(i, w) for i in range(max(0, near - 3), min(len(region.lines), near + 4))
+            if not _numbers_line(region.lines[i]) for w in region.lines[i].words]
+
+
+def _stacked_on(word: Word, other: Word) -> bool:
+    """Whether ``other`` is set right over or under ``word`` as in a fraction: across it and no wider than it by
+    much more than its own width (a spanning header over it is wider), its middle a part of a line's height to two
+    heights away (a header on the line above is farther, a word of the same line nearer)."""
+    reach = word.x1 - word.x0 + CELL_GAP
+    if not (other.x0 < word.x1 and word.x0 < other.x1 and word.x0 - reach <= other.x0 and other.x1 <= word.x1 + reach):
+        return False
+    height = max(word.bottom - word.top, other.bottom - other.top)
+    return STACKED * height < abs(_middle_y(other) - _middle_y(word)) < 2 * height
+
+
+#: Points per point of height: a word set this much higher or lower than another across it is stacked on it
+#: (a superscript on the same line is raised less than this share of the taller word's height).
+STACKED = 0.25
+
+
+def _in_stack(region: Region, header: _Header) -> bool:
+    """Whether a header's words are one half of a stacked fraction ('n' of 'n+' over 'n'): a header word is set
+    right over or under one of them."""
+    line = region.lines[header.line]
+    own = [w for w in line.words if header.x0 <= w.x0 and w.x1 <= header.x1]
+    return any(_stacked_on(word, other) for word in own for _, other in _header_words(region, header.line)
+               if other not in own)
+
+
+def _fractions(region: Region, index: int, text: str) -> list[_Header]:
+    """Where line ``index`` prints ``text`` as a fraction, its numerator set over a bar and its denominator
+    (``\\frac{n^+}{n}``, which a record writes 'n+/n'): the denominator's word on this line, the numerator's words
+    right over it (on this line or one above it, as the extractor groups them)."""
+    numerator, _, denominator = text.partition("/")
+    if not numerator.strip() or not denominator.strip():
+        return []
+    found = []
+    near = _header_words(region, index)
+    for under in region.lines[index].words:
+        if _key(under.text) != _key(denominator):
+            continue
+        over = sorted(((i, w) for i, w in near if w is not under and _stacked_on(under, w)
+                       and _middle_y(w) < _middle_y(under)), key=lambda iw: iw[1].x0)
+        if not over or _key("".join(w.text for _, w in over)) != _key(numerator):
+            continue
+        words = [under, *(w for _, w in over)]
+        x0, x1 = min(w.x0 for w in words), max(w.x1 for w in words)
+        left = [w.x1 for _, w in near if w.x1 <= x0]
+        right = [w.x0 for _, w in near if w.x0 >= x1]
+        found.append(_Header(index, x0, x1, (max(left) + x0) / 2 if left else float("-inf"),
+                             (x1 + min(right)) / 2 if right else float("inf"),
+                             stacked=min(i for i, _ in over) < index))
+    return found
+
+
+def _a_rows_label(region: Region, header: _Header) -> bool:
+    """Whether words read as a header are a row's label: before the first number of a line of numbers (a table
+    whose columns and rows are named alike, 'CM' over a column and beside a row, reads the row's as no header)."""
+    line = region.lines[header.line]
+    first = next((w for w in line.words if is_value(w)), None)
+    return _data(line) and first is not None and header.x1 <= first.x0
 
 
 def _data(line: Line) -> bool:
@@ -483,7 +738,7 @@ def _under_levels(region: Region, lower: _Header, uppers: tuple[str, ...]) -> bo
     top = lower.line - 1 if lower.stacked else lower.line
     for index in range(top):
         for upper in _printed(region, index, uppers[-1]):
-            if upper.lo <= lower.x0 and lower.x1 <= upper.hi and _under_levels(region, upper, uppers[:-1]):
+            if upper.lo <= (lower.x0 + lower.x1) / 2 <= upper.hi and _under_levels(region, upper, uppers[:-1]):
                 return True
     return False
 
@@ -493,6 +748,8 @@ def _printed(region: Region, index: int, text: str) -> list[_Header]:
     the other ('Number of queries' over '(Speakers)')."""
     line = region.lines[index]
     found = [_spanned(line, index, start, end) for start, end in _runs(line, text)]
+    if "/" in text:
+        found += _fractions(region, index, text)
     words = text.split()
     if index == 0 or len(words) < 2:
         return found
@@ -527,11 +784,43 @@ def _under(words: list[Word], header: _Header) -> list[Word] | NotCrossed:
     if not under:
         return NotCrossed("where the row prints nothing")
     cells = _cells(words)
-    hit = [cell for cell in cells if any(w in under for w in cell)]
+    hit = [cell for cell in cells if any(w.x0 < u.x1 and u.x0 < w.x1 for w in cell for u in under)]  # '45 000' is
+    # one word of a cell once its thousands are joined
     if len(hit) > 1:
         shown = ", ".join(f"'{' '.join(w.text for w in c)}'" for c in hit)
         return NotCrossed(f"where the row prints {len(hit)} cells ({shown})")
+    at = cells.index(hit[0])
+    for left, right in [(cells[i], cells[i + 1]) for i in (at - 1, at) if 0 <= i < len(cells) - 1]:
+        if _digit_gap(left[-1], right[0]):
+            return NotCrossed(f"where the row prints '{' '.join(w.text for w in left)}' and "
+                              f"'{' '.join(w.text for w in right)}' close together: one number in digit groups or "
+                              "two cells cannot be told apart")
     return hit[0]
+
+
+def _digit_gap(left: Word, right: Word) -> bool:
+    """Whether two cells might be one number's digit groups ('151' '097') set apart wider than ``_digit_groups``
+    joins: closer than a gap between label columns, a group of three digits after a number of one to three."""
+    return bool(right.x0 - left.x1 < LABEL_GAP and _GROUP.match(right.text) and _GROUPED.match(left.text))
+
+
+def _digit_groups(words: tuple[Word, ...]) -> tuple[Word, ...]:
+    """A row's words with a number's thousands joined where set apart by less than a gap between cells: one
+    extractor's tight glyph boxes widen a thin space ('45 000') past ``THIN_SPACE``, and a header over the lead
+    group only would read '45'."""
+    out: list[Word] = []
+    for word in _thousands(words):
+        last = out[-1] if out else None
+        if (last is not None and _GROUP.match(word.text) and word.x0 - last.x1 <= CELL_GAP
+                and _GROUPED.match(last.text)):
+            out[-1] = Word(f"{last.text} {word.text}", last.x0, min(last.top, word.top), word.x1,
+                           max(last.bottom, word.bottom), last.bold and word.bold)
+        else:
+            out.append(word)
+    return tuple(out)
+
+
+_GROUPED = re.compile(rf"^{SIGN}?\d{{1,3}}(?: \d{{3}})*$")
 
 
 def _cells(words: list[Word]) -> list[list[Word]]:
@@ -540,7 +829,7 @@ def _cells(words: list[Word]) -> list[list[Word]]:
     the number before it ('4.00 (0.000)'); but a number after a cell's number (and no '±' or '·' between)
     starts a cell of its own, however close ('0.779±.02 0.362±.01' set tight)."""
     cells: list[list[Word]] = []
-    for word in _thousands(tuple(words)):
+    for word in _digit_groups(tuple(words)):
         last = cells[-1] if cells else None
         if last is None:
             cells.append([word])

@@ -1113,11 +1113,22 @@ def levels_of(name: str) -> tuple[str, ...]:
 _SCRIPT_MARKUP = str.maketrans("", "", "_^{}")
 
 
+#: Math fonts' glyphs that print as a letter or sign a curator types otherwise, and that NFKC keeps apart: the
+#: increment sign for a capital delta ('∆Acc' for 'ΔAcc'), the asterisk operator for an asterisk ('∆∗').
+_LOOKALIKES = str.maketrans({"\u2206": "\u0394", "\u2217": "*"})
+
+
+def plain_glyphs(text: str) -> str:
+    """``text`` with math fonts' look-alike glyphs as a curator types them (``_LOOKALIKES``)."""
+    return text.translate(_LOOKALIKES)
+
+
 def _same(a: str, b: str) -> bool:
-    """Whether two names are one printed name: compared squeezed, without trailing marks, in any case, and with a
-    sub- or superscript typed as markup ('M_N') the same as printed ('MN')."""
-    return (squeezed(a).rstrip(MARKS).lower().translate(_SCRIPT_MARKUP)
-            == squeezed(b).rstrip(MARKS).lower().translate(_SCRIPT_MARKUP))
+    """Whether two names are one printed name: compared squeezed, without trailing marks, in any case, with a
+    sub- or superscript typed as markup ('M_N') the same as printed ('MN'), and a math font's look-alike glyph
+    the same as the letter typed ('∆' and 'Δ')."""
+    return (plain_glyphs(squeezed(a)).rstrip(MARKS).lower().translate(_SCRIPT_MARKUP)
+            == plain_glyphs(squeezed(b)).rstrip(MARKS).lower().translate(_SCRIPT_MARKUP))
 
 
 def matches(levels: tuple[str, ...], wanted: str) -> bool:

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 import atexit
+import functools
+import itertools
 import json
+import operator
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -18,6 +23,8 @@ os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="registry-tests-cache-")
 # And its key ($XDG_STATE_HOME/registry/cache.key), never the user's.
 os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="registry-tests-state-")
 
+import click
+import click.testing
 import pytest
 from typer.testing import CliRunner
 
@@ -35,12 +42,16 @@ CONFIG_33 = "saadat-fellay-20261015-config-nt-2-5b-training-flashattention-check
 SOURCE = "saadat-fellay-20261015-source-optimizing-genomic-language-models"
 
 
+def copy_of_records(target: Path) -> Path:
+    """A writable copy of the bundled records at ``target``."""
+    shutil.copytree(BUNDLED_RECORDS, target)
+    return target
+
+
 @pytest.fixture
 def records_dir(tmp_path: Path) -> Path:
     """A writable copy of the bundled records, so a test can add or break files freely."""
-    target = tmp_path / "records"
-    shutil.copytree(BUNDLED_RECORDS, target)
-    return target
+    return copy_of_records(tmp_path / "records")
 
 
 #: The fixture paper's source, its Table 1 as an import table (examples/), and the registry's demo of importing it.
@@ -62,15 +73,40 @@ def runner() -> CliRunner:
     return CliRunner()
 
 
-@pytest.fixture
-def cli(runner: CliRunner):  # type: ignore[no-untyped-def]
-    """Run the registry CLI: cli('validate', '--records', path) -> Result (exit_code, output)."""
+@functools.cache
+def registry_command() -> click.Command:
+    """The registry CLI as the Click command Typer makes of it, made once per test process.
+
+    Typer's ``CliRunner.invoke`` makes it again for every call (about 7 ms of the CLI's tens of commands);
+    a command run by the console script makes it once too."""
+    import typer.main
+
     from registry.cli import app
 
-    def invoke(*args: str):  # type: ignore[no-untyped-def]
-        return runner.invoke(app, [str(a) for a in args])
+    return typer.main.get_command(app)
 
-    return invoke
+
+def invoke(*args: object, command: click.Command | None = None):  # type: ignore[no-untyped-def]
+    """Run the registry CLI in this process: invoke('validate', '--records', path) -> Result (exit_code, output).
+
+    Click's runner, given the command made once: Typer's runs the same code after making the command again.
+    Module- and session-scoped fixtures call this directly, as they cannot take the function-scoped ``cli``."""
+    return click.testing.CliRunner().invoke(command or registry_command(), [str(a) for a in args])
+
+
+@pytest.fixture
+def cli(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    """Run the registry CLI: cli('validate', '--records', path) -> Result (exit_code, output).
+
+    A test that patches (``monkeypatch``) may patch what the command is made of (the options of 'registry new
+    KIND' come from registry/generated/kindoptions.json): it gets the command made afresh, as Typer's runner makes it."""
+    if "monkeypatch" not in request.fixturenames:
+        return invoke
+    import typer.main
+
+    from registry.cli import app
+
+    return lambda *args: invoke(*args, command=typer.main.get_command(app))
 
 
 def modules_imported_by(commands: list[list[str]], watched: tuple[str, ...]) -> list[str]:
@@ -102,3 +138,54 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     from registry.generated import kindoptions
 
     kindoptions.written()
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Leave a test module unimported when its module-wide markers put every test of it outside ``-m``.
+
+    Such a module's tests would all be deselected after collection; importing it anyway (torch and
+    transformers, a browser driver, a database client) costs each ``make test-fast`` worker seconds for nothing.
+    """
+    expression = config.getoption("markexpr", "") or ""
+    if collection_path.suffix != ".py" or not collection_path.name.startswith("test_") or not expression:
+        return None
+    marks = module_marks(collection_path)
+    return True if marks and not can_select(expression, marks) else None
+
+
+def module_marks(path: Path) -> set[str]:
+    """The markers a module's ``pytestmark = pytest.mark.X`` (or a list of them) gives all its tests, read unrun."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return set()
+    marks: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets):
+            values = node.value.elts if isinstance(node.value, (ast.List, ast.Tuple)) else [node.value]
+            for value in values:
+                mark = value.func if isinstance(value, ast.Call) else value
+                if (isinstance(mark, ast.Attribute) and isinstance(mark.value, ast.Attribute)
+                        and mark.value.attr == "mark"):
+                    marks.add(mark.attr)
+    return marks
+
+
+def can_select(expression: str, marks: set[str]) -> bool:
+    """Whether ``-m expression`` selects some test that carries ``marks`` (whatever other markers it has)."""
+    try:
+        from _pytest.mark.expression import Expression
+
+        compiled = Expression.compile(expression)
+    except (ImportError, AttributeError, SyntaxError, ValueError, pytest.UsageError):
+        return True
+    if "=" in expression:  # a marker's keyword arguments: not decided here
+        return True
+    others = sorted(set(re.findall(r"[^\s()]+", expression)) - {"and", "or", "not"} - marks)
+    if len(others) > 12:
+        return True
+    for values in itertools.product((False, True), repeat=len(others)):
+        carried = marks | {name for name, value in zip(others, values, strict=True) if value}
+        if compiled.evaluate(functools.partial(operator.contains, carried)):
+            return True
+    return False

@@ -37,6 +37,7 @@ def kill_while_writing(target: Path, seconds: float = 30) -> subprocess.Popen[by
     return process
 
 
+@pytest.mark.sandbox
 def test_a_killed_writers_temporary_is_removed_by_the_next_write(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "records" / "x.yaml"
@@ -54,6 +55,7 @@ def test_a_killed_writers_temporary_is_removed_by_the_next_write(tmp_path: Path,
     assert sorted(p.name for p in target.parent.iterdir()) == ["y.yaml", "z.yaml"]
 
 
+@pytest.mark.sandbox
 def test_a_running_writers_temporary_is_left_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(atomic, "STALE_AFTER_S", 0.0)
     process = kill_while_writing(tmp_path / "registry.db")

@@ -252,12 +252,64 @@ def test_a_repeated_label_is_read_by_its_number_only_where_printed_per_row() -> 
                  _line(140, ("AF", 100), ("1.000", 200), ("0.52", 260)))
     assert _cell(read_crossing(page, "Table 1", "AF #2", "Acc")) == "1.000"
     assert isinstance(read_crossing(page, "Table 1", "AF #3", "Acc"), NotCrossed)
-    beside = _page(CAPTION, HEADER,  # 'AF' set once beside two lines of numbers: which is #1 is not read
+    beside = _page(CAPTION, HEADER,  # 'AF' set once beside two lines of numbers: the record must say which
                    _line(128, ("0.990", 200), ("0.50", 260)),
                    _line(134, ("AF", 100)),
                    _line(137, ("1.000", 200), ("0.52", 260)))
-    read = read_crossing(beside, "Table 1", "AF #1", "Acc")
+    read = read_crossing(beside, "Table 1", "AF", "Acc")
     assert isinstance(read, NotCrossed) and "beside more than one line" in read
+
+
+def test_a_label_centred_beside_its_lines_names_each_by_its_number() -> None:
+    # \multirow{2}{*}{AF}: the label set once, centred on its two lines (the extractors join it to one of them);
+    # '#N' counts its lines from the top, and a line nearer the next label is that one's
+    page = _page(CAPTION, HEADER,
+                 _line(128, ("0.990", 200), ("0.50", 260)),
+                 _line(134, ("AF", 100)),
+                 _line(137, ("1.000", 200), ("0.52", 260)),
+                 _line(152, ("0.994", 200), ("0.54", 260)),
+                 _line(158, ("AM", 100)),
+                 _line(161, ("1.001", 200), ("0.56", 260)))
+    assert _cell(read_crossing(page, "Table 1", "AF #1", "Acc")) == "0.990"
+    assert _cell(read_crossing(page, "Table 1", "AF #2", "F1")) == "0.52"
+    assert _cell(read_crossing(page, "Table 1", "AM #1", "Acc")) == "0.994"
+    assert _cell(read_crossing(page, "Table 1", "AM #2", "Acc")) == "1.001"
+    third = read_crossing(page, "Table 1", "AF #3", "Acc")
+    assert isinstance(third, NotCrossed) and "names 2 row(s)" in third
+
+
+def test_a_label_set_at_the_first_of_its_lines_is_not_counted() -> None:
+    # top-aligned: the label's middle is its own line's, not the middle of the lines beside it, so whether the
+    # lines below are its rows or the next label's is not read
+    page = _page(CAPTION, HEADER,
+                 _line(128, ("AF", 100), ("0.990", 200), ("0.50", 260)),
+                 _line(137, ("1.000", 200), ("0.52", 260)),
+                 _line(146, ("1.002", 200), ("0.53", 260)))
+    read = read_crossing(page, "Table 1", "AF #2", "Acc")
+    assert isinstance(read, NotCrossed) and "not centred on them" in read
+
+
+def test_sub_tables_side_by_side_with_numbers_for_row_labels() -> None:
+    # four sub-tables set side by side, each with a stub of numbers under 'λ' and its group over it ('N = 2000');
+    # a second block of them under another group below: the label read is the one nearest before the column,
+    # and the group the one over the stub of the row's own block
+    def block(top: float, n: str, values: list[tuple[str, str]]) -> list[list[Word]]:
+        head = [(w, x + dx) for x, s in ((100, "0.8"), (300, "0.9")) for w, dx in (("N", 0), ("=", 8), (n, 16),
+                                                                                    ("\u03c3", 60), ("=", 68), (s, 76))]
+        return [_line(top, *head),
+                _line(top + 12, ("\u03bb", 100), ("L\u221e", 160), ("error", 178), ("\u03bb", 300),
+                      ("L\u221e", 360), ("error", 378)),
+                *[_line(top + 24 + 10 * i, (label, 100), (a, 160), (label, 300), (b, 360))
+                  for i, (label, (a, b)) in enumerate(zip(("100", "10"), values, strict=True))]]
+
+    page = _page(CAPTION, *block(115, "2000", [("2.6e-3", "3.3e-3"), ("4.0e-4", "6.4e-4")]),
+                 *block(175, "4000", [("8.3e-4", "1.2e-3"), ("1.3e-4", "2.6e-4")]))
+    assert _cell(read_crossing(page, "Table 1", "N = 2000 / 100", "\u03c3 = 0.8 / L\u221e error")) == "2.6e-3"
+    assert _cell(read_crossing(page, "Table 1", "N = 2000 / 10", "\u03c3 = 0.9 / L\u221e error")) == "6.4e-4"
+    assert _cell(read_crossing(page, "Table 1", "N = 4000 / 100", "\u03c3 = 0.9 / L\u221e error")) == "1.2e-3"
+    assert _cell(read_crossing(page, "Table 1", "N = 4000 / 10", "\u03c3 = 0.8 / L\u221e error")) == "1.3e-4"
+    other = read_crossing(page, "Table 1", "N = 8000 / 10", "\u03c3 = 0.8 / L\u221e error")
+    assert isinstance(other, NotCrossed) and "not under the group 'N = 8000'" in other
 
 
 # -- through the review's cell check ---------------------------------------------------------------------
@@ -338,6 +390,7 @@ REAL = [
 ]
 
 
+@pytest.mark.pdf
 @corpus
 @pytest.mark.parametrize(("slug", "table", "page"), REAL)
 def test_every_gold_cell_the_grid_leaves_unread_is_read_where_the_two_cross(slug: str, table: str,
@@ -359,6 +412,7 @@ def test_every_gold_cell_the_grid_leaves_unread_is_read_where_the_two_cross(slug
     assert crossed > 0  # one extractor's grid leaves these cells unread
 
 
+@pytest.mark.pdf
 @corpus
 def test_on_a_real_page_a_neighbours_value_fails_and_the_wrong_table_or_page_is_not_read() -> None:
     slug, table, page = "koyama-green-2024", "Table 4", 8
@@ -375,3 +429,92 @@ def test_on_a_real_page_a_neighbours_value_fails_and_the_wrong_table_or_page_is_
         assert check_both(wrong, readings).outcome == CANNOT_CHECK
     pm = check_both(CellUncertainty("t", "uncertainty", page, table, row, column, "\u00b1 0.1", False), readings)
     assert pm.outcome == FAIL and "no \u00b1 value" in pm.second.detail  # type: ignore[union-attr]
+
+
+def _fraction_page(stacked: list[Word], *row: Word) -> PageWords:
+    header = [Word("Model", 100, 115, 130, 123), Word("Train", 205, 115, 235, 123)]
+    return PageWords(1, 600.0, 800.0, (*CAPTION, *header, *stacked, Word("Ours", 100, 155, 120, 163), *row))
+
+
+def test_a_fraction_in_a_header_is_read_as_its_numerator_over_its_denominator() -> None:
+    # '\frac{n^+}{n}' beside a count headed 'n', both under 'Train': one extractor gives the numerator, the count's
+    # header (centred on both) and the denominator three lines, the other one line of four words
+    row = (Word("45", 190, 155, 200, 163), Word("000", 204, 155, 219, 163), Word("11.3%", 238, 155, 262, 163))
+    three_lines = [Word("n+", 246, 130, 254, 135.5), Word("n", 196, 134, 201, 139), Word("n", 248, 138.8, 252, 142.6)]
+    one_line = [Word("n", 244, 127.8, 249, 136.3), Word("+", 249, 130.5, 252.5, 137.2),
+                Word("n", 195, 130.8, 201, 142.1), Word("n", 246.5, 136.4, 251, 145)]
+    for stacked in (three_lines, one_line):
+        page = _fraction_page(stacked, *row)
+        assert _cell(read_crossing(page, "Table 1", "Ours", "Train / n+/n")) == "11.3%"
+        assert _cell(read_crossing(page, "Table 1", "Ours", "Train / n")) == "45 000"  # the count's: digit groups
+        assert isinstance(read_crossing(page, "Table 1", "Ours", "Train / n/n+"), NotCrossed)
+
+
+def test_digit_groups_set_apart_as_wide_as_two_cells_are_not_read() -> None:
+    # '151 097' whose groups one extractor sets 4.8 points apart: one number or two cells is not told apart
+    stacked = [Word("n", 196, 134, 201, 139)]
+    page = _fraction_page(stacked, Word("151", 180, 155, 195, 163), Word("097", 199.8, 155, 215, 163))
+    read = read_crossing(page, "Table 1", "Ours", "Train / n")
+    assert isinstance(read, NotCrossed) and "'151' and '097' close together" in read
+
+
+def test_a_figure_set_close_under_a_table_belongs_to_its_own_caption() -> None:
+    # a table* over a figure whose labels are set close under the table's last row: the block under the table's
+    # caption runs up to the figure's caption, but its rows are set farther from it than from their own caption
+    page = _page(CAPTION, HEADER, *ROWS,
+                 _line(154, ("All", 100), ("A", 160), ("B", 220)),
+                 _text(164, "Figure", "3:", "Crops", "of", "faces", "(a", "fixture", "typeset", "for", "the", "tests)."))
+    assert _cell(read_crossing(page, "Table 1", "Ours", "F1")) == "0.52"
+    assert [len(r.lines) for r in table_regions(page, "Table 1")] == [3]  # the figure's labels left out
+
+
+def test_a_spanning_header_stands_over_the_columns_centred_under_it() -> None:
+    # 'Subgroups' is wider than the share of the line 'Number of' spans, but centred under it
+    page = _page(CAPTION,
+                 _line(115, ("Database", 100), ("Number", 200), ("of", 240), ("Balanced", 320)),
+                 _line(127, ("Name", 100), ("Faces", 190), ("IDs", 225), ("Subgroups", 245), ("ID", 325)),
+                 _line(140, ("Ours", 100), ("10", 192), ("600", 225), ("6", 265), ("3", 326)))
+    assert _cell(read_crossing(page, "Table 1", "Ours", "Number of / Subgroups")) == "6"
+    assert _cell(read_crossing(page, "Table 1", "Ours", "Balanced / ID")) == "3"
+    assert isinstance(read_crossing(page, "Table 1", "Ours", "Balanced / Subgroups"), NotCrossed)
+
+
+def test_a_turned_group_label_names_the_rows_beside_it() -> None:
+    # \multirow{2}{*}{\rotatebox{90}{Human}} left of the row labels: the rows its words are set beside are in its
+    # group; a row under it (a summary row) is not
+    turned = Word("Human", 90, 125, 97, 152, rotated=True)
+    page = _page(CAPTION, HEADER,
+                 _line(128, ("CF", 100), ("52.9", 200), ("0.50", 260)),
+                 _line(140, ("CM", 100), ("45.6", 200), ("0.52", 260)),
+                 _line(160, ("Avg", 100), ("49.2", 200), ("0.51", 260)), [turned])
+    assert _cell(read_crossing(page, "Table 1", "Human / CM", "Acc")) == "45.6"
+    assert _cell(read_crossing(page, "Table 1", "Human / CF", "F1")) == "0.50"
+    below = read_crossing(page, "Table 1", "Human / Avg", "Acc")
+    assert isinstance(below, NotCrossed) and "not under the group 'Human'" in below
+
+
+def test_a_row_label_named_as_a_column_is_no_header() -> None:
+    # a table of subgroups against subgroups: the label 'CM' of the row above is not the column 'CM''s header
+    page = _page(CAPTION,
+                 _line(115, ("Acc", 100), ("CF", 200), ("CM", 260)),
+                 _line(128, ("CF", 100), ("52.9", 200), ("48.0", 260)),
+                 _line(140, ("CM", 100), ("45.6", 200), ("50.4", 260)),
+                 _line(152, ("WF", 100), ("44.7", 200), ("43.8", 260)))
+    assert _cell(read_crossing(page, "Table 1", "WF", "CM")) == "43.8"
+    assert _cell(read_crossing(page, "Table 1", "CM", "CF")) == "45.6"
+
+
+def test_a_text_cell_wider_than_its_header_is_no_label() -> None:
+    # 'CASIA VGG &VGG2' under 'Source', wider than it: a cell between the row's label and the column, not the label
+    # of a table set beside
+    page = _page(CAPTION,
+                 _line(115, ("Name", 100), ("Source", 180), ("Faces", 300)),
+                 _line(128, ("Demog", 100), ("CASIA", 150), ("VGG", 178), ("&VGG2", 196), ("10,800", 300)))
+    assert _cell(read_crossing(page, "Table 1", "Demog", "Faces")) == "10,800"
+
+
+def test_a_math_fonts_look_alike_glyph_is_the_letter_typed() -> None:
+    # the page prints '∆Acc' (U+2206, the increment sign) where the curator types 'ΔAcc' (U+0394, delta)
+    page = _page(CAPTION, _line(115, ("Model", 100), ("\u2206Acc", 200)), _line(128, ("Ours", 100), ("2.1", 200)))
+    assert _cell(read_crossing(page, "Table 1", "Ours", "\u0394Acc")) == "2.1"
+    assert isinstance(read_crossing(page, "Table 1", "Ours", "\u0394F1"), NotCrossed)

@@ -69,6 +69,7 @@ def import_until_killed(records: Path, step: str, stop_at: int) -> None:
             child.wait()
 
 
+@pytest.mark.sandbox
 def test_a_kill_while_staging_leaves_the_registry_as_it_was(demo: Path, cli) -> None:  # type: ignore[no-untyped-def]
     before = records_tree(demo)
     import_until_killed(demo, "_write_staged", 10)
@@ -81,6 +82,7 @@ def test_a_kill_while_staging_leaves_the_registry_as_it_was(demo: Path, cli) -> 
     assert cli("recover", "--records", demo).exit_code == 0 and not (demo / STAGING).exists()
 
 
+@pytest.mark.sandbox
 def test_a_kill_while_placing_is_reported_and_undone(demo: Path, cli) -> None:  # type: ignore[no-untyped-def]
     before = records_tree(demo)
     files_before = every_file(demo)
@@ -100,6 +102,7 @@ def test_a_kill_while_placing_is_reported_and_undone(demo: Path, cli) -> None:  
     assert cli("validate", "--records", demo).exit_code == 0
 
 
+@pytest.mark.sandbox
 def test_the_next_import_undoes_a_killed_one_then_writes_its_own(demo: Path, cli) -> None:  # type: ignore[no-untyped-def]
     import_until_killed(demo, "_link_new", 20)
     result = cli("import", TABLE, "--source", SOURCE, "--records", demo)

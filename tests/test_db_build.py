@@ -324,6 +324,7 @@ def test_a_build_that_fails_part_way_leaves_the_previous_database(  # type: igno
     assert sorted(p.name for p in built.parent.iterdir() if p.name.startswith(".registry.db")) == []
 
 
+@pytest.mark.sandbox
 def test_a_build_killed_part_way_leaves_the_previous_database(built: Path, records_dir: Path) -> None:
     before = content(built)
     add_reproduction(records_dir)

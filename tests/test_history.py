@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 
 from registry.status.versions import Status, current_of, history_rows, status_of, versions
 from registry.validate.runner import validate
-from tests.conftest import RESULT_11, RESULT_33, SOURCE
+from tests.conftest import RESULT_11, RESULT_33, SOURCE, copy_of_records, invoke
 from tests.test_db_postgres import pg_url  # noqa: F401 - the fixture
 
 TODAY = dt.datetime.now(dt.UTC).strftime("%Y%m%d")
@@ -24,13 +25,26 @@ def correct(cli, records: Path, record_id: str, value: str, *extra: str):  # typ
                "--curator", "A. Curator", "--records", records, *extra)
 
 
-@pytest.fixture
-def corrected(cli, records_dir: Path) -> Path:  # type: ignore[no-untyped-def]
-    """The bundled records with the 33.88 GB result corrected to 33.89 and the 11.49 GB one retracted."""
-    assert correct(cli, records_dir, RESULT_33, "33.89").exit_code == 0
+def correct_and_retract(cli, records: Path) -> Path:  # type: ignore[no-untyped-def]
+    """``records`` with the 33.88 GB result corrected to 33.89 and the 11.49 GB one retracted."""
+    assert correct(cli, records, RESULT_33, "33.89").exit_code == 0
     retracted = cli("retract", RESULT_11, "--reason", "a test: the value is another stage's", "--curator", "A. Curator",
-                    "--records", records_dir)
+                    "--records", records)
     assert retracted.exit_code == 0, retracted.output
+    return records
+
+
+@pytest.fixture(scope="session")
+def corrected_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``corrected`` made once per test run; each test gets its own copy, so it may edit it."""
+    return correct_and_retract(invoke, copy_of_records(tmp_path_factory.mktemp("corrected-template") / "records"))
+
+
+@pytest.fixture
+def corrected(records_dir: Path, corrected_template: Path) -> Path:
+    """The bundled records with the 33.88 GB result corrected to 33.89 and the 11.49 GB one retracted."""
+    shutil.rmtree(records_dir)
+    shutil.copytree(corrected_template, records_dir, symlinks=True)
     return records_dir
 
 

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.conftest import CONFIG_33, RESULT_11, RESULT_33
+from tests.conftest import CONFIG_33, RESULT_11, RESULT_33, copy_of_records, invoke
 from tests.test_export import HUB_IDS, SCHEMA
-from tests.test_history import NEW_33, TODAY, corrected  # noqa: F401 - the fixture
+from tests.test_history import NEW_33, TODAY, correct_and_retract
 
 CONFIG_11 = CONFIG_33 + "-zero2"
 FAMILY = "saadat-fellay-20261015-family-nucleotide-transformer"
@@ -37,10 +37,17 @@ def between(text: str, start: str, end: str) -> str:
     return text[text.index(start):text.index(end, text.index(start))]
 
 
-@pytest.fixture
-def site(cli, corrected: Path, tmp_path: Path) -> Path:  # type: ignore[no-untyped-def]  # noqa: F811
-    out = tmp_path / "site"
-    built = cli("site", "build", "--records", corrected, "--out", out)
+@pytest.fixture(scope="module")
+def corrected(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``tests.test_history.corrected``, made once for the module: every test here only reads it."""
+    return correct_and_retract(invoke, copy_of_records(tmp_path_factory.mktemp("corrected") / "records"))
+
+
+@pytest.fixture(scope="module")
+def site(corrected: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site of ``corrected``, built once for the module (the tests only read its pages)."""
+    out = tmp_path_factory.mktemp("site") / "site"
+    built = invoke("site", "build", "--records", corrected, "--out", out)
     assert built.exit_code == 0, built.output
     return out
 

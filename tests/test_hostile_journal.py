@@ -209,6 +209,7 @@ def hostile_journal(draw: st.DrawFn, secret: Path, record: str, digests: list[st
     return json.dumps(journal).encode()
 
 
+@pytest.mark.slow
 def test_no_journal_touches_a_file_outside_the_records_folder(demo: Path, tmp_path: Path) -> None:
     """Seeded fuzz: whatever the journal, recovery acts inside the records folder or refuses with a located message."""
     from registry.errors import RegistryError

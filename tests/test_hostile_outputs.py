@@ -97,6 +97,7 @@ def test_out_a_fifo_gets_a_message(cli, records_dir: Path, tmp_path: Path, write
     assert out.exists() and not out.is_dir()
 
 
+@pytest.mark.sandbox
 def test_leftovers_of_killed_runs_are_removed_but_not_a_live_runs(cli, records_dir: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "site"
     dead = [tmp_path / ".site.a1b2.tmp", tmp_path / ".site.c3d4.old"]
@@ -161,6 +162,7 @@ def gone(pid: int) -> bool:
     return False
 
 
+@pytest.mark.sandbox
 @pytest.mark.parametrize(("sent", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_a_signal_to_the_build_stops_its_workers_without_a_traceback(records_dir: Path, tmp_path: Path,
                                                                      sent: int, status: int) -> None:
@@ -173,6 +175,7 @@ def test_a_signal_to_the_build_stops_its_workers_without_a_traceback(records_dir
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".site.")], "no hidden folder is left"
 
 
+@pytest.mark.sandbox
 def test_a_killed_build_leaves_debris_the_next_build_removes(cli, records_dir: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     child, workers = started_build(records_dir, tmp_path)
     child.kill()

@@ -205,6 +205,7 @@ def _check(cell: dict[str, str], subtable: str, row: str) -> str:
     return check_both(claim, _readings()).outcome
 
 
+@pytest.mark.pdf
 @corpus
 def test_on_kula_every_subtable_cell_passes_in_its_subtable_and_the_other_fails_unless_it_prints_the_same() -> None:
     gold = _gold()
@@ -228,6 +229,7 @@ def test_on_kula_every_subtable_cell_passes_in_its_subtable_and_the_other_fails_
     assert crossed >= 12  # Table 3's rows '2', '4', '6', '8' are printed in both sub-tables
 
 
+@pytest.mark.pdf
 @corpus
 def test_on_kula_a_wrong_mark_is_cannot_check_naming_the_subtables_read() -> None:
     claim = TableCell("t", "table cell", 4, "Table 3", "2", "Movielens 10M", "0.0882", subtable="(c)")

@@ -57,6 +57,7 @@ def _cell(row: str, column: str, value: str, table: str = "Table 1", page: int =
 # -- the verdicts of one claim --------------------------------------------------------------------
 
 
+@pytest.mark.pdf
 def test_a_row_the_table_does_not_print_cannot_be_checked_naming_the_rows_and_columns_read(
         readings: Readings) -> None:
     assertion = check_both(_cell("NT 9B", "Histone marks / H3K4me3", "0.702"), readings)
@@ -66,18 +67,21 @@ def test_a_row_the_table_does_not_print_cannot_be_checked_naming_the_rows_and_co
     assert " rows (" in assertion.detail and " columns (" in assertion.detail
 
 
+@pytest.mark.pdf
 def test_a_column_the_table_does_not_print_cannot_be_checked(readings: Readings) -> None:
     assertion = check_both(_cell("NT 2.5B", "Histone marks / H9K9", "0.702"), readings)
     assert assertion.outcome == CANNOT_CHECK
     assert assertion.detail.startswith("no column 'Histone marks / H9K9' in Table 1 on page 2; read ")
 
 
+@pytest.mark.pdf
 def test_a_table_without_its_caption_on_the_page_cannot_be_checked_and_says_where_it_is(readings: Readings) -> None:
     assertion = check_both(_cell("NT 2.5B", "Histone marks / H3K4me3", "0.702", page=1), readings)
     assert assertion.outcome == CANNOT_CHECK
     assert assertion.detail.startswith("no caption of Table 1 on page 1") and "it is on page 2" in assertion.detail
 
 
+@pytest.mark.pdf
 def test_a_value_of_another_cell_fails_and_the_right_one_passes(readings: Readings) -> None:
     right = check_both(_cell("NT 2.5B", "Histone marks / H3K4me3", "0.702"), readings)
     assert right.outcome == PASS
@@ -100,6 +104,7 @@ class _ByExtractor(Claim):
                             verdict == PASS else "0.5 is not printed in Table 1 on page 1; row 'A', column 'B' has 0.6")
 
 
+@pytest.mark.pdf
 @pytest.mark.parametrize(("first", "second", "combined"), [
     (PASS, PASS, PASS),
     (PASS, CANNOT_CHECK, CANNOT_CHECK),  # a pass the other extractor cannot confirm is no pass
@@ -131,6 +136,7 @@ def test_an_assertion_keeps_its_verdict_through_plain_values() -> None:
 # -- every claim of an unreadable cell ------------------------------------------------------------
 
 
+@pytest.mark.pdf
 @needs_pdftotext
 def test_each_claim_of_an_unreadable_cell_is_one_cannot_check_line(tmp_path: Path, readings: Readings) -> None:
     registry, report = validate(_records(tmp_path, "unreadable-row"))
@@ -145,6 +151,7 @@ def test_each_claim_of_an_unreadable_cell_is_one_cannot_check_line(tmp_path: Pat
 # -- the command ----------------------------------------------------------------------------------
 
 
+@pytest.mark.pdf
 @needs_pdftotext
 def test_the_command_counts_cannot_check_apart_exits_3_and_points_to_the_table(tmp_path: Path) -> None:
     records = _records(tmp_path, "unreadable-row")
@@ -159,6 +166,7 @@ def test_the_command_counts_cannot_check_apart_exits_3_and_points_to_the_table(t
     assert out.endswith("4 of 12 assertions could not be checked: the records are not source checked by this PDF.")
 
 
+@pytest.mark.pdf
 @needs_pdftotext
 def test_write_files_no_review_over_a_claim_that_could_not_be_checked(tmp_path: Path) -> None:
     records = _records(tmp_path, "unreadable-row")
@@ -170,6 +178,7 @@ def test_write_files_no_review_over_a_claim_that_could_not_be_checked(tmp_path: 
     assert "not writing a review: 4 of 12 assertions could not be checked (" in out
 
 
+@pytest.mark.pdf
 @needs_pdftotext
 def test_format_json_counts_the_three_verdicts_apart(tmp_path: Path) -> None:
     records = _records(tmp_path, "unreadable-row")
@@ -182,6 +191,7 @@ def test_format_json_counts_the_three_verdicts_apart(tmp_path: Path) -> None:
     assert cell["outcome"] == CANNOT_CHECK and cell["unreadable"] is True
 
 
+@pytest.mark.pdf
 @needs_pdftotext
 def test_a_wrong_value_still_fails_with_exit_status_1(tmp_path: Path) -> None:
     records = _records(tmp_path, "wrong-row")

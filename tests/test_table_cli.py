@@ -33,6 +33,7 @@ def _sets(settings: tuple[str, ...]) -> list[str]:
     return [part for item in settings for part in ("--set", item)]
 
 
+@pytest.mark.pdf
 def test_table_shows_each_cell_as_the_review_reads_it(cli) -> None:  # type: ignore[no-untyped-def]
     result = cli("table", FIXTURE_PDF, "--page", "2", "--table", "Table 1")
     assert result.exit_code == 0, result.output
@@ -47,6 +48,7 @@ def test_table_shows_each_cell_as_the_review_reads_it(cli) -> None:  # type: ign
     assert "Table 3" not in out  # --table keeps to the one asked for
 
 
+@pytest.mark.pdf
 def test_without_a_label_every_table_on_the_page(cli) -> None:  # type: ignore[no-untyped-def]
     result = cli("table", FIXTURE_PDF, "--page", "2")
     assert result.exit_code == 0, result.output
@@ -54,6 +56,7 @@ def test_without_a_label_every_table_on_the_page(cli) -> None:  # type: ignore[n
         assert label in result.output
 
 
+@pytest.mark.pdf
 def test_json_gives_every_cell_with_both_readings(cli) -> None:  # type: ignore[no-untyped-def]
     result = cli("table", FIXTURE_PDF, "--page", "2", "--table", "Table 1", "--format", "json")
     assert result.exit_code == 0, result.output
@@ -67,6 +70,7 @@ def test_json_gives_every_cell_with_both_readings(cli) -> None:  # type: ignore[
     assert len(table["cells"]) == 12
 
 
+@pytest.mark.pdf
 def test_csv_imported_then_passes_review(cli, demo: Path) -> None:  # type: ignore[no-untyped-def]
     """The fixture's Table 1 straight from the PDF: imported, then every value checked by the review."""
     made = cli("table", FIXTURE_PDF, "--page", "2", "--table", "Table 1", "--format", "csv",
@@ -91,6 +95,7 @@ def test_csv_imported_then_passes_review(cli, demo: Path) -> None:  # type: igno
     assert len(cells) == 12 and all(a["passed"] for a in cells)
 
 
+@pytest.mark.pdf
 def test_csv_without_settings_leaves_required_columns_for_the_curator(cli, demo: Path) -> None:  # type: ignore[no-untyped-def]
     made = cli("table", FIXTURE_PDF, "--page", "2", "--table", "Table 1", "--format", "csv")
     assert made.exit_code == 0, made.output
@@ -126,6 +131,7 @@ retrieval_url: https://github.com/piotrmilos/mbrl_arXiv/raw/0c2d0c7f3726297a52e2
 """, encoding="utf-8")
 
 
+@pytest.mark.pdf
 @pytest.mark.skipif(not (KAISER / "paper.pdf").is_file(), reason=f"the corpus paper {KAISER} is absent")
 def test_corpus_table_imported_then_passes_review(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """Table 2 of a real ICML-style paper (counts of games, one column group per statistic): the values the CSV
@@ -152,6 +158,7 @@ def test_corpus_table_imported_then_passes_review(cli, tmp_path: Path) -> None: 
     assert sum(a["claim"] == "table cell" for a in report["assertions"]) == len(gold)
 
 
+@pytest.mark.pdf
 @pytest.mark.parametrize(("slug", "page", "label"), [
     ("kaiser-simple-2019", 8, "Table 2"),  # ICML two-column, caption below, a two-level header
     ("kula-mixture-2018", 3, "Table 1"),  # ACM two-column, thousands separators, small decimals, trailing zeros
@@ -173,6 +180,7 @@ def test_corpus_csv_carries_the_printed_values(cli, slug: str, page: int, label:
     assert got == gold
 
 
+@pytest.mark.pdf
 @pytest.mark.parametrize(("args", "message"), [
     (("table", "missing.pdf", "--page", "1"), "no file missing.pdf"),
     (("table", FIXTURE_PDF, "--page", "9"), "page 9 does not exist: "),
@@ -195,11 +203,13 @@ def test_bad_input_is_named(cli, args: tuple[str, ...], message: str) -> None:  
     assert "Traceback" not in result.output and "Hint:" in result.output
 
 
+@pytest.mark.pdf
 def test_a_label_not_on_the_page_names_those_that_are(cli) -> None:  # type: ignore[no-untyped-def]
     result = cli("table", FIXTURE_PDF, "--page", "2", "--table", "Table 9")
     assert "the tables found there are 'Table 1', 'Table 2', 'Table 3'" in result.output
 
 
+@pytest.mark.pdf
 def test_a_label_on_another_page_says_where(cli) -> None:  # type: ignore[no-untyped-def]
     result = cli("table", FIXTURE_PDF, "--page", "3", "--table", "Table 1")
     assert result.exit_code == 1 and "Table 1 is on page 2" in result.output
@@ -221,6 +231,7 @@ def test_a_damaged_pdf(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-
     assert "check that it opens in a PDF viewer" in result.output and "Traceback" not in result.output
 
 
+@pytest.mark.pdf
 def test_a_cell_that_cannot_be_read_points_to_the_table_command() -> None:
     from review.cells import TableCell
     from review.extract import read_pdf
@@ -231,6 +242,7 @@ def test_a_cell_that_cannot_be_read_points_to_the_table_command() -> None:
     assert "no row 'NT 9B' in Table 1 on page 2; read 3 rows ('NT 500M', 'NT 2.5B', 'HyenaDNA')" in assertion.detail
 
 
+@pytest.mark.pdf
 def test_the_review_of_a_cell_it_cannot_read_points_to_the_table_command(tmp_path: Path) -> None:
     """The command's report names the `registry table` line to run, with the PDF's path quoted for the shell."""
     import shutil

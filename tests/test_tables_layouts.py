@@ -55,6 +55,7 @@ def test_every_layout_has_its_source_pdf_and_gold() -> None:
         assert "test fixture" in (folder / "paper.tex").read_text(encoding="utf-8"), name
 
 
+@pytest.mark.pdf
 @pytest.mark.parametrize("name", FOLDERS)
 def test_no_right_cell_fails_and_no_slip_passes(name: str, record_property: Callable[[str, object], None]) -> None:
     result = _result(name)
@@ -67,6 +68,7 @@ def test_no_right_cell_fails_and_no_slip_passes(name: str, record_property: Call
     assert result.slips["passed"] == 0, result.passed_slips[:5]
 
 
+@pytest.mark.pdf
 @pytest.mark.parametrize("name", [
     pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=MISREAD[name])) if name in MISREAD else name
     for name in FOLDERS])
@@ -95,6 +97,7 @@ def test_each_gold_is_the_transcription_of_its_source() -> None:
         assert committed == transcribe.transcribe(LAYOUTS / name), name
 
 
+@pytest.mark.pdf
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex (TeX Live) is not installed")
 @pytest.mark.skipif(any(shutil.which("kpsewhich") is None or not subprocess.run(
     ["kpsewhich", sty], capture_output=True, text=True).stdout.strip() for sty in ("multirow.sty", "threeparttable.sty")),

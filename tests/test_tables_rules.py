@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from review.tables import _columns, _runs, _thousands, is_prose, joined_lines, read_cell
+from review.tables import _columns, _runs, _thousands, is_prose, joined_lines, matches, read_cell
 from review.words import Line, Word, lines_of
 
 ROWS = [100.0, 110.0, 120.0, 130.0, 140.0, 150.0, 160.0, 170.0]
@@ -402,3 +402,9 @@ def test_stacked_subtables_each_under_a_centred_title_and_the_same_header_are_re
     found = [t.cell(r[0], c[0]).value for t in tables if (r := find_rows(t, "AUC / TopPush"))
              and (c := find_columns(t, "CIFAR10"))]
     assert found == ["73.84"]
+
+
+def test_a_math_fonts_look_alike_glyph_names_the_letter_typed() -> None:
+    # '∆∗' (U+2206, U+2217) as math fonts print 'Δ*'; NFKC keeps them apart
+    assert matches(("AustereMH(c) chosen \u2206\u2217 bound",), "AustereMH(c) chosen \u0394* bound")
+    assert not matches(("AustereMH(c) chosen \u2206\u2217 bound",), "AustereMH(c) chosen \u0394+ bound")

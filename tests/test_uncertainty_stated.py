@@ -33,6 +33,7 @@ def registry_with_text_result(tmp_path: Path) -> Path:
     return records
 
 
+@pytest.mark.pdf
 def test_the_valid_case_validates_and_passes_review(cli, registry_with_text_result: Path) -> None:  # type: ignore[no-untyped-def]
     assert cli("validate", "--records", registry_with_text_result).exit_code == 0
     review = cli("review", RESULT, "--pdf", FIXTURE_PDF, "--records", registry_with_text_result, "--format", "json")
@@ -43,6 +44,7 @@ def test_the_valid_case_validates_and_passes_review(cli, registry_with_text_resu
     assert review.exit_code == 0, [a for a in report["assertions"] if not a["passed"]]
 
 
+@pytest.mark.pdf
 def test_without_stated_at_the_sentence_does_not_say_it(cli, registry_with_text_result: Path) -> None:  # type: ignore[no-untyped-def]
     path = registry_with_text_result / "result" / STATED.name
     text = path.read_text(encoding="utf-8")
@@ -56,6 +58,7 @@ def test_without_stated_at_the_sentence_does_not_say_it(cli, registry_with_text_
     assert "cite that place as the uncertainty's stated_at (page and quote)" in stated["detail"]
 
 
+@pytest.mark.pdf
 def test_words_not_on_the_cited_page_fail(cli, registry_with_text_result: Path) -> None:  # type: ignore[no-untyped-def]
     path = registry_with_text_result / "result" / STATED.name
     path.write_text(path.read_text(encoding="utf-8").replace("    page: 2\n    quote: mean", "    page: 3\n    quote: mean"),

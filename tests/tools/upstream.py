@@ -11,6 +11,7 @@ only when it cannot be made (no package index reachable).
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import subprocess
@@ -28,7 +29,16 @@ VALIDATE = Path(__file__).with_name("eee_validate.py")
 
 
 def eee_python() -> Path:
-    """The venv's python, made on first use; a skip (a failure under REGISTRY_REQUIRE_EEE) if it cannot be."""
+    """The venv's python, made on first use; a skip (a failure under REGISTRY_REQUIRE_EEE) if it cannot be.
+
+    Under a lock beside the venv: parallel test workers (pytest-xdist) that need it at once make it once."""
+    EEE_VENV.parent.mkdir(parents=True, exist_ok=True)
+    with open(EEE_VENV.with_name(EEE_VENV.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _made_venv_python()
+
+
+def _made_venv_python() -> Path:
     python = EEE_VENV / "bin" / "python"
     probe = [str(python), "-c", "import every_eval_ever.validator.validation_core"]
     if python.exists() and subprocess.run(probe, capture_output=True).returncode == 0:
