@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import hashlib
+import math
 import os
 import platform
 import shutil
@@ -431,6 +432,11 @@ def measure_size(size: int, base: Path, env: dict[str, str], *, validate_only: b
     return count, figures
 
 
+def _ratio(theirs: float, ours: float) -> str:
+    """``theirs`` over ``ours`` as 'N.Nx', or '-' where ``theirs`` was not measured (``--validate-only``)."""
+    return "-" if math.isnan(theirs) else f"{theirs / ours:.1f}x"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000", help="comma-separated numbers of results")
@@ -449,6 +455,7 @@ def main() -> None:
     env = {**os.environ, "XDG_CACHE_HOME": str(base / "cache"), "XDG_STATE_HOME": str(base / "state"),
            "PYTHONPATH": str(ROOT)}
     env.pop("REGISTRY_NO_CACHE", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as a user runs it: compiled modules kept, not compiled each run
     try:
         for key, value in provenance().items():
             print(f"# {key}: {value}")
@@ -469,8 +476,8 @@ def main() -> None:
             cold_s = figures["validate cold"][0]
             for name, (seconds, mib, cpu) in figures.items():
                 ours = name not in BASELINES
-                ratios = (f"{cold_s / seconds:>8.1f}x | {schema_s / seconds:>14.1f}x | {loop_s / seconds:>19.1f}x"
-                          if ours else f"{'':>9} | {'':>15} | {'':>20}")
+                ratios = (f"{_ratio(cold_s, seconds):>9} | {_ratio(schema_s, seconds):>15} | "
+                          f"{_ratio(loop_s, seconds):>20}" if ours else f"{'':>9} | {'':>15} | {'':>20}")
                 print(f"{size:>8,} {records:>8,} | {name:<18} | {seconds:>7.2f}s | {cpu:>6.2f}s | "
                       f"{records / seconds:>10,.0f} | {mib:>8,.0f} | {ratios}", flush=True)
         print()
@@ -482,6 +489,7 @@ def main() -> None:
               "cold/ours: validate cold's wall seconds over this one's.")
         for name, text in BASELINES.items():
             print(f"{name}: {text}; no key lines, no cross-record checks.")
+        print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     finally:
         if args.keep is None:
             shutil.rmtree(base, ignore_errors=True)

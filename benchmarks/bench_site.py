@@ -36,10 +36,13 @@ def tree_digest(folder: Path) -> str:
     return digest.hexdigest()
 
 
-def _cpu() -> float:
-    """Processor seconds of this process and of its finished children (the forked page writers)."""
+def _cpu() -> tuple[float, float]:
+    """Processor seconds (user, system) of this process and of its finished children (the forked page writers).
+
+    On a shared machine the wall time depends on everyone's load; these depend on this build's own work.
+    """
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    return own.ru_utime + children.ru_utime, own.ru_stime + children.ru_stime
 
 
 def main() -> None:
@@ -57,28 +60,30 @@ def main() -> None:
           f"{os.cpu_count()} CPUs, Python {platform.python_version()})")
     print(f"load average at start: {os.getloadavg()[0]:.2f} (the figures are wall times; CPU is the build's own "
           "processor time, its forked writers included)")
-    print("| results | records | validate (s) | site build (s) | total (s) | build CPU (s) | pages | files | plots | "
-          "identical |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("| results | records | load at start | validate (s) | site build (s) | total (s) | build CPU (s) (user + "
+          "system) | pages | files | plots | identical |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for size in (int(s) for s in args.sizes.split(",")):
         with tempfile.TemporaryDirectory(prefix="bench-site-") as folder:
             records = Path(folder) / "records"
             count = generate(records, size)
+            load = os.getloadavg()[0]
             started = time.perf_counter()
             registry, report = validate(records)
             validated = time.perf_counter() - started
             assert report.valid, [i.message for i in report.errors][:5]
-            cpu = _cpu()
+            user, system = _cpu()
             summary = build_site(registry, Path(folder) / "site")
             total = time.perf_counter() - started
-            cpu = _cpu() - cpu
+            user, system = (after - before for after, before in zip(_cpu(), (user, system), strict=True))
             identical = "not checked"
             if args.check_identical:
                 first = tree_digest(Path(folder) / "site")
                 build_site(registry, Path(folder) / "site")
                 identical = "yes" if tree_digest(Path(folder) / "site") == first else "NO"
-            print(f"| {size:,} | {count:,} | {validated:.1f} | {summary.seconds:.1f} | {total:.1f} | {cpu:.1f} | "
-                  f"{summary.pages:,} | {summary.files:,} | {summary.plots} | {identical} |")
+            print(f"| {size:,} | {count:,} | {load:.2f} | {validated:.1f} | {summary.seconds:.1f} | {total:.1f} | "
+                  f"{user + system:.1f} ({user:.1f} + {system:.1f}) | {summary.pages:,} | {summary.files:,} | "
+                  f"{summary.plots} | {identical} |")
     print(f"load average at the end: {os.getloadavg()[0]:.2f}")
     time_seed_plot()
 

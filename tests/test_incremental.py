@@ -55,11 +55,15 @@ def test_the_command_lines_walk_lists_the_loaders_files(records_dir: Path) -> No
     (records_dir / "family" / "other.yml").write_text("kind: family\n")
     (records_dir / "family" / "link.yaml").symlink_to(records_dir / "family" / "other.yml")
     (records_dir / "linked-folder").symlink_to(records_dir / "family")
-    listed: list[tuple[tuple[str, ...], str, tuple[int, ...] | None]] = []
+    listed: list[memo.Folder] = []
     memo.tree_state(records_dir, listed)
-    assert sorted((parts, path) for parts, path, _ in listed) == sorted(
+    files = [file for folder in listed for file in folder.files()]
+    assert sorted((parts, path) for parts, path, _ in files) == sorted(
         (parts, entry.path) for parts, entry in scan_record_files(records_dir))
-    assert [status for parts, _, status in listed if parts[-1] == "link.yaml"] == [None]
+    assert [status for parts, _, status in files if parts[-1] == "link.yaml"] == [bytes(32)]  # a link: none known
+    other = next(status for parts, _, status in files if parts[-1] == "other.yml")
+    found = (records_dir / "family" / "other.yml").stat()
+    assert memo.STATUS.unpack(other) == (found.st_size, found.st_mtime_ns, found.st_ctime_ns, found.st_ino)
 
 
 def test_a_file_changed_within_two_seconds_of_the_run_is_read_again(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
@@ -147,3 +151,40 @@ def test_a_registry_with_its_own_units_runs_in_full_and_a_removed_unit_is_found(
     assert ours == cold and "unknown-unit" in cold and incremental.last_run["run"] == "full"
     ours, cold = outputs(cli, records)
     assert ours == cold and incremental.last_run["run"] == "incremental"
+
+
+def test_an_edit_keeps_the_parse_cache_of_the_other_files(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """An incremental run asks the parse cache about the files it reads alone: the rows of every other file stay
+    (it once listed them all, checked each row's MAC on every read, and forgot every file it was not given)."""
+    from registry.store.cache import ParseCache
+
+    outputs(cli, records_dir)
+    store = ParseCache.open(records_dir)
+    assert store is not None
+    before = {key for key, _, _ in store.known()}
+    store.close()
+    result = records_dir / "result" / f"{RESULT_11}.yaml"
+    result.write_text(result.read_text().replace("numeric_value: '11.49'", "numeric_value: '11.5'"))
+    ours = cli("validate", "--records", records_dir, "--format", "json")
+    assert incremental.last_run["run"] == "incremental" and incremental.last_run["read"] == 1, ours.output
+    store = ParseCache.open(records_dir)
+    assert store is not None
+    assert {key for key, _, _ in store.known()} == before
+    store.close()
+
+
+def test_nothing_changed_writes_no_index(cli, records_dir: Path, own_cache: Path,  # type: ignore[no-untyped-def]
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run that finds every file as kept and every finding as it was leaves the index as it was (writing it is
+    most of such a run at 100,000 results); a run after an edit writes it again."""
+    monkeypatch.setattr(incremental, "RACY_NS", 0)  # the files were just copied: trusted from the run on, not 2 s
+    outputs(cli, records_dir)
+    [index] = (own_cache / "registry" / "incremental").iterdir()
+    kept = index.stat().st_mtime_ns, index.read_bytes()
+    cli("validate", "--records", records_dir)
+    assert incremental.last_run == {"run": "incremental", "read": 0, "checked": incremental.last_run["checked"]}
+    assert (index.stat().st_mtime_ns, index.read_bytes()) == kept
+    result = records_dir / "result" / f"{RESULT_11}.yaml"
+    result.write_text(result.read_text().replace("numeric_value: '11.49'", "numeric_value: '11.5'"))
+    cli("validate", "--records", records_dir)
+    assert index.read_bytes() != kept[1]

@@ -120,8 +120,9 @@ def apply(edit: str, seed: int, root: Path, path: Path | None, now: list[dt.date
         (root / "retraction" / f"t-20261201-retraction-r{seed}.yaml").write_text(
             f"kind: retraction\nid: t-20261201-retraction-r{seed}\nretracts: {target}\nreason: A test case.\n"
             "retracted_by: a test\nretracted_at: 2026-12-01T08:30:00Z\n")
-    elif edit == "copy":
-        shutil.copy(path, path.with_name(f"copy-{seed}.yaml"))
+    elif edit == "copy":  # a copy of a copy gets a name of its own (the step chose that copy to copy again)
+        target = path.with_name(f"copy-{seed}.yaml")
+        shutil.copy(path, target if target != path else path.with_name(f"copy-{seed}-again.yaml"))
     elif edit == "delete":
         path.unlink()
     elif edit == "rename":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -90,7 +90,7 @@ def _validated(records: Path, *, cache: bool) -> Report:
     now = memo.now()
     if not cache or not cache_module.enabled() or not records.is_dir():
         return _full_run(records, cache, now)
-    listed: list[Any] = []
+    listed: list[memo.Folder] = []
     tree = memo.tree_state(records, listed)  # before the run: a file changed during it makes the kept report stale
     kept = memo.recall(records, tree, now)
     if kept is not None:

@@ -23,6 +23,16 @@ class Tag:
     label: str
     details: tuple[tuple[str, str], ...] = ()
 
+    def __post_init__(self) -> None:
+        # A page looks its tags up by value for every tagged value it shows: the hash is worked out once.
+        object.__setattr__(self, "_hash", hash((self.provenance, self.label, self.details)))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[no-any-return,attr-defined]
+
+    def __reduce__(self) -> tuple[type[Tag], tuple[Provenance, str, tuple[tuple[str, str], ...]]]:
+        return Tag, (self.provenance, self.label, self.details)  # a string's hash differs between processes
+
 
 class Style(StrEnum):
     """How a run of text stands out; each renderer maps these to its own means."""

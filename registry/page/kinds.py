@@ -52,6 +52,7 @@ from registry.page.blocks import (
 )
 from registry.page.citation import bibtex, links
 from registry.page.history import earlier_versions, history_blocks, status_banner
+from registry.per_registry import memo
 from registry.status import provenance
 from registry.status.versions import Status, current_only, not_current, status_of
 from registry.store.loader import Registry
@@ -259,31 +260,9 @@ def findings_table(registry: Registry, evaluations: Iterable[Evaluation], *, own
     rows: list[tuple[Content, ...]] = []
     natural_key = d.natural_key
     for evaluation in sorted(evaluations, key=lambda e: natural_key(e.name)):
-        configuration = registry.get_as(evaluation.configuration, Configuration)
-        protocol = registry.records[evaluation.protocol]
-        dataset = registry.records[evaluation.dataset]
         results = current_only(registry, registry.referrers(evaluation.id, Result, "evaluation"))
         for result in sorted(results, key=lambda r: (natural_key(r.metric_qualifier), natural_key(r.id))):
-            source = registry.get_as(result.source, Source)
-            tag = d.record_tag(registry, result)
-            rows.append((
-                (Piece("Configuration: "), *_link(configuration)),
-                (Piece("Protocol: "), Piece(d.record_name(protocol), link=protocol.id), Piece("\nDataset: "),
-                 Piece(d.record_name(dataset), link=dataset.id)),
-                (Piece(with_unit(d.result_display(result), result.unit), tag=tag,
-                       exact=d.result_exact(result), link=result.id),
-                 Piece(f" · {d.metric_label(result.metric)} ({result.metric_qualifier})\n"
-                       f"{result.unit} · {d.direction_word(result)}\nTranscribed: "),
-                 Piece(with_unit(result.as_printed, result.unit), tag=tag,
-                       exact=d.result_exact(result)),
-                 Piece(f"\nUncertainty: {d.value_or_missing(result, 'uncertainty')}\n"
-                       f"Coverage: {d.coverage(evaluation)}")),
-                (Piece(f"{d.INDEPENDENCE_LABELS[evaluation.independence]} · "
-                       f"{provenance.status_label(registry, result.id)}\n"),
-                 *_link(evaluation), Piece("\n"), Piece(result.id, link=result.id),
-                 Piece(f"\nAggregation: {d.value_or_missing(evaluation, 'aggregation')}\n"),
-                 Piece(source.citation, link=source.id), Piece(f" · {result.source_locator.text}", tag=tag)),
-            ))
+            rows.append(finding_row(registry, evaluation, result))
     if not rows:
         return Paragraph(plain("No current result is recorded for these evaluations."), Style.NOTE)
     columns: tuple[Column, ...] = (Column("Tested configuration"), Column("Protocol and dataset"), Column("Finding"),
@@ -291,6 +270,40 @@ def findings_table(registry: Registry, evaluations: Iterable[Evaluation], *, own
     if own is not None and all(e.configuration == own for e in evaluations):
         columns, rows = columns[1:], [row[1:] for row in rows]
     return Table(columns, tuple(rows), title=title, lines=True, expand=True, filter="evaluations")
+
+
+def finding_row(registry: Registry, evaluation: Evaluation, result: Result) -> tuple[Content, ...]:
+    """A current result's row in the findings tables, made once per registry: the same row stands on the pages of
+    its configuration, dataset, protocol and model family."""
+    made = memo(registry, "finding rows")
+    if result.id not in made:
+        made[result.id] = _finding_row(registry, evaluation, result)
+    return made[result.id]  # type: ignore[no-any-return]
+
+
+def _finding_row(registry: Registry, evaluation: Evaluation, result: Result) -> tuple[Content, ...]:
+    configuration = registry.get_as(evaluation.configuration, Configuration)
+    protocol = registry.records[evaluation.protocol]
+    dataset = registry.records[evaluation.dataset]
+    source = registry.get_as(result.source, Source)
+    tag = d.record_tag(registry, result)
+    return (
+        (Piece("Configuration: "), *_link(configuration)),
+        (Piece("Protocol: "), Piece(d.record_name(protocol), link=protocol.id), Piece("\nDataset: "),
+         Piece(d.record_name(dataset), link=dataset.id)),
+        (Piece(with_unit(d.result_display(result), result.unit), tag=tag,
+               exact=d.result_exact(result), link=result.id),
+         Piece(f" · {d.metric_label(result.metric)} ({result.metric_qualifier})\n"
+               f"{result.unit} · {d.direction_word(result)}\nTranscribed: "),
+         Piece(with_unit(result.as_printed, result.unit), tag=tag,
+               exact=d.result_exact(result)),
+         Piece(f"\nUncertainty: {d.value_or_missing(result, 'uncertainty')}\n"
+               f"Coverage: {d.coverage(evaluation)}")),
+        (Piece(f"{d.INDEPENDENCE_LABELS[evaluation.independence]} · {provenance.status_label(registry, result.id)}\n"),
+         *_link(evaluation), Piece("\n"), Piece(result.id, link=result.id),
+         Piece(f"\nAggregation: {d.value_or_missing(evaluation, 'aggregation')}\n"),
+         Piece(source.citation, link=source.id), Piece(f" · {result.source_locator.text}", tag=tag)),
+    )
 
 
 def _recipes_and_reproductions(registry: Registry, result: Result) -> list[Block]:
@@ -461,10 +474,12 @@ def _sources_and_history(registry: Registry, record_id: str, sources: Iterable[S
 
 
 @functools.cache
-def _shown_fields(model: type[Record]) -> tuple[tuple[str, str, bool], ...]:
-    """(field, label, whether it refers to records) for each field a page lists, worked out once per kind."""
-    references = dict(field_plan(model).references)
-    return tuple((name, d.field_label(name), name in references) for name in model.model_fields
+def _shown_fields(model: type[Record]) -> tuple[tuple[str, str, bool, bool], ...]:
+    """(field, label, whether it refers to records, whether it nests values that do) for each field a page lists,
+    worked out once per kind."""
+    plan = field_plan(model)
+    references = dict(plan.references)
+    return tuple((name, d.field_label(name), name in references, name in plan.nested) for name in model.model_fields
                  if name not in ("id", "kind", "missing_metadata"))
 
 
@@ -472,7 +487,7 @@ def _technical_metadata(registry: Registry, record: Record) -> Fields:
     """Every field of the record, labelled from its name; references link to their records."""
     tag = d.record_tag(registry, record)
     rows: list[tuple[str, Content]] = [("Stable ID", plain(record.id))]
-    for name, label, is_reference in _shown_fields(type(record)):
+    for name, label, is_reference, is_nested in _shown_fields(type(record)):
         value = getattr(record, name)
         if value is None or value == [] or value == {}:  # a gap with a reason has its 'Missing metadata' row
             continue
@@ -484,7 +499,7 @@ def _technical_metadata(registry: Registry, record: Record) -> Fields:
                 pieces.append(Piece(_name_of(registry, target), link=target))
             rows.append((label, tuple(pieces)))
             continue
-        if name in field_plan(type(record)).nested and isinstance(value, BaseModel):  # it names records (``derived``)
+        if is_nested and isinstance(value, BaseModel):  # it names records (``derived``)
             rows.append((label, _linked_parts(registry, value, _field_tag(record, name, tag))))
             continue
         text = _comparison_text(record, value) if isinstance(value, Comparison) else _plain(value)

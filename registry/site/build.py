@@ -20,14 +20,16 @@ from pathlib import Path
 from typing import Any
 
 from registry.errors import RegistryError
-from registry.models import KIND_MODELS, Release, Result
+from registry.models import KIND_MODELS, Evaluation, Release, Result
 from registry.page.blocks import Column, Fields, Paragraph, Piece, Section, Style, Table, plain
+from registry.page.display import record_tag
 from registry.page.history import earlier_versions
-from registry.page.kinds import build_page
-from registry.site.extras import Site, kind_label, site_page
+from registry.page.kinds import build_page, finding_row
+from registry.site.extras import Site, kind_label, plot_section, site_page
 from registry.site.html import Frame, Links, backing_section, index_rows_html, render, render_blocks
 from registry.site.index import COLUMNS, facets_of, index_rows
 from registry.site.links import page_path
+from registry.status.provenance import status_label
 from registry.status.versions import current_only, not_current
 from registry.store.atomic import discard, new_folder_beside, replace_folder
 from registry.store.collector import gc_paused
@@ -104,11 +106,12 @@ def _site(registry: Registry, progress: Callable[[str], None] | None) -> Site:
     if progress:
         progress(f"drawing {len(groups)} plot(s)")
     svgs = {protocol_id: inline_svg(panels) for protocol_id, panels in groups.items()}
+    digest = content_digest(registry)
     try:
-        name = release_name(registry)
+        name = release_name(registry, digest)
     except RegistryError:  # no record holds a date: the content still has a hash
-        name = f"undated-{content_digest(registry)[:12]}"
-    return Site(registry, groups, svgs, name, content_digest(registry))
+        name = f"undated-{digest[:12]}"
+    return Site(registry, groups, svgs, name, digest)
 
 
 def _write_all(site: Site, root: Path, progress: Callable[[str], None] | None) -> int:
@@ -124,14 +127,8 @@ def _write_all(site: Site, root: Path, progress: Callable[[str], None] | None) -
     for name in ASSETS:
         _put(root / "assets" / name, resources.files("registry.site").joinpath("assets", name).read_bytes())
 
-    ids = sorted(registry.records)
-    if progress:
-        progress(f"writing {len(ids)} record pages")
-    copies = _record_copies(registry)
-    for folder in sorted({str(Path(copy).parent) for copy in copies.values()}):
-        (root / folder).mkdir(parents=True, exist_ok=True)
-    _in_workers(lambda share: _write_records(site, root, ids[share::WORKERS[0]], copies, common))
-
+    # The index and the releases page first: what they work out (each result's status, tag, runs) is then
+    # known to the page writers forked after them, rather than worked out again in each.
     rows = index_rows(registry)
     current = current_only(registry, registry.of_kind(Result))
     sources = len({result.source for result in current})
@@ -144,7 +141,34 @@ def _write_all(site: Site, root: Path, progress: Callable[[str], None] | None) -
     body = render_blocks(_releases_blocks(site), Links("../", urls))
     _put(root / RELEASES_PAGE, render("releases.html.j2", title="Releases", root="../", body=body,
                                       **common).encode("utf-8"))
+    _work_out_shared(site, Links("../", urls))
+
+    ids = sorted(registry.records)
+    if progress:
+        progress(f"writing {len(ids)} record pages")
+    copies = _record_copies(registry)
+    for folder in sorted({str(Path(copy).parent) for copy in copies.values()}):
+        (root / folder).mkdir(parents=True, exist_ok=True)
+    _in_workers(lambda share: _write_records(site, root, ids[share::WORKERS[0]], copies, common))
     return len(ASSETS) + 3 * len(ids) + 2
+
+
+def _work_out_shared(site: Site, links: Links) -> None:
+    """What the pages of many records ask, worked out here once before the page writers fork (each inherits the
+    answers): every transcribed record's tag and review status, named on the pages that link it; each current
+    result's row of the findings tables, on the pages of its configuration, dataset, protocol and family; and
+    each protocol's plot section with its HTML, on the protocol's page and on each of its results' pages."""
+    registry = site.registry
+    for record_id, record in registry.records.items():
+        if type(record).transcribed:
+            record_tag(registry, record)
+            status_label(registry, record_id)
+    for evaluation in registry.of_kind(Evaluation):
+        for result in current_only(registry, registry.referrers(evaluation.id, Result, "evaluation")):
+            finding_row(registry, evaluation, result)
+    for protocol_id in site.svgs:
+        for for_result in (True, False):
+            render_blocks((plot_section(site, protocol_id, for_result),), links)
 
 
 #: What changes from one record page to the next; the rest of its template is rendered once (``Frame``).
@@ -172,8 +196,14 @@ def _write_records(site: Site, root: Path, ids: list[str], copies: dict[str, str
 def _record_copies(registry: Registry) -> dict[str, str]:
     """Where each record file's copy goes in the site: 'records/' and its path below the records folder."""
     copies = {}
+    root = registry.root.parts
     for record_id, path in registry.paths.items():
-        relative = os.path.relpath(path, registry.root)
+        parts = path.parts
+        # below the root as both are written (most files): the path's own parts, without relpath's walk
+        if len(parts) > len(root) and parts[:len(root)] == root and ".." not in parts[len(root):]:
+            relative = os.path.join(*parts[len(root):])
+        else:
+            relative = os.path.relpath(path, registry.root)
         if relative.startswith(".."):  # not below the records folder (a link): filed by kind
             relative = os.path.join(registry.records[record_id].kind_token, path.name)
         copies[record_id] = "records/" + relative.replace(os.sep, "/")

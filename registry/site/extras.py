@@ -50,12 +50,12 @@ def _extend(record: Record, page: Page, site: Site) -> Page:
 
 @_extend.register
 def _result(record: Result, page: Page, site: Site) -> Page:
-    return _insert_after(page, "Reproduction", _plot_section(site, protocol_of(site.registry, record), True))
+    return _insert_after(page, "Reproduction", plot_section(site, protocol_of(site.registry, record), True))
 
 
 @_extend.register
 def _protocol(record: Protocol, page: Page, site: Site) -> Page:
-    return _insert_first(page, _plot_section(site, record.id, False))
+    return _insert_first(page, plot_section(site, record.id, False))
 
 
 @_extend.register
@@ -75,7 +75,7 @@ def _release(record: Release, page: Page, site: Site) -> Page:
     return _insert_first(page, section)
 
 
-def _plot_section(site: Site, protocol_id: str, for_result: bool) -> Section:
+def plot_section(site: Site, protocol_id: str, for_result: bool) -> Section:
     key = f"{protocol_id} {for_result}"
     if key not in site.plot_sections:
         site.plot_sections[key] = _make_plot_section(site, protocol_id, for_result)

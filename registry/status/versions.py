@@ -17,7 +17,8 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from registry.models import Correction, Evidence, Record, Result, Retraction
-from registry.models.fields import FieldPath
+from registry.models.fields import FieldPath, references_in
+from registry.per_registry import once
 from registry.store.loader import Registry
 from registry.units import with_unit
 
@@ -35,23 +36,45 @@ class Status(StrEnum):
     """A retraction withdrew it; no value replaces it."""
 
 
+def chained(registry: Registry) -> frozenset[str]:
+    """The ids that some correction or retraction names, worked out once per registry.
+
+    Every other record is the only version of itself and current, which is most records: a site
+    build asks about each from many pages, and this answers without looking for back links.
+    """
+    return once(registry, "chained", _named_by_versions)
+
+
+def _named_by_versions(registry: Registry) -> frozenset[str]:
+    return frozenset(value for record in registry.records.values() if isinstance(record, (Correction, Retraction))
+                     for _, value, _ in references_in(record))
+
+
 def superseding(registry: Registry, record_id: str) -> list[Correction]:
     """The corrections that supersede the record (one in a sound chain), in id order."""
+    if record_id not in chained(registry):
+        return []
     return registry.referrers(record_id, Correction, "supersedes")
 
 
 def replacing(registry: Registry, record_id: str) -> list[Correction]:
     """The corrections whose replacement the record is (one in a sound chain), in id order."""
+    if record_id not in chained(registry):
+        return []
     return registry.referrers(record_id, Correction, "replacement")
 
 
 def retractions(registry: Registry, record_id: str) -> list[Retraction]:
     """The retractions that withdraw the record (one at most in a sound registry), in id order."""
+    if record_id not in chained(registry):
+        return []
     return registry.referrers(record_id, Retraction, "retracts")
 
 
 def status_of(registry: Registry, record_id: str) -> Status:
     """Retracted if a retraction names it, else superseded if a correction does, else current."""
+    if record_id not in chained(registry):
+        return Status.CURRENT
     if retractions(registry, record_id):
         return Status.RETRACTED
     if superseding(registry, record_id):
@@ -252,6 +275,8 @@ class HistoryRow:
 
 def history_rows(registry: Registry, record_id: str) -> list[HistoryRow]:
     """The rows of the record's history, oldest first; empty for a record that no correction or retraction names."""
+    if record_id not in chained(registry):
+        return []
     chain = versions(registry, record_id)
     if len(chain) == 1 and chain[0].status is Status.CURRENT:
         return []

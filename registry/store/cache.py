@@ -76,8 +76,13 @@ def cache_folder() -> Path:
 def encode(digest: bytes, data: Any, context: bytes = b"") -> bytes:
     """Parsed data as MessagePack bytes that give it back exactly (``_pack``), behind a MAC over them, the
     digest of the content they came from and ``context`` (what derived them), under this user's key."""
+    return b"".join(encoded(digest, data, context))
+
+
+def encoded(digest: bytes, data: Any, context: bytes = b"") -> tuple[bytes, bytes]:
+    """``encode``'s bytes as its two parts (MAC, body), to be written one after the other without joining them."""
     body = _pack(data)
-    return _mac(digest + b"\0" + context, body) + body
+    return _mac(digest + b"\0" + context, body), body
 
 
 def decode(digest: bytes, payload: bytes, context: bytes = b"") -> Any:
@@ -106,8 +111,11 @@ KEY_BYTES = 32
 
 
 def _mac(subject: bytes, body: bytes | memoryview) -> bytes:
-    """Keyed BLAKE2b: a MAC by its design (no HMAC construction needed), and the fastest one hashlib has."""
-    return hashlib.blake2b(subject + body, key=cache_key(), digest_size=_MAC_BYTES).digest()
+    """Keyed BLAKE2b: a MAC by its design (no HMAC construction needed), and the fastest one hashlib has. The
+    body is hashed where it lies, not joined to the subject first (an incremental index can be 100 MB)."""
+    mac = hashlib.blake2b(subject, key=cache_key(), digest_size=_MAC_BYTES)
+    mac.update(body)
+    return mac.digest()
 
 
 def row_check(root: str, key: str, signature: Signature, digest: bytes) -> bytes:
@@ -363,6 +371,36 @@ class ParseCache:
                     self._fail(damaged=True)
                     return
                 yield key, seen, digest
+        except sqlite3.Error:
+            self._fail()
+
+    def known_of(self, keys: list[str]) -> Iterator[tuple[str, Signature, bytes]]:
+        """``known``, for ``keys`` only (sorted): a run that reads a few files must not list, check and forget
+        every other file of the folder (``known`` gives every row, which a complete listing then forgets)."""
+        if self.broken:
+            return
+        sql = ("SELECT key, size, mtime_ns, ctime_ns, inode, digest, row_check FROM file WHERE root = ? AND key IN "
+               "({marks}) ORDER BY key")
+        for key, size, mtime, ctime, inode, digest, check in self._by_key(sql, keys):
+            seen = (size, mtime, ctime, inode)
+            if not (isinstance(check, bytes) and isinstance(digest, bytes) and isinstance(key, str)
+                    and hmac.compare_digest(check, row_check(self.root, key, seen, digest))):
+                self._fail(damaged=True)
+                return
+            yield key, seen, digest
+
+    def data_of(self, keys: list[str]) -> Iterator[tuple[str, bytes]]:
+        """``data``, for ``keys`` only (sorted), in key order."""
+        yield from self._by_key("SELECT key, data FROM file WHERE root = ? AND key IN ({marks}) ORDER BY key", keys)
+
+    def _by_key(self, sql: str, keys: list[str]) -> Iterator[Any]:
+        """The rows of ``sql`` for this folder and ``keys`` (sorted), a chunk of keys at a time, in key order."""
+        if self.broken:
+            return
+        try:
+            for start in range(0, len(keys), self.LOOKUP_CHUNK):
+                chunk = keys[start:start + self.LOOKUP_CHUNK]
+                yield from self._read.execute(sql.format(marks=", ".join("?" * len(chunk))), (self.root, *chunk))
         except sqlite3.Error:
             self._fail()
 

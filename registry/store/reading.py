@@ -34,15 +34,18 @@ Found = tuple[tuple[str, ...], str]
 
 
 def documents(found: list[Found], store: ParseCache | None, *, jobs: int | None = None, inside: Path | None = None,
-              ) -> Iterator[tuple[Path, LoadedYaml | RecordFileError]]:
+              some: bool = False) -> Iterator[tuple[Path, LoadedYaml | RecordFileError]]:
     """(path, document or problem) for each file of ``found`` (sorted as the loader walks), in that order.
 
     ``inside`` is the records folder: a link to a file outside it is not read (``yamlio.read_record``).
+    ``some``: ``found`` is some of the folder's files, not all (an incremental run's): the store is asked
+    about those alone, and forgets none of the others.
     """
-    known = _unchanged(found, store) if store is not None else {}
+    keys = [_key(parts) for parts, _ in found] if some else None
+    known = _unchanged(found, store, keys) if store is not None else {}
     to_read = [index for index in range(len(found)) if index not in known]
     read = _read(found, to_read, store, jobs, inside)
-    stored = _Stored(store) if known and store is not None else None
+    stored = _Stored(store, keys) if known and store is not None else None
     path_of = _Paths()
     for index, (parts, name) in enumerate(found):
         path = path_of(name)
@@ -65,20 +68,22 @@ def _key(parts: tuple[str, ...]) -> str:
     return "\0".join(parts)
 
 
-def _unchanged(found: list[Found], store: ParseCache) -> dict[int, bytes]:
+def _unchanged(found: list[Found], store: ParseCache, keys: list[str] | None = None) -> dict[int, bytes]:
     """Index -> digest of each file the store holds with the size, times and inode the file still has.
 
     The store lists what it knows of the folder in the loader's order (keys are the path parts joined
     by NUL, which sorts as the parts do), so the two are walked side by side like a merge; what it
-    knows that is no longer there (removed, renamed) is forgotten.
+    knows that is no longer there (removed, renamed) is forgotten. With ``keys`` (``found``'s, when it is
+    some of the folder's files), the store lists those alone, and what it does not list is not forgotten.
     """
     unchanged: dict[int, bytes] = {}
-    listed = store.known()
+    listed = store.known() if keys is None else store.known_of(sorted(keys))
     entry = next(listed, None)
     for index, (parts, path) in enumerate(found):
         key = _key(parts)
         while entry is not None and entry[0] < key:
-            store.forget(entry[0])
+            if keys is None:
+                store.forget(entry[0])
             entry = next(listed, None)
         if entry is not None and entry[0] == key:
             _, seen, digest = entry
@@ -89,7 +94,8 @@ def _unchanged(found: list[Found], store: ParseCache) -> dict[int, bytes]:
             except OSError:
                 pass
     while entry is not None:
-        store.forget(entry[0])
+        if keys is None:
+            store.forget(entry[0])
         entry = next(listed, None)
     return unchanged
 
@@ -97,8 +103,8 @@ def _unchanged(found: list[Found], store: ParseCache) -> dict[int, bytes]:
 class _Stored:
     """The stored data of the files of a folder, taken in key order from one pass over the store."""
 
-    def __init__(self, store: ParseCache) -> None:
-        self._rows = store.data()
+    def __init__(self, store: ParseCache, keys: list[str] | None = None) -> None:
+        self._rows = store.data() if keys is None else store.data_of(sorted(keys))
         self._row = next(self._rows, None)
 
     def take(self, key: str) -> bytes | None:

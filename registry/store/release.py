@@ -43,14 +43,17 @@ def content_date(registry: Registry) -> dt.date | None:
     return max(days, default=None)
 
 
-def release_name(registry: Registry) -> str:
-    """The name of the registry's current content, for example '2026-10-22-1b7cf027e4f6'."""
+def release_name(registry: Registry, digest: str | None = None) -> str:
+    """The name of the registry's current content, for example '2026-10-22-1b7cf027e4f6'.
+
+    ``digest`` is the registry's ``content_digest`` where the caller has worked it out already (a site build).
+    """
     day = content_date(registry)
     if day is None:
         raise RegistryError("no record holds a date, so the registry's content has no release date yet",
                             "add a record with a date (a source's publication date, a review's time) and try again")
     stamp = day.isoformat()
-    return f"{stamp}-{content_digest(registry)[:HASH_PREFIX_LENGTH]}"
+    return f"{stamp}-{(digest or content_digest(registry))[:HASH_PREFIX_LENGTH]}"
 
 
 def hash_prefix(release: Release) -> str:

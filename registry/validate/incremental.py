@@ -33,9 +33,11 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import struct
 import time
+from array import array
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -46,17 +48,17 @@ from registry.models.unit import UnitRecord
 from registry.store import cache as cache_module
 from registry.store.cache import ParseCache
 from registry.store.collector import gc_paused
-from registry.store.loader import R, Registry, _duplicate, _load_file, no_records, scan_record_files
+from registry.store.loader import R, Registry, _duplicate, _load_file, no_records
 from registry.store.reading import documents
 from registry.store.yamlio import LoadedYaml, content_digest, read_record
 from registry.units import BUILT_IN, UnitTable, use
 from registry.validate import codes
 from registry.validate import runner as checks
-from registry.validate.memo import context, entry_path, remove_stale, write_entry
+from registry.validate.memo import Folder, context, entry_path, remove_stale, tree_state, write_entry
 from registry.validate.report import Issue, Report, Severity
 
 #: Bump when what is kept changes meaning.
-FORMAT = 1
+FORMAT = 3
 #: Findings whose words or presence depend on the moment of the run: worked out again on every run.
 CLOCK_CODES = frozenset({codes.DATE_IN_FUTURE.code, codes.ID_DATE_IN_FUTURE.code, codes.ID_DATE_INVALID.code})
 #: A file modified this close to the run that kept it may change again unseen within the same time stamp.
@@ -67,9 +69,11 @@ MAX_INDEX_BYTES = 2 << 30
 # The index is kept compact (a registry of 100,000 results has 295,100 files): an index of many small objects
 # costs more to read back than the run it saves. A file's entry is its status and digest as 48 bytes (``_blob``)
 # where it typed the record its name says and has no issue of its own, else [those bytes, typed?, id, kind, issue
-# rows]. A record's entry is [place in the loader's order (None: its file's), its file (None: '<kind>/<id>.yaml'),
-# kind, referenced ids and facts read (each one string, ``_joined``), issue rows, {unloaded id: references},
-# suggestions asked (None where empty), FLAGS].
+# rows]; each folder's listing as the last run saw it is kept too (its names joined, its statuses packed), so that
+# a folder listed as kept is passed whole (``_Run._changed``). A record's entry, kept as its own MessagePack bytes
+# and opened only when read (``_Units``), is [place in the loader's order (None: its file's), its file (None:
+# '<kind>/<id>.yaml'), kind, referenced ids and facts read (each one string, ``_joined``), issue rows, {unloaded
+# id: references}, suggestions asked (None where empty), FLAGS].
 ORDER, FILE, UKIND, REFS, READS, UISSUES, UNCHECKED, ASKED, FLAGS = range(9)
 #: Flags of a record: what it found names the clock; its check read the whole registry (both: checked every run).
 CLOCK, WHOLE = 1, 2
@@ -112,7 +116,7 @@ class Unsure(Exception):
     """Something the kept index cannot answer exactly: the run goes in full."""
 
 
-def validate(root: Path, now: dt.datetime, listed: list[Any] | None = None) -> Report:
+def validate(root: Path, now: dt.datetime, listed: list[Folder] | None = None) -> Report:
     """The report of ``root`` exactly as a cold run gives it, checking again only what changed since the last run.
 
     ``listed``: the record files under ``root`` as ``memo.tree_state`` found them, where it has walked it already.
@@ -130,12 +134,13 @@ def validate(root: Path, now: dt.datetime, listed: list[Any] | None = None) -> R
             except Unsure:
                 index = _empty_index()
                 run = _Run(root, now, index, store)
-                report = run.full()
+                report = run.full(listed)
             last_run.clear()
             last_run.update(run.done)
     finally:
         store.close()
-    _keep(root, index, now, started)
+    if run.dirty:
+        _keep(root, index, now, started)
     return report
 
 
@@ -148,16 +153,19 @@ class _Run:
     def __init__(self, root: Path, now: dt.datetime, index: dict[str, Any], store: _Store) -> None:
         self.root, self.now, self.index, self._store = root, now, index, store
         self.files: dict[str, Any] = index["files"]
-        self.units: dict[str, list[Any]] = index["units"]
+        self.units: _Units = index["units"]
         self.reads = _Reads()
         self.registry = _Tracked(root, self.reads, self._load)
         self.registry.attach(self)
         self.suggestions = _Asked(self.registry, self.reads)
         self.rules = checks.RuleTable()
-        self._links: dict[str, list[str]] | None = None
+        self._links: dict[str, list[str]] = {}
         self._kinds: set[str] | None = None
         self._ids: dict[tuple[str, ...] | None, list[str]] = {}
         self.done: dict[str, Any] = {"run": "full", "read": 0, "checked": 0}
+        #: Whether the index differs from what was kept (else it is not written again: it stays exact, its moment
+        #: the earlier one, which the checks that name the clock, run every time, do not read).
+        self.dirty = True
 
     @property
     def store(self) -> ParseCache | None:
@@ -165,9 +173,11 @@ class _Run:
 
     # -- in full ---------------------------------------------------------------------------------
 
-    def full(self) -> Report:
+    def full(self, listed: list[Folder] | None = None) -> Report:
         """Load and check everything, keeping each file's and each record's findings in the index."""
-        found = _walk(self.root)
+        folders = _walk(self.root) if listed is None else listed
+        found = _files(folders)
+        self.index["folders"] = _kept_folders(folders)
         typed: dict[str, list[str]] = {}
         loaded: dict[str, tuple[Record, LoadedYaml]] = {}
         for (key, _, _, sig), (path, doc) in zip(found, documents([(p, n) for _, p, n, _ in found],
@@ -191,21 +201,20 @@ class _Run:
 
     # -- incremental -----------------------------------------------------------------------------
 
-    def incremental(self, listed: list[Any] | None) -> Report:
+    def incremental(self, listed: list[Folder] | None) -> Report:
         """Read the files that changed, settle the ids they hold or held, check the records whose facts changed."""
         kept_at = dt.datetime.fromisoformat(self.index["now"])
-        if self.now < kept_at or _asked(self.units) > checks._Suggestions.LIMIT:
+        if self.now < kept_at or self._asked() > checks._Suggestions.LIMIT:
             raise Unsure
-        if UNIT_KIND in _kinds(self.units):
+        if UNIT_KIND in self.units.kinds():
             raise Unsure  # every result's checks read the unit records: a registry with its own units runs in full
-        found = _walk(self.root) if listed is None else _found(listed)
-        changed = self._changed(found)
-        present = {key for key, *_ in found}
-        removed = [key for key in self.files if key not in present]
+        folders = _walk(self.root) if listed is None else listed
+        changed, removed = self._changed(folders)
+        count = sum(len(folder.names) for folder in folders)
         new: dict[str, Any] = {}
         loaded: dict[str, tuple[Record, LoadedYaml]] = {}
-        listed = [(parts, name) for _, parts, name, _ in changed]
-        read = documents(listed, self.store, inside=self.root) if listed else iter(())
+        wanted = [(parts, name) for _, parts, name, _ in changed]
+        read = documents(wanted, self.store, inside=self.root, some=True) if wanted else iter(())
         for (key, _, _, sig), (path, doc) in zip(changed, read, strict=True):
             new[key], record = _outcome(self.root, key, path, doc, sig)
             if record is not None:
@@ -213,12 +222,12 @@ class _Run:
         touched = ({_id(key, self.files[key]) for key in (*removed, *new) if key in self.files}
                    | {_id(key, entry) for key, entry in new.items()})
         before = {record_id: self._facts(record_id) for record_id in touched}
-        kinds_before = _kinds(self.units)
+        kinds_before = self.units.kinds()
         for key in removed:
             del self.files[key]
         self.files.update(new)
-        by_id = _files_of(self.files, touched)
-        self._fill_failed()
+        by_id = _files_of(self.files, touched) if touched else {}
+        self._fill_failed(again=bool(removed or new))
         for record_id in touched:
             old = self.units.pop(record_id, None)
             self.index["dups"].pop(record_id, None)
@@ -226,49 +235,77 @@ class _Run:
             if keys:
                 self._settle(record_id, keys, [loaded.get(key) or self._read(key, record_id) for key in keys])
             before[record_id] = (before[record_id], old)
-        if UNIT_KIND in _kinds(self.units):
+        if UNIT_KIND in self.units.kinds():
             raise Unsure  # a unit record added
         use(self.registry.units)
         facts = self._changed_facts(before, kinds_before)
         again = {record_id for record_id in touched if record_id in self.units}
-        patterns = [f"{SEP}{fact}{SEP}" for fact in facts]
-        for record_id, unit in self.units.items():
-            reads = unit[READS]
-            if unit[FLAGS] or (patterns and (any(p in reads for p in patterns) if type(reads) is str
-                                             else not facts.isdisjoint(reads))):
-                again.add(record_id)
+        again |= self.units.summary("flags").keys()
+        again |= self._reading(facts)
         checker = self._checker()
+        was = {record_id: list(self.units[record_id]) for record_id in again}
         for record_id in sorted(again, key=self.order):
             self.registry.records.get(record_id)  # loaded (and checked against the index) before it is checked
             self._check(checker, record_id)
-        if _asked(self.units) > checks._Suggestions.LIMIT:
+        if self._asked() > checks._Suggestions.LIMIT:
             raise Unsure
+        self.dirty = self.dirty or any(self.units[record_id] != unit for record_id, unit in was.items())
         self.done.update(run="incremental", read=len(changed), checked=len(again))
-        return self._report(len(found))
+        return self._report(count)
 
-    def _changed(self, found: list[tuple[str, tuple[str, ...], str, tuple[int, ...] | None]],
-                 ) -> list[tuple[str, tuple[str, ...], str, tuple[int, ...] | None]]:
-        """The files that are new or whose content may differ from what the index holds."""
+    def _changed(self, folders: list[Folder]) -> tuple[list[tuple[str, tuple[str, ...], str, bytes | None]], list[str]]:
+        """The files that are new or whose content may differ from what the index holds (in the loader's order),
+        and those no longer there. A folder listed as it was kept, none of its files modified within ``RACY_NS``
+        of the run that kept it, is passed whole: two comparisons of its columns, not one per file."""
         settled_before = self.index["at_ns"] - RACY_NS
-        changed = []
-        for item in found:
-            key, _, name, sig = item
-            old = self.files.get(key)
-            if old is None or sig is None:
-                changed.append(item)
+        kept: dict[str, list[Any]] = self.index["folders"]
+        changed: list[tuple[str, tuple[str, ...], str, bytes | None]] = []
+        removed: list[str] = []
+        seen = set()
+        self.dirty = False
+        for folder in folders:
+            prefix = _prefix(folder.parts)
+            seen.add(prefix)
+            joined = "\0".join(folder.names)
+            was = kept.get(prefix)
+            if was is not None and was[0] == joined and was[1] == folder.status and _settled(folder.status,
+                                                                                              settled_before):
                 continue
-            blob = old if type(old) is bytes else old[0]
-            status = _status(sig)
-            if blob[:32] == status and max(sig[1], sig[2]) < settled_before:
-                continue
-            if len(blob) > 32 and _digest_of(name, self.root) == blob[32:]:  # touched, not changed
-                if type(old) is bytes:
-                    self.files[key] = status + blob[32:]
-                else:
-                    old[0] = status + blob[32:]
+            self.dirty = True
+            names = folder.names
+            for i in (_suspects(was[1], folder.status, settled_before) if was is not None and was[0] == joined
+                      else range(len(names))):
+                name = names[i]
+                key, status = prefix + name, folder.status[32 * i:32 * i + 32]
+                if not self._same(key, os.path.join(folder.path, name), status, settled_before):
+                    changed.append((key, (*folder.parts, name), os.path.join(folder.path, name), status or None))
+            if was is not None and was[0] != joined:
+                now_there = set(names)
+                removed.extend(prefix + name for name in _names(was[0]) if name not in now_there)
+        for prefix, was in kept.items():
+            if prefix not in seen:
+                self.dirty = True
+                removed.extend(prefix + name for name in _names(was[0]))
+        self.index["folders"] = _kept_folders(folders)
+        changed.sort(key=lambda item: item[1])
+        return changed, [key for key in removed if key in self.files]
+
+    def _same(self, key: str, path: str, status: bytes, settled_before: int) -> bool:
+        """Whether the file ``key``, seen with ``status``, holds what the index says (its digest decides where the
+        status alone cannot: a link, or a file modified within ``RACY_NS`` of the run that kept it)."""
+        old = self.files.get(key)
+        if old is None or status == _NONE:
+            return False
+        blob = old if type(old) is bytes else old[0]
+        if blob[:32] == status and _settled(status, settled_before):
+            return True
+        if len(blob) > 32 and _digest_of(path, self.root) == blob[32:]:  # touched, not changed
+            if type(old) is bytes:
+                self.files[key] = status + blob[32:]
             else:
-                changed.append(item)
-        return changed
+                old[0] = status + blob[32:]
+            return True
+        return False
 
     def _facts(self, record_id: str) -> tuple[Any, ...]:
         """What a check that looks ``record_id`` up reads: the file that holds it, its content, its place, and
@@ -279,6 +316,27 @@ class _Run:
             return (None, None, None, failed)
         key = self.file_of(record_id)
         return (key, _digest(self.files[key]), self.order(record_id), failed)
+
+    def _reading(self, facts: set[str]) -> set[str]:
+        """The records whose checks read any of ``facts``: each found in its entry's bytes as kept (the joined
+        facts it read hold ``\n<fact>\n``; a match elsewhere in them costs a check, never a miss), or in its
+        list where it is open or kept what it read as a list."""
+        if not facts:
+            return set()
+        patterns = [f"{SEP}{fact}{SEP}" for fact in facts]
+        needles = [pattern.encode("utf-8", "surrogatepass") for pattern in patterns]
+        listed = self.units.summary("listed")
+        found = {record_id for needle in needles for record_id in self.units.holding(needle)
+                 if record_id not in listed}
+        for record_id in [*listed, *self.units.open_ids()]:
+            reads = self.units[record_id][READS]
+            if any(p in reads for p in patterns) if type(reads) is str else not facts.isdisjoint(reads):
+                found.add(record_id)
+        return found
+
+    def _asked(self) -> int:
+        """How many different suggestions the records' checks asked for."""
+        return len({key for keys in self.units.summary("asked").values() for key in keys})
 
     def _changed_facts(self, before: dict[str, Any], kinds_before: set[str]) -> set[str]:
         """The facts (``_Reads`` keys) a changed file may have changed."""
@@ -295,7 +353,7 @@ class _Run:
                 record = self.registry.records.get(record_id)
                 referenced |= {value for _, value, _ in references_in(record)} if record is not None else set()
             facts |= {f"l\0{value}" for value in referenced}
-        if facts and _kinds(self.units) != kinds_before:
+        if facts and self.units.kinds() != kinds_before:
             facts.add(HOLDS)
         return facts
 
@@ -322,12 +380,15 @@ class _Run:
         self.units[record_id] = [None if keys[0] == held else keys[0], None if held == f"{kind}\0{record_id}.yaml"
                                  else held, kind, _joined(_references(record)), "", None, None, None, WHOLE]
 
-    def _fill_failed(self) -> None:
-        """The records that did not load, by id: the first file (in the loader's order) for each."""
-        failed: dict[str, str] = {}
-        for key in sorted(key for key, entry in self.files.items() if type(entry) is not bytes and not entry[1]):
-            failed.setdefault(self.files[key][2], key)
-        self.index["failed"] = failed
+    def _fill_failed(self, *, again: bool = True) -> None:
+        """The records that did not load, by id: the first file (in the loader's order) for each (found again
+        where files were added, changed or removed; else as kept)."""
+        failed: dict[str, str] = self.index["failed"]
+        if again:
+            failed = {}
+            for key in sorted(key for key, entry in self.files.items() if type(entry) is not bytes and not entry[1]):
+                failed.setdefault(self.files[key][2], key)
+            self.index["failed"] = failed
         dict.clear(self.registry.failed)
         for record_id, key in failed.items():
             dict.__setitem__(self.registry.failed, record_id, _path(self.root, key))
@@ -348,7 +409,8 @@ class _Run:
     def _read(self, key: str, record_id: str) -> tuple[Record, LoadedYaml]:
         """The record and document of the file ``key``, which must hold what the index says it holds."""
         parts = tuple(key.split("\0"))
-        [(path, doc)] = list(documents([(parts, str(_path(self.root, key)))], self.store, inside=self.root))
+        [(path, doc)] = list(documents([(parts, str(_path(self.root, key)))], self.store, inside=self.root,
+                                       some=True))
         entry, record = _outcome(self.root, key, path, doc, None)
         if record is None or record.id != record_id or _digest(entry) != _digest(self.files[key]):
             raise Unsure  # changed since it was listed
@@ -390,14 +452,15 @@ class _Run:
         for rows in self.index["dups"].values():
             for row in rows:
                 report.add(_issue(row))
-        for unit in self.units.values():
-            for row in unit[UISSUES] or ():
+        issues = self.units.summary("issues")
+        for record_id in self.units:
+            for row in issues.get(record_id, ()):
                 report.add(_issue(row))
         for rule in checks.registry_rules:
             rule(self.registry, report)
         waiting: dict[str, list[str]] = {}
-        for _, record_id, unchecked in sorted((self.order(i), i, u[UNCHECKED]) for i, u in self.units.items()
-                                              if u[UNCHECKED]):
+        for _, record_id, unchecked in sorted((self.order(i), i, u) for i, u in
+                                              self.units.summary("unchecked").items()):
             for value, count in unchecked.items():
                 waiting.setdefault(value, []).extend([record_id] * count)
         checks.report_unchecked(self.registry, report, waiting)
@@ -417,7 +480,7 @@ class _Run:
     def kinds(self) -> set[str]:
         """The kinds of the records held (once per run: asked while checking, when no record changes)."""
         if self._kinds is None:
-            self._kinds = _kinds(self.units)
+            self._kinds = self.units.kinds()
         return self._kinds
 
     def ids(self, kinds: tuple[str, ...] | None) -> list[str]:
@@ -426,14 +489,15 @@ class _Run:
             self._ids[kinds] = sorted(i for i, unit in self.units.items() if kinds is None or unit[UKIND] in kinds)
         return self._ids[kinds]
 
-    def links(self) -> dict[str, list[str]]:
-        """The ids of the records naming each id, from what the index keeps (once per run)."""
-        if self._links is None:
-            self._links = {}
-            for record_id, unit in self.units.items():
-                for value in _split(unit[REFS]):
-                    self._links.setdefault(value, []).append(record_id)
-        return self._links
+    def linking(self, record_id: str) -> list[str]:
+        """The ids of the records naming ``record_id``, from what the index keeps (once per run and id): the
+        entries whose bytes hold the id, opened and read."""
+        if record_id not in self._links:
+            needle = record_id.encode("utf-8", "surrogatepass")
+            candidates = {*self.units.holding(needle), *self.units.open_ids()}
+            self._links[record_id] = [other for other in candidates
+                                      if record_id in _split(self.units[other][REFS])]
+        return self._links[record_id]
 
 
 # -- what a check reads --------------------------------------------------------------------------
@@ -544,7 +608,7 @@ class _Tracked(Registry):
         if run is None:
             return super().links_to(record_id)
         found: list[tuple[Record, Any]] = []
-        for other_id in sorted(run.links().get(record_id, ()), key=run.order):
+        for other_id in sorted(run.linking(record_id), key=run.order):
             other = self.records.get(other_id)
             if other is None:
                 raise Unsure  # the index names a record no file holds now
@@ -598,30 +662,71 @@ class _Asked(checks._Suggestions):
 # -- files ---------------------------------------------------------------------------------------
 
 
-def _walk(root: Path) -> list[tuple[str, tuple[str, ...], str, tuple[int, ...] | None]]:
-    """(key, parts, path, status or None) of every record file, in the loader's order; None for a link (its
-    target may change unseen) or a file that cannot be looked at."""
-    found: list[tuple[str, tuple[str, ...], str, tuple[int, ...] | None]] = []
-    for parts, entry in scan_record_files(root):
-        try:
-            status = None if entry.is_symlink() else entry.stat(follow_symlinks=False)
-        except OSError:
-            status = None
-        sig = (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino) if status else None
-        found.append(("\0".join(parts), parts, entry.path, sig))
+def _walk(root: Path) -> list[Folder]:
+    """The record files under ``root``, folder by folder, as ``memo.tree_state`` lists them."""
+    folders: list[Folder] = []
+    tree_state(root, folders)
+    return folders
+
+
+def _files(folders: list[Folder]) -> list[tuple[str, tuple[str, ...], str, bytes | None]]:
+    """(key, parts, path, status or None for a link) of every record file, in the loader's order."""
+    found = [(_prefix(folder.parts) + name, parts, path, status if status != _NONE else None)
+             for folder in folders for (parts, path, status), name in zip(folder.files(), folder.names, strict=True)]
     found.sort(key=lambda item: item[1])
     return found
 
 
-def _found(listed: list[tuple[tuple[str, ...], str, tuple[int, ...] | None]],
-           ) -> list[tuple[str, tuple[str, ...], str, tuple[int, ...] | None]]:
-    """``_walk``'s list from the files ``memo.tree_state`` listed."""
-    found = [("\0".join(parts), parts, path, sig) for parts, path, sig in listed]
-    found.sort(key=lambda item: item[1])
-    return found
+#: The status of a file whose status is not known (a link): no file has it.
+_NONE = bytes(32)
 
 
-def _outcome(root: Path, key: str, path: Path, doc: LoadedYaml | RecordFileError, sig: tuple[int, ...] | None,
+def _prefix(parts: tuple[str, ...]) -> str:
+    """What the keys of a folder's files start with ('<kind>\0' for the folder of a kind)."""
+    return "".join(f"{part}\0" for part in parts)
+
+
+def _names(joined: str) -> list[str]:
+    return joined.split("\0") if joined else []
+
+
+def _kept_folders(folders: list[Folder]) -> dict[str, list[Any]]:
+    """Each folder's listing as the index keeps it: its names, joined, and its files' statuses."""
+    return {_prefix(folder.parts): ["\0".join(folder.names), folder.status] for folder in folders}
+
+
+def _suspects(kept: bytes, status: bytes, settled_before: int) -> list[int]:
+    """The files of a folder listed under the names it was kept with whose status differs from the kept one
+    (found by halving: two equal runs of bytes are compared at once) or is not settled, in order."""
+    found = set()
+    pending = [(0, len(status) // 32)]
+    while pending:
+        low, high = pending.pop()
+        if kept[32 * low:32 * high] == status[32 * low:32 * high]:
+            continue
+        if high - low == 1:
+            found.add(low)
+            continue
+        middle = (low + high) // 2
+        pending += [(low, middle), (middle, high)]
+    if not _settled(status, settled_before):
+        times = array("q", status)
+        found.update(i for i, (modified, changed) in enumerate(zip(times[1::4], times[2::4], strict=True))
+                     if modified == 0 or modified >= settled_before or changed >= settled_before)
+    return sorted(found)
+
+
+def _settled(status: bytes, settled_before: int) -> bool:
+    """Whether every file of ``status`` (``memo.Folder.status``) is known and was last modified or changed
+    before ``settled_before``: a later change within the same time stamp would not show."""
+    if not status:
+        return True
+    times = array("q", status)
+    modified, changed = times[1::4], times[2::4]
+    return 0 not in modified and max(modified) < settled_before and max(changed) < settled_before
+
+
+def _outcome(root: Path, key: str, path: Path, doc: LoadedYaml | RecordFileError, sig: bytes | None,
              ) -> tuple[bytes | list[Any], Record | None]:
     """What loading one file gives, alone: its entry for the index, and the record it typed (or None)."""
     scratch = Registry(root=root)
@@ -641,9 +746,9 @@ def _outcome(root: Path, key: str, path: Path, doc: LoadedYaml | RecordFileError
     return [blob, False, record_id, None, rows], None
 
 
-def _status(sig: tuple[int, ...] | None) -> bytes:
+def _status(sig: bytes | None) -> bytes:
     """A file's size, times and inode as 32 bytes (none known: zeros, which no file has)."""
-    return struct.pack("<4q", *sig) if sig else bytes(32)
+    return sig or _NONE
 
 
 def _digest(entry: bytes | list[Any]) -> bytes | None:
@@ -705,12 +810,134 @@ def _references(record: Record) -> list[str]:
     return sorted({value for _, value, _ in references_in(record)})
 
 
-def _kinds(units: dict[str, list[Any]]) -> set[str]:
-    return {unit[UKIND] for unit in units.values()}
+# -- records' entries as kept --------------------------------------------------------------------
 
 
-def _asked(units: dict[str, list[Any]]) -> int:
-    return len({key for unit in units.values() for key in unit[ASKED] or ()})
+class _Units(dict):  # type: ignore[type-arg]
+    """Every record's entry by id: each kept as its own MessagePack bytes, opened (into the list ``_check`` and
+    ``_settle`` write) only when asked for, so that a run after one edit builds objects for the records it
+    reads, not for all of them. What a run needs of every record (its kind, whether it is checked every run,
+    the ids it asked suggestions for, its findings) is kept beside them (``summary``), and taken from there for
+    every record not opened in this run."""
+
+    def __init__(self, packed: dict[str, Any] | None = None, summary: dict[str, Any] | None = None) -> None:
+        super().__init__(packed or {})
+        kept = summary or {}
+        self.kept_kinds: dict[str, int] = kept.get("kinds", {})
+        self.kept: dict[str, dict[str, Any]] = {name: kept.get(name, {}) for name in _SUMMARIES}
+        #: The entry as kept (None: none) of each record opened, replaced or removed in this run.
+        self.opened: dict[str, list[Any] | None] = {}
+        self._joined: tuple[list[str], bytes, list[int]] | None = None
+
+    def _open(self, record_id: str) -> None:
+        if record_id not in self.opened:
+            value = dict.get(self, record_id)
+            self.opened[record_id] = (_unpacked(value) if type(value) is bytes
+                                      else None if value is None else list(value))
+
+    def __getitem__(self, record_id: str) -> list[Any]:
+        value = dict.__getitem__(self, record_id)
+        if type(value) is bytes:
+            self._open(record_id)
+            value = _unpacked(value)
+            dict.__setitem__(self, record_id, value)
+        return value  # type: ignore[no-any-return]
+
+    def get(self, record_id: str, default: Any = None) -> Any:
+        return self[record_id] if dict.__contains__(self, record_id) else default
+
+    def __setitem__(self, record_id: str, unit: list[Any]) -> None:
+        self._open(record_id)
+        dict.__setitem__(self, record_id, unit)
+
+    def pop(self, record_id: str, default: Any = None) -> Any:
+        if not dict.__contains__(self, record_id):
+            return default
+        unit = self[record_id]
+        dict.pop(self, record_id)
+        return unit
+
+    def values(self) -> Any:
+        return [self[record_id] for record_id in self]
+
+    def items(self) -> Any:
+        return [(record_id, self[record_id]) for record_id in self]
+
+    def open_ids(self) -> list[str]:
+        """The ids of the records held whose entries are open (lists) now."""
+        return [record_id for record_id in self.opened if type(dict.get(self, record_id)) is list]
+
+    def holding(self, needle: bytes) -> list[str]:
+        """The ids of the records whose entries, as kept and not opened since, hold ``needle``: one search of their
+        bytes joined (a match across two entries costs a check, never a miss)."""
+        if self._joined is None:
+            ids = [record_id for record_id, value in dict.items(self) if type(value) is bytes]
+            blobs = [dict.__getitem__(self, record_id) for record_id in ids]
+            self._joined = (ids, b"".join(blobs), list(accumulate(map(len, blobs))))
+        ids, joined, ends = self._joined
+        found = []
+        at = joined.find(needle)
+        while at != -1:
+            index = bisect_right(ends, at)
+            record_id = ids[index]
+            if type(dict.get(self, record_id)) is bytes:
+                found.append(record_id)
+            at = joined.find(needle, ends[index])
+        return found
+
+    def counts(self) -> dict[str, int]:
+        """How many records of each kind are held: as kept, less what the records opened in this run were, plus
+        what they are."""
+        counts = dict(self.kept_kinds)
+        for record_id, was in self.opened.items():
+            if was is not None:
+                counts[was[UKIND]] -= 1
+            if dict.__contains__(self, record_id):
+                kind = self[record_id][UKIND]
+                counts[kind] = counts.get(kind, 0) + 1
+        return {kind: count for kind, count in counts.items() if count > 0}
+
+    def kinds(self) -> set[str]:
+        """The kinds of the records held."""
+        return set(self.counts())
+
+    def summary(self, name: str) -> dict[str, Any]:
+        """One of ``_SUMMARIES`` over every record: as kept, but for the records opened in this run."""
+        found = {record_id: value for record_id, value in self.kept[name].items() if record_id not in self.opened}
+        pick = _SUMMARIES[name]
+        for record_id in self.opened:
+            if dict.__contains__(self, record_id):
+                value = pick(self[record_id])
+                if value is not None:
+                    found[record_id] = value
+        return found
+
+    def kept_form(self) -> tuple[dict[str, bytes], dict[str, Any]]:
+        """The entries and the summary as the index keeps them."""
+        packed = {record_id: value if type(value) is bytes else _packed(value) for record_id, value in
+                  dict.items(self)}
+        summary: dict[str, Any] = {"kinds": self.counts()}
+        summary.update((name, self.summary(name)) for name in _SUMMARIES)
+        return packed, summary
+
+
+def _unpacked(value: bytes) -> list[Any]:
+    return cache_module._unpack(value)  # type: ignore[no-any-return]
+
+
+def _packed(unit: list[Any]) -> bytes:
+    return cache_module._pack(unit)
+
+
+#: What is kept of every record beside its entry: whether it is checked on every run, the suggestions it
+#: asked for, its findings, and whether what it read is kept as a list (which a search of its bytes cannot find).
+_SUMMARIES: dict[str, Callable[[list[Any]], Any]] = {
+    "flags": lambda unit: unit[FLAGS] or None,
+    "asked": lambda unit: unit[ASKED],
+    "issues": lambda unit: unit[UISSUES],
+    "unchecked": lambda unit: unit[UNCHECKED],
+    "listed": lambda unit: 1 if type(unit[READS]) is list else None,
+}
 
 
 # -- issues as kept ------------------------------------------------------------------------------
@@ -728,7 +955,7 @@ def _issue(row: list[Any]) -> Issue:
 
 
 def _empty_index() -> dict[str, Any]:
-    return {"format": FORMAT, "files": {}, "units": {}, "dups": {}, "failed": {}}
+    return {"format": FORMAT, "files": {}, "folders": {}, "units": _Units(), "dups": {}, "failed": {}}
 
 
 def _entry_path(root: Path) -> Path:
@@ -747,8 +974,11 @@ def _recall(root: Path) -> dict[str, Any] | None:
         if len(payload) > MAX_INDEX_BYTES:
             return None
         index = cache_module.decode(b"incremental", payload, _context(root))
-        return index if isinstance(index, dict) and index.get("format") == FORMAT else None
-    except (OSError, cache_module.CorruptEntry):
+        if not isinstance(index, dict) or index.get("format") != FORMAT:
+            return None
+        index["units"] = _Units(index["units"], index.pop("summary"))
+        return index
+    except (OSError, KeyError, TypeError, cache_module.CorruptEntry):
         return None
 
 
@@ -759,8 +989,10 @@ def _keep(root: Path, index: dict[str, Any], now: dt.datetime, started: int) -> 
     remove_stale(path.parent)  # the indexes of folders no run has validated for two weeks (moved, deleted)
     if not cache_module.key_is_kept():
         return
-    index["now"], index["at_ns"] = now.isoformat(), started
+    index["units"]._joined = None  # the entries searched, joined: not kept while the index is packed beside it
+    units, summary = index["units"].kept_form()
+    kept = {**index, "units": units, "summary": summary, "now": now.isoformat(), "at_ns": started}
     try:
-        write_entry(path, cache_module.encode(b"incremental", index, _context(root)))
+        write_entry(path, *cache_module.encoded(b"incremental", kept, _context(root)))
     except OSError:
         pass

@@ -29,8 +29,10 @@ import functools
 import hashlib
 import os
 import stat
+import struct
 import sys
 from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -62,12 +64,38 @@ class Tree:
     newest_ns: int
 
 
-def tree_state(root: Path, records: list[Any] | None = None) -> Tree:
+@dataclass(frozen=True)
+class Folder:
+    """The record files of one folder as ``loader.scan_record_files`` would yield them, in name order: their
+    names and, for each, its size, modification and change times and inode as 32 bytes (``STATUS``; zeros for a
+    link, whose target may change unseen). Kept as columns, not as an object per file: a registry of 100,000
+    results has 295,100 files, and a run after one edit must not pay for each of them more than its ``stat``."""
+
+    parts: tuple[str, ...]
+    path: str
+    names: list[str]
+    status: bytes
+
+    def files(self) -> list[tuple[tuple[str, ...], str, bytes]]:
+        """(parts below root, path, status) of each file: the listing one file at a time."""
+        return [((*self.parts, name), os.path.join(self.path, name), self.status[32 * i:32 * i + 32])
+                for i, name in enumerate(self.names)]
+
+
+#: A file's size, modification and change times and inode, packed (``Folder.status``).
+STATUS = struct.Struct("<4q")
+_NAME = attrgetter("name")
+_SIZE, _MTIME, _CTIME, _INO, _MODE = (attrgetter(name) for name in (
+    "st_size", "st_mtime_ns", "st_ctime_ns", "st_ino", "st_mode"))
+
+
+def tree_state(root: Path, records: list[Folder] | None = None) -> Tree:
     """A digest of every entry under ``root`` (sorted walk, links not followed but their targets described).
 
-    With ``records``, each record file seen on the way is added to it as (parts below root, path, (size,
-    modification and change times, inode); None for a link), the files ``loader.scan_record_files`` would
-    yield: the incremental run needs no second walk.
+    With ``records``, the record files seen on the way are added to it, one ``Folder`` per folder that holds
+    any: the incremental run needs no second walk. Each folder's entries are described column by column
+    (names, modes, sizes, times, inodes), each column built and hashed by the interpreter's own loops: a
+    line per file formatted in Python cost most of the run where nothing changed.
     """
     digest = hashlib.blake2b(digest_size=32)
     newest = 0
@@ -76,42 +104,76 @@ def tree_state(root: Path, records: list[Any] | None = None) -> Tree:
         folder, shown, parts = pending.pop()
         try:
             with os.scandir(folder) as entries:
-                listed = sorted(entries, key=lambda entry: entry.name)
-        except OSError as exc:
-            digest.update(f"unreadable\0{shown}\0{exc.errno}\n".encode("utf-8", "surrogatepass"))
-            continue
-        for entry in reversed(listed):  # popped in name order
-            name = f"{shown}/{entry.name}"
-            try:
-                status = entry.stat(follow_symlinks=False)
-            except OSError as exc:
-                digest.update(f"gone\0{name}\0{exc.errno}\n".encode("utf-8", "surrogatepass"))
+                listed = sorted(entries, key=_NAME)
+            stats = [entry.stat(follow_symlinks=False) for entry in listed]
+        except OSError:
+            again, stats = _one_by_one(folder, shown, digest)
+            if again is None:
                 continue
-            newest = max(newest, status.st_mtime_ns, status.st_ctime_ns)
-            line = (f"{name}\0{status.st_mode}\0{status.st_size}\0{status.st_mtime_ns}\0{status.st_ctime_ns}\0"
-                    f"{status.st_ino}")
-            inner = None if parts is None or entry.name.startswith(".") else (*parts, entry.name)  # hidden: no records
-            if stat.S_ISLNK(status.st_mode):
-                line += f"\0{_link(entry.path)}"
-            elif stat.S_ISDIR(status.st_mode):
-                pending.append((entry.path, name, inner))
-            if records is not None and inner is not None and entry.name.endswith(RECORD_SUFFIXES):
-                _record_file(records, entry, inner, status)
-            digest.update(f"{line}\n".encode("utf-8", "surrogatepass"))
+            listed = again
+        names = list(map(_NAME, listed))
+        modes = list(map(_MODE, stats))
+        columns = (names, modes, list(map(_SIZE, stats)), list(map(_MTIME, stats)), list(map(_CTIME, stats)),
+                   list(map(_INO, stats)))
+        digest.update(f"{shown}\0{columns!r}\n".encode("utf-8", "surrogatepass"))
+        if stats:
+            newest = max(newest, max(columns[3]), max(columns[4]))
+        regular = [(mode & 0o170000) == stat.S_IFREG for mode in modes]
+        for index in [i for i, plain in enumerate(regular) if not plain]:
+            entry, mode = listed[index], modes[index]
+            inner = None if parts is None or entry.name.startswith(".") else (*parts, entry.name)
+            if stat.S_ISLNK(mode):
+                digest.update(f"{shown}/{entry.name}\0{_link(entry.path)}\n".encode("utf-8", "surrogatepass"))
+            elif stat.S_ISDIR(mode):
+                pending.append((entry.path, f"{shown}/{entry.name}", inner))
+        if records is not None and parts is not None:
+            _record_files(records, folder, parts, listed, stats, regular)
     return Tree(digest.hexdigest(), newest)
 
 
-def _record_file(records: list[Any], entry: os.DirEntry[str], parts: tuple[str, ...], status: os.stat_result,
-                 ) -> None:
-    """Add a record file as ``loader.scan_record_files`` tells them (a file, or a link to one)."""
-    if stat.S_ISREG(status.st_mode):
-        records.append((parts, entry.path, (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)))
-        return
+def _one_by_one(folder: str, shown: str, digest: Any) -> tuple[list[os.DirEntry[str]] | None, list[os.stat_result]]:
+    """A folder whose listing or an entry's status failed: each failure described, the rest kept."""
     try:
-        if stat.S_ISLNK(status.st_mode) and entry.is_file():
-            records.append((parts, entry.path, None))
+        with os.scandir(folder) as entries:
+            listed = sorted(entries, key=_NAME)
+    except OSError as exc:
+        digest.update(f"unreadable\0{shown}\0{exc.errno}\n".encode("utf-8", "surrogatepass"))
+        return None, []
+    kept, stats = [], []
+    for entry in listed:
+        try:
+            stats.append(entry.stat(follow_symlinks=False))
+            kept.append(entry)
+        except OSError as exc:
+            digest.update(f"gone\0{shown}/{entry.name}\0{exc.errno}\n".encode("utf-8", "surrogatepass"))
+    return kept, stats
+
+
+def _record_files(records: list[Folder], folder: str, parts: tuple[str, ...], listed: list[os.DirEntry[str]],
+                  stats: list[os.stat_result], regular: list[bool]) -> None:
+    """Add a folder's record files as ``loader.scan_record_files`` tells them (a file, or a link to one; no
+    hidden name) to ``records``."""
+    chosen = [i for i, entry in enumerate(listed)
+              if entry.name.endswith(RECORD_SUFFIXES) and not entry.name.startswith(".")
+              and (regular[i] or _links_to_file(entry, stats[i]))]
+    if not chosen:
+        return
+    picked = [stats[i] for i in chosen]
+    values = [0] * (4 * len(picked))
+    for column, field in enumerate((_SIZE, _MTIME, _CTIME, _INO)):
+        values[column::4] = map(field, picked)
+    for slot, i in enumerate(chosen):
+        if not regular[i]:
+            values[4 * slot:4 * slot + 4] = (0, 0, 0, 0)  # a link: none known
+    status = struct.pack(f"<{len(values)}q", *values)
+    records.append(Folder(parts, folder, [listed[i].name for i in chosen], status))
+
+
+def _links_to_file(entry: os.DirEntry[str], status: os.stat_result) -> bool:
+    try:
+        return stat.S_ISLNK(status.st_mode) and entry.is_file()
     except OSError:
-        pass
+        return False
 
 
 def _link(path: str) -> str:
@@ -157,15 +219,18 @@ def context(root: Path, *tag: str) -> bytes:
         "utf-8", "surrogatepass")
 
 
-def write_entry(path: Path, payload: bytes) -> None:
-    """Put a kept entry in place: a temporary file beside it renamed over it, in a folder only its user reads.
+def write_entry(path: Path, payload: bytes, *more: bytes) -> None:
+    """Put a kept entry (``payload`` and ``more`` one after the other) in place: a temporary file beside it renamed
+    over it, in a folder only its user reads.
 
     No fsync: an entry lost in a crash costs the next run its time, never its result. Raises OSError.
     """
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        temporary.write_bytes(payload)
+        with open(temporary, "wb") as file:
+            for part in (payload, *more):
+                file.write(part)
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
