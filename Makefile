@@ -27,10 +27,10 @@ demo: setup-core
 	$(VENV)/bin/registry validate
 	$(VENV)/bin/registry list --kind result
 
-## The generated files, from the models: the options of 'registry new KIND' (registry/kindoptions.json, which also
+## The generated files, from the models: the options of 'registry new KIND' (registry/generated/kindoptions.json, which also
 ## regenerates itself when stale) and the README's table of import columns. 'make test' runs it first.
 generate: setup-core
-	$(PY) -m registry.kindoptions --write
+	$(PY) -m registry.generated.kindoptions --write
 	$(PY) -m registry.curate.table --write README.md
 
 ## The whole test suite (CPU; GPU-only tests skip with a reason).

@@ -18,9 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from registry.checks import validate  # noqa: E402
 from registry.curate.fmt import format_files  # noqa: E402
 from registry.curate.importer import ImportOptions, import_table  # noqa: E402
+from registry.validate.runner import validate  # noqa: E402
 
 SOURCE = "fixture-genomic-20261201-source-genomic-benchmarks-fixture"
 TEMPLATE = ROOT / "examples" / "genomic-benchmarks-fixture-table-1.csv"

@@ -299,9 +299,9 @@ def baseline(name: str, root: Path) -> None:
     """One baseline over every record file under ``root`` (run in its own process by ``main``)."""
     import yaml
 
-    from registry.loader import record_files
+    from registry.export.schema import kind_schema
     from registry.models import KIND_MODELS
-    from registry.schema import kind_schema
+    from registry.store.loader import record_files
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     if name == "jsonschema":
@@ -406,7 +406,7 @@ def measure_size(size: int, base: Path, env: dict[str, str], *, validate_only: b
     for folder in kept:
         shutil.rmtree(folder, ignore_errors=True)
     figures["validate warm"] = run(validate, env)  # a full run through the parse cache (the report then kept)
-    figures["validate unchanged"] = run(validate, env)  # the kept report (registry/memo.py)
+    figures["validate unchanged"] = run(validate, env)  # the kept report (registry/validate/memo.py)
     shutil.rmtree(kept[0], ignore_errors=True)
     figures["validate no change"] = run(validate, env)  # no kept report: incremental, nothing to read again
     for edit in ONE_EDITS:
@@ -483,9 +483,9 @@ def main() -> None:
         print()
         print("cold: the parse cache empty (every file read and parsed; the cache and the incremental index filled); "
               "warm: a full run through the parse cache (no kept report, no index); unchanged: nothing changed since "
-              "(the kept report, registry/memo.py); no change: nothing changed, the kept report removed (an "
+              "(the kept report, registry/validate/memo.py); no change: nothing changed, the kept report removed (an "
               "incremental run that reads no file); 1 edit/add/remove/rename: one file changed since the last run "
-              "(incremental, registry/incremental.py); db build 1 edit: a warm build after one edit. "
+              "(incremental, registry/validate/incremental.py); db build 1 edit: a warm build after one edit. "
               "cold/ours: validate cold's wall seconds over this one's.")
         for name, text in BASELINES.items():
             print(f"{name}: {text}; no key lines, no cross-record checks.")

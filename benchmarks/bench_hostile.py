@@ -78,8 +78,8 @@ def main() -> None:
 
 
 def queries_and_pdfs() -> None:
-    from registry.checks import validate
     from registry.db.build import build_sqlite
+    from registry.validate.runner import validate
     from tests.test_review_support import fresh_records, pin
 
     work = Path(tempfile.mkdtemp(prefix="registry-hostile-"))

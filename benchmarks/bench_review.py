@@ -136,7 +136,7 @@ def timed(run: object, repeats: int) -> tuple[float, object]:
 
 
 def review(records: Path, record_id: str, pdf: Path, cache: Path, second: bool, repeats: int) -> None:
-    from registry.checks import validate
+    from registry.validate.runner import validate
     from review.review import run_review
 
     registry, report = validate(records)

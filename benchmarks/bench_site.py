@@ -51,9 +51,9 @@ def main() -> None:
     parser.add_argument("--check-identical", action="store_true", help="build twice and compare the bytes")
     args = parser.parse_args()
 
-    from registry import collector
-    from registry.checks import validate
     from registry.site.build import build_site
+    from registry.store import collector
+    from registry.validate.runner import validate
 
     collector.FREEZE_AFTER_LOAD = True  # as the command line sets it: one load, then the build
     print(f"# registry site build benchmark ({platform.processor() or platform.machine()}, "
@@ -89,9 +89,9 @@ def main() -> None:
 
 
 def time_seed_plot() -> None:
-    from registry.checks import validate
-    from registry.plot import groups_of
-    from registry.plot_svg import inline_svg
+    from registry.site.plot import groups_of
+    from registry.site.plot_svg import inline_svg
+    from registry.validate.runner import validate
 
     registry, _ = validate(ROOT / "records")
     groups = next(iter(groups_of(registry).values()))

@@ -7,7 +7,7 @@ knobs the paper leaves unstated. The same training step is measured on a CUDA GP
 ``measure.run`` is the one entry point, and ``measure.outcome`` holds what a run reports.
 
 A library: it imports nothing from the registry (a test keeps it so) and knows no records
-or command-line flags; ``registry.reproduce`` is the adapter that turns its outcomes into
+or command-line flags; ``registry.reproduce.run`` is the adapter that turns its outcomes into
 records. torch, transformers, peft and deepspeed are imported inside the functions that
 need them, so importing this package costs nothing.
 """

@@ -2,7 +2,7 @@
 
 measure/ is a library: it imports nothing from the registry, and its hints speak of models,
 knobs and installs, never of a command-line flag. The registry's adapter
-(``registry.reproduce``) turns these into its own errors; only its CLI words flags.
+(``registry.reproduce.run``) turns these into its own errors; only its CLI words flags.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 These are measure/'s own run types, declared once. The registry's reproduction record uses
 the same ``Method``, ``Status``, ``Hardware`` and ``AttentionImpl`` (this module imports no torch), and its
-adapter (``registry.reproduce.build_record``) copies every field the two share by name.
+adapter (``registry.reproduce.adapter.build_record``) copies every field the two share by name.
 """
 
 from __future__ import annotations

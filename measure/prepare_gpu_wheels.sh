@@ -69,7 +69,7 @@ probe = (
     "from registry.cli import app\n"
     "result = CliRunner().invoke(app, ['reproduce', '--all', '--plan', '--records', 'records'])\n"
     "assert result.exit_code == 0, result.output\n"
-    "import registry.runlog, registry.reproduce, rich.progress, rich.table, measure.run, measure.schedule\n"
+    "import registry.reproduce.runlog, registry.reproduce.run, rich.progress, rich.table, measure.run, measure.schedule\n"
     "tops = {m.split('.')[0] for m in sys.modules}\n"
     "print(json.dumps(sorted({d for t in tops for d in md.packages_distributions().get(t, [])})))\n"
 )

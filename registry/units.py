@@ -290,7 +290,7 @@ _ACTIVE: list[UnitTable] = [BUILT_IN]
 
 
 def table() -> UnitTable:
-    """The units in effect: those of the registry loaded last (``registry.loader.load_registry`` puts them in
+    """The units in effect: those of the registry loaded last (``registry.store.loader.load_registry`` puts them in
     effect), else the built-in ones. Readers given no registry (a page's symbol, a cell's printed unit, the
     reading of a printed number) ask it; those given one may ask ``Registry.units`` directly, the same table."""
     return _ACTIVE[0]

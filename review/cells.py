@@ -34,9 +34,9 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from registry.models.uncertainty_kinds import REPEAT_WORDS, kind_words, kinds_in
 from registry.models.values import UncertaintyKind
 from registry.numbers import glued_unit
-from registry.uncertainty_kinds import REPEAT_WORDS, kind_words, kinds_in
 from registry.units import UnitTable
 from registry.units import table as unit_table
 from review import subtables
@@ -57,12 +57,12 @@ from review.tables import (
 from review.words import squeezed
 
 if TYPE_CHECKING:
-    from registry.loader import Registry
     from registry.models import Result
     from registry.models.values import Uncertainty
+    from registry.store.loader import Registry
 
 #: The words papers use for each kind of uncertainty, and for what it is taken over (declared once, in
-#: ``registry.uncertainty_kinds``; ``kinds_in`` reads the kinds' words longest first).
+#: ``registry.models.uncertainty_kinds``; ``kinds_in`` reads the kinds' words longest first).
 KIND_WORDS = kind_words()
 OVER_WORDS: dict[str, tuple[str, ...]] = {repeats.value: words for repeats, words in REPEAT_WORDS.items()}
 

@@ -23,14 +23,14 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, ClassVar
 
 from registry.models.records import Direction
+from registry.models.uncertainty_kinds import SPREADS
 from registry.numbers import numbers_in
-from registry.uncertainty_kinds import SPREADS
 from review.claims import Assertion, Claim
 from review.pdftext import Extraction, normalize_quote, number_pattern
 
 if TYPE_CHECKING:
-    from registry.loader import Registry
     from registry.models import Result
+    from registry.store.loader import Registry
 
 #: Metrics that are a share of items scored correctly (or not): the ones GRIM applies to, with any other
 #: '<kind>-accuracy' but those below. Not here: pass@k, which the unbiased estimator computes from several

@@ -33,8 +33,8 @@ from review.consistency import consistency_claims
 from review.errors import NotCheckableError
 
 if TYPE_CHECKING:
-    from registry.loader import Registry
     from registry.models import Source
+    from registry.store.loader import Registry
 
 
 def source_claims(source: Source) -> list[Claim]:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from registry import limits
-from registry.atomic import temporary_beside
+from registry.store.atomic import temporary_beside
 from review.errors import BlockedDownloadError, FetchError, HashMismatchError
 
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 
 ``run_review`` does the checking and returns every assertion; ``write_review`` turns a
 run in which every assertion passed into a new review record, written beside the
-existing reviews (never over them) with ``registry.writer.write_record``.
+existing reviews (never over them) with ``registry.store.writer.write_record``.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from review.errors import NotCheckableError, ReviewLimitError
 from review.pdftext import MAX_PAGE_CHARS
 
 if TYPE_CHECKING:
-    from registry.loader import Registry
     from registry.models import MissingMetadata, Record, Review, Source
+    from registry.store.loader import Registry
     from review.extract import Readings
     from review.fetch import PdfArtifact
     from review.pdftext import Extraction
@@ -107,7 +107,7 @@ def plan_review(registry: Registry, record_id: str) -> ReviewPlan:
 
 
 def _plan_source(registry: Registry, source: Source) -> ReviewPlan:
-    from registry.history import Status, status_of
+    from registry.status.versions import Status, status_of
 
     claims: list[Claim] = source_claims(source)
     subjects = [source.id]
@@ -250,7 +250,7 @@ def keep_text(cache_dir: Path, pdf_sha256: str, extraction: Extraction) -> Path 
     A file already there is kept only if its content has the hash its name claims: a file planted
     under that name is replaced, never reported as the text of this review.
     """
-    from registry.atomic import temporary_beside
+    from registry.store.atomic import temporary_beside
     from review.fetch import sha256_file
 
     path = cache_dir / f"{pdf_sha256}.{extraction.sha256}.txt"
@@ -403,8 +403,8 @@ def method_note(run: ReviewRun) -> str:
 def write_review(root: Path, registry: Registry, run: ReviewRun, *, now: dt.datetime | None = None) -> tuple[
         Review, Path]:
     """Write the review a passing run earns beside the existing reviews; the registry must stay valid."""
-    from registry.checks import validate
-    from registry.writer import write_record
+    from registry.store.writer import write_record
+    from registry.validate.runner import validate
 
     review = build_review(registry, run, now=now)
     path = write_record(root, review, comment="Written by 'registry review': an automated source check.")

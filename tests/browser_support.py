@@ -26,8 +26,8 @@ if not Path(CHROMIUM).exists():
 
 
 def build(records: Path, out: Path) -> Path:
-    from registry.checks import validate
     from registry.site.build import build_site
+    from registry.validate.runner import validate
 
     registry, _ = validate(records)
     build_site(registry, out)

@@ -99,7 +99,7 @@ def cli(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
     """Run the registry CLI: cli('validate', '--records', path) -> Result (exit_code, output).
 
     A test that patches (``monkeypatch``) may patch what the command is made of (the options of 'registry new
-    KIND' come from registry/kindoptions.json): it gets the command made afresh, as Typer's runner makes it."""
+    KIND' come from registry/generated/kindoptions.json): it gets the command made afresh, as Typer's runner makes it."""
     if "monkeypatch" not in request.fixturenames:
         return invoke
     import typer.main
@@ -134,8 +134,8 @@ def modules_imported_by(commands: list[list[str]], watched: tuple[str, ...]) -> 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     """The generated options of 'registry new' made fresh before any test runs (as 'make generate' does), so that a
-    '--help' run in a fresh interpreter finds them fresh and builds no model (registry.kindoptions)."""
-    from registry import kindoptions
+    '--help' run in a fresh interpreter finds them fresh and builds no model (registry.generated.kindoptions)."""
+    from registry.generated import kindoptions
 
     kindoptions.written()
 

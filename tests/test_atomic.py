@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from registry import atomic
-from registry.atomic import TEMP_SUFFIX, install, remove_stale_temporaries, temporary_beside, write_atomic
+from registry.store import atomic
+from registry.store.atomic import TEMP_SUFFIX, install, remove_stale_temporaries, temporary_beside, write_atomic
 from tests.conftest import ROOT
 
 
@@ -26,7 +26,7 @@ def kill_while_writing(target: Path, seconds: float = 30) -> subprocess.Popen[by
     script = textwrap.dedent(f"""
         import sys, time
         from pathlib import Path
-        from registry.atomic import temporary_beside
+        from registry.store.atomic import temporary_beside
         with temporary_beside(Path({str(target)!r})) as tmp:
             tmp.write_text("half a file")
             print("ready", flush=True)
@@ -135,7 +135,7 @@ def test_a_killed_builds_temporary_is_removed_by_the_next_build(records_dir: Pat
     script = textwrap.dedent(f"""
         import os, signal
         from pathlib import Path
-        from registry.checks import validate
+        from registry.validate.runner import validate
         from registry.db import build
         real = build.insert_rows
         def insert_then_die(connection, table, rows):

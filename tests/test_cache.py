@@ -1,4 +1,4 @@
-"""The parse cache (``registry.cache``): a warm run gives exactly what a cold one gives, and is never fooled.
+"""The parse cache (``registry.store.cache``): a warm run gives exactly what a cold one gives, and is never fooled.
 
 Cold here means ``cache=False``: every file read and parsed. Each test compares a run through the
 cache with a cold run of the same files: the same report (codes, messages, lines), and the same
@@ -21,10 +21,10 @@ from typing import Any
 
 import pytest
 
-from registry import cache
-from registry.checks import validate
-from registry.loader import Registry
-from registry.report import Report
+from registry.store import cache
+from registry.store.loader import Registry
+from registry.validate.report import Report
+from registry.validate.runner import validate
 from tests.conftest import BUNDLED_RECORDS, DATA, RESULT_33, ROOT
 from tests.test_db_yaml_fast_path import same
 
@@ -218,7 +218,7 @@ def make_registry(root: Path, results: int) -> int:
     return bench_db.generate(root, results)
 
 
-VALIDATE = ("import sys\nfrom pathlib import Path\nfrom registry.checks import validate\n"
+VALIDATE = ("import sys\nfrom pathlib import Path\nfrom registry.validate.runner import validate\n"
             "registry, report = validate(Path(sys.argv[1]), cache=True)\n"
             "print(len(registry.records), report.valid)\n")
 
@@ -298,7 +298,7 @@ def test_encoded_data_comes_back_exactly() -> None:
 @pytest.mark.slow
 def test_worker_processes_give_what_one_process_gives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Parsing in worker processes (a first run of a large registry) changes nothing in what loads."""
-    from registry import reading
+    from registry.store import reading
 
     root = tmp_path / "records"
     make_registry(root, 200)

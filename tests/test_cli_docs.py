@@ -63,7 +63,7 @@ def test_help_and_validate_do_not_import_heavy_libraries() -> None:
 def test_help_builds_no_model() -> None:
     """Every '--help' (groups, 'registry new' and each 'registry new KIND' included) starts without defining, let
     alone building, a Pydantic model: no module of the models, and not Pydantic either. A kind's options come from
-    registry/kindoptions.json, generated from the models (tests/test_kinds.py keeps it true)."""
+    registry/generated/kindoptions.json, generated from the models (tests/test_kinds.py keeps it true)."""
     helps = [[*name.split(), "--help"] for name, _ in all_commands()]
     helps += [["--help"], ["db", "--help"], ["site", "--help"], ["new", "--help"]]
     assert ["new", "result", "--help"] in helps
@@ -81,12 +81,12 @@ def test_console_script_runs() -> None:
 
 
 def test_the_readme_table_of_codes_is_generated_from_their_declarations() -> None:
-    """The README's codes are exactly those declared in registry/codes.py (regenerate: python -m registry.codes
+    """The README's codes are exactly those declared in registry/validate/codes.py (regenerate: python -m registry.validate.codes
     --write README.md)."""
-    from registry.codes import with_table
+    from registry.validate.codes import with_table
 
     readme = (ROOT / "README.md").read_text()
-    assert with_table(readme) == readme, "README's table of codes is stale: run python -m registry.codes --write README.md"
+    assert with_table(readme) == readme, "README's table of codes is stale: run python -m registry.validate.codes --write README.md"
 
 
 def test_no_code_is_reported_without_a_declaration() -> None:

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from registry.checks import validate
 from registry.curate import batch
 from registry.curate.batch import STAGING, Write, batch_lock, pending, recover, write_batch
 from registry.errors import RegistryError
+from registry.validate.runner import validate
 from tests.conftest import FIXTURE_SOURCE as SOURCE
 from tests.conftest import FIXTURE_TABLE as TABLE
 from tests.conftest import ROOT

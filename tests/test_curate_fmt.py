@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from registry.checks import validate
 from registry.curate import fmt as fmt_module
 from registry.curate.fmt import canonical_text
-from registry.loader import record_files
-from registry.release import content_digest
+from registry.store.loader import record_files
+from registry.store.release import content_digest
+from registry.validate.runner import validate
 from tests.conftest import DATA
 
 #: Every comment line of a file (the text after '#' where a line holds only a comment, or ends in one).

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from registry.checks import validate
 from registry.models import Correction, Evidence, Result
+from registry.validate.runner import validate
 from tests.conftest import DATA, ROOT
 from tests.conftest import FIXTURE_SOURCE as SOURCE
 from tests.conftest import FIXTURE_TABLE as TABLE

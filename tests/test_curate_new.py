@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from registry.checks import validate
 from registry.curate.form import form, parse_path
 from registry.curate.naming import make_id, slug_for
 from registry.models import KIND_MODELS, KINDS
+from registry.validate.runner import validate
 from tests.conftest import CONFIG_33, RESULT_11, RESULT_33, SOURCE
 
 TODAY = dt.datetime.now(dt.UTC).strftime("%Y%m%d")
@@ -282,11 +282,11 @@ def test_an_id_dated_after_today_is_refused(cli, records_dir: Path) -> None:  # 
 
 def test_a_table_of_options_older_than_the_model_is_refused_with_what_to_run(cli, records_dir: Path,  # type: ignore[no-untyped-def]
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    """'registry new KIND' takes its options from registry/kindoptions.json; where a model changed since it was
+    """'registry new KIND' takes its options from registry/generated/kindoptions.json; where a model changed since it was
     generated, the command says so and what to run, and writes nothing."""
     import dataclasses
 
-    from registry import kindoptions
+    from registry.generated import kindoptions
 
     table = kindoptions.written()
     first, *rest = table.kinds["result"]
@@ -296,8 +296,8 @@ def test_a_table_of_options_older_than_the_model_is_refused_with_what_to_run(cli
     before = sorted(p for p in records_dir.rglob("*") if p.is_file())
     result = new(cli, records_dir, "result")
     assert result.exit_code == 1, result.output
-    assert "registry/kindoptions.json are not those of the result model any more; nothing was written" in result.output
-    assert "python -m registry.kindoptions --write" in result.output and "Traceback" not in result.output
+    assert "registry/generated/kindoptions.json are not those of the result model any more; nothing was written" in result.output
+    assert "python -m registry.generated.kindoptions --write" in result.output and "Traceback" not in result.output
     assert sorted(p for p in records_dir.rglob("*") if p.is_file()) == before
 
 

@@ -16,16 +16,17 @@ from pathlib import Path
 
 import pytest
 
-from registry import display
-from registry.checks import validate
 from registry.db import build as build_module
 from registry.db.tables import mirror
 from registry.db.views import NOT_REVIEWED, STATUS_STRENGTH, views
 from registry.models import KIND_MODELS, Recipe, Reproduction, Result
 from registry.models.records import ReviewStatus
 from registry.models.reproduction import Comparison, FixedConditions, Knob, RunHardware, ratio
+from registry.page import display
+from registry.status import provenance
+from registry.store.writer import write_record
 from registry.units import gib
-from registry.writer import write_record
+from registry.validate.runner import validate
 from tests.conftest import CONFIG_33, RESULT_11, RESULT_33, ROOT, SOURCE
 
 RECIPE = "saadat-fellay-20261015-recipe-nt-2-5b-training-peak-memory-checkpointing"
@@ -191,7 +192,7 @@ def test_review_status_follows_the_pages_rule(built: Path, records_dir: Path) ->
     statuses = dict(query(built, "SELECT record_id, review_status FROM record_review_status"))
     assert set(statuses) == set(registry.records)
     for record_id, status in statuses.items():
-        expected = display.review_status(registry, record_id)
+        expected = provenance.review_status(registry, record_id)
         assert status == (expected.value if expected else NOT_REVIEWED), record_id
 
 
@@ -200,14 +201,14 @@ def test_a_check_without_artifact_hash_reads_apart_in_sql_as_on_the_pages(built:
     pinned = dict(query(built, "SELECT result_id, review_artifact_pinned FROM results_flat"))
     assert pinned == {RESULT_33: 0, RESULT_11: 1}
     for result_id, flag in pinned.items():
-        assert (display.UNVERIFIABLE_NOTE in display.status_label(registry, result_id)) == (flag == 0)
+        assert (provenance.UNVERIFIABLE_NOTE in provenance.status_label(registry, result_id)) == (flag == 0)
 
 
 def test_the_review_label_reads_as_the_pages_word_it(built: Path, records_dir: Path) -> None:
     """A check nobody can repeat never reads 'source-checked' like one they can (finding P7)."""
     registry, _ = validate(records_dir)
     labels = dict(query(built, "SELECT record_id, review_label FROM record_review_status"))
-    assert labels == {record_id: display.status_label(registry, record_id) for record_id in registry.records}
+    assert labels == {record_id: provenance.status_label(registry, record_id) for record_id in registry.records}
     flat = dict(query(built, "SELECT result_id, review_label FROM results_flat"))
     assert flat == {RESULT_33: "source checked (no artifact hash)", RESULT_11: "source checked"}
 
@@ -330,7 +331,7 @@ def test_a_build_killed_part_way_leaves_the_previous_database(built: Path, recor
     script = textwrap.dedent(f"""
         import os, signal
         from pathlib import Path
-        from registry.checks import validate
+        from registry.validate.runner import validate
         from registry.db import build
         real = build.insert_rows
         calls = []
@@ -417,9 +418,9 @@ def test_the_file_time_is_when_the_records_were_read(  # type: ignore[no-untyped
 ) -> None:
     """The build time is kept as the file's modification time (not inside: builds stay byte-identical),
     and it is when reading the records began, so that an edit made during the build counts as later."""
-    import registry.checks
+    import registry.validate.runner
 
-    real_validate = registry.checks.validate
+    real_validate = registry.validate.runner.validate
     times: dict[str, int] = {}
 
     def timed_validate(records: Path, **options):  # type: ignore[no-untyped-def]
@@ -428,7 +429,7 @@ def test_the_file_time_is_when_the_records_were_read(  # type: ignore[no-untyped
         times["validated"] = time.time_ns()
         return found
 
-    monkeypatch.setattr(registry.checks, "validate", timed_validate)
+    monkeypatch.setattr(registry.validate.runner, "validate", timed_validate)
     out = tmp_path / "registry.db"
     before = time.time_ns()
     build(cli, records_dir, out)
@@ -644,7 +645,7 @@ def test_a_review_that_lists_an_evidence_row_it_is_named_by_counts_once(cli, rec
                       encoding="utf-8")
     registry, report = validate(records_dir)
     assert report.valid, [i.message for i in report.errors]
-    assert len(display.reviews_of(registry, evidence)) == 1
+    assert len(provenance.reviews_of(registry, evidence)) == 1
     database = tmp_path / "twice.db"
     assert cli("db", "build", "--records", records_dir, "--out", database).exit_code == 0
     assert query(database, "SELECT review_status, review_count FROM record_review_status WHERE record_id = ?",

@@ -27,8 +27,8 @@ HOSTILE = DATA / "hostile" / "query"
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     import shutil
 
-    from registry.checks import validate
     from registry.db.build import build_sqlite
+    from registry.validate.runner import validate
     from tests.conftest import BUNDLED_RECORDS
 
     root = tmp_path_factory.mktemp("query") / "records"

@@ -1,4 +1,4 @@
-"""The fast YAML path (``registry.fastyaml``, yaml-rs) reads every file exactly as PyYAML's safe loader does, or steps aside.
+"""The fast YAML path (``registry.store.fastyaml``, yaml-rs) reads every file exactly as PyYAML's safe loader does, or steps aside.
 
 A file it accepts must give the same data, type for type, as PyYAML; a file PyYAML rejects must
 never be accepted; key lines, worked out later with PyYAML, are PyYAML's. Checked on every record
@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from registry import fastyaml
-from registry.checks import validate
 from registry.errors import RecordFileError
-from registry.writer import record_to_yaml
-from registry.yamlio import LoadedYaml, _parse_full, parse_yaml
+from registry.store import fastyaml
+from registry.store.writer import record_to_yaml
+from registry.store.yamlio import LoadedYaml, _parse_full, parse_yaml
+from registry.validate.runner import validate
 from tests.conftest import BUNDLED_RECORDS, DATA
 
 pytestmark = pytest.mark.skipif(not fastyaml.available(), reason="yaml-rs is not installed: PyYAML reads every file")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-from registry.checks import validate
+from registry.validate.runner import validate
 from tests.conftest import DATA
 
 FIXTURE = DATA / "fixture-registry"

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 import yaml
 
-from registry.checks import validate
 from registry.derived import OPERATIONS, Input, Underivable, derive, underivable
 from registry.models import Result
 from registry.models.values import Operation
+from registry.validate.runner import validate
 from review.consistency import consistency_claims
 from tests.conftest import DATA
 

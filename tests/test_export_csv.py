@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from registry.loader import load_registry
 from registry.models import Result
+from registry.store.loader import load_registry
 from tests.conftest import BUNDLED_RECORDS, DATA, RESULT_11, RESULT_33
 from tests.test_export import export
 

@@ -40,7 +40,7 @@ def wider(monkeypatch: pytest.MonkeyPatch, records_dir: Path) -> Path:
 
 
 def test_json_schema_and_sql(wider: Path, cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from registry.schema import kind_schema
+    from registry.export.schema import kind_schema
 
     assert kind_schema("result")["properties"][NAME]["description"] == WORDS  # type: ignore[index]
     import sqlite3
@@ -121,7 +121,7 @@ def test_new_result_has_an_option_for_it_once_its_table_regenerates(wider: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """The table of options is older than the model (its stamp names a module that changed since): the first
     'registry new result' reads the options off the model again, rewrites the table, and offers the field."""
-    from registry import kindoptions
+    from registry.generated import kindoptions
 
     table, stamp = tmp_path / "kindoptions.json", tmp_path / ".kindoptions.stamp"
     shutil.copy(kindoptions.TABLE, table)
@@ -177,7 +177,7 @@ def test_a_list_field_is_a_column_of_several_values(monkeypatch: pytest.MonkeyPa
 
 def test_the_table_of_options_is_stale_without_its_stamp_or_after_a_hand_edit(tmp_path: Path,
                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    from registry import kindoptions
+    from registry.generated import kindoptions
 
     table, stamp = tmp_path / "kindoptions.json", tmp_path / ".kindoptions.stamp"
     monkeypatch.setattr(kindoptions, "TABLE", table)

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from registry.checks import validate
-from registry.loader import Registry
 from registry.models import Result
+from registry.store.loader import Registry
+from registry.validate.runner import validate
 from tests.conftest import DATA
 
 FIXTURE = DATA / "fixture-registry"

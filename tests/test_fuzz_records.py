@@ -28,9 +28,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from registry.checks import validate
-from registry.codes import is_declared
-from registry.yamlio import parse_yaml
+from registry.store.yamlio import parse_yaml
+from registry.validate.codes import is_declared
+from registry.validate.runner import validate
 from tests.conftest import BUNDLED_RECORDS, DATA
 
 EXAMPLES = int(os.environ.get("REGISTRY_FUZZ_EXAMPLES", "2000"))

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from registry.checks import validate
-from registry.history import Status, current_of, history_rows, status_of, versions
+from registry.status.versions import Status, current_of, history_rows, status_of, versions
+from registry.validate.runner import validate
 from tests.conftest import RESULT_11, RESULT_33, SOURCE, copy_of_records, invoke
 from tests.test_db_postgres import pg_url  # noqa: F401 - the fixture
 

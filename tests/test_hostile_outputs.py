@@ -1,4 +1,4 @@
-"""Issue 28, items 6, 7 and 8: the output path of 'site build', 'export' and 'db build' (registry/outputs.py).
+"""Issue 28, items 6, 7 and 8: the output path of 'site build', 'export' and 'db build' (registry/store/outputs.py).
 
 --out inside the records folder is refused, a symbolic link, FIFO or device gets a message, leftovers of
 killed runs are removed by the next run (never a live run's), and SIGTERM or SIGINT stops the page
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from registry.outputs import remove_leftovers
+from registry.store.outputs import remove_leftovers
 from tests.conftest import ROOT
 
 #: The three commands that write an output path, each with the arguments before --out.

@@ -174,3 +174,37 @@ def test_the_walker_passes_a_layered_package(tmp_path: Path) -> None:
 @pytest.mark.parametrize("package", PACKAGES)
 def test_every_package_is_walked(package: str) -> None:
     assert any(name == package or name.startswith(package + ".") for name in import_graph())
+
+
+# -- the layout's own rules ----------------------------------------------------------------------------------
+
+#: Packages whose ``__init__`` is a docstring only, so that importing one of their modules loads nothing else.
+EMPTY_INITS = ("registry.store", "registry.validate", "registry.validate.rules", "registry.status",
+               "registry.reproduce", "registry.generated", "registry.page", "registry.site")
+
+
+@pytest.mark.parametrize("package", EMPTY_INITS)
+def test_a_package_init_imports_nothing(package: str) -> None:
+    path = module_files()[package]
+    assert path.name == "__init__.py" and not _import_nodes(ast.parse(path.read_text())), path
+
+
+def _rule_modules() -> dict[str, Path]:
+    return {name: path for name, path in module_files().items()
+            if name.startswith("registry.validate.rules.")}
+
+
+def test_no_rule_module_imports_the_runner() -> None:
+    """Rules register on ``rules_registry``; the runner imports them, never the other way round."""
+    graph = import_graph()
+    assert [name for name in _rule_modules() if "registry.validate.runner" in graph[name]] == []
+
+
+def test_the_runner_lists_every_module_that_registers_rules() -> None:
+    """One list, ``RULE_MODULES``: a module of rules left out of it would register nothing and check nothing."""
+    from registry.validate.runner import RULE_MODULES
+
+    registering = {name for name, path in _rule_modules().items()
+                   if any(word in path.read_text() for word in ("kind_rules.register", "record_rules.",
+                                                               "registry_rules."))}
+    assert registering and registering == {module.__name__ for module in RULE_MODULES}

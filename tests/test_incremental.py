@@ -1,4 +1,4 @@
-"""Incremental validation (``registry.incremental``) through the command line: what it reads again, and when not.
+"""Incremental validation (``registry.validate.incremental``) through the command line: what it reads again, and when not.
 
 The property test (``test_incremental_property.py``) compares it with cold runs after random edits;
 these tests pin the paths one by one: the command line's own walk, a file changed within two
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from registry import incremental, memo
-from registry.loader import scan_record_files
+from registry.store.loader import scan_record_files
+from registry.validate import incremental, memo
 from tests.conftest import RESULT_11
 
 
@@ -100,7 +100,7 @@ def test_a_clock_set_back_runs_in_full(records_dir: Path) -> None:
 def test_more_dangling_ids_than_a_cold_run_suggests_for_run_in_full(cli, records_dir: Path,  # type: ignore[no-untyped-def]
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """A cold run suggests ids for the first ``LIMIT`` dangling references only, in its order: that order decides."""
-    from registry import checks
+    from registry.validate import runner as checks
 
     monkeypatch.setattr(checks._Suggestions, "LIMIT", 2)
     for index in range(3):
@@ -156,7 +156,7 @@ def test_a_registry_with_its_own_units_runs_in_full_and_a_removed_unit_is_found(
 def test_an_edit_keeps_the_parse_cache_of_the_other_files(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
     """An incremental run asks the parse cache about the files it reads alone: the rows of every other file stay
     (it once listed them all, checked each row's MAC on every read, and forgot every file it was not given)."""
-    from registry.cache import ParseCache
+    from registry.store.cache import ParseCache
 
     outputs(cli, records_dir)
     store = ParseCache.open(records_dir)

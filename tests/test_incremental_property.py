@@ -1,4 +1,4 @@
-"""An incremental run (``registry.incremental``) reports exactly what a cold run reports, after any edit.
+"""An incremental run (``registry.validate.incremental``) reports exactly what a cold run reports, after any edit.
 
 The property test applies random sequences of edits to a copy of the bundled records (valid and
 invalid values, broken YAML and references, new corrections and retractions, duplicated, deleted,
@@ -20,8 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from registry import incremental
-from registry.checks import validate
+from registry.validate import incremental
+from registry.validate.runner import validate
 from tests.conftest import BUNDLED_RECORDS
 
 EXAMPLES = int(os.environ.get("REGISTRY_INCREMENTAL_EXAMPLES", "25"))

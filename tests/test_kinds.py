@@ -12,8 +12,8 @@ import pytest
 from pydantic import Field
 
 from registry import models
-from registry.checks import validate
 from registry.models.base import Record, Text, ref
+from registry.validate.runner import validate
 from tests.conftest import RESULT_11, SOURCE
 
 
@@ -111,24 +111,24 @@ def test_a_kind_must_name_itself() -> None:
 
 
 def test_the_kind_names_help_shows_are_generated_from_the_models() -> None:
-    """'registry --help', 'list --help' and 'new --help' name the kinds from registry/kindnames.py, which
-    must say what the models do (regenerate: python -m registry.kindnames --write)."""
-    from registry import kindnames
+    """'registry --help', 'list --help' and 'new --help' name the kinds from registry/generated/kindnames.py, which
+    must say what the models do (regenerate: python -m registry.generated.kindnames --write)."""
+    from registry.generated import kindnames
 
     assert kindnames.KIND_SUMMARIES == kindnames.summaries_of_models(), (
-        "registry/kindnames.py is stale: run python -m registry.kindnames --write")
+        "registry/generated/kindnames.py is stale: run python -m registry.generated.kindnames --write")
     source = Path(kindnames.__file__).read_text(encoding="utf-8")
     assert kindnames.render(kindnames.summaries_of_models()) == source
     assert kindnames.render({**kindnames.KIND_SUMMARIES, "erratum": "A test kind."}) != source
 
 
 def test_the_options_of_new_kind_are_generated_from_the_models() -> None:
-    """'registry new KIND' builds its options from registry/kindoptions.json, which must say what the models do
-    (regenerate: python -m registry.kindoptions --write)."""
-    from registry import kindoptions
+    """'registry new KIND' builds its options from registry/generated/kindoptions.json, which must say what the models do
+    (regenerate: python -m registry.generated.kindoptions --write)."""
+    from registry.generated import kindoptions
 
     assert kindoptions.written() == kindoptions.of_models(), (
-        "registry/kindoptions.json is stale: run python -m registry.kindoptions --write")
+        "registry/generated/kindoptions.json is stale: run python -m registry.generated.kindoptions --write")
     assert kindoptions.render(kindoptions.of_models()) == kindoptions.TABLE.read_text(encoding="utf-8")
     table = kindoptions.of_models()
     fewer = kindoptions.KindOptions({**table.kinds, "result": table.kinds["result"][1:]}, table.missing_reasons)

@@ -1,4 +1,4 @@
-"""A kept report (``registry.memo``) is given only when it is exactly what a full run would give.
+"""A kept report (``registry.validate.memo``) is given only when it is exactly what a full run would give.
 
 The property test applies random sequences of edits to a registry (valid and invalid values, broken
 YAML, broken references, new corrections, deleted, renamed, added and linked files, a clock moved
@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from registry import memo
+from registry.validate import memo
 from tests.conftest import BUNDLED_RECORDS, RESULT_11
 
 EXAMPLES = int(os.environ.get("REGISTRY_MEMO_EXAMPLES", "8"))
@@ -68,10 +68,10 @@ def test_an_unchanged_registry_is_not_validated_again(cli, records_dir: Path, cl
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     first = cli("validate", "--records", records_dir)
     calls: list[Path] = []
-    import registry.incremental
+    import registry.validate.incremental
 
-    real = registry.incremental.validate
-    monkeypatch.setattr(registry.incremental, "validate",
+    real = registry.validate.incremental.validate
+    monkeypatch.setattr(registry.validate.incremental, "validate",
                         lambda root, *args: (calls.append(root), real(root, *args))[1])
     again = cli("validate", "--records", records_dir)
     assert (again.exit_code, again.output) == (first.exit_code, first.output) and calls == []
@@ -84,10 +84,10 @@ def test_a_file_changed_just_before_the_run_is_never_trusted(cli, records_dir: P
     """Within two seconds of a file's change, a second change could keep its time stamps: nothing is kept."""
     cli("validate", "--records", records_dir)
     calls: list[Path] = []
-    import registry.incremental
+    import registry.validate.incremental
 
-    real = registry.incremental.validate
-    monkeypatch.setattr(registry.incremental, "validate",
+    real = registry.validate.incremental.validate
+    monkeypatch.setattr(registry.validate.incremental, "validate",
                         lambda root, *args: (calls.append(root), real(root, *args))[1])
     cli("validate", "--records", records_dir)
     assert calls == [records_dir], "the files were copied just now: the report was not kept"
@@ -188,7 +188,7 @@ def apply(edit: str, seed: int, root: Path, path: Path | None, outside: Path, cl
 
 def test_kept_reports_of_folders_no_longer_validated_are_removed(cli, records_dir: Path, clock: Clock,  # type: ignore[no-untyped-def]
                                                                   tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from registry import cache
+    from registry.store import cache
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "own-cache"))
     reports = tmp_path / "own-cache" / "registry" / "reports"

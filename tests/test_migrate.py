@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from registry.checks import validate
-from registry.migrate import hardware_from_text, locator_from_text, suggestion, uncertainty_from_text
 from registry.models.values import Locator
+from registry.store.migrate import hardware_from_text, locator_from_text, suggestion, uncertainty_from_text
+from registry.validate.runner import validate
 from tests.conftest import RESULT_33
 
 SEED_LOCATOR = ("Section 3.3 'ZeRO offload' paragraph (page 6): 'the NT 2.5B checkpoint (33.88 \u2192 11.49 GB)'; "
@@ -83,7 +83,7 @@ def test_an_old_shape_record_is_told_what_to_write(records_dir: Path) -> None:
 @pytest.mark.parametrize("text", ["not reported", "Not reported by the source", "N/A", "unreported", "none", "\u2014"])
 def test_an_old_text_that_says_none_was_given_becomes_a_gap_not_a_value(text: str) -> None:
     """A typed uncertainty of kind 'other' reading 'not reported' would claim the source printed one."""
-    from registry.migrate import gives_none, missing_instead
+    from registry.store.migrate import gives_none, missing_instead
 
     assert gives_none(text)
     assert missing_instead("uncertainty", text) == (
@@ -92,7 +92,7 @@ def test_an_old_text_that_says_none_was_given_becomes_a_gap_not_a_value(text: st
 
 @pytest.mark.parametrize("text", ["\u00b1 0.019", "varies a lot", "not reported for 3 of 10 seeds", "nonexistent"])
 def test_an_old_text_with_a_value_is_not_a_gap(text: str) -> None:
-    from registry.migrate import gives_none
+    from registry.store.migrate import gives_none
 
     assert not gives_none(text)
 

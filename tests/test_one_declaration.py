@@ -3,7 +3,7 @@ text may appear in its one home only (docstrings and comments aside: they may na
 
 - the minus signs a number may carry: ``registry.numbers.MINUS_SIGNS``;
 - the kinds of uncertainty: their tokens in ``registry.models.values.UncertaintyKind``, their words and
-  short labels (and the words for what they are taken over) in ``registry.uncertainty_kinds``;
+  short labels (and the words for what they are taken over) in ``registry.models.uncertainty_kinds``;
 - an id's composition and the real-day check of its date: ``registry.ids``;
 - the derived operations' units and formulas: ``registry.derived``.
 """
@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from registry.derived import OPERATIONS
+from registry.models.uncertainty_kinds import REPEAT_WORDS, UNCERTAINTY_KINDS
 from registry.models.values import Repeats, UncertaintyKind
 from registry.numbers import MINUS_SIGNS
-from registry.uncertainty_kinds import REPEAT_WORDS, UNCERTAINTY_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("registry", "review", "measure")
@@ -101,7 +101,7 @@ def test_each_uncertainty_kinds_token_is_written_in_its_enum_only(kind: Uncertai
     if kind is UncertaintyKind.OTHER:
         pytest.skip("'other' is an English word as much as a token")
     found = homes(lambda text: text == kind.value)  # 'min-max' is also how papers print it: a word of the table
-    assert "registry/models/values.py" in found and found <= {"registry/models/values.py", "registry/uncertainty_kinds.py"}
+    assert "registry/models/values.py" in found and found <= {"registry/models/values.py", "registry/models/uncertainty_kinds.py"}
 
 
 @pytest.mark.parametrize("kind", list(UncertaintyKind))
@@ -111,9 +111,9 @@ def test_each_uncertainty_kinds_words_and_label_are_written_once(kind: Uncertain
     # Only the words no other concept uses ('range', 'CI' or 'SE' may be anything in another module's text).
     own = [w for w in (*spec.words, spec.short) if len(w) > 3 and w not in ("range", "other") and w != kind.value]
     for word in own:
-        assert homes(lambda text, word=word: text == word) == {"registry/uncertainty_kinds.py"}, word
+        assert homes(lambda text, word=word: text == word) == {"registry/models/uncertainty_kinds.py"}, word
     for abbreviation in (w for w in spec.words if "." in w and len(w) > 4):  # 'std. err.' inside a pattern
-        assert homes(lambda text, a=abbreviation: a in text) == {"registry/uncertainty_kinds.py"}, abbreviation
+        assert homes(lambda text, a=abbreviation: a in text) == {"registry/models/uncertainty_kinds.py"}, abbreviation
 
 
 def test_every_uncertainty_kind_and_repeat_has_its_entry() -> None:
@@ -121,7 +121,7 @@ def test_every_uncertainty_kind_and_repeat_has_its_entry() -> None:
     assert list(REPEAT_WORDS) == list(Repeats)
     for words in REPEAT_WORDS.values():
         for word in (w for w in words if " " in w):  # 'random seeds', 'bootstrap resamples'
-            assert homes(lambda text, word=word: text == word) == {"registry/uncertainty_kinds.py"}, word
+            assert homes(lambda text, word=word: text == word) == {"registry/models/uncertainty_kinds.py"}, word
 
 
 _COMPOSED = re.compile(r"\{\}-\{\}-(?:\{\}|[a-z]+)-")

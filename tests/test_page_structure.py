@@ -8,11 +8,12 @@ import pytest
 from pydantic import Field
 from rich.console import Console
 
-from registry.checks import validate
-from registry.loader import Registry
 from registry.models import ModelFamily, Record, Reproduction
-from registry.page.blocks import Fields, Page, Piece, Provenance, Section, text_of
+from registry.page.blocks import Fields, Page, Piece, Section, text_of
 from registry.page.kinds import build_page
+from registry.status.provenance import Provenance
+from registry.store.loader import Registry
+from registry.validate.runner import validate
 from tests.conftest import BUNDLED_RECORDS, CONFIG_33, RESULT_11, RESULT_33, SOURCE
 
 FAMILY = "saadat-fellay-20261015-family-nucleotide-transformer"
@@ -68,7 +69,7 @@ def test_a_field_added_to_a_model_appears_on_its_page_without_an_edit(registry: 
     page = build_page(record, registry)
     rows = dict((label, text_of(value)) for label, value in page.blocks[0].rows)  # type: ignore[union-attr]
     assert rows["Homepage note"] == "See the paper"
-    from registry.show import render_page
+    from registry.page.show import render_page
 
     console = Console(width=120, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
     console.print(render_page(page))

@@ -17,8 +17,8 @@ PROTOCOL = "saadat-fellay-20261015-protocol-training-peak-memory"
 
 @pytest.fixture(scope="module")
 def groups():  # type: ignore[no-untyped-def]
-    from registry.checks import validate
-    from registry.plot import groups_of
+    from registry.site.plot import groups_of
+    from registry.validate.runner import validate
 
     registry, _ = validate(BUNDLED_RECORDS)
     return groups_of(registry)
@@ -37,7 +37,7 @@ def test_the_seed_protocol_is_one_group_of_its_two_stages(groups) -> None:  # ty
 
 
 def test_values_table_keeps_transcribed_and_ours_apart(groups) -> None:  # type: ignore[no-untyped-def]
-    from registry.plot import values_table
+    from registry.site.plot import values_table
 
     table = values_table(groups[PROTOCOL][0])
     assert [c.header for c in table.columns] == ["Result", "Transcribed", "Measured by us", "Estimated by us"]
@@ -107,8 +107,8 @@ def test_a_dimensionless_metric_is_plotted_without_an_empty_unit(tmp_path: Path,
 
 @pytest.fixture(scope="module")
 def fixture_groups():  # type: ignore[no-untyped-def]
-    from registry.checks import validate
-    from registry.plot import groups_of
+    from registry.site.plot import groups_of
+    from registry.validate.runner import validate
 
     registry, _ = validate(DATA / "fixture-registry")
     return groups_of(registry)
@@ -116,7 +116,7 @@ def fixture_groups():  # type: ignore[no-untyped-def]
 
 def test_every_group_is_drawn_with_transcribed_values_only(fixture_groups) -> None:  # type: ignore[no-untyped-def]
     """The fixture has no run of ours: every protocol's group is still drawn (the fixture site had 0 plots)."""
-    from registry.plot_svg import inline_svg
+    from registry.site.plot_svg import inline_svg
 
     assert len(fixture_groups) == 6
     for panels in fixture_groups.values():
@@ -130,7 +130,7 @@ def test_a_hundred_rows_are_small_multiples_with_error_bars_and_an_axis_near_the
     import re
     import xml.etree.ElementTree as ET
 
-    from registry.plot import panels_of
+    from registry.site.plot import panels_of
 
     (mcc,) = [g for g in fixture_groups["fixture-genomic-20261201-protocol-cv"] if g.metric == "mcc"]
     assert len(mcc.rows) >= 100
@@ -169,8 +169,8 @@ def test_a_plot_of_many_rows_is_cut_into_bounded_parts_holding_every_row_once(
     part, each part's SVG names every row in a <title>, and each PNG is phone-sized (780 px wide, bounded height)."""
     import xml.etree.ElementTree as ET
 
-    from registry.plot import ROWS_PER_PART, parts_of, plot_title
-    from registry.plot_svg import inline_svg, svg_document
+    from registry.site.plot import ROWS_PER_PART, parts_of, plot_title
+    from registry.site.plot_svg import inline_svg, svg_document
 
     groups = fixture_groups["fixture-genomic-20261201-protocol-cv"]
     every = [row.result.id for group in groups for row in group.rows]
@@ -209,7 +209,7 @@ def test_the_png_has_small_multiples_error_bars_and_an_axis_near_the_values(tmp_
     from unittest import mock
 
     out = tmp_path / "cv.png"
-    with mock.patch("registry.plot._draw", wraps=__import__("registry.plot", fromlist=["_draw"])._draw) as draw:
+    with mock.patch("registry.site.plot._draw", wraps=__import__("registry.site.plot", fromlist=["_draw"])._draw) as draw:
         result = cli("plot", "fixture-genomic-20261201-protocol-cv", "--out", out, "--records",
                      DATA / "fixture-registry")
     assert result.exit_code == 0, result.output
@@ -228,8 +228,8 @@ def test_a_range_is_drawn_with_both_ends(records_dir: Path, tmp_path: Path, cli)
     import html
     import shutil
 
-    from registry.checks import validate
-    from registry.plot import extent, groups_of, transcribed_points
+    from registry.site.plot import extent, groups_of, transcribed_points
+    from registry.validate.runner import validate
 
     shutil.copytree(DATA / "shapes" / "valid" / "range", records_dir, dirs_exist_ok=True)
     registry, _ = validate(records_dir, cache=False)

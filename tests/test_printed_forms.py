@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from registry import codes
 from registry.numbers import parse_printed, read_bound, read_number, read_range, why_not_a_number
 from registry.units import UNITS
+from registry.validate import codes
 from review.claims import ValueInQuote
 from review.pdftext import Extraction
 from tests.conftest import DATA, FIXTURE_TABLE
@@ -76,7 +76,7 @@ def test_advice_never_changes_the_value(form: Form) -> None:
 @pytest.fixture(scope="module")
 def validated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[str, str]]]:
     """The fixture registry with one result per form, validated once: each form's issues, as (code, message)."""
-    from registry.checks import validate
+    from registry.validate.runner import validate
 
     root = tmp_path_factory.mktemp("forms") / "records"
     shutil.copytree(DATA / "fixture-registry", root)
@@ -113,7 +113,7 @@ def test_validation_reads_the_form(form: Form, validated: dict[str, list[tuple[s
 
 
 def test_validation_warns_on_a_dropped_power_of_ten(tmp_path: Path) -> None:
-    from registry.checks import validate
+    from registry.validate.runner import validate
 
     root = tmp_path / "records"
     shutil.copytree(DATA / "fixture-registry", root)
@@ -180,8 +180,8 @@ def _table(path: Path, forms: list[Form]) -> Path:
 
 
 def test_import_reads_every_accepted_form(cli, demo: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from registry.checks import validate
     from registry.models import Result
+    from registry.validate.runner import validate
 
     result = cli("import", _table(tmp_path / "forms.csv", ACCEPTED), "--source", "genomic-benchmarks-fixture",
                  "--records", demo)
@@ -196,8 +196,8 @@ BOUNDS = [f for f in REFUSED if (b := read_bound(f.printed)) is not None and par
 
 
 def test_import_files_a_bound_with_its_sign(cli, demo: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from registry.checks import validate
     from registry.models import Result
+    from registry.validate.runner import validate
 
     assert BOUNDS
     result = cli("import", _table(tmp_path / "forms.csv", BOUNDS), "--source", "genomic-benchmarks-fixture",
@@ -213,8 +213,8 @@ RANGES = [f for f in REFUSED if read_range(f.printed) is not None]
 
 
 def test_import_files_a_range_with_both_ends(cli, demo: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from registry.checks import validate
     from registry.models import Result
+    from registry.validate.runner import validate
 
     assert RANGES and not [f for f in RANGES if f.unit == "gigabyte" and "GB" in f.printed]  # a unit cell is refused
     result = cli("import", _table(tmp_path / "forms.csv", RANGES), "--source", "genomic-benchmarks-fixture",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from registry.readme_section import GeneratedSection
+from registry.generated.readme_section import GeneratedSection
 
 SECTION = GeneratedSection("things", "registry.things", lambda: "| a |\n|---|")
 

@@ -11,10 +11,10 @@ import jsonschema
 import pytest
 import yaml
 
-from registry.checks import validate
 from registry.errors import RegistryError
 from registry.models import KINDS
-from registry.release import content_date, release_name
+from registry.store.release import content_date, release_name
+from registry.validate.runner import validate
 from tests.conftest import BUNDLED_RECORDS, RESULT_11
 
 

@@ -1,4 +1,4 @@
-"""registry.reproduce: recipes resolved to settings, outcomes filed as reproduction records, and their checks."""
+"""registry.reproduce.run: recipes resolved to settings, outcomes filed as reproduction records, and their checks."""
 
 from __future__ import annotations
 
@@ -12,24 +12,16 @@ import pytest
 from measure.errors import InvalidValueError, UnknownNameError
 from measure.outcome import Hardware, HardwareKind, Method, RunOutcome, Status
 from measure.settings import Setting, Stage
-from registry.checks import validate
 from registry.errors import RegistryError
 from registry.ids import ID_PATTERN, MAX_ID_LENGTH
 from registry.models import Dataset, Recipe, Reproduction, Result
-from registry.reproduce import (
-    Job,
-    MeasurementError,
-    RunEnvironment,
-    build_record,
-    parse_overrides,
-    plan,
-    recipe_for,
-    recipe_settings,
-    shared_fields,
-)
+from registry.reproduce.adapter import build_record, shared_fields
+from registry.reproduce.plan import parse_overrides, plan, recipe_for, recipe_settings
+from registry.reproduce.types import Job, MeasurementError, RunEnvironment
+from registry.store.writer import write_record
+from registry.store.yamlio import dump_yaml, parse_yaml, read_text
 from registry.units import bytes_in_unit
-from registry.writer import write_record
-from registry.yamlio import dump_yaml, parse_yaml, read_text
+from registry.validate.runner import validate
 from tests.conftest import BUNDLED_RECORDS, RESULT_11, RESULT_33
 
 pytestmark = pytest.mark.sandbox  # starts processes that are limited or killed (sandboxes, torch runs): left out of make test-fast

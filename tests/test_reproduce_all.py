@@ -15,10 +15,10 @@ import pytest
 
 from measure.outcome import Hardware, HardwareKind, Method, RunOutcome, Status
 from measure.settings import Stage
-from registry.checks import validate
-from registry.reproduce import plan_all
-from registry.runlog import settled
-from registry.yamlio import dump_yaml, parse_yaml
+from registry.reproduce.plan import plan_all
+from registry.reproduce.runlog import settled
+from registry.store.yamlio import dump_yaml, parse_yaml
+from registry.validate.runner import validate
 from tests.conftest import BUNDLED_RECORDS, RESULT_11, RESULT_33
 
 pytestmark = pytest.mark.sandbox  # starts processes that are limited or killed (sandboxes, torch runs): left out of make test-fast
@@ -156,12 +156,13 @@ def synthetic_measurement(setting, method, *, device, steps, timeout):  # type: 
 def fake_gpu(monkeypatch):  # type: ignore[no-untyped-def]
     """A GPU that is not there, as far as the driver is concerned; the tests say what a setting gives."""
     import measure.env
-    from registry import reproduce as rp
     from registry.cli import reproduce as cli_reproduce
+    from registry.reproduce import plan as planning
+    from registry.reproduce import run as rp
 
     monkeypatch.setattr(cli_reproduce, "_cuda", lambda: True)
     monkeypatch.setattr(cli_reproduce, "_device_name", lambda device, method: "Test GPU")
-    monkeypatch.setattr(rp, "check_requirements", lambda jobs, method: None)
+    monkeypatch.setattr(planning, "check_requirements", lambda jobs, method: None)
     monkeypatch.setattr(rp, "_start_op_build", lambda the_plan, device, log: None)
     # A measured record names the CUDA it ran with, and a torch build that can use it.
     monkeypatch.setattr(measure.env, "software_versions",
@@ -389,8 +390,8 @@ def test_at_least_one_measured_step(cli) -> None:  # type: ignore[no-untyped-def
 def test_deepspeed_ops_are_built_in_the_background_only_for_a_gpu_measurement(  # type: ignore[no-untyped-def]
         registry, tmp_path: Path, monkeypatch, method: Method, device: str, smoke: bool, built: bool) -> None:
     from measure.schedule import OpBuild
-    from registry import reproduce as rp
-    from registry.runlog import RunLog
+    from registry.reproduce import run as rp
+    from registry.reproduce.runlog import RunLog
 
     started: list[Path] = []
     monkeypatch.setattr(OpBuild, "start", classmethod(lambda cls, log: started.append(log)))
@@ -446,7 +447,7 @@ def test_an_estimate_is_not_filed_twice_at_one_commit_with_one_software(cli, rec
     """Estimating a setting again at the same clean commit with the same software filed a second, identical record;
     it is skipped, and estimated again with --redo, at another commit, with uncommitted changes or other software."""
     import measure.env
-    from registry import reproduce as rp
+    from registry.reproduce import plan as rp
 
     monkeypatch.setattr("measure.run.run", synthetic_estimate)
     monkeypatch.setattr(rp, "check_requirements", lambda jobs, method: None)
@@ -485,8 +486,8 @@ def test_a_signal_while_a_setting_is_filed_waits_until_it_is_filed_whole(cli, tm
     import signal
 
     from measure.schedule import OpBuild
-    from registry import reproduce as rp
     from registry.cli import reproduce as cli_reproduce
+    from registry.reproduce import adapter as rp
 
     written_by = rp.write_record
 

@@ -149,8 +149,8 @@ def test_estimate_writes_one_record_per_setting(cli, records_dir: Path) -> None:
 
     valid = cli("validate", "--records", records_dir)
     assert valid.exit_code == 0, valid.output
-    from registry.checks import validate
     from registry.models import Reproduction
+    from registry.validate.runner import validate
 
     registry, _ = validate(records_dir)
     record = registry.get_as(written[0].stem, Reproduction)

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from registry.checks import validate
 from registry.cli import app
+from registry.validate.runner import validate
 from review import poppler
 from review.agreement import check_readings, disagreements
 from review.extract import Readings, read_pdf
@@ -205,7 +205,7 @@ def test_grim_is_not_applied_to_a_metric_that_is_no_share_of_n_items(metric: str
 
 
 def test_a_derived_value_with_a_wrong_input_fails(tmp_path: Path, readings: Readings) -> None:
-    from registry.checks import validate as check
+    from registry.validate.runner import validate as check
     from review.consistency import consistency_claims
 
     registry, _ = check(REGISTRY)

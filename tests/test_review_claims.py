@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from registry.checks import validate
 from registry.errors import RegistryError
+from registry.validate.runner import validate
 from review.claims import Citation, UnitWithValue, ValueInQuote, parse_locator
 from review.errors import NotCheckableError, PdfError
 from review.pdftext import Extraction, extract_pdf, find_text, normalize_quote, number_pattern, unit_pattern

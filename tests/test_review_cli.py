@@ -15,7 +15,7 @@ import httpx
 import pytest
 import yaml
 
-from registry.checks import validate
+from registry.validate.runner import validate
 from tests.conftest import CONFIG_33, DATA, RESULT_11, RESULT_33, ROOT, SOURCE, modules_imported_by
 from tests.test_review_support import (
     HEADING,

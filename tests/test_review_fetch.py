@@ -15,9 +15,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from registry.checks import validate
 from registry.cli.options import FLAGS
 from registry.models import Source
+from registry.validate.runner import validate
 from review.errors import BlockedDownloadError, FetchError, HashMismatchError
 from review.fetch import acquire_pdf, cache_path, check_url, default_cache_dir, download_pdf, sha256_file
 from tests.conftest import SOURCE

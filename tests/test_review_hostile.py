@@ -109,7 +109,7 @@ def test_without_cryptography_aes_says_what_to_install(monkeypatch: pytest.Monke
 
 def test_the_bytes_checked_are_the_bytes_hashed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A file swapped for another right after it was read and hashed: the review still checks what was hashed."""
-    from registry.checks import validate
+    from registry.validate.runner import validate
     from review import fetch
     from review.review import run_review
 
@@ -135,7 +135,7 @@ def test_the_bytes_checked_are_the_bytes_hashed(tmp_path: Path, monkeypatch: pyt
 
 
 def test_a_planted_text_in_the_cache_is_replaced(tmp_path: Path) -> None:
-    from registry.checks import validate
+    from registry.validate.runner import validate
     from review.review import run_review
 
     paper = source_like_pdf(tmp_path / "paper.pdf")

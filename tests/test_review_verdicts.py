@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from registry.checks import validate
 from registry.cli import app
 from registry.cli.review import EXIT_CANNOT_CHECK
+from registry.validate.runner import validate
 from review import poppler
 from review.agreement import check_both, disagreements
 from review.cells import TableCell

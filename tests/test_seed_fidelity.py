@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from registry import display
-from registry.checks import validate
-from registry.loader import Registry
+from registry.page import display
+from registry.store.loader import Registry
+from registry.validate.runner import validate
 from tests.conftest import BUNDLED_RECORDS, CONFIG_33, DATA, RESULT_11, RESULT_33, SOURCE
 
 pytestmark = pytest.mark.pdf  # reads or renders PDFs (pdflatex, pdftotext, PDFium): left out of make test-fast
@@ -119,7 +119,7 @@ def test_release_and_ids_as_on_the_pages(registry: Registry) -> None:
         assert f"- {slug}" in PAGE_CONFIG
 
 
-# Rendered, not stored: the rules in registry.display must reproduce the pages' wording.
+# Rendered, not stored: the rules in registry.page.display must reproduce the pages' wording.
 def test_rendered_source_citation_and_version(registry: Registry) -> None:
     source = registry.records[SOURCE]
     assert f"- {source.citation} · Original source · {source.version_statement}" in PAGE_CONFIG  # type: ignore[attr-defined]
@@ -147,7 +147,7 @@ def test_rendered_missing_metadata_phrases(registry: Registry) -> None:
 
 
 def test_show_pages_carry_the_seed_wording(registry: Registry) -> None:
-    from registry.show import render_record
+    from registry.page.show import render_record
 
     console = Console(width=400, record=True)
     console.print(render_record(registry, registry.records[RESULT_11]))

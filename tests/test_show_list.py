@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from registry.checks import validate
+from registry.validate.runner import validate
 from tests.conftest import BUNDLED_RECORDS, CONFIG_33, DATA, RESULT_11, RESULT_33, SOURCE
 
 
@@ -166,9 +166,9 @@ def test_show_result_without_reproductions(records_dir: Path, cli) -> None:  # t
 
 def test_runs_without_a_ratio_still_show_their_values() -> None:
     """A transcribed 0 gives runs a value but no ratio: they are not 'no value'."""
-    from registry.checks import validate
     from registry.models import Reproduction
-    from registry.show import runs_summary as _runs_summary
+    from registry.page.show import runs_summary as _runs_summary
+    from registry.validate.runner import validate
     from tests.conftest import BUNDLED_RECORDS
 
     registry, _ = validate(BUNDLED_RECORDS)
@@ -181,7 +181,7 @@ def test_runs_without_a_ratio_still_show_their_values() -> None:
 def test_the_results_table_never_cuts_a_header_word(width: int) -> None:
     from rich.console import Console
 
-    from registry.show import results_table
+    from registry.page.show import results_table
 
     registry, _ = validate(BUNDLED_RECORDS)
     console = Console(width=width, record=True)
@@ -213,7 +213,7 @@ def test_the_reproduce_table_says_what_its_values_are() -> None:
     from measure.settings import Setting, Stage
     from registry.cli.reproduce import results_table
     from registry.models import Result
-    from registry.reproduce import Filed, Job
+    from registry.reproduce.types import Filed, Job
     from tests.test_reproduce import outcome_for
 
     registry, _ = validate(BUNDLED_RECORDS)
@@ -238,7 +238,7 @@ def test_the_reproduce_table_says_what_its_values_are() -> None:
 def test_a_setting_run_again_counts_as_one_setting_and_two_runs() -> None:
     """Re-running one setting adds a run, not a setting (finding P8: '21 setting(s)' for 20 settings)."""
     from registry.models import Reproduction
-    from registry.show import runs_summary as _runs_summary
+    from registry.page.show import runs_summary as _runs_summary
 
     registry, _ = validate(BUNDLED_RECORDS)
     runs = [r for r in registry.of_kind(Reproduction) if r.result == RESULT_33 and r.value is not None]
@@ -255,7 +255,7 @@ def test_the_results_table_never_splits_a_word_of_a_cell_or_a_row_number(width: 
 
     from rich.console import Console
 
-    from registry.show import results_table
+    from registry.page.show import results_table
     from tests.conftest import DATA
 
     for records in (BUNDLED_RECORDS, DATA / "fixture-registry"):

@@ -28,8 +28,8 @@ RELEASE = "saadat-fellay-20261015-release-2026-10-22-1b7cf027e4f6"
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from registry.checks import validate
     from registry.site.build import build_site
+    from registry.validate.runner import validate
 
     registry, report = validate(BUNDLED_RECORDS)
     assert report.valid
@@ -61,7 +61,7 @@ def digest(folder: Path) -> str:
 
 
 def test_a_page_per_record_at_its_stable_url_with_its_json_and_record_file(site: Path) -> None:
-    from registry.checks import validate
+    from registry.validate.runner import validate
 
     registry, _ = validate(BUNDLED_RECORDS)
     for record_id, record in registry.records.items():
@@ -104,9 +104,9 @@ def test_every_link_and_asset_resolves_inside_the_site(site: Path) -> None:
     The papers' links (URL, DOI, arXiv, OpenReview) are the one way off the site: each is an address a
     source record holds, followed only when clicked (pages load nothing from elsewhere: test_site_browser).
     """
-    from registry.checks import validate
-    from registry.citation import links
     from registry.models import Source
+    from registry.page.citation import links
+    from registry.validate.runner import validate
 
     registry, _ = validate(BUNDLED_RECORDS)
     papers = {url for source in registry.of_kind(Source) for _, url in links(source)}
@@ -217,8 +217,8 @@ def test_index_lists_results_with_facets_and_search(site: Path) -> None:
 
 
 def test_release_pages_carry_the_content_hash(site: Path) -> None:
-    from registry.checks import validate
-    from registry.release import content_digest, release_name
+    from registry.store.release import content_digest, release_name
+    from registry.validate.runner import validate
 
     registry, _ = validate(BUNDLED_RECORDS)
     releases = text_of(parse(site / "release" / "index.html"))
@@ -247,8 +247,8 @@ def test_the_site_has_no_empty_folder(site: Path) -> None:
 
 
 def test_the_same_records_give_the_same_bytes(site: Path, tmp_path: Path) -> None:
-    from registry.checks import validate
     from registry.site.build import build_site
+    from registry.validate.runner import validate
 
     registry, _ = validate(BUNDLED_RECORDS)
     again = tmp_path / "again"
@@ -316,8 +316,8 @@ def test_site_build_refuses_an_invalid_registry(records_dir: Path, tmp_path: Pat
 
 def test_record_text_is_escaped(records_dir: Path, tmp_path: Path) -> None:
     """Text from a record is never markup: a name holding '<script>' reads as text."""
-    from registry.checks import validate
     from registry.site.build import build_site
+    from registry.validate.runner import validate
 
     family = records_dir / "family" / f"{FAMILY}.yaml"
     family.write_text(family.read_text().replace("name: Nucleotide Transformer",

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from registry import display as d
+from registry.page import display as d
 from tests.browser_support import Watched, browser, fixture_site, site
 from tests.conftest import CONFIG_33, RESULT_11, SOURCE
 

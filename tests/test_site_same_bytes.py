@@ -2,7 +2,7 @@
 
 The build works out what many pages ask once, before its page writers fork (``registry.site.build``),
 and keeps answers per registry (``registry.per_registry``); a record that no correction or retraction
-names is answered as current without looking for back links (``registry.history.chained``). None of
+names is answered as current without looking for back links (``registry.status.versions.chained``). None of
 that may change a byte: the fixture registry built twice, with forked writers and in one process,
 and after another registry was built in the same process, gives the same tree; and the shortcut
 answers what the back links answer, for every record of a registry with a chain of corrections and
@@ -35,8 +35,8 @@ def differences(first: dict[str, str], second: dict[str, str]) -> list[str]:
 
 
 def test_two_builds_of_the_fixture_registry_give_the_same_tree(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from registry.checks import validate
     from registry.site import build
+    from registry.validate.runner import validate
 
     registry, report = validate(FIXTURE_REGISTRY)
     assert report.valid
@@ -53,8 +53,8 @@ def test_two_builds_of_the_fixture_registry_give_the_same_tree(tmp_path: Path, m
 
 
 def test_a_build_keeps_nothing_from_another_registry_built_before_it(tmp_path: Path) -> None:
-    from registry.checks import validate
     from registry.site.build import build_site
+    from registry.validate.runner import validate
 
     fixture, _ = validate(FIXTURE_REGISTRY)
     build_site(fixture, tmp_path / "alone")
@@ -81,9 +81,9 @@ def chained_records(cli, records_dir: Path) -> Path:  # type: ignore[no-untyped-
 
 
 def test_the_shortcut_for_records_no_chain_names_answers_as_the_back_links_do(chained_records: Path) -> None:
-    from registry.checks import validate
-    from registry.history import Status, chained, history_rows, status_of
     from registry.models import Correction, Retraction
+    from registry.status.versions import Status, chained, history_rows, status_of
+    from registry.validate.runner import validate
 
     registry, report = validate(chained_records)
     assert report.valid
@@ -104,8 +104,8 @@ def test_the_shortcut_for_records_no_chain_names_answers_as_the_back_links_do(ch
 def test_the_site_of_a_corrected_registry_is_the_same_built_in_one_process_or_forked(chained_records: Path,
                                                                                      tmp_path: Path,
                                                                                      monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from registry.checks import validate
     from registry.site import build
+    from registry.validate.runner import validate
 
     registry, _ = validate(chained_records)
     build.build_site(registry, tmp_path / "forked")

@@ -20,10 +20,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from registry.checks import validate
-from registry.loader import load_registry
 from registry.models import Result
+from registry.store.loader import load_registry
 from registry.units import BUILT_IN, UnitTable, table, use, using
+from registry.validate.runner import validate
 from tests.conftest import BUNDLED_RECORDS, DATA, FIXTURE_SOURCE
 
 OWN_RESULT = "fixture-genomic-20261201-result-own-unit-hyenadna-images-throughput"
@@ -195,7 +195,7 @@ def test_new_takes_a_unit_records_form_and_the_new_locator_fields(own_unit: Path
 
 
 def test_the_schema_takes_any_token_and_says_the_registry_checks_it() -> None:
-    from registry.schema import kind_schema
+    from registry.export.schema import kind_schema
 
     schema = kind_schema("result")
     unit = schema["properties"]["unit"]  # type: ignore[index]

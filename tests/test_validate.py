@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from registry.checks import validate
-from registry.codes import CODES, Severity
+from registry.validate.codes import CODES, Severity
+from registry.validate.runner import validate
 from tests.conftest import BUNDLED_RECORDS, DATA, RESULT_11, RESULT_33
 
 INVALID = DATA / "invalid"
@@ -197,7 +197,7 @@ def test_every_declared_code_has_an_invalid_case() -> None:
 
 @pytest.mark.slow
 def test_every_reported_code_is_declared(records_dir: Path) -> None:
-    from registry.codes import is_declared
+    from registry.validate.codes import is_declared
 
     for case in CASES:
         _, report = validate(with_case(records_dir, case))
@@ -461,7 +461,7 @@ def test_a_library_load_freezes_nothing_the_command_line_does(monkeypatch: pytes
     """A long-running process gets its memory back after each load; a one-shot command skips the rescans."""
     import gc
 
-    from registry import collector
+    from registry.store import collector
 
     before = gc.get_freeze_count()
     validate(BUNDLED_RECORDS)
@@ -487,7 +487,7 @@ def test_an_estimate_never_wears_a_gpu_name(records_dir: Path, name: str, flagge
 
 def test_did_you_mean_stops_after_enough_lookups(records_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Thousands of dangling references must not each compare their id with every id in the registry."""
-    from registry import checks
+    from registry.validate import runner as checks
 
     monkeypatch.setattr(checks._Suggestions, "LIMIT", 1)
     for name in ("a", "b"):

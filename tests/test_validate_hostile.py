@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from registry.checks import validate
+from registry.validate.runner import validate
 from tests.conftest import DATA
 
 HOSTILE = DATA / "hostile" / "validate"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from registry.checks import validate
 from registry.models import Result
+from registry.validate.runner import validate
 from tests.conftest import DATA
 
 SHAPES = DATA / "shapes"
@@ -164,9 +164,9 @@ def test_a_range_is_shown_built_and_left_out_of_exports(cli, records_dir: Path, 
     import json
     import sqlite3
 
-    from registry.display import result_display, result_exact
     from registry.export.hf_eval_results import _target
     from registry.page.blocks import text_of
+    from registry.page.display import result_display, result_exact
     from registry.page.kinds import build_page
 
     _with(records_dir, SHAPES / "valid" / "range")

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from registry.atomic import write_atomic
-from registry.checks import validate
 from registry.errors import RegistryError
 from registry.models import Review
-from registry.writer import record_to_yaml, write_record
+from registry.store.atomic import write_atomic
+from registry.store.writer import record_to_yaml, write_record
+from registry.validate.runner import validate
 from tests.conftest import RESULT_33, SOURCE
 
 SHA = "4bc2452110f280a7ba8baa4c7c28beac89769511019666bc77fc33af9b3bcd60"
@@ -68,7 +68,7 @@ def test_failure_part_way_leaves_nothing(tmp_path: Path, monkeypatch: pytest.Mon
 
 
 def test_decimal_survives_as_text() -> None:
-    from registry.checks import validate as load
+    from registry.validate.runner import validate as load
     from tests.conftest import BUNDLED_RECORDS, RESULT_11
 
     registry, _ = load(BUNDLED_RECORDS)
@@ -79,7 +79,7 @@ def test_decimal_survives_as_text() -> None:
 def test_shared_values_are_written_out_not_aliased() -> None:
     from decimal import Decimal
 
-    from registry.yamlio import dump_yaml, parse_yaml
+    from registry.store.yamlio import dump_yaml, parse_yaml
 
     shared = Decimal("33.88")  # one object in two fields, as a reproduction's value and comparison hold it
     text = dump_yaml({"value": shared, "comparison": {"reproduced": shared}})

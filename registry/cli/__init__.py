@@ -41,7 +41,7 @@ curate.register(app)
 
 def main() -> None:
     """The console script: one command, then exit, so loaded records are frozen out of the collector."""
-    from registry import collector
+    from registry.store import collector
 
     collector.FREEZE_AFTER_LOAD = True
     try:

@@ -36,7 +36,7 @@ def user_errors(debug: bool = False) -> Iterator[None]:
     except BrokenPipeError:
         quiet_closed_stdout()
         raise typer.Exit(0) from None  # the reader stopped early ('| head'): nothing went wrong here
-    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM where a command asked for it (registry.outputs)
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM where a command asked for it (registry.store.outputs)
         err_console.print("Interrupted; nothing half-written was kept.")
         raise typer.Exit(getattr(exc, "exit_status", 130)) from None
     except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks

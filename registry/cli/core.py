@@ -22,7 +22,7 @@ from registry.cli.output import console, echo_json, print_report
 from registry.errors import InvalidRegistryError, RegistryError
 
 if TYPE_CHECKING:
-    from registry.report import Report
+    from registry.validate.report import Report
 
 
 class Format(StrEnum):
@@ -32,7 +32,7 @@ class Format(StrEnum):
 
 def load_valid(records: Path):  # type: ignore[no-untyped-def]
     """The registry, or InvalidRegistryError carrying the report: commands only read valid registries."""
-    from registry.checks import validate
+    from registry.validate.runner import validate
 
     registry, report = validate(records)
     if not report.valid:
@@ -82,10 +82,10 @@ def validate_command(
 
 def _validated(records: Path, *, cache: bool) -> Report:
     """The report of ``records``: the one kept from the last run where nothing it read has changed
-    (``registry.memo``), else an incremental run's (``registry.incremental``: what changed is checked
+    (``registry.validate.memo``), else an incremental run's (``registry.validate.incremental``: what changed is checked
     again, the rest taken from the last run; then kept). Without the cache, always a full run."""
-    from registry import cache as cache_module
-    from registry import memo
+    from registry.store import cache as cache_module
+    from registry.validate import memo
 
     now = memo.now()
     if not cache or not cache_module.enabled() or not records.is_dir():
@@ -95,7 +95,7 @@ def _validated(records: Path, *, cache: bool) -> Report:
     kept = memo.recall(records, tree, now)
     if kept is not None:
         return kept
-    from registry import incremental
+    from registry.validate import incremental
 
     report = incremental.validate(records, now, listed)
     memo.keep(records, tree, now, report)
@@ -103,7 +103,7 @@ def _validated(records: Path, *, cache: bool) -> Report:
 
 
 def _full_run(records: Path, cache: bool, now: dt.datetime) -> Report:
-    from registry.checks import validate
+    from registry.validate.runner import validate
 
     return validate(records, cache=cache, now=now)[1]
 
@@ -115,7 +115,7 @@ def show_command(
     debug: bool = DebugOption,
 ) -> None:
     """Show one record the way its page reads (a result: methods, evidence, review, sources, metadata)."""
-    from registry.show import render_record
+    from registry.page.show import render_record
 
     with user_errors(debug):
         registry = load_valid(records)
@@ -136,10 +136,11 @@ def list_command(
     """List current records, optionally of one kind. '--kind result' shows the results side by side."""
     from rich.table import Table
 
-    from registry import display
-    from registry.history import status_of
     from registry.models import KIND_MODELS
-    from registry.show import results_table
+    from registry.page import display
+    from registry.page.show import results_table
+    from registry.status import provenance
+    from registry.status.versions import status_of
 
     with user_errors(debug):
         if kind is not None and kind not in KIND_MODELS:
@@ -169,7 +170,7 @@ def list_command(
         )
         for record in chosen:
             table.add_row(record.kind_token, record.id, display.record_name(record),
-                          display.status_label(registry, record.id) if record.transcribed
+                          provenance.status_label(registry, record.id) if record.transcribed
                           else "-", *([status_of(registry, record.id).value] if all_versions else []))
         console.print(table)
         console.print(f"{len(chosen)} record(s)")
@@ -185,7 +186,7 @@ def release_command(
     Two people with the same records get the same name; any change to a record changes it.
     """
     from registry.models import Release
-    from registry.release import content_digest, release_name, same_content, standing
+    from registry.store.release import content_digest, release_name, same_content, standing
 
     with user_errors(debug):
         registry = load_valid(records)
@@ -206,7 +207,7 @@ def schema_command(
     debug: bool = DebugOption,
 ) -> None:
     """Write the JSON Schema of every record kind, for editors that check records as they are typed."""
-    from registry.schema import write_schemas
+    from registry.export.schema import write_schemas
 
     with user_errors(debug):
         try:

@@ -206,7 +206,7 @@ def existing_folder(records: Path) -> None:
 def holding_records(records: Path) -> None:
     """Refuse a records folder without record files, as 'registry validate' does (no-records)."""
     from registry.errors import RegistryError
-    from registry.loader import record_files
+    from registry.store.loader import record_files
 
     existing_folder(records)
     if next(iter(record_files(records)), None) is None:

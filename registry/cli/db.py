@@ -68,7 +68,7 @@ def build_command(
     Refuses to build from an invalid registry and prints the validation report instead. Tables
     mirror the record kinds; the views {views} hold the usual joins. Query it with 'registry query'.
     """
-    from registry.outputs import stopped_by_signals
+    from registry.store.outputs import stopped_by_signals
 
     with user_errors(debug), stopped_by_signals():
         from registry.db.build import build_database
@@ -87,7 +87,7 @@ def build_command(
         if db is not None and "://" not in db:
             raise RegistryError(f"--db {db!r} is not a database URL",
                                 "use --out FILE for a SQLite file, or --db postgresql+psycopg://USER:PASS@HOST/DB")
-        from registry.links import checked_base_url
+        from registry.site.links import checked_base_url
 
         site = checked_base_url(base_url) if base_url is not None else None
         if metadata_file is not None:

@@ -10,7 +10,7 @@ from registry.cli._errors import user_errors
 from registry.cli.options import DebugOption, RecordsOption
 from registry.cli.output import console
 from registry.export import FORMATS
-from registry.outputs import stopped_by_signals
+from registry.store.outputs import stopped_by_signals
 
 FORMATS_HELP = "One of: " + "; ".join(f"{each.name} ({each.description})" for each in FORMATS.values())
 
@@ -46,7 +46,7 @@ def export_command(
             raise RegistryError(f"--hub-ids maps records to Hugging Face Hub ids, which only the hf export uses, "
                                 f"not {format}", "leave out --hub-ids, or use --format hf")
 
-        from registry.links import checked_base_url
+        from registry.site.links import checked_base_url
 
         site = checked_base_url(base_url) if base_url is not None else None
         registry = load_valid(records)

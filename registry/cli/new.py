@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from registry import kindoptions
 from registry.cli._errors import err_console, user_errors
 from registry.cli.options import FLAGS, CommandGroup, DateOption, DebugOption, DryRunOption, RecordsOption
-from registry.kindnames import KIND_SUMMARIES
-from registry.kindoptions import FieldOption
+from registry.generated import kindoptions
+from registry.generated.kindnames import KIND_SUMMARIES
+from registry.generated.kindoptions import FieldOption
 
 if TYPE_CHECKING:
     from registry.models import Record
@@ -49,7 +49,7 @@ class KindCommands(CommandGroup):
     """'registry new': one command per kind, each built from its model only when it is run or its help shown.
 
     Building them reads every model's fields, which builds Pydantic and every model (about 0.2 s); the
-    command line's start, and 'registry new --help' (which lists the kinds from ``registry.kindnames``),
+    command line's start, and 'registry new --help' (which lists the kinds from ``registry.generated.kindnames``),
     need none of it. ``commands`` is a mapping that builds a kind's command on first use, so that
     everything that looks commands up (click's resolution, its "did you mean", the tests' walk over
     every command) finds them all.
@@ -132,10 +132,10 @@ def kind_command(token: str, options: tuple[FieldOption, ...], reasons: tuple[st
         model = KIND_MODELS[token]
         with user_errors(given["debug"]):
             if kindoptions.of_model(model) != options:  # a model changed without regenerating the table
-                raise RegistryError(f"the options of 'registry new {token}' in registry/kindoptions.json are not "
-                                    f"those of the {token} model any more; nothing was written",
-                                    "regenerate them with 'python -m registry.kindoptions --write', then run the "
-                                    "command again")
+                raise RegistryError(f"the options of 'registry new {token}' in registry/generated/kindoptions.json "
+                                    f"are not those of the {token} model any more; nothing was written",
+                                    "regenerate them with 'python -m registry.generated.kindoptions --write', then run "
+                                    "the command again")
         values = {o.path: given[o.param] for o in options if given[o.param] not in (None, [], ())}
         new_record(model, values, sets=given["set_"] or [], missing=given["missing"] or [],
                    records=given["records"], batch=given["batch"], date=given["date"], slug=given["slug"],

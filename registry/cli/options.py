@@ -63,7 +63,7 @@ class KindsInHelp(TyperCommand):
     """
 
     def format_options(self, ctx: Any, formatter: Any) -> None:
-        from registry.kindnames import KIND_TOKENS as KINDS
+        from registry.generated.kindnames import KIND_TOKENS as KINDS
 
         for param in self.get_params(ctx):
             text = getattr(param, "help", None)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -16,57 +16,78 @@ from registry.cli.options import DebugOption, RecordsOption
 from registry.cli.output import console
 from registry.errors import RegistryError
 
+if TYPE_CHECKING:
+    from measure.settings import KnobValue
+
+
+#: The options of 'registry reproduce', declared apart so that the command reads as what it does.
+_RESULT_ID = typer.Argument(
+    None, metavar="ID", help="Stable id of the result to reproduce (or --all for every recipe)."
+)
+_WHOLE_ABLATION = typer.Option(
+    False, "--all", help="Run every recipe of the registry and the stages no source reports, most informative "
+    "settings first (the whole ablation in one process)."
+)
+_ESTIMATE = typer.Option(
+    False, "--estimate", help="Estimate on the CPU (fake tensors, PyTorch's memory tracker) instead of measuring."
+)
+_SMOKE = typer.Option(
+    False, "--smoke", help="Run the whole path on a tiny model and a small batch in seconds; files nothing. "
+    "Without a GPU the training steps run on the CPU, which measures nothing."
+)
+_SETTING = typer.Option(
+    [], "--setting", "-s", metavar="KNOB=VALUE",
+    help="Run only this value of a knob (repeat for several values or knobs), e.g. precision=pure-bf16.",
+)
+_LIMIT = typer.Option(None, "--limit", "-n", min=1, help="Run only the first N settings.")
+_PLAN_ONLY = typer.Option(False, "--plan", help="List the settings in the order they would run; run nothing.")
+_NO_WRITE = typer.Option(False, "--no-write", help="Run and show, but write no record.")
+_STEPS = typer.Option(None, "--steps", min=1, help="Measured steps after the warm-up step "
+                      "(default 2; not with --estimate, which traces one step).")
+_DEADLINE = typer.Option(
+    None, "--deadline", min=1, metavar="SECONDS", help="End by this many seconds after the start: no setting "
+    "starts with less than a minute left, and a running one gets at most the time left."
+)
+_SETTING_TIMEOUT = typer.Option(
+    None, "--setting-timeout", min=1, metavar="SECONDS",
+    help="Abandon a setting that runs longer than this; its outcome is then an error.",
+)
+_OUT = typer.Option(
+    None, "--out", metavar="DIR", file_okay=False, help="Also keep DIR/ablation.jsonl (a line per finished "
+    "setting, filed or not) and DIR/reproductions.tar.gz (the records written and the logs), rewritten after "
+    "each setting."
+)
+_REDO = typer.Option(
+    False, "--redo", help="Also measure settings an earlier GPU run settled (a value or out of memory, in the "
+    "records or the logs under --runs), and estimate again what an estimate at this commit with the same "
+    "software settled; they are skipped otherwise."
+)
+_RUNS = typer.Option(
+    Path("measure/runs"), "--runs", metavar="DIR", file_okay=False,
+    help="Kept logs of earlier GPU runs, for the skipping --redo turns off.",
+)
+_DRY_RUN = typer.Option(
+    False, "--dry-run", hidden=True,
+    help="Not an option here: the message says which of --plan, --no-write and --smoke to give instead.",
+)
+
 
 def reproduce_command(
-    result_id: str | None = typer.Argument(
-        None, metavar="ID", help="Stable id of the result to reproduce (or --all for every recipe)."
-    ),
-    whole_ablation: bool = typer.Option(
-        False, "--all", help="Run every recipe of the registry and the stages no source reports, most informative "
-        "settings first (the whole ablation in one process)."
-    ),
-    estimate: bool = typer.Option(
-        False, "--estimate", help="Estimate on the CPU (fake tensors, PyTorch's memory tracker) instead of measuring."
-    ),
-    smoke: bool = typer.Option(
-        False, "--smoke", help="Run the whole path on a tiny model and a small batch in seconds; files nothing. "
-        "Without a GPU the training steps run on the CPU, which measures nothing."
-    ),
-    setting: list[str] = typer.Option(
-        [], "--setting", "-s", metavar="KNOB=VALUE",
-        help="Run only this value of a knob (repeat for several values or knobs), e.g. precision=pure-bf16.",
-    ),
-    limit: int | None = typer.Option(None, "--limit", "-n", min=1, help="Run only the first N settings."),
-    plan_only: bool = typer.Option(False, "--plan", help="List the settings in the order they would run; run nothing."),
-    no_write: bool = typer.Option(False, "--no-write", help="Run and show, but write no record."),
-    steps: int | None = typer.Option(None, "--steps", min=1, help="Measured steps after the warm-up step "
-                                     "(default 2; not with --estimate, which traces one step)."),
-    deadline: float | None = typer.Option(
-        None, "--deadline", min=1, metavar="SECONDS", help="End by this many seconds after the start: no setting "
-        "starts with less than a minute left, and a running one gets at most the time left."
-    ),
-    setting_timeout: int | None = typer.Option(
-        None, "--setting-timeout", min=1, metavar="SECONDS",
-        help="Abandon a setting that runs longer than this; its outcome is then an error.",
-    ),
-    out: Path | None = typer.Option(
-        None, "--out", metavar="DIR", file_okay=False, help="Also keep DIR/ablation.jsonl (a line per finished "
-        "setting, filed or not) and DIR/reproductions.tar.gz (the records written and the logs), rewritten after "
-        "each setting."
-    ),
-    redo: bool = typer.Option(
-        False, "--redo", help="Also measure settings an earlier GPU run settled (a value or out of memory, in the "
-        "records or the logs under --runs), and estimate again what an estimate at this commit with the same "
-        "software settled; they are skipped otherwise."
-    ),
-    runs: Path = typer.Option(
-        Path("measure/runs"), "--runs", metavar="DIR", file_okay=False,
-        help="Kept logs of earlier GPU runs, for the skipping --redo turns off.",
-    ),
-    dry_run: bool = typer.Option(
-        False, "--dry-run", hidden=True,
-        help="Not an option here: the message says which of --plan, --no-write and --smoke to give instead.",
-    ),
+    result_id: str | None = _RESULT_ID,
+    whole_ablation: bool = _WHOLE_ABLATION,
+    estimate: bool = _ESTIMATE,
+    smoke: bool = _SMOKE,
+    setting: list[str] = _SETTING,
+    limit: int | None = _LIMIT,
+    plan_only: bool = _PLAN_ONLY,
+    no_write: bool = _NO_WRITE,
+    steps: int | None = _STEPS,
+    deadline: float | None = _DEADLINE,
+    setting_timeout: int | None = _SETTING_TIMEOUT,
+    out: Path | None = _OUT,
+    redo: bool = _REDO,
+    runs: Path = _RUNS,
+    dry_run: bool = _DRY_RUN,
     records: Path = RecordsOption,
     debug: bool = DebugOption,
 ) -> None:
@@ -80,65 +101,28 @@ def reproduce_command(
     """
     from measure.outcome import Method
     from measure.schedule import Deadline
-    from registry import reproduce as rp
+    from registry.reproduce import plan as rp
+    from registry.reproduce.run import MEASURED_STEPS
+    from registry.reproduce.types import RunEnvironment
 
     clock = Deadline(deadline)
     with user_errors(debug):
-        if dry_run:  # the writing commands' --dry-run, and the README's "dry run", make users type it here
-            raise RegistryError(
-                "registry reproduce has no --dry-run: give --plan, --no-write or --smoke instead",
-                "--plan lists the settings in the order they would run; --no-write runs them and writes no record; "
-                "--smoke runs the whole path on a tiny model in seconds and files nothing (without a GPU its "
-                "training steps run on the CPU: the dry run that measure/README.md means)",
-            )
-        if estimate and steps is not None:
-            raise RegistryError("--steps does not apply to --estimate: an estimate traces one training step on fake "
-                                "tensors, whatever --steps says", "leave out --steps, or measure on a GPU without "
-                                "--estimate")
-        if (result_id is None) is not whole_ablation:
-            raise RegistryError("give the id of one result, or --all for every recipe" if result_id is None else
-                                f"give either a result's id ({result_id}) or --all, not both",
-                                "'registry list --kind result' lists the results; those with a recipe can be "
-                                "reproduced")
+        _refuse_conflicting(result_id, whole_ablation=whole_ablation, estimate=estimate, steps=steps,
+                            dry_run=dry_run)
         registry = _load(records, lenient=whole_ablation)
         overrides = rp.parse_overrides(setting)
         method = Method.ESTIMATED if estimate else Method.MEASURED
-        device = "cuda"
-        if method is Method.MEASURED and not plan_only and not _cuda():
-            if not smoke:
-                raise RegistryError(
-                    "no CUDA GPU is visible here, and a measurement needs one",
-                    "add --estimate for the CPU estimate, add --smoke to run the training steps on the CPU "
-                    "(nothing measured), or run on a GPU machine (see measure/README.md)",
-                )
-            device = "cpu"
-            err_console.print("No CUDA GPU here: the smoke run runs its training steps on the CPU, which measures "
-                              "nothing.")
+        request = rp.Request(result_id, method, overrides, limit=limit, smoke=smoke, redo=redo, plan_only=plan_only)
+        device = _usable(rp.device_for(request, _cuda))
         # The GPU a measurement runs on; a plan does not load torch to ask, and counts what any GPU settled.
-        gpu = (_device_name(device, method) if method is Method.MEASURED and device == "cuda" and not plan_only
-               and _cuda() else None)
-        command = rp.command_line(result_id, whole_ablation=whole_ablation, estimate=estimate, smoke=smoke,
-                                  overrides=overrides, limit=limit,
-                                  steps=None if steps in (None, rp.MEASURED_STEPS) else steps, records=records)
-        # An estimate skips what one at this commit with this software settled (it would give the same bytes);
-        # their versions import torch, which a plan does not load.
-        early = (rp.RunEnvironment.collect(command) if method is Method.ESTIMATED and not (redo or smoke or plan_only)
-                 else None)
-        skip = (set() if redo or smoke else _estimated(registry, early) if method is Method.ESTIMATED
-                else _settled(registry, runs, gpu))
-        if whole_ablation:
-            the_plan = rp.plan_all(registry, method=method, overrides=overrides, smoke=smoke, limit=limit, skip=skip)
-        else:
-            assert result_id is not None
-            the_plan = rp.plan(registry, result_id, method=method, overrides=overrides, smoke=smoke, skip=skip,
-                               limit=1 if smoke and limit is None else limit)
-        if the_plan.skipped and early is not None:
-            err_console.print(f"Skipping {the_plan.skipped} setting(s) estimated before at commit "
-                              f"{str(early.git_commit)[:12]} with the same software, which would give the same bytes "
-                              "(--redo estimates them again).", soft_wrap=True)
-        elif the_plan.skipped:
-            err_console.print(f"Skipping {the_plan.skipped} setting(s) an earlier run on {gpu or 'a GPU'} settled "
-                              "(--redo measures them again).")
+        gpu = _device_name(device, method) if method is Method.MEASURED and device == "cuda" and not plan_only else None
+        command = command_line(result_id, whole_ablation=whole_ablation, estimate=estimate, smoke=smoke,
+                               overrides=overrides, limit=limit,
+                               steps=None if steps in (None, MEASURED_STEPS) else steps, records=records)
+        early = RunEnvironment.collect(command) if rp.environment_first(request) else None
+        skip = rp.skip_for(registry, request, runs=runs, gpu=gpu, env=early)
+        the_plan = rp.plan_request(registry, request, skip=skip)
+        _print_skipped(the_plan, early, gpu)
         if plan_only:
             _print_plan(the_plan)
             return
@@ -146,7 +130,7 @@ def reproduce_command(
             console.print("Nothing to run.")
             return
         rp.check_requirements(the_plan.jobs, method)
-        env = early or rp.RunEnvironment.collect(command)
+        env = early or RunEnvironment.collect(command)
         log = _run_log(out, records)
         if whole_ablation:
             err_console.print(f"{len(the_plan.jobs)} setting(s) on {_device_name(device, method)}; commit "
@@ -154,7 +138,7 @@ def reproduce_command(
         write_root = None if (smoke or no_write) else records
         finished: list[Any] = []
         with _stopped_by_signals(lambda name: _print_interrupted(the_plan, finished, log, name)):
-            run = _run_with_progress(the_plan, env, write_root=write_root, steps=steps or rp.MEASURED_STEPS,
+            run = _run_with_progress(the_plan, env, write_root=write_root, steps=steps or MEASURED_STEPS,
                                      device=device, deadline=clock, setting_timeout=setting_timeout, log=log,
                                      finished=finished)
         _print_tables(the_plan, run.filed)
@@ -164,14 +148,82 @@ def reproduce_command(
             raise typer.Exit(1)
 
 
+def _refuse_conflicting(result_id: str | None, *, whole_ablation: bool, estimate: bool, steps: int | None,
+                        dry_run: bool) -> None:
+    """Options that contradict each other, refused before anything loads."""
+    if dry_run:  # the writing commands' --dry-run, and the README's "dry run", make users type it here
+        raise RegistryError(
+            "registry reproduce has no --dry-run: give --plan, --no-write or --smoke instead",
+            "--plan lists the settings in the order they would run; --no-write runs them and writes no record; "
+            "--smoke runs the whole path on a tiny model in seconds and files nothing (without a GPU its "
+            "training steps run on the CPU: the dry run that measure/README.md means)",
+        )
+    if estimate and steps is not None:
+        raise RegistryError("--steps does not apply to --estimate: an estimate traces one training step on fake "
+                            "tensors, whatever --steps says", "leave out --steps, or measure on a GPU without "
+                            "--estimate")
+    if (result_id is None) is not whole_ablation:
+        raise RegistryError("give the id of one result, or --all for every recipe" if result_id is None else
+                            f"give either a result's id ({result_id}) or --all, not both",
+                            "'registry list --kind result' lists the results; those with a recipe can be "
+                            "reproduced")
+
+
+def _usable(device: str | None) -> str:
+    """The device the jobs run on; none (a measurement without a GPU) is refused, and a CPU smoke run said so."""
+    if device is None:
+        raise RegistryError(
+            "no CUDA GPU is visible here, and a measurement needs one",
+            "add --estimate for the CPU estimate, add --smoke to run the training steps on the CPU "
+            "(nothing measured), or run on a GPU machine (see measure/README.md)",
+        )
+    if device == "cpu":
+        err_console.print("No CUDA GPU here: the smoke run runs its training steps on the CPU, which measures "
+                          "nothing.")
+    return device
+
+
+def _print_skipped(the_plan: Any, early: Any, gpu: str | None) -> None:
+    """How many settings an earlier run settled, and why they are skipped."""
+    if the_plan.skipped and early is not None:
+        err_console.print(f"Skipping {the_plan.skipped} setting(s) estimated before at commit "
+                          f"{str(early.git_commit)[:12]} with the same software, which would give the same bytes "
+                          "(--redo estimates them again).", soft_wrap=True)
+    elif the_plan.skipped:
+        err_console.print(f"Skipping {the_plan.skipped} setting(s) an earlier run on {gpu or 'a GPU'} settled "
+                          "(--redo measures them again).")
+
+
+def command_line(result_id: str | None, *, whole_ablation: bool = False, estimate: bool, smoke: bool,
+                 overrides: Mapping[str, Sequence[KnobValue]], limit: int | None, steps: int | None,
+                 records: Path | None) -> str:
+    """The command as a user would type it, rebuilt from the options that decide what runs (stable in records).
+
+    Scheduling options (``--deadline``, ``--setting-timeout``, ``--out``, ``--redo``) decide when a
+    setting runs, not what it measures, and are left out.
+    """
+    import shlex
+
+    parts = ["registry", "reproduce"] + (["--all"] if whole_ablation else [result_id or ""])
+    parts += ["--estimate"] if estimate else []
+    parts += ["--smoke"] if smoke else []
+    for name, values in overrides.items():
+        for value in values:
+            parts += ["--setting", f"{name}={str(value).lower() if isinstance(value, bool) else value}"]
+    parts += ["--limit", str(limit)] if limit is not None else []
+    parts += ["--steps", str(steps)] if steps is not None else []
+    parts += ["--records", str(records)] if records is not None and str(records) != "records" else []
+    return " ".join(shlex.quote(p) for p in parts)
+
+
 def _load(records: Path, *, lenient: bool):  # type: ignore[no-untyped-def]
     """The registry; a whole-ablation run goes on past errors elsewhere in the tree, with a warning.
 
     A GPU lease is too scarce to lose to a half-edited record: every record the run writes is
     checked on its own, and 'registry validate' runs again when they come back.
     """
-    from registry.checks import validate
     from registry.cli.core import load_valid
+    from registry.validate.runner import validate
 
     if not lenient:
         return load_valid(records)
@@ -190,22 +242,10 @@ def _cuda() -> bool:
     return cuda_available()
 
 
-def _estimated(registry: Any, env: Any) -> set[Any]:
-    from registry.runlog import estimated_before
-
-    return set() if env is None else estimated_before(registry, env.git_commit, env.software)
-
-
-def _settled(registry: Any, runs: Path, gpu: str | None) -> set[Any]:
-    from registry.runlog import settled
-
-    return settled(registry, runs, gpu)
-
-
 def _run_log(out: Path | None, records: Path) -> Any:
     if out is None:
         return None
-    from registry.runlog import RunLog
+    from registry.reproduce.runlog import RunLog
 
     return RunLog(out, records)
 
@@ -257,7 +297,7 @@ def _stopped_by_signals(report: Callable[[str], None]) -> Iterator[None]:
         sys.stderr.flush()
         _exit(128 + signum)
 
-    from registry.reproduce import deferred
+    from registry.reproduce.run import deferred
 
     previous = {number: signal.signal(number, deferred(stop)) for number in (signal.SIGINT, signal.SIGTERM)}
     try:
@@ -290,11 +330,12 @@ def _print_interrupted(the_plan: Any, finished: list[Any], log: Any, signal_name
 
 
 def _run_with_progress(the_plan: Any, env: Any, *, finished: list[Any], **options: Any) -> Any:
-    """``registry.reproduce.reproduce`` under a progress bar; each finished entry is also appended to ``finished``
+    """``registry.reproduce.run.reproduce`` under a progress bar; each finished entry is also appended to ``finished``
     (so that an interrupted run can say what it kept)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    from registry import reproduce as rp
+    from registry.reproduce.run import reproduce
+    from registry.reproduce.types import Hooks
 
     verb = _verb(the_plan, options["device"])
     show_stage = len(the_plan.stages) > 1
@@ -315,7 +356,7 @@ def _run_with_progress(the_plan: Any, env: Any, *, finished: list[Any], **option
         def note(text: str) -> None:
             progress.console.print(text, soft_wrap=True)
 
-        return rp.reproduce(the_plan, env, hooks=rp.Hooks(start=start, done=done, note=note), **options)
+        return reproduce(the_plan, env, hooks=Hooks(start=start, done=done, note=note), **options)
 
 
 def _verb(the_plan: Any, device: str) -> str:
@@ -342,91 +383,39 @@ def _done_line(entry: Any, show_stage: bool = False) -> str:
 
 def _print_tables(the_plan: Any, filed: list[Any]) -> None:
     """One table per result (the whole ablation: one per transcribed result, then one per other stage)."""
-    if the_plan.result is not None:
-        console.print(results_table(the_plan.result, filed, method=the_plan.method, smoke=the_plan.smoke))
-        return
-    for result in the_plan.results:
-        entries = [entry for entry in filed if entry.job.result is not None and entry.job.result.id == result.id]
-        if entries:
-            console.print(results_table(result, entries, method=the_plan.method, smoke=the_plan.smoke))
-    for stage in the_plan.stages:
-        entries = [entry for entry in filed if entry.job.result is None and entry.outcome.setting.stage is stage]
-        if entries:
-            console.print(results_table(None, entries, method=the_plan.method, smoke=the_plan.smoke))
+    from registry.reproduce.summary import tables
+
+    for table in tables(the_plan, filed):
+        console.print(_drawn(table))
 
 
 def results_table(result: Any, filed: list[Any], *, method: Any, smoke: bool) -> Any:
-    """Transcribed value, then each setting's measured or estimated value, its difference and ratio.
+    """A result's table (``registry.reproduce.summary.results_table``) as the terminal draws it."""
+    from registry.reproduce.summary import results_table as table_of
 
-    A dry run (the steps on a CPU, nothing measured) is titled as one: no column calls it measured.
+    return _drawn(table_of(result, filed, method=method, smoke=smoke))
 
-    ``result`` None: a stage no source reports, in GB, with nothing to compare with. Knobs with
-    one value across the rows go in the caption; each row names the ones that vary. A failed
-    setting's row says what happened (``out-of-memory``, ``error``); its message follows the
-    table whole, since a column narrow enough for an 80-column terminal cuts it to pieces.
-    """
+
+def _drawn(summary: Any) -> Any:
+    """A results table drawn with Rich: the transcribed row in cyan, each failure's note whole below the table."""
     from rich import box
     from rich.console import Group
     from rich.markup import escape
     from rich.table import Table
 
-    from registry import display as d
-    from registry.units import bytes_in_unit, gib
-
-    unit_name = result.unit if result is not None else "gigabyte"
-    unit = d.unit_symbol(unit_name)
-    dry = bool(filed) and all(entry.outcome.dry_run for entry in filed)
-    kind = "estimated" if method.value == "estimated" else "dry-run" if dry else "measured"
-    ours, column = {"estimated": ("our estimated values", "Est."), "measured": ("our measured values", "Meas."),
-                    "dry-run": ("a CPU dry run (nothing measured)", "Value")}[kind]
-    knobs = [entry.outcome.setting.knobs() for entry in filed]
-    varying, same = d.split_knobs(knobs)
-    model = filed[0].outcome.setting.model if filed else ""
-    caption = f"Model {model}" + (f"; in every row: {', '.join(same)}" if same else "")
-    ours_on = sorted({entry.outcome.hardware.name for entry in filed})
-    theirs_on = sorted({entry.accelerator for entry in result.hardware}) if result is not None else []
-    if ours_on:  # an H200 is not an H100: both are named beside the values
-        caption += f"; ours on {', '.join(ours_on)}" + (f", the source's on {', '.join(theirs_on)}" if theirs_on
-                                                        else "")
-    if smoke and result is not None:
-        caption += f"; a smoke run of a tiny model, not comparable with the transcribed {result.printed_value} {unit}"
-    if result is not None:
-        title = f"{d.metric_label(result.metric)}: transcribed {result.printed_value} {unit} beside {ours}"
-    else:
-        stage = filed[0].outcome.setting.stage.label if filed else ""
-        title = f"Stage {stage} (no transcribed result): {ours}"
-    table = Table(title=title, caption=caption, box=box.SIMPLE_HEAD, show_lines=len(varying) > 1)
+    table = Table(title=summary.title, caption=summary.caption, box=box.SIMPLE_HEAD, show_lines=summary.several_knobs)
     table.add_column("Setting", overflow="fold")
-    table.add_column(f"{column} {unit}", justify="right")
+    table.add_column(f"{summary.value_header} {summary.unit}", justify="right")
     table.add_column("GiB", justify="right")
-    table.add_column(f"Diff. {unit}", justify="right")
+    table.add_column(f"Diff. {summary.unit}", justify="right")
     table.add_column("Ratio", justify="right")
     table.add_column("Outcome", no_wrap=True)  # a status word: the table fits 80 columns and never cuts it
-    failures: list[str] = []
-    if result is not None:
-        table.add_row("transcribed (as printed)", result.printed_value, "", "", "", "", style="cyan")
-    for entry, row in zip(filed, knobs, strict=True):
-        outcome, comparison = entry.outcome, entry.comparison
-        ok = outcome.ok and outcome.peak_bytes is not None
-        table.add_row(
-            "\n".join(f"{n}={d.knob_text(row[n])}" for n in varying if n in row) or "-",
-            f"{bytes_in_unit(outcome.peak_bytes, unit_name):.2f}" if ok else "-",
-            f"{gib(outcome.peak_bytes):.2f}" if ok else "-",
-            f"{comparison.difference:+.2f}" if comparison else "-",
-            f"×{comparison.ratio:.3f}" if comparison else "-",
-            "ok" if ok else "dry run" if outcome.finished else f"{_short_status(outcome.status)} [{len(failures) + 1}]",
-        )
-        if not ok and not outcome.finished:
-            failures.append(f"[{len(failures) + 1}] {outcome.status.value} ({outcome.setting.label()}): "
-                            f"{outcome.error or 'no message'}")
-    if not failures:
+    for row in summary.rows:
+        table.add_row(row.setting, row.value, row.gib, row.difference, row.ratio, row.outcome,
+                      style="cyan" if row.transcribed else None)
+    if not summary.failures:
         return table
-    return Group(table, *(escape(line) for line in failures))
-
-
-def _short_status(status: Any) -> str:
-    """A failed setting's status in a table cell: 'OOM' (its note below the table says 'out-of-memory'), 'error'."""
-    return "OOM" if status.value == "out-of-memory" else str(status.value)
+    return Group(table, *(escape(line) for line in summary.failures))
 
 
 def _print_plan(the_plan: Any) -> None:

@@ -14,7 +14,7 @@ from registry.cli._errors import user_errors
 from registry.cli.options import CommandGroup, DebugOption, RecordsOption
 from registry.cli.output import console
 from registry.errors import RegistryError
-from registry.outputs import stopped_by_signals
+from registry.store.outputs import stopped_by_signals
 
 
 def site_build_command(
@@ -65,9 +65,9 @@ def plot_command(
             raise RegistryError(f"cannot write a plot as {out.name!r}", "name the file .svg or .png")
         if out.suffix.lower() == ".png":
             _needs("matplotlib", "site")
-        from registry.plot import ROWS_PER_PART, groups_of, protocol_of, values_table
-        from registry.plot_write import write_plot
-        from registry.show import render_block
+        from registry.page.show import render_block
+        from registry.site.plot import ROWS_PER_PART, groups_of, protocol_of, values_table
+        from registry.site.plot_write import write_plot
 
         registry = load_valid(records)
         protocol_id = protocol_of(registry, registry.get(record_id.strip()))

@@ -3,5 +3,6 @@
 ``new`` drafts one record of any kind, ``table`` and ``importer`` turn a results table into the chain
 of records it needs, ``fmt`` rewrites record files in the writer's canonical form, ``batch`` writes
 many files all or nothing, ``precheck`` validates records together with the registry before they are
-written, and ``rules`` holds the validation rules of corrections, retractions and batches.
+written. The validation rules of corrections, retractions and batches are in
+``registry.validate.rules.history``.
 """

@@ -29,7 +29,7 @@ from typing import Any
 
 from registry.curate.journal import JOURNAL, JOURNAL_VERSION, JournalError, read_journal, read_regular
 from registry.errors import RegistryError
-from registry.yamlio import sync_folder, write_atomic
+from registry.store.yamlio import sync_folder, write_atomic
 
 try:
     import fcntl as _fcntl

@@ -21,14 +21,14 @@ from registry.curate.naming import checked_date, free_id, make_id, today
 from registry.curate.new import RejectedRecordsError, concerning, typed
 from registry.curate.precheck import Staged, check_with, write_checked
 from registry.errors import RegistryError
-from registry.history import Status, current_of, dependents, same_values, status_of
 from registry.ids import split_id
-from registry.loader import Registry
 from registry.models import TRANSCRIBED_KINDS, Record, Result
 from registry.numbers import parse_printed
-from registry.report import Issue
-from registry.writer import record_path, record_to_yaml
-from registry.yamlio import parse_yaml, read_text
+from registry.status.versions import Status, current_of, dependents, same_values, status_of
+from registry.store.loader import Registry
+from registry.store.writer import record_path, record_to_yaml
+from registry.store.yamlio import parse_yaml, read_text
+from registry.validate.report import Issue
 
 
 def draft_correction(registry: Registry, record_id: str, changes: Iterable[tuple[str, str]], *, reason: str,

@@ -21,9 +21,7 @@ from registry.curate.plan import Action, ImportOptions, Plan, Planned
 from registry.curate.precheck import Staged
 from registry.curate.table import REPORTABLE, Problem, Row, Table, columns
 from registry.errors import RegistryError
-from registry.history import Status, status_of
 from registry.ids import a_kind, split_id
-from registry.loader import Registry
 from registry.models import (
     KIND_MODELS,
     Configuration,
@@ -38,7 +36,9 @@ from registry.models import (
 )
 from registry.models.fields import field_plan
 from registry.models.records import Independence
-from registry.writer import record_path, record_to_yaml
+from registry.status.versions import Status, status_of
+from registry.store.loader import Registry
+from registry.store.writer import record_path, record_to_yaml
 
 NOT_IN_TABLE = "Not in the results table this record was imported from."
 EMPTY_IN_TABLE = "The results table leaves it empty: the source does not state it."
@@ -191,7 +191,7 @@ class Filing:
 
     def typed(self, row: Row | None, kind: str, data: dict[str, Any]) -> Record | None:
         """The record, or None with a problem at the column each refused field comes from."""
-        from registry.loader import _explain
+        from registry.store.loader import _explain
 
         model = KIND_MODELS[kind]
         try:

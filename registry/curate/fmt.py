@@ -1,6 +1,6 @@
 """Record files in the canonical form: the writer's key order, quoting and line width, comments kept.
 
-The canonical text of a file is what ``registry.writer.record_to_yaml`` writes for the record it holds,
+The canonical text of a file is what ``registry.store.writer.record_to_yaml`` writes for the record it holds,
 with the keys the file has (``only_set``): the same one emitter for files the registry writes and files
 people write, so a written file is always canonical already. Comments travel with the key they stand
 above: each comment is found between YAML's tokens (a ``#`` there starts a comment; a ``#`` inside a
@@ -21,11 +21,11 @@ import yaml
 
 from registry.curate.batch import Write, Written, sha256, write_batch
 from registry.errors import RecordFileError, RegistryError
-from registry.filetypes import special_kind
-from registry.loader import record_files
 from registry.models import KIND_MODELS, Record
-from registry.writer import record_to_yaml
-from registry.yamlio import YAML_LOADER, LoadedYaml, Path_, parse_yaml, read_text
+from registry.store.filetypes import special_kind
+from registry.store.loader import record_files
+from registry.store.writer import record_to_yaml
+from registry.store.yamlio import YAML_LOADER, LoadedYaml, Path_, parse_yaml, read_text
 
 HEAD: Path_ = ("<head>",)
 END: Path_ = ("<end>",)

@@ -212,7 +212,7 @@ def typed_text(text: str) -> Any:
     if stripped[:1] in "[{":
         import yaml
 
-        from registry.yamlio import MAX_DEPTH
+        from registry.store.yamlio import MAX_DEPTH
 
         too_deep = RegistryError(f"{excerpt(text)} nests lists or mappings more than {MAX_DEPTH} levels deep; "
                                  "records are shallow", "write the value flatter")

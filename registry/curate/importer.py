@@ -32,7 +32,7 @@ from registry.curate.new import concerning
 from registry.curate.plan import Action, ImportOptions, Plan, Planned, Steps
 from registry.curate.precheck import check_with, write_checked
 from registry.curate.table import Problem, Table, TableError, read_table
-from registry.loader import Registry
+from registry.store.loader import Registry
 
 __all__ = ["Action", "ImportOptions", "Plan", "Planned", "Steps", "import_table", "plan_import"]
 

@@ -21,9 +21,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from registry.errors import RegistryError
-from registry.loader import RECORD_SUFFIXES
+from registry.store.loader import RECORD_SUFFIXES
+from registry.store.yamlio import MAX_FILE_BYTES
 from registry.textsafe import excerpt
-from registry.yamlio import MAX_FILE_BYTES
 
 JOURNAL = "journal.json"
 JOURNAL_VERSION = 1

@@ -12,7 +12,7 @@ from enum import StrEnum
 from registry.curate.batch import Written
 from registry.curate.precheck import Staged
 from registry.curate.table import Table
-from registry.report import Issue
+from registry.validate.report import Issue
 
 
 class Action(StrEnum):

@@ -12,12 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from registry.checks import check_registry
 from registry.curate.batch import Progress, Write, Written, write_batch
-from registry.loader import Registry, load_registry
 from registry.models import Record
-from registry.report import Report
-from registry.yamlio import parse_yaml
+from registry.store.loader import Registry, load_registry
+from registry.store.yamlio import parse_yaml
+from registry.validate.report import Report
+from registry.validate.runner import check_registry
 
 
 @dataclass(frozen=True)

@@ -16,14 +16,14 @@ from registry.curate.filing import Filing, column_of, norm
 from registry.curate.plan import Action
 from registry.curate.table import COLUMNS, Row
 from registry.curate.values import read_unit
-from registry.history import changes, same_values
 from registry.ids import slugify, split_id
 from registry.models import KIND_MODELS, Result
 from registry.models.fields import field_plan
 from registry.models.records import Direction
+from registry.models.uncertainty_kinds import INTERVALS
 from registry.models.values import Repeats, UncertaintyKind
 from registry.numbers import numbers_in, parse_printed, read_bound, read_range, why_not_a_number
-from registry.uncertainty_kinds import INTERVALS
+from registry.status.versions import changes, same_values
 
 #: The columns copied into a result's locator as written: every column that fills one of its fields, but the page
 #: (a number) and the caption (yes or no), which are read.

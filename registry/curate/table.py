@@ -26,10 +26,10 @@ from pathlib import Path
 
 from registry.curate.fields import Column, field_columns, not_imported
 from registry.errors import INPUTS, RegistryError, worded
-from registry.filetypes import special_kind
-from registry.readme_section import GeneratedSection
+from registry.generated.readme_section import GeneratedSection
+from registry.models.uncertainty_kinds import tokens_in_words
+from registry.store.filetypes import special_kind
 from registry.textsafe import excerpt, is_formula
-from registry.uncertainty_kinds import tokens_in_words
 
 #: A results table is a few thousand rows at most; anything this large is not one.
 MAX_TABLE_BYTES = 50_000_000

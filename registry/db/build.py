@@ -32,9 +32,6 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.schema import CreateIndex, CreateTable
 
-from registry.atomic import TargetChangedError, install, sync_folder, temporary_beside
-from registry.cache import ParseCache
-from registry.cache import enabled as cache_enabled
 from registry.db.coltypes import ExactDecimal, UtcTimestamp
 from registry.db.freshness import RECORDS_FOLDER_KEY
 from registry.db.rows import Row, record_row, record_rows
@@ -43,10 +40,13 @@ from registry.db.server import connection_error, first_line, server_engine, show
 from registry.db.tables import SCHEMA_VERSION, mirror
 from registry.db.views import create_views, drop_views, views
 from registry.errors import InvalidRegistryError, RegistryError
-from registry.links import SITE_URL_KEY
-from registry.loader import Registry, gc_paused
 from registry.models import KIND_MODELS, Record
 from registry.models.unit import UnitRecord
+from registry.site.links import SITE_URL_KEY
+from registry.store.atomic import TargetChangedError, install, sync_folder, temporary_beside
+from registry.store.cache import ParseCache
+from registry.store.cache import enabled as cache_enabled
+from registry.store.loader import Registry, gc_paused
 from registry.units import BUILT_IN
 
 #: Rows buffered before they are written; bounds memory on large registries.
@@ -287,7 +287,7 @@ def _sqlite_insert(table: SaTable) -> tuple[str, Any, list[tuple[int, Any]]]:
 def _populate(connection: Connection, registry: Registry, store: ParseCache | None = None,
               site_url: str | None = None) -> int:
     """Tables, rows, indexes, views and search; ``site_url`` (where the site is published) is kept in
-    ``registry_meta`` for the views' page links (``registry.links.page_url_sql``)."""
+    ``registry_meta`` for the views' page links (``registry.site.links.page_url_sql``)."""
     _create_schema(connection)
     written = _fill(connection, registry, store)
     if site_url is not None:
@@ -307,19 +307,19 @@ def build_database(records: Path, *, out: Path | None = None, url: str | None = 
                    cache: bool | None = None, site_url: str | None = None) -> BuildSummary:
     """Validate the records under ``records``, then build them into ``url`` (a server) or the file ``out``.
 
-    ``cache`` is passed to ``registry.checks.validate`` (False: read every file, not the parse cache).
+    ``cache`` is passed to ``registry.validate.runner.validate`` (False: read every file, not the parse cache).
     ``site_url``, where the site is published, makes the views' ``*_page`` columns links to its pages.
 
     Raises ``InvalidRegistryError`` (carrying the report) when the registry is not valid: nothing is built.
     """
-    from registry.checks import validate
+    from registry.validate.runner import validate
 
     target = Path(out) if out is not None else Path("registry.db")
     # A bad URL or a file that must not be replaced is reported before a long validation.
     if url is not None:
         server_engine(url).dispose()
     else:
-        from registry.outputs import prepare_output
+        from registry.store.outputs import prepare_output
 
         prepare_output(target, records, folder=False)
         ensure_replaceable(target)

@@ -14,7 +14,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from registry.loader import scan_record_files
+from registry.store.loader import scan_record_files
 
 #: The ``registry_meta`` key under which a build names the records folder it read (an absolute path), so
 #: that 'registry query' compares the database with that folder, not with whatever --records defaults to.

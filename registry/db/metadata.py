@@ -38,7 +38,7 @@ def write_metadata(database: Path, base_url: str | None = None, into: Path | Non
     the entries of the other databases built into it, since Datasette reads one metadata file for all
     the databases it serves. A file that is not such a metadata document is left untouched.
     """
-    from registry.atomic import write_bytes_atomic
+    from registry.store.atomic import write_bytes_atomic
 
     path = into or metadata_path(database)
     document = datasette_metadata(database.stem, base_url)

@@ -1,14 +1,14 @@
 """The views a user would otherwise write: flat results, missing metadata, reproductions beside results.
 
 ``results_flat`` holds the current results only (neither superseded by a correction nor retracted;
-``registry.history`` says the same in Python); ``results_all`` holds every version with its status,
+``registry.status.versions`` says the same in Python); ``results_all`` holds every version with its status,
 and ``record_status`` says where each record stands in its chain of versions.
 
 Each view is plain SQL that SQLite and PostgreSQL both run, so a query written against one
 works against the other. ``results_flat`` lists every column of the result's own fields, taken
 from the derived tables (``registry.db.tables``), so a field added to ``Result`` appears there with
 no edit here; the columns it takes from the joined records are chosen by hand. Review status
-follows the rule the pages use (``display.review_status``): the strongest status any review grants
+follows the one rule (``registry.status.provenance.review_status``): the strongest status any review grants
 the record, or 'not-reviewed'; ``artifact_pinned`` says, as the pages' "(no artifact hash)" does,
 whether a review granting it names the SHA-256 of the file it checked.
 """
@@ -22,11 +22,11 @@ from sqlalchemy.engine import Connection
 
 from registry.db.catalog import VIEWS
 from registry.db.tables import Mirror, mirror
-from registry.display import STATUS_LABELS, UNVERIFIABLE_NOTE
-from registry.links import page_url_sql
 from registry.models.records import ReviewStatus
 from registry.models.values import BINARY_OPERATIONS, Operation
-from registry.value_roles import Role
+from registry.site.links import page_url_sql
+from registry.status.provenance import STATUS_LABELS, UNVERIFIABLE_NOTE
+from registry.status.value_roles import Role
 
 #: Review statuses from strongest to weakest; every status must be listed (a test checks it).
 STATUS_STRENGTH: tuple[ReviewStatus, ...] = (ReviewStatus.SOURCE_CHECKED,)
@@ -43,7 +43,7 @@ def _label_case() -> str:
             f"         ELSE '{STATUS_LABELS[None]}' END")
 
 
-#: Which reviews check which record, as ``registry.display.reviews_of`` says, as (table, record column, review
+#: Which reviews check which record, as ``registry.status.provenance.reviews_of`` says, as (table, record column, review
 #: column): a review's subjects, and each evidence row the review it names (the review that checked its
 #: statement). Each is asked apart, by its own index: a UNION of the two inside the per-record subqueries
 #: was built again for every record under some plans (a GROUP BY over the view took minutes at 10,000 results).
@@ -87,7 +87,8 @@ RESULT_ALIASES: dict[str, str] = {}
 
 
 def _role_case() -> str:
-    """The value's role by ``registry.value_roles.role_of``'s rule: derived, a mean's member, a mean, or headline."""
+    """The value's role by ``registry.status.value_roles.role_of``'s rule: derived, a mean's member, a mean, or
+    headline."""
     binary = ", ".join(f"'{op.value}'" for op in sorted(BINARY_OPERATIONS))
     return (f"CASE WHEN r.derived_operation IN ({binary}) THEN '{Role.DERIVED.value}'\n"
             f"            WHEN EXISTS (SELECT 1 FROM result_derived_input di JOIN result m ON m.id = di.result_id\n"
@@ -124,7 +125,7 @@ def _result_columns(tables: Mirror) -> str:
     )
 
 
-#: A record's status by the rule ``registry.history.status_of`` follows: a retraction wins over a correction.
+#: A record's status by the rule ``registry.status.versions.status_of`` follows: a retraction wins over a correction.
 _STATUS_SELECT = f"""
 SELECT rec.id AS record_id,
        rec.kind AS kind,

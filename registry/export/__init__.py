@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from registry.atomic import discard, new_folder_beside, replace_folder
 from registry.errors import RegistryError
 from registry.export.fields import ResultFields
-from registry.outputs import prepare_output
+from registry.store.atomic import discard, new_folder_beside, replace_folder
+from registry.store.outputs import prepare_output
 
 if TYPE_CHECKING:  # the loader (with Pydantic and every model) is not imported for the command's help
-    from registry.loader import Registry
+    from registry.store.loader import Registry
 
 MANIFEST = "registry-export.json"
 

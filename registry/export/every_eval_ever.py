@@ -37,17 +37,18 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from registry import display as d
 from registry.export import Written, dump_json
 from registry.export.fields import ResultFields
-from registry.history import current_only, replacing, status_of, version_note
 from registry.ids import slugify, split_id
-from registry.loader import Registry
 from registry.models import Configuration, Dataset, Evaluation, ModelFamily, Result, Source, parse_id
 from registry.models.records import Direction, Independence
 from registry.models.values import UncertaintyKind
+from registry.page import display as d
+from registry.status import provenance
+from registry.status.value_roles import Role, not_one_value, role_of, role_text
+from registry.status.versions import current_only, replacing, status_of, version_note
+from registry.store.loader import Registry
 from registry.units import Dimension, dimension
-from registry.value_roles import Role, not_one_value, role_of, role_text
 
 SCHEMA_VERSION = "0.3.0"
 RELATIONSHIPS = {Independence.INDEPENDENT_EXTERNAL: "third_party", Independence.DEVELOPER: "first_party"}
@@ -242,7 +243,7 @@ def _result(registry: Registry, result: Result) -> dict[str, Any]:
             "pdf_sha256": source.sha256,
             "source_url": source.retrieval_url or d.missing_phrase(source, "retrieval_url"),
             "source_locator": result.source_locator.text,
-            "review_status": d.status_label(registry, result.id),
+            "review_status": provenance.status_label(registry, result.id),
             "hardware": d.hardware_text(result),
             "uncertainty": result.uncertainty.text if result.uncertainty else
             d.missing_phrase(result, "uncertainty"),

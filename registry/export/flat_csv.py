@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from registry.export import Written
-from registry.links import page_path, page_url
-from registry.loader import Registry
+from registry.site.links import page_path, page_url
+from registry.store.loader import Registry
 from registry.textsafe import is_formula
 
 FILE = "results_flat.csv"

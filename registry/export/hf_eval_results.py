@@ -9,7 +9,7 @@ exported only where it is that score:
   names is refused (splice-site accuracies are not written under an MCC task), and a mapping that
   gives one task two metrics, or one metric two tasks, is an error.
 - **Headline values only.** A fold of a printed mean, and a difference, ratio or speed-up of two
-  values, are no model's score (``registry.value_roles``): they are listed, not written.
+  values, are no model's score (``registry.status.value_roles``): they are listed, not written.
 - **One value per model, benchmark and task.** Where two current results would land on the same
   (Hub model, benchmark, task) (two sizes or a LoRA run mapped to one Hub model through their
   family), none is written: each is listed with the others, for the user to map each configuration
@@ -48,15 +48,16 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from registry import display as d
 from registry.errors import RegistryError
 from registry.export import Written
 from registry.export.fields import ResultFields
-from registry.history import version_note
-from registry.loader import Registry
 from registry.models import Result, Source
+from registry.page import display as d
+from registry.status import provenance
+from registry.status.value_roles import SCORES, not_one_value, role_of, role_text
+from registry.status.versions import version_note
+from registry.store.loader import Registry
 from registry.units import with_unit
-from registry.value_roles import SCORES, not_one_value, role_of, role_text
 
 #: Where a .eval_results entry holds each field of a result it writes; every other field is listed as not carried.
 #: The unit, the printed value, the uncertainty and the metric qualifier are written into the entry's free-text
@@ -203,7 +204,7 @@ def _notes(registry: Registry, result: Result) -> str:
     cited = "" if _source_url(source) else f"; source: {source.citation} (no retrieval URL)"
     return (f"{d.metric_label(result.metric)} ({result.metric_qualifier}), "
             f"{with_unit(result.as_printed, result.unit)} as printed, {uncertainty}; "
-            f"{d.status_label(registry, result.id)}; registry record {result.id}{cited}")
+            f"{provenance.status_label(registry, result.id)}; registry record {result.id}{cited}")
 
 
 def _date(registry: Registry, result: Result) -> str:
@@ -245,7 +246,7 @@ def read_hub_ids(path: Path | None) -> tuple[dict[str, str], dict[str, list[Task
     if path is None:
         return {}, {}
     from registry.errors import RecordFileError
-    from registry.yamlio import parse_yaml, read_text
+    from registry.store.yamlio import parse_yaml, read_text
 
     try:
         if not stat.S_ISREG(path.stat().st_mode):  # a FIFO or a device would block the read, or never end

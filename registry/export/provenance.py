@@ -32,13 +32,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from registry import display as d
 from registry.export import Written
 from registry.export.fields import ResultFields
-from registry.history import status_of
 from registry.ids import slugify
-from registry.links import page_path
-from registry.loader import Registry
 from registry.models import (
     Configuration,
     Correction,
@@ -51,7 +47,12 @@ from registry.models import (
     Source,
     parse_id,
 )
-from registry.value_roles import role_text
+from registry.page import display as d
+from registry.site.links import page_path
+from registry.status import provenance
+from registry.status.value_roles import role_text
+from registry.status.versions import status_of
+from registry.store.loader import Registry
 
 NAMESPACE = ("reg", "urn:registry:")
 RECORDS_URN = "urn:registry:record:"
@@ -161,7 +162,7 @@ class _Builder:
         """A transcribed record's attributes: its status, and a result's values (``RESULT_FIELDS``)."""
         registry = self.registry
         attributes: dict[str, Any] = {"prov:type": f"reg:{record.kind_token}", "prov:label": d.record_name(record),
-                                      "reg:review_status": d.status_label(registry, record.id),
+                                      "reg:review_status": provenance.status_label(registry, record.id),
                                       "reg:status": status_of(registry, record.id).value}
         if isinstance(record, Result):
             attributes.update({"reg:printed_value": record.printed_value, "reg:numeric_value":

@@ -4,7 +4,7 @@ A transcribed record is never edited in place. A correction names the record it 
 the record that replaces it (a record of the same kind, with its own id and its own review), so
 that every version stays a typed record that validates, renders and queries like any other; a
 retraction withdraws a record without a replacement. The old record stays where it is: the
-chain of versions is the history (``registry.history`` reads it), and the last version that is
+chain of versions is the history (``registry.status.versions`` reads it), and the last version that is
 neither superseded nor retracted is the current one.
 """
 

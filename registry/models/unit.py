@@ -3,7 +3,7 @@
 A paper may print a unit the built-in table lacks ('img/s'); a curator adds it as a record
 (``records/unit/<id>.yaml``) instead of changing the code, and every reader of units (validation,
 review, import, ``registry new``, pages, the database, exports) finds it through the registry's
-``UnitTable``. The whole-registry rules (``registry.unit_rules``) refuse a unit whose token is taken or
+``UnitTable``. The whole-registry rules (``registry.validate.rules.units``) refuse a unit whose token is taken or
 whose printed form another unit of another dimension claims.
 """
 

@@ -1,6 +1,6 @@
 """A record's page as a neutral structure: sections, field lists, tables and runs of text.
 
-The page builders (``registry.page.kinds``) say what a page holds; the terminal (``registry.show``,
+The page builders (``registry.page.kinds``) say what a page holds; the terminal (``registry.page.show``,
 with Rich) and the site (``registry.site``, as HTML) each say how it looks. Every value a page
 shows that came from somewhere carries a ``Tag`` saying what it is (transcribed, source checked,
 measured by us, estimated by us), and every mention of another record carries its id, so the
@@ -12,29 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-
-class Provenance(StrEnum):
-    """What a value is. Pages never merge two of these into one number."""
-
-    TRANSCRIBED = "transcribed"
-    """Read off the source by a curator; no review has checked it against the pinned file."""
-    SOURCE_CHECKED = "source-checked"
-    """Transcribed, and a review checked it against the pinned source file."""
-    MEASURED = "measured"
-    """Measured by us on named hardware."""
-    ESTIMATED = "estimated"
-    """Estimated by us without the hardware (for example on a CPU, under fake tensors)."""
-
-
-#: What each provenance means, in the words a page's 'What backs these values' uses.
-MEANING = {
-    Provenance.TRANSCRIBED: "Read off the source by a curator; no review has checked it against the pinned file.",
-    Provenance.SOURCE_CHECKED: "Transcribed, and a review checked it against the pinned source file. Source checking "
-                               "is not independent reproduction.",
-    Provenance.MEASURED: "Measured by us on the hardware named.",
-    Provenance.ESTIMATED: "Estimated by us without the hardware (for example on a CPU, under fake tensors); a "
-                          "prediction, not a measurement.",
-}
+from registry.status.provenance import Provenance
 
 
 @dataclass(frozen=True)

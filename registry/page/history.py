@@ -10,11 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from registry import display as d
-from registry.history import Status, current_of, history_rows, outdated_bases, retractions, status_of, version_note
-from registry.loader import Registry
 from registry.models import Record, Result
+from registry.page import display as d
 from registry.page.blocks import Block, Column, Paragraph, Piece, Style, Table, plain
+from registry.status.versions import (
+    Status,
+    current_of,
+    history_rows,
+    outdated_bases,
+    retractions,
+    status_of,
+    version_note,
+)
+from registry.store.loader import Registry
 from registry.units import with_unit
 
 
@@ -75,7 +83,7 @@ def earlier_versions(registry: Registry, results: Sequence[Result], *, title: st
                      "results") -> tuple[Block, ...]:
     """The superseded and retracted ``results`` apart from the current ones, each saying what it is.
 
-    Tables of current values leave them out (``registry.history.current_only``); this keeps them one
+    Tables of current values leave them out (``registry.status.versions.current_only``); this keeps them one
     link away, never read as the registry's values. Nothing when every result is current.
     """
     if not results:

@@ -17,10 +17,6 @@ from typing import Any
 from pydantic import BaseModel
 
 from measure.outcome import Method
-from registry import display as d
-from registry.citation import bibtex, links
-from registry.history import Status, current_only, not_current, status_of
-from registry.loader import Registry
 from registry.models import (
     Configuration,
     Dataset,
@@ -37,6 +33,8 @@ from registry.models import (
 )
 from registry.models.fields import field_plan
 from registry.models.reproduction import Comparison
+from registry.models.uncertainty_kinds import UNCERTAINTY_KINDS
+from registry.page import display as d
 from registry.page.blocks import (
     Block,
     Column,
@@ -52,9 +50,12 @@ from registry.page.blocks import (
     Tag,
     plain,
 )
+from registry.page.citation import bibtex, links
 from registry.page.history import earlier_versions, history_blocks, status_banner
 from registry.per_registry import memo
-from registry.uncertainty_kinds import UNCERTAINTY_KINDS
+from registry.status import provenance
+from registry.status.versions import Status, current_only, not_current, status_of
+from registry.store.loader import Registry
 from registry.units import gib, with_unit
 
 TECHNICAL_METADATA = "Technical metadata and extraction receipts"
@@ -144,7 +145,7 @@ READ_AND_CITE = "Read and cite"
 def _result_page(result: Result, registry: Registry) -> Page:
     evaluation, configuration, protocol, dataset = d.result_context(registry, result)
     source = registry.get_as(result.source, Source)
-    status = d.status_label(registry, result.id)
+    status = provenance.status_label(registry, result.id)
     tag = d.record_tag(registry, result)
     display = d.result_display(result)
     standing = status_of(registry, result.id)
@@ -182,7 +183,7 @@ def _result_page(result: Result, registry: Registry) -> Page:
             methods,
             Paragraph(plain(
                 "A source-checked result verifies the numerical transcription, not every model or protocol detail. "
-                f"Evaluation metadata: {d.status_label(registry, evaluation.id)}. {d.SOURCE_CHECK_CAVEAT}"
+                f"Evaluation metadata: {provenance.status_label(registry, evaluation.id)}. {d.SOURCE_CHECK_CAVEAT}"
             ), Style.NOTE),
         )),
         Section("Reproduction", (
@@ -298,7 +299,7 @@ def _finding_row(registry: Registry, evaluation: Evaluation, result: Result) -> 
                exact=d.result_exact(result)),
          Piece(f"\nUncertainty: {d.value_or_missing(result, 'uncertainty')}\n"
                f"Coverage: {d.coverage(evaluation)}")),
-        (Piece(f"{d.INDEPENDENCE_LABELS[evaluation.independence]} · {d.status_label(registry, result.id)}\n"),
+        (Piece(f"{d.INDEPENDENCE_LABELS[evaluation.independence]} · {provenance.status_label(registry, result.id)}\n"),
          *_link(evaluation), Piece("\n"), Piece(result.id, link=result.id),
          Piece(f"\nAggregation: {d.value_or_missing(evaluation, 'aggregation')}\n"),
          Piece(source.citation, link=source.id), Piece(f" · {result.source_locator.text}", tag=tag)),
@@ -464,7 +465,7 @@ def _sources_and_history(registry: Registry, record_id: str, sources: Iterable[S
         line += [Piece(" · Release " if index else "Release "), Piece(release.name, link=release.id)]
     if not releases:
         line.append(Piece("Not in any recorded release"))
-    line.append(Piece(f" · Record review: {d.status_label(registry, record_id)}"))
+    line.append(Piece(f" · Record review: {provenance.status_label(registry, record_id)}"))
     return (Paragraph(tuple(line)),
             Items(tuple((Piece(s.citation, link=s.id), Piece(f" · Original source · {s.version_statement}"),
                          *(piece for label, url in links(s) for piece in (Piece(f" · {label}: "), Piece(url, url=url))))
@@ -608,7 +609,7 @@ def results_overview(registry: Registry, *, history: bool = False) -> tuple[Tabl
                    exact=d.result_exact(result), link=result.id),
              Piece(f" ({d.result_display(result)})")),
             plain(short_uncertainty(result)),
-            plain(d.status_label(registry, result.id)),
+            plain(provenance.status_label(registry, result.id)),
             *(_summary_cell(method, by_method[method], unit) for method in Method),
             *((plain(status_of(registry, result.id).value),) if history else ()),
         ))
@@ -620,7 +621,7 @@ def results_overview(registry: Registry, *, history: bool = False) -> tuple[Tabl
                 legend.append(Piece(f"   nearest {method.value}: {setting}\n", Style.NOTE))
     columns = (Column("#", no_wrap=True),) + tuple(
         Column(header, ratio=share, fold=True)
-        # shares of the width; each column also gets at least its header's longest word (registry.show)
+        # shares of the width; each column also gets at least its header's longest word (registry.page.show)
         for header, share in (("Evaluation", 10), ("Transcribed (display)", 10), ("Uncertainty", 10), ("Review", 10),
                               ("Measured by us", 9), ("Estimated by us", 10))
     ) + ((Column("Status", ratio=8, fold=True),) if history else ())

@@ -19,22 +19,23 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from registry.atomic import discard, new_folder_beside, replace_folder
-from registry.collector import gc_paused
-from registry.display import record_tag, status_label
 from registry.errors import RegistryError
-from registry.history import current_only, not_current
-from registry.links import page_path
-from registry.loader import Registry
 from registry.models import KIND_MODELS, Evaluation, Release, Result
-from registry.outputs import in_forked_workers, prepare_output
 from registry.page.blocks import Column, Fields, Paragraph, Piece, Section, Style, Table, plain
+from registry.page.display import record_tag
 from registry.page.history import earlier_versions
 from registry.page.kinds import build_page, finding_row
-from registry.release import content_digest, hash_prefix, release_name, same_content
 from registry.site.extras import Site, kind_label, plot_section, site_page
 from registry.site.html import Frame, Links, backing_section, index_rows_html, render, render_blocks
 from registry.site.index import COLUMNS, facets_of, index_rows
+from registry.site.links import page_path
+from registry.status.provenance import status_label
+from registry.status.versions import current_only, not_current
+from registry.store.atomic import discard, new_folder_beside, replace_folder
+from registry.store.collector import gc_paused
+from registry.store.loader import Registry
+from registry.store.outputs import in_forked_workers, prepare_output
+from registry.store.release import content_digest, hash_prefix, release_name, same_content
 
 SITE_NAME = "Evidence registry"
 GENERATOR = '<meta name="generator" content="registry site build">'
@@ -98,8 +99,8 @@ def ensure_replaceable(out: Path) -> None:
 
 
 def _site(registry: Registry, progress: Callable[[str], None] | None) -> Site:
-    from registry.plot import groups_of
-    from registry.plot_svg import inline_svg
+    from registry.site.plot import groups_of
+    from registry.site.plot_svg import inline_svg
 
     groups = groups_of(registry)
     if progress:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field, replace
 
-from registry import display as d
-from registry.loader import Registry
 from registry.models import Protocol, Record, Release, Result
+from registry.page import display as d
 from registry.page.blocks import Block, Fields, Figure, Page, Paragraph, Piece, Section, Style, plain
 from registry.page.kinds import TECHNICAL_METADATA
-from registry.plot import Group, protocol_of, values_table
-from registry.release import hash_prefix, standing
+from registry.site.plot import Group, protocol_of, values_table
+from registry.store.loader import Registry
+from registry.store.release import hash_prefix, standing
 
 PLOT_SECTION = "Transcribed, measured and estimated values"
 PLOT_CAPTION = ("Each row is one result, its values written above it: the transcribed value as printed (diamond) with "

@@ -1,6 +1,6 @@
 """The page structure as HTML: blocks rendered here, pages laid out by Jinja2 templates (autoescaping on).
 
-Like ``registry.show`` for the terminal, this module says how each block of the neutral page
+Like ``registry.page.show`` for the terminal, this module says how each block of the neutral page
 structure looks, here as HTML; the templates (``templates/``) give the pages around them. Every
 text that came from a record is escaped, here with ``html.escape`` and in the templates by the
 engine; only the plot's SVG, which matplotlib made from numbers and escaped names, goes in as
@@ -20,8 +20,9 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, pass_context
 from markupsafe import Markup, escape
 
-from registry.page.blocks import MEANING, Block, Content, Fields, Figure, Items, Paragraph, Section, Style, Table, Tag
+from registry.page.blocks import Block, Content, Fields, Figure, Items, Paragraph, Section, Style, Table, Tag
 from registry.site.index import IndexRow
+from registry.status.provenance import MEANING
 
 
 @functools.lru_cache(maxsize=1024)  # a few dozen titles, on every page

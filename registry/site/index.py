@@ -6,14 +6,15 @@ import re
 from dataclasses import dataclass
 
 from measure.outcome import Method
-from registry import display as d
-from registry.history import current_only
-from registry.loader import Registry
 from registry.models import Reproduction, Result, Source
+from registry.page import display as d
 from registry.page.blocks import Content, Piece, Style, plain, text_of
 from registry.page.kinds import runs_summary
+from registry.status import provenance
+from registry.status.value_roles import value_kind
+from registry.status.versions import current_only
+from registry.store.loader import Registry
 from registry.units import with_unit
-from registry.value_roles import value_kind
 
 #: The columns, in the order the index shows them: (key, header). Every column sorts.
 COLUMNS = (("result", "Result"), ("metric", "Metric"), ("value", "Value ± uncertainty"), ("model", "Model"),
@@ -65,7 +66,7 @@ def _row(registry: Registry, result: Result) -> IndexRow:
     runs = registry.referrers(result.id, Reproduction, "result")
     by_method = {m: [r for r in runs if r.method is m] for m in Method}
     unit = d.unit_symbol(result.unit)
-    status = d.status_label(registry, result.id)
+    status = provenance.status_label(registry, result.id)
     kind = value_kind(registry, result)
     metric = d.metric_label(result.metric)
     reproduced = ("measured by us" if by_method[Method.MEASURED]

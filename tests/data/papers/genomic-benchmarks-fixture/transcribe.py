@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from registry.ids import slugify  # noqa: E402
 from registry.models import KIND_MODELS  # noqa: E402
-from registry.writer import record_to_yaml  # noqa: E402
+from registry.store.writer import record_to_yaml  # noqa: E402
 
 BATCH = "fixture-genomic"
 DAY = "20261201"

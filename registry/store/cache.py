@@ -1,0 +1,587 @@
+"""A cache of parsed record files, kept outside the records folder, so that a run reads again only what changed.
+
+What is kept is each file's *parsed data* (what PyYAML's safe loader reads from it), keyed by the
+digest of the file's bytes; typing and every check run on it again each time, so a warm run computes
+exactly what a cold one does (the same functions on the same data). Each file's size, modification
+and change times and inode say whether it may be taken as unchanged without reading it; a file
+modified while it was read, or within two seconds of it, is read again the next time, and its digest
+then decides. A renamed or copied file is found by its digest; a removed one is forgotten.
+
+Nothing stored can run code, and nothing stored is believed unless this user's machine wrote it:
+parsed data is kept as MessagePack (plain values; dates, tuples, sets and the like as tagged
+extensions, decoded by a table), and each entry, and each row saying which content a file holds,
+carries a MAC (keyed BLAKE2b) under a secret key of this user's own (``cache_key``), kept outside the cache
+folder (``$XDG_STATE_HOME/registry/cache.key``), so that a store copied from elsewhere (a shared
+CI cache) or rows planted in it are detected: the store is then set aside and the files parsed
+again. Entries are shared between folders by content digest only under that check.
+
+The store is one SQLite file per version of the parsing code (``registry/store/fastyaml.py``,
+``registry/store/yamlio.py``, PyYAML, yaml-rs, Python), under ``$XDG_CACHE_HOME/registry/`` (by default
+``~/.cache/registry/``), in WAL mode: concurrent runs read and write it at once, a killed run leaves
+it as it was after its last batch. Any failure of the store (a corrupt file, a full disk, a lock held
+too long) never fails a run: the store is set aside, rebuilt from scratch where it was corrupt, and
+the run goes on reading every file itself.
+
+The same store keeps what other code derives from a file's content alone (``derived``: the rows
+``registry db build`` makes of a record), keyed by the digest and that code's version, so that an
+unchanged record is not converted again; it is checked and set aside in the same way.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import hmac
+import os
+import sqlite3
+import stat
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+#: Bump when what is stored changes meaning.
+FORMAT = 3
+#: Set (to anything but '' or '0') to read every file, as '--no-cache' does.
+NO_CACHE_ENV = "REGISTRY_NO_CACHE"
+#: Rows written per transaction: bounds the memory a cold run holds and what a kill can lose.
+WRITE_BATCH = 20_000
+#: How long to wait for another run's write to finish before giving up on writing this batch.
+BUSY_TIMEOUT_MS = 2_000
+#: A file modified this close to when it was read may change again unseen within the same time stamp.
+RACY_NS = 2_000_000_000
+#: Stores of other code versions unused this long are removed.
+STALE_S = 14 * 86_400
+
+Signature = tuple[int, int, int, int]
+"""(size, modification time, change time, inode) of a file, in nanoseconds where times."""
+
+
+def signature(status: os.stat_result) -> Signature:
+    return (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
+
+
+def enabled() -> bool:
+    """Whether runs use the cache unless told otherwise (``$REGISTRY_NO_CACHE`` turns it off)."""
+    return os.environ.get(NO_CACHE_ENV, "") in ("", "0")
+
+
+def cache_folder() -> Path:
+    """``$XDG_CACHE_HOME/registry`` (``~/.cache/registry`` where it is not set)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "registry"
+
+
+def encode(digest: bytes, data: Any, context: bytes = b"") -> bytes:
+    """Parsed data as MessagePack bytes that give it back exactly (``_pack``), behind a MAC over them, the
+    digest of the content they came from and ``context`` (what derived them), under this user's key."""
+    return b"".join(encoded(digest, data, context))
+
+
+def encoded(digest: bytes, data: Any, context: bytes = b"") -> tuple[bytes, bytes]:
+    """``encode``'s bytes as its two parts (MAC, body), to be written one after the other without joining them."""
+    body = _pack(data)
+    return _mac(digest + b"\0" + context, body), body
+
+
+def decode(digest: bytes, payload: bytes, context: bytes = b"") -> Any:
+    """The parsed data ``encode`` wrote, or ``CorruptEntry`` if the bytes are not what this user's runs wrote
+    for ``digest`` (damaged, planted, or filed under another content)."""
+    view = memoryview(payload)
+    body = view[_MAC_BYTES:]
+    if not hmac.compare_digest(view[:_MAC_BYTES], _mac(digest + b"\0" + context, body)):
+        raise CorruptEntry
+    try:
+        return _unpack(body)
+    except Exception as exc:  # noqa: BLE001 - whatever the bytes hold, they are not an entry
+        raise CorruptEntry from exc
+
+
+#: What ``ParseCache.decode`` gives for a damaged entry (parsed data may itself be None).
+DAMAGED: Any = object()
+
+
+class CorruptEntry(ValueError):
+    """Bytes in the store that are not what was written there."""
+
+
+_MAC_BYTES = 16
+KEY_BYTES = 32
+
+
+def _mac(subject: bytes, body: bytes | memoryview) -> bytes:
+    """Keyed BLAKE2b: a MAC by its design (no HMAC construction needed), and the fastest one hashlib has. The
+    body is hashed where it lies, not joined to the subject first (an incremental index can be 100 MB)."""
+    mac = hashlib.blake2b(subject, key=cache_key(), digest_size=_MAC_BYTES)
+    mac.update(body)
+    return mac.digest()
+
+
+def row_check(root: str, key: str, signature: Signature, digest: bytes) -> bytes:
+    """The MAC of one row saying that ``key`` of ``root``, seen with ``signature``, holds content ``digest``."""
+    text = f"{root}\0{key}\0{signature[0]}\0{signature[1]}\0{signature[2]}\0{signature[3]}"
+    return _mac(b"row\0" + digest + b"\0", text.encode("utf-8", "surrogatepass"))
+
+
+def key_file() -> Path:
+    """``$XDG_STATE_HOME/registry/cache.key`` (``~/.local/state/registry/cache.key`` where it is not set): outside
+    the cache folder, so that a cache folder copied or shared elsewhere does not carry the key to its entries."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(base) / "registry" / "cache.key"
+
+
+def cache_key() -> bytes:
+    """This user's key for the cache's MACs (made once, random); a key of this process alone where none can be
+    kept (then ``ParseCache.open`` uses no store, since nothing written could be checked by a later run)."""
+    return _key_for(os.environ.get("XDG_STATE_HOME"), os.environ.get("HOME"))
+
+
+@functools.cache
+def _key_for(_state_home: str | None, _home: str | None) -> bytes:
+    """The key of the key file these variables name (cached: asked for once per entry read)."""
+    return _key_at(str(key_file()))
+
+
+@functools.cache
+def _key_at(path: str) -> bytes:
+    key = _read_key(path)
+    if key is not None:
+        return key
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        temporary = f"{path}.{os.getpid()}.tmp"
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        try:
+            os.write(descriptor, os.urandom(KEY_BYTES))
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+        try:
+            os.link(temporary, path)  # never replaces a key another run made meanwhile
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(temporary)
+    except OSError:
+        pass
+    return _read_key(path) or _EPHEMERAL_KEY
+
+
+def key_is_kept() -> bool:
+    """Whether this user's key is kept in its file (so a later run can check what this one writes)."""
+    return cache_key() is not _EPHEMERAL_KEY
+
+
+_EPHEMERAL_KEY = os.urandom(KEY_BYTES)
+
+
+def _read_key(path: str) -> bytes | None:
+    """The key in ``path``, if it is a regular file (not a link) of this user holding exactly a key."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode) or status.st_size != KEY_BYTES or (
+                hasattr(os, "getuid") and status.st_uid != os.getuid()):
+            return None
+        key = os.read(descriptor, KEY_BYTES + 1)
+        return key if len(key) == KEY_BYTES else None
+    finally:
+        os.close(descriptor)
+
+
+# -- the format: MessagePack, with a closed table of extensions -------------------------------------
+
+
+class _Surrogates(str):
+    """Text holding lone surrogates (a YAML escape such as "\\ud800" gives them), which UTF-8 cannot encode."""
+
+
+def _extensions() -> tuple[dict[type, tuple[int, Any]], dict[int, Any]]:
+    """The types MessagePack has no form for: each type's code and encoder, and each code's decoder."""
+    import datetime as dt
+    from decimal import Decimal
+
+    def packed(value: Any) -> bytes:
+        return _pack(value)
+
+    table: list[tuple[type, int, Any, Any]] = [
+        (tuple, 1, lambda v: packed(list(v)), lambda b: tuple(_unpack(b))),
+        (set, 2, lambda v: packed(list(v)), lambda b: set(_unpack(b))),
+        (frozenset, 3, lambda v: packed(list(v)), lambda b: frozenset(_unpack(b))),
+        (dt.date, 4, lambda v: v.isoformat().encode(), lambda b: dt.date.fromisoformat(b.decode())),
+        (dt.datetime, 5, lambda v: v.isoformat().encode(), lambda b: dt.datetime.fromisoformat(b.decode())),
+        (dt.time, 6, lambda v: v.isoformat().encode(), lambda b: dt.time.fromisoformat(b.decode())),
+        # Beyond 64 bits; as bytes, since Python refuses to write an integer of more than 4,300 digits as text.
+        (int, 7, lambda v: v.to_bytes(v.bit_length() // 8 + 1, "big", signed=True),
+         lambda b: int.from_bytes(b, "big", signed=True)),
+        (Decimal, 8, lambda v: str(v).encode(), lambda b: Decimal(b.decode())),
+        (_Surrogates, 9, lambda v: str.encode(v, "utf-8", "surrogatepass"),
+         lambda b: b.decode("utf-8", "surrogatepass")),
+    ]
+    return ({kind: (code, encoder) for kind, code, encoder, _ in table},
+            {code: decoder for _, code, _, decoder in table})
+
+
+@functools.cache
+def _codec() -> tuple[Any, Any]:
+    """The packer and unpacker functions (msgpack is imported on first use)."""
+    import msgpack
+
+    encoders, decoders = _extensions()
+
+    def default(value: Any) -> Any:
+        found = encoders.get(type(value))
+        if found is None:
+            raise TypeError(f"the parse cache cannot store a {type(value).__name__}")
+        code, encoder = found
+        return msgpack.ExtType(code, encoder(value))
+
+    def ext_hook(code: int, data: bytes) -> Any:
+        decoder = decoders.get(code)
+        if decoder is None:
+            raise CorruptEntry(f"no stored type has the code {code}")
+        return decoder(data)
+
+    def pack(value: Any) -> bytes:
+        return msgpack.packb(value, default=default, strict_types=True, use_bin_type=True)  # type: ignore[no-any-return]
+
+    def unpack(body: bytes | memoryview) -> Any:
+        return msgpack.unpackb(body, ext_hook=ext_hook, strict_map_key=False, raw=False, use_list=True)
+
+    return pack, unpack
+
+
+def _pack(value: Any) -> bytes:
+    try:
+        return _codec()[0](value)  # type: ignore[no-any-return]
+    except UnicodeEncodeError:  # text with lone surrogates somewhere: marked, then packed as an extension
+        return _codec()[0](_mark_surrogates(value))  # type: ignore[no-any-return]
+
+
+def _unpack(body: bytes | memoryview) -> Any:
+    return _codec()[1](body)
+
+
+def _mark_surrogates(value: Any) -> Any:
+    if type(value) is str:
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return _Surrogates(value)
+        return value
+    if type(value) is dict:
+        return {_mark_surrogates(key): _mark_surrogates(item) for key, item in value.items()}
+    if type(value) in (list, tuple, set, frozenset):
+        return type(value)(_mark_surrogates(item) for item in value)
+    return value
+
+
+@functools.cache
+def code_version() -> str:
+    """What the stored data depends on: the parsing code and the libraries and Python that run it."""
+    import yaml
+
+    from registry.store import fastyaml
+
+    digest = hashlib.sha256(f"{FORMAT} {sys.version} {yaml.__version__} {fastyaml.version()}".encode())
+    here = Path(__file__).resolve().parent
+    for name in ("fastyaml.py", "yamlio.py", "cache.py"):
+        digest.update((here / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+class ParseCache:
+    """The parsed files of one records folder, read in the order the loader walks them (see ``known``)."""
+
+    def __init__(self, path: Path, root: str) -> None:
+        self.path = path
+        self.root = root
+        self._read = _connect(path)
+        self._write = _connect(path)
+        self._pending_new: list[tuple[Any, ...]] = []
+        self._pending_known: list[tuple[Any, ...]] = []
+        self._gone: list[tuple[str, str]] = []
+        self._pending_derived: list[tuple[str, bytes, bytes]] = []
+        self._derived_versions: set[str] = set()
+        self._derived_written = False
+        self._started_ns = time.time_ns()
+        self.broken = False
+
+    # -- opening ------------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, root: Path) -> ParseCache | None:
+        """The cache for ``root``, or None where none can be used (never inside the records folder)."""
+        folder = cache_folder()
+        resolved_root = os.path.realpath(root)
+        if os.path.commonpath([os.path.realpath(folder), resolved_root]) == resolved_root:
+            return None  # $XDG_CACHE_HOME inside the records: the cache must never write there
+        if not key_is_kept():
+            return None  # no key a later run could check this run's entries with
+        try:
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            path = folder / f"records-{code_version()}.sqlite3"
+            _remove_stale(folder, path)
+            for attempt in range(2):
+                try:
+                    store = cls(path, resolved_root)
+                    store._create()
+                    return store
+                except sqlite3.DatabaseError:
+                    if attempt:
+                        raise
+                    _remove(path)  # not a database, or a damaged one: start a new one
+        except (OSError, sqlite3.Error):
+            return None
+        return None
+
+    def _create(self) -> None:
+        with self._write:
+            self._write.executescript("""
+                CREATE TABLE IF NOT EXISTS file (
+                    root TEXT NOT NULL, key TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+                    ctime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, digest BLOB NOT NULL, data BLOB NOT NULL,
+                    row_check BLOB NOT NULL, PRIMARY KEY (root, key));
+                CREATE INDEX IF NOT EXISTS file_digest ON file (digest);
+                CREATE TABLE IF NOT EXISTS derived (
+                    version TEXT NOT NULL, digest BLOB NOT NULL, data BLOB NOT NULL, PRIMARY KEY (version, digest));
+            """)
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def known(self) -> Iterator[tuple[str, Signature, bytes]]:
+        """(key, signature when read, digest) of every file of this folder the store holds, in key order.
+
+        A row whose MAC is not this user's (planted, or copied from another store) ends the listing and sets
+        the store aside: the files not listed are read and parsed.
+        """
+        if self.broken:
+            return
+        try:
+            rows = self._read.execute("SELECT key, size, mtime_ns, ctime_ns, inode, digest, row_check FROM file "
+                                      "WHERE root = ? ORDER BY key", (self.root,))
+            for key, size, mtime, ctime, inode, digest, check in rows:
+                seen = (size, mtime, ctime, inode)
+                if not (isinstance(check, bytes) and isinstance(digest, bytes) and isinstance(key, str)
+                        and hmac.compare_digest(check, row_check(self.root, key, seen, digest))):
+                    self._fail(damaged=True)
+                    return
+                yield key, seen, digest
+        except sqlite3.Error:
+            self._fail()
+
+    def known_of(self, keys: list[str]) -> Iterator[tuple[str, Signature, bytes]]:
+        """``known``, for ``keys`` only (sorted): a run that reads a few files must not list, check and forget
+        every other file of the folder (``known`` gives every row, which a complete listing then forgets)."""
+        if self.broken:
+            return
+        sql = ("SELECT key, size, mtime_ns, ctime_ns, inode, digest, row_check FROM file WHERE root = ? AND key IN "
+               "({marks}) ORDER BY key")
+        for key, size, mtime, ctime, inode, digest, check in self._by_key(sql, keys):
+            seen = (size, mtime, ctime, inode)
+            if not (isinstance(check, bytes) and isinstance(digest, bytes) and isinstance(key, str)
+                    and hmac.compare_digest(check, row_check(self.root, key, seen, digest))):
+                self._fail(damaged=True)
+                return
+            yield key, seen, digest
+
+    def data_of(self, keys: list[str]) -> Iterator[tuple[str, bytes]]:
+        """``data``, for ``keys`` only (sorted), in key order."""
+        yield from self._by_key("SELECT key, data FROM file WHERE root = ? AND key IN ({marks}) ORDER BY key", keys)
+
+    def _by_key(self, sql: str, keys: list[str]) -> Iterator[Any]:
+        """The rows of ``sql`` for this folder and ``keys`` (sorted), a chunk of keys at a time, in key order."""
+        if self.broken:
+            return
+        try:
+            for start in range(0, len(keys), self.LOOKUP_CHUNK):
+                chunk = keys[start:start + self.LOOKUP_CHUNK]
+                yield from self._read.execute(sql.format(marks=", ".join("?" * len(chunk))), (self.root, *chunk))
+        except sqlite3.Error:
+            self._fail()
+
+    def data(self) -> Iterator[tuple[str, bytes]]:
+        """(key, stored parsed data) of every file of this folder, in key order: one pass over the store."""
+        if self.broken:
+            return
+        try:
+            yield from self._read.execute("SELECT key, data FROM file WHERE root = ? ORDER BY key", (self.root,))
+        except sqlite3.Error:
+            self._fail()
+
+    def held(self, digests: list[bytes]) -> set[bytes]:
+        """Which of these contents the store holds parsed data of (from any file, in any folder)."""
+        return set(self.payloads_of(digests))
+
+    def payloads_of(self, digests: list[bytes]) -> dict[bytes, bytes]:
+        """The parsed data of contents read before (by any file, in any folder), by digest."""
+        return dict(self._by_digest("SELECT digest, data FROM file WHERE digest IN ({marks})", digests))
+
+    def derived(self, version: str, digests: list[bytes]) -> dict[bytes, Any]:
+        """What code of ``version`` derived from these contents before (see ``remember_derived``), by digest.
+
+        A damaged entry is left out (and the store set aside, as for parsed data).
+        """
+        found: dict[bytes, Any] = {}
+        sql = "SELECT digest, data FROM derived WHERE version = ? AND digest IN ({marks})"
+        for digest, payload in self._by_digest(sql, digests, version):
+            data = self.decode(digest, payload, version.encode())
+            if data is DAMAGED:
+                return {}
+            found[digest] = data
+        return found
+
+    #: Digests asked for in one statement (SQLite's default limit on parameters is far above it).
+    LOOKUP_CHUNK = 500
+
+    def _by_digest(self, sql: str, digests: list[bytes], *before: Any) -> Iterator[tuple[bytes, bytes]]:
+        """The (digest, payload) rows of ``sql`` (its ``{marks}`` the digests' placeholders, after ``before``'s),
+        a chunk of digests at a time; none once the store is broken or fails (it is then set aside)."""
+        if self.broken:
+            return
+        try:
+            for start in range(0, len(digests), self.LOOKUP_CHUNK):
+                chunk = digests[start:start + self.LOOKUP_CHUNK]
+                yield from self._read.execute(sql.format(marks=", ".join("?" * len(chunk))), (*before, *chunk))
+        except sqlite3.Error:
+            self._fail()
+
+    def decode(self, digest: bytes, payload: bytes, context: bytes = b"") -> Any:
+        """The data of an entry, or ``DAMAGED`` (and the store set aside, to be rebuilt) if it is damaged or
+        was not written by this user's runs."""
+        try:
+            if not isinstance(payload, bytes) or not isinstance(digest, bytes):
+                raise CorruptEntry
+            return decode(digest, payload, context)
+        except CorruptEntry:
+            self._fail(damaged=True)
+            return DAMAGED
+
+    # -- writing ------------------------------------------------------------------------------
+
+    def remember(self, key: str, status: os.stat_result, digest: bytes, payload: bytes | None) -> None:
+        """Note that ``key`` was read with ``status`` and holds ``digest`` (with its parsed data, if new)."""
+        size, mtime, ctime, inode = signature(status)
+        if mtime > self._started_ns - RACY_NS or ctime > self._started_ns - RACY_NS:
+            mtime = -1  # modified just before or while being read: read it again next time
+        check = row_check(self.root, key, (size, mtime, ctime, inode), digest)
+        if payload is not None:
+            self._pending_new.append((self.root, key, size, mtime, ctime, inode, digest, payload, check))
+        else:  # parsed before, by this or another file: its data (checked on reading) is copied from there
+            self._pending_known.append((self.root, key, size, mtime, ctime, inode, digest, check, digest))
+        if len(self._pending_new) + len(self._pending_known) >= WRITE_BATCH:
+            self.flush()
+
+    def remember_derived(self, version: str, digest: bytes, data: Any) -> None:
+        """Keep what code of ``version`` (the database build's, say) derived from the content ``digest``.
+
+        Only the latest version is kept: writing one removes what other versions wrote; and when the
+        store is closed, what belongs to no content the store still holds (an edited file's old text).
+        """
+        self._derived_written = True
+        self._pending_derived.append((version, digest, encode(digest, data, version.encode())))
+        if len(self._pending_derived) >= WRITE_BATCH:
+            self.flush()
+
+    def forget(self, key: str) -> None:
+        """``key`` is no longer a record file of this folder (removed, or renamed)."""
+        self._gone.append((self.root, key))
+
+    def flush(self) -> None:
+        """Write what is pending in one transaction; a store set aside writes nothing (and holds nothing back)."""
+        if not self.broken and (self._pending_new or self._pending_known or self._gone or self._pending_derived):
+            self._write_pending()
+        self._pending_new.clear()
+        self._pending_known.clear()
+        self._gone.clear()
+        self._pending_derived.clear()
+
+    def _write_pending(self) -> None:
+        try:
+            with self._write:
+                self._write.execute("BEGIN IMMEDIATE")
+                for version in {version for version, _, _ in self._pending_derived} - self._derived_versions:
+                    self._write.execute("DELETE FROM derived WHERE version != ?", (version,))
+                    self._derived_versions.add(version)
+                self._write.executemany("INSERT OR REPLACE INTO derived VALUES (?, ?, ?)", self._pending_derived)
+                self._write.executemany("DELETE FROM file WHERE root = ? AND key = ?", self._gone)
+                self._write.executemany("INSERT OR REPLACE INTO file VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                        self._pending_new)
+                self._write.executemany("INSERT OR REPLACE INTO file SELECT ?, ?, ?, ?, ?, ?, ?, data, ? FROM file "
+                                        "WHERE digest = ? LIMIT 1", self._pending_known)
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                self._fail()
+            # another run holds the store: this batch is simply not kept
+        except sqlite3.Error:
+            self._fail()
+
+    def close(self) -> None:
+        """Write what is pending, and close."""
+        self.flush()
+        if self._derived_written and not self.broken:
+            self._forget_orphans()
+        for connection in (self._read, self._write):
+            try:
+                connection.close()
+            except sqlite3.Error:
+                pass
+
+    def _forget_orphans(self) -> None:
+        """Remove derived entries of contents no file of any folder holds (about 25 ms for 30,000 entries)."""
+        try:
+            with self._write:
+                self._write.execute("BEGIN IMMEDIATE")
+                self._write.execute("DELETE FROM derived WHERE NOT EXISTS "
+                                    "(SELECT 1 FROM file WHERE file.digest = derived.digest)")
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                self._fail()
+        except sqlite3.Error:
+            self._fail()
+
+    def _fail(self, *, damaged: bool = False) -> None:
+        """The store failed under us: stop using it; a damaged file is removed so the next run starts anew."""
+        self.broken = True
+        if not damaged:
+            try:
+                ok = self._write.execute("PRAGMA quick_check").fetchone()
+                damaged = not ok or ok[0] != "ok"
+            except sqlite3.Error:
+                damaged = True
+        if damaged:
+            _remove(self.path)
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                                 check_same_thread=False)
+    connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    connection.execute("PRAGMA journal_mode = WAL")
+    connection.execute("PRAGMA synchronous = NORMAL")
+    connection.execute("PRAGMA cache_size = -65536")  # 64 MiB: a batch's pages are written once
+    return connection
+
+
+def _remove(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            os.unlink(f"{path}{suffix}")
+        except OSError:
+            pass
+
+
+def _remove_stale(folder: Path, current: Path) -> None:
+    """Remove stores of other code versions that no run has used for ``STALE_S``."""
+    now = time.time()
+    for other in folder.glob("records-*.sqlite3"):
+        if other != current:
+            try:
+                if now - other.stat().st_mtime > STALE_S:
+                    _remove(other)
+            except OSError:
+                pass
