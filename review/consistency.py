@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from registry.models.records import Direction
 from registry.models.uncertainty_kinds import SPREADS
-from registry.numbers import numbers_in
+from registry.numbers_in_text import numbers_in
 from review.claims import Assertion, Claim
 from review.pdftext import Extraction, normalize_quote, number_pattern
 
@@ -115,7 +115,7 @@ class GrimPossible(Claim):
     reads_text: ClassVar[bool] = False
 
     def check(self, doc: Extraction) -> Assertion:
-        from registry.numbers import rounding_interval
+        from registry.rounding import rounding_interval
 
         grains = self.items * self.repeats
         over = f"{self.items} items" + (f" × {self.repeats} runs" if self.repeats > 1 else "")
