@@ -5,7 +5,7 @@ one of the numbers shows even where each was copied faithfully from a page that 
 
 - **derived**: a result the source computed from two others (``derived``: a difference, ratio,
   relative change, reduction or speed-up) is recomputed from its inputs' printed digits over every
-  value their rounding allows (``registry.numbers``) and compared with its own printed digits. A
+  value their rounding allows (``registry.rounding``) and compared with its own printed digits. A
   sentence such as 'reduces memory by 66%' that a record cites is checked this way against the two
   values it relates; where the quoted sentence prints those values too, the claim says so.
 - **GRIM**: a percentage or fraction of n items (accuracy on a test set of n, ``coverage_scored``),
