@@ -9,8 +9,8 @@ The package, leaves first (no import cycle among its modules: tests/test_import_
 - ``text``, ``textsafe``, ``errors``, ``limits``, ``sandbox``, ``per_registry``: leaves every layer uses: English
   helpers, stored text made safe to print, domain exceptions, default limits, a function run in a limited
   process, answers worked out once per registry;
-- ``ids``, ``units``, ``numbers``, ``derived``: the stable-id grammar, the units, printed numbers and their
-  rounding, and the one recomputation of derived values;
+- ``ids``, ``units``, ``numbers``, ``numbers_in_text``, ``rounding``, ``derived``: the stable-id grammar, the
+  units, printed numbers read, found in text and their rounding, and the one recomputation of derived values;
 - ``models/``: the record kinds (Pydantic), their fields, values and uncertainty kinds;
 - ``store/``: the registry in memory and on disk: loading, reading, YAML, the parse cache, writing, atomic files;
 - ``validate/``: the report and its codes, the runner, the rules by concept (``rules/``), the kept and the

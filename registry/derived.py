@@ -3,7 +3,7 @@
 A paper prints a derived number (a difference, a ratio, 'a 66% reduction', a speed-up, a mean over
 folds) beside the numbers it comes from. Both ``registry validate`` (``registry.validate.runner``) and
 ``registry review`` (``review.consistency``) recompute it from its inputs' printed digits, over every
-value their rounding allows (``registry.numbers.rounding_interval``), and compare the interval with
+value their rounding allows (``registry.rounding.rounding_interval``), and compare the interval with
 its own printed digits. They call this module, so they convert units the same way (a difference of
 1.5 GB and 500 MB is 1.0 GB in both) and name the same arithmetic when the digits disagree.
 
@@ -21,7 +21,8 @@ from decimal import Decimal
 from registry.errors import RegistryError
 from registry.models.uncertainty_kinds import kind_words
 from registry.models.values import BINARY_OPERATIONS, Operation, UncertaintyKind
-from registry.numbers import Interval, parse_printed, rounding_interval, shown, worked_places
+from registry.numbers import parse_printed
+from registry.rounding import Interval, rounding_interval, shown, worked_places
 from registry.units import UnitSpec, spec, with_unit
 
 #: (value, baseline, their intervals) -> the exact result and every result the intervals allow.

@@ -342,7 +342,7 @@ def _glued(cell: CellText) -> str:
 
 
 def _numbers(text: str) -> list[str]:
-    from registry.numbers import numbers_in
+    from registry.numbers_in_text import numbers_in
 
     return [_value(n) for n in numbers_in(normalize_quote(text))]
 

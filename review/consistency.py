@@ -5,7 +5,7 @@ one of the numbers shows even where each was copied faithfully from a page that 
 
 - **derived**: a result the source computed from two others (``derived``: a difference, ratio,
   relative change, reduction or speed-up) is recomputed from its inputs' printed digits over every
-  value their rounding allows (``registry.numbers``) and compared with its own printed digits. A
+  value their rounding allows (``registry.rounding``) and compared with its own printed digits. A
   sentence such as 'reduces memory by 66%' that a record cites is checked this way against the two
   values it relates; where the quoted sentence prints those values too, the claim says so.
 - **GRIM**: a percentage or fraction of n items (accuracy on a test set of n, ``coverage_scored``),
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from registry.models.records import Direction
 from registry.models.uncertainty_kinds import SPREADS
-from registry.numbers import numbers_in
+from registry.numbers_in_text import numbers_in
 from review.claims import Assertion, Claim
 from review.pdftext import Extraction, normalize_quote, number_pattern
 
@@ -115,7 +115,7 @@ class GrimPossible(Claim):
     reads_text: ClassVar[bool] = False
 
     def check(self, doc: Extraction) -> Assertion:
-        from registry.numbers import rounding_interval
+        from registry.rounding import rounding_interval
 
         grains = self.items * self.repeats
         over = f"{self.items} items" + (f" × {self.repeats} runs" if self.repeats > 1 else "")

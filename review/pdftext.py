@@ -490,9 +490,11 @@ def closest_text(page: str, quote: str, *, cutoff: float = 0.75) -> tuple[str, f
 
 def number_pattern(printed: str) -> re.Pattern[str]:
     """A printed number as a token of a page's normalized text, with its sign: the one reading of printed
-    numbers (``registry.numbers.printed_pattern``), which validation uses on a record's quote too. A number is
-    read as the curator typed it (normalizing would flatten '2¹⁰' into '210'); other text as a quote is."""
-    from registry.numbers import parse_printed, printed_pattern
+    numbers (``registry.numbers_in_text.printed_pattern``), which validation uses on a record's quote too. A
+    number is read as the curator typed it (normalizing would flatten '2¹⁰' into '210'); other text as a quote
+    is."""
+    from registry.numbers import parse_printed
+    from registry.numbers_in_text import printed_pattern
 
     return printed_pattern(printed if parse_printed(printed) is not None else normalize_quote(printed))
 

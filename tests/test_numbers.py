@@ -7,13 +7,9 @@ from decimal import Decimal
 import pytest
 
 from registry.derived import consistent, recompute
-from registry.numbers import (
-    decimals,
-    numbers_in,
-    parse_printed,
-    rounding_interval,
-    why_not_a_number,
-)
+from registry.numbers import parse_printed, why_not_a_number
+from registry.numbers_in_text import numbers_in
+from registry.rounding import decimals, rounding_interval
 
 
 @pytest.mark.parametrize(("printed", "value"), [
@@ -102,7 +98,7 @@ def test_numbers_in_printed_uncertainties() -> None:
 def test_a_worked_value_is_shown_at_any_magnitude(value: str, places: int, expected: str) -> None:
     from decimal import Decimal
 
-    from registry.numbers import shown
+    from registry.rounding import shown
 
     assert shown(Decimal(value), places) == expected
 
@@ -110,6 +106,6 @@ def test_a_worked_value_is_shown_at_any_magnitude(value: str, places: int, expec
 @pytest.mark.parametrize(("printed", "places"), [(("66",), 2), (("0.681", "31.62"), 4), (("2.0e30",), -28),
                                                  (("1,843",), 2)])
 def test_a_worked_value_gets_one_digit_more_than_printed(printed: tuple[str, ...], places: int) -> None:
-    from registry.numbers import worked_places
+    from registry.rounding import worked_places
 
     assert worked_places(*printed) == places

@@ -167,7 +167,7 @@ def test_show_result_without_reproductions(records_dir: Path, cli) -> None:  # t
 def test_runs_without_a_ratio_still_show_their_values() -> None:
     """A transcribed 0 gives runs a value but no ratio: they are not 'no value'."""
     from registry.models import Reproduction
-    from registry.page.show import runs_summary as _runs_summary
+    from registry.page.runs import runs_summary as _runs_summary
     from registry.validate.runner import validate
     from tests.conftest import BUNDLED_RECORDS
 
@@ -238,7 +238,7 @@ def test_the_reproduce_table_says_what_its_values_are() -> None:
 def test_a_setting_run_again_counts_as_one_setting_and_two_runs() -> None:
     """Re-running one setting adds a run, not a setting (finding P8: '21 setting(s)' for 20 settings)."""
     from registry.models import Reproduction
-    from registry.page.show import runs_summary as _runs_summary
+    from registry.page.runs import runs_summary as _runs_summary
 
     registry, _ = validate(BUNDLED_RECORDS)
     runs = [r for r in registry.of_kind(Reproduction) if r.result == RESULT_33 and r.value is not None]

@@ -22,7 +22,8 @@ from registry.models.fields import field_plan
 from registry.models.records import Direction
 from registry.models.uncertainty_kinds import INTERVALS
 from registry.models.values import Repeats, UncertaintyKind
-from registry.numbers import numbers_in, parse_printed, read_bound, read_range, why_not_a_number
+from registry.numbers import parse_printed, read_bound, read_range, why_not_a_number
+from registry.numbers_in_text import numbers_in
 from registry.status.versions import changes, same_values
 
 #: The columns copied into a result's locator as written: every column that fills one of its fields, but the page

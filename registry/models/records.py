@@ -305,7 +305,7 @@ class Result(Record, transcribed=True):
     def as_printed(self) -> str:
         """The value as the source prints it, its bound's sign or its range's upper end included ('< 0.001',
         '12–15', '33.88'). A range is shown with an en dash however the source sets it; the quote check reads
-        any dash or 'to' between the ends (``registry.numbers.printed_pattern``)."""
+        any dash or 'to' between the ends (``registry.numbers_in_text.printed_pattern``)."""
         if self.range_upper is not None:
             return f"{self.printed_value}{RANGE_DASH}{self.range_upper.printed_value}"
         return f"{self.bound.value} {self.printed_value}" if self.bound is not None else self.printed_value

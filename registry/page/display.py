@@ -28,7 +28,7 @@ from registry.models import (
 )
 from registry.models.records import Independence
 from registry.numbers import RANGE_DASH
-from registry.page.blocks import Tag
+from registry.page.blocks import Content, Piece, Tag
 from registry.per_registry import memo
 from registry.status.provenance import (
     RUN_PROVENANCE,
@@ -277,6 +277,16 @@ def record_name(record: Record) -> str:
         if isinstance(value, str):
             return value
     return record.id
+
+
+def record_link(record: Record) -> Content:
+    """A record named by ``record_name``, linked to its page: how every section refers to another record."""
+    return (Piece(record_name(record), link=record.id),)
+
+
+def counted(items: Sequence[object], noun: str) -> str:
+    """'1 evaluation', '3 results': a count with its noun."""
+    return f"{len(items)} {noun}{'' if len(items) == 1 else 's'}"
 
 
 @record_name.register

@@ -1,8 +1,9 @@
 """Pages in a terminal: the neutral page structure (``registry.page``) rendered with Rich.
 
-What a page holds is decided once, in ``registry.page.kinds``, for the terminal and the site
-alike; this module only says how each block looks in a terminal. Tags and links carry no
-marks here: the words around each value already say what it is (the site shows both).
+What a page holds is decided once, in ``registry.page.kinds`` (the results side by side in
+``registry.page.overview``), for the terminal and the site alike; this module only says how each
+block looks in a terminal. Tags and links carry no marks here: the words around each value
+already say what it is (the site shows both).
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from rich.text import Text
 
 from registry.models import Record
 from registry.page.blocks import Block, Content, Fields, Items, Page, Paragraph, Section, Style, Table
-from registry.page.kinds import build_page, results_overview, runs_summary
+from registry.page.kinds import build_page
+from registry.page.overview import results_overview
 from registry.store.loader import Registry
 
-__all__ = ["render_page", "render_record", "results_table", "runs_summary"]
+__all__ = ["render_page", "render_record", "results_table"]
 
 #: Rich styles of the page styles.
 STYLES = {Style.PLAIN: "", Style.STRONG: "bold", Style.TRANSCRIBED: "cyan", Style.NOTE: "dim", Style.CODE: ""}

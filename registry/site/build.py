@@ -23,8 +23,9 @@ from registry.errors import RegistryError
 from registry.models import KIND_MODELS, Evaluation, Release, Result
 from registry.page.blocks import Column, Fields, Paragraph, Piece, Section, Style, Table, plain
 from registry.page.display import record_tag
+from registry.page.findings import finding_row
 from registry.page.history import earlier_versions
-from registry.page.kinds import build_page, finding_row
+from registry.page.kinds import build_page
 from registry.site.extras import Site, kind_label, plot_section, site_page
 from registry.site.html import Frame, Links, backing_section, index_rows_html, render, render_blocks
 from registry.site.index import COLUMNS, facets_of, index_rows

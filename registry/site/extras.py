@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from registry.models import Protocol, Record, Release, Result
 from registry.page import display as d
 from registry.page.blocks import Block, Fields, Figure, Page, Paragraph, Piece, Section, Style, plain
-from registry.page.kinds import TECHNICAL_METADATA
+from registry.page.metadata import TECHNICAL_METADATA
 from registry.site.plot import Group, protocol_of, values_table
 from registry.store.loader import Registry
 from registry.store.release import hash_prefix, standing

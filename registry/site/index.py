@@ -9,7 +9,7 @@ from measure.outcome import Method
 from registry.models import Reproduction, Result, Source
 from registry.page import display as d
 from registry.page.blocks import Content, Piece, Style, plain, text_of
-from registry.page.kinds import runs_summary
+from registry.page.runs import runs_summary
 from registry.status import provenance
 from registry.status.value_roles import value_kind
 from registry.status.versions import current_only

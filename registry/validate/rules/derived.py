@@ -11,7 +11,9 @@ from registry.models import Result
 from registry.models.records import Direction
 from registry.models.uncertainty_kinds import SPREADS
 from registry.models.values import Derivation, Operation, UncertaintyKind
-from registry.numbers import MINUS_SIGNS, decimals, numbers_in, shown
+from registry.numbers import MINUS_SIGNS
+from registry.numbers_in_text import numbers_in
+from registry.rounding import decimals, shown
 from registry.store.loader import Registry
 from registry.validate import codes
 from registry.validate.rules_registry import RecordCheck

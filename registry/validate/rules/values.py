@@ -9,7 +9,8 @@ from decimal import Decimal
 from registry.models import Record, Result
 from registry.models.fields import unfit_values
 from registry.models.values import Aggregate, RangeUpper, Uncertainty
-from registry.numbers import MINUS_SIGNS, numbers_in, parse_printed, printed_pattern, why_not_a_number
+from registry.numbers import MINUS_SIGNS, parse_printed, why_not_a_number
+from registry.numbers_in_text import numbers_in, printed_pattern
 from registry.status.versions import superseding
 from registry.textsafe import excerpt
 from registry.validate import codes
