@@ -46,7 +46,9 @@ from registry.models import KIND_MODELS, Record
 from registry.models.fields import references_in
 from registry.models.unit import UnitRecord
 from registry.store import cache as cache_module
+from registry.store import cacheformat
 from registry.store.cache import ParseCache
+from registry.store.cachekey import key_is_kept
 from registry.store.collector import gc_paused
 from registry.store.loader import R, Registry, _duplicate, _load_file, no_records
 from registry.store.reading import documents
@@ -922,11 +924,11 @@ class _Units(dict):  # type: ignore[type-arg]
 
 
 def _unpacked(value: bytes) -> list[Any]:
-    return cache_module._unpack(value)  # type: ignore[no-any-return]
+    return cacheformat.unpack(value)  # type: ignore[no-any-return]
 
 
 def _packed(unit: list[Any]) -> bytes:
-    return cache_module._pack(unit)
+    return cacheformat.pack(unit)
 
 
 #: What is kept of every record beside its entry: whether it is checked on every run, the suggestions it
@@ -973,12 +975,12 @@ def _recall(root: Path) -> dict[str, Any] | None:
             payload = file.read(MAX_INDEX_BYTES + 1)
         if len(payload) > MAX_INDEX_BYTES:
             return None
-        index = cache_module.decode(b"incremental", payload, _context(root))
+        index = cacheformat.decode(b"incremental", payload, _context(root))
         if not isinstance(index, dict) or index.get("format") != FORMAT:
             return None
         index["units"] = _Units(index["units"], index.pop("summary"))
         return index
-    except (OSError, KeyError, TypeError, cache_module.CorruptEntry):
+    except (OSError, KeyError, TypeError, cacheformat.CorruptEntry):
         return None
 
 
@@ -987,12 +989,12 @@ def _keep(root: Path, index: dict[str, Any], now: dt.datetime, started: int) -> 
     costs the next run its time, never its result."""
     path = _entry_path(root)
     remove_stale(path.parent)  # the indexes of folders no run has validated for two weeks (moved, deleted)
-    if not cache_module.key_is_kept():
+    if not key_is_kept():
         return
     index["units"]._joined = None  # the entries searched, joined: not kept while the index is packed beside it
     units, summary = index["units"].kept_form()
     kept = {**index, "units": units, "summary": summary, "now": now.isoformat(), "at_ns": started}
     try:
-        write_entry(path, *cache_module.encoded(b"incremental", kept, _context(root)))
+        write_entry(path, *cacheformat.encoded(b"incremental", kept, _context(root)))
     except OSError:
         pass
