@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from registry.store import cache
+from registry.store import cache, cacheformat, cachekey
 from registry.store.loader import Registry
 from registry.validate.report import Report
 from registry.validate.runner import validate
@@ -289,10 +289,10 @@ def test_encoded_data_comes_back_exactly() -> None:
                  # sets, integers beyond 64 bits, lone surrogates, bytes, a time, NaN.
                  {1: (2, [3]), None: {4, 5}, 2 ** 80: -(2 ** 70), "huge": -(7 ** 20000), "edge": [2 ** 64, -(2 ** 63) - 1, 2 ** 63], "\ud800": b"\x00", (1, "a"): dt.time(1, 2, 3),
                   "n": frozenset({"x"}), "f": float("inf")}):
-        assert same(cache.decode(digest, cache.encode(digest, data)), data)
-        assert cache.decode(digest, cache.encode(digest, data)) == data
-    with pytest.raises(cache.CorruptEntry):
-        cache.decode(b"\x02" * 16, cache.encode(digest, {"a": 1}))
+        assert same(cacheformat.decode(digest, cacheformat.encode(digest, data)), data)
+        assert cacheformat.decode(digest, cacheformat.encode(digest, data)) == data
+    with pytest.raises(cacheformat.CorruptEntry):
+        cacheformat.decode(b"\x02" * 16, cacheformat.encode(digest, {"a": 1}))
 
 
 @pytest.mark.slow
@@ -325,7 +325,7 @@ def test_a_store_set_aside_holds_nothing_back(own_cache: Path, monkeypatch: pyte
     status = os.stat(BUNDLED_RECORDS)
     for number in range(100):
         digest = number.to_bytes(16, "big")
-        store.remember(f"file-{number}", status, digest, cache.encode(digest, {"n": number}))
+        store.remember(f"file-{number}", status, digest, cacheformat.encode(digest, {"n": number}))
         store.remember_derived("a-version", digest, [("table", (number,))])
     assert len(store._pending_new) < 10 and len(store._pending_derived) < 10
     store.close()
@@ -338,7 +338,7 @@ def _forged(digest: bytes, body: bytes, key: bytes | None = None) -> bytes:
     """Bytes shaped as an entry, with a valid MAC under ``key`` (this user's own: as if it had been stolen)."""
     import hashlib
 
-    key = cache.cache_key() if key is None else key
+    key = cachekey.cache_key() if key is None else key
     return hashlib.blake2b(digest + b"\0" + body, key=key, digest_size=16).digest() + body
 
 
@@ -372,8 +372,8 @@ def test_a_planted_pickle_never_runs(own_cache: Path, records_dir: Path, tmp_pat
                                (crc + body if number < half else _forged(digest, body), digest))
     assert_same_run(cold, validate(records_dir, cache=True))
     assert not proof.exists(), "the planted pickle ran"
-    with pytest.raises(cache.CorruptEntry):
-        cache.decode(digests[-1], _forged(digests[-1], body))
+    with pytest.raises(cacheformat.CorruptEntry):
+        cacheformat.decode(digests[-1], _forged(digests[-1], body))
     assert not proof.exists()
     assert_same_run(cold, validate(records_dir, cache=True))  # the store was set aside and filled anew
 
@@ -390,7 +390,7 @@ def test_planted_parsed_data_is_never_reported(own_cache: Path, records_dir: Pat
     with sqlite3.connect(store) as connection:
         key, digest, data = connection.execute(
             "SELECT key, digest, data FROM file WHERE key = ?", (f"result\0{RESULT_33}.yaml",)).fetchone()
-        planted = cache._unpack(data[16:])
+        planted = cacheformat.unpack(data[16:])
         planted["name"] = "PLANTED NAME"
         body = msgpack.packb(planted, default=lambda v: msgpack.ExtType(4, v.isoformat().encode()))
         connection.execute("UPDATE file SET data = ? WHERE key = ?", (_forged(digest, body, b"k" * 32), key))
@@ -414,7 +414,7 @@ def test_a_store_copied_from_another_user_is_rebuilt(own_cache: Path, records_di
     entries fail their MAC under the new user's key, and the files are parsed again."""
     cold = validate(records_dir, cache=True)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "another-user"))
-    assert cache.key_file().parent.parent == tmp_path / "another-user"
+    assert cachekey.key_file().parent.parent == tmp_path / "another-user"
     assert_same_run(cold, validate(records_dir, cache=True))
     assert (tmp_path / "another-user" / "registry" / "cache.key").stat().st_mode & 0o077 == 0
     assert_same_run(cold, validate(records_dir, cache=True))
@@ -425,6 +425,6 @@ def test_without_a_key_that_can_be_kept_no_store_is_used(own_cache: Path, tmp_pa
     blocked = tmp_path / "state-is-a-file"
     blocked.write_text("")
     monkeypatch.setenv("XDG_STATE_HOME", str(blocked))
-    assert not cache.key_is_kept() and cache.ParseCache.open(BUNDLED_RECORDS) is None
+    assert not cachekey.key_is_kept() and cache.ParseCache.open(BUNDLED_RECORDS) is None
     three_runs(BUNDLED_RECORDS)
     assert store_files(own_cache) == []

@@ -9,18 +9,20 @@ then decides. A renamed or copied file is found by its digest; a removed one is 
 
 Nothing stored can run code, and nothing stored is believed unless this user's machine wrote it:
 parsed data is kept as MessagePack (plain values; dates, tuples, sets and the like as tagged
-extensions, decoded by a table), and each entry, and each row saying which content a file holds,
-carries a MAC (keyed BLAKE2b) under a secret key of this user's own (``cache_key``), kept outside the cache
-folder (``$XDG_STATE_HOME/registry/cache.key``), so that a store copied from elsewhere (a shared
-CI cache) or rows planted in it are detected: the store is then set aside and the files parsed
-again. Entries are shared between folders by content digest only under that check.
+extensions, decoded by a table: ``registry.store.cacheformat``), and each entry, and each row saying
+which content a file holds, carries a MAC (keyed BLAKE2b) under a secret key of this user's own
+(``registry.store.cachekey``), kept outside the cache folder (``$XDG_STATE_HOME/registry/cache.key``),
+so that a store copied from elsewhere (a shared CI cache) or rows planted in it are detected: the store
+is then set aside and the files parsed again. Entries are shared between folders by content digest
+only under that check.
 
-The store is one SQLite file per version of the parsing code (``registry/store/fastyaml.py``,
-``registry/store/yamlio.py``, PyYAML, yaml-rs, Python), under ``$XDG_CACHE_HOME/registry/`` (by default
-``~/.cache/registry/``), in WAL mode: concurrent runs read and write it at once, a killed run leaves
-it as it was after its last batch. Any failure of the store (a corrupt file, a full disk, a lock held
-too long) never fails a run: the store is set aside, rebuilt from scratch where it was corrupt, and
-the run goes on reading every file itself.
+The store is one SQLite file per version of the parsing code and the format
+(``registry/store/fastyaml.py``, ``registry/store/yamlio.py``, ``registry/store/cacheformat.py``,
+PyYAML, yaml-rs, Python), under ``$XDG_CACHE_HOME/registry/`` (by default ``~/.cache/registry/``), in
+WAL mode: concurrent runs read and write it at once, a killed run leaves it as it was after its last
+batch. Any failure of the store (a corrupt file, a full disk, a lock held too long) never fails a
+run: the store is set aside, rebuilt from scratch where it was corrupt, and the run goes on reading
+every file itself.
 
 The same store keeps what other code derives from a file's content alone (``derived``: the rows
 ``registry db build`` makes of a record), keyed by the digest and that code's version, so that an
@@ -34,12 +36,14 @@ import hashlib
 import hmac
 import os
 import sqlite3
-import stat
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from registry.store.cacheformat import CorruptEntry, decode, encode
+from registry.store.cachekey import key_is_kept, mac
 
 #: Bump when what is stored changes meaning.
 FORMAT = 3
@@ -73,211 +77,14 @@ def cache_folder() -> Path:
     return Path(base) / "registry"
 
 
-def encode(digest: bytes, data: Any, context: bytes = b"") -> bytes:
-    """Parsed data as MessagePack bytes that give it back exactly (``_pack``), behind a MAC over them, the
-    digest of the content they came from and ``context`` (what derived them), under this user's key."""
-    return b"".join(encoded(digest, data, context))
-
-
-def encoded(digest: bytes, data: Any, context: bytes = b"") -> tuple[bytes, bytes]:
-    """``encode``'s bytes as its two parts (MAC, body), to be written one after the other without joining them."""
-    body = _pack(data)
-    return _mac(digest + b"\0" + context, body), body
-
-
-def decode(digest: bytes, payload: bytes, context: bytes = b"") -> Any:
-    """The parsed data ``encode`` wrote, or ``CorruptEntry`` if the bytes are not what this user's runs wrote
-    for ``digest`` (damaged, planted, or filed under another content)."""
-    view = memoryview(payload)
-    body = view[_MAC_BYTES:]
-    if not hmac.compare_digest(view[:_MAC_BYTES], _mac(digest + b"\0" + context, body)):
-        raise CorruptEntry
-    try:
-        return _unpack(body)
-    except Exception as exc:  # noqa: BLE001 - whatever the bytes hold, they are not an entry
-        raise CorruptEntry from exc
-
-
 #: What ``ParseCache.decode`` gives for a damaged entry (parsed data may itself be None).
 DAMAGED: Any = object()
-
-
-class CorruptEntry(ValueError):
-    """Bytes in the store that are not what was written there."""
-
-
-_MAC_BYTES = 16
-KEY_BYTES = 32
-
-
-def _mac(subject: bytes, body: bytes | memoryview) -> bytes:
-    """Keyed BLAKE2b: a MAC by its design (no HMAC construction needed), and the fastest one hashlib has. The
-    body is hashed where it lies, not joined to the subject first (an incremental index can be 100 MB)."""
-    mac = hashlib.blake2b(subject, key=cache_key(), digest_size=_MAC_BYTES)
-    mac.update(body)
-    return mac.digest()
 
 
 def row_check(root: str, key: str, signature: Signature, digest: bytes) -> bytes:
     """The MAC of one row saying that ``key`` of ``root``, seen with ``signature``, holds content ``digest``."""
     text = f"{root}\0{key}\0{signature[0]}\0{signature[1]}\0{signature[2]}\0{signature[3]}"
-    return _mac(b"row\0" + digest + b"\0", text.encode("utf-8", "surrogatepass"))
-
-
-def key_file() -> Path:
-    """``$XDG_STATE_HOME/registry/cache.key`` (``~/.local/state/registry/cache.key`` where it is not set): outside
-    the cache folder, so that a cache folder copied or shared elsewhere does not carry the key to its entries."""
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return Path(base) / "registry" / "cache.key"
-
-
-def cache_key() -> bytes:
-    """This user's key for the cache's MACs (made once, random); a key of this process alone where none can be
-    kept (then ``ParseCache.open`` uses no store, since nothing written could be checked by a later run)."""
-    return _key_for(os.environ.get("XDG_STATE_HOME"), os.environ.get("HOME"))
-
-
-@functools.cache
-def _key_for(_state_home: str | None, _home: str | None) -> bytes:
-    """The key of the key file these variables name (cached: asked for once per entry read)."""
-    return _key_at(str(key_file()))
-
-
-@functools.cache
-def _key_at(path: str) -> bytes:
-    key = _read_key(path)
-    if key is not None:
-        return key
-    try:
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        temporary = f"{path}.{os.getpid()}.tmp"
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-        try:
-            os.write(descriptor, os.urandom(KEY_BYTES))
-            os.fsync(descriptor)
-        finally:
-            os.close(descriptor)
-        try:
-            os.link(temporary, path)  # never replaces a key another run made meanwhile
-        except FileExistsError:
-            pass
-        finally:
-            os.unlink(temporary)
-    except OSError:
-        pass
-    return _read_key(path) or _EPHEMERAL_KEY
-
-
-def key_is_kept() -> bool:
-    """Whether this user's key is kept in its file (so a later run can check what this one writes)."""
-    return cache_key() is not _EPHEMERAL_KEY
-
-
-_EPHEMERAL_KEY = os.urandom(KEY_BYTES)
-
-
-def _read_key(path: str) -> bytes | None:
-    """The key in ``path``, if it is a regular file (not a link) of this user holding exactly a key."""
-    try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return None
-    try:
-        status = os.fstat(descriptor)
-        if not stat.S_ISREG(status.st_mode) or status.st_size != KEY_BYTES or (
-                hasattr(os, "getuid") and status.st_uid != os.getuid()):
-            return None
-        key = os.read(descriptor, KEY_BYTES + 1)
-        return key if len(key) == KEY_BYTES else None
-    finally:
-        os.close(descriptor)
-
-
-# -- the format: MessagePack, with a closed table of extensions -------------------------------------
-
-
-class _Surrogates(str):
-    """Text holding lone surrogates (a YAML escape such as "\\ud800" gives them), which UTF-8 cannot encode."""
-
-
-def _extensions() -> tuple[dict[type, tuple[int, Any]], dict[int, Any]]:
-    """The types MessagePack has no form for: each type's code and encoder, and each code's decoder."""
-    import datetime as dt
-    from decimal import Decimal
-
-    def packed(value: Any) -> bytes:
-        return _pack(value)
-
-    table: list[tuple[type, int, Any, Any]] = [
-        (tuple, 1, lambda v: packed(list(v)), lambda b: tuple(_unpack(b))),
-        (set, 2, lambda v: packed(list(v)), lambda b: set(_unpack(b))),
-        (frozenset, 3, lambda v: packed(list(v)), lambda b: frozenset(_unpack(b))),
-        (dt.date, 4, lambda v: v.isoformat().encode(), lambda b: dt.date.fromisoformat(b.decode())),
-        (dt.datetime, 5, lambda v: v.isoformat().encode(), lambda b: dt.datetime.fromisoformat(b.decode())),
-        (dt.time, 6, lambda v: v.isoformat().encode(), lambda b: dt.time.fromisoformat(b.decode())),
-        # Beyond 64 bits; as bytes, since Python refuses to write an integer of more than 4,300 digits as text.
-        (int, 7, lambda v: v.to_bytes(v.bit_length() // 8 + 1, "big", signed=True),
-         lambda b: int.from_bytes(b, "big", signed=True)),
-        (Decimal, 8, lambda v: str(v).encode(), lambda b: Decimal(b.decode())),
-        (_Surrogates, 9, lambda v: str.encode(v, "utf-8", "surrogatepass"),
-         lambda b: b.decode("utf-8", "surrogatepass")),
-    ]
-    return ({kind: (code, encoder) for kind, code, encoder, _ in table},
-            {code: decoder for _, code, _, decoder in table})
-
-
-@functools.cache
-def _codec() -> tuple[Any, Any]:
-    """The packer and unpacker functions (msgpack is imported on first use)."""
-    import msgpack
-
-    encoders, decoders = _extensions()
-
-    def default(value: Any) -> Any:
-        found = encoders.get(type(value))
-        if found is None:
-            raise TypeError(f"the parse cache cannot store a {type(value).__name__}")
-        code, encoder = found
-        return msgpack.ExtType(code, encoder(value))
-
-    def ext_hook(code: int, data: bytes) -> Any:
-        decoder = decoders.get(code)
-        if decoder is None:
-            raise CorruptEntry(f"no stored type has the code {code}")
-        return decoder(data)
-
-    def pack(value: Any) -> bytes:
-        return msgpack.packb(value, default=default, strict_types=True, use_bin_type=True)  # type: ignore[no-any-return]
-
-    def unpack(body: bytes | memoryview) -> Any:
-        return msgpack.unpackb(body, ext_hook=ext_hook, strict_map_key=False, raw=False, use_list=True)
-
-    return pack, unpack
-
-
-def _pack(value: Any) -> bytes:
-    try:
-        return _codec()[0](value)  # type: ignore[no-any-return]
-    except UnicodeEncodeError:  # text with lone surrogates somewhere: marked, then packed as an extension
-        return _codec()[0](_mark_surrogates(value))  # type: ignore[no-any-return]
-
-
-def _unpack(body: bytes | memoryview) -> Any:
-    return _codec()[1](body)
-
-
-def _mark_surrogates(value: Any) -> Any:
-    if type(value) is str:
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return _Surrogates(value)
-        return value
-    if type(value) is dict:
-        return {_mark_surrogates(key): _mark_surrogates(item) for key, item in value.items()}
-    if type(value) in (list, tuple, set, frozenset):
-        return type(value)(_mark_surrogates(item) for item in value)
-    return value
+    return mac(b"row\0" + digest + b"\0", text.encode("utf-8", "surrogatepass"))
 
 
 @functools.cache
@@ -289,7 +96,7 @@ def code_version() -> str:
 
     digest = hashlib.sha256(f"{FORMAT} {sys.version} {yaml.__version__} {fastyaml.version()}".encode())
     here = Path(__file__).resolve().parent
-    for name in ("fastyaml.py", "yamlio.py", "cache.py"):
+    for name in ("fastyaml.py", "yamlio.py", "cacheformat.py", "cache.py"):
         digest.update((here / name).read_bytes())
     return digest.hexdigest()[:16]
 

@@ -4,7 +4,7 @@ A file whose size, times and inode are those the parse cache (``registry.store.c
 at all; the others are read, and parsed only where no file with the same content was parsed before.
 Where many files must be parsed (a first run, a new clone), worker processes read and parse them
 while the loader types what they sent: parsing is about half of a cold load, and two cores halve it.
-A worker sends each file's parsed data as the bytes the cache stores (``cache.encode``), which the
+A worker sends each file's parsed data as the bytes the cache stores (``cacheformat.encode``), which the
 loader decodes in a few microseconds; typed records would cost more to send than to make.
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from registry.errors import RecordFileError
-from registry.store import cache as cache_module
+from registry.store import cacheformat
 from registry.store.cache import DAMAGED, ParseCache, signature
 from registry.store.yamlio import LoadedYaml, content_digest, decode, parse_yaml, read_record
 
@@ -225,7 +225,7 @@ def _read_chunk(chunk: list[Task], store: ParseCache | None, inside: Path | None
             except RecordFileError as exc:
                 results[index] = _problem(exc)
                 continue
-            payload = cache_module.encode(digest, doc.data)
+            payload = cacheformat.encode(digest, doc.data)
             results[index] = ("data", (digest, payload))
         if store is not None and key is not None:
             store.remember(key, status, digest, payload)
@@ -250,4 +250,4 @@ def _document(path: Path, result: Result, store: ParseCache | None,
             return _document(path, _read_chunk([(str(path), None)], None, inside)[0], None, inside)
         return LoadedYaml(data, source=(path, digest))
     digest, payload = value
-    return LoadedYaml(cache_module.decode(digest, payload), source=(path, digest))
+    return LoadedYaml(cacheformat.decode(digest, payload), source=(path, digest))

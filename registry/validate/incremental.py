@@ -11,7 +11,7 @@ the last run found is used again only where everything it read is as it was, as 
   ``loader._duplicate``, run again for every id a changed file held or holds), the files that did not
   load under it, and its place in the loader's order (the first file that typed it).
 - **per record**, what ``checks.check_record`` found, with every fact it read through the registry
-  (``_Tracked``): each record it looked up (which file holds it and that file's content, or that none
+  (``incremental_tracking.Tracked``): each record it looked up (which file holds it and its content, or that none
   does, or that it did not load), each record's back links it asked for (``links_to``: the records
   naming it and their content), whether it listed ids (for "did you mean"), whether the registry holds a
   correction or retraction. It is kept while none of those changed; a record whose check went through
@@ -27,69 +27,82 @@ file changed between being listed and read; more than ``_Suggestions.LIMIT`` ids
 a cold run's order decides which get a suggestion) runs in full, and keeps what that run found. The
 index lives beside the parse cache (one file per records folder, MessagePack behind the cache's MAC,
 written to a temporary file renamed into place).
+
+This module holds the run: what to read, settle and check again. What it keeps and the index on disk are
+in ``incremental_index``, the files' keys, statuses and entries in ``incremental_files``, and the registry
+that notes what each check reads in ``incremental_tracking``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import os
 import time
-from array import array
-from bisect import bisect_right
-from collections.abc import Callable, Iterator
-from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
-from registry.errors import RecordFileError
-from registry.models import KIND_MODELS, Record
+from registry.models import Record
 from registry.models.fields import references_in
-from registry.models.unit import UnitRecord
 from registry.store import cache as cache_module
 from registry.store.cache import ParseCache
 from registry.store.collector import gc_paused
-from registry.store.loader import R, Registry, _duplicate, _load_file, no_records
+from registry.store.loader import Registry, _duplicate, no_records
 from registry.store.reading import documents
-from registry.store.yamlio import LoadedYaml, content_digest, read_record
-from registry.units import BUILT_IN, UnitTable, use
+from registry.store.yamlio import LoadedYaml
+from registry.units import use
 from registry.validate import codes
 from registry.validate import runner as checks
-from registry.validate.memo import Folder, context, entry_path, remove_stale, tree_state, write_entry
-from registry.validate.report import Issue, Report, Severity
+from registry.validate.incremental_files import (
+    Listed,
+    changed_files,
+    entry_digest,
+    files_of,
+    id_of,
+    kept_folders,
+    outcome,
+    path_of,
+    record_files,
+    walk,
+)
+from registry.validate.incremental_index import (
+    ALL,
+    ASKED,
+    CLOCK,
+    FILE,
+    FLAGS,
+    HOLDS,
+    IDS,
+    ORDER,
+    READS,
+    REFS,
+    SEP,
+    UISSUES,
+    UKIND,
+    UNCHECKED,
+    WHOLE,
+    Units,
+    Unsure,
+    as_row,
+    empty_index,
+    from_row,
+    join_items,
+    keep,
+    recall,
+    referenced_ids,
+    split_items,
+)
+from registry.validate.incremental_tracking import UNIT_KIND, Asked, Reads, Tracked
+from registry.validate.memo import Folder
+from registry.validate.report import Report
 
-#: Bump when what is kept changes meaning.
-FORMAT = 3
 #: Findings whose words or presence depend on the moment of the run: worked out again on every run.
 CLOCK_CODES = frozenset({codes.DATE_IN_FUTURE.code, codes.ID_DATE_IN_FUTURE.code, codes.ID_DATE_INVALID.code})
 #: A file modified this close to the run that kept it may change again unseen within the same time stamp.
 RACY_NS = cache_module.RACY_NS
-#: The largest index read back.
-MAX_INDEX_BYTES = 2 << 30
-
-# The index is kept compact (a registry of 100,000 results has 295,100 files): an index of many small objects
-# costs more to read back than the run it saves. A file's entry is its status and digest as 48 bytes (``_blob``)
-# where it typed the record its name says and has no issue of its own, else [those bytes, typed?, id, kind, issue
-# rows]; each folder's listing as the last run saw it is kept too (its names joined, its statuses packed), so that
-# a folder listed as kept is passed whole (``_Run._changed``). A record's entry, kept as its own MessagePack bytes
-# and opened only when read (``_Units``), is [place in the loader's order (None: its file's), its file (None:
-# '<kind>/<id>.yaml'), kind, referenced ids and facts read (each one string, ``_joined``), issue rows, {unloaded
-# id: references}, suggestions asked (None where empty), FLAGS].
-ORDER, FILE, UKIND, REFS, READS, UISSUES, UNCHECKED, ASKED, FLAGS = range(9)
-#: Flags of a record: what it found names the clock; its check read the whole registry (both: checked every run).
-CLOCK, WHOLE = 1, 2
-#: Facts besides a record's (``r``) and back links' (``l``): the whole registry, the list of ids, "holds a kind".
-ALL, IDS, HOLDS = "a", "i", "h"
-#: Separates the items of a joined list (an item holding it keeps the list as a list).
-SEP = "\n"
 
 
 #: What the last run in this process did: "full" or "incremental", files read, records checked (for tests and
 #: benchmarks: they show which path ran).
 last_run: dict[str, Any] = {}
-
-
-#: The kind of a unit record (``registry.models.unit``), whose units every result's checks read.
-UNIT_KIND = UnitRecord.kind_token
 
 
 class _Store:
@@ -112,10 +125,6 @@ class _Store:
             self.store.close()
 
 
-class Unsure(Exception):
-    """Something the kept index cannot answer exactly: the run goes in full."""
-
-
 def validate(root: Path, now: dt.datetime, listed: list[Folder] | None = None) -> Report:
     """The report of ``root`` exactly as a cold run gives it, checking again only what changed since the last run.
 
@@ -125,14 +134,14 @@ def validate(root: Path, now: dt.datetime, listed: list[Folder] | None = None) -
     store = _Store(root)
     try:
         with gc_paused():
-            index = _recall(root)
+            index = recall(root)
             try:
                 if index is None:
                     raise Unsure
                 run = _Run(root, now, index, store)
                 report = run.incremental(listed)
             except Unsure:
-                index = _empty_index()
+                index = empty_index()
                 run = _Run(root, now, index, store)
                 report = run.full(listed)
             last_run.clear()
@@ -140,7 +149,7 @@ def validate(root: Path, now: dt.datetime, listed: list[Folder] | None = None) -
     finally:
         store.close()
     if run.dirty:
-        _keep(root, index, now, started)
+        keep(root, index, now, started)
     return report
 
 
@@ -153,11 +162,11 @@ class _Run:
     def __init__(self, root: Path, now: dt.datetime, index: dict[str, Any], store: _Store) -> None:
         self.root, self.now, self.index, self._store = root, now, index, store
         self.files: dict[str, Any] = index["files"]
-        self.units: _Units = index["units"]
-        self.reads = _Reads()
-        self.registry = _Tracked(root, self.reads, self._load)
+        self.units: Units = index["units"]
+        self.reads = Reads()
+        self.registry = Tracked(root, self.reads, self._load)
         self.registry.attach(self)
-        self.suggestions = _Asked(self.registry, self.reads)
+        self.suggestions = Asked(self.registry, self.reads)
         self.rules = checks.RuleTable()
         self._links: dict[str, list[str]] = {}
         self._kinds: set[str] | None = None
@@ -175,15 +184,15 @@ class _Run:
 
     def full(self, listed: list[Folder] | None = None) -> Report:
         """Load and check everything, keeping each file's and each record's findings in the index."""
-        folders = _walk(self.root) if listed is None else listed
-        found = _files(folders)
-        self.index["folders"] = _kept_folders(folders)
+        folders = walk(self.root) if listed is None else listed
+        found = record_files(folders)
+        self.index["folders"] = kept_folders(folders)
         typed: dict[str, list[str]] = {}
         loaded: dict[str, tuple[Record, LoadedYaml]] = {}
         for (key, _, _, sig), (path, doc) in zip(found, documents([(p, n) for _, p, n, _ in found],
                                                                              self.store, inside=self.root),
                                                         strict=True):
-            entry, record = _outcome(self.root, key, path, doc, sig)
+            entry, record = outcome(self.root, key, path, doc, sig)
             self.files[key] = entry
             if record is not None:
                 loaded[key] = (record, doc)  # type: ignore[assignment]
@@ -208,7 +217,7 @@ class _Run:
             raise Unsure
         if UNIT_KIND in self.units.kinds():
             raise Unsure  # every result's checks read the unit records: a registry with its own units runs in full
-        folders = _walk(self.root) if listed is None else listed
+        folders = walk(self.root) if listed is None else listed
         changed, removed = self._changed(folders)
         count = sum(len(folder.names) for folder in folders)
         new: dict[str, Any] = {}
@@ -216,17 +225,17 @@ class _Run:
         wanted = [(parts, name) for _, parts, name, _ in changed]
         read = documents(wanted, self.store, inside=self.root, some=True) if wanted else iter(())
         for (key, _, _, sig), (path, doc) in zip(changed, read, strict=True):
-            new[key], record = _outcome(self.root, key, path, doc, sig)
+            new[key], record = outcome(self.root, key, path, doc, sig)
             if record is not None:
                 loaded[key] = (record, doc)  # type: ignore[assignment]
-        touched = ({_id(key, self.files[key]) for key in (*removed, *new) if key in self.files}
-                   | {_id(key, entry) for key, entry in new.items()})
+        touched = ({id_of(key, self.files[key]) for key in (*removed, *new) if key in self.files}
+                   | {id_of(key, entry) for key, entry in new.items()})
         before = {record_id: self._facts(record_id) for record_id in touched}
         kinds_before = self.units.kinds()
         for key in removed:
             del self.files[key]
         self.files.update(new)
-        by_id = _files_of(self.files, touched) if touched else {}
+        by_id = files_of(self.files, touched) if touched else {}
         self._fill_failed(again=bool(removed or new))
         for record_id in touched:
             old = self.units.pop(record_id, None)
@@ -253,59 +262,13 @@ class _Run:
         self.done.update(run="incremental", read=len(changed), checked=len(again))
         return self._report(count)
 
-    def _changed(self, folders: list[Folder]) -> tuple[list[tuple[str, tuple[str, ...], str, bytes | None]], list[str]]:
+    def _changed(self, folders: list[Folder]) -> tuple[list[Listed], list[str]]:
         """The files that are new or whose content may differ from what the index holds (in the loader's order),
-        and those no longer there. A folder listed as it was kept, none of its files modified within ``RACY_NS``
-        of the run that kept it, is passed whole: two comparisons of its columns, not one per file."""
-        settled_before = self.index["at_ns"] - RACY_NS
-        kept: dict[str, list[Any]] = self.index["folders"]
-        changed: list[tuple[str, tuple[str, ...], str, bytes | None]] = []
-        removed: list[str] = []
-        seen = set()
-        self.dirty = False
-        for folder in folders:
-            prefix = _prefix(folder.parts)
-            seen.add(prefix)
-            joined = "\0".join(folder.names)
-            was = kept.get(prefix)
-            if was is not None and was[0] == joined and was[1] == folder.status and _settled(folder.status,
-                                                                                              settled_before):
-                continue
-            self.dirty = True
-            names = folder.names
-            for i in (_suspects(was[1], folder.status, settled_before) if was is not None and was[0] == joined
-                      else range(len(names))):
-                name = names[i]
-                key, status = prefix + name, folder.status[32 * i:32 * i + 32]
-                if not self._same(key, os.path.join(folder.path, name), status, settled_before):
-                    changed.append((key, (*folder.parts, name), os.path.join(folder.path, name), status or None))
-            if was is not None and was[0] != joined:
-                now_there = set(names)
-                removed.extend(prefix + name for name in _names(was[0]) if name not in now_there)
-        for prefix, was in kept.items():
-            if prefix not in seen:
-                self.dirty = True
-                removed.extend(prefix + name for name in _names(was[0]))
-        self.index["folders"] = _kept_folders(folders)
-        changed.sort(key=lambda item: item[1])
-        return changed, [key for key in removed if key in self.files]
-
-    def _same(self, key: str, path: str, status: bytes, settled_before: int) -> bool:
-        """Whether the file ``key``, seen with ``status``, holds what the index says (its digest decides where the
-        status alone cannot: a link, or a file modified within ``RACY_NS`` of the run that kept it)."""
-        old = self.files.get(key)
-        if old is None or status == _NONE:
-            return False
-        blob = old if type(old) is bytes else old[0]
-        if blob[:32] == status and _settled(status, settled_before):
-            return True
-        if len(blob) > 32 and _digest_of(path, self.root) == blob[32:]:  # touched, not changed
-            if type(old) is bytes:
-                self.files[key] = status + blob[32:]
-            else:
-                old[0] = status + blob[32:]
-            return True
-        return False
+        and those no longer there; the index's listing of the folders is now ``folders``'."""
+        changed, removed, self.dirty = changed_files(self.files, self.index["folders"], folders, self.root,
+                                                     self.index["at_ns"] - RACY_NS)
+        self.index["folders"] = kept_folders(folders)
+        return changed, removed
 
     def _facts(self, record_id: str) -> tuple[Any, ...]:
         """What a check that looks ``record_id`` up reads: the file that holds it, its content, its place, and
@@ -315,7 +278,7 @@ class _Run:
         if unit is None:
             return (None, None, None, failed)
         key = self.file_of(record_id)
-        return (key, _digest(self.files[key]), self.order(record_id), failed)
+        return (key, entry_digest(self.files[key]), self.order(record_id), failed)
 
     def _reading(self, facts: set[str]) -> set[str]:
         """The records whose checks read any of ``facts``: each found in its entry's bytes as kept (the joined
@@ -339,7 +302,7 @@ class _Run:
         return len({key for keys in self.units.summary("asked").values() for key in keys})
 
     def _changed_facts(self, before: dict[str, Any], kinds_before: set[str]) -> set[str]:
-        """The facts (``_Reads`` keys) a changed file may have changed."""
+        """The facts (``Reads`` keys) a changed file may have changed."""
         facts: set[str] = set()
         for record_id, (was, old) in before.items():
             unit = self.units.get(record_id)
@@ -348,7 +311,7 @@ class _Run:
             facts.add(f"r\0{record_id}")
             if (old is None) != (unit is None) or (old is not None and unit is not None and old[UKIND] != unit[UKIND]):
                 facts.add(IDS)
-            referenced = set(_split(old[REFS])) if old is not None else set()
+            referenced = set(split_items(old[REFS])) if old is not None else set()
             if unit is not None:
                 record = self.registry.records.get(record_id)
                 referenced |= {value for _, value, _ in references_in(record)} if record is not None else set()
@@ -364,21 +327,21 @@ class _Run:
         scratch = Registry(root=self.root)
         report = Report()
         for key, (record, doc) in zip(keys, records, strict=True):
-            path = _path(self.root, key)
+            path = path_of(self.root, key)
             if record_id in scratch.records:
                 _duplicate(path, doc, scratch, report, record)
             else:
                 scratch.records[record_id], scratch.paths[record_id], scratch.docs[record_id] = record, path, doc
         if report.issues:
-            self.index["dups"][record_id] = [_row(issue) for issue in report.issues]
-        held = next(key for key in keys if _path(self.root, key) == scratch.paths[record_id])
+            self.index["dups"][record_id] = [as_row(issue) for issue in report.issues]
+        held = next(key for key in keys if path_of(self.root, key) == scratch.paths[record_id])
         dict.__setitem__(self.registry.records, record_id, scratch.records[record_id])
         dict.__setitem__(self.registry.paths, record_id, scratch.paths[record_id])
         dict.__setitem__(self.registry.docs, record_id, scratch.docs[record_id])
         record = scratch.records[record_id]
         kind = record.kind_token
         self.units[record_id] = [None if keys[0] == held else keys[0], None if held == f"{kind}\0{record_id}.yaml"
-                                 else held, kind, _joined(_references(record)), "", None, None, None, WHOLE]
+                                 else held, kind, join_items(referenced_ids(record)), "", None, None, None, WHOLE]
 
     def _fill_failed(self, *, again: bool = True) -> None:
         """The records that did not load, by id: the first file (in the loader's order) for each (found again
@@ -391,7 +354,7 @@ class _Run:
             self.index["failed"] = failed
         dict.clear(self.registry.failed)
         for record_id, key in failed.items():
-            dict.__setitem__(self.registry.failed, record_id, _path(self.root, key))
+            dict.__setitem__(self.registry.failed, record_id, path_of(self.root, key))
 
     def _load(self, record_id: str) -> bool:
         """Bring the record held under ``record_id`` into the registry (False: no file holds one)."""
@@ -400,7 +363,7 @@ class _Run:
             return False
         key = self.file_of(record_id)
         record, doc = self._read(key, record_id)
-        path = _path(self.root, key)
+        path = path_of(self.root, key)
         dict.__setitem__(self.registry.records, record_id, record)
         dict.__setitem__(self.registry.paths, record_id, path)
         dict.__setitem__(self.registry.docs, record_id, doc)
@@ -409,10 +372,10 @@ class _Run:
     def _read(self, key: str, record_id: str) -> tuple[Record, LoadedYaml]:
         """The record and document of the file ``key``, which must hold what the index says it holds."""
         parts = tuple(key.split("\0"))
-        [(path, doc)] = list(documents([(parts, str(_path(self.root, key)))], self.store, inside=self.root,
+        [(path, doc)] = list(documents([(parts, str(path_of(self.root, key)))], self.store, inside=self.root,
                                        some=True))
-        entry, record = _outcome(self.root, key, path, doc, None)
-        if record is None or record.id != record_id or _digest(entry) != _digest(self.files[key]):
+        entry, record = outcome(self.root, key, path, doc, None)
+        if record is None or record.id != record_id or entry_digest(entry) != entry_digest(self.files[key]):
             raise Unsure  # changed since it was listed
         return record, doc  # type: ignore[return-value]
 
@@ -420,7 +383,7 @@ class _Run:
 
     def _checker(self) -> checks._Checker:
         checker = checks.start(self.registry, Report(), self.now)
-        checker.suggestions = _Asked(self.registry, self.reads, limit=None)
+        checker.suggestions = Asked(self.registry, self.reads, limit=None)
         return checker
 
     def _check(self, checker: checks._Checker, record_id: str) -> None:
@@ -434,9 +397,9 @@ class _Run:
         finally:
             read, asked = self.reads.stop()
         read.discard(f"r\0{record_id}")  # its own: a changed record is always checked again
-        unit[REFS] = _joined(_references(record))
-        unit[READS] = _joined(sorted(read), padded=True)
-        unit[UISSUES] = [_row(issue) for issue in checker.report.issues] or None
+        unit[REFS] = join_items(referenced_ids(record))
+        unit[READS] = join_items(sorted(read), padded=True)
+        unit[UISSUES] = [as_row(issue) for issue in checker.report.issues] or None
         unit[UNCHECKED] = {value: len(names) for value, names in checker.unchecked.items()} or None
         unit[ASKED] = sorted(asked) or None
         unit[FLAGS] = ((CLOCK if any(issue.code in CLOCK_CODES for issue in checker.report.issues) else 0)
@@ -448,14 +411,14 @@ class _Run:
         for entry in self.files.values():
             if type(entry) is not bytes:
                 for row in entry[4]:
-                    report.add(_issue(row))
+                    report.add(from_row(row))
         for rows in self.index["dups"].values():
             for row in rows:
-                report.add(_issue(row))
+                report.add(from_row(row))
         issues = self.units.summary("issues")
         for record_id in self.units:
             for row in issues.get(record_id, ()):
-                report.add(_issue(row))
+                report.add(from_row(row))
         for rule in checks.registry_rules:
             rule(self.registry, report)
         waiting: dict[str, list[str]] = {}
@@ -496,503 +459,5 @@ class _Run:
             needle = record_id.encode("utf-8", "surrogatepass")
             candidates = {*self.units.holding(needle), *self.units.open_ids()}
             self._links[record_id] = [other for other in candidates
-                                      if record_id in _split(self.units[other][REFS])]
+                                      if record_id in split_items(self.units[other][REFS])]
         return self._links[record_id]
-
-
-# -- what a check reads --------------------------------------------------------------------------
-
-
-class _Reads:
-    """The facts the record being checked has read through the registry (none while no record is checked)."""
-
-    def __init__(self) -> None:
-        self.keys: set[str] | None = None
-        self.asked: set[str] = set()
-
-    def start(self, record_id: str) -> None:
-        self.keys, self.asked = {f"r\0{record_id}"}, set()
-
-    def stop(self) -> tuple[set[str], set[str]]:
-        read, asked = self.keys or set(), self.asked
-        self.keys, self.asked = None, set()
-        return read, asked
-
-    def add(self, key: str) -> None:
-        if self.keys is not None:
-            self.keys.add(key)
-
-
-_ABSENT: Any = object()
-
-
-class _Lookups(dict):  # type: ignore[type-arg]
-    """A mapping by id that notes each id looked up, and brings a record in from its file when first asked for."""
-
-    def __init__(self, reads: _Reads, load: Callable[[str], bool], everything: Callable[[], None]) -> None:
-        super().__init__()
-        self._reads, self._load, self._everything = reads, load, everything
-
-    def get(self, key: Any, default: Any = None) -> Any:
-        self._reads.add(f"r\0{key}")
-        if dict.__contains__(self, key) or (isinstance(key, str) and self._load(key)):
-            return dict.__getitem__(self, key)
-        return default
-
-    def __getitem__(self, key: Any) -> Any:
-        found = self.get(key, _ABSENT)
-        if found is _ABSENT:
-            raise KeyError(key)
-        return found
-
-    def __contains__(self, key: object) -> bool:
-        return self.get(key, _ABSENT) is not _ABSENT
-
-    def __iter__(self) -> Iterator[Any]:
-        self._everything()
-        return dict.__iter__(self)
-
-    def __len__(self) -> int:
-        self._everything()
-        return dict.__len__(self)
-
-    def keys(self) -> Any:
-        self._everything()
-        return dict.keys(self)
-
-    def values(self) -> Any:
-        self._everything()
-        return dict.values(self)
-
-    def items(self) -> Any:
-        self._everything()
-        return dict.items(self)
-
-
-class _Tracked(Registry):
-    """The registry as the checks see it: every fact they read is noted, and records are read only when asked for."""
-
-    def __init__(self, root: Path, reads: _Reads, load: Callable[[str], bool]) -> None:
-        super().__init__(root=root)
-        self._reads = reads
-        self._run: _Run | None = None
-        self._whole = False
-        self.records = _Lookups(reads, load, self._everything)
-        self.paths = _Lookups(reads, load, self._everything)
-        self.docs = _Lookups(reads, load, self._everything)
-        self.failed = _Lookups(reads, lambda _: False, lambda: None)
-
-    def attach(self, run: _Run) -> None:
-        self._run = run
-
-    def _everything(self) -> None:
-        """Every record, in the loader's order: a check that goes through them all reads the whole registry."""
-        self._reads.add(ALL)
-        run = self._run
-        if run is None or self._whole:
-            return
-        self._whole = True
-        order = sorted(run.units, key=run.order)
-        for record_id in order:
-            if not dict.__contains__(self.records, record_id):
-                run._load(record_id)
-        mappings: tuple[dict[str, Any], ...] = (self.records, self.paths, self.docs)
-        for mapping in mappings:
-            held = {record_id: dict.__getitem__(mapping, record_id) for record_id in order}
-            dict.clear(mapping)
-            dict.update(mapping, held)
-
-    def links_to(self, record_id: str) -> list[tuple[Record, Any]]:
-        self._reads.add(f"l\0{record_id}")
-        run = self._run
-        if run is None:
-            return super().links_to(record_id)
-        found: list[tuple[Record, Any]] = []
-        for other_id in sorted(run.linking(record_id), key=run.order):
-            other = self.records.get(other_id)
-            if other is None:
-                raise Unsure  # the index names a record no file holds now
-            found.extend((other, path) for path, value, _ in references_in(other) if value == record_id)
-        return found
-
-    def referrers(self, record_id: str, model: type[R], field_name: str) -> list[R]:
-        """Found afresh each time, never from the loader's kept answers: each record's checks must note the back
-        links they read (``links_to``), and the kept answers' key counts every record."""
-        return self._find_referrers(record_id, model, field_name)
-
-    @property
-    def units(self) -> UnitTable:
-        """The built-in units where the registry holds no unit record, which is the only case an incremental run
-        checks (``_Run.incremental`` runs in full where one is held now or was last time); else the loader's."""
-        run = self._run
-        if run is not None and UNIT_KIND not in run.kinds():
-            return BUILT_IN
-        return super().units
-
-    def _sorted_ids(self, kinds: tuple[str, ...] | None) -> list[str]:
-        self._reads.add(IDS)
-        run = self._run
-        if run is None:
-            return super()._sorted_ids(kinds)
-        return run.ids(kinds)
-
-    def holds(self, *models: type[Record]) -> bool:
-        self._reads.add(HOLDS)
-        run = self._run
-        if run is None:
-            return super().holds(*models)
-        return any(issubclass(KIND_MODELS[kind], models) for kind in run.kinds())
-
-
-class _Asked(checks._Suggestions):
-    """'Did you mean', noting which were asked (a cold run answers only the first ``LIMIT``, in its order)."""
-
-    def __init__(self, registry: Registry, reads: _Reads, limit: int | None = checks._Suggestions.LIMIT) -> None:
-        super().__init__(registry)
-        self.reads = reads
-        if limit is None:
-            self.LIMIT = 1 << 62  # an incremental run answers every one; more than LIMIT in all runs in full
-
-    def suggest(self, value: str, kinds: list[str]) -> str | None:
-        self.reads.asked.add("\0".join((value, *kinds)))
-        self.reads.add(IDS)  # read even where an earlier record's answer is given again: it comes from the ids
-        return super().suggest(value, kinds)
-
-
-# -- files ---------------------------------------------------------------------------------------
-
-
-def _walk(root: Path) -> list[Folder]:
-    """The record files under ``root``, folder by folder, as ``memo.tree_state`` lists them."""
-    folders: list[Folder] = []
-    tree_state(root, folders)
-    return folders
-
-
-def _files(folders: list[Folder]) -> list[tuple[str, tuple[str, ...], str, bytes | None]]:
-    """(key, parts, path, status or None for a link) of every record file, in the loader's order."""
-    found = [(_prefix(folder.parts) + name, parts, path, status if status != _NONE else None)
-             for folder in folders for (parts, path, status), name in zip(folder.files(), folder.names, strict=True)]
-    found.sort(key=lambda item: item[1])
-    return found
-
-
-#: The status of a file whose status is not known (a link): no file has it.
-_NONE = bytes(32)
-
-
-def _prefix(parts: tuple[str, ...]) -> str:
-    """What the keys of a folder's files start with ('<kind>\0' for the folder of a kind)."""
-    return "".join(f"{part}\0" for part in parts)
-
-
-def _names(joined: str) -> list[str]:
-    return joined.split("\0") if joined else []
-
-
-def _kept_folders(folders: list[Folder]) -> dict[str, list[Any]]:
-    """Each folder's listing as the index keeps it: its names, joined, and its files' statuses."""
-    return {_prefix(folder.parts): ["\0".join(folder.names), folder.status] for folder in folders}
-
-
-def _suspects(kept: bytes, status: bytes, settled_before: int) -> list[int]:
-    """The files of a folder listed under the names it was kept with whose status differs from the kept one
-    (found by halving: two equal runs of bytes are compared at once) or is not settled, in order."""
-    found = set()
-    pending = [(0, len(status) // 32)]
-    while pending:
-        low, high = pending.pop()
-        if kept[32 * low:32 * high] == status[32 * low:32 * high]:
-            continue
-        if high - low == 1:
-            found.add(low)
-            continue
-        middle = (low + high) // 2
-        pending += [(low, middle), (middle, high)]
-    if not _settled(status, settled_before):
-        times = array("q", status)
-        found.update(i for i, (modified, changed) in enumerate(zip(times[1::4], times[2::4], strict=True))
-                     if modified == 0 or modified >= settled_before or changed >= settled_before)
-    return sorted(found)
-
-
-def _settled(status: bytes, settled_before: int) -> bool:
-    """Whether every file of ``status`` (``memo.Folder.status``) is known and was last modified or changed
-    before ``settled_before``: a later change within the same time stamp would not show."""
-    if not status:
-        return True
-    times = array("q", status)
-    modified, changed = times[1::4], times[2::4]
-    return 0 not in modified and max(modified) < settled_before and max(changed) < settled_before
-
-
-def _outcome(root: Path, key: str, path: Path, doc: LoadedYaml | RecordFileError, sig: bytes | None,
-             ) -> tuple[bytes | list[Any], Record | None]:
-    """What loading one file gives, alone: its entry for the index, and the record it typed (or None)."""
-    scratch = Registry(root=root)
-    report = Report()
-    _load_file(path, doc, scratch, report)
-    digest = doc.digest if isinstance(doc, LoadedYaml) else None
-    blob = _status(sig) + (digest or b"")
-    rows = [_row(issue) for issue in report.issues]
-    if scratch.records:
-        [(record_id, record)] = scratch.records.items()
-        if isinstance(doc, LoadedYaml):
-            doc.data = None  # typed now; only its key lines may still be asked for
-        if not rows and _named(key) == (record_id, record.kind_token):
-            return blob, record
-        return [blob, True, record_id, record.kind_token, rows], record
-    [record_id] = scratch.failed
-    return [blob, False, record_id, None, rows], None
-
-
-def _status(sig: bytes | None) -> bytes:
-    """A file's size, times and inode as 32 bytes (none known: zeros, which no file has)."""
-    return sig or _NONE
-
-
-def _digest(entry: bytes | list[Any]) -> bytes | None:
-    blob: bytes = entry if isinstance(entry, bytes) else entry[0]
-    return blob[32:] or None
-
-
-def _named(key: str) -> tuple[str, str] | None:
-    """(id, kind) that a file's place names: '<kind>/<id>.yaml'."""
-    parts = key.split("\0")
-    return (parts[-1][:-5], parts[-2]) if len(parts) >= 2 and parts[-1].endswith(".yaml") else None
-
-
-def _id(key: str, entry: bytes | list[Any]) -> str:
-    """The id a file typed or did not load under."""
-    if isinstance(entry, bytes):
-        return key[key.rfind("\0") + 1:-5]  # '<kind>\0<id>.yaml' (``_named``)
-    return str(entry[2])
-
-
-def _joined(items: list[str], *, padded: bool = False) -> str | list[str]:
-    """Items as one string (fewer objects to keep and read back), or as a list where one holds the separator."""
-    if any(SEP in item for item in items):
-        return items
-    text = SEP.join(items)
-    return f"{SEP}{text}{SEP}" if padded and items else text
-
-
-def _split(joined: str | list[str]) -> list[str]:
-    return joined if isinstance(joined, list) else joined.strip(SEP).split(SEP) if joined else []
-
-
-def _digest_of(name: str, root: Path) -> bytes | None:
-    try:
-        raw, _ = read_record(Path(name), inside=root)
-    except (OSError, RecordFileError):
-        return None
-    return content_digest(raw)
-
-
-def _path(root: Path, key: str) -> Path:
-    return Path(os.path.join(root, *key.split("\0")))
-
-
-def _files_of(files: dict[str, Any], ids: set[str]) -> dict[str, list[str]]:
-    """The files that typed each of ``ids``, in the loader's order."""
-    found: dict[str, list[str]] = {}
-    for key, entry in files.items():
-        if type(entry) is bytes:
-            named = key[key.rfind("\0") + 1:-5]  # '<kind>\0<id>.yaml': its id without a new list
-            if named in ids:
-                found.setdefault(named, []).append(key)
-        elif entry[1] and entry[2] in ids:
-            found.setdefault(entry[2], []).append(key)
-    return {record_id: sorted(keys) for record_id, keys in found.items()}
-
-
-def _references(record: Record) -> list[str]:
-    return sorted({value for _, value, _ in references_in(record)})
-
-
-# -- records' entries as kept --------------------------------------------------------------------
-
-
-class _Units(dict):  # type: ignore[type-arg]
-    """Every record's entry by id: each kept as its own MessagePack bytes, opened (into the list ``_check`` and
-    ``_settle`` write) only when asked for, so that a run after one edit builds objects for the records it
-    reads, not for all of them. What a run needs of every record (its kind, whether it is checked every run,
-    the ids it asked suggestions for, its findings) is kept beside them (``summary``), and taken from there for
-    every record not opened in this run."""
-
-    def __init__(self, packed: dict[str, Any] | None = None, summary: dict[str, Any] | None = None) -> None:
-        super().__init__(packed or {})
-        kept = summary or {}
-        self.kept_kinds: dict[str, int] = kept.get("kinds", {})
-        self.kept: dict[str, dict[str, Any]] = {name: kept.get(name, {}) for name in _SUMMARIES}
-        #: The entry as kept (None: none) of each record opened, replaced or removed in this run.
-        self.opened: dict[str, list[Any] | None] = {}
-        self._joined: tuple[list[str], bytes, list[int]] | None = None
-
-    def _open(self, record_id: str) -> None:
-        if record_id not in self.opened:
-            value = dict.get(self, record_id)
-            self.opened[record_id] = (_unpacked(value) if type(value) is bytes
-                                      else None if value is None else list(value))
-
-    def __getitem__(self, record_id: str) -> list[Any]:
-        value = dict.__getitem__(self, record_id)
-        if type(value) is bytes:
-            self._open(record_id)
-            value = _unpacked(value)
-            dict.__setitem__(self, record_id, value)
-        return value  # type: ignore[no-any-return]
-
-    def get(self, record_id: str, default: Any = None) -> Any:
-        return self[record_id] if dict.__contains__(self, record_id) else default
-
-    def __setitem__(self, record_id: str, unit: list[Any]) -> None:
-        self._open(record_id)
-        dict.__setitem__(self, record_id, unit)
-
-    def pop(self, record_id: str, default: Any = None) -> Any:
-        if not dict.__contains__(self, record_id):
-            return default
-        unit = self[record_id]
-        dict.pop(self, record_id)
-        return unit
-
-    def values(self) -> Any:
-        return [self[record_id] for record_id in self]
-
-    def items(self) -> Any:
-        return [(record_id, self[record_id]) for record_id in self]
-
-    def open_ids(self) -> list[str]:
-        """The ids of the records held whose entries are open (lists) now."""
-        return [record_id for record_id in self.opened if type(dict.get(self, record_id)) is list]
-
-    def holding(self, needle: bytes) -> list[str]:
-        """The ids of the records whose entries, as kept and not opened since, hold ``needle``: one search of their
-        bytes joined (a match across two entries costs a check, never a miss)."""
-        if self._joined is None:
-            ids = [record_id for record_id, value in dict.items(self) if type(value) is bytes]
-            blobs = [dict.__getitem__(self, record_id) for record_id in ids]
-            self._joined = (ids, b"".join(blobs), list(accumulate(map(len, blobs))))
-        ids, joined, ends = self._joined
-        found = []
-        at = joined.find(needle)
-        while at != -1:
-            index = bisect_right(ends, at)
-            record_id = ids[index]
-            if type(dict.get(self, record_id)) is bytes:
-                found.append(record_id)
-            at = joined.find(needle, ends[index])
-        return found
-
-    def counts(self) -> dict[str, int]:
-        """How many records of each kind are held: as kept, less what the records opened in this run were, plus
-        what they are."""
-        counts = dict(self.kept_kinds)
-        for record_id, was in self.opened.items():
-            if was is not None:
-                counts[was[UKIND]] -= 1
-            if dict.__contains__(self, record_id):
-                kind = self[record_id][UKIND]
-                counts[kind] = counts.get(kind, 0) + 1
-        return {kind: count for kind, count in counts.items() if count > 0}
-
-    def kinds(self) -> set[str]:
-        """The kinds of the records held."""
-        return set(self.counts())
-
-    def summary(self, name: str) -> dict[str, Any]:
-        """One of ``_SUMMARIES`` over every record: as kept, but for the records opened in this run."""
-        found = {record_id: value for record_id, value in self.kept[name].items() if record_id not in self.opened}
-        pick = _SUMMARIES[name]
-        for record_id in self.opened:
-            if dict.__contains__(self, record_id):
-                value = pick(self[record_id])
-                if value is not None:
-                    found[record_id] = value
-        return found
-
-    def kept_form(self) -> tuple[dict[str, bytes], dict[str, Any]]:
-        """The entries and the summary as the index keeps them."""
-        packed = {record_id: value if type(value) is bytes else _packed(value) for record_id, value in
-                  dict.items(self)}
-        summary: dict[str, Any] = {"kinds": self.counts()}
-        summary.update((name, self.summary(name)) for name in _SUMMARIES)
-        return packed, summary
-
-
-def _unpacked(value: bytes) -> list[Any]:
-    return cache_module._unpack(value)  # type: ignore[no-any-return]
-
-
-def _packed(unit: list[Any]) -> bytes:
-    return cache_module._pack(unit)
-
-
-#: What is kept of every record beside its entry: whether it is checked on every run, the suggestions it
-#: asked for, its findings, and whether what it read is kept as a list (which a search of its bytes cannot find).
-_SUMMARIES: dict[str, Callable[[list[Any]], Any]] = {
-    "flags": lambda unit: unit[FLAGS] or None,
-    "asked": lambda unit: unit[ASKED],
-    "issues": lambda unit: unit[UISSUES],
-    "unchecked": lambda unit: unit[UNCHECKED],
-    "listed": lambda unit: 1 if type(unit[READS]) is list else None,
-}
-
-
-# -- issues as kept ------------------------------------------------------------------------------
-
-
-def _row(issue: Issue) -> list[Any]:
-    return [issue.file, issue.line, issue.code, issue.message, issue.severity.value, issue.record_id, issue.field]
-
-
-def _issue(row: list[Any]) -> Issue:
-    return Issue(row[0], row[1], row[2], row[3], Severity(row[4]), row[5], row[6])
-
-
-# -- the index on disk ---------------------------------------------------------------------------
-
-
-def _empty_index() -> dict[str, Any]:
-    return {"format": FORMAT, "files": {}, "folders": {}, "units": _Units(), "dups": {}, "failed": {}}
-
-
-def _entry_path(root: Path) -> Path:
-    return entry_path(root, "incremental", ".msgpack")
-
-
-def _context(root: Path) -> bytes:
-    return context(root, "incremental", str(FORMAT))
-
-
-def _recall(root: Path) -> dict[str, Any] | None:
-    """The index kept for ``root`` by this code, or None (none, damaged, or another user's)."""
-    try:
-        with open(_entry_path(root), "rb") as file:
-            payload = file.read(MAX_INDEX_BYTES + 1)
-        if len(payload) > MAX_INDEX_BYTES:
-            return None
-        index = cache_module.decode(b"incremental", payload, _context(root))
-        if not isinstance(index, dict) or index.get("format") != FORMAT:
-            return None
-        index["units"] = _Units(index["units"], index.pop("summary"))
-        return index
-    except (OSError, KeyError, TypeError, cache_module.CorruptEntry):
-        return None
-
-
-def _keep(root: Path, index: dict[str, Any], now: dt.datetime, started: int) -> None:
-    """Write ``index`` for the next run (a temporary file renamed into place); a cache that cannot be written
-    costs the next run its time, never its result."""
-    path = _entry_path(root)
-    remove_stale(path.parent)  # the indexes of folders no run has validated for two weeks (moved, deleted)
-    if not cache_module.key_is_kept():
-        return
-    index["units"]._joined = None  # the entries searched, joined: not kept while the index is packed beside it
-    units, summary = index["units"].kept_form()
-    kept = {**index, "units": units, "summary": summary, "now": now.isoformat(), "at_ns": started}
-    try:
-        write_entry(path, *cache_module.encoded(b"incremental", kept, _context(root)))
-    except OSError:
-        pass

@@ -19,7 +19,7 @@ have read is as it was. That is
 
 Anything else (another folder, ``--no-cache``, a damaged or foreign entry) runs validation in full.
 Entries live in the parse cache's folder, one small file per records folder (MessagePack), behind a MAC
-under the cache's per-user key (``registry.store.cache``), written to a temporary file renamed into place.
+under the cache's per-user key (``registry.store.cachekey``), written to a temporary file renamed into place.
 """
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from registry.store import cache as cache_module
+from registry.store import cacheformat
+from registry.store.cachekey import key_is_kept
 from registry.store.filetypes import RECORD_SUFFIXES
 from registry.validate import codes
 from registry.validate.report import Issue, Report, Severity
@@ -252,7 +254,7 @@ def recall(root: Path, tree: Tree, now: dt.datetime) -> Report | None:
             payload = file.read(MAX_ENTRY_BYTES + 1)
         if len(payload) > MAX_ENTRY_BYTES:
             return None
-        entry = cache_module.decode(tree.digest.encode(), payload, _context(root))
+        entry = cacheformat.decode(tree.digest.encode(), payload, _context(root))
         kept_at = dt.datetime.fromisoformat(entry["now"])
         if (entry["format"] != FORMAT or entry["tree"] != tree.digest or now < kept_at
                 or now.astimezone(dt.UTC).date() != kept_at.astimezone(dt.UTC).date()):
@@ -262,7 +264,7 @@ def recall(root: Path, tree: Tree, now: dt.datetime) -> Report | None:
             report.add(Issue(item["file"], item["line"], item["code"], item["message"], Severity(item["severity"]),
                              item["record_id"], item["field"]))
         return report
-    except (OSError, ValueError, KeyError, TypeError, cache_module.CorruptEntry):
+    except (OSError, ValueError, KeyError, TypeError, cacheformat.CorruptEntry):
         return None
 
 
@@ -271,7 +273,7 @@ def keep(root: Path, tree: Tree, now: dt.datetime, report: Report) -> None:
     path = _entry_path(root)
     remove_stale(path.parent)
     reusable = (tree.newest_ns < now.timestamp() * 1e9 - RACY_NS
-                and not any(issue.code in UNSETTLED_CODES for issue in report.issues) and cache_module.key_is_kept())
+                and not any(issue.code in UNSETTLED_CODES for issue in report.issues) and key_is_kept())
     try:
         if not reusable:
             path.unlink(missing_ok=True)
@@ -283,7 +285,7 @@ def keep(root: Path, tree: Tree, now: dt.datetime, report: Report) -> None:
                         "severity": i.severity.value, "record_id": i.record_id, "field": i.field}
                        for i in report.issues],
         }
-        write_entry(path, cache_module.encode(tree.digest.encode(), entry, _context(root)))
+        write_entry(path, cacheformat.encode(tree.digest.encode(), entry, _context(root)))
     except OSError:
         pass  # a cache that cannot be written costs the next run its time, never its result
 

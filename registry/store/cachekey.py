@@ -1,0 +1,98 @@
+"""This user's secret key for the cache's MACs, and the MACs made with it.
+
+Whatever the caches keep (the parse cache's entries and rows, the kept report, the incremental index) is
+believed only if this user's machine wrote it: each carries a MAC under a key of this user's own, kept
+outside the cache folder, so that a cache folder copied from elsewhere (a shared CI cache) or rows planted
+in it fail their check. The key and the MAC are one concern apart from what is stored and where: the format
+(``registry.store.cacheformat``) and the store (``registry.store.cache``) both use them.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import stat
+from pathlib import Path
+
+#: Bytes of a MAC, and of the key.
+MAC_BYTES = 16
+KEY_BYTES = 32
+
+
+def mac(subject: bytes, body: bytes | memoryview) -> bytes:
+    """Keyed BLAKE2b: a MAC by its design (no HMAC construction needed), and the fastest one hashlib has. The
+    body is hashed where it lies, not joined to the subject first (an incremental index can be 100 MB)."""
+    check = hashlib.blake2b(subject, key=cache_key(), digest_size=MAC_BYTES)
+    check.update(body)
+    return check.digest()
+
+
+def key_file() -> Path:
+    """``$XDG_STATE_HOME/registry/cache.key`` (``~/.local/state/registry/cache.key`` where it is not set): outside
+    the cache folder, so that a cache folder copied or shared elsewhere does not carry the key to its entries."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(base) / "registry" / "cache.key"
+
+
+def cache_key() -> bytes:
+    """This user's key for the cache's MACs (made once, random); a key of this process alone where none can be
+    kept (then ``registry.store.cache.ParseCache.open`` uses no store, since nothing written could be checked by a
+    later run)."""
+    return _key_for(os.environ.get("XDG_STATE_HOME"), os.environ.get("HOME"))
+
+
+@functools.cache
+def _key_for(_state_home: str | None, _home: str | None) -> bytes:
+    """The key of the key file these variables name (cached: asked for once per entry read)."""
+    return _key_at(str(key_file()))
+
+
+@functools.cache
+def _key_at(path: str) -> bytes:
+    key = _read_key(path)
+    if key is not None:
+        return key
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        temporary = f"{path}.{os.getpid()}.tmp"
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        try:
+            os.write(descriptor, os.urandom(KEY_BYTES))
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+        try:
+            os.link(temporary, path)  # never replaces a key another run made meanwhile
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(temporary)
+    except OSError:
+        pass
+    return _read_key(path) or _EPHEMERAL_KEY
+
+
+def key_is_kept() -> bool:
+    """Whether this user's key is kept in its file (so a later run can check what this one writes)."""
+    return cache_key() is not _EPHEMERAL_KEY
+
+
+_EPHEMERAL_KEY = os.urandom(KEY_BYTES)
+
+
+def _read_key(path: str) -> bytes | None:
+    """The key in ``path``, if it is a regular file (not a link) of this user holding exactly a key."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode) or status.st_size != KEY_BYTES or (
+                hasattr(os, "getuid") and status.st_uid != os.getuid()):
+            return None
+        key = os.read(descriptor, KEY_BYTES + 1)
+        return key if len(key) == KEY_BYTES else None
+    finally:
+        os.close(descriptor)

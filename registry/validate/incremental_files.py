@@ -1,0 +1,214 @@
+"""Record files as the incremental index keeps them: keys, statuses, and what loading one file gives alone.
+
+A file's entry in the index (``registry.validate.incremental_index``) is its status and digest, with what
+loading it gave where that is not simply the record its name says; a folder's listing is kept whole.
+These functions turn a walk of the records folder into keys and entries and find which files of a
+folder listed as kept may have changed, apart from the run that decides what to check again.
+"""
+
+from __future__ import annotations
+
+import os
+from array import array
+from pathlib import Path
+from typing import Any
+
+from registry.errors import RecordFileError
+from registry.models import Record
+from registry.store.loader import Registry, _load_file
+from registry.store.yamlio import LoadedYaml, content_digest, read_record
+from registry.validate.incremental_index import as_row
+from registry.validate.memo import Folder, tree_state
+from registry.validate.report import Report
+
+
+def walk(root: Path) -> list[Folder]:
+    """The record files under ``root``, folder by folder, as ``memo.tree_state`` lists them."""
+    folders: list[Folder] = []
+    tree_state(root, folders)
+    return folders
+
+
+#: A record file as a run lists it: (key, parts, path, status or None for a link).
+Listed = tuple[str, tuple[str, ...], str, bytes | None]
+
+
+def record_files(folders: list[Folder]) -> list[Listed]:
+    """(key, parts, path, status or None for a link) of every record file, in the loader's order."""
+    found = [(key_prefix(folder.parts) + name, parts, path, status if status != NO_STATUS else None)
+             for folder in folders for (parts, path, status), name in zip(folder.files(), folder.names, strict=True)]
+    found.sort(key=lambda item: item[1])
+    return found
+
+
+#: The status of a file whose status is not known (a link): no file has it.
+NO_STATUS = bytes(32)
+
+
+def key_prefix(parts: tuple[str, ...]) -> str:
+    """What the keys of a folder's files start with ('<kind>\0' for the folder of a kind)."""
+    return "".join(f"{part}\0" for part in parts)
+
+
+def split_names(joined: str) -> list[str]:
+    return joined.split("\0") if joined else []
+
+
+def kept_folders(folders: list[Folder]) -> dict[str, list[Any]]:
+    """Each folder's listing as the index keeps it: its names, joined, and its files' statuses."""
+    return {key_prefix(folder.parts): ["\0".join(folder.names), folder.status] for folder in folders}
+
+
+def suspects(kept: bytes, status: bytes, settled_before: int) -> list[int]:
+    """The files of a folder listed under the names it was kept with whose status differs from the kept one
+    (found by halving: two equal runs of bytes are compared at once) or is not settled, in order."""
+    found = set()
+    pending = [(0, len(status) // 32)]
+    while pending:
+        low, high = pending.pop()
+        if kept[32 * low:32 * high] == status[32 * low:32 * high]:
+            continue
+        if high - low == 1:
+            found.add(low)
+            continue
+        middle = (low + high) // 2
+        pending += [(low, middle), (middle, high)]
+    if not settled(status, settled_before):
+        times = array("q", status)
+        found.update(i for i, (modified, changed) in enumerate(zip(times[1::4], times[2::4], strict=True))
+                     if modified == 0 or modified >= settled_before or changed >= settled_before)
+    return sorted(found)
+
+
+def settled(status: bytes, settled_before: int) -> bool:
+    """Whether every file of ``status`` (``memo.Folder.status``) is known and was last modified or changed
+    before ``settled_before``: a later change within the same time stamp would not show."""
+    if not status:
+        return True
+    times = array("q", status)
+    modified, changed = times[1::4], times[2::4]
+    return 0 not in modified and max(modified) < settled_before and max(changed) < settled_before
+
+
+def changed_files(files: dict[str, Any], kept: dict[str, list[Any]], folders: list[Folder], root: Path,
+                  settled_before: int) -> tuple[list[Listed], list[str], bool]:
+    """The files that are new or whose content may differ from the index's entries (``files``) and listings
+    (``kept``), in the loader's order; those no longer there; and whether anything differs from what was kept.
+    A folder listed as it was kept, none of its files modified since ``settled_before``, is passed whole: two
+    comparisons of its columns, not one per file."""
+    changed: list[Listed] = []
+    removed: list[str] = []
+    seen = set()
+    dirty = False
+    for folder in folders:
+        prefix = key_prefix(folder.parts)
+        seen.add(prefix)
+        joined = "\0".join(folder.names)
+        was = kept.get(prefix)
+        if was is not None and was[0] == joined and was[1] == folder.status and settled(folder.status,
+                                                                                          settled_before):
+            continue
+        dirty = True
+        names = folder.names
+        for i in (suspects(was[1], folder.status, settled_before) if was is not None and was[0] == joined
+                  else range(len(names))):
+            name = names[i]
+            key, status = prefix + name, folder.status[32 * i:32 * i + 32]
+            if not _same(files, key, os.path.join(folder.path, name), status, settled_before, root):
+                changed.append((key, (*folder.parts, name), os.path.join(folder.path, name), status or None))
+        if was is not None and was[0] != joined:
+            now_there = set(names)
+            removed.extend(prefix + name for name in split_names(was[0]) if name not in now_there)
+    for prefix, was in kept.items():
+        if prefix not in seen:
+            dirty = True
+            removed.extend(prefix + name for name in split_names(was[0]))
+    changed.sort(key=lambda item: item[1])
+    return changed, [key for key in removed if key in files], dirty
+
+
+def _same(files: dict[str, Any], key: str, path: str, status: bytes, settled_before: int, root: Path) -> bool:
+    """Whether the file ``key``, seen with ``status``, holds what its entry in ``files`` says (its digest decides
+    where the status alone cannot: a link, or a file modified since ``settled_before``); a file touched but not
+    changed gets its new status there."""
+    old = files.get(key)
+    if old is None or status == NO_STATUS:
+        return False
+    blob = old if type(old) is bytes else old[0]
+    if blob[:32] == status and settled(status, settled_before):
+        return True
+    if len(blob) > 32 and file_digest(path, root) == blob[32:]:  # touched, not changed
+        if type(old) is bytes:
+            files[key] = status + blob[32:]
+        else:
+            old[0] = status + blob[32:]
+        return True
+    return False
+
+
+def outcome(root: Path, key: str, path: Path, doc: LoadedYaml | RecordFileError, sig: bytes | None,
+             ) -> tuple[bytes | list[Any], Record | None]:
+    """What loading one file gives, alone: its entry for the index, and the record it typed (or None)."""
+    scratch = Registry(root=root)
+    report = Report()
+    _load_file(path, doc, scratch, report)
+    digest = doc.digest if isinstance(doc, LoadedYaml) else None
+    blob = _status(sig) + (digest or b"")
+    rows = [as_row(issue) for issue in report.issues]
+    if scratch.records:
+        [(record_id, record)] = scratch.records.items()
+        if isinstance(doc, LoadedYaml):
+            doc.data = None  # typed now; only its key lines may still be asked for
+        if not rows and _named(key) == (record_id, record.kind_token):
+            return blob, record
+        return [blob, True, record_id, record.kind_token, rows], record
+    [record_id] = scratch.failed
+    return [blob, False, record_id, None, rows], None
+
+
+def _status(sig: bytes | None) -> bytes:
+    """A file's size, times and inode as 32 bytes (none known: zeros, which no file has)."""
+    return sig or NO_STATUS
+
+
+def entry_digest(entry: bytes | list[Any]) -> bytes | None:
+    blob: bytes = entry if isinstance(entry, bytes) else entry[0]
+    return blob[32:] or None
+
+
+def _named(key: str) -> tuple[str, str] | None:
+    """(id, kind) that a file's place names: '<kind>/<id>.yaml'."""
+    parts = key.split("\0")
+    return (parts[-1][:-5], parts[-2]) if len(parts) >= 2 and parts[-1].endswith(".yaml") else None
+
+
+def id_of(key: str, entry: bytes | list[Any]) -> str:
+    """The id a file typed or did not load under."""
+    if isinstance(entry, bytes):
+        return key[key.rfind("\0") + 1:-5]  # '<kind>\0<id>.yaml' (``_named``)
+    return str(entry[2])
+
+
+def file_digest(name: str, root: Path) -> bytes | None:
+    try:
+        raw, _ = read_record(Path(name), inside=root)
+    except (OSError, RecordFileError):
+        return None
+    return content_digest(raw)
+
+
+def path_of(root: Path, key: str) -> Path:
+    return Path(os.path.join(root, *key.split("\0")))
+
+
+def files_of(files: dict[str, Any], ids: set[str]) -> dict[str, list[str]]:
+    """The files that typed each of ``ids``, in the loader's order."""
+    found: dict[str, list[str]] = {}
+    for key, entry in files.items():
+        if type(entry) is bytes:
+            named = key[key.rfind("\0") + 1:-5]  # '<kind>\0<id>.yaml': its id without a new list
+            if named in ids:
+                found.setdefault(named, []).append(key)
+        elif entry[1] and entry[2] in ids:
+            found.setdefault(entry[2], []).append(key)
+    return {record_id: sorted(keys) for record_id, keys in found.items()}

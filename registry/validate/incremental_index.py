@@ -1,0 +1,255 @@
+"""The incremental run's index: what it keeps of each file and each record, and the index on disk.
+
+The index is what lets ``registry.validate.incremental`` check again only what an edit can change: per
+file, what loading it gave; per record, what its check found and every fact it read. Its layout, the
+records' entries (kept packed, opened only when read), issues as rows, and reading and writing it are
+one concern apart from the run that fills it: the run, the tracked registry
+(``registry.validate.incremental_tracking``) and the files' entries (``registry.validate.incremental_files``)
+all read this layout.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from bisect import bisect_right
+from collections.abc import Callable
+from itertools import accumulate
+from pathlib import Path
+from typing import Any
+
+from registry.models import Record
+from registry.models.fields import references_in
+from registry.store import cacheformat
+from registry.store.cachekey import key_is_kept
+from registry.validate.memo import context, entry_path, remove_stale, write_entry
+from registry.validate.report import Issue, Severity
+
+#: Bump when what is kept changes meaning.
+FORMAT = 3
+#: The largest index read back.
+MAX_INDEX_BYTES = 2 << 30
+
+# The index is kept compact (a registry of 100,000 results has 295,100 files): an index of many small objects
+# costs more to read back than the run it saves. A file's entry is its status and digest as 48 bytes (``_blob``)
+# where it typed the record its name says and has no issue of its own, else [those bytes, typed?, id, kind, issue
+# rows]; each folder's listing as the last run saw it is kept too (its names joined, its statuses packed), so that
+# a folder listed as kept is passed whole (``incremental_files.changed_files``). A record's entry, kept as its own
+# MessagePack bytes and opened only when read (``Units``), is [place in the loader's order (None: its file's), its
+# file (None: '<kind>/<id>.yaml'), kind, referenced ids and facts read (each one string, ``join_items``), issue
+# rows, {unloaded id: references}, suggestions asked (None where empty), FLAGS].
+ORDER, FILE, UKIND, REFS, READS, UISSUES, UNCHECKED, ASKED, FLAGS = range(9)
+#: Flags of a record: what it found names the clock; its check read the whole registry (both: checked every run).
+CLOCK, WHOLE = 1, 2
+#: Facts besides a record's (``r``) and back links' (``l``): the whole registry, the list of ids, "holds a kind".
+ALL, IDS, HOLDS = "a", "i", "h"
+#: Separates the items of a joined list (an item holding it keeps the list as a list).
+SEP = "\n"
+
+
+class Unsure(Exception):
+    """Something the kept index cannot answer exactly: the run goes in full."""
+
+
+
+def join_items(items: list[str], *, padded: bool = False) -> str | list[str]:
+    """Items as one string (fewer objects to keep and read back), or as a list where one holds the separator."""
+    if any(SEP in item for item in items):
+        return items
+    text = SEP.join(items)
+    return f"{SEP}{text}{SEP}" if padded and items else text
+
+
+def split_items(joined: str | list[str]) -> list[str]:
+    return joined if isinstance(joined, list) else joined.strip(SEP).split(SEP) if joined else []
+
+
+def referenced_ids(record: Record) -> list[str]:
+    return sorted({value for _, value, _ in references_in(record)})
+
+
+# -- records' entries as kept --------------------------------------------------------------------
+
+
+class Units(dict):  # type: ignore[type-arg]
+    """Every record's entry by id: each kept as its own MessagePack bytes, opened (into the list that the run's
+    ``_check`` and ``_settle`` write: ``registry.validate.incremental``) only when asked for, so that a run after
+    one edit builds objects for the records it reads, not for all of them. What a run needs of every record (its
+    kind, whether it is checked every run, the ids it asked suggestions for, its findings) is kept beside them
+    (``summary``), and taken from there for every record not opened in this run."""
+
+    def __init__(self, packed: dict[str, Any] | None = None, summary: dict[str, Any] | None = None) -> None:
+        super().__init__(packed or {})
+        kept = summary or {}
+        self.kept_kinds: dict[str, int] = kept.get("kinds", {})
+        self.kept: dict[str, dict[str, Any]] = {name: kept.get(name, {}) for name in _SUMMARIES}
+        #: The entry as kept (None: none) of each record opened, replaced or removed in this run.
+        self.opened: dict[str, list[Any] | None] = {}
+        self._joined: tuple[list[str], bytes, list[int]] | None = None
+
+    def _open(self, record_id: str) -> None:
+        if record_id not in self.opened:
+            value = dict.get(self, record_id)
+            self.opened[record_id] = (_unpacked(value) if type(value) is bytes
+                                      else None if value is None else list(value))
+
+    def __getitem__(self, record_id: str) -> list[Any]:
+        value = dict.__getitem__(self, record_id)
+        if type(value) is bytes:
+            self._open(record_id)
+            value = _unpacked(value)
+            dict.__setitem__(self, record_id, value)
+        return value  # type: ignore[no-any-return]
+
+    def get(self, record_id: str, default: Any = None) -> Any:
+        return self[record_id] if dict.__contains__(self, record_id) else default
+
+    def __setitem__(self, record_id: str, unit: list[Any]) -> None:
+        self._open(record_id)
+        dict.__setitem__(self, record_id, unit)
+
+    def pop(self, record_id: str, default: Any = None) -> Any:
+        if not dict.__contains__(self, record_id):
+            return default
+        unit = self[record_id]
+        dict.pop(self, record_id)
+        return unit
+
+    def values(self) -> Any:
+        return [self[record_id] for record_id in self]
+
+    def items(self) -> Any:
+        return [(record_id, self[record_id]) for record_id in self]
+
+    def open_ids(self) -> list[str]:
+        """The ids of the records held whose entries are open (lists) now."""
+        return [record_id for record_id in self.opened if type(dict.get(self, record_id)) is list]
+
+    def holding(self, needle: bytes) -> list[str]:
+        """The ids of the records whose entries, as kept and not opened since, hold ``needle``: one search of their
+        bytes joined (a match across two entries costs a check, never a miss)."""
+        if self._joined is None:
+            ids = [record_id for record_id, value in dict.items(self) if type(value) is bytes]
+            blobs = [dict.__getitem__(self, record_id) for record_id in ids]
+            self._joined = (ids, b"".join(blobs), list(accumulate(map(len, blobs))))
+        ids, joined, ends = self._joined
+        found = []
+        at = joined.find(needle)
+        while at != -1:
+            index = bisect_right(ends, at)
+            record_id = ids[index]
+            if type(dict.get(self, record_id)) is bytes:
+                found.append(record_id)
+            at = joined.find(needle, ends[index])
+        return found
+
+    def counts(self) -> dict[str, int]:
+        """How many records of each kind are held: as kept, less what the records opened in this run were, plus
+        what they are."""
+        counts = dict(self.kept_kinds)
+        for record_id, was in self.opened.items():
+            if was is not None:
+                counts[was[UKIND]] -= 1
+            if dict.__contains__(self, record_id):
+                kind = self[record_id][UKIND]
+                counts[kind] = counts.get(kind, 0) + 1
+        return {kind: count for kind, count in counts.items() if count > 0}
+
+    def kinds(self) -> set[str]:
+        """The kinds of the records held."""
+        return set(self.counts())
+
+    def summary(self, name: str) -> dict[str, Any]:
+        """One of ``_SUMMARIES`` over every record: as kept, but for the records opened in this run."""
+        found = {record_id: value for record_id, value in self.kept[name].items() if record_id not in self.opened}
+        pick = _SUMMARIES[name]
+        for record_id in self.opened:
+            if dict.__contains__(self, record_id):
+                value = pick(self[record_id])
+                if value is not None:
+                    found[record_id] = value
+        return found
+
+    def kept_form(self) -> tuple[dict[str, bytes], dict[str, Any]]:
+        """The entries and the summary as the index keeps them."""
+        packed = {record_id: value if type(value) is bytes else _packed(value) for record_id, value in
+                  dict.items(self)}
+        summary: dict[str, Any] = {"kinds": self.counts()}
+        summary.update((name, self.summary(name)) for name in _SUMMARIES)
+        return packed, summary
+
+
+def _unpacked(value: bytes) -> list[Any]:
+    return cacheformat.unpack(value)  # type: ignore[no-any-return]
+
+
+def _packed(unit: list[Any]) -> bytes:
+    return cacheformat.pack(unit)
+
+
+#: What is kept of every record beside its entry: whether it is checked on every run, the suggestions it
+#: asked for, its findings, and whether what it read is kept as a list (which a search of its bytes cannot find).
+_SUMMARIES: dict[str, Callable[[list[Any]], Any]] = {
+    "flags": lambda unit: unit[FLAGS] or None,
+    "asked": lambda unit: unit[ASKED],
+    "issues": lambda unit: unit[UISSUES],
+    "unchecked": lambda unit: unit[UNCHECKED],
+    "listed": lambda unit: 1 if type(unit[READS]) is list else None,
+}
+
+
+# -- issues as kept ------------------------------------------------------------------------------
+
+
+def as_row(issue: Issue) -> list[Any]:
+    return [issue.file, issue.line, issue.code, issue.message, issue.severity.value, issue.record_id, issue.field]
+
+
+def from_row(row: list[Any]) -> Issue:
+    return Issue(row[0], row[1], row[2], row[3], Severity(row[4]), row[5], row[6])
+
+
+# -- the index on disk ---------------------------------------------------------------------------
+
+
+def empty_index() -> dict[str, Any]:
+    return {"format": FORMAT, "files": {}, "folders": {}, "units": Units(), "dups": {}, "failed": {}}
+
+
+def _entry_path(root: Path) -> Path:
+    return entry_path(root, "incremental", ".msgpack")
+
+
+def _context(root: Path) -> bytes:
+    return context(root, "incremental", str(FORMAT))
+
+
+def recall(root: Path) -> dict[str, Any] | None:
+    """The index kept for ``root`` by this code, or None (none, damaged, or another user's)."""
+    try:
+        with open(_entry_path(root), "rb") as file:
+            payload = file.read(MAX_INDEX_BYTES + 1)
+        if len(payload) > MAX_INDEX_BYTES:
+            return None
+        index = cacheformat.decode(b"incremental", payload, _context(root))
+        if not isinstance(index, dict) or index.get("format") != FORMAT:
+            return None
+        index["units"] = Units(index["units"], index.pop("summary"))
+        return index
+    except (OSError, KeyError, TypeError, cacheformat.CorruptEntry):
+        return None
+
+
+def keep(root: Path, index: dict[str, Any], now: dt.datetime, started: int) -> None:
+    """Write ``index`` for the next run (a temporary file renamed into place); a cache that cannot be written
+    costs the next run its time, never its result."""
+    path = _entry_path(root)
+    remove_stale(path.parent)  # the indexes of folders no run has validated for two weeks (moved, deleted)
+    if not key_is_kept():
+        return
+    index["units"]._joined = None  # the entries searched, joined: not kept while the index is packed beside it
+    units, summary = index["units"].kept_form()
+    kept = {**index, "units": units, "summary": summary, "now": now.isoformat(), "at_ns": started}
+    try:
+        write_entry(path, *cacheformat.encoded(b"incremental", kept, _context(root)))
+    except OSError:
+        pass
