@@ -30,7 +30,11 @@ class Locator(Strict):
                                  "\"Section 3.3 'ZeRO offload' paragraph\").")
     table: Text | None = Field(None, description="The table's label as printed (for example 'Table 2').")
     figure: Text | None = Field(None, description="The figure's label as printed (for example 'Figure 3').")
-    row: Text | None = Field(None, description="The row label of the cell, as printed (for example 'NT 2.5B').")
+    row: Text | None = Field(
+        None, description="The row label of the cell, as printed (for example 'NT 2.5B'); a row under groups as its "
+        "path, outermost first, joined by ' / ' ('Zero-shot / ViT-B/16'); where one label names several rows "
+        "(printed on each, or set once beside them), the label ends in ' #N', N counting its rows from the top "
+        "of the table ('AF #2').")
     column: Text | None = Field(
         None, description="The column header of the cell, as printed; a header over several levels joined by ' / ' "
         "(for example 'Histone marks / H3K4me3').")
