@@ -10,7 +10,6 @@ with why (``not_imported``), in the README's table too.
 
 from __future__ import annotations
 
-import types
 import typing
 from dataclasses import dataclass
 from typing import Any
@@ -74,22 +73,9 @@ def description_of(path: str) -> str:
 
 def _item(annotation: Any) -> Any:
     """The plain type under ``X | None``, ``Annotated[X, ...]`` and ``list[X]``."""
-    return _plain(annotation, into_lists=True)
+    from registry.curate.form import plain_type  # pydantic and the models: loaded only when columns are read
 
-
-def _plain(annotation: Any, *, into_lists: bool = False) -> Any:
-    """The type under ``X | None`` and ``Annotated[X, ...]`` (and ``list[X]`` with ``into_lists``)."""
-    while True:
-        origin = typing.get_origin(annotation)
-        if origin is typing.Annotated or (into_lists and origin is list):
-            annotation = typing.get_args(annotation)[0]
-        elif origin in (typing.Union, types.UnionType):
-            present = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
-            if len(present) != 1:
-                return annotation
-            annotation = present[0]
-        else:
-            return annotation
+    return plain_type(annotation, into_lists=True)
 
 
 def _unfilled(declared: tuple[Column, ...]) -> list[str]:
@@ -113,6 +99,7 @@ def _is_object(name: str) -> bool:
 def field_columns(declared: tuple[Column, ...]) -> tuple[Column, ...]:
     """A column for each plain field of a result that ``declared`` leaves unfilled, named for the field (prefixed
     'result_' where a declared column has the name), its help the model's description."""
+    from registry.curate.form import plain_type
     from registry.models import KIND_MODELS
 
     names = {column.name for column in declared} | {alias for column in declared for alias in column.aliases}
@@ -120,7 +107,7 @@ def field_columns(declared: tuple[Column, ...]) -> tuple[Column, ...]:
     for name in _unfilled(declared):
         if _is_object(name):
             continue
-        many = typing.get_origin(_plain(KIND_MODELS["result"].model_fields[name].annotation)) is list
+        many = typing.get_origin(plain_type(KIND_MODELS["result"].model_fields[name].annotation)) is list
         made.append(Column(f"result_{name}" if name in names else name, (f"result.{name}",), many=many))
     return tuple(made)
 

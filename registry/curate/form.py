@@ -94,7 +94,7 @@ def _walk(model: type[BaseModel], prefix: tuple[str, ...], required: bool, leave
         if top and name in NOT_ASKED:
             continue
         path = (*prefix, name)
-        annotation = _plain(info.annotation)
+        annotation = plain_type(info.annotation)
         needed = required and info.is_required()
         extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
         reportable = top and bool(extra.get("x-reportable"))  # the markers of registry.models.base, read directly:
@@ -106,8 +106,8 @@ def _walk(model: type[BaseModel], prefix: tuple[str, ...], required: bool, leave
             _walk(annotation, path, needed, leaves, branches, top=False)
             if reportable:
                 branches.append(Branch(path, description, reportable=True))
-        elif origin is list and not _is_model(_plain(typing.get_args(annotation)[0])):
-            leaves.append(Leaf(path, _plain(typing.get_args(annotation)[0]), description, needed, many=True,
+        elif origin is list and not _is_model(plain_type(typing.get_args(annotation)[0])):
+            leaves.append(Leaf(path, plain_type(typing.get_args(annotation)[0]), description, needed, many=True,
                                reportable=reportable, references=tuple(references.get(name, ()))))
         elif origin in (list, dict):
             branches.append(Branch(path, description, reportable))
@@ -116,11 +116,12 @@ def _walk(model: type[BaseModel], prefix: tuple[str, ...], required: bool, leave
                                references=tuple(references.get(name, ()))))
 
 
-def _plain(annotation: Any) -> Any:
-    """``X | None`` and ``Annotated[X, ...]`` as ``X``; a union of several plain types stays a union."""
+def plain_type(annotation: Any, *, into_lists: bool = False) -> Any:
+    """``X | None`` and ``Annotated[X, ...]`` as ``X`` (and ``list[X]`` too with ``into_lists``); a union of
+    several plain types stays a union."""
     while True:
         origin = typing.get_origin(annotation)
-        if origin is typing.Annotated:
+        if origin is typing.Annotated or (into_lists and origin is list):
             annotation = typing.get_args(annotation)[0]
         elif origin in (typing.Union, types.UnionType):
             present = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
