@@ -131,26 +131,37 @@ def validate(root: Path, now: dt.datetime, listed: list[Folder] | None = None) -
     ``listed``: the record files under ``root`` as ``memo.tree_state`` found them, where it has walked it already.
     """
     started = time.time_ns()
+    report, index, dirty = run(root, now, recall(root), listed, started=started)
+    if dirty:
+        keep(root, index, now, started)
+    return report
+
+
+def run(root: Path, now: dt.datetime, index: dict[str, Any] | None, listed: list[Folder] | None, *,
+        started: int) -> tuple[Report, dict[str, Any], bool]:
+    """The report of ``root`` from ``index`` (None: none kept), the index now, and whether it differs from ``index``
+    as given. ``started``: when the run began (before ``listed`` was made), as ``time.time_ns``.
+
+    The index given is updated in place where the run can go on from it (a process that keeps it in memory, as
+    ``registry watch`` does, passes it to the next run as it is returned: what ``keep`` would write, unwritten)."""
     store = _Store(root)
     try:
         with gc_paused():
-            index = recall(root)
             try:
                 if index is None:
                     raise Unsure
-                run = _Run(root, now, index, store)
-                report = run.incremental(listed)
+                work = _Run(root, now, index, store)
+                report = work.incremental(listed)
             except Unsure:
                 index = empty_index()
-                run = _Run(root, now, index, store)
-                report = run.full(listed)
+                work = _Run(root, now, index, store)
+                report = work.full(listed)
             last_run.clear()
-            last_run.update(run.done)
+            last_run.update(work.done)
     finally:
         store.close()
-    if run.dirty:
-        keep(root, index, now, started)
-    return report
+    index["now"], index["at_ns"] = now.isoformat(), started
+    return report, index, work.dirty
 
 
 # -- the run -------------------------------------------------------------------------------------
