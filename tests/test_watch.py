@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from registry.validate import incremental, memo
+from registry.validate import memo
 from tests.conftest import RESULT_11
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the watcher needs Linux's inotify")

@@ -83,12 +83,12 @@ class Watcher:
         try:
             while not self.stopping:
                 try:
-                    ready, _, _ = select.select([self.server, self.listing], [], [], 1.0)
+                    ready, _, _ = select.select([self.server.fileno(), self.listing.fileno()], [], [], 1.0)
                 except InterruptedError:
                     continue
-                if self.listing in ready:
+                if self.listing.fileno() in ready:
                     self.listing.note()  # taken as they come: the kernel's queue must not overflow
-                if self.server in ready:
+                if self.server.fileno() in ready:
                     self._answer()
         finally:
             self.close()
