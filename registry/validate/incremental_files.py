@@ -56,7 +56,7 @@ def split_names(joined: str) -> list[str]:
 
 def kept_folders(folders: list[Folder]) -> dict[str, list[Any]]:
     """Each folder's listing as the index keeps it: its names, joined, and its files' statuses."""
-    return {key_prefix(folder.parts): ["\0".join(folder.names), folder.status] for folder in folders}
+    return {key_prefix(folder.parts): [folder.joined, folder.status] for folder in folders}
 
 
 def suspects(kept: bytes, status: bytes, settled_before: int) -> list[int]:
@@ -103,10 +103,10 @@ def changed_files(files: dict[str, Any], kept: dict[str, list[Any]], folders: li
     for folder in folders:
         prefix = key_prefix(folder.parts)
         seen.add(prefix)
-        joined = "\0".join(folder.names)
+        joined = folder.joined
         was = kept.get(prefix)
-        if was is not None and was[0] == joined and was[1] == folder.status and settled(folder.status,
-                                                                                          settled_before):
+        if (was is not None and was[1] == folder.status and was[0] == joined and folder.newest_ns is not None
+                and folder.newest_ns < settled_before):
             continue
         dirty = True
         names = folder.names
@@ -201,14 +201,24 @@ def path_of(root: Path, key: str) -> Path:
     return Path(os.path.join(root, *key.split("\0")))
 
 
-def files_of(files: dict[str, Any], ids: set[str]) -> dict[str, list[str]]:
-    """The files that typed each of ``ids``, in the loader's order."""
+def files_of(files: dict[str, Any], ids: set[str], prefixes: list[str], listed: list[str]) -> dict[str, list[str]]:
+    """The files that typed each of ``ids``, in the loader's order. A file whose entry is its status alone typed
+    the record its name says, '<folder>\0<id>.yaml' (``outcome``): it is found by name under each folder's
+    ``prefixes``; the others (``listed``: the keys of entries that are lists) say the id they typed."""
     found: dict[str, list[str]] = {}
-    for key, entry in files.items():
-        if type(entry) is bytes:
-            named = key[key.rfind("\0") + 1:-5]  # '<kind>\0<id>.yaml': its id without a new list
-            if named in ids:
-                found.setdefault(named, []).append(key)
-        elif entry[1] and entry[2] in ids:
+    for record_id in ids:
+        for prefix in prefixes:
+            key = f"{prefix}{record_id}.yaml"
+            if prefix and type(files.get(key)) is bytes:
+                found.setdefault(record_id, []).append(key)
+    for key in listed:
+        entry = files[key]
+        if entry[1] and entry[2] in ids:
             found.setdefault(entry[2], []).append(key)
     return {record_id: sorted(keys) for record_id, keys in found.items()}
+
+
+def list_entries(files: dict[str, Any]) -> list[str]:
+    """The keys of the files whose entries are lists (what loading them gave is more than their name says), in
+    the index's order: one pass over every entry, shared by what a run needs of them."""
+    return [key for key, entry in files.items() if type(entry) is not bytes]

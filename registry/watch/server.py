@@ -72,6 +72,17 @@ class Watcher:
         self.dirty = self.dirty or dirty
         return report
 
+    def warm(self) -> None:
+        """Work out now what the first run after an edit would otherwise work out for itself: each kind's plan of
+        fields (read when a changed record's references are listed) and the records' entries joined for searching."""
+        from registry.models import KIND_MODELS
+        from registry.models.fields import field_plan
+
+        for model in KIND_MODELS.values():
+            field_plan(model)
+        if self.index is not None:
+            self.index["units"].holding(b"\0\0")
+
     def serve(self) -> None:
         """Answer requests until stopped (``--stop``, Ctrl-C or SIGTERM); then keep the index on disk."""
         def stop(*_: Any) -> None:
@@ -192,6 +203,7 @@ def watch(root: Path, say: Callable[[str], None] = lambda text: print(text, file
             watcher.index = _indexed_apart(root)
         say(f"listing and validating {root} ...")
         report = watcher.validate(memo.now())
+        watcher.warm()
         say(f"watching {root}: {report.files:,} files, {len(report.issues)} issues "
             f"({time.perf_counter() - began:.1f} s); 'registry validate' from {os.getcwd()} is answered here. "
             "Stop with Ctrl-C or 'registry watch --stop'.")
