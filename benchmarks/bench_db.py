@@ -390,13 +390,22 @@ def one_edit(root: Path, edit: str, *, undo: bool = False) -> None:
         (renamed.rename(result) if undo else result.rename(renamed))
 
 
+def generated(root: Path, results: int, env: dict[str, str]) -> int:
+    """``generate`` in a process of its own, so that this one stays small: a child's peak resident memory, as the
+    kernel reports it (``wait4``), counts the memory of the process it was started from (the texts of 100,000
+    results held here would be counted in every measured command's peak)."""
+    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--generate", str(results), str(root)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    return int(done.stdout)
+
+
 def measure_size(size: int, base: Path, env: dict[str, str], *, validate_only: bool = False,
                  ) -> tuple[int, dict[str, tuple[float, float, float]]]:
     """The number of records, and every measurement of one size: name -> (wall seconds, peak MiB, CPU seconds)."""
     root = base / f"records-{size}"
     if root.exists():
         shutil.rmtree(root)
-    count = generate(root, size)
+    count = generated(root, size, env)
     cache_home = Path(env["XDG_CACHE_HOME"])
     records = ["--records", str(root)]
     figures: dict[str, tuple[float, float, float]] = {}
@@ -506,9 +515,13 @@ def main() -> None:
     parser.add_argument("--validate-only", action="store_true",
                         help="measure validate only (no db build, no baselines: no ratios to them)")
     parser.add_argument("--baseline", nargs=2, metavar=("NAME", "ROOT"), help=argparse.SUPPRESS)
+    parser.add_argument("--generate", nargs=2, metavar=("RESULTS", "ROOT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.baseline:
         baseline(args.baseline[0], Path(args.baseline[1]))
+        return
+    if args.generate:
+        print(generate(Path(args.generate[1]), int(args.generate[0])))
         return
     sizes = [int(s) for s in args.sizes.split(",")]
     base = args.keep or Path(tempfile.mkdtemp(prefix="registry-bench-"))
