@@ -8,6 +8,8 @@ timed by the wall clock, its peak resident memory read from the kernel (``wait4`
   of the bundled records (best of five each);
 - ``validate`` cold (the parse cache empty: every file read and parsed, and the cache filled) and
   warm (the second run: unchanged files taken from the cache; every record typed and checked again);
+- ``validate`` answered by ``registry watch`` (Linux): nothing changed, and one edit, add, remove and rename, with
+  the watcher's own processor seconds for each request and its resident memory;
 - ``db build`` cold and warm (validation, then the SQLite file);
 - two baselines over the same files, each in a fresh process too: ``jsonschema`` (PyYAML's C safe
   loader, then each kind's exported JSON Schema with a compiled ``jsonschema`` validator; no key
@@ -388,13 +390,22 @@ def one_edit(root: Path, edit: str, *, undo: bool = False) -> None:
         (renamed.rename(result) if undo else result.rename(renamed))
 
 
+def generated(root: Path, results: int, env: dict[str, str]) -> int:
+    """``generate`` in a process of its own, so that this one stays small: a child's peak resident memory, as the
+    kernel reports it (``wait4``), counts the memory of the process it was started from (the texts of 100,000
+    results held here would be counted in every measured command's peak)."""
+    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--generate", str(results), str(root)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    return int(done.stdout)
+
+
 def measure_size(size: int, base: Path, env: dict[str, str], *, validate_only: bool = False,
                  ) -> tuple[int, dict[str, tuple[float, float, float]]]:
     """The number of records, and every measurement of one size: name -> (wall seconds, peak MiB, CPU seconds)."""
     root = base / f"records-{size}"
     if root.exists():
         shutil.rmtree(root)
-    count = generate(root, size)
+    count = generated(root, size, env)
     cache_home = Path(env["XDG_CACHE_HOME"])
     records = ["--records", str(root)]
     figures: dict[str, tuple[float, float, float]] = {}
@@ -415,6 +426,7 @@ def measure_size(size: int, base: Path, env: dict[str, str], *, validate_only: b
         figures[f"validate 1 {edit}"] = run(validate, env, quiet_exit=True)  # a rename breaks the file's name
         one_edit(root, edit, undo=True)
         run(validate, env, quiet_exit=True)  # the undo, not measured: each measured run sees one change
+    figures.update(measure_watch(root, env))
     if validate_only:
         shutil.rmtree(root, ignore_errors=True)
         return count, figures
@@ -432,6 +444,64 @@ def measure_size(size: int, base: Path, env: dict[str, str], *, validate_only: b
     return count, figures
 
 
+def _process_cpu(pid: int) -> float:
+    """A running process's processor seconds so far (user and system), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _process_mib(pid: int) -> tuple[float, float]:
+    """A running process's resident memory now and at its peak (VmRSS, VmHWM), in MiB."""
+    found = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    return int(found["VmRSS"].split()[0]) / 1024, int(found["VmHWM"].split()[0]) / 1024
+
+
+#: What the watcher's own process cost, per measurement (printed below the table).
+WATCHER: dict[str, str] = {}
+
+
+def measure_watch(root: Path, env: dict[str, str]) -> dict[str, tuple[float, float, float]]:
+    """``registry validate`` answered by ``registry watch`` (started from the index the runs above kept): nothing
+    changed, and one edit, add, remove and rename. Each row's seconds and peak memory are the validate command's
+    own (it asks the watcher and prints); its CPU seconds add the watcher's for that request. The watcher's resident
+    memory is printed below the table (``WATCHER``)."""
+    if not sys.platform.startswith("linux"):
+        return {}
+    figures: dict[str, tuple[float, float, float]] = {}
+    validate = ["-m", "registry", "validate", "--records", str(root)]
+    watcher = subprocess.Popen([sys.executable, "-m", "registry", "watch", "--records", str(root)], cwd=ROOT,
+                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        started = time.perf_counter()
+        while True:
+            line = watcher.stderr.readline()  # type: ignore[union-attr]
+            if not line:
+                raise SystemExit(f"registry watch stopped before it answered (status {watcher.wait()})")
+            if line.startswith("watching "):
+                break
+        WATCHER[f"{root.name} started in"] = f"{time.perf_counter() - started:.1f} s"
+        WATCHER[f"{root.name} resident after start"] = "{:,.0f} MiB (peak {:,.0f} MiB)".format(
+            *_process_mib(watcher.pid))
+
+        def asked(name: str) -> None:
+            before = _process_cpu(watcher.pid)
+            seconds, mib, cpu = run(validate, env, quiet_exit=True)
+            figures[name] = (seconds, mib, cpu + _process_cpu(watcher.pid) - before)
+
+        asked("watch no change")
+        for edit in ONE_EDITS:
+            one_edit(root, edit)
+            asked(f"watch 1 {edit}")
+            one_edit(root, edit, undo=True)
+            run(validate, env, quiet_exit=True)
+        WATCHER[f"{root.name} resident after the runs"] = "{:,.0f} MiB (peak {:,.0f} MiB)".format(
+            *_process_mib(watcher.pid))
+    finally:
+        watcher.terminate()
+        watcher.wait(600)
+    return figures
+
+
 def _ratio(theirs: float, ours: float) -> str:
     """``theirs`` over ``ours`` as 'N.Nx', or '-' where ``theirs`` was not measured (``--validate-only``)."""
     return "-" if math.isnan(theirs) else f"{theirs / ours:.1f}x"
@@ -445,9 +515,13 @@ def main() -> None:
     parser.add_argument("--validate-only", action="store_true",
                         help="measure validate only (no db build, no baselines: no ratios to them)")
     parser.add_argument("--baseline", nargs=2, metavar=("NAME", "ROOT"), help=argparse.SUPPRESS)
+    parser.add_argument("--generate", nargs=2, metavar=("RESULTS", "ROOT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.baseline:
         baseline(args.baseline[0], Path(args.baseline[1]))
+        return
+    if args.generate:
+        print(generate(Path(args.generate[1]), int(args.generate[0])))
         return
     sizes = [int(s) for s in args.sizes.split(",")]
     base = args.keep or Path(tempfile.mkdtemp(prefix="registry-bench-"))
@@ -487,6 +561,11 @@ def main() -> None:
               "incremental run that reads no file); 1 edit/add/remove/rename: one file changed since the last run "
               "(incremental, registry/validate/incremental.py); db build 1 edit: a warm build after one edit. "
               "cold/ours: validate cold's wall seconds over this one's.")
+        print("watch no change, watch 1 edit/add/remove/rename: 'registry validate' answered by 'registry watch' "
+              "(registry/watch/); seconds and peak MiB are the validate command's own, CPU s adds the watcher's for "
+              "that request.")
+        for name, text in WATCHER.items():
+            print(f"watcher of {name}: {text}")
         for name, text in BASELINES.items():
             print(f"{name}: {text}; no key lines, no cross-record checks.")
         print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

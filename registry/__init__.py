@@ -15,6 +15,7 @@ The package, leaves first (no import cycle among its modules: tests/test_import_
 - ``store/``: the registry in memory and on disk: loading, reading, YAML, the parse cache, writing, atomic files;
 - ``validate/``: the report and its codes, the runner, the rules by concept (``rules/``), the kept and the
   incremental run;
+- ``watch/``: ``registry watch``, which keeps a folder's listing and incremental index in memory for ``validate``;
 - ``status/``: what a record or a value is: its version, its role in its table, how far it is backed;
 - ``page/``: what a record's page holds, and its rendering in a terminal; ``site/``: the static site and plots;
 - ``db/``: SQL over the registry; ``export/``: other registries' formats and the JSON Schemas;

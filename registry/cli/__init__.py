@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-from registry.cli import core, curate, db, export, new, reproduce, site, table
+from registry.cli import core, curate, db, export, new, reproduce, site, table, watch
 from registry.cli import review as review_cli
 from registry.cli.options import CommandGroup
 
@@ -37,6 +37,7 @@ site.register(app)
 export.register(app)
 new.register(app)
 curate.register(app)
+watch.register(app)
 
 
 def main() -> None:

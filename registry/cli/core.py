@@ -90,6 +90,15 @@ def _validated(records: Path, *, cache: bool) -> Report:
     now = memo.now()
     if not cache or not cache_module.enabled() or not records.is_dir():
         return _full_run(records, cache, now)
+    from registry.watch import client
+
+    answered, why = client.validate(records, now)  # a watcher of the folder, if one runs (``registry watch``)
+    if answered is not None:
+        return answered
+    if why is not None:
+        from registry.cli._errors import err_console
+
+        err_console.print(f"The watcher of {records} could not answer ({why}); validating without it.")
     listed: list[memo.Folder] = []
     tree = memo.tree_state(records, listed)  # before the run: a file changed during it makes the kept report stale
     kept = memo.recall(records, tree, now)

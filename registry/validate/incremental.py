@@ -58,6 +58,7 @@ from registry.validate.incremental_files import (
     files_of,
     id_of,
     kept_folders,
+    list_entries,
     outcome,
     path_of,
     record_files,
@@ -131,26 +132,37 @@ def validate(root: Path, now: dt.datetime, listed: list[Folder] | None = None) -
     ``listed``: the record files under ``root`` as ``memo.tree_state`` found them, where it has walked it already.
     """
     started = time.time_ns()
+    report, index, dirty = run(root, now, recall(root), listed, started=started)
+    if dirty:
+        keep(root, index, now, started)
+    return report
+
+
+def run(root: Path, now: dt.datetime, index: dict[str, Any] | None, listed: list[Folder] | None, *,
+        started: int) -> tuple[Report, dict[str, Any], bool]:
+    """The report of ``root`` from ``index`` (None: none kept), the index now, and whether it differs from ``index``
+    as given. ``started``: when the run began (before ``listed`` was made), as ``time.time_ns``.
+
+    The index given is updated in place where the run can go on from it (a process that keeps it in memory, as
+    ``registry watch`` does, passes it to the next run as it is returned: what ``keep`` would write, unwritten)."""
     store = _Store(root)
     try:
         with gc_paused():
-            index = recall(root)
             try:
                 if index is None:
                     raise Unsure
-                run = _Run(root, now, index, store)
-                report = run.incremental(listed)
+                work = _Run(root, now, index, store)
+                report = work.incremental(listed)
             except Unsure:
                 index = empty_index()
-                run = _Run(root, now, index, store)
-                report = run.full(listed)
+                work = _Run(root, now, index, store)
+                report = work.full(listed)
             last_run.clear()
-            last_run.update(run.done)
+            last_run.update(work.done)
     finally:
         store.close()
-    if run.dirty:
-        keep(root, index, now, started)
-    return report
+    index["now"], index["at_ns"] = now.isoformat(), started
+    return report, index, work.dirty
 
 
 # -- the run -------------------------------------------------------------------------------------
@@ -170,6 +182,7 @@ class _Run:
         self.rules = checks.RuleTable()
         self._links: dict[str, list[str]] = {}
         self._kinds: set[str] | None = None
+        self._list_keys: list[str] | None = None
         self._ids: dict[tuple[str, ...] | None, list[str]] = {}
         self.done: dict[str, Any] = {"run": "full", "read": 0, "checked": 0}
         #: Whether the index differs from what was kept (else it is not written again: it stays exact, its moment
@@ -235,7 +248,7 @@ class _Run:
         for key in removed:
             del self.files[key]
         self.files.update(new)
-        by_id = files_of(self.files, touched) if touched else {}
+        by_id = files_of(self.files, touched, list(self.index["folders"]), self.list_keys()) if touched else {}
         self._fill_failed(again=bool(removed or new))
         for record_id in touched:
             old = self.units.pop(record_id, None)
@@ -349,7 +362,7 @@ class _Run:
         failed: dict[str, str] = self.index["failed"]
         if again:
             failed = {}
-            for key in sorted(key for key, entry in self.files.items() if type(entry) is not bytes and not entry[1]):
+            for key in sorted(key for key in self.list_keys() if not self.files[key][1]):
                 failed.setdefault(self.files[key][2], key)
             self.index["failed"] = failed
         dict.clear(self.registry.failed)
@@ -408,15 +421,14 @@ class _Run:
     def _report(self, files: int) -> Report:
         """The report a cold run gives, from what each file and record holds, and the rules over the folder."""
         report = Report(files=files, records=len(self.units))
-        for entry in self.files.values():
-            if type(entry) is not bytes:
-                for row in entry[4]:
-                    report.add(from_row(row))
+        for key in self.list_keys():
+            for row in self.files[key][4]:
+                report.add(from_row(row))
         for rows in self.index["dups"].values():
             for row in rows:
                 report.add(from_row(row))
         issues = self.units.summary("issues")
-        for record_id in self.units:
+        for record_id in self.units if issues else ():  # in the records' order: a cold run's
             for row in issues.get(record_id, ()):
                 report.add(from_row(row))
         for rule in checks.registry_rules:
@@ -430,6 +442,13 @@ class _Run:
         if not files:
             report.add(no_records(self.root))
         return report
+
+    def list_keys(self) -> list[str]:
+        """The keys of the files whose entries are lists (``incremental_files.list_entries``), once the files are
+        as this run leaves them."""
+        if self._list_keys is None:
+            self._list_keys = list_entries(self.files)
+        return self._list_keys
 
     def file_of(self, record_id: str) -> str:
         """The key of the file that holds ``record_id``."""

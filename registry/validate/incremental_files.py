@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import os
 from array import array
+from bisect import bisect_left
+from functools import partial
+from itertools import compress
+from operator import is_not
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +60,7 @@ def split_names(joined: str) -> list[str]:
 
 def kept_folders(folders: list[Folder]) -> dict[str, list[Any]]:
     """Each folder's listing as the index keeps it: its names, joined, and its files' statuses."""
-    return {key_prefix(folder.parts): ["\0".join(folder.names), folder.status] for folder in folders}
+    return {key_prefix(folder.parts): [folder.joined, folder.status] for folder in folders}
 
 
 def suspects(kept: bytes, status: bytes, settled_before: int) -> list[int]:
@@ -75,9 +79,29 @@ def suspects(kept: bytes, status: bytes, settled_before: int) -> list[int]:
         pending += [(low, middle), (middle, high)]
     if not settled(status, settled_before):
         times = array("q", status)
-        found.update(i for i, (modified, changed) in enumerate(zip(times[1::4], times[2::4], strict=True))
-                     if modified == 0 or modified >= settled_before or changed >= settled_before)
+        found.update(_at_or_after(times[1::4], settled_before, unknown=0))
+        found.update(_at_or_after(times[2::4], settled_before))
     return sorted(found)
+
+
+def _at_or_after(column: array, moment: int, unknown: int | None = None) -> list[int]:  # type: ignore[type-arg]
+    """The places in ``column`` of the values at or after ``moment`` (or equal to ``unknown``). After an edit only
+    a few files of a folder of 100,000 are that recent: each value is found by the array's own search, not by a
+    loop over every file in Python."""
+    ordered = sorted(column)
+    wanted = set(ordered[bisect_left(ordered, moment):])
+    if unknown is not None and ordered and ordered[0] == unknown:
+        wanted.add(unknown)
+    places = []
+    for value in wanted:
+        at = column.index(value)
+        while True:
+            places.append(at)
+            try:
+                at = column.index(value, at + 1)
+            except ValueError:
+                break
+    return places
 
 
 def settled(status: bytes, settled_before: int) -> bool:
@@ -103,10 +127,10 @@ def changed_files(files: dict[str, Any], kept: dict[str, list[Any]], folders: li
     for folder in folders:
         prefix = key_prefix(folder.parts)
         seen.add(prefix)
-        joined = "\0".join(folder.names)
+        joined = folder.joined
         was = kept.get(prefix)
-        if was is not None and was[0] == joined and was[1] == folder.status and settled(folder.status,
-                                                                                          settled_before):
+        if (was is not None and was[1] == folder.status and was[0] == joined and folder.newest_ns is not None
+                and folder.newest_ns < settled_before):
             continue
         dirty = True
         names = folder.names
@@ -201,14 +225,25 @@ def path_of(root: Path, key: str) -> Path:
     return Path(os.path.join(root, *key.split("\0")))
 
 
-def files_of(files: dict[str, Any], ids: set[str]) -> dict[str, list[str]]:
-    """The files that typed each of ``ids``, in the loader's order."""
+def files_of(files: dict[str, Any], ids: set[str], prefixes: list[str], listed: list[str]) -> dict[str, list[str]]:
+    """The files that typed each of ``ids``, in the loader's order. A file whose entry is its status alone typed
+    the record its name says, '<folder>\0<id>.yaml' (``outcome``): it is found by name under each folder's
+    ``prefixes``; the others (``listed``: the keys of entries that are lists) say the id they typed."""
     found: dict[str, list[str]] = {}
-    for key, entry in files.items():
-        if type(entry) is bytes:
-            named = key[key.rfind("\0") + 1:-5]  # '<kind>\0<id>.yaml': its id without a new list
-            if named in ids:
-                found.setdefault(named, []).append(key)
-        elif entry[1] and entry[2] in ids:
+    for record_id in ids:
+        for prefix in prefixes:
+            key = f"{prefix}{record_id}.yaml"
+            if prefix and type(files.get(key)) is bytes:
+                found.setdefault(record_id, []).append(key)
+    for key in listed:
+        entry = files[key]
+        if entry[1] and entry[2] in ids:
             found.setdefault(entry[2], []).append(key)
     return {record_id: sorted(keys) for record_id, keys in found.items()}
+
+
+def list_entries(files: dict[str, Any]) -> list[str]:
+    """The keys of the files whose entries are lists (what loading them gave is more than their name says), in
+    the index's order: one pass over every entry, shared by what a run needs of them, made by the interpreter's
+    own iterators (295,100 entries at 100,000 results)."""
+    return list(compress(files.keys(), map(partial(is_not, bytes), map(type, files.values()))))

@@ -31,6 +31,7 @@ import os
 import stat
 import struct
 import sys
+from array import array
 from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
@@ -77,6 +78,21 @@ class Folder:
     path: str
     names: list[str]
     status: bytes
+
+    @functools.cached_property
+    def joined(self) -> str:
+        """Its names joined by NUL, as the incremental index keeps a folder's listing (worked out once: a watcher
+        hands the same ``Folder`` to every run until the folder changes)."""
+        return "\0".join(self.names)
+
+    @functools.cached_property
+    def newest_ns(self) -> int | None:
+        """The latest modification or change time of its files (None: one of them has none known, a link)."""
+        times = array("q", self.status)
+        modified, changed = times[1::4], times[2::4]
+        if not times:
+            return -1
+        return None if 0 in modified else max(max(modified), max(changed))
 
     def files(self) -> list[tuple[tuple[str, ...], str, bytes]]:
         """(parts below root, path, status) of each file: the listing one file at a time."""

@@ -1,0 +1,49 @@
+"""The side of ``registry validate`` (and ``registry watch --stop``/``--status``) that asks a running watcher.
+
+Light on purpose: a request costs a connection and a line of JSON each way, so that ``registry validate`` with a
+watcher running spends its time starting Python and printing, not validating. Anything short of a whole answer
+(no watcher, one that stopped, one that failed) is None: the caller then validates as it would without one.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import socket
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from registry.watch.address import PROTOCOL, receive, send, socket_path
+
+if TYPE_CHECKING:
+    from registry.validate.report import Report
+
+
+def ask(path: Path, request: dict[str, Any]) -> dict[str, Any] | None:
+    """The watcher's answer at the socket ``path`` to ``request``, or None (no watcher answers there)."""
+    if not path.exists():
+        return None
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        connection.connect(str(path))
+        send(connection, {"protocol": PROTOCOL, **request})
+        return receive(connection)
+    except (OSError, ValueError):
+        return None
+    finally:
+        connection.close()
+
+
+def validate(root: Path, now: dt.datetime) -> tuple[Report | None, str | None]:
+    """The report of ``root`` from its watcher, if one answers; else None, with why where a watcher answered
+    without one (the caller then validates without it)."""
+    from registry.validate.report import Issue, Report, Severity
+
+    answer = ask(socket_path(root), {"op": "validate", "now": now.isoformat()})
+    if answer is None:
+        return None, None
+    if "error" in answer:
+        return None, str(answer["error"])
+    report = Report(files=answer["files"], records=answer["records"])
+    for file, line, code, message, severity, record_id, field in answer["issues"]:  # ``incremental_index.as_row``
+        report.add(Issue(file, line, code, message, Severity(severity), record_id, field))
+    return report, None

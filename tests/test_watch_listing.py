@@ -1,0 +1,137 @@
+"""The watcher's listing (``registry.watch.listing``) is, after any sequence of changes, what a walk lists.
+
+Random sequences of what people and tools do to a records folder (write, append, remove, rename files and folders,
+links, hard links, changed times and modes, hidden names and non-record files), compared with
+``incremental_files.walk`` after random steps: every folder's names and every file's size, times and inode."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from registry.validate.incremental_files import walk
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the watcher needs Linux's inotify")
+
+FOLDERS = ["", "result", "source", "result/sub", ".hidden", "result/.h"]
+NAMES = ["a.yaml", "b.yaml", "c.yml", ".x.yaml", "d.txt", "sub", "e.json"]
+OPERATIONS = ["write", "write", "append", "rm", "mkdir", "rmtree", "mv", "mvdir", "link", "touch", "chmod"]
+
+
+def _listed(folders):  # type: ignore[no-untyped-def]
+    return sorted((folder.parts, folder.path, folder.names, folder.status) for folder in folders)
+
+
+def _step(root: Path, rng: random.Random, operations: list[str]) -> None:
+    folder = root / rng.choice(FOLDERS)
+    path = folder / rng.choice(NAMES)
+    operation = rng.choice(operations)
+    try:
+        if operation == "write":
+            path.write_text(str(rng.random()))
+        elif operation == "append":
+            with open(path, "a") as file:
+                file.write("more")
+        elif operation == "rm":
+            path.unlink()
+        elif operation == "mkdir":
+            path.mkdir(parents=True)
+        elif operation == "rmtree" and folder != root:
+            shutil.rmtree(folder)
+        elif operation == "mv":
+            os.rename(path, root / rng.choice(FOLDERS) / rng.choice(NAMES))
+        elif operation == "mvdir" and folder != root:
+            os.rename(folder, root / rng.choice(FOLDERS[1:4]))
+        elif operation == "link":
+            os.symlink(rng.choice(["a.yaml", "../result/a.yaml", "missing.yaml", "sub"]), path)
+        elif operation == "hard" and not any(part.startswith(".") for part in path.relative_to(root).parts[:-1]):
+            os.link(root / rng.choice(FOLDERS) / rng.choice(NAMES), path)
+        elif operation == "touch":
+            os.utime(path, ns=(rng.randrange(1, 10**18), rng.randrange(1, 10**18)))
+        elif operation == "chmod":
+            os.chmod(path, 0o600)
+    except OSError:
+        pass  # the step does not apply to the folder as it is now (a name missing, a folder not empty)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_listing_is_what_a_walk_lists(tmp_path: Path, seed: int) -> None:
+    from registry.watch.listing import Listing
+
+    root = tmp_path / "records"
+    (root / "result").mkdir(parents=True)
+    (root / "result" / "a.yaml").write_text("first")
+    listing = Listing(root)
+    rng = random.Random(seed)
+    try:
+        for _ in range(400):
+            _step(root, rng, OPERATIONS)
+            if rng.random() < 0.3:  # changes pile up between two runs
+                assert _listed(listing.sync()) == _listed(walk(root))
+        assert _listed(listing.sync()) == _listed(walk(root))
+    finally:
+        listing.close()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hard_links_made_and_removed_inside_the_folder_are_followed(tmp_path: Path, seed: int) -> None:
+    """A link made or removed through one name changes the other names' change time, which the kernel tells only
+    the folder of the name used: every other listed name of the file is looked at again. (Links made and removed
+    between two runs, or through a name outside the watched folders, can go unseen: README, "Instant validation".)"""
+    from registry.watch.listing import Listing
+
+    root = tmp_path / "records"
+    (root / "result").mkdir(parents=True)
+    (root / "result" / "a.yaml").write_text("first")
+    listing = Listing(root)
+    rng = random.Random(seed)
+    try:
+        for _ in range(300):
+            _step(root, rng, [*OPERATIONS, "hard", "hard"])
+            assert _listed(listing.sync()) == _listed(walk(root))
+    finally:
+        listing.close()
+
+
+def test_a_write_through_another_name_of_a_listed_file_is_seen(tmp_path: Path) -> None:
+    from registry.watch.listing import Listing
+
+    root = tmp_path / "records"
+    (root / "result").mkdir(parents=True)
+    (root / "result" / "a.yaml").write_text("first")
+    outside = tmp_path / "elsewhere.yaml"
+    listing = Listing(root)
+    try:
+        os.link(root / "result" / "a.yaml", root / "result" / "b.yaml")
+        assert _listed(listing.sync()) == _listed(walk(root))
+        os.link(root / "result" / "a.yaml", outside)  # a third name, where no watch is
+        assert _listed(listing.sync()) == _listed(walk(root))
+        with open(outside, "a") as file:
+            file.write(" and more")  # no event in the records folder: the names known to have others are looked at
+        assert _listed(listing.sync()) == _listed(walk(root))
+    finally:
+        listing.close()
+
+
+def test_the_records_folder_replaced_is_listed_again(tmp_path: Path) -> None:
+    from registry.watch.listing import Listing
+
+    root = tmp_path / "records"
+    (root / "result").mkdir(parents=True)
+    (root / "result" / "a.yaml").write_text("first")
+    listing = Listing(root)
+    try:
+        root.rename(tmp_path / "old")
+        assert listing.sync() == []
+        (root / "source").mkdir(parents=True)
+        (root / "source" / "b.yaml").write_text("second")
+        assert _listed(listing.sync()) == _listed(walk(root))
+        (root / "source" / "c.yaml").write_text("third")
+        assert _listed(listing.sync()) == _listed(walk(root))
+    finally:
+        listing.close()
