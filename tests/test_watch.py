@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from registry.validate import memo
-from tests.conftest import RESULT_11
+from tests.conftest import RESULT_11, ROOT
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the watcher needs Linux's inotify")
 
@@ -132,7 +132,8 @@ def test_watch_needs_a_folder(cli, tmp_path: Path) -> None:  # type: ignore[no-u
 def test_the_watcher_as_a_process_of_its_own(records_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Started as a user starts it, stopped by a signal: it keeps its index, from which the next run without it
     goes on incrementally."""
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_STATE_HOME": str(tmp_path / "state")}
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_STATE_HOME": str(tmp_path / "state"),
+           "PYTHONPATH": str(ROOT)}  # run from the records' folder, where the package is not
     command = [sys.executable, "-m", "registry"]
     process = subprocess.Popen([*command, "watch", "--records", "records"], cwd=records_dir.parent, env=env,
                                stderr=subprocess.PIPE, text=True)
