@@ -1,7 +1,7 @@
 """``registry watch``: ``registry validate`` answered by a watcher gives exactly what a cold run gives.
 
-The watcher serves from a thread of the test process (the command line runs in-process too); one test starts it
-as its own process, as a user does, and stops it with a signal. The listing it keeps is compared with a walk in
+The watcher runs as its own process, started as a user starts it; the command line that asks it runs in the
+test's process. The listing it keeps is compared with a walk in
 ``test_watch_listing.py``; the incremental run it drives, with cold runs, in ``test_incremental_property.py``."""
 
 from __future__ import annotations
@@ -10,8 +10,6 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,31 +27,50 @@ def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
 
 
+class Running:
+    """A ``registry watch`` process serving the test's records, started as a user starts it."""
+
+    def __init__(self, records_dir: Path) -> None:
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}  # run from the records' folder, where the package is not
+        self.process = subprocess.Popen([sys.executable, "-m", "registry", "watch", "--records", "records"],
+                                        cwd=records_dir.parent, env=env, stderr=subprocess.PIPE, text=True)
+        self.said: list[str] = []
+        while not any(line.startswith("watching records") for line in self.said):
+            line = self.process.stderr.readline()  # type: ignore[union-attr]
+            assert line, self.said
+            self.said.append(line)
+
+    def heard(self) -> str:
+        """The next line the watcher says (one per request it answers)."""
+        line = self.process.stderr.readline()  # type: ignore[union-attr]
+        self.said.append(line)
+        return line
+
+    def stop(self) -> int:
+        self.process.terminate()
+        return self.process.wait(60)
+
+
 @pytest.fixture
-def watcher(records_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
-    from registry.watch.server import Watcher
-
+def watcher(records_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Running]:
     monkeypatch.chdir(records_dir.parent)
-    said: list[str] = []
-    serving = Watcher(Path("records"), said.append)
-    serving.said = said  # type: ignore[attr-defined]
-    thread = threading.Thread(target=serving.serve, daemon=True)
-    thread.start()
-    yield serving
-    serving.stopping = True
-    thread.join(10)
+    running = Running(records_dir)
+    yield running
+    if running.process.poll() is None:
+        running.stop()
 
 
-def outputs(cli, served: object) -> tuple[str, str]:  # type: ignore[no-untyped-def]
-    """(answered by the watcher, cold) output of validate as JSON and as text, with the exit status."""
-    before = served.served  # type: ignore[attr-defined]
-    ours = [cli("validate", "--records", "records", *form) for form in ([], ["--format", "json"])]
-    assert served.served == before + 2, served.said  # type: ignore[attr-defined]
+def outputs(cli, served: Running) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    """(answered by the watcher, cold) output of validate as text and as JSON, with the exit status."""
+    ours = []
+    for form in ([], ["--format", "json"]):
+        ours.append(cli("validate", "--records", "records", *form))
+        assert " validate: incremental run" in served.heard(), served.said
     cold = [cli("validate", "--records", "records", "--no-cache", *form) for form in ([], ["--format", "json"])]
     return (" ".join(f"{r.exit_code}\n{r.output}" for r in ours), " ".join(f"{r.exit_code}\n{r.output}" for r in cold))
 
 
-def test_every_answer_is_the_cold_runs(cli, watcher: object, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+def test_every_answer_is_the_cold_runs(cli, watcher: Running, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
     ours, cold = outputs(cli, watcher)
     assert ours == cold and "valid" in cold
     result = records_dir / "result" / f"{RESULT_11}.yaml"
@@ -79,45 +96,48 @@ def test_every_answer_is_the_cold_runs(cli, watcher: object, records_dir: Path) 
     assert "value-mismatch" not in cold
 
 
-def test_an_edit_is_read_alone(cli, watcher: object, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+def test_an_edit_is_read_alone(cli, watcher: Running, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
     outputs(cli, watcher)
     result = records_dir / "result" / f"{RESULT_11}.yaml"
     result.write_text(result.read_text().replace("numeric_value: '11.49'", "numeric_value: '11.5'"))
     ours, cold = outputs(cli, watcher)
     assert ours == cold and "value-mismatch" in cold
-    assert any(" 1 files read," in line for line in watcher.said[-2:]), watcher.said  # type: ignore[attr-defined]
+    assert any(" 1 files read," in line for line in watcher.said[-2:]), watcher.said
 
 
-def test_a_watcher_that_fails_is_passed_by(cli, watcher: object, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
-    def broken(now):  # type: ignore[no-untyped-def]
-        raise RuntimeError("the disk went away")
+def test_a_request_that_fails_is_answered_and_passed_by(cli, watcher: Running, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    from registry.watch import address, client
 
-    monkeypatch.setattr(watcher, "validate", broken)
+    answer = client.ask(address.socket_path(Path("records")), {"op": "validate", "now": "not a moment"})
+    assert answer is not None and answer["error"].startswith("ValueError: Invalid isoformat string")
+    assert "a request could not be answered: ValueError" in watcher.heard()
+    monkeypatch.setattr(client, "validate", lambda records, now: (None, "RuntimeError: the disk went away"))
     answered = cli("validate", "--records", "records")
     assert answered.exit_code == 0 and "valid:" in answered.output
     assert "The watcher of records could not answer (RuntimeError: the disk went away); validating without it." \
         in answered.output
+    assert client.ask(address.socket_path(Path("records")), {"op": "status"}) is not None  # it still answers
 
 
-def test_a_watcher_of_other_code_is_not_asked(cli, watcher: object, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_watcher_of_other_code_is_not_asked(cli, watcher: Running, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    from registry.watch import address, client
+
     monkeypatch.setattr(memo, "code_version", lambda: "another version")
-    before = watcher.served  # type: ignore[attr-defined]
+    assert client.ask(address.socket_path(Path("records")), {"op": "status"}) is None
     answered = cli("validate", "--records", "records")
-    assert answered.exit_code == 0 and watcher.served == before  # type: ignore[attr-defined]
+    assert answered.exit_code == 0 and "valid:" in answered.output
 
 
-def test_status_stop_and_a_second_watcher(cli, watcher: object) -> None:  # type: ignore[no-untyped-def]
+def test_status_stop_and_a_second_watcher(cli, watcher: Running) -> None:  # type: ignore[no-untyped-def]
     status = cli("watch", "--records", "records", "--status")
-    assert status.exit_code == 0 and f"process {os.getpid()}" in status.output and "runs answered" in status.output
+    assert status.exit_code == 0 and f"process {watcher.process.pid}" in status.output
+    assert "0 runs answered" in status.output
     second = cli("watch", "--records", "records")
     assert second.exit_code == 1 and "a watcher already answers for records" in second.output
     assert "registry watch --stop" in second.output
     stopped = cli("watch", "--records", "records", "--stop")
     assert stopped.exit_code == 0 and "Stopped the watcher of records" in stopped.output
-    for _ in range(100):
-        if not watcher.path.exists():  # type: ignore[attr-defined]
-            break
-        time.sleep(0.05)
+    assert watcher.process.wait(60) == 0
     assert cli("watch", "--records", "records", "--status").exit_code == 3
     none = cli("watch", "--records", "records", "--stop")
     assert none.exit_code == 1 and "No watcher answers for records from here." in none.output
@@ -128,34 +148,16 @@ def test_watch_needs_a_folder(cli, tmp_path: Path) -> None:  # type: ignore[no-u
     assert answered.exit_code == 1 and "the records folder given is not a folder" in answered.output
 
 
-@pytest.mark.slow
-def test_the_watcher_as_a_process_of_its_own(records_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Started as a user starts it, stopped by a signal: it keeps its index, from which the next run without it
-    goes on incrementally."""
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_STATE_HOME": str(tmp_path / "state"),
-           "PYTHONPATH": str(ROOT)}  # run from the records' folder, where the package is not
-    command = [sys.executable, "-m", "registry"]
-    process = subprocess.Popen([*command, "watch", "--records", "records"], cwd=records_dir.parent, env=env,
-                               stderr=subprocess.PIPE, text=True)
-    try:
-        lines = []
-        while not any(line.startswith("watching records") for line in lines):
-            line = process.stderr.readline()  # type: ignore[union-attr]
-            assert line, lines
-            lines.append(line)
-        result = records_dir / "result" / f"{RESULT_11}.yaml"
-        result.write_text(result.read_text().replace("numeric_value: '11.49'", "numeric_value: '11.5'"))
-        ours = subprocess.run([*command, "validate", "--records", "records", "--format", "json"],
-                              cwd=records_dir.parent, env=env, capture_output=True, text=True, check=False)
-        assert "validate: incremental run, 1 files read" in process.stderr.readline()  # type: ignore[union-attr]
-        cold = subprocess.run([*command, "validate", "--records", "records", "--format", "json", "--no-cache"],
-                              cwd=records_dir.parent, env=env, capture_output=True, text=True, check=False)
-        assert (ours.returncode, ours.stdout) == (cold.returncode, cold.stdout) and "value-mismatch" in cold.stdout
-    finally:
-        process.terminate()
-        process.wait(60)
-    assert process.returncode == 0
-    monkeypatch.chdir(records_dir.parent)
-    from registry.validate.incremental_index import recall
+def test_stopped_by_a_signal_it_keeps_its_index(cli, watcher: Running, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """Stopped by SIGTERM, the watcher keeps its index, from which the next run without it goes on incrementally."""
+    from registry.validate import incremental
 
-    assert recall(Path("records")) is not None  # kept on the way out
+    result = records_dir / "result" / f"{RESULT_11}.yaml"
+    result.write_text(result.read_text().replace("numeric_value: '11.49'", "numeric_value: '11.5'"))
+    ours, cold = outputs(cli, watcher)
+    assert ours == cold and "value-mismatch" in cold
+    assert watcher.stop() == 0
+    again = cli("validate", "--records", "records", "--format", "json")
+    assert incremental.last_run["run"] == "incremental" and incremental.last_run["read"] == 0
+    fresh = cli("validate", "--records", "records", "--format", "json", "--no-cache")
+    assert (again.exit_code, again.output) == (fresh.exit_code, fresh.output)

@@ -19,7 +19,6 @@ import select
 import signal
 import socket
 import sys
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -88,9 +87,8 @@ class Watcher:
         def stop(*_: Any) -> None:
             self.stopping = True
 
-        if threading.current_thread() is threading.main_thread():  # (a test serves from a thread of its own)
-            signal.signal(signal.SIGTERM, stop)
-            signal.signal(signal.SIGINT, stop)
+        signal.signal(signal.SIGTERM, stop)  # (so it serves from the main thread: a signal's handler is set there)
+        signal.signal(signal.SIGINT, stop)
         try:
             while not self.stopping:
                 try:
