@@ -91,10 +91,7 @@ def _key_lines(source: str | tuple[Path, bytes] | None) -> dict[Path_, int]:
         source = raw.decode("utf-8", errors="replace")
     if source is None:
         return {}
-    try:
-        return _parse_full(source).lines
-    except RecordFileError:
-        return {}
+    return key_lines(source)
 
 
 def content_digest(raw: bytes) -> bytes:
@@ -292,6 +289,76 @@ class _Builder:
             self.lines[(*path, key)] = key_node.start_mark.line + 1
             result[key] = self.build(value_node, (*path, key))
         return result
+
+
+#: The tags the lines-only walk needs: text is the one a scalar never fails to be read as; merge keys are refused.
+_STR_TAG = "tag:yaml.org,2002:str"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+class _Refused(Exception):
+    """The text is one ``_Builder`` refuses: it has no key lines."""
+
+
+def key_lines(text: str) -> dict[Path_, int]:
+    """The line of every key path in ``text``, exactly as ``_parse_full(text).lines``; ``{}`` where it refuses the text.
+
+    Lines are asked for only after the data came another way (the fast path, the parse cache), so
+    building the data again is waste: this walks the composed node tree for keys and their lines,
+    and constructs only what ``_Builder`` could refuse (keys and scalars that are not plain text:
+    '2026-02-30', '!!bool maybe', 1.5 as a key), a fraction of the work of the full build.
+    ``tests/test_key_lines.py`` checks it gives the full build's lines on every file and on hostile YAML.
+    """
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        return {} if node is None else _walk_lines(loader, node)
+    except (_Refused, yaml.YAMLError):
+        return {}
+    finally:
+        loader.dispose()
+
+
+def _walk_lines(loader: yaml.SafeLoader, root: yaml.Node) -> dict[Path_, int]:
+    """``_Builder``'s walk with only what decides lines or refusal: the same order, the same checks."""
+    lines: dict[Path_, int] = {}
+    seen: set[int] = set()
+
+    def constructed(node: yaml.Node) -> Any:
+        try:
+            return loader.construct_object(node, deep=True)
+        except Exception as exc:  # noqa: BLE001 - whatever fails, _Builder refuses the file
+            raise _Refused from exc
+
+    def walk(node: yaml.Node, path: Path_) -> None:
+        if id(node) in seen or len(path) > MAX_DEPTH:
+            raise _Refused  # an alias, or too deep
+        seen.add(id(node))
+        if path not in lines:
+            lines[path] = node.start_mark.line + 1
+        if isinstance(node, yaml.MappingNode):
+            pairs = node.value
+            if any(key.tag == _MERGE_TAG for key, _ in pairs):
+                raise _Refused
+            keys: set[str | int] = set()
+            for key_node, value_node in pairs:
+                if id(key_node) in seen or not isinstance(key_node, yaml.ScalarNode):
+                    raise _Refused  # an alias, or a mapping or sequence as a key
+                seen.add(id(key_node))
+                key = key_node.value if key_node.tag == _STR_TAG else constructed(key_node)
+                if not isinstance(key, (str, int)) or key in keys:
+                    raise _Refused  # not plain text, or a duplicate
+                keys.add(key)
+                lines[(*path, key)] = key_node.start_mark.line + 1
+                walk(value_node, (*path, key))
+        elif isinstance(node, yaml.SequenceNode):
+            for index, child in enumerate(node.value):
+                walk(child, (*path, index))
+        elif node.tag != _STR_TAG:
+            constructed(node)
+
+    walk(root, ())
+    return lines
 
 
 # --- writing -------------------------------------------------------------------------------
