@@ -156,7 +156,10 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 def module_marks(path: Path) -> set[str]:
     """The markers a module's ``pytestmark = pytest.mark.X`` (or a list of them) gives all its tests, read unrun."""
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        if "pytestmark" not in text:  # most modules: no need to parse them (every xdist worker asks of every module)
+            return set()
+        tree = ast.parse(text)
     except (OSError, SyntaxError, UnicodeDecodeError):
         return set()
     marks: set[str] = set()

@@ -11,6 +11,7 @@ text may appear in its one home only (docstrings and comments aside: they may na
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,10 +27,12 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("registry", "review", "measure")
 
 
-def modules() -> Iterator[tuple[str, ast.Module]]:
-    for package in PACKAGES:
-        for path in sorted((ROOT / package).rglob("*.py")):
-            yield path.relative_to(ROOT).as_posix(), ast.parse(path.read_text(), filename=str(path))
+@functools.cache
+def modules() -> tuple[tuple[str, ast.Module], ...]:
+    """Every module of the packages, parsed once per test process, when a test first asks (not at collection: every
+    xdist worker collects this file, one runs it). The trees are only read."""
+    return tuple((path.relative_to(ROOT).as_posix(), ast.parse(path.read_text(), filename=str(path)))
+                 for package in PACKAGES for path in sorted((ROOT / package).rglob("*.py")))
 
 
 def _docstrings(tree: ast.Module) -> set[int]:
@@ -72,12 +75,15 @@ def strings() -> Iterator[tuple[str, str]]:
                                         if isinstance(item, ast.Constant) and isinstance(item.value, str))
 
 
-STRINGS = list(strings())
+@functools.cache
+def all_strings() -> tuple[tuple[str, str], ...]:
+    """``strings()``, read once per test process, when a test first asks."""
+    return tuple(strings())
 
 
 def homes(matches: object) -> set[str]:
     """The modules whose strings satisfy ``matches`` (a callable of the text)."""
-    return {path for path, text in STRINGS if matches(text)}  # type: ignore[operator]
+    return {path for path, text in all_strings() if matches(text)}  # type: ignore[operator]
 
 
 _SIGN_CLASS = re.compile(f"\\[[^\\]]*[{MINUS_SIGNS}][^\\]]*\\]")

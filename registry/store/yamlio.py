@@ -42,7 +42,8 @@ class LoadedYaml:
     """A parsed document and the line (1-based) of every key path in it, worked out on first use.
 
     The fast path (``registry.store.fastyaml``) gives the data without lines; only a file with a problem
-    needs them, and PyYAML then reads its text again for them. ``source`` is that text, or the
+    needs them, and PyYAML then composes its text again for them (``key_lines``, which builds no value).
+    ``source`` is that text, or the
     file's (path, digest): it is read again then, and if it has changed since, no line is given
     rather than a wrong one.
     """
@@ -91,10 +92,7 @@ def _key_lines(source: str | tuple[Path, bytes] | None) -> dict[Path_, int]:
         source = raw.decode("utf-8", errors="replace")
     if source is None:
         return {}
-    try:
-        return _parse_full(source).lines
-    except RecordFileError:
-        return {}
+    return key_lines(source)
 
 
 def content_digest(raw: bytes) -> bytes:
@@ -292,6 +290,118 @@ class _Builder:
             self.lines[(*path, key)] = key_node.start_mark.line + 1
             result[key] = self.build(value_node, (*path, key))
         return result
+
+
+#: The tags the lines-only walk needs: text is the one a scalar never fails to be read as; merge keys are refused.
+_STR_TAG = "tag:yaml.org,2002:str"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+class _Refused(Exception):
+    """The text is one ``_Builder`` refuses: it has no key lines."""
+
+
+class _LinesLoader(_Loader):  # type: ignore[valid-type, misc]
+    """The records' loader with the hooks its composer calls for every node made as cheap as they can be.
+
+    The tags are the same: a plain scalar's by the same implicit resolvers, tried in the same order;
+    the resolver's path hooks do nothing, as the safe loader declares no path resolvers (where some
+    library has added any, or a wildcard resolver, ``key_lines`` composes with the records' loader).
+    """
+
+    def resolve(self, kind: type[yaml.Node], value: str, implicit: tuple[bool, bool]) -> str:
+        if kind is yaml.ScalarNode:
+            if implicit[0]:
+                for tag, regexp in self.yaml_implicit_resolvers.get(value[:1], ()):
+                    if regexp.match(value):
+                        return tag
+            return _STR_TAG
+        return self.DEFAULT_SEQUENCE_TAG if kind is yaml.SequenceNode else self.DEFAULT_MAPPING_TAG
+
+    def descend_resolver(self, current_node: yaml.Node | None, current_index: Any) -> None:
+        pass
+
+    def ascend_resolver(self) -> None:
+        pass
+
+
+def key_lines(text: str) -> dict[Path_, int]:
+    """The line of every key path in ``text``, exactly as ``_parse_full(text).lines``; ``{}`` where it refuses the text.
+
+    Lines are asked for only after the data came another way (the fast path, the parse cache), so
+    building the data again is waste: this walks the composed node tree for keys and their lines,
+    and constructs only what ``_Builder`` could refuse (keys and scalars that are not plain text:
+    '2026-02-30', '!!bool maybe', 1.5 as a key). ``tests/test_key_lines.py`` checks it gives the full
+    build's lines on every file and on hostile YAML; ``benchmarks/bench_key_lines.py`` times both.
+    """
+    plain = not _Loader.yaml_path_resolvers and None not in _Loader.yaml_implicit_resolvers
+    loader = (_LinesLoader if plain else _Loader)(text)
+    try:
+        node = loader.get_single_node()
+        return {} if node is None else _walk_lines(loader, node)
+    except (_Refused, yaml.YAMLError):
+        return {}
+    finally:
+        loader.dispose()
+
+
+def _walk_lines(loader: yaml.SafeLoader, root: yaml.Node) -> dict[Path_, int]:
+    """``_Builder``'s walk with only what decides lines or refusal: the same checks, in the same order.
+
+    A mapping's scalar values, most of a record, are checked in the mapping's loop rather than by a call each.
+    """
+    lines: dict[Path_, int] = {}
+    seen: set[int] = set()
+    scalar_node, mapping_node, sequence_node = yaml.ScalarNode, yaml.MappingNode, yaml.SequenceNode
+
+    def constructed(node: yaml.Node) -> Any:
+        """A scalar that is not text, as the full build constructs it; refused where that fails."""
+        try:
+            return loader.construct_object(node, deep=True)
+        except Exception as exc:  # noqa: BLE001 - whatever fails, _Builder refuses the file
+            raise _Refused from exc
+
+    def walk(node: yaml.Node, path: Path_) -> None:
+        if id(node) in seen or len(path) > MAX_DEPTH:
+            raise _Refused  # an alias, or too deep
+        seen.add(id(node))
+        if path not in lines:
+            lines[path] = node.start_mark.line + 1
+        cls = type(node)
+        if cls is mapping_node:
+            pairs = node.value
+            if any(key.tag == _MERGE_TAG for key, _ in pairs):
+                raise _Refused
+            keys: set[str | int] = set()
+            deep = len(path) + 1 > MAX_DEPTH
+            for key_node, value_node in pairs:
+                if id(key_node) in seen or type(key_node) is not scalar_node:
+                    raise _Refused  # an alias, or a mapping or sequence as a key
+                seen.add(id(key_node))
+                key = key_node.value if key_node.tag == _STR_TAG else constructed(key_node)
+                if not isinstance(key, (str, int)) or key in keys:
+                    raise _Refused  # not plain text, or a duplicate
+                keys.add(key)
+                lines[(*path, key)] = key_node.start_mark.line + 1
+                if type(value_node) is scalar_node:  # walk(value_node, (*path, key)), its line set just above
+                    if id(value_node) in seen or deep:
+                        raise _Refused
+                    seen.add(id(value_node))
+                    if value_node.tag != _STR_TAG:
+                        constructed(value_node)
+                else:
+                    walk(value_node, (*path, key))
+        elif cls is sequence_node:
+            for index, child in enumerate(node.value):
+                walk(child, (*path, index))
+        elif cls is scalar_node:
+            if node.tag != _STR_TAG:
+                constructed(node)
+        else:
+            raise _Refused  # no other node is composed
+
+    walk(root, ())
+    return lines
 
 
 # --- writing -------------------------------------------------------------------------------
