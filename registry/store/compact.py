@@ -1,0 +1,61 @@
+"""Typed records made smaller in memory: equal texts and equal field sets shared between records, not copied.
+
+A registry of 100,000 results holds about 300,000 typed records, and each Pydantic model carries its own set
+of the fields its file gave (``__pydantic_fields_set__``, a few hundred bytes) and its own copy of every text,
+though most texts are the same across records (units, reasons, hardware, the ids records name). Sharing them
+cuts what a loaded registry holds by about half and changes no value: a shared text is an equal one, and a
+frozen model never changes its field set in place (assigning to it is refused, and Pydantic's ``model_copy``
+copies the set before it adds to it). A model that is not frozen keeps its own set.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from pydantic import BaseModel
+
+#: Field sets shared at most: the kinds give a few dozen combinations; a folder of odd records cannot grow it past.
+MAX_FIELD_SETS = 4096
+
+_field_sets: dict[frozenset[str], set[str]] = {}
+_frozen: dict[type, bool] = {}
+_intern = sys.intern
+
+
+def compact(model: BaseModel) -> None:
+    """Share ``model``'s texts (interned) and, where it is frozen, its field set, and those of the models inside it."""
+    cls = type(model)
+    frozen = _frozen.get(cls)
+    if frozen is None:
+        frozen = _frozen[cls] = bool(cls.model_config.get("frozen"))
+    if frozen:
+        _share_field_set(model)
+    values = model.__dict__
+    for name, value in values.items():  # assigning to a key already there leaves the iteration valid
+        kind = type(value)
+        if kind is str:
+            values[name] = _intern(value)
+        elif kind is list:
+            _compact_list(value)
+        elif isinstance(value, BaseModel):
+            compact(value)
+
+
+def _compact_list(items: list[Any]) -> None:
+    for index, item in enumerate(items):
+        if type(item) is str:
+            items[index] = _intern(item)
+        elif isinstance(item, BaseModel):
+            compact(item)
+
+
+def _share_field_set(model: BaseModel) -> None:
+    fields = model.__pydantic_fields_set__
+    key = frozenset(fields)
+    shared = _field_sets.get(key)
+    if shared is None:
+        if len(_field_sets) >= MAX_FIELD_SETS:
+            return
+        shared = _field_sets[key] = set(key)
+    object.__setattr__(model, "__pydantic_fields_set__", shared)
