@@ -39,6 +39,24 @@ def test_equal_texts_are_one_object(loaded: dict[str, Record]) -> None:
     assert all(reference is own for reference, own in named)
 
 
+def test_equal_small_values_inside_records_are_one_object() -> None:
+    """Equal ``missing_metadata`` entries of two records are one entry; a value holding a decimal is never shared
+    (equal decimals can print differently: 1.0 and 1.00)."""
+    from registry.models import MissingMetadata
+    from registry.models.values import HardwareEntry, Quantity
+
+    first = {"field": "uncertainty", "reason": "unreported"}
+    a, b = (compact._inner(MissingMetadata.model_validate(dict(first))) for _ in range(2))
+    assert a is b
+    other = compact._inner(MissingMetadata.model_validate({**first, "note": "none given"}))
+    assert other is not a and other.note == "none given"
+    memory = {"accelerator": "NVIDIA H100", "stated": "H100", "memory": {"value": "80", "unit": "gigabyte"}}
+    one = compact._inner(HardwareEntry.model_validate(memory))
+    two = compact._inner(HardwareEntry.model_validate({**memory, "memory": {"value": "80.0", "unit": "gigabyte"}}))
+    assert one is not two and str(two.memory.value) == "80.0"  # type: ignore[union-attr]
+    assert isinstance(one.memory, Quantity)
+
+
 def test_a_shared_record_dumps_and_copies_as_its_own(loaded: dict[str, Record]) -> None:
     """The dumps that read the field set are those of a record typed afresh; a copy with changes has its own set."""
     record = next(r for r in loaded.values() if r.kind == "result")

@@ -1,16 +1,21 @@
-"""Typed records made smaller in memory: equal texts and equal field sets shared between records, not copied.
+"""Typed records made smaller in memory: equal texts, field sets and small values shared between records, not copied.
 
 A registry of 100,000 results holds about 300,000 typed records, and each Pydantic model carries its own set
 of the fields its file gave (``__pydantic_fields_set__``, a few hundred bytes) and its own copy of every text,
-though most texts are the same across records (units, reasons, hardware, the ids records name). Sharing them
-cuts what a loaded registry holds by about half and changes no value: a shared text is an equal one, and a
-frozen model never changes its field set in place (assigning to it is refused, and Pydantic's ``model_copy``
-copies the set before it adds to it). A model that is not frozen keeps its own set.
+though most texts are the same across records (units, reasons, hardware, the ids records name), and so are
+many small values inside them (a ``missing_metadata`` entry 'uncertainty: unreported'). Sharing them cuts what
+a loaded registry holds by about half and changes no value: a shared text is an equal one; a frozen model never
+changes its field set in place (assigning to it is refused, and Pydantic's ``model_copy`` copies the set before
+it adds to it); and a value inside a record is shared only where it is frozen and holds nothing but texts,
+integers, booleans, members of enumerations and None, compared with their types (``1`` is not ``True``; a
+decimal, a float or a time, whose equal values can print differently, is never shared). A model that is not
+frozen keeps its own set and its own values.
 """
 
 from __future__ import annotations
 
 import sys
+from enum import Enum
 from typing import Any
 
 from pydantic import BaseModel
@@ -18,8 +23,13 @@ from pydantic import BaseModel
 #: Field sets shared at most: the kinds give a few dozen combinations; a folder of odd records cannot grow it past.
 MAX_FIELD_SETS = 4096
 
+#: Values inside records shared at most (a run of many distinct ones shares those it met first).
+MAX_SHARED_VALUES = 16_384
+
 _field_sets: dict[frozenset[str], set[str]] = {}
+_shared: dict[tuple[Any, ...], BaseModel] = {}
 _frozen: dict[type, bool] = {}
+_plain: dict[type, bool] = {str: True, int: True, bool: True, type(None): True}
 _intern = sys.intern
 
 
@@ -39,7 +49,7 @@ def compact(model: BaseModel) -> None:
         elif kind is list:
             _compact_list(value)
         elif isinstance(value, BaseModel):
-            compact(value)
+            values[name] = _inner(value)
 
 
 def _compact_list(items: list[Any]) -> None:
@@ -47,7 +57,29 @@ def _compact_list(items: list[Any]) -> None:
         if type(item) is str:
             items[index] = _intern(item)
         elif isinstance(item, BaseModel):
-            compact(item)
+            items[index] = _inner(item)
+
+
+def _inner(model: BaseModel) -> BaseModel:
+    """A model inside a record, compacted: an equal one met before where it may be shared, else itself."""
+    compact(model)
+    if not _frozen[type(model)] or model.__pydantic_extra__ or model.__pydantic_private__:
+        return model
+    values = tuple(model.__dict__.values())
+    kinds = tuple(map(type, values))
+    for kind in kinds:
+        plain = _plain.get(kind)
+        if plain is None:
+            plain = _plain[kind] = issubclass(kind, Enum)
+        if not plain:
+            return model
+    key = (type(model), kinds, values, frozenset(model.__pydantic_fields_set__))
+    shared = _shared.get(key)
+    if shared is None:
+        if len(_shared) < MAX_SHARED_VALUES:
+            _shared[key] = model
+        return model
+    return shared
 
 
 def _share_field_set(model: BaseModel) -> None:
