@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys
 from enum import Enum
+from types import NoneType
 from typing import Any
 
 from pydantic import BaseModel
@@ -29,6 +30,7 @@ MAX_SHARED_VALUES = 16_384
 _field_sets: dict[frozenset[str], set[str]] = {}
 _shared: dict[tuple[Any, ...], BaseModel] = {}
 _frozen: dict[type, bool] = {}
+_models: dict[type, bool] = {}
 _plain: dict[type, bool] = {str: True, int: True, bool: True, type(None): True}
 _intern = sys.intern
 
@@ -48,7 +50,7 @@ def compact(model: BaseModel) -> None:
             values[name] = _intern(value)
         elif kind is list:
             _compact_list(value)
-        elif isinstance(value, BaseModel):
+        elif kind is not NoneType and _is_model(kind):
             values[name] = _inner(value)
 
 
@@ -56,15 +58,42 @@ def _compact_list(items: list[Any]) -> None:
     for index, item in enumerate(items):
         if type(item) is str:
             items[index] = _intern(item)
-        elif isinstance(item, BaseModel):
+        elif _is_model(type(item)):
             items[index] = _inner(item)
 
 
+def _is_model(kind: type) -> bool:
+    """Whether values of ``kind`` are models (asked once per type: ``isinstance`` of Pydantic's metaclass is slow)."""
+    found = _models.get(kind)
+    if found is None:
+        found = _models[kind] = issubclass(kind, BaseModel)
+    return found
+
+
 def _inner(model: BaseModel) -> BaseModel:
-    """A model inside a record, compacted: an equal one met before where it may be shared, else itself."""
+    """A model inside a record: an equal one met before where it may be shared (looked up before it is compacted:
+    most are found), else itself, compacted."""
+    key = _key(model)
+    if key is not None:
+        shared = _shared.get(key)
+        if shared is not None:
+            return shared
     compact(model)
-    if not _frozen[type(model)] or model.__pydantic_extra__ or model.__pydantic_private__:
-        return model
+    if key is not None and len(_shared) < MAX_SHARED_VALUES:
+        _shared[_key(model) or key] = model  # the key again, its texts interned now
+    return model
+
+
+def _key(model: BaseModel) -> tuple[Any, ...] | None:
+    """What an equal value to share ``model`` with has: its class, its values and their types, the fields given;
+    None where it may not be shared (not frozen, or holding a value other than a text, integer, boolean, member of
+    an enumeration or None)."""
+    cls = type(model)
+    frozen = _frozen.get(cls)
+    if frozen is None:
+        frozen = _frozen[cls] = bool(cls.model_config.get("frozen"))
+    if not frozen or model.__pydantic_extra__ or model.__pydantic_private__:
+        return None
     values = tuple(model.__dict__.values())
     kinds = tuple(map(type, values))
     for kind in kinds:
@@ -72,14 +101,8 @@ def _inner(model: BaseModel) -> BaseModel:
         if plain is None:
             plain = _plain[kind] = issubclass(kind, Enum)
         if not plain:
-            return model
-    key = (type(model), kinds, values, frozenset(model.__pydantic_fields_set__))
-    shared = _shared.get(key)
-    if shared is None:
-        if len(_shared) < MAX_SHARED_VALUES:
-            _shared[key] = model
-        return model
-    return shared
+            return None
+    return (cls, kinds, values, frozenset(model.__pydantic_fields_set__))
 
 
 def _share_field_set(model: BaseModel) -> None:
