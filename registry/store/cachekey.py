@@ -14,6 +14,7 @@ import hashlib
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 #: Bytes of a MAC, and of the key.
 MAC_BYTES = 16
@@ -23,9 +24,14 @@ KEY_BYTES = 32
 def mac(subject: bytes, body: bytes | memoryview) -> bytes:
     """Keyed BLAKE2b: a MAC by its design (no HMAC construction needed), and the fastest one hashlib has. The
     body is hashed where it lies, not joined to the subject first (an incremental index can be 100 MB)."""
-    check = hashlib.blake2b(subject, key=cache_key(), digest_size=MAC_BYTES)
+    check = mac_hasher(subject)
     check.update(body)
     return check.digest()
+
+
+def mac_hasher(subject: bytes) -> Any:
+    """``mac``'s hash before the body is fed to it, a piece at a time as it is written (``write_encoded``)."""
+    return hashlib.blake2b(subject, key=cache_key(), digest_size=MAC_BYTES)
 
 
 def key_file() -> Path:

@@ -22,6 +22,7 @@ from registry.models.fields import FieldPath, references_in
 from registry.store import cache as cache_module
 from registry.store.cache import ParseCache
 from registry.store.collector import gc_paused
+from registry.store.compact import compact
 from registry.store.filetypes import RECORD_SUFFIXES
 from registry.store.reading import documents
 from registry.store.yamlio import LoadedYaml
@@ -305,6 +306,7 @@ def _typed(path: Path, doc: LoadedYaml, registry: Registry, report: Report, mode
     except ValidationError as exc:
         _not_typed(path, doc, registry, report, model, exc)
         return
+    compact(record)  # a registry holds hundreds of thousands: equal texts and field sets are shared
     if record.id in registry.records:
         _duplicate(path, doc, registry, report, record)
         return

@@ -196,30 +196,42 @@ class _Run:
     # -- in full ---------------------------------------------------------------------------------
 
     def full(self, listed: list[Folder] | None = None) -> Report:
-        """Load and check everything, keeping each file's and each record's findings in the index."""
+        """Load and check everything, keeping each file's and each record's findings in the index.
+
+        What only the loading needs (the listing, the records by file) is let go before the checks, and the
+        records themselves once the report is made: the index is packed after, and its bytes would sit beside them.
+        """
         folders = walk(self.root) if listed is None else listed
         found = record_files(folders)
+        count = len(found)
         self.index["folders"] = kept_folders(folders)
         typed: dict[str, list[str]] = {}
-        loaded: dict[str, tuple[Record, LoadedYaml]] = {}
+        loaded: dict[str, tuple[Record, LoadedYaml, Path]] = {}
         for (key, _, _, sig), (path, doc) in zip(found, documents([(p, n) for _, p, n, _ in found],
                                                                              self.store, inside=self.root),
                                                         strict=True):
             entry, record = outcome(self.root, key, path, doc, sig)
             self.files[key] = entry
             if record is not None:
-                loaded[key] = (record, doc)  # type: ignore[assignment]
+                loaded[key] = (record, doc, path)  # type: ignore[assignment]
                 typed.setdefault(record.id, []).append(key)
+        del found
         for record_id, keys in typed.items():
-            self._settle(record_id, keys, [loaded[key] for key in keys])
+            held = [loaded.pop(key) for key in keys]
+            self._settle(record_id, keys, [(record, doc) for record, doc, _ in held], [path for *_, path in held])
+        del typed, loaded
         self._fill_failed()
         use(self.registry.units)  # as load_registry does: the units every check, page and number reads
         checker = self._checker()
         checker.suggestions = self.suggestions  # the cold run's own suggestions, with its limit, in its order
         for record_id in list(dict.keys(self.registry.records)):
             self._check(checker, record_id)
-        self.done.update(read=len(found), checked=len(self.units))
-        return self._report(len(found))
+        self.done.update(read=count, checked=len(self.units))
+        report = self._report(count)
+        mappings: tuple[dict[str, Any], ...] = (self.registry.records, self.registry.paths, self.registry.docs)
+        for mapping in mappings:
+            dict.clear(mapping)
+        return report
 
     # -- incremental -----------------------------------------------------------------------------
 
@@ -335,19 +347,24 @@ class _Run:
 
     # -- ids ---------------------------------------------------------------------------------------
 
-    def _settle(self, record_id: str, keys: list[str], records: list[tuple[Record, LoadedYaml]]) -> None:
-        """Which of the files typing ``record_id`` holds it, as the loader decides, and the issues of the others."""
+    def _settle(self, record_id: str, keys: list[str], records: list[tuple[Record, LoadedYaml]],
+                paths: list[Path] | None = None) -> None:
+        """Which of the files typing ``record_id`` holds it, as the loader decides, and the issues of the others.
+
+        ``paths``: the files' paths, where the caller has them (one ``Path`` a file, not two, in a full run).
+        """
         scratch = Registry(root=self.root)
         report = Report()
-        for key, (record, doc) in zip(keys, records, strict=True):
-            path = path_of(self.root, key)
+        if paths is None:
+            paths = [path_of(self.root, key) for key in keys]
+        for path, (record, doc) in zip(paths, records, strict=True):
             if record_id in scratch.records:
                 _duplicate(path, doc, scratch, report, record)
             else:
                 scratch.records[record_id], scratch.paths[record_id], scratch.docs[record_id] = record, path, doc
         if report.issues:
             self.index["dups"][record_id] = [as_row(issue) for issue in report.issues]
-        held = next(key for key in keys if path_of(self.root, key) == scratch.paths[record_id])
+        held = next(key for key, path in zip(keys, paths, strict=True) if path == scratch.paths[record_id])
         dict.__setitem__(self.registry.records, record_id, scratch.records[record_id])
         dict.__setitem__(self.registry.paths, record_id, scratch.paths[record_id])
         dict.__setitem__(self.registry.docs, record_id, scratch.docs[record_id])

@@ -21,7 +21,7 @@ from registry.models import Record
 from registry.models.fields import references_in
 from registry.store import cacheformat
 from registry.store.cachekey import key_is_kept
-from registry.validate.memo import context, entry_path, remove_stale, write_entry
+from registry.validate.memo import context, entry_path, remove_stale, write_entry_with
 from registry.validate.report import Issue, Severity
 
 #: Bump when what is kept changes meaning.
@@ -250,6 +250,6 @@ def keep(root: Path, index: dict[str, Any], now: dt.datetime, started: int) -> N
     units, summary = index["units"].kept_form()
     kept = {**index, "units": units, "summary": summary, "now": now.isoformat(), "at_ns": started}
     try:
-        write_entry(path, *cacheformat.encoded(b"incremental", kept, _context(root)))
+        write_entry_with(path, lambda file: cacheformat.write_encoded(file, b"incremental", kept, _context(root)))
     except OSError:
         pass

@@ -32,10 +32,11 @@ import stat
 import struct
 import sys
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from registry.store import cache as cache_module
 from registry.store import cacheformat
@@ -243,12 +244,21 @@ def write_entry(path: Path, payload: bytes, *more: bytes) -> None:
 
     No fsync: an entry lost in a crash costs the next run its time, never its result. Raises OSError.
     """
+    def write(file: BinaryIO) -> None:
+        for part in (payload, *more):
+            file.write(part)
+
+    write_entry_with(path, write)
+
+
+def write_entry_with(path: Path, write: Callable[[BinaryIO], None]) -> None:
+    """``write_entry``, with what ``write`` writes to the file (an entry written as it is made, never whole in memory:
+    ``cacheformat.write_encoded``)."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(temporary, "wb") as file:
-            for part in (payload, *more):
-                file.write(part)
+            write(file)
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
