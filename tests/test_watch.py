@@ -18,7 +18,8 @@ import pytest
 from registry.validate import memo
 from tests.conftest import RESULT_11, ROOT
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the watcher needs Linux's inotify")
+pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the watcher needs Linux's inotify"),
+              pytest.mark.sandbox]  # each test starts a watcher process and stops it (make test-fast leaves them)
 
 
 @pytest.fixture(autouse=True)
