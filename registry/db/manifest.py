@@ -1,0 +1,89 @@
+"""What a SQLite build holds, kept inside it, so that the next build can update it in place of rebuilding it.
+
+A build lists every record it stored in ``build_manifest``: the record's id and the digest of the
+file content its rows were made from (the loader's ``content_digest``, which validation computed
+anyway: nothing is read or hashed again). Its path is the ``record`` table's. ``registry_meta``
+names the code that made the rows (``CODE_KEY``: ``build.rows_version``, a digest of the package's
+source, the models, the tables, Pydantic and Python) and the records folder, and, last, the seal
+(``SEAL_KEY``): the write count SQLite keeps in the file's header (bytes 24-27, "file change
+counter", one more at each committed write) as the build left it. Any later write by another
+program (``sqlite3``, Datasette, a script) changes that count, so the file no longer matches its
+seal and the next build is a full one; so does a file in WAL mode or with a journal beside it,
+whose header count SQLite does not keep.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import struct
+from collections.abc import Iterable
+from pathlib import Path
+
+from registry.store.loader import Registry
+
+MANIFEST_TABLE = "build_manifest"
+#: The ``registry_meta`` keys of the code that made the rows and of the file's seal.
+CODE_KEY = "build_code"
+SEAL_KEY = "build_seal"
+DESCRIPTION = ("What the build stored, for the next 'registry db build' to update only what changed: each record's "
+               "id and the digest of its file's content.")
+COLUMNS = {"record_id": "The record's id.",
+           "digest": "BLAKE2b-128 of the record file's content, in hex (empty: not known, always stored again)."}
+
+_HEADER = b"SQLite format 3\x00"
+
+
+def manifest_ddl() -> str:
+    """The statement that makes the table (in the golden SQLite DDL with the others)."""
+    return f"CREATE TABLE {MANIFEST_TABLE} (record_id VARCHAR NOT NULL PRIMARY KEY, digest VARCHAR NOT NULL)"
+
+
+def digest_of(registry: Registry, record_id: str) -> str:
+    """The digest of the content the record was read from, in hex; '' where the loader does not know it."""
+    doc = registry.docs.get(record_id)
+    digest = doc.digest if doc is not None else None
+    return digest.hex() if digest is not None else ""
+
+
+def manifest_rows(registry: Registry, ids: Iterable[str]) -> list[tuple[str, str]]:
+    """(id, digest) of each of ``ids``, sorted by id."""
+    return [(record_id, digest_of(registry, record_id)) for record_id in sorted(ids)]
+
+
+def write_manifest(connection: sqlite3.Connection, rows: list[tuple[str, str]]) -> None:
+    connection.executemany(f"INSERT INTO {MANIFEST_TABLE} (record_id, digest) VALUES (?, ?)", rows)
+
+
+def change_counter(path: Path) -> int | None:
+    """The write count in a SQLite file's header, or None where it is not kept (WAL mode, a journal beside the
+    file, not a SQLite file)."""
+    if any(Path(f"{path}{suffix}").exists() for suffix in ("-journal", "-wal")):
+        return None  # a hot journal, or writes not yet in the file itself
+    try:
+        with open(path, "rb") as handle:
+            header = handle.read(100)
+    except OSError:
+        return None
+    if len(header) < 100 or not header.startswith(_HEADER) or header[18:20] != b"\x01\x01":
+        return None  # bytes 18-19 are 2 in WAL mode
+    (count,) = struct.unpack(">I", header[24:28])
+    return int(count)
+
+
+def seal(path: Path) -> bool:
+    """Write the seal into the finished database at ``path``: the write count its header will hold once this write
+    is committed. True if the header holds it afterwards (else the next build is a full one, as for any file
+    whose seal does not match)."""
+    before = change_counter(path)
+    if before is None:
+        return False
+    connection = sqlite3.connect(path, isolation_level=None)
+    try:
+        connection.execute("PRAGMA journal_mode = OFF")  # a temporary file, renamed into place once complete
+        connection.execute("BEGIN")
+        connection.execute("INSERT OR REPLACE INTO registry_meta (key, value) VALUES (?, ?)",
+                           (SEAL_KEY, str(before + 1)))
+        connection.execute("COMMIT")
+    finally:
+        connection.close()
+    return change_counter(path) == before + 1
