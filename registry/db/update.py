@@ -201,7 +201,7 @@ def apply(connection: Connection, registry: Registry, planned: Plan, store: Any,
                     "(SELECT rowid FROM result WHERE id IN (SELECT id FROM temp.search_stale))")
         searched = refill_search(connection, read_before | read_after)
     added, edited, renamed, removed = planned.counts
-    return Changes(added, edited, renamed, removed, deleted, inserted + len(planned.changed), searched)
+    return Changes(added, edited, renamed, removed, deleted, inserted, searched)
 
 
 def _chain(*parts: Iterable[tuple[str, Any]]) -> Iterator[tuple[str, Any]]:
