@@ -210,3 +210,159 @@ def _correct(seed: int, root: Path, path: Path) -> None:
     (root / "correction" / f"t-20261201-correction-c{seed}.yaml").write_text(
         f"kind: correction\nid: t-20261201-correction-c{seed}\nsupersedes: {old}\nreplacement: {new}\n"
         "reason: A test case, the value retyped.\ncorrected_by: a test\ncorrected_at: 2026-12-01T08:00:00Z\n")
+
+
+# -- the command, end to end ------------------------------------------------------------------------------------
+
+
+DATASET = "dataset/saadat-fellay-20261015-dataset-synthetic-uniform-random-dna-seed-42.yaml"
+
+
+def said(result: Any) -> str:
+    """The command's output as one line (the console wraps long lines)."""
+    return " ".join(result.output.split())
+
+
+def build_cli(cli: Any, records: Path, out: Path, *more: str) -> str:
+    result = cli("db", "build", "--records", records, "--out", out, *more)
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    return said(result)
+
+
+def test_an_edit_updates_the_database_and_says_what_changed(cli: Any, records_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "registry.db"
+    first = build_cli(cli, records_dir, out)
+    assert "a full build, not an update: there is no database there yet" in first
+    dataset = records_dir / DATASET
+    dataset.write_text(dataset.read_text().replace("\nname: ", "\nname: Renamed ", 1))
+    second = build_cli(cli, records_dir, out)
+    assert "Updated" in second and "1 of 85 records changed (0 added, 1 edited, 0 renamed, 0 removed)" in second
+    assert "2 search rows made again" in second  # both results name the dataset through their evaluations
+    full = build_cli(cli, records_dir, tmp_path / "full.db", "--full")
+    assert "a full build, not an update: --full was given" in full
+    assert snapshot(out) == snapshot(tmp_path / "full.db")
+    matches = "SELECT COUNT(*) FROM results_search WHERE results_search MATCH 'Renamed'"
+    assert sqlite3.connect(out).execute(matches).fetchone() == (2,)
+
+
+def test_nothing_changed_writes_only_what_comes_from_no_record(cli: Any, records_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "registry.db"
+    build_cli(cli, records_dir, out)
+    before = snapshot(out)
+    again = build_cli(cli, records_dir, out)
+    assert "0 of 85 records changed" in again and "0 search rows made again" in again
+    assert snapshot(out) == before
+
+
+def reseal(db: Path, sql: str, *params: object) -> None:
+    """Change the database as no build would, then seal it as a build does (so that only the change is wrong)."""
+    from registry.db.manifest import seal
+
+    connection = sqlite3.connect(db)
+    connection.execute(sql, params)
+    connection.commit()
+    connection.close()
+    assert seal(db)
+
+
+@pytest.mark.parametrize(("damage", "reason"), [
+    ("written", "it was written to since it was built (by another program)"),
+    ("journal", "it has a journal beside it or is in WAL mode"),
+    ("wal", "it has a journal beside it or is in WAL mode"),
+    ("manifest", "its manifest does not list exactly its records"),
+    ("code", "it was built by another version of the code"),
+    ("older", "it was built before builds kept what they stored"),
+    ("folder", "it was built from another records folder"),
+])
+def test_a_database_that_cannot_be_updated_exactly_is_built_anew(cli: Any, records_dir: Path, tmp_path: Path,
+                                                                  damage: str, reason: str) -> None:
+    out = tmp_path / "registry.db"
+    build_cli(cli, records_dir, out)
+    expected = snapshot(out)
+    records = records_dir
+    if damage == "written":
+        connection = sqlite3.connect(out)
+        connection.execute("INSERT INTO registry_meta VALUES ('left-over', 'from another program')")
+        connection.commit()
+        connection.close()
+    elif damage == "journal":
+        Path(f"{out}-journal").write_bytes(bytes(512))  # zeroed: SQLite takes it for no journal; a build does not
+    elif damage == "wal":
+        connection = sqlite3.connect(out)
+        connection.execute("PRAGMA journal_mode = WAL").fetchall()
+        connection.close()
+    elif damage == "manifest":
+        reseal(out, "DELETE FROM build_manifest WHERE record_id = (SELECT MIN(record_id) FROM build_manifest)")
+    elif damage == "code":
+        reseal(out, "UPDATE registry_meta SET value = 'another' WHERE key = 'build_code'")
+    elif damage == "older":
+        reseal(out, "DELETE FROM registry_meta WHERE key = 'build_code'")
+    elif damage == "folder":
+        records = tmp_path / "elsewhere"
+        shutil.copytree(records_dir, records)
+    output = build_cli(cli, records, out)
+    assert f"a full build, not an update: {reason}" in output
+    Path(f"{out}-journal").unlink(missing_ok=True)
+    rebuilt = snapshot(out)
+    if damage == "folder":  # the folder is named in registry_meta
+        rebuilt.pop("registry_meta"), expected.pop("registry_meta")
+    assert rebuilt == expected
+    assert "Updated" in build_cli(cli, records, out), "the new build can be updated"
+
+
+def test_too_many_changes_are_built_anew(cli: Any, records_dir: Path, tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "registry.db"
+    build_cli(cli, records_dir, out)
+    dataset = records_dir / DATASET
+    dataset.write_text(dataset.read_text().replace("\nname: ", "\nname: Renamed ", 1))
+    monkeypatch.setattr(update, "UPDATE_AT_MOST", 0.0)
+    output = build_cli(cli, records_dir, out)
+    assert "a full build, not an update: 1 of 85 records changed, too many for an update to be faster" in output
+
+
+def test_a_record_stored_under_another_path_is_stored_again(cli: Any, records_dir: Path, tmp_path: Path) -> None:
+    """A valid registry keeps each record at <kind>/<id>.yaml, so only a database that says otherwise shows it."""
+    out = tmp_path / "registry.db"
+    build_cli(cli, records_dir, out)
+    expected = snapshot(out)
+    reseal(out, "UPDATE record SET path = 'elsewhere.yaml' WHERE path = ?", DATASET)
+    assert "(0 added, 0 edited, 1 renamed, 0 removed)" in build_cli(cli, records_dir, out)
+    assert snapshot(out) == expected
+
+
+def test_an_update_that_fails_part_way_leaves_the_previous_database(records_dir: Path, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "registry.db"
+    build_database(records_dir, out=out)
+    before = out.read_bytes(), out.stat().st_mtime_ns
+    dataset = records_dir / DATASET
+    dataset.write_text(dataset.read_text().replace("\nname: ", "\nname: Renamed ", 1))
+
+    def stopped(*args: Any) -> int:
+        raise KeyboardInterrupt  # as if stopped after the rows were deleted and inserted
+
+    monkeypatch.setattr(update, "refill_search", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        build_database(records_dir, out=out)
+    assert (out.read_bytes(), out.stat().st_mtime_ns) == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == [], "no temporary file left"
+
+
+def test_an_update_the_database_refuses_is_followed_by_a_full_build(records_dir: Path, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """An update that SQLite refuses (a broken foreign key, say) is never half-applied: the build is a full one."""
+    from sqlalchemy.exc import OperationalError
+
+    out = tmp_path / "registry.db"
+    build_database(records_dir, out=out)
+    expected = snapshot(out)
+
+    def refused(*args: Any) -> int:
+        raise OperationalError("INSERT ...", {}, Exception("FOREIGN KEY constraint failed"))
+
+    monkeypatch.setattr(update, "refill_search", refused)
+    summary = build_database(records_dir, out=out)
+    assert summary.changes is None and summary.full_because.startswith("the update failed (")
+    assert snapshot(out) == expected

@@ -57,8 +57,14 @@ def write_manifest(connection: sqlite3.Connection, rows: list[tuple[str, str]]) 
 def change_counter(path: Path) -> int | None:
     """The write count in a SQLite file's header, or None where it is not kept (WAL mode, a journal beside the
     file, not a SQLite file)."""
-    if any(Path(f"{path}{suffix}").exists() for suffix in ("-journal", "-wal")):
-        return None  # a hot journal, or writes not yet in the file itself
+    for suffix in ("-journal", "-wal"):
+        try:
+            if Path(f"{path}{suffix}").stat().st_size:
+                return None  # a hot journal, or writes not yet in the file itself (an empty one holds neither)
+        except FileNotFoundError:
+            continue
+        except OSError:
+            return None
     try:
         with open(path, "rb") as handle:
             header = handle.read(100)
