@@ -246,13 +246,23 @@ def test_an_edit_updates_the_database_and_says_what_changed(cli: Any, records_di
     assert sqlite3.connect(out).execute(matches).fetchone() == (2,)
 
 
-def test_nothing_changed_writes_only_what_comes_from_no_record(cli: Any, records_dir: Path, tmp_path: Path) -> None:
+def test_nothing_changed_writes_nothing(cli: Any, records_dir: Path, tmp_path: Path) -> None:
     out = tmp_path / "registry.db"
     build_cli(cli, records_dir, out)
-    before = snapshot(out)
+    before = out.read_bytes()
     again = build_cli(cli, records_dir, out)
-    assert "0 of 85 records changed" in again and "0 search rows made again" in again
-    assert snapshot(out) == before
+    assert "registry.db is up to date: none of its 85 records changed, nothing was written" in again
+    assert out.read_bytes() == before
+    # What comes from no record is written again where it differs: the site's address, here.
+    moved = build_cli(cli, records_dir, out, "--base-url", "https://example.org/registry/")
+    assert "Updated" in moved and "0 of 85 records changed" in moved
+    assert snapshot(out) == snapshot(_full(cli, records_dir, tmp_path, "--base-url", "https://example.org/registry/"))
+
+
+def _full(cli: Any, records: Path, tmp_path: Path, *more: str) -> Path:
+    out = tmp_path / "full.db"
+    build_cli(cli, records, out, "--full", *more)
+    return out
 
 
 def reseal(db: Path, sql: str, *params: object) -> None:
@@ -308,7 +318,7 @@ def test_a_database_that_cannot_be_updated_exactly_is_built_anew(cli: Any, recor
     if damage == "folder":  # the folder is named in registry_meta
         rebuilt.pop("registry_meta"), expected.pop("registry_meta")
     assert rebuilt == expected
-    assert "Updated" in build_cli(cli, records, out), "the new build can be updated"
+    assert "is up to date" in build_cli(cli, records, out), "the new build can be updated"
 
 
 def test_too_many_changes_are_built_anew(cli: Any, records_dir: Path, tmp_path: Path,
@@ -357,7 +367,10 @@ def test_an_update_the_database_refuses_is_followed_by_a_full_build(records_dir:
 
     out = tmp_path / "registry.db"
     build_database(records_dir, out=out)
-    expected = snapshot(out)
+    dataset = records_dir / DATASET
+    dataset.write_text(dataset.read_text().replace("\nname: ", "\nname: Renamed ", 1))
+    build_database(records_dir, out=tmp_path / "full.db", full=True)
+    expected = snapshot(tmp_path / "full.db")
 
     def refused(*args: Any) -> int:
         raise OperationalError("INSERT ...", {}, Exception("FOREIGN KEY constraint failed"))

@@ -115,6 +115,9 @@ def _built_line(summary: Any) -> str:
     from registry.db.build import FULL_ASKED
 
     changes = summary.changes
+    if changes is not None and changes.nothing:
+        return (f"{summary.target} is up to date: none of its {summary.records:,} records changed, nothing was "
+                f"written ({summary.seconds:.1f} s)")
     if changes is not None:
         return (f"Updated {summary.target}: {changes.records:,} of {summary.records:,} records changed "
                 f"({changes.added} added, {changes.edited} edited, {changes.renamed} renamed, {changes.removed} "

@@ -430,6 +430,9 @@ def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None =
             finally:
                 if store is not None:
                     store.close()
+            if changes is not None and changes.nothing:  # up to date: only the time the records were read is new
+                os.utime(out, ns=(time.time_ns(), read_at))
+                return _summary(registry, out, written, started, changes, full_because)
             seal(tmp)
             os.utime(tmp, ns=(time.time_ns(), read_at))
             with open(tmp, "rb+") as handle:
@@ -451,6 +454,11 @@ def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None =
                 "is untouched",
                 "check the free disk space and that the folder is writable",
             ) from exc
+    return _summary(registry, out, written, started, changes, full_because)
+
+
+def _summary(registry: Registry, out: Path, written: int, started: float, changes: Any,
+             full_because: str | None) -> BuildSummary:
     return BuildSummary(str(out), len(registry.records), written, len(ordered_tables()), len(views()),
                         time.perf_counter() - started, changes, full_because)
 
@@ -476,11 +484,16 @@ def _update(registry: Registry, out: Path, tmp: Path, code: str, store: ParseCac
     from registry.db import update
 
     seal_found = update.check_updatable(out, registry, code)
-    update.copy_for_update(out, tmp, seal_found)
+    try:
+        planned = update.read_plan(out, registry)
+        if not planned.changed and not planned.removed and update.holds_fixed_rows(out, registry, site_url):
+            return update.Changes()  # up to date as it is: nothing is written
+    except sqlite3.Error as exc:
+        raise update.NotUpdatable(f"it cannot be read ({exc})") from exc
+    update.copy_for_update(out, tmp, seal_found)  # the seal is checked again on the copy: the plan holds for it
     engine = _sqlite_engine(tmp)
     try:
         with engine.begin() as connection, gc_paused():
-            planned = update.plan(connection.connection.driver_connection, registry)  # type: ignore[arg-type]
             return update.apply(connection, registry, planned, store, site_url)
     except SQLAlchemyError as exc:
         raise update.NotUpdatable(f"the update failed ({first_line(exc)})") from exc

@@ -69,6 +69,11 @@ class Changes:
     def records(self) -> int:
         return self.added + self.edited + self.renamed + self.removed
 
+    @property
+    def nothing(self) -> bool:
+        """Nothing changed, and nothing was written."""
+        return self == Changes()
+
 
 @dataclass(frozen=True)
 class Plan:
@@ -158,6 +163,37 @@ def plan(connection: sqlite3.Connection, registry: Registry) -> Plan:
         raise NotUpdatable(f"{len(changed) + len(removed):,} of {len(registry.records):,} records changed, "
                            "too many for an update to be faster")
     return Plan(changed, removed, (added, edited, renamed, len(removed)))
+
+
+def read_plan(out: Path, registry: Registry) -> Plan:
+    """``plan`` against the database at ``out``, opened read-only."""
+    connection = sqlite3.connect(out.resolve().as_uri() + "?mode=ro", uri=True)
+    try:
+        return plan(connection, registry)
+    finally:
+        connection.close()
+
+
+def holds_fixed_rows(out: Path, registry: Registry, site_url: str | None) -> bool:
+    """Whether the rows that come from no record (``unit``, ``registry_meta`` but its seal) are already those a
+    build would write: with no record changed, the database is then up to date as it is."""
+    from registry.db.build import _fixed_rows, _stored_as
+    from registry.site.links import SITE_URL_KEY
+
+    stored_as = _stored_as()
+    expected: dict[str, list[tuple[Any, ...]]] = {"unit": [], "registry_meta": []}
+    for name, row in _fixed_rows(registry):
+        expected[name].append(stored_as[name](row))
+    if site_url is not None:
+        expected["registry_meta"].append((SITE_URL_KEY, site_url))
+    connection = sqlite3.connect(out.resolve().as_uri() + "?mode=ro", uri=True)
+    try:
+        held = {"unit": connection.execute("SELECT * FROM unit").fetchall(),
+                "registry_meta": connection.execute("SELECT key, value FROM registry_meta WHERE key != ?",
+                                                    (SEAL_KEY,)).fetchall()}
+    finally:
+        connection.close()
+    return all(sorted(held[name], key=repr) == sorted(expected[name], key=repr) for name in expected)
 
 
 def apply(connection: Connection, registry: Registry, planned: Plan, store: Any, site_url: str | None) -> Changes:
