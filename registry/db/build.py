@@ -402,7 +402,8 @@ def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None =
     if out.is_dir():
         raise RegistryError(f"{str(out)!r} is a folder", "give {out} a file name, for example registry.db")
     ensure_replaceable(out)
-    code = rows_version()
+    with gc_paused():  # the records are still held: a collection would rescan them all, often
+        code = rows_version()
     changes: update.Changes | None = None
     full_because: str | None = FULL_ASKED if full else None
     with ExitStack() as cleanup:  # the temporary file goes, whatever happens
@@ -419,7 +420,8 @@ def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None =
             try:
                 if full_because is None:
                     try:
-                        changes = _update(registry, out, tmp, code, store, site_url)
+                        with gc_paused():
+                            changes = _update(registry, out, tmp, code, store, site_url)
                     except update.NotUpdatable as exc:
                         full_because = exc.reason
                         os.truncate(tmp, 0)

@@ -25,6 +25,7 @@ costs about 0.4 s for 400 MiB (100,000 results).
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 from collections.abc import Iterable, Iterator
@@ -146,6 +147,8 @@ def plan(connection: sqlite3.Connection, registry: Registry) -> Plan:
     stored = {record_id: (path, digest) for record_id, path, digest in held}
     added = edited = renamed = 0
     changed: set[str] = set()
+    paths = registry.paths
+    prefix = f"{registry.root}{os.sep}"  # below it, a path's text is the relative path's (where '/' is the separator)
     for record_id in registry.records:
         digest = digest_of(registry, record_id)
         before = stored.get(record_id)
@@ -153,10 +156,12 @@ def plan(connection: sqlite3.Connection, registry: Registry) -> Plan:
             added += 1
         elif before[1] != digest or not digest:  # an unknown digest is never taken for the same content
             edited += 1
-        elif before[0] != relative_path(registry, record_id):
-            renamed += 1
         else:
-            continue
+            text = str(paths[record_id])
+            fast = os.sep == "/" and text.startswith(prefix)
+            if before[0] == (text[len(prefix):] if fast else relative_path(registry, record_id)):
+                continue
+            renamed += 1
         changed.add(record_id)
     removed = set(stored) - set(registry.records)
     if len(changed) + len(removed) > UPDATE_AT_MOST * max(len(registry.records), len(stored), 1) and changed:
