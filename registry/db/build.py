@@ -32,10 +32,11 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.schema import CreateIndex, CreateTable
 
+from registry.db import update
 from registry.db.coltypes import ExactDecimal, UtcTimestamp
 from registry.db.freshness import RECORDS_FOLDER_KEY
 from registry.db.manifest import CODE_KEY, manifest_ddl, manifest_rows, seal, write_manifest
-from registry.db.rows import Row, record_row, record_rows
+from registry.db.rows import Row, record_row, record_rows, relative_path
 from registry.db.search import create_search, search_ddl
 from registry.db.server import connection_error, first_line, server_engine, shown_url
 from registry.db.tables import SCHEMA_VERSION, mirror
@@ -78,12 +79,12 @@ def ordered_tables() -> list[SaTable]:
 def registry_rows(registry: Registry) -> Iterator[tuple[str, Row]]:
     """Every (table, row) of the registry: kinds in dependency order, ids sorted within a kind."""
     tables = mirror()
-    for record, relative in _records_in_order(registry):
+    for record, relative in records_in_order(registry):
         yield from record_rows(record, relative, tables)
     yield from _fixed_rows(registry)
 
 
-def _records_in_order(registry: Registry, only: set[str] | None = None) -> Iterator[tuple[Record, str]]:
+def records_in_order(registry: Registry, only: set[str] | None = None) -> Iterator[tuple[Record, str]]:
     """(record, its path below the records folder) of every record (or of those in ``only``): kinds in dependency
     order, ids sorted."""
     by_kind: dict[str, list[str]] = {kind: [] for kind in KIND_MODELS}
@@ -92,13 +93,6 @@ def _records_in_order(registry: Registry, only: set[str] | None = None) -> Itera
     for ids in by_kind.values():
         for record_id in sorted(ids):
             yield registry.records[record_id], relative_path(registry, record_id)
-
-
-def relative_path(registry: Registry, record_id: str) -> str:
-    """The record's file below the records folder, as the ``record`` table holds it."""
-    path, root = registry.paths[record_id], registry.root.parts
-    inside = path.parts[:len(root)] == root  # parts are kept by a path; its text is made anew
-    return "/".join(path.parts[len(root):]) if inside else path.as_posix()
 
 
 def _fixed_rows(registry: Registry) -> Iterator[tuple[str, Row]]:
@@ -124,7 +118,12 @@ def sqlite_rows(registry: Registry, store: ParseCache | None = None) -> Iterator
     (text, numbers, flags and None come back from the store exactly), so the database is the same,
     byte for byte.
     """
-    yield from record_values(registry, _records_in_order(registry), store)
+    yield from record_values(registry, records_in_order(registry), store)
+    yield from fixed_values(registry)
+
+
+def fixed_values(registry: Registry) -> Iterator[tuple[str, tuple[Any, ...]]]:
+    """``_fixed_rows`` as the values SQLite stores."""
     stored_as = _stored_as()
     for name, row in _fixed_rows(registry):
         yield name, stored_as[name](row)
@@ -394,8 +393,6 @@ def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None =
     Unchanged records' rows come from the parse cache (``sqlite_rows``); ``cache=False`` converts every
     record, ``None`` follows ``$REGISTRY_NO_CACHE``.
     """
-    from registry.db import update
-
     started = time.perf_counter()
     read_at = time.time_ns() if records_read_at is None else records_read_at
     out = Path(out)
@@ -459,6 +456,11 @@ def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None =
     return _summary(registry, out, written, started, changes, full_because)
 
 
+def _site_row(site_url: str | None) -> list[tuple[str, tuple[Any, ...]]]:
+    """The ``registry_meta`` row of where the site is published, if it is."""
+    return [] if site_url is None else [("registry_meta", (SITE_URL_KEY, site_url))]
+
+
 def _summary(registry: Registry, out: Path, written: int, started: float, changes: Any,
              full_because: str | None) -> BuildSummary:
     return BuildSummary(str(out), len(registry.records), written, len(ordered_tables()), len(views()),
@@ -483,12 +485,11 @@ def _update(registry: Registry, out: Path, tmp: Path, code: str, store: ParseCac
             site_url: str | None) -> Any:
     """Update a copy of the database at ``out`` in ``tmp`` (``registry.db.update``); ``NotUpdatable`` where it
     cannot be done exactly, and for an update that fails (the full build then says why)."""
-    from registry.db import update
-
     seal_found = update.check_updatable(out, registry, code)
     try:
         planned = update.read_plan(out, registry)
-        if not planned.changed and not planned.removed and update.holds_fixed_rows(out, registry, site_url):
+        fixed = [*fixed_values(registry), *_site_row(site_url)]
+        if not planned.changed and not planned.removed and update.holds_fixed_rows(out, fixed):
             return update.Changes()  # up to date as it is: nothing is written
     except sqlite3.Error as exc:
         raise update.NotUpdatable(f"it cannot be read ({exc})") from exc
@@ -496,7 +497,8 @@ def _update(registry: Registry, out: Path, tmp: Path, code: str, store: ParseCac
     engine = _sqlite_engine(tmp)
     try:
         with engine.begin() as connection, gc_paused():
-            return update.apply(connection, registry, planned, store, site_url)
+            made = record_values(registry, records_in_order(registry, planned.changed), store)
+            return update.apply(connection, registry, planned, itertools.chain(made, fixed), insert_rows)
     except SQLAlchemyError as exc:
         raise update.NotUpdatable(f"the update failed ({first_line(exc)})") from exc
     finally:

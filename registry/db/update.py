@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,7 +36,16 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from registry.db.freshness import RECORDS_FOLDER_KEY
-from registry.db.manifest import CODE_KEY, MANIFEST_TABLE, SEAL_KEY, change_counter, manifest_rows, write_manifest
+from registry.db.manifest import (
+    CODE_KEY,
+    MANIFEST_TABLE,
+    SEAL_KEY,
+    change_counter,
+    digest_of,
+    manifest_rows,
+    write_manifest,
+)
+from registry.db.rows import relative_path
 from registry.db.search import refill_search
 from registry.db.tables import SCHEMA_VERSION, Mirror, mirror
 from registry.store.loader import Registry
@@ -133,9 +142,6 @@ def copy_for_update(out: Path, tmp: Path, seal: int) -> None:
 
 def plan(connection: sqlite3.Connection, registry: Registry) -> Plan:
     """Which records changed since the database was built: by their digests and paths, against its manifest."""
-    from registry.db.build import relative_path
-    from registry.db.manifest import digest_of
-
     try:
         held = connection.execute(f"SELECT r.id, r.path, m.digest FROM record r LEFT JOIN {MANIFEST_TABLE} m "
                                   "ON m.record_id = r.id").fetchall()
@@ -179,18 +185,12 @@ def read_plan(out: Path, registry: Registry) -> Plan:
         connection.close()
 
 
-def holds_fixed_rows(out: Path, registry: Registry, site_url: str | None) -> bool:
-    """Whether the rows that come from no record (``unit``, ``registry_meta`` but its seal) are already those a
-    build would write: with no record changed, the database is then up to date as it is."""
-    from registry.db.build import _fixed_rows, _stored_as
-    from registry.site.links import SITE_URL_KEY
-
-    stored_as = _stored_as()
+def holds_fixed_rows(out: Path, fixed: list[tuple[str, tuple[Any, ...]]]) -> bool:
+    """Whether the rows that come from no record (``unit``, ``registry_meta`` but its seal) are already ``fixed``
+    (as a build would write them): with no record changed, the database is then up to date as it is."""
     expected: dict[str, list[tuple[Any, ...]]] = {"unit": [], "registry_meta": []}
-    for name, row in _fixed_rows(registry):
-        expected[name].append(stored_as[name](row))
-    if site_url is not None:
-        expected["registry_meta"].append((SITE_URL_KEY, site_url))
+    for name, row in fixed:
+        expected[name].append(row)
     connection = sqlite3.connect(out.resolve().as_uri() + "?mode=ro", uri=True)
     try:
         held = {"unit": connection.execute("SELECT * FROM unit").fetchall(),
@@ -201,13 +201,12 @@ def holds_fixed_rows(out: Path, registry: Registry, site_url: str | None) -> boo
     return all(sorted(held[name], key=repr) == sorted(expected[name], key=repr) for name in expected)
 
 
-def apply(connection: Connection, registry: Registry, planned: Plan, store: Any, site_url: str | None) -> Changes:
+def apply(connection: Connection, registry: Registry, planned: Plan, rows: Iterator[tuple[str, tuple[Any, ...]]],
+          insert: Callable[[Connection, Any, list[Any]], None]) -> Changes:
     """Write the plan into the database ``connection`` holds open, in its transaction: the changed records' rows
-    deleted and made again, the rows from no record written again, and the search rows that read a changed
-    record made again."""
-    from registry.db.build import _fixed_rows, _records_in_order, _stored_as, insert_rows, record_values
-    from registry.site.links import SITE_URL_KEY
-
+    deleted and ``rows`` (the changed records' and those that come from no record, as SQLite stores them) put in
+    with ``insert`` (a batch of one table's rows at a time), and the search rows that read a changed record made
+    again."""
     raw: sqlite3.Connection = connection.connection.driver_connection  # type: ignore[assignment]
     tables = mirror()
     gone = planned.changed | planned.removed
@@ -224,13 +223,7 @@ def apply(connection: Connection, registry: Registry, planned: Plan, store: Any,
         deleted += raw.execute(f'DELETE FROM "{table}" WHERE "{column}" IN (SELECT id FROM temp.changed)').rowcount
     raw.execute(f"DELETE FROM {MANIFEST_TABLE} WHERE record_id IN (SELECT id FROM temp.changed)")
     deleted += raw.execute("DELETE FROM unit").rowcount + raw.execute("DELETE FROM registry_meta").rowcount
-    stored_as = _stored_as()
-    fixed = ((name, stored_as[name](row)) for name, row in _fixed_rows(registry))
-    made = record_values(registry, _records_in_order(registry, planned.changed), store)
-    inserted = _insert(connection, tables, _chain(made, fixed), insert_rows)
-    if site_url is not None:
-        raw.execute("INSERT INTO registry_meta (key, value) VALUES (?, ?)", (SITE_URL_KEY, site_url))
-        inserted += 1
+    inserted = _insert(connection, tables, rows, insert)
     write_manifest(raw, manifest_rows(registry, planned.changed))
     if raw.execute("SELECT * FROM unit ORDER BY token").fetchall() != units_before:
         searched = refill_search(connection, None)  # a unit's name or dimension: every result may read it
@@ -245,12 +238,8 @@ def apply(connection: Connection, registry: Registry, planned: Plan, store: Any,
     return Changes(added, edited, renamed, removed, deleted, inserted, searched)
 
 
-def _chain(*parts: Iterable[tuple[str, Any]]) -> Iterator[tuple[str, Any]]:
-    for part in parts:
-        yield from part
-
-
-def _insert(connection: Connection, tables: Mirror, rows: Iterator[tuple[str, Any]], insert_rows: Any) -> int:
+def _insert(connection: Connection, tables: Mirror, rows: Iterator[tuple[str, Any]],
+            insert_rows: Callable[[Connection, Any, list[Any]], None]) -> int:
     """Insert rows (as SQLite stores them), a batch per table; returns how many."""
     by_name = {str(table.name): table for table in tables.tables()}
     buffers: dict[str, list[Any]] = {}
