@@ -95,7 +95,7 @@ def records_in_order(registry: Registry, only: set[str] | None = None) -> Iterat
             yield registry.records[record_id], relative_path(registry, record_id)
 
 
-def _fixed_rows(registry: Registry) -> Iterator[tuple[str, Row]]:
+def _fixed_rows(registry: Registry, code: str | None = None) -> Iterator[tuple[str, Row]]:
     """The rows that come from no record: the units (built-in ones and the registry's unit records'), and what
     the database holds."""
     declared = {record.token: record.id for record in registry.of_kind(UnitRecord)}
@@ -104,7 +104,8 @@ def _fixed_rows(registry: Registry) -> Iterator[tuple[str, Row]]:
                        "scale_float": None if unit.scale is None else float(unit.scale),
                        "record_id": declared.get(token) if token not in BUILT_IN else None}
     yield "registry_meta", {"key": "schema_version", "value": str(SCHEMA_VERSION)}
-    yield "registry_meta", {"key": CODE_KEY, "value": rows_version()}  # an update needs the same code (update.py)
+    # An update needs the same code (update.py); ``code`` is ``rows_version()``, where the caller has it already.
+    yield "registry_meta", {"key": CODE_KEY, "value": code or rows_version()}
     yield "registry_meta", {"key": "records", "value": str(len(registry.records))}
     yield "registry_meta", {"key": RECORDS_FOLDER_KEY, "value": str(registry.root.resolve())}  # for 'registry query'
 
@@ -122,10 +123,10 @@ def sqlite_rows(registry: Registry, store: ParseCache | None = None) -> Iterator
     yield from fixed_values(registry)
 
 
-def fixed_values(registry: Registry) -> Iterator[tuple[str, tuple[Any, ...]]]:
+def fixed_values(registry: Registry, code: str | None = None) -> Iterator[tuple[str, tuple[Any, ...]]]:
     """``_fixed_rows`` as the values SQLite stores."""
     stored_as = _stored_as()
-    for name, row in _fixed_rows(registry):
+    for name, row in _fixed_rows(registry, code):
         yield name, stored_as[name](row)
 
 
@@ -413,16 +414,17 @@ def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None =
                 "choose a writable folder with {out}",
             ) from exc
         try:
-            store = ParseCache.open(registry.root) if (cache_enabled() if cache is None else cache) else None
+            store = None
             try:
                 if full_because is None:
-                    try:
+                    try:  # a few records' rows are made as fast as they are looked up: no parse cache
                         with gc_paused():
-                            changes = _update(registry, out, tmp, code, store, site_url)
+                            changes = _update(registry, out, tmp, code, site_url)
                     except update.NotUpdatable as exc:
                         full_because = exc.reason
                         os.truncate(tmp, 0)
                 if changes is None:
+                    store = ParseCache.open(registry.root) if (cache_enabled() if cache is None else cache) else None
                     written = _build_into(tmp, registry, store, site_url)
                 else:
                     written = changes.rows_inserted
@@ -481,14 +483,13 @@ def _build_into(tmp: Path, registry: Registry, store: ParseCache | None, site_ur
         engine.dispose()
 
 
-def _update(registry: Registry, out: Path, tmp: Path, code: str, store: ParseCache | None,
-            site_url: str | None) -> Any:
+def _update(registry: Registry, out: Path, tmp: Path, code: str, site_url: str | None) -> Any:
     """Update a copy of the database at ``out`` in ``tmp`` (``registry.db.update``); ``NotUpdatable`` where it
     cannot be done exactly, and for an update that fails (the full build then says why)."""
     seal_found = update.check_updatable(out, registry, code)
     try:
         planned = update.read_plan(out, registry)
-        fixed = [*fixed_values(registry), *_site_row(site_url)]
+        fixed = [*fixed_values(registry, code), *_site_row(site_url)]
         if not planned.changed and not planned.removed and update.holds_fixed_rows(out, fixed):
             return update.Changes()  # up to date as it is: nothing is written
     except sqlite3.Error as exc:
@@ -497,7 +498,7 @@ def _update(registry: Registry, out: Path, tmp: Path, code: str, store: ParseCac
     engine = _sqlite_engine(tmp)
     try:
         with engine.begin() as connection, gc_paused():
-            made = record_values(registry, records_in_order(registry, planned.changed), store)
+            made = record_values(registry, records_in_order(registry, planned.changed))
             return update.apply(connection, registry, planned, itertools.chain(made, fixed), insert_rows)
     except SQLAlchemyError as exc:
         raise update.NotUpdatable(f"the update failed ({first_line(exc)})") from exc

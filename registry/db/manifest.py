@@ -28,29 +28,28 @@ SEAL_KEY = "build_seal"
 DESCRIPTION = ("What the build stored, for the next 'registry db build' to update only what changed: each record's "
                "id and the digest of its file's content.")
 COLUMNS = {"record_id": "The record's id.",
-           "digest": "BLAKE2b-128 of the record file's content, in hex (empty: not known, always stored again)."}
+           "digest": "BLAKE2b-128 of the record file's content, 16 bytes (empty: not known, always stored again)."}
 
 _HEADER = b"SQLite format 3\x00"
 
 
 def manifest_ddl() -> str:
     """The statement that makes the table (in the golden SQLite DDL with the others)."""
-    return f"CREATE TABLE {MANIFEST_TABLE} (record_id VARCHAR NOT NULL PRIMARY KEY, digest VARCHAR NOT NULL)"
+    return f"CREATE TABLE {MANIFEST_TABLE} (record_id VARCHAR NOT NULL PRIMARY KEY, digest BLOB NOT NULL)"
 
 
-def digest_of(registry: Registry, record_id: str) -> str:
-    """The digest of the content the record was read from, in hex; '' where the loader does not know it."""
+def digest_of(registry: Registry, record_id: str) -> bytes:
+    """The digest of the content the record was read from; empty where the loader does not know it."""
     doc = registry.docs.get(record_id)
-    digest = doc.digest if doc is not None else None
-    return digest.hex() if digest is not None else ""
+    return (doc.digest if doc is not None else None) or b""
 
 
-def manifest_rows(registry: Registry, ids: Iterable[str]) -> list[tuple[str, str]]:
+def manifest_rows(registry: Registry, ids: Iterable[str]) -> list[tuple[str, bytes]]:
     """(id, digest) of each of ``ids``, sorted by id."""
     return [(record_id, digest_of(registry, record_id)) for record_id in sorted(ids)]
 
 
-def write_manifest(connection: sqlite3.Connection, rows: list[tuple[str, str]]) -> None:
+def write_manifest(connection: sqlite3.Connection, rows: list[tuple[str, bytes]]) -> None:
     connection.executemany(f"INSERT INTO {MANIFEST_TABLE} (record_id, digest) VALUES (?, ?)", rows)
 
 

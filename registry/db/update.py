@@ -25,7 +25,6 @@ costs about 0.4 s for 400 MiB (100,000 results).
 
 from __future__ import annotations
 
-import os
 import shutil
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
@@ -41,7 +40,6 @@ from registry.db.manifest import (
     MANIFEST_TABLE,
     SEAL_KEY,
     change_counter,
-    digest_of,
     manifest_rows,
     write_manifest,
 )
@@ -153,19 +151,19 @@ def plan(connection: sqlite3.Connection, registry: Registry) -> Plan:
     stored = {record_id: (path, digest) for record_id, path, digest in held}
     added = edited = renamed = 0
     changed: set[str] = set()
-    paths = registry.paths
-    prefix = f"{registry.root}{os.sep}"  # below it, a path's text is the relative path's (where '/' is the separator)
-    for record_id in registry.records:
-        digest = digest_of(registry, record_id)
+    docs, paths, root = registry.docs, registry.paths, registry.root.parts
+    below = len(root)
+    for record_id in registry.records:  # 295,100 records at 100,000 results: kept to plain lookups
+        doc = docs.get(record_id)
+        digest = doc.digest if doc is not None else None
         before = stored.get(record_id)
         if before is None:
             added += 1
         elif before[1] != digest or not digest:  # an unknown digest is never taken for the same content
             edited += 1
         else:
-            text = str(paths[record_id])
-            fast = os.sep == "/" and text.startswith(prefix)
-            if before[0] == (text[len(prefix):] if fast else relative_path(registry, record_id)):
+            parts = paths[record_id].parts  # kept by the path: validation asked for them already
+            if before[0] == ("/".join(parts[below:]) if parts[:below] == root else relative_path(registry, record_id)):
                 continue
             renamed += 1
         changed.add(record_id)
