@@ -35,7 +35,7 @@ from sqlalchemy.schema import CreateIndex, CreateTable
 from registry.db import update
 from registry.db.coltypes import ExactDecimal, UtcTimestamp
 from registry.db.freshness import RECORDS_FOLDER_KEY
-from registry.db.manifest import CODE_KEY, manifest_ddl, manifest_rows, seal, write_manifest
+from registry.db.manifest import manifest_ddl, manifest_rows, seal, write_manifest
 from registry.db.rows import Row, record_row, record_rows, relative_path
 from registry.db.search import create_search, search_ddl
 from registry.db.server import connection_error, first_line, server_engine, shown_url
@@ -95,7 +95,7 @@ def records_in_order(registry: Registry, only: set[str] | None = None) -> Iterat
             yield registry.records[record_id], relative_path(registry, record_id)
 
 
-def _fixed_rows(registry: Registry, code: str | None = None) -> Iterator[tuple[str, Row]]:
+def _fixed_rows(registry: Registry) -> Iterator[tuple[str, Row]]:
     """The rows that come from no record: the units (built-in ones and the registry's unit records'), and what
     the database holds."""
     declared = {record.token: record.id for record in registry.of_kind(UnitRecord)}
@@ -104,8 +104,6 @@ def _fixed_rows(registry: Registry, code: str | None = None) -> Iterator[tuple[s
                        "scale_float": None if unit.scale is None else float(unit.scale),
                        "record_id": declared.get(token) if token not in BUILT_IN else None}
     yield "registry_meta", {"key": "schema_version", "value": str(SCHEMA_VERSION)}
-    # An update needs the same code (update.py); ``code`` is ``rows_version()``, where the caller has it already.
-    yield "registry_meta", {"key": CODE_KEY, "value": code or rows_version()}
     yield "registry_meta", {"key": "records", "value": str(len(registry.records))}
     yield "registry_meta", {"key": RECORDS_FOLDER_KEY, "value": str(registry.root.resolve())}  # for 'registry query'
 
@@ -123,10 +121,10 @@ def sqlite_rows(registry: Registry, store: ParseCache | None = None) -> Iterator
     yield from fixed_values(registry)
 
 
-def fixed_values(registry: Registry, code: str | None = None) -> Iterator[tuple[str, tuple[Any, ...]]]:
+def fixed_values(registry: Registry) -> Iterator[tuple[str, tuple[Any, ...]]]:
     """``_fixed_rows`` as the values SQLite stores."""
     stored_as = _stored_as()
-    for name, row in _fixed_rows(registry, code):
+    for name, row in _fixed_rows(registry):
         yield name, stored_as[name](row)
 
 
@@ -220,7 +218,7 @@ def schema_ddl(dialect: str) -> str:
     statements = [str(CreateTable(table).compile(dialect=compiler)).strip() for table in ordered_tables()]
     statements += [str(CreateIndex(index).compile(dialect=compiler)).strip() for index in _indexes()]
     statements += [f"CREATE VIEW {name} AS{select}" for name, (_, select) in views(dialect).items()]
-    statements += [search_ddl(), manifest_ddl()] if dialect == "sqlite" else []
+    statements += [search_ddl(), *manifest_ddl()] if dialect == "sqlite" else []
     script = "\n\n".join(f"{statement};" for statement in statements)
     return "\n".join(line.rstrip() for line in script.splitlines()) + "\n"
 
@@ -322,9 +320,10 @@ def _populate(connection: Connection, registry: Registry, store: ParseCache | No
     create_views(connection)
     create_search(connection)
     if connection.dialect.name == "sqlite":  # what the next build reads to update this one (manifest.py)
-        connection.exec_driver_sql(manifest_ddl())
+        for statement in manifest_ddl():
+            connection.exec_driver_sql(statement)
         write_manifest(connection.connection.driver_connection,  # type: ignore[arg-type]
-                       manifest_rows(registry, registry.records))
+                       manifest_rows(registry, registry.records), rows_version())
     return written
 
 
@@ -489,7 +488,7 @@ def _update(registry: Registry, out: Path, tmp: Path, code: str, site_url: str |
     seal_found = update.check_updatable(out, registry, code)
     try:
         planned = update.read_plan(out, registry)
-        fixed = [*fixed_values(registry, code), *_site_row(site_url)]
+        fixed = [*fixed_values(registry), *_site_row(site_url)]
         if not planned.changed and not planned.removed and update.holds_fixed_rows(out, fixed):
             return update.Changes()  # up to date as it is: nothing is written
     except sqlite3.Error as exc:

@@ -2,10 +2,10 @@
 
 A build lists every record it stored in ``build_manifest``: the record's id and the digest of the
 file content its rows were made from (the loader's ``content_digest``, which validation computed
-anyway: nothing is read or hashed again). Its path is the ``record`` table's. ``registry_meta``
-names the code that made the rows (``CODE_KEY``: ``build.rows_version``, a digest of the package's
-source, the models, the tables, Pydantic and Python) and the records folder, and, last, the seal
-(``SEAL_KEY``): the write count SQLite keeps in the file's header (bytes 24-27, "file change
+anyway: nothing is read or hashed again). Its path is the ``record`` table's, and the records
+folder ``registry_meta``'s. ``build_state`` names the code that made the rows (``CODE_KEY``:
+``build.rows_version``, a digest of the package's source, the models, the tables, Pydantic and
+Python) and, last, the seal (``SEAL_KEY``): the write count SQLite keeps in the file's header (bytes 24-27, "file change
 counter", one more at each committed write) as the build left it. Any later write by another
 program (``sqlite3``, Datasette, a script) changes that count, so the file no longer matches its
 seal and the next build is a full one; so does a file in WAL mode or with a journal beside it,
@@ -22,20 +22,26 @@ from pathlib import Path
 from registry.store.loader import Registry
 
 MANIFEST_TABLE = "build_manifest"
-#: The ``registry_meta`` keys of the code that made the rows and of the file's seal.
+STATE_TABLE = "build_state"
+#: The ``build_state`` keys of the code that made the rows and of the file's seal.
 CODE_KEY = "build_code"
 SEAL_KEY = "build_seal"
 DESCRIPTION = ("What the build stored, for the next 'registry db build' to update only what changed: each record's "
                "id and the digest of its file's content.")
+STATE_DESCRIPTION = ("How the file was built, for the next 'registry db build' to tell whether it can update it: "
+                     f"{CODE_KEY}, the code that made the rows; {SEAL_KEY}, the file's write count when the build "
+                     "finished (a write by another program changes it).")
+STATE_COLUMNS = {"key": f"What the fact is ({CODE_KEY} or {SEAL_KEY}).", "value": "The fact, as text."}
 COLUMNS = {"record_id": "The record's id.",
            "digest": "BLAKE2b-128 of the record file's content, 16 bytes (empty: not known, always stored again)."}
 
 _HEADER = b"SQLite format 3\x00"
 
 
-def manifest_ddl() -> str:
-    """The statement that makes the table (in the golden SQLite DDL with the others)."""
-    return f"CREATE TABLE {MANIFEST_TABLE} (record_id VARCHAR NOT NULL PRIMARY KEY, digest BLOB NOT NULL)"
+def manifest_ddl() -> list[str]:
+    """The statements that make the tables (in the golden SQLite DDL with the others)."""
+    return [f"CREATE TABLE {MANIFEST_TABLE} (record_id VARCHAR NOT NULL PRIMARY KEY, digest BLOB NOT NULL)",
+            f"CREATE TABLE {STATE_TABLE} (key VARCHAR NOT NULL PRIMARY KEY, value VARCHAR NOT NULL)"]
 
 
 def digest_of(registry: Registry, record_id: str) -> bytes:
@@ -49,8 +55,19 @@ def manifest_rows(registry: Registry, ids: Iterable[str]) -> list[tuple[str, byt
     return [(record_id, digest_of(registry, record_id)) for record_id in sorted(ids)]
 
 
-def write_manifest(connection: sqlite3.Connection, rows: list[tuple[str, bytes]]) -> None:
+def write_manifest(connection: sqlite3.Connection, rows: list[tuple[str, bytes]], code: str | None = None) -> None:
+    """Add ``rows`` to the manifest; with ``code`` (a new file), name the code that made the rows."""
     connection.executemany(f"INSERT INTO {MANIFEST_TABLE} (record_id, digest) VALUES (?, ?)", rows)
+    if code is not None:
+        connection.execute(f"INSERT INTO {STATE_TABLE} (key, value) VALUES (?, ?)", (CODE_KEY, code))
+
+
+def build_state(connection: sqlite3.Connection) -> dict[str, str]:
+    """What ``build_state`` holds (empty for a file built before there was one)."""
+    try:
+        return dict(connection.execute(f"SELECT key, value FROM {STATE_TABLE}").fetchall())
+    except sqlite3.OperationalError:
+        return {}
 
 
 def change_counter(path: Path) -> int | None:
@@ -86,7 +103,7 @@ def seal(path: Path) -> bool:
     try:
         connection.execute("PRAGMA journal_mode = OFF")  # a temporary file, renamed into place once complete
         connection.execute("BEGIN")
-        connection.execute("INSERT OR REPLACE INTO registry_meta (key, value) VALUES (?, ?)",
+        connection.execute(f"INSERT OR REPLACE INTO {STATE_TABLE} (key, value) VALUES (?, ?)",
                            (SEAL_KEY, str(before + 1)))
         connection.execute("COMMIT")
     finally:

@@ -39,6 +39,7 @@ from registry.db.manifest import (
     CODE_KEY,
     MANIFEST_TABLE,
     SEAL_KEY,
+    build_state,
     change_counter,
     manifest_rows,
     write_manifest,
@@ -107,24 +108,25 @@ def check_updatable(out: Path, registry: Registry, code: str) -> int:
     if counter is None:
         raise NotUpdatable("it has a journal beside it or is in WAL mode (another program is writing to it, or "
                            "was stopped while it did)")
-    meta = _meta(out)
-    if meta.get("schema_version") != str(SCHEMA_VERSION) or meta.get(CODE_KEY) != code:
-        raise NotUpdatable("it was built by another version of the code" if CODE_KEY in meta else
+    meta, state = _meta(out)
+    if meta.get("schema_version") != str(SCHEMA_VERSION) or state.get(CODE_KEY) != code:
+        raise NotUpdatable("it was built by another version of the code" if CODE_KEY in state else
                            "it was built before builds kept what they stored")
     if meta.get(RECORDS_FOLDER_KEY) != str(registry.root.resolve()):
         raise NotUpdatable(f"it was built from another records folder ({meta.get(RECORDS_FOLDER_KEY)})")
-    if meta.get(SEAL_KEY) != str(counter):
+    if state.get(SEAL_KEY) != str(counter):
         raise NotUpdatable("it was written to since it was built (by another program)")
     return counter
 
 
-def _meta(path: Path) -> dict[str, str]:
+def _meta(path: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """What ``registry_meta`` and ``build_state`` hold."""
     try:
         connection = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
     except (sqlite3.Error, OSError) as exc:
         raise NotUpdatable(f"it cannot be read ({exc})") from exc
     try:
-        return dict(connection.execute("SELECT key, value FROM registry_meta").fetchall())
+        return dict(connection.execute("SELECT key, value FROM registry_meta").fetchall()), build_state(connection)
     except (sqlite3.Error, UnicodeDecodeError) as exc:
         raise NotUpdatable("it cannot be read (it is damaged)") from exc
     finally:
@@ -184,7 +186,7 @@ def read_plan(out: Path, registry: Registry) -> Plan:
 
 
 def holds_fixed_rows(out: Path, fixed: list[tuple[str, tuple[Any, ...]]]) -> bool:
-    """Whether the rows that come from no record (``unit``, ``registry_meta`` but its seal) are already ``fixed``
+    """Whether the rows that come from no record (``unit``, ``registry_meta``) are already ``fixed``
     (as a build would write them): with no record changed, the database is then up to date as it is."""
     expected: dict[str, list[tuple[Any, ...]]] = {"unit": [], "registry_meta": []}
     for name, row in fixed:
@@ -192,8 +194,7 @@ def holds_fixed_rows(out: Path, fixed: list[tuple[str, tuple[Any, ...]]]) -> boo
     connection = sqlite3.connect(out.resolve().as_uri() + "?mode=ro", uri=True)
     try:
         held = {"unit": connection.execute("SELECT * FROM unit").fetchall(),
-                "registry_meta": connection.execute("SELECT key, value FROM registry_meta WHERE key != ?",
-                                                    (SEAL_KEY,)).fetchall()}
+                "registry_meta": connection.execute("SELECT key, value FROM registry_meta").fetchall()}
     finally:
         connection.close()
     return all(sorted(held[name], key=repr) == sorted(expected[name], key=repr) for name in expected)
