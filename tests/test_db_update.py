@@ -97,14 +97,18 @@ def test_an_updated_database_holds_what_a_full_build_holds(tmp_path_factory: pyt
     base = tmp_path_factory.mktemp("update")
     root = base / "records"
     shutil.copytree(BUNDLED_RECORDS, root)
-    kept, cold = base / "kept.db", base / "cold.db"
+    kept, cold, last_valid = base / "kept.db", base / "cold.db", base / "last-valid"
     assert built(root, kept, full=False) is not None
     for edit, seed in steps:
         files = sorted(root.rglob("*.yaml"))
+        shutil.rmtree(last_valid, ignore_errors=True)
+        shutil.copytree(root, last_valid)
         apply(edit, seed, root, files[seed % len(files)] if files else None)
         TALLY["steps"] += 1
         summary = built(root, kept, full=False)
-        if summary is None:  # invalid: nothing was written, and the next valid step updates the older database
+        if summary is None:  # invalid: nothing was written; undone, so that the next steps edit a valid registry
+            shutil.rmtree(root)
+            shutil.copytree(last_valid, root)
             continue
         assert summary.changes is not None, summary.full_because  # the same code, folder and untouched file
         assert built(root, cold, full=True).changes is None
@@ -137,7 +141,7 @@ def apply(edit: str, seed: int, root: Path, path: Path | None) -> None:
     elif edit == "add":  # a copy of a record under an id of its own
         old = _id_of(text)
         if old is not None:
-            new = old.replace(PREFIX, f"{PREFIX}copy{seed}-", 1)
+            new = f"{old}-copy{seed}"
             (path.parent / f"{new}.yaml").write_text(text.replace(f"id: {old}", f"id: {new}", 1))
     elif edit == "delete":
         path.unlink()
@@ -146,8 +150,8 @@ def apply(edit: str, seed: int, root: Path, path: Path | None) -> None:
     elif edit == "move":
         folders = sorted(p for p in root.iterdir() if p.is_dir())
         path.rename(folders[seed % len(folders)] / path.name)
-    elif edit == "review":  # another review of the record in ``path``
-        _review(seed, root, path)
+    elif edit == "review":  # another review of a result
+        _review(seed, root, _results(root, seed) or path)
     elif edit == "correction":
         _correct(seed, root, _results(root, seed) or path)
     elif edit == "retraction":
