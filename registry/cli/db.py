@@ -59,6 +59,13 @@ def build_command(
         "(Datasette reads one metadata file for every database it serves); default: <name>.metadata.json "
         "beside the database.",
     ),
+    full: bool = typer.Option(
+        False, "--full",
+        help="Build the SQLite file anew even where it could be updated. Without it, a file that an earlier "
+        "build of this same code wrote from the same records folder, and that nothing wrote to since, gets only "
+        "the rows of the records added, edited, renamed or removed (and the search rows that read them); the "
+        "output says when and why a build is a full one. A --db server is always built anew.",
+    ),
     records: Path = RecordsOption,
     no_cache: bool = NoCacheOption,
     debug: bool = DebugOption,
@@ -94,16 +101,34 @@ def build_command(
             from registry.db.metadata import earlier_databases
 
             earlier_databases(metadata_file)  # a file that is no metadata of ours is refused before the build
-        summary = build_database(records, out=out, url=db, cache=not no_cache, site_url=site)
-        console.print(
-            f"Built {summary.target}: {summary.records} records as {summary.rows} rows in {summary.tables} tables "
-            f"and {summary.views} views ({summary.seconds:.1f} s)"
-        )
+        summary = build_database(records, out=out, url=db, cache=not no_cache, site_url=site, full=full)
+        console.print(_built_line(summary))
         if db is None:
             from registry.db.metadata import write_metadata
 
             metadata = write_metadata(out, site, metadata_file)
             console.print(f"Wrote {metadata} (for: datasette {out} --metadata {metadata})")
+
+
+def _built_line(summary: Any) -> str:
+    """What a build did: an update (which records changed, what it wrote) or a full build (and why not an update)."""
+    from registry.db.build import FULL_ASKED
+
+    changes = summary.changes
+    if changes is not None and changes.nothing:
+        return (f"{summary.target} is up to date: none of its {summary.records:,} records changed, nothing was "
+                f"written ({summary.seconds:.1f} s)")
+    if changes is not None:
+        return (f"Updated {summary.target}: {changes.records:,} of {summary.records:,} records changed "
+                f"({changes.added} added, {changes.edited} edited, {changes.renamed} renamed, {changes.removed} "
+                f"removed): {changes.rows_deleted:,} rows deleted, {changes.rows_inserted:,} inserted, "
+                f"{changes.searched:,} search rows made again ({summary.seconds:.1f} s)")
+    line = (f"Built {summary.target}: {summary.records} records as {summary.rows} rows in {summary.tables} tables "
+            f"and {summary.views} views ({summary.seconds:.1f} s)")
+    if summary.full_because is None:
+        return line
+    because = "--full was given" if summary.full_because == FULL_ASKED else summary.full_because
+    return f"{line}; a full build, not an update: {because}"
 
 
 #: A URL's scheme and the slash after it, as a path holds it (a drive letter such as 'C:' is one character).

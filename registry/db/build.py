@@ -32,9 +32,11 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.schema import CreateIndex, CreateTable
 
+from registry.db import update
 from registry.db.coltypes import ExactDecimal, UtcTimestamp
 from registry.db.freshness import RECORDS_FOLDER_KEY
-from registry.db.rows import Row, record_row, record_rows
+from registry.db.manifest import manifest_ddl, manifest_rows, seal, write_manifest
+from registry.db.rows import Row, record_row, record_rows, relative_path
 from registry.db.search import create_search, search_ddl
 from registry.db.server import connection_error, first_line, server_engine, shown_url
 from registry.db.tables import SCHEMA_VERSION, mirror
@@ -63,6 +65,10 @@ class BuildSummary:
     tables: int
     views: int
     seconds: float
+    changes: Any = None
+    """What an update changed (``registry.db.update.Changes``); None for a full build."""
+    full_because: str | None = None
+    """Why a SQLite build was a full one rather than an update (None for an update, and for a server)."""
 
 
 def ordered_tables() -> list[SaTable]:
@@ -73,22 +79,20 @@ def ordered_tables() -> list[SaTable]:
 def registry_rows(registry: Registry) -> Iterator[tuple[str, Row]]:
     """Every (table, row) of the registry: kinds in dependency order, ids sorted within a kind."""
     tables = mirror()
-    for record, relative in _records_in_order(registry):
+    for record, relative in records_in_order(registry):
         yield from record_rows(record, relative, tables)
     yield from _fixed_rows(registry)
 
 
-def _records_in_order(registry: Registry) -> Iterator[tuple[Record, str]]:
-    """(record, its path below the records folder) of every record: kinds in dependency order, ids sorted."""
+def records_in_order(registry: Registry, only: set[str] | None = None) -> Iterator[tuple[Record, str]]:
+    """(record, its path below the records folder) of every record (or of those in ``only``): kinds in dependency
+    order, ids sorted."""
     by_kind: dict[str, list[str]] = {kind: [] for kind in KIND_MODELS}
-    for record_id, record in registry.records.items():
-        by_kind[type(record).kind_token].append(record_id)
-    below = len(registry.root.parts)
+    for record_id in registry.records if only is None else only:
+        by_kind[registry.records[record_id].kind_token].append(record_id)
     for ids in by_kind.values():
         for record_id in sorted(ids):
-            path = registry.paths[record_id]
-            inside = path.parts[:below] == registry.root.parts  # parts are kept by a path; its text is made anew
-            yield registry.records[record_id], "/".join(path.parts[below:]) if inside else path.as_posix()
+            yield registry.records[record_id], relative_path(registry, record_id)
 
 
 def _fixed_rows(registry: Registry) -> Iterator[tuple[str, Row]]:
@@ -113,11 +117,28 @@ def sqlite_rows(registry: Registry, store: ParseCache | None = None) -> Iterator
     (text, numbers, flags and None come back from the store exactly), so the database is the same,
     byte for byte.
     """
+    yield from record_values(registry, records_in_order(registry), store)
+    yield from fixed_values(registry)
+
+
+def fixed_values(registry: Registry) -> Iterator[tuple[str, tuple[Any, ...]]]:
+    """``_fixed_rows`` as the values SQLite stores."""
+    stored_as = _stored_as()
+    for name, row in _fixed_rows(registry):
+        yield name, stored_as[name](row)
+
+
+def _stored_as() -> dict[str, Callable[[Row], tuple[Any, ...]]]:
+    return {name: _sqlite_values(table) for name, table in mirror().metadata.tables.items()}
+
+
+def record_values(registry: Registry, ordered: Iterator[tuple[Record, str]], store: ParseCache | None = None
+                  ) -> Iterator[tuple[str, tuple[Any, ...]]]:
+    """The rows (as SQLite stores them) of the records ``ordered`` gives, in that order (see ``sqlite_rows``)."""
     tables = mirror()
-    stored_as = {name: _sqlite_values(table) for name, table in tables.metadata.tables.items()}
+    stored_as = _stored_as()
     version = rows_version() if store is not None else ""
     as_record = stored_as["record"]
-    ordered = _records_in_order(registry)
     while chunk := list(itertools.islice(ordered, ROWS_LOOKUP)):
         digests = [_digest_of(registry, record) for record, _ in chunk]
         known = store.derived(version, [d for d in digests if d is not None]) if store is not None else {}
@@ -131,8 +152,6 @@ def sqlite_rows(registry: Registry, store: ParseCache | None = None) -> Iterator
                 if store is not None and digest is not None:
                     store.remember_derived(version, digest, rows)
             yield from rows
-    for name, row in _fixed_rows(registry):
-        yield name, stored_as[name](row)
 
 
 #: Records whose stored rows are looked up at once.
@@ -199,7 +218,7 @@ def schema_ddl(dialect: str) -> str:
     statements = [str(CreateTable(table).compile(dialect=compiler)).strip() for table in ordered_tables()]
     statements += [str(CreateIndex(index).compile(dialect=compiler)).strip() for index in _indexes()]
     statements += [f"CREATE VIEW {name} AS{select}" for name, (_, select) in views(dialect).items()]
-    statements += [search_ddl()] if dialect == "sqlite" else []
+    statements += [search_ddl(), *manifest_ddl()] if dialect == "sqlite" else []
     script = "\n\n".join(f"{statement};" for statement in statements)
     return "\n".join(line.rstrip() for line in script.splitlines()) + "\n"
 
@@ -300,15 +319,22 @@ def _populate(connection: Connection, registry: Registry, store: ParseCache | No
     _create_indexes(connection)
     create_views(connection)
     create_search(connection)
+    if connection.dialect.name == "sqlite":  # what the next build reads to update this one (manifest.py)
+        for statement in manifest_ddl():
+            connection.exec_driver_sql(statement)
+        write_manifest(connection.connection.driver_connection,  # type: ignore[arg-type]
+                       manifest_rows(registry, registry.records), rows_version())
     return written
 
 
 def build_database(records: Path, *, out: Path | None = None, url: str | None = None,
-                   cache: bool | None = None, site_url: str | None = None) -> BuildSummary:
+                   cache: bool | None = None, site_url: str | None = None, full: bool = False) -> BuildSummary:
     """Validate the records under ``records``, then build them into ``url`` (a server) or the file ``out``.
 
     ``cache`` is passed to ``registry.validate.runner.validate`` (False: read every file, not the parse cache).
     ``site_url``, where the site is published, makes the views' ``*_page`` columns links to its pages.
+    A SQLite file this code built is updated rather than rebuilt (``build_sqlite``) unless ``full``; a server
+    database is always built anew.
 
     Raises ``InvalidRegistryError`` (carrying the report) when the registry is not valid: nothing is built.
     """
@@ -330,7 +356,7 @@ def build_database(records: Path, *, out: Path | None = None, url: str | None = 
         raise InvalidRegistryError(report)
     if url is not None:
         return build_server(registry, url, site_url=site_url)
-    return build_sqlite(registry, target, records_read_at=read_at, cache=cache, site_url=site_url)
+    return build_sqlite(registry, target, records_read_at=read_at, cache=cache, site_url=site_url, full=full)
 
 
 # -- SQLite ---------------------------------------------------------------------------------
@@ -356,9 +382,12 @@ def _sqlite_engine(path: Path) -> Engine:
 
 
 def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None = None,
-                 cache: bool | None = None, site_url: str | None = None) -> BuildSummary:
+                 cache: bool | None = None, site_url: str | None = None, full: bool = False) -> BuildSummary:
     """Build the database into ``out`` atomically: a temporary file beside it, renamed into place when complete.
 
+    Where ``out`` is a database this code built from the same records folder, untouched since, it is
+    updated instead (``registry.db.update``): a copy of it, in the temporary file, gets only the rows
+    of what changed; ``full`` builds anew all the same. The summary says which, and why not an update.
     ``records_read_at`` (nanoseconds since the epoch, when reading the records began; default: now)
     becomes the file's modification time, which ``registry query`` compares the record files against.
     Unchanged records' rows come from the parse cache (``sqlite_rows``); ``cache=False`` converts every
@@ -370,6 +399,10 @@ def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None =
     if out.is_dir():
         raise RegistryError(f"{str(out)!r} is a folder", "give {out} a file name, for example registry.db")
     ensure_replaceable(out)
+    with gc_paused():  # the records are still held: a collection would rescan them all, often
+        code = rows_version()
+    changes: update.Changes | None = None
+    full_because: str | None = FULL_ASKED if full else None
     with ExitStack() as cleanup:  # the temporary file goes, whatever happens
         try:
             out.parent.mkdir(parents=True, exist_ok=True)
@@ -380,15 +413,27 @@ def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None =
                 "choose a writable folder with {out}",
             ) from exc
         try:
-            engine = _sqlite_engine(tmp)
-            store = ParseCache.open(registry.root) if (cache_enabled() if cache is None else cache) else None
+            store = None
             try:
-                with engine.begin() as connection, gc_paused():
-                    written = _populate(connection, registry, store, site_url)
+                if full_because is None:
+                    try:  # a few records' rows are made as fast as they are looked up: no parse cache
+                        with gc_paused():
+                            changes = _update(registry, out, tmp, code, site_url)
+                    except update.NotUpdatable as exc:
+                        full_because = exc.reason
+                        os.truncate(tmp, 0)
+                if changes is None:
+                    store = ParseCache.open(registry.root) if (cache_enabled() if cache is None else cache) else None
+                    written = _build_into(tmp, registry, store, site_url)
+                else:
+                    written = changes.rows_inserted
             finally:
-                engine.dispose()
                 if store is not None:
                     store.close()
+            if changes is not None and changes.nothing:  # up to date: only the time the records were read is new
+                os.utime(out, ns=(time.time_ns(), read_at))
+                return _summary(registry, out, written, started, changes, full_because)
+            seal(tmp)
             os.utime(tmp, ns=(time.time_ns(), read_at))
             with open(tmp, "rb+") as handle:
                 os.fsync(handle.fileno())
@@ -409,8 +454,55 @@ def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None =
                 "is untouched",
                 "check the free disk space and that the folder is writable",
             ) from exc
+    return _summary(registry, out, written, started, changes, full_because)
+
+
+def _site_row(site_url: str | None) -> list[tuple[str, tuple[Any, ...]]]:
+    """The ``registry_meta`` row of where the site is published, if it is."""
+    return [] if site_url is None else [("registry_meta", (SITE_URL_KEY, site_url))]
+
+
+def _summary(registry: Registry, out: Path, written: int, started: float, changes: Any,
+             full_because: str | None) -> BuildSummary:
     return BuildSummary(str(out), len(registry.records), written, len(ordered_tables()), len(views()),
-                        time.perf_counter() - started)
+                        time.perf_counter() - started, changes, full_because)
+
+
+#: Why a build is a full one when the caller asked for it (``full=True``).
+FULL_ASKED = "asked for"
+
+
+def _build_into(tmp: Path, registry: Registry, store: ParseCache | None, site_url: str | None) -> int:
+    """A full build into the empty file ``tmp``; returns the number of rows."""
+    engine = _sqlite_engine(tmp)
+    try:
+        with engine.begin() as connection, gc_paused():
+            return _populate(connection, registry, store, site_url)
+    finally:
+        engine.dispose()
+
+
+def _update(registry: Registry, out: Path, tmp: Path, code: str, site_url: str | None) -> Any:
+    """Update a copy of the database at ``out`` in ``tmp`` (``registry.db.update``); ``NotUpdatable`` where it
+    cannot be done exactly, and for an update that fails (the full build then says why)."""
+    seal_found = update.check_updatable(out, registry, code)
+    try:
+        planned = update.read_plan(out, registry)
+        fixed = [*fixed_values(registry), *_site_row(site_url)]
+        if not planned.changed and not planned.removed and update.holds_fixed_rows(out, fixed):
+            return update.Changes()  # up to date as it is: nothing is written
+    except sqlite3.Error as exc:
+        raise update.NotUpdatable(f"it cannot be read ({exc})") from exc
+    update.copy_for_update(out, tmp, seal_found)  # the seal is checked again on the copy: the plan holds for it
+    engine = _sqlite_engine(tmp)
+    try:
+        with engine.begin() as connection, gc_paused():
+            made = record_values(registry, records_in_order(registry, planned.changed))
+            return update.apply(connection, registry, planned, itertools.chain(made, fixed), insert_rows)
+    except SQLAlchemyError as exc:
+        raise update.NotUpdatable(f"the update failed ({first_line(exc)})") from exc
+    finally:
+        engine.dispose()
 
 
 def is_registry_database(path: Path) -> bool:

@@ -70,7 +70,7 @@ def datasette_metadata(database_name: str, base_url: str | None = None) -> dict[
     """Datasette's metadata document for a database of that name (Datasette names a file's database by its stem):
     every column described, with facets, sort orders, label columns, units, canned queries and full-text search
     (``registry.db.browse``); with ``base_url``, the canned queries link the site's pages."""
-    from registry.db import browse
+    from registry.db import browse, manifest
     from registry.db.search import SEARCH_TABLE, SEARCHED
     from registry.db.tables import mirror
     from registry.db.views import views
@@ -82,6 +82,10 @@ def datasette_metadata(database_name: str, base_url: str | None = None) -> dict[
         "registry_meta": {"description": "Facts about the build: the schema version and the number of records.",
                           "columns": {"key": "What the fact is (schema_version, records, records_folder).",
                                       "value": "The fact, as text."}},
+        manifest.MANIFEST_TABLE: {"description": manifest.DESCRIPTION, "columns": dict(manifest.COLUMNS),
+                                  "hidden": True},
+        manifest.STATE_TABLE: {"description": manifest.STATE_DESCRIPTION, "columns": dict(manifest.STATE_COLUMNS),
+                               "hidden": True},
         "unit": {"description": "Every unit a result may be in: the built-in ones (registry.units) and the "
                  "registry's unit records': what it measures, how the pages write it and its scale.",
                  "columns": {"token": "The unit's name in the records (for example 'gigabyte').",

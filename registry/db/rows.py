@@ -9,13 +9,16 @@ with no edit in this module.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from registry.db.setters import Row
 from registry.db.tables import Mirror, Stored, mirror
 from registry.models import Record
 
-__all__ = ["Row", "record_row", "record_rows"]
+if TYPE_CHECKING:
+    from registry.store.loader import Registry
+
+__all__ = ["Row", "record_row", "record_rows", "relative_path"]
 
 
 def _child_rows(child: Stored, owner: tuple[Any, ...], value: Any) -> Iterator[tuple[str, Row]]:
@@ -44,6 +47,13 @@ def _below(children: tuple[tuple[tuple[str, ...], Stored], ...], owner: tuple[An
                 break
         if found:
             yield from _child_rows(child, owner, found)
+
+
+def relative_path(registry: Registry, record_id: str) -> str:
+    """The record's file below the records folder, as the ``record`` table holds it."""
+    path, root = registry.paths[record_id], registry.root.parts
+    inside = path.parts[:len(root)] == root  # parts are kept by a path; its text is made anew
+    return "/".join(path.parts[len(root):]) if inside else path.as_posix()
 
 
 def record_row(record: Record, path: str) -> Row:

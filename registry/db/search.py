@@ -42,9 +42,31 @@ def create_search(connection: Connection) -> None:
     """Make and fill the FTS5 table (SQLite only), in result-id order so that two builds are the same."""
     if connection.dialect.name != "sqlite":
         return
-    columns = ", ".join(SEARCHED)
     connection.execute(text(search_ddl()))
-    connection.execute(text(
+    _fill(connection, "")
+
+
+def refill_search(connection: Connection, results: set[str] | None) -> int:
+    """Make the search rows of ``results`` (ids; None: of every result, the table emptied first) from
+    ``results_flat``; returns how many were made. A result's earlier row must be gone already: it is found by the
+    result's rowid, which a result stored again no longer has."""
+    where = ""
+    if results is None:
+        connection.execute(text(f"DELETE FROM {SEARCH_TABLE}"))
+    else:
+        raw = connection.connection.driver_connection
+        raw.execute("DROP TABLE IF EXISTS temp.search_fresh")  # type: ignore[union-attr]
+        raw.execute("CREATE TEMP TABLE search_fresh (id TEXT PRIMARY KEY)")  # type: ignore[union-attr]
+        raw.executemany("INSERT INTO temp.search_fresh (id) VALUES (?)",  # type: ignore[union-attr]
+                        ((result,) for result in results))
+        where = " WHERE f.result_id IN (SELECT id FROM temp.search_fresh)"
+    return _fill(connection, where)
+
+
+def _fill(connection: Connection, where: str) -> int:
+    columns = ", ".join(SEARCHED)
+    made = connection.execute(text(
         f"INSERT INTO {SEARCH_TABLE}(rowid, result_id, {columns}) "
         f"SELECT r.rowid, f.result_id, {', '.join(f'f.{c}' for c in SEARCHED)} "
-        f"FROM results_flat f JOIN result r ON r.id = f.result_id ORDER BY f.result_id"))
+        f"FROM results_flat f JOIN result r ON r.id = f.result_id{where} ORDER BY f.result_id"))
+    return int(made.rowcount)

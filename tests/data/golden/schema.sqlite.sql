@@ -907,3 +907,7 @@ FROM reproduction rp
 JOIN result r ON r.id = rp.result;
 
 CREATE VIRTUAL TABLE results_search USING fts5(result_id UNINDEXED, configuration_name, reported_name, model_family_name, dataset_name, protocol_name, evaluation_name, metric, metric_qualifier, source_locator_quote, uncertainty_printed, uncertainty_kind, uncertainty_note, scope_note, hardware_accelerator, source_title);
+
+CREATE TABLE build_manifest (record_id VARCHAR NOT NULL PRIMARY KEY, digest BLOB NOT NULL);
+
+CREATE TABLE build_state (key VARCHAR NOT NULL PRIMARY KEY, value VARCHAR NOT NULL);
