@@ -105,22 +105,27 @@ def test_install_keeps_a_file_that_may_not_be_replaced(tmp_path: Path, monkeypat
     assert list(tmp_path.iterdir()) == [target]
 
 
+@pytest.mark.parametrize("step", ["_populate", "_update"])
 def test_a_file_put_at_out_while_the_build_runs_is_kept(records_dir: Path, tmp_path: Path, cli,  # type: ignore[no-untyped-def]
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+                                                         monkeypatch: pytest.MonkeyPatch, step: str) -> None:
+    """A full build (``_populate``) and an update of the database it built (``_update``) alike."""
     from registry.db import build
 
     out = tmp_path / "registry.db"
     assert cli("db", "build", "--records", records_dir, "--out", out).exit_code == 0
-    real = build._populate
+    real = getattr(build, step)
 
-    def populate_then_someone_writes(connection, registry, *rest):  # type: ignore[no-untyped-def]
-        written = real(connection, registry, *rest)
+    def then_someone_writes(*args):  # type: ignore[no-untyped-def]
+        written = real(*args)
         out.unlink()
         out.write_text("# Notes\nwritten while the build ran\n")
         return written
 
-    monkeypatch.setattr(build, "_populate", populate_then_someone_writes)
-    result = cli("db", "build", "--records", records_dir, "--out", out)
+    monkeypatch.setattr(build, step, then_someone_writes)
+    if step == "_update":  # a change to update
+        family = sorted((records_dir / "family").glob("*.yaml"))[0]
+        family.write_text(family.read_text().replace("name: ", "name: Renamed ", 1))
+    result = cli("db", "build", "--records", records_dir, "--out", out, *(["--full"] if step == "_populate" else []))
     assert result.exit_code == 1
     assert "was written while the build ran and is not a database that 'registry db build' wrote; it was left " \
            "untouched" in result.output
