@@ -192,3 +192,14 @@ def can_select(expression: str, marks: set[str]) -> bool:
         if compiled.evaluate(functools.partial(operator.contains, carried)):
             return True
     return False
+
+
+def inotify_works() -> bool:
+    """Whether this system offers Linux's inotify (``registry watch`` needs it; a container may refuse it)."""
+    from registry.watch.inotify import Inotify, Unavailable
+
+    try:
+        Inotify().close()
+    except (Unavailable, OSError):
+        return False
+    return True

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from registry.validate import memo
-from tests.conftest import RESULT_11, ROOT
+from tests.conftest import RESULT_11, ROOT, inotify_works
 
-pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the watcher needs Linux's inotify"),
+pytestmark = [pytest.mark.skipif(not inotify_works(), reason="the watcher needs Linux's inotify, not offered here"),
               pytest.mark.sandbox]  # each test starts a watcher process and stops it (make test-fast leaves them)
 
 

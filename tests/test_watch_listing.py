@@ -9,14 +9,14 @@ from __future__ import annotations
 import os
 import random
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
 from registry.validate.incremental_files import walk
+from tests.conftest import inotify_works
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the watcher needs Linux's inotify")
+pytestmark = pytest.mark.skipif(not inotify_works(), reason="the watcher needs Linux's inotify, not offered here")
 
 FOLDERS = ["", "result", "source", "result/sub", ".hidden", "result/.h"]
 NAMES = ["a.yaml", "b.yaml", "c.yml", ".x.yaml", "d.txt", "sub", "e.json"]
