@@ -203,3 +203,16 @@ def inotify_works() -> bool:
     except (Unavailable, OSError):
         return False
     return True
+
+
+def restore_a_bundled_file(root: Path, seed: int) -> None:
+    """A property test's step: put one bundled record file back under ``root`` (with an odd ``seed``, the first,
+    whether or not it is there; else the first that is missing)."""
+    import shutil
+
+    for source in BUNDLED_RECORDS.rglob("*.yaml"):
+        target = root / source.relative_to(BUNDLED_RECORDS)
+        if seed % 2 or not target.exists():
+            target.parent.mkdir(exist_ok=True)
+            shutil.copy(source, target)
+            break

@@ -26,7 +26,7 @@ from registry.db.build import build_database
 from registry.db.manifest import SEAL_KEY, STATE_TABLE
 from registry.db.metadata import write_metadata
 from registry.errors import InvalidRegistryError
-from tests.conftest import BUNDLED_RECORDS, DATA
+from tests.conftest import BUNDLED_RECORDS, DATA, restore_a_bundled_file
 
 EXAMPLES = int(os.environ.get("REGISTRY_DB_UPDATE_EXAMPLES", "12"))
 STEPS = int(os.environ.get("REGISTRY_DB_UPDATE_STEPS", "6"))
@@ -167,12 +167,7 @@ def apply(edit: str, seed: int, root: Path, path: Path | None) -> None:
         for unit in (root / "unit").glob("*.yaml") if (root / "unit").is_dir() else ():
             unit.write_text(unit.read_text().replace("symbol: ", f"symbol: u{seed % 3}", 1))
     elif edit == "restore":
-        for source in BUNDLED_RECORDS.rglob("*.yaml"):
-            target = root / source.relative_to(BUNDLED_RECORDS)
-            if seed % 2 or not target.exists():
-                target.parent.mkdir(exist_ok=True)
-                shutil.copy(source, target)
-                break
+        restore_a_bundled_file(root, seed)
 
 
 def _id_of(text: str) -> str | None:

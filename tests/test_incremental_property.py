@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from registry.validate import incremental
 from registry.validate.runner import validate
-from tests.conftest import BUNDLED_RECORDS
+from tests.conftest import BUNDLED_RECORDS, restore_a_bundled_file
 
 EXAMPLES = int(os.environ.get("REGISTRY_INCREMENTAL_EXAMPLES", "25"))
 STEPS = int(os.environ.get("REGISTRY_INCREMENTAL_STEPS", "8"))
@@ -144,12 +144,7 @@ def apply(edit: str, seed: int, root: Path, path: Path | None, now: list[dt.date
         else:
             path.write_text(text.replace("-20261015-", f"-{day}-", 1))
     elif edit == "restore":
-        for source in BUNDLED_RECORDS.rglob("*.yaml"):
-            target = root / source.relative_to(BUNDLED_RECORDS)
-            if seed % 2 or not target.exists():
-                target.parent.mkdir(exist_ok=True)
-                shutil.copy(source, target)
-                break
+        restore_a_bundled_file(root, seed)
 
 
 def _id_of(path: Path) -> str | None:

@@ -9,12 +9,17 @@ from __future__ import annotations
 import os
 import random
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from registry.validate.incremental_files import walk
 from tests.conftest import inotify_works
+
+if TYPE_CHECKING:
+    from registry.watch.listing import Listing
 
 pytestmark = pytest.mark.skipif(not inotify_works(), reason="the watcher needs Linux's inotify, not offered here")
 
@@ -59,79 +64,59 @@ def _step(root: Path, rng: random.Random, operations: list[str]) -> None:
         pass  # the step does not apply to the folder as it is now (a name missing, a folder not empty)
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_the_listing_is_what_a_walk_lists(tmp_path: Path, seed: int) -> None:
+@pytest.fixture
+def watched(tmp_path: Path) -> Iterator[tuple[Path, Listing]]:
+    """A records folder of one file, and its listing (closed after the test)."""
     from registry.watch.listing import Listing
 
     root = tmp_path / "records"
     (root / "result").mkdir(parents=True)
     (root / "result" / "a.yaml").write_text("first")
     listing = Listing(root)
+    yield root, listing
+    listing.close()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_listing_is_what_a_walk_lists(watched: tuple[Path, Listing], seed: int) -> None:
+    root, listing = watched
     rng = random.Random(seed)
-    try:
-        for _ in range(400):
-            _step(root, rng, OPERATIONS)
-            if rng.random() < 0.3:  # changes pile up between two runs
-                assert _listed(listing.sync()) == _listed(walk(root))
-        assert _listed(listing.sync()) == _listed(walk(root))
-    finally:
-        listing.close()
+    for _ in range(400):
+        _step(root, rng, OPERATIONS)
+        if rng.random() < 0.3:  # changes pile up between two runs
+            assert _listed(listing.sync()) == _listed(walk(root))
+    assert _listed(listing.sync()) == _listed(walk(root))
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_hard_links_made_and_removed_inside_the_folder_are_followed(tmp_path: Path, seed: int) -> None:
+def test_hard_links_made_and_removed_inside_the_folder_are_followed(watched: tuple[Path, Listing], seed: int) -> None:
     """A link made or removed through one name changes the other names' change time, which the kernel tells only
     the folder of the name used: every other listed name of the file is looked at again. (Links made and removed
     between two runs, or through a name outside the watched folders, can go unseen: README, "Instant validation".)"""
-    from registry.watch.listing import Listing
-
-    root = tmp_path / "records"
-    (root / "result").mkdir(parents=True)
-    (root / "result" / "a.yaml").write_text("first")
-    listing = Listing(root)
+    root, listing = watched
     rng = random.Random(seed)
-    try:
-        for _ in range(300):
-            _step(root, rng, [*OPERATIONS, "hard", "hard"])
-            assert _listed(listing.sync()) == _listed(walk(root))
-    finally:
-        listing.close()
-
-
-def test_a_write_through_another_name_of_a_listed_file_is_seen(tmp_path: Path) -> None:
-    from registry.watch.listing import Listing
-
-    root = tmp_path / "records"
-    (root / "result").mkdir(parents=True)
-    (root / "result" / "a.yaml").write_text("first")
-    outside = tmp_path / "elsewhere.yaml"
-    listing = Listing(root)
-    try:
-        os.link(root / "result" / "a.yaml", root / "result" / "b.yaml")
+    for _ in range(300):
+        _step(root, rng, [*OPERATIONS, "hard", "hard"])
         assert _listed(listing.sync()) == _listed(walk(root))
-        os.link(root / "result" / "a.yaml", outside)  # a third name, where no watch is
-        assert _listed(listing.sync()) == _listed(walk(root))
-        with open(outside, "a") as file:
-            file.write(" and more")  # no event in the records folder: the names known to have others are looked at
-        assert _listed(listing.sync()) == _listed(walk(root))
-    finally:
-        listing.close()
 
 
-def test_the_records_folder_replaced_is_listed_again(tmp_path: Path) -> None:
-    from registry.watch.listing import Listing
+def test_a_write_through_another_name_of_a_listed_file_is_seen(watched: tuple[Path, Listing], tmp_path: Path) -> None:
+    root, listing = watched
+    os.link(root / "result" / "a.yaml", root / "result" / "b.yaml")
+    assert _listed(listing.sync()) == _listed(walk(root))
+    os.link(root / "result" / "a.yaml", tmp_path / "elsewhere.yaml")  # a third name, where no watch is
+    assert _listed(listing.sync()) == _listed(walk(root))
+    with open(tmp_path / "elsewhere.yaml", "a") as file:
+        file.write(" and more")  # no event in the records folder: the names known to have others are looked at
+    assert _listed(listing.sync()) == _listed(walk(root))
 
-    root = tmp_path / "records"
-    (root / "result").mkdir(parents=True)
-    (root / "result" / "a.yaml").write_text("first")
-    listing = Listing(root)
-    try:
-        root.rename(tmp_path / "old")
-        assert listing.sync() == []
-        (root / "source").mkdir(parents=True)
-        (root / "source" / "b.yaml").write_text("second")
-        assert _listed(listing.sync()) == _listed(walk(root))
-        (root / "source" / "c.yaml").write_text("third")
-        assert _listed(listing.sync()) == _listed(walk(root))
-    finally:
-        listing.close()
+
+def test_the_records_folder_replaced_is_listed_again(watched: tuple[Path, Listing], tmp_path: Path) -> None:
+    root, listing = watched
+    root.rename(tmp_path / "old")
+    assert listing.sync() == []
+    (root / "source").mkdir(parents=True)
+    (root / "source" / "b.yaml").write_text("second")
+    assert _listed(listing.sync()) == _listed(walk(root))
+    (root / "source" / "c.yaml").write_text("third")
+    assert _listed(listing.sync()) == _listed(walk(root))
