@@ -59,7 +59,8 @@ def validate_command(
 ) -> None:
     """Check every record file and the registry as a whole; list every problem at once.
 
-    Exit status 0 when the registry is valid (warnings allowed), 1 when it is not.
+    Exit status 0 when the registry is valid (warnings allowed), 1 when it is not. Where 'registry watch' runs for
+    the folder (started from here, with the same --records), it answers at once, with the same report.
     """
     with user_errors(debug):
         try:
