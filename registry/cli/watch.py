@@ -15,7 +15,8 @@ from registry.errors import RegistryError
 def watch_command(
     records: Path = RecordsOption,
     stop: bool = typer.Option(False, "--stop", help="Stop the watcher of RECORDS (it keeps its index on disk)."),
-    status: bool = typer.Option(False, "--status", help="Say whether a watcher answers for RECORDS, and its memory."),
+    status: bool = typer.Option(False, "--status",
+                                help="Say whether a watcher answers for RECORDS, and its memory (exit 3: none)."),
     debug: bool = DebugOption,
 ) -> None:
     """Watch the records folder and answer 'registry validate' from memory (Linux; runs until stopped).
@@ -51,7 +52,9 @@ def watch_command(
 
         try:
             watch(records)
-        except (Unavailable, AlreadyWatched, PermissionError) as exc:
+        except AlreadyWatched as exc:
+            raise RegistryError(str(exc), "'registry validate' from here is answered by it already") from exc
+        except (Unavailable, PermissionError) as exc:
             raise RegistryError(str(exc), "validate without a watcher: 'registry validate' works as always") from exc
 
 

@@ -38,7 +38,7 @@ import os
 import sqlite3
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -174,15 +174,9 @@ class ParseCache:
         if self.broken:
             return
         try:
-            rows = self._read.execute("SELECT key, size, mtime_ns, ctime_ns, inode, digest, row_check FROM file "
-                                      "WHERE root = ? ORDER BY key", (self.root,))
-            for key, size, mtime, ctime, inode, digest, check in rows:
-                seen = (size, mtime, ctime, inode)
-                if not (isinstance(check, bytes) and isinstance(digest, bytes) and isinstance(key, str)
-                        and hmac.compare_digest(check, row_check(self.root, key, seen, digest))):
-                    self._fail(damaged=True)
-                    return
-                yield key, seen, digest
+            yield from self._checked(self._read.execute(
+                "SELECT key, size, mtime_ns, ctime_ns, inode, digest, row_check FROM file WHERE root = ? ORDER BY key",
+                (self.root,)))
         except sqlite3.Error:
             self._fail()
 
@@ -193,7 +187,12 @@ class ParseCache:
             return
         sql = ("SELECT key, size, mtime_ns, ctime_ns, inode, digest, row_check FROM file WHERE root = ? AND key IN "
                "({marks}) ORDER BY key")
-        for key, size, mtime, ctime, inode, digest, check in self._by_key(sql, keys):
+        yield from self._checked(self._by_key(sql, keys))
+
+    def _checked(self, rows: Iterable[Any]) -> Iterator[tuple[str, Signature, bytes]]:
+        """(key, signature, digest) of each row whose MAC is this user's; the first that is not ends them and sets
+        the store aside."""
+        for key, size, mtime, ctime, inode, digest, check in rows:
             seen = (size, mtime, ctime, inode)
             if not (isinstance(check, bytes) and isinstance(digest, bytes) and isinstance(key, str)
                     and hmac.compare_digest(check, row_check(self.root, key, seen, digest))):

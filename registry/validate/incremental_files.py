@@ -22,7 +22,7 @@ from registry.models import Record
 from registry.store.loader import Registry, _load_file
 from registry.store.yamlio import LoadedYaml, content_digest, read_record
 from registry.validate.incremental_index import as_row
-from registry.validate.memo import Folder, tree_state
+from registry.validate.memo import Folder, newest_ns, tree_state
 from registry.validate.report import Report
 
 
@@ -107,11 +107,8 @@ def _at_or_after(column: array, moment: int, unknown: int | None = None) -> list
 def settled(status: bytes, settled_before: int) -> bool:
     """Whether every file of ``status`` (``memo.Folder.status``) is known and was last modified or changed
     before ``settled_before``: a later change within the same time stamp would not show."""
-    if not status:
-        return True
-    times = array("q", status)
-    modified, changed = times[1::4], times[2::4]
-    return 0 not in modified and max(modified) < settled_before and max(changed) < settled_before
+    newest = newest_ns(status)
+    return newest is not None and newest < settled_before
 
 
 def changed_files(files: dict[str, Any], kept: dict[str, list[Any]], folders: list[Folder], root: Path,
@@ -130,7 +127,7 @@ def changed_files(files: dict[str, Any], kept: dict[str, list[Any]], folders: li
         joined = folder.joined
         was = kept.get(prefix)
         if (was is not None and was[1] == folder.status and was[0] == joined and folder.newest_ns is not None
-                and folder.newest_ns < settled_before):
+                and folder.newest_ns < settled_before):  # ``settled``, worked out once per listed folder
             continue
         dirty = True
         names = folder.names

@@ -88,17 +88,23 @@ class Folder:
 
     @functools.cached_property
     def newest_ns(self) -> int | None:
-        """The latest modification or change time of its files (None: one of them has none known, a link)."""
-        times = array("q", self.status)
-        modified, changed = times[1::4], times[2::4]
-        if not times:
-            return -1
-        return None if 0 in modified else max(max(modified), max(changed))
+        """``newest_ns`` of its files' statuses."""
+        return newest_ns(self.status)
 
     def files(self) -> list[tuple[tuple[str, ...], str, bytes]]:
         """(parts below root, path, status) of each file: the listing one file at a time."""
         return [((*self.parts, name), os.path.join(self.path, name), self.status[32 * i:32 * i + 32])
                 for i, name in enumerate(self.names)]
+
+
+def newest_ns(status: bytes) -> int | None:
+    """The latest modification or change time of the files whose statuses are packed in ``status`` (-1: none;
+    None: one of them has none known, a link)."""
+    times = array("q", status)
+    modified, changed = times[1::4], times[2::4]
+    if not times:
+        return -1
+    return None if 0 in modified else max(max(modified), max(changed))
 
 
 #: A file's size, modification and change times and inode, packed (``Folder.status``).

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import errno
+import functools
 import os
 import struct
 import sys
@@ -46,6 +47,12 @@ GONE = IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT | IN_IGNORED
 _HEADER = struct.Struct("iIII")  # wd, mask, cookie, len (struct inotify_event)
 
 
+@functools.cache
+def libc() -> ctypes.CDLL:
+    """The C library, errno kept (inotify's calls here; ``malloc_trim`` in ``registry.watch.server``)."""
+    return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+
+
 class Unavailable(OSError):
     """This system offers no inotify (not Linux), or a watch could not be set (too many folders watched)."""
 
@@ -63,8 +70,7 @@ class Inotify:
     def __init__(self) -> None:
         if not sys.platform.startswith("linux"):
             raise Unavailable(errno.ENOSYS, "watching folders needs Linux's inotify")
-        name = ctypes.util.find_library("c") or "libc.so.6"
-        self._libc = ctypes.CDLL(name, use_errno=True)
+        self._libc = libc()
         self.fd = self._libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
         if self.fd < 0:
             number = ctypes.get_errno()

@@ -164,11 +164,10 @@ class Watcher:
 def _give_back_freed_memory() -> None:
     """Return to the system what reading the index back freed (the file's bytes, the objects decoding made and
     dropped): the C library keeps freed memory for reuse, and a watcher lives long beside the user's other work."""
-    import ctypes
-    import ctypes.util
+    from registry.watch.inotify import libc
 
     try:
-        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
+        libc().malloc_trim(0)
     except (OSError, AttributeError):
         pass  # not the GNU C library: nothing to ask
 
