@@ -210,6 +210,19 @@ def id_of(key: str, entry: bytes | list[Any]) -> str:
     return str(entry[2])
 
 
+def record_digests(files: dict[str, Any]) -> list[tuple[str, str, bytes | None]]:
+    """(id, file key, content digest or None) of every record a file typed, in the index's order: what a
+    ``registry db build`` compares with the database's manifest to find the records that changed, without
+    loading any of them."""
+    found: list[tuple[str, str, bytes | None]] = []
+    for key, entry in files.items():
+        if type(entry) is bytes:
+            found.append((key[key.rfind("\0") + 1:-5], key, entry[32:] or None))  # '<kind>\0<id>.yaml'
+        elif entry[1]:
+            found.append((entry[2], key, entry[0][32:] or None))
+    return found
+
+
 def file_digest(name: str, root: Path) -> bytes | None:
     try:
         raw, _ = read_record(Path(name), inside=root)
