@@ -111,12 +111,18 @@ def test_an_updated_database_holds_what_a_full_build_holds(tmp_path_factory: pyt
             shutil.copytree(last_valid, root)
             continue
         assert summary.changes is not None, summary.full_because  # the same code, folder and untouched file
+        # From the incremental index (only the changed records read), but where the registry declares its own units.
+        assert summary.validated == ("" if declares_units(root) else "incrementally"), (edit, seed)
         assert built(root, cold, full=True).changes is None
         assert snapshot(kept) == snapshot(cold), (edit, seed)
         assert (base / "kept.metadata.json").read_text().replace("kept", "cold") == \
             (base / "cold.metadata.json").read_text()
         TALLY["updates"] += 1
         TALLY["searched"] += summary.changes.searched
+
+
+def declares_units(root: Path) -> bool:
+    return any("\nkind: unit\n" in f"\n{path.read_text()}" for path in root.rglob("*.yaml"))
 
 
 def apply(edit: str, seed: int, root: Path, path: Path | None) -> None:
@@ -382,3 +388,72 @@ def test_an_update_the_database_refuses_is_followed_by_a_full_build(records_dir:
     summary = build_database(records_dir, out=out)
     assert summary.changes is None and summary.full_because.startswith("the update failed (")
     assert snapshot(out) == expected
+
+
+def test_an_update_reads_only_the_changed_records(cli: Any, records_dir: Path, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the parse cache on, the records are validated incrementally and an update types only those that
+    changed; without it (or for a registry that declares its own units, whose every record's rows may read them)
+    every record is loaded, and the update is the same."""
+    from registry.db import current
+
+    out = tmp_path / "registry.db"
+    build_cli(cli, records_dir, out)
+    typed: list[set[str]] = []
+    loaded = current._loaded
+    monkeypatch.setattr(current, "_loaded", lambda root, wanted: typed.append(set(wanted)) or loaded(root, wanted))
+    dataset = records_dir / DATASET
+    dataset.write_text(dataset.read_text().replace("\nname: ", "\nname: Renamed ", 1))
+    assert "validated incrementally" in build_cli(cli, records_dir, out)
+    assert typed == [{_id_of(dataset.read_text())}]
+    dataset.write_text(dataset.read_text().replace("\nname: Renamed ", "\nname: Renamed again ", 1))
+    again = build_cli(cli, records_dir, out, "--no-cache")
+    assert "1 of 85 records changed" in again and "validated" not in again and len(typed) == 1
+    (records_dir / "unit").mkdir()
+    shutil.copy(UNIT, records_dir / "unit" / UNIT.name)
+    added = build_cli(cli, records_dir, out)  # the first unit record: found once it is read
+    assert "1 of 86 records changed (1 added," in added and "validated" not in added and len(typed) == 2
+    dataset.write_text(dataset.read_text().replace("Renamed again ", "", 1))
+    assert "validated" not in build_cli(cli, records_dir, out) and len(typed) == 2  # the database says it has units
+    assert snapshot(out) == snapshot(_full(cli, records_dir, tmp_path))
+
+
+def test_a_record_changed_while_the_build_ran_makes_it_a_full_one(records_dir: Path, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The records read for an update must hold what was validated: one edited in between is found by its digest,
+    and the build is a full one (which validates again), never an update from content nobody checked."""
+    from registry.db import current
+
+    out = tmp_path / "registry.db"
+    build_database(records_dir, out=out)
+    dataset = records_dir / DATASET
+    dataset.write_text(dataset.read_text().replace("\nname: ", "\nname: Renamed ", 1))
+    found = current.records_now
+
+    def edited_meanwhile(root: Path) -> Any:
+        now = found(root)
+        dataset.write_text(dataset.read_text().replace("\nname: Renamed ", "\nname: Renamed twice ", 1))
+        return now
+
+    monkeypatch.setattr(current, "records_now", edited_meanwhile)
+    summary = build_database(records_dir, out=out)
+    assert summary.changes is None and summary.full_because == "a record file changed while the build ran"
+    monkeypatch.undo()
+    build_database(records_dir, out=tmp_path / "full.db", full=True)
+    assert snapshot(out) == snapshot(tmp_path / "full.db")
+    assert "Renamed twice" in str(snapshot(out)["dataset"])
+
+
+def test_an_invalid_registry_is_refused_with_the_cold_runs_report(records_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "registry.db"
+    build_database(records_dir, out=out)
+    before = out.read_bytes()
+    dataset = records_dir / DATASET
+    dataset.write_text(dataset.read_text().replace("\nname: ", "\nname: [unclosed ", 1))
+    with pytest.raises(InvalidRegistryError) as raised:
+        build_database(records_dir, out=out)
+    from registry.validate.runner import validate
+
+    cold = validate(records_dir, cache=False)[1]
+    assert raised.value.report.to_dict() == cold.to_dict() and not cold.valid
+    assert out.read_bytes() == before

@@ -61,6 +61,10 @@ class NotUpdatable(Exception):  # noqa: N818 - a reason to rebuild, not an error
         self.reason = reason
 
 
+class EveryRecordNeeded(NotUpdatable):
+    """The database can be updated, but only from every record loaded, not from the incremental index alone."""
+
+
 @dataclass(frozen=True)
 class Changes:
     """What an update found changed, and what it wrote."""
@@ -94,7 +98,7 @@ class Plan:
     """(added, edited, renamed, removed)."""
 
 
-def check_updatable(out: Path, registry: Registry, code: str) -> int:
+def check_updatable(out: Path, root: Path, code: str) -> int:
     """Raise ``NotUpdatable`` unless the database at ``out`` is one this code built from this records folder and
     nothing wrote to since; returns its seal."""
     try:
@@ -112,7 +116,7 @@ def check_updatable(out: Path, registry: Registry, code: str) -> int:
     if meta.get("schema_version") != str(SCHEMA_VERSION) or state.get(CODE_KEY) != code:
         raise NotUpdatable("it was built by another version of the code" if CODE_KEY in state else
                            "it was built before builds kept what they stored")
-    if meta.get(RECORDS_FOLDER_KEY) != str(registry.root.resolve()):
+    if meta.get(RECORDS_FOLDER_KEY) != str(root.resolve()):
         raise NotUpdatable(f"it was built from another records folder ({meta.get(RECORDS_FOLDER_KEY)})")
     if state.get(SEAL_KEY) != str(counter):
         raise NotUpdatable("it was written to since it was built (by another program)")
@@ -140,7 +144,37 @@ def copy_for_update(out: Path, tmp: Path, seal: int) -> None:
         raise NotUpdatable("it was written to while this build ran")
 
 
-def plan(connection: sqlite3.Connection, registry: Registry) -> Plan:
+@dataclass(frozen=True)
+class Current:
+    """The records as they are now, as an update reads them: how many, each one's (id, file below the records
+    folder, content digest or None where unknown) from ``listed``, and ``loaded(ids)``: a registry holding those
+    records, typed, read from the files ``listed`` named, with those digests (``NotUpdatable`` where a file
+    changed since). From the loaded registry (``of_registry``), or from the incremental index without loading
+    any record that did not change (``registry.db.current``)."""
+
+    root: Path
+    count: int
+    listed: Callable[[], Iterable[tuple[str, str, bytes | None]]]
+    loaded: Callable[[set[str]], Registry]
+    validated: str = ""
+    """How the report was made where not by loading every record: 'by the watcher' or 'incrementally'."""
+
+
+def of_registry(registry: Registry) -> Current:
+    """The records of a loaded registry, as an update reads them."""
+    def listed() -> Iterator[tuple[str, str, bytes | None]]:
+        docs, paths, root = registry.docs, registry.paths, registry.root.parts
+        below = len(root)
+        for record_id in registry.records:  # 295,100 records at 100,000 results: kept to plain lookups
+            doc = docs.get(record_id)
+            parts = paths[record_id].parts  # kept by the path: validation asked for them already
+            yield (record_id, "/".join(parts[below:]) if parts[:below] == root else relative_path(registry, record_id),
+                   doc.digest if doc is not None else None)
+
+    return Current(registry.root, len(registry.records), listed, lambda _ids: registry)
+
+
+def plan(connection: sqlite3.Connection, current: Current) -> Plan:
     """Which records changed since the database was built: by their digests and paths, against its manifest."""
     try:
         held = connection.execute(f"SELECT r.id, r.path, m.digest FROM record r LEFT JOIN {MANIFEST_TABLE} m "
@@ -153,34 +187,38 @@ def plan(connection: sqlite3.Connection, registry: Registry) -> Plan:
     stored = {record_id: (path, digest) for record_id, path, digest in held}
     added = edited = renamed = 0
     changed: set[str] = set()
-    docs, paths, root = registry.docs, registry.paths, registry.root.parts
-    below = len(root)
-    for record_id in registry.records:  # 295,100 records at 100,000 results: kept to plain lookups
-        doc = docs.get(record_id)
-        digest = doc.digest if doc is not None else None
-        before = stored.get(record_id)
+    for record_id, path, digest in current.listed():
+        before = stored.pop(record_id, None)
         if before is None:
             added += 1
         elif before[1] != digest or not digest:  # an unknown digest is never taken for the same content
             edited += 1
+        elif before[0] == path:
+            continue
         else:
-            parts = paths[record_id].parts  # kept by the path: validation asked for them already
-            if before[0] == ("/".join(parts[below:]) if parts[:below] == root else relative_path(registry, record_id)):
-                continue
             renamed += 1
         changed.add(record_id)
-    removed = set(stored) - set(registry.records)
-    if len(changed) + len(removed) > UPDATE_AT_MOST * max(len(registry.records), len(stored), 1) and changed:
-        raise NotUpdatable(f"{len(changed) + len(removed):,} of {len(registry.records):,} records changed, "
+    removed = set(stored)
+    if len(changed) + len(removed) > UPDATE_AT_MOST * max(current.count, len(held), 1) and changed:
+        raise NotUpdatable(f"{len(changed) + len(removed):,} of {current.count:,} records changed, "
                            "too many for an update to be faster")
     return Plan(changed, removed, (added, edited, renamed, len(removed)))
 
 
-def read_plan(out: Path, registry: Registry) -> Plan:
+def read_plan(out: Path, current: Current) -> Plan:
     """``plan`` against the database at ``out``, opened read-only."""
     connection = sqlite3.connect(out.resolve().as_uri() + "?mode=ro", uri=True)
     try:
-        return plan(connection, registry)
+        return plan(connection, current)
+    finally:
+        connection.close()
+
+
+def held_of_kind(out: Path, kind: str) -> set[str]:
+    """The ids of the records of ``kind`` the database at ``out`` holds."""
+    connection = sqlite3.connect(out.resolve().as_uri() + "?mode=ro", uri=True)
+    try:
+        return {record_id for (record_id,) in connection.execute("SELECT id FROM record WHERE kind = ?", (kind,))}
     finally:
         connection.close()
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 #: Bump when requests or answers change meaning.
-PROTOCOL = 1
+PROTOCOL = 2
 #: The longest request or answer line read (a report of a large, broken registry can be long).
 MAX_MESSAGE_BYTES = 1 << 30
 
@@ -68,3 +68,23 @@ def receive(connection: Any) -> dict[str, Any] | None:
             return None
     message = json.loads(b"".join(chunks))
     return message if isinstance(message, dict) else None
+
+
+#: The digest that stands for none known in a listing's message (no file's content has it).
+NO_DIGEST = bytes(16)
+
+
+def listed_message(listed: list[tuple[str, str, bytes | None]]) -> dict[str, Any]:
+    """Every record's (id, file key, digest) as the watcher sends it: two lists and the digests' hex joined (one
+    string of 32 characters each), far fewer objects to write and read than a list per record."""
+    return {"ids": [item[0] for item in listed], "keys": [item[1] for item in listed],
+            "digests": b"".join(item[2] or NO_DIGEST for item in listed).hex()}
+
+
+def listed_from(message: dict[str, Any]) -> list[tuple[str, str, bytes | None]]:
+    """``listed_message`` read back; ValueError where it is not one."""
+    ids, keys, digests = message["ids"], message["keys"], bytes.fromhex(message["digests"])
+    if not (len(ids) == len(keys) == len(digests) // 16) or len(digests) % 16:
+        raise ValueError("a listing whose parts differ in length")
+    return [(record_id, key, digests[16 * i:16 * i + 16] if digests[16 * i:16 * i + 16] != NO_DIGEST else None)
+            for i, (record_id, key) in enumerate(zip(ids, keys, strict=True))]

@@ -1,0 +1,96 @@
+"""The records as they are now, for a database update, from the incremental index: no unchanged record is loaded.
+
+An update needs the report (the registry must be valid, exactly as a cold run would say) and, for
+each record, its id, file and content digest, to compare with the database's manifest
+(``registry.db.update.plan``); then it reads only the records that changed. The incremental index
+(``registry.validate.incremental_index``) holds all of that for every file. It comes from a running
+``registry watch``, which holds it in memory and answers at once, or else from an incremental run in
+this process, which keeps the index and the report for the next run as ``registry validate`` does.
+
+A record read for the update must hold the content the report was made from: a file changed since is
+``NotUpdatable`` (the build is then a full one, which validates again).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from registry.db.update import Current, EveryRecordNeeded, NotUpdatable
+from registry.errors import InvalidRegistryError
+from registry.models.unit import UnitRecord
+from registry.store.loader import Registry
+from registry.units import use
+from registry.validate.report import Report
+from registry.watch.client import Listed
+
+
+def records_now(root: Path) -> Current:
+    """The records under ``root`` as an update reads them; ``InvalidRegistryError`` where they are not valid."""
+    from registry.validate import memo
+
+    now = memo.now()
+    answered = _from_watcher(root, now)
+    report, listed = answered or _from_run(root, now)
+    if not report.valid:
+        raise InvalidRegistryError(report)
+    by_id = {record_id: (key, digest) for record_id, key, digest in listed}
+
+    def rows() -> Iterator[tuple[str, str, bytes | None]]:
+        for record_id, key, digest in listed:
+            yield record_id, key.replace("\0", "/"), digest
+
+    return Current(root, len(listed), rows, lambda ids: _loaded(root, {i: by_id[i] for i in ids}),
+                   "by the watcher" if answered else "incrementally")
+
+
+def _from_watcher(root: Path, now: dt.datetime) -> tuple[Report, Listed] | None:
+    """The report and the records from a running watcher of ``root`` (None: none answers, or it failed)."""
+    from registry.watch import client
+
+    answered, why = client.records(root, now)
+    if answered is None and why is not None:
+        from registry.cli._errors import err_console
+
+        err_console.print(f"The watcher of {root} could not answer ({why}); validating without it.")
+    return answered
+
+
+def _from_run(root: Path, now: dt.datetime) -> tuple[Report, Listed]:
+    """The report and the records from an incremental run in this process; the index and the report kept for
+    the next run, as ``registry validate`` keeps them."""
+    from registry.validate import incremental, memo
+    from registry.validate.incremental_files import record_digests
+    from registry.validate.incremental_index import keep, recall
+
+    started = time.time_ns()
+    folders: list[memo.Folder] = []
+    tree = memo.tree_state(root, folders)  # before the run: a file changed during it makes the kept report stale
+    report, index, dirty = incremental.run(root, now, recall(root), folders, started=started)
+    if dirty:
+        keep(root, index, now, started)
+    memo.keep(root, tree, now, report)
+    return report, record_digests(index["files"]) if report.valid else []
+
+
+def _loaded(root: Path, wanted: dict[str, tuple[str, bytes | None]]) -> Registry:
+    """A registry of the records ``wanted`` (id: (file key, digest)), each read from its file and typed; the
+    file must still hold that digest and that record."""
+    from registry.store.loader import _load_file
+    from registry.store.reading import documents
+
+    registry = Registry(root=root)
+    report = Report()
+    found = sorted((tuple(key.split("\0")), str(root.joinpath(*key.split("\0")))) for key, _ in wanted.values())
+    for path, doc in documents(found, None, inside=root):
+        _load_file(path, doc, registry, report)
+    for record_id, (_, digest) in wanted.items():
+        typed = registry.docs.get(record_id)
+        if record_id not in registry.records or typed is None or typed.digest != digest:
+            raise NotUpdatable("a record file changed while the build ran")
+    if registry.of_kind(UnitRecord):
+        raise EveryRecordNeeded("a unit record was added or changed")  # every record's rows may read the units
+    use(registry.units)
+    return registry
