@@ -287,6 +287,8 @@ def reseal(db: Path, sql: str, *params: object) -> None:
     ("journal", "it has a journal beside it or is in WAL mode"),
     ("wal", "it has a journal beside it or is in WAL mode"),
     ("manifest", "its manifest does not list exactly its records"),
+    ("listing", "its listing of record files does not match its records"),
+    ("digests", "its listing of record files is damaged"),
     ("code", "it was built by another version of the code"),
     ("older", "it was built before builds kept what they stored"),
     ("folder", "it was built from another records folder"),
@@ -310,6 +312,10 @@ def test_a_database_that_cannot_be_updated_exactly_is_built_anew(cli: Any, recor
         connection.close()
     elif damage == "manifest":
         reseal(out, "DELETE FROM build_manifest WHERE record_id = (SELECT MIN(record_id) FROM build_manifest)")
+    elif damage == "listing":  # a folder's files missing from it: they are no news to its records
+        reseal(out, "DELETE FROM build_files WHERE folder = 'dataset'")
+    elif damage == "digests":  # a digest cut short: the names and the digests no longer line up
+        reseal(out, "UPDATE build_files SET digests = substr(digests, 2) WHERE folder = 'dataset'")
     elif damage == "code":
         reseal(out, "UPDATE build_state SET value = 'another' WHERE key = 'build_code'")
     elif damage == "older":
@@ -342,11 +348,22 @@ def test_too_many_changes_are_built_anew(cli: Any, records_dir: Path, tmp_path: 
 
 
 def test_a_record_stored_under_another_path_is_stored_again(cli: Any, records_dir: Path, tmp_path: Path) -> None:
-    """A valid registry keeps each record at <kind>/<id>.yaml, so only a database that says otherwise shows it."""
+    """A record whose file the database says lies elsewhere (as a move to another folder and back leaves it, the
+    content unchanged) is stored again under its path now: renamed."""
     out = tmp_path / "registry.db"
     build_cli(cli, records_dir, out)
     expected = snapshot(out)
-    reseal(out, "UPDATE record SET path = 'elsewhere.yaml' WHERE path = ?", DATASET)
+    folder, name = DATASET.split("/")
+    connection = sqlite3.connect(out)
+    names, digests = connection.execute("SELECT names, digests FROM build_files WHERE folder = ?", (folder,)).fetchone()
+    connection.close()
+    at = names.split("\0").index(name)
+    kept = names.split("\0")
+    del kept[at]
+    reseal(out, "UPDATE build_files SET names = ?, digests = ? WHERE folder = ?",
+           "\0".join(kept), digests[:16 * at] + digests[16 * at + 16:], folder)
+    reseal(out, "INSERT INTO build_files VALUES ('elsewhere/dataset', ?, ?)", f"{name}\0", digests[16 * at:16 * at + 16])
+    reseal(out, "UPDATE record SET path = ? WHERE path = ?", f"elsewhere/{DATASET}", DATASET)
     assert "(0 added, 0 edited, 1 renamed, 0 removed)" in build_cli(cli, records_dir, out)
     assert snapshot(out) == expected
 

@@ -35,7 +35,7 @@ from sqlalchemy.schema import CreateIndex, CreateTable
 from registry.db import update
 from registry.db.coltypes import ExactDecimal, UtcTimestamp
 from registry.db.freshness import RECORDS_FOLDER_KEY
-from registry.db.manifest import manifest_ddl, manifest_rows, seal, write_manifest
+from registry.db.manifest import manifest_ddl, manifest_rows, seal, write_folders, write_manifest
 from registry.db.rows import Row, record_row, record_rows, relative_path
 from registry.db.search import create_search, search_ddl
 from registry.db.server import connection_error, first_line, server_engine, shown_url
@@ -325,8 +325,9 @@ def _populate(connection: Connection, registry: Registry, store: ParseCache | No
     if connection.dialect.name == "sqlite":  # what the next build reads to update this one (manifest.py)
         for statement in manifest_ddl():
             connection.exec_driver_sql(statement)
-        write_manifest(connection.connection.driver_connection,  # type: ignore[arg-type]
-                       manifest_rows(registry, registry.records), rows_version())
+        raw = connection.connection.driver_connection
+        write_manifest(raw, manifest_rows(registry, registry.records), rows_version())  # type: ignore[arg-type]
+        write_folders(raw, update.of_registry(registry).folders())  # type: ignore[arg-type]
     return written
 
 
@@ -448,7 +449,7 @@ def update_sqlite(records: Path, out: Path, *, records_read_at: int | None = Non
             changes = _update(current, out, tmp, code, site_url)
         return changes.rows_inserted, changes, None
 
-    return _written(out, records_read_at, current.count, write, current.validated)
+    return _written(out, records_read_at, current.count, write, current.validated, code)
 
 
 def _built_anew(tmp: Path, registry: Registry, cache: bool | None, site_url: str | None) -> int:
@@ -462,18 +463,21 @@ def _built_anew(tmp: Path, registry: Registry, cache: bool | None, site_url: str
 
 
 def _written(out: Path, records_read_at: int | None, count: int,
-             write: Callable[[Path, str], tuple[int, Any, str | None]], validated: str = "") -> BuildSummary:
-    """Make the database at ``out`` with ``write`` (into a temporary file beside it, given the code's version;
-    it returns the rows written, the update's changes or None, and why a full build), then seal it and rename it
-    into place; a database found up to date is left as it is, but for its time."""
+             write: Callable[[Path, str], tuple[int, Any, str | None]], validated: str = "",
+             code: str | None = None) -> BuildSummary:
+    """Make the database at ``out`` with ``write`` (into a temporary file beside it, given the code's version,
+    ``code`` where it was worked out already; it returns the rows written, the update's changes or None, and why
+    a full build), then seal it and rename it into place; a database found up to date is left as it is, but for
+    its time."""
     started = time.perf_counter()
     read_at = time.time_ns() if records_read_at is None else records_read_at
     out = Path(out)
     if out.is_dir():
         raise RegistryError(f"{str(out)!r} is a folder", "give {out} a file name, for example registry.db")
     ensure_replaceable(out)
-    with gc_paused():  # the records are still held: a collection would rescan them all, often
-        code = rows_version()
+    if code is None:
+        with gc_paused():  # the records are still held: a collection would rescan them all, often
+            code = rows_version()
     with ExitStack() as cleanup:  # the temporary file goes, whatever happens
         try:
             out.parent.mkdir(parents=True, exist_ok=True)
@@ -544,7 +548,7 @@ def _update(current: update.Current, out: Path, tmp: Path, code: str, site_url: 
     seal_found = update.check_updatable(out, current.root, code)
     try:
         planned = update.read_plan(out, current)
-        loaded = current.loaded(planned.changed)
+        loaded = current.loaded(planned.files)
         fixed = [*fixed_values(loaded, current.count), *_site_row(site_url)]
         if not planned.changed and not planned.removed and update.holds_fixed_rows(out, fixed):
             return update.Changes()  # up to date as it is: nothing is written

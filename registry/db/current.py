@@ -15,16 +15,15 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
+from registry.db.manifest import Folders, folders_of
 from registry.db.update import Current, EveryRecordNeeded, NotUpdatable
 from registry.errors import InvalidRegistryError
 from registry.models.unit import UnitRecord
 from registry.store.loader import Registry
 from registry.units import use
 from registry.validate.report import Report
-from registry.watch.client import Listed
 
 
 def records_now(root: Path) -> Current:
@@ -33,20 +32,14 @@ def records_now(root: Path) -> Current:
 
     now = memo.now()
     answered = _from_watcher(root, now)
-    report, listed = answered or _from_run(root, now)
+    report, count, folders = answered or _from_run(root, now)
     if not report.valid:
         raise InvalidRegistryError(report)
-    by_id = {record_id: (key, digest) for record_id, key, digest in listed}
-
-    def rows() -> Iterator[tuple[str, str, bytes | None]]:
-        for record_id, key, digest in listed:
-            yield record_id, key.replace("\0", "/"), digest
-
-    return Current(root, len(listed), rows, lambda ids: _loaded(root, {i: by_id[i] for i in ids}),
+    return Current(root, count, lambda: folders, lambda wanted: _loaded(root, wanted),
                    "by the watcher" if answered else "incrementally")
 
 
-def _from_watcher(root: Path, now: dt.datetime) -> tuple[Report, Listed] | None:
+def _from_watcher(root: Path, now: dt.datetime) -> tuple[Report, int, Folders] | None:
     """The report and the records from a running watcher of ``root`` (None: none answers, or it failed)."""
     from registry.watch import client
 
@@ -58,7 +51,7 @@ def _from_watcher(root: Path, now: dt.datetime) -> tuple[Report, Listed] | None:
     return answered
 
 
-def _from_run(root: Path, now: dt.datetime) -> tuple[Report, Listed]:
+def _from_run(root: Path, now: dt.datetime) -> tuple[Report, int, Folders]:
     """The report and the records from an incremental run in this process; the index and the report kept for
     the next run, as ``registry validate`` keeps them."""
     from registry.validate import incremental, memo
@@ -66,24 +59,28 @@ def _from_run(root: Path, now: dt.datetime) -> tuple[Report, Listed]:
     from registry.validate.incremental_index import keep, recall
 
     started = time.time_ns()
-    folders: list[memo.Folder] = []
-    tree = memo.tree_state(root, folders)  # before the run: a file changed during it makes the kept report stale
-    report, index, dirty = incremental.run(root, now, recall(root), folders, started=started)
+    listing: list[memo.Folder] = []
+    tree = memo.tree_state(root, listing)  # before the run: a file changed during it makes the kept report stale
+    report, index, dirty = incremental.run(root, now, recall(root), listing, started=started)
     if dirty:
         keep(root, index, now, started)
     memo.keep(root, tree, now, report)
-    return report, record_digests(index["files"]) if report.valid else []
+    if not report.valid:
+        return report, 0, {}
+    listed = record_digests(index["files"])
+    return report, len(listed), folders_of((record_id, key.replace("\0", "/"), digest)
+                                           for record_id, key, digest in listed)
 
 
 def _loaded(root: Path, wanted: dict[str, tuple[str, bytes | None]]) -> Registry:
-    """A registry of the records ``wanted`` (id: (file key, digest)), each read from its file and typed; the
-    file must still hold that digest and that record."""
+    """A registry of the records ``wanted`` (id: (path below ``root``, '/' between folders; digest)), each read
+    from its file and typed; the file must still hold that digest and that record."""
     from registry.store.loader import _load_file
     from registry.store.reading import documents
 
     registry = Registry(root=root)
     report = Report()
-    found = sorted((tuple(key.split("\0")), str(root.joinpath(*key.split("\0")))) for key, _ in wanted.values())
+    found = sorted((tuple(path.split("/")), str(root.joinpath(*path.split("/")))) for path, _ in wanted.values())
     for path, doc in documents(found, None, inside=root):
         _load_file(path, doc, registry, report)
     for record_id, (_, digest) in wanted.items():

@@ -70,21 +70,19 @@ def receive(connection: Any) -> dict[str, Any] | None:
     return message if isinstance(message, dict) else None
 
 
-#: The digest that stands for none known in a listing's message (no file's content has it).
-NO_DIGEST = bytes(16)
+def folders_message(folders: dict[str, tuple[str, bytes]]) -> dict[str, list[str]]:
+    """The record files folder by folder (``registry.db.manifest.Folders``) as the watcher sends them: a few long
+    strings, not one object per record."""
+    return {folder: [names, digests.hex()] for folder, (names, digests) in folders.items()}
 
 
-def listed_message(listed: list[tuple[str, str, bytes | None]]) -> dict[str, Any]:
-    """Every record's (id, file key, digest) as the watcher sends it: two lists and the digests' hex joined (one
-    string of 32 characters each), far fewer objects to write and read than a list per record."""
-    return {"ids": [item[0] for item in listed], "keys": [item[1] for item in listed],
-            "digests": b"".join(item[2] or NO_DIGEST for item in listed).hex()}
-
-
-def listed_from(message: dict[str, Any]) -> list[tuple[str, str, bytes | None]]:
-    """``listed_message`` read back; ValueError where it is not one."""
-    ids, keys, digests = message["ids"], message["keys"], bytes.fromhex(message["digests"])
-    if not (len(ids) == len(keys) == len(digests) // 16) or len(digests) % 16:
-        raise ValueError("a listing whose parts differ in length")
-    return [(record_id, key, digests[16 * i:16 * i + 16] if digests[16 * i:16 * i + 16] != NO_DIGEST else None)
-            for i, (record_id, key) in enumerate(zip(ids, keys, strict=True))]
+def folders_from(message: Any) -> dict[str, tuple[str, bytes]]:
+    """``folders_message`` read back; ValueError where it is not one."""
+    if not isinstance(message, dict):
+        raise ValueError("not a listing of folders")
+    folders = {}
+    for folder, (names, digests) in message.items():
+        if not isinstance(names, str) or not isinstance(digests, str):
+            raise ValueError("a folder's files are not text")
+        folders[folder] = (names, bytes.fromhex(digests))
+    return folders

@@ -12,13 +12,13 @@ import socket
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from registry.watch.address import PROTOCOL, listed_from, receive, send, socket_path
+from registry.watch.address import PROTOCOL, folders_from, receive, send, socket_path
 
 if TYPE_CHECKING:
     from registry.validate.report import Report
 
-#: (id, file key, digest or None) of every record (``registry.validate.incremental_files.record_digests``).
-Listed = list[tuple[str, str, bytes | None]]
+#: The record files folder by folder (``registry.db.manifest.Folders``, not imported here: this module stays light).
+Folders = dict[str, tuple[str, bytes]]
 
 
 def ask(path: Path, request: dict[str, Any]) -> dict[str, Any] | None:
@@ -47,9 +47,10 @@ def validate(root: Path, now: dt.datetime) -> tuple[Report | None, str | None]:
     return _report(answer), None
 
 
-def records(root: Path, now: dt.datetime) -> tuple[tuple[Report, Listed] | None, str | None]:
-    """The report of ``root`` and, where it is valid, every record's (id, file key, digest), from its watcher
-    (for 'registry db build'); else None, with why where a watcher answered without them."""
+def records(root: Path, now: dt.datetime) -> tuple[tuple[Report, int, Folders] | None, str | None]:
+    """The report of ``root`` and, where it is valid, how many records it holds and their files folder by folder
+    (``registry.db.manifest.Folders``), from its watcher (for 'registry db build'); else None, with why where a
+    watcher answered without them."""
     answer = ask(socket_path(root), {"op": "records", "now": now.isoformat()})
     if answer is None:
         return None, None
@@ -57,9 +58,9 @@ def records(root: Path, now: dt.datetime) -> tuple[tuple[Report, Listed] | None,
         return None, str(answer["error"])
     report = _report(answer)
     if not report.valid:
-        return (report, []), None
+        return (report, 0, {}), None
     try:
-        return (report, listed_from(answer["listed"])), None
+        return (report, int(answer["count"]), folders_from(answer["folders"])), None
     except (KeyError, TypeError, ValueError) as exc:
         return None, f"its listing of the records is damaged ({exc})"
 

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from registry.watch.address import PROTOCOL, listed_message, private_folder, receive, send, socket_path
+from registry.watch.address import PROTOCOL, folders_message, private_folder, receive, send, socket_path
 
 
 class AlreadyWatched(Exception):
@@ -144,7 +144,13 @@ class Watcher:
         reply = {"files": report.files, "records": report.records, "issues": [as_row(i) for i in report.issues],
                  "run": done}
         if op == "records" and report.valid and self.index is not None:  # for 'registry db build' to plan an update
-            reply["listed"] = listed_message(record_digests(self.index["files"]))
+            from registry.db.manifest import folders_of
+
+            listed = record_digests(self.index["files"])
+            reply["count"] = len(listed)
+            reply["folders"] = folders_message(folders_of((record_id, key.replace("\0", "/"), digest)
+                                                          for record_id, key, digest in listed))
+            del listed
         return reply
 
     def status(self) -> dict[str, Any]:
