@@ -474,3 +474,22 @@ def test_an_invalid_registry_is_refused_with_the_cold_runs_report(records_dir: P
     cold = validate(records_dir, cache=False)[1]
     assert raised.value.report.to_dict() == cold.to_dict() and not cold.valid
     assert out.read_bytes() == before
+
+
+def test_the_index_lists_the_files_as_a_full_build_keeps_them(records_dir: Path, own_cache: None) -> None:
+    """What an update compares: the record files folder by folder, from the incremental index, equal to what a
+    full build stores from the loaded records (so that a folder nothing changed in is passed whole)."""
+    from registry.db.update import of_registry
+    from registry.validate import incremental, memo
+    from registry.validate.incremental_files import folder_digests
+    from registry.validate.incremental_index import recall
+    from registry.validate.runner import validate
+
+    (records_dir / "more" / "dataset").mkdir(parents=True)
+    (records_dir / DATASET).rename(records_dir / "more" / DATASET)  # a kind's folder may lie deeper
+    incremental.validate(records_dir, memo.now())
+    index = recall(records_dir)
+    registry, report = validate(records_dir, cache=False)
+    assert report.valid, report.issues
+    assert index is not None and folder_digests(index) == of_registry(registry).folders()
+    assert set(folder_digests(index)) >= {"more/dataset", "result"}

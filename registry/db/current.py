@@ -17,7 +17,7 @@ import datetime as dt
 import time
 from pathlib import Path
 
-from registry.db.manifest import Folders, folders_of
+from registry.db.manifest import Folders
 from registry.db.update import Current, EveryRecordNeeded, NotUpdatable
 from registry.errors import InvalidRegistryError
 from registry.models.unit import UnitRecord
@@ -55,7 +55,7 @@ def _from_run(root: Path, now: dt.datetime) -> tuple[Report, int, Folders]:
     """The report and the records from an incremental run in this process; the index and the report kept for
     the next run, as ``registry validate`` keeps them."""
     from registry.validate import incremental, memo
-    from registry.validate.incremental_files import record_digests
+    from registry.validate.incremental_files import folder_digests
     from registry.validate.incremental_index import keep, recall
 
     started = time.time_ns()
@@ -67,9 +67,8 @@ def _from_run(root: Path, now: dt.datetime) -> tuple[Report, int, Folders]:
     memo.keep(root, tree, now, report)
     if not report.valid:
         return report, 0, {}
-    listed = record_digests(index["files"])
-    return report, len(listed), folders_of((record_id, key.replace("\0", "/"), digest)
-                                           for record_id, key, digest in listed)
+    folders = folder_digests(index)
+    return report, sum(len(digests) // 16 for _, digests in folders.values()), folders
 
 
 def _loaded(root: Path, wanted: dict[str, tuple[str, bytes | None]]) -> Registry:

@@ -121,7 +121,7 @@ class Watcher:
 
     def _reply(self, request: dict[str, Any]) -> dict[str, Any]:
         from registry.validate import incremental
-        from registry.validate.incremental_files import record_digests
+        from registry.validate.incremental_files import folder_digests
         from registry.validate.incremental_index import as_row
 
         if request.get("protocol") != PROTOCOL:
@@ -144,13 +144,9 @@ class Watcher:
         reply = {"files": report.files, "records": report.records, "issues": [as_row(i) for i in report.issues],
                  "run": done}
         if op == "records" and report.valid and self.index is not None:  # for 'registry db build' to plan an update
-            from registry.db.manifest import folders_of
-
-            listed = record_digests(self.index["files"])
-            reply["count"] = len(listed)
-            reply["folders"] = folders_message(folders_of((record_id, key.replace("\0", "/"), digest)
-                                                          for record_id, key, digest in listed))
-            del listed
+            folders = folder_digests(self.index)
+            reply["count"] = sum(len(digests) // 16 for _, digests in folders.values())
+            reply["folders"] = folders_message(folders)
         return reply
 
     def status(self) -> dict[str, Any]:
