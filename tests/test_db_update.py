@@ -493,3 +493,25 @@ def test_the_index_lists_the_files_as_a_full_build_keeps_them(records_dir: Path,
     assert report.valid, report.issues
     assert index is not None and folder_digests(index) == of_registry(registry).folders()
     assert set(folder_digests(index)) >= {"more/dataset", "result"}
+
+
+def test_a_digest_not_known_is_never_taken_for_the_same_content(records_dir: Path, tmp_path: Path) -> None:
+    from registry.db.manifest import NO_DIGEST, read_folders
+    from registry.db.update import Current, plan
+
+    out = tmp_path / "registry.db"
+    build_database(records_dir, out=out)
+    connection = sqlite3.connect(out)
+    held = read_folders(connection)
+    count = connection.execute("SELECT COUNT(*) FROM record").fetchone()[0]
+
+    def planned(folders: dict[str, tuple[str, bytes]]) -> Any:
+        return plan(connection, Current(records_dir, count, lambda: folders, lambda wanted: None))  # type: ignore[arg-type,return-value]
+
+    assert planned(held).counts == (0, 0, 0, 0)
+    names, digests = held["dataset"]
+    unknown = planned({**held, "dataset": (names, NO_DIGEST + digests[16:])})
+    assert unknown.counts == (0, 1, 0, 0) and unknown.files == {_id_of((records_dir / DATASET).read_text()): (DATASET, None)}
+    renamed = planned({**{f: v for f, v in held.items() if f != "dataset"}, "more/dataset": (names, digests)})
+    assert renamed.counts == (0, 0, 1, 0) and set(renamed.folders) == {"dataset", "more/dataset"}
+    connection.close()
