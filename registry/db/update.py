@@ -52,6 +52,7 @@ from registry.db.manifest import (
 from registry.db.rows import relative_path
 from registry.db.search import refill_search
 from registry.db.tables import SCHEMA_VERSION, Mirror, mirror
+from registry.packed import differing, places_of
 from registry.store.loader import Registry
 
 #: Above this share of the records changed, a full build is about as fast, and it is the one made.
@@ -240,7 +241,7 @@ def file_id(path: str) -> str:
 
 def _unknown(files: tuple[str, bytes] | None) -> bool:
     """Whether a folder's files hold a digest not known (``NO_DIGEST``, at a file's place)."""
-    return files is not None and bool(_unknown_places(files[1]))
+    return files is not None and bool(places_of(NO_DIGEST, files[1]))
 
 
 def _changed_files(folder: str, held: tuple[str, bytes], now: tuple[str, bytes],
@@ -253,7 +254,7 @@ def _changed_files(folder: str, held: tuple[str, bytes], now: tuple[str, bytes],
     if len(held[1]) != 16 * len(names_held) or len(now[1]) != 16 * len(names_now):
         raise NotUpdatable("its listing of record files is damaged")
     if held[0] == now[0]:
-        places = _differing(held[1], now[1]) | _unknown_places(now[1])
+        places = differing(held[1], now[1], 16) | places_of(NO_DIGEST, now[1])
         return {f"{prefix}{names_now[i]}": _digest(now[1][16 * i:16 * i + 16]) for i in sorted(places)}, set()
     kept = dict(zip(names_held, (held[1][at:at + 16] for at in range(0, len(held[1]), 16)), strict=True))
     new = {}
@@ -267,33 +268,6 @@ def _changed_files(folder: str, held: tuple[str, bytes], now: tuple[str, bytes],
 
 def _digest(digest: bytes) -> bytes | None:
     return None if digest == NO_DIGEST else digest
-
-
-def _differing(held: bytes, now: bytes) -> set[int]:
-    """The places (16 bytes each) where two equally long runs of digests differ."""
-    found = set()
-    pending = [(0, len(now) // 16)]
-    while pending:
-        low, high = pending.pop()
-        if held[16 * low:16 * high] == now[16 * low:16 * high]:
-            continue
-        if high - low == 1:
-            found.add(low)
-            continue
-        middle = (low + high) // 2
-        pending += [(low, middle), (middle, high)]
-    return found
-
-
-def _unknown_places(digests: bytes) -> set[int]:
-    """The places of the digests not known (``NO_DIGEST``) in a run of them."""
-    found = set()
-    at = digests.find(NO_DIGEST)
-    while at != -1:
-        if at % 16 == 0:
-            found.add(at // 16)
-        at = digests.find(NO_DIGEST, at + 1)
-    return found
 
 
 def _held_records(connection: sqlite3.Connection, ids: set[str]) -> dict[str, tuple[str, bytes]]:

@@ -19,6 +19,7 @@ from typing import Any
 
 from registry.errors import RecordFileError
 from registry.models import Record
+from registry.packed import differing
 from registry.store.loader import Registry, _load_file
 from registry.store.yamlio import LoadedYaml, content_digest, read_record
 from registry.validate.incremental_index import as_row
@@ -66,17 +67,7 @@ def kept_folders(folders: list[Folder]) -> dict[str, list[Any]]:
 def suspects(kept: bytes, status: bytes, settled_before: int) -> list[int]:
     """The files of a folder listed under the names it was kept with whose status differs from the kept one
     (found by halving: two equal runs of bytes are compared at once) or is not settled, in order."""
-    found = set()
-    pending = [(0, len(status) // 32)]
-    while pending:
-        low, high = pending.pop()
-        if kept[32 * low:32 * high] == status[32 * low:32 * high]:
-            continue
-        if high - low == 1:
-            found.add(low)
-            continue
-        middle = (low + high) // 2
-        pending += [(low, middle), (middle, high)]
+    found = differing(kept, status, 32)
     if not settled(status, settled_before):
         times = array("q", status)
         found.update(_at_or_after(times[1::4], settled_before, unknown=0))
