@@ -67,7 +67,10 @@ def _from_run(root: Path, now: dt.datetime) -> tuple[Report, int, Folders]:
     memo.keep(root, tree, now, report)
     if not report.valid:
         return report, 0, {}
-    folders = folder_digests(index)
+    try:
+        folders = folder_digests(index)
+    except KeyError as exc:  # a listed file the index holds nothing of: not expected of a valid registry's
+        raise NotUpdatable(f"the incremental index does not hold every file ({exc})") from exc
     return report, sum(len(digests) // 16 for _, digests in folders.values()), folders
 
 
