@@ -239,20 +239,27 @@ note: Checked.
 # -- measurements ---------------------------------------------------------------------------
 
 
-def run(args: Sequence[str], env: dict[str, str], *, quiet_exit: bool = False) -> tuple[float, float, float]:
-    """(wall seconds, peak resident MiB, processor seconds) of one fresh ``python`` process running ``args``.
+def run(args: Sequence[str], env: dict[str, str], *, quiet_exit: bool = False, saying: str | None = None,
+        ) -> tuple[float, float, float]:
+    """(wall seconds, peak resident MiB, processor seconds) of one fresh ``python`` process running ``args``;
+    with ``saying``, the run must print that (what it did, not only that it ended well: an update, say).
 
     The processor seconds (user and system, the child's own) say what the run cost where other processes share
     the machine: its wall seconds then grow with their load, its processor seconds much less."""
     started = time.perf_counter()
-    child = subprocess.Popen([sys.executable, *args], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(child.pid, 0)
-    seconds = time.perf_counter() - started
+    with tempfile.TemporaryFile() as said:
+        child = subprocess.Popen([sys.executable, *args], cwd=ROOT, env={**env, "COLUMNS": "1000"}, stdout=said,
+                                 stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - started
+        said.seek(0)
+        output = said.read().decode()
     child.returncode = os.waitstatus_to_exitcode(status)
     errors = child.stderr.read().decode() if child.stderr else ""
     if child.returncode != 0 and not quiet_exit:
         raise SystemExit(f"{' '.join(args)} failed ({child.returncode}):\n{errors}")
+    if saying is not None and saying not in output:
+        raise SystemExit(f"{' '.join(args)} did not say {saying!r}:\n{output}{errors}")
     return seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
@@ -365,6 +372,8 @@ def provenance() -> dict[str, str]:
 
 #: One-file changes measured after a warm run: a value edited, a record added, removed, renamed.
 ONE_EDITS = ("edit", "add", "remove", "rename")
+#: Those that leave the registry valid, measured for 'db build' (a renamed file breaks its name: nothing is built).
+DB_EDITS = ONE_EDITS[:3]
 
 
 def one_edit(root: Path, edit: str, *, undo: bool = False) -> None:
@@ -435,9 +444,15 @@ def measure_size(size: int, base: Path, env: dict[str, str], *, validate_only: b
     figures["db build cold"] = run(["-m", "registry", "db", "build", *records, "--out", str(out)], env)
     # A full build through the parse cache ('--full': the file is there, and would be updated otherwise).
     figures["db build warm"] = run(["-m", "registry", "db", "build", *records, "--out", str(out), "--full"], env)
-    one_edit(root, "edit")
-    figures["db build 1 edit"] = run(["-m", "registry", "db", "build", *records, "--out", str(out)], env)
-    one_edit(root, "edit", undo=True)
+    build = ["-m", "registry", "db", "build", *records, "--out", str(out)]
+    run(validate, env)  # the incremental index, as a curator's last 'registry validate' (or 'db build') kept it
+    for edit in DB_EDITS:
+        one_edit(root, edit)
+        time.sleep(2.1)
+        figures[f"db build 1 {edit}"] = run(build, env, saying="records changed (")  # an update
+        one_edit(root, edit, undo=True)
+        run(build, env)  # the undo, not measured
+    figures.update(measure_watch(root, env, build=build))
     out.unlink(missing_ok=True)
     for name in BASELINES:
         figures[name] = run([str(Path(__file__).resolve()), "--baseline", name, str(root)], env)
@@ -461,11 +476,13 @@ def _process_mib(pid: int) -> tuple[float, float]:
 WATCHER: dict[str, str] = {}
 
 
-def measure_watch(root: Path, env: dict[str, str]) -> dict[str, tuple[float, float, float]]:
+def measure_watch(root: Path, env: dict[str, str], *, build: list[str] | None = None,
+                  ) -> dict[str, tuple[float, float, float]]:
     """``registry validate`` answered by ``registry watch`` (started from the index the runs above kept): nothing
-    changed, and one edit, add, remove and rename. Each row's seconds and peak memory are the validate command's
-    own (it asks the watcher and prints); its CPU seconds add the watcher's for that request. The watcher's resident
-    memory is printed below the table (``WATCHER``)."""
+    changed, and one edit, add, remove and rename; with ``build`` (a 'db build' command), that command after one
+    edit, add and remove instead (an update, the report and the records' digests from the watcher). Each row's
+    seconds and peak memory are the command's own (it asks the watcher); its CPU seconds add the watcher's for
+    that request. The watcher's resident memory is printed below the table (``WATCHER``)."""
     if not sys.platform.startswith("linux"):
         return {}
     figures: dict[str, tuple[float, float, float]] = {}
@@ -480,22 +497,26 @@ def measure_watch(root: Path, env: dict[str, str]) -> dict[str, tuple[float, flo
                 raise SystemExit(f"registry watch stopped before it answered (status {watcher.wait()})")
             if line.startswith("watching "):
                 break
-        WATCHER[f"{root.name} started in"] = f"{time.perf_counter() - started:.1f} s"
-        WATCHER[f"{root.name} resident after start"] = "{:,.0f} MiB (peak {:,.0f} MiB)".format(
-            *_process_mib(watcher.pid))
+        named = f"{root.name}{' (db build)' if build else ''}"
+        WATCHER[f"{named} started in"] = f"{time.perf_counter() - started:.1f} s"
+        WATCHER[f"{named} resident after start"] = "{:,.0f} MiB (peak {:,.0f} MiB)".format(*_process_mib(watcher.pid))
 
-        def asked(name: str) -> None:
+        def asked(name: str, args: list[str], saying: str | None = None) -> None:
             before = _process_cpu(watcher.pid)
-            seconds, mib, cpu = run(validate, env, quiet_exit=True)
+            seconds, mib, cpu = run(args, env, quiet_exit=saying is None, saying=saying)
             figures[name] = (seconds, mib, cpu + _process_cpu(watcher.pid) - before)
 
-        asked("watch no change")
-        for edit in ONE_EDITS:
+        if build is None:
+            asked("watch no change", validate)
+        for edit in ONE_EDITS if build is None else DB_EDITS:
             one_edit(root, edit)
-            asked(f"watch 1 {edit}")
+            if build is None:
+                asked(f"watch 1 {edit}", validate)
+            else:
+                asked(f"watch db build 1 {edit}", build, saying="validated by the watcher")
             one_edit(root, edit, undo=True)
-            run(validate, env, quiet_exit=True)
-        WATCHER[f"{root.name} resident after the runs"] = "{:,.0f} MiB (peak {:,.0f} MiB)".format(
+            run(validate if build is None else build, env, quiet_exit=True)
+        WATCHER[f"{named} resident after the runs"] = "{:,.0f} MiB (peak {:,.0f} MiB)".format(
             *_process_mib(watcher.pid))
     finally:
         watcher.terminate()
@@ -540,7 +561,7 @@ def main() -> None:
             for name, seconds in startup(env).items():
                 print(f"  {name:<52} {seconds:6.3f} s")
             print()
-        header = (f"{'results':>8} {'records':>8} | {'measurement':<18} | {'seconds':>8} | {'CPU s':>7} | "
+        header = (f"{'results':>8} {'records':>8} | {'measurement':<23} | {'seconds':>8} | {'CPU s':>7} | "
                   f"{'records/s':>10} | {'peak MiB':>8} | {'cold/ours':>9} | {'jsonschema/ours':>15} | "
                   f"{'PyYAML+Pydantic/ours':>20}")
         print(header)
@@ -553,7 +574,7 @@ def main() -> None:
                 ours = name not in BASELINES
                 ratios = (f"{_ratio(cold_s, seconds):>9} | {_ratio(schema_s, seconds):>15} | "
                           f"{_ratio(loop_s, seconds):>20}" if ours else f"{'':>9} | {'':>15} | {'':>20}")
-                print(f"{size:>8,} {records:>8,} | {name:<18} | {seconds:>7.2f}s | {cpu:>6.2f}s | "
+                print(f"{size:>8,} {records:>8,} | {name:<23} | {seconds:>7.2f}s | {cpu:>6.2f}s | "
                       f"{records / seconds:>10,.0f} | {mib:>8,.0f} | {ratios}", flush=True)
         print()
         print("cold: the parse cache empty (every file read and parsed; the cache and the incremental index filled); "
@@ -561,11 +582,14 @@ def main() -> None:
               "(the kept report, registry/validate/memo.py); no change: nothing changed, the kept report removed (an "
               "incremental run that reads no file); 1 edit/add/remove/rename: one file changed since the last run "
               "(incremental, registry/validate/incremental.py); db build warm: a full build (--full) through the "
-              "parse cache; db build 1 edit: the update after one edit (registry/db/update.py). "
+              "parse cache; db build 1 edit/add/remove: the update after one change (registry/db/update.py), the "
+              "records validated incrementally (the index kept by a 'registry validate' before the change) and only "
+              "the changed ones read (registry/db/current.py). "
               "cold/ours: validate cold's wall seconds over this one's.")
         print("watch no change, watch 1 edit/add/remove/rename: 'registry validate' answered by 'registry watch' "
               "(registry/watch/); seconds and peak MiB are the validate command's own, CPU s adds the watcher's for "
-              "that request.")
+              "that request. watch db build 1 edit/add/remove: 'registry db build' after one change, the report and "
+              "every record's digest from the watcher.")
         for name, text in WATCHER.items():
             print(f"watcher of {name}: {text}")
         for name, text in BASELINES.items():

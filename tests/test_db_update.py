@@ -111,12 +111,18 @@ def test_an_updated_database_holds_what_a_full_build_holds(tmp_path_factory: pyt
             shutil.copytree(last_valid, root)
             continue
         assert summary.changes is not None, summary.full_because  # the same code, folder and untouched file
+        # From the incremental index (only the changed records read), but where the registry declares its own units.
+        assert summary.validated == ("" if declares_units(root) else "incrementally"), (edit, seed)
         assert built(root, cold, full=True).changes is None
         assert snapshot(kept) == snapshot(cold), (edit, seed)
         assert (base / "kept.metadata.json").read_text().replace("kept", "cold") == \
             (base / "cold.metadata.json").read_text()
         TALLY["updates"] += 1
         TALLY["searched"] += summary.changes.searched
+
+
+def declares_units(root: Path) -> bool:
+    return any("\nkind: unit\n" in f"\n{path.read_text()}" for path in root.rglob("*.yaml"))
 
 
 def apply(edit: str, seed: int, root: Path, path: Path | None) -> None:
@@ -281,6 +287,8 @@ def reseal(db: Path, sql: str, *params: object) -> None:
     ("journal", "it has a journal beside it or is in WAL mode"),
     ("wal", "it has a journal beside it or is in WAL mode"),
     ("manifest", "its manifest does not list exactly its records"),
+    ("listing", "its listing of record files does not match its records"),
+    ("digests", "its listing of record files is damaged"),
     ("code", "it was built by another version of the code"),
     ("older", "it was built before builds kept what they stored"),
     ("folder", "it was built from another records folder"),
@@ -304,6 +312,10 @@ def test_a_database_that_cannot_be_updated_exactly_is_built_anew(cli: Any, recor
         connection.close()
     elif damage == "manifest":
         reseal(out, "DELETE FROM build_manifest WHERE record_id = (SELECT MIN(record_id) FROM build_manifest)")
+    elif damage == "listing":  # a folder's files missing from it: they are no news to its records
+        reseal(out, "DELETE FROM build_files WHERE folder = 'dataset'")
+    elif damage == "digests":  # a digest cut short: the names and the digests no longer line up
+        reseal(out, "UPDATE build_files SET digests = substr(digests, 2) WHERE folder = 'dataset'")
     elif damage == "code":
         reseal(out, "UPDATE build_state SET value = 'another' WHERE key = 'build_code'")
     elif damage == "older":
@@ -336,11 +348,22 @@ def test_too_many_changes_are_built_anew(cli: Any, records_dir: Path, tmp_path: 
 
 
 def test_a_record_stored_under_another_path_is_stored_again(cli: Any, records_dir: Path, tmp_path: Path) -> None:
-    """A valid registry keeps each record at <kind>/<id>.yaml, so only a database that says otherwise shows it."""
+    """A record whose file the database says lies elsewhere (as a move to another folder and back leaves it, the
+    content unchanged) is stored again under its path now: renamed."""
     out = tmp_path / "registry.db"
     build_cli(cli, records_dir, out)
     expected = snapshot(out)
-    reseal(out, "UPDATE record SET path = 'elsewhere.yaml' WHERE path = ?", DATASET)
+    folder, name = DATASET.split("/")
+    connection = sqlite3.connect(out)
+    names, digests = connection.execute("SELECT names, digests FROM build_files WHERE folder = ?", (folder,)).fetchone()
+    connection.close()
+    at = names.split("\0").index(name)
+    kept = names.split("\0")
+    del kept[at]
+    reseal(out, "UPDATE build_files SET names = ?, digests = ? WHERE folder = ?",
+           "\0".join(kept), digests[:16 * at] + digests[16 * at + 16:], folder)
+    reseal(out, "INSERT INTO build_files VALUES ('elsewhere/dataset', ?, ?)", f"{name}\0", digests[16 * at:16 * at + 16])
+    reseal(out, "UPDATE record SET path = ? WHERE path = ?", f"elsewhere/{DATASET}", DATASET)
     assert "(0 added, 0 edited, 1 renamed, 0 removed)" in build_cli(cli, records_dir, out)
     assert snapshot(out) == expected
 
@@ -382,3 +405,113 @@ def test_an_update_the_database_refuses_is_followed_by_a_full_build(records_dir:
     summary = build_database(records_dir, out=out)
     assert summary.changes is None and summary.full_because.startswith("the update failed (")
     assert snapshot(out) == expected
+
+
+def test_an_update_reads_only_the_changed_records(cli: Any, records_dir: Path, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the parse cache on, the records are validated incrementally and an update types only those that
+    changed; without it (or for a registry that declares its own units, whose every record's rows may read them)
+    every record is loaded, and the update is the same."""
+    from registry.db import current
+
+    out = tmp_path / "registry.db"
+    build_cli(cli, records_dir, out)
+    typed: list[set[str]] = []
+    loaded = current._loaded
+    monkeypatch.setattr(current, "_loaded", lambda root, wanted: typed.append(set(wanted)) or loaded(root, wanted))
+    dataset = records_dir / DATASET
+    dataset.write_text(dataset.read_text().replace("\nname: ", "\nname: Renamed ", 1))
+    assert "validated incrementally" in build_cli(cli, records_dir, out)
+    assert typed == [{_id_of(dataset.read_text())}]
+    dataset.write_text(dataset.read_text().replace("\nname: Renamed ", "\nname: Renamed again ", 1))
+    again = build_cli(cli, records_dir, out, "--no-cache")
+    assert "1 of 85 records changed" in again and "validated" not in again and len(typed) == 1
+    (records_dir / "unit").mkdir()
+    shutil.copy(UNIT, records_dir / "unit" / UNIT.name)
+    added = build_cli(cli, records_dir, out)  # the first unit record: found once it is read
+    assert "1 of 86 records changed (1 added," in added and "validated" not in added and len(typed) == 2
+    dataset.write_text(dataset.read_text().replace("Renamed again ", "", 1))
+    assert "validated" not in build_cli(cli, records_dir, out) and len(typed) == 2  # the database says it has units
+    assert snapshot(out) == snapshot(_full(cli, records_dir, tmp_path))
+
+
+def test_a_record_changed_while_the_build_ran_makes_it_a_full_one(records_dir: Path, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The records read for an update must hold what was validated: one edited in between is found by its digest,
+    and the build is a full one (which validates again), never an update from content nobody checked."""
+    from registry.db import current
+
+    out = tmp_path / "registry.db"
+    build_database(records_dir, out=out)
+    dataset = records_dir / DATASET
+    dataset.write_text(dataset.read_text().replace("\nname: ", "\nname: Renamed ", 1))
+    found = current.records_now
+
+    def edited_meanwhile(root: Path) -> Any:
+        now = found(root)
+        dataset.write_text(dataset.read_text().replace("\nname: Renamed ", "\nname: Renamed twice ", 1))
+        return now
+
+    monkeypatch.setattr(current, "records_now", edited_meanwhile)
+    summary = build_database(records_dir, out=out)
+    assert summary.changes is None and summary.full_because == "a record file changed while the build ran"
+    monkeypatch.undo()
+    build_database(records_dir, out=tmp_path / "full.db", full=True)
+    assert snapshot(out) == snapshot(tmp_path / "full.db")
+    assert "Renamed twice" in str(snapshot(out)["dataset"])
+
+
+def test_an_invalid_registry_is_refused_with_the_cold_runs_report(records_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "registry.db"
+    build_database(records_dir, out=out)
+    before = out.read_bytes()
+    dataset = records_dir / DATASET
+    dataset.write_text(dataset.read_text().replace("\nname: ", "\nname: [unclosed ", 1))
+    with pytest.raises(InvalidRegistryError) as raised:
+        build_database(records_dir, out=out)
+    from registry.validate.runner import validate
+
+    cold = validate(records_dir, cache=False)[1]
+    assert raised.value.report.to_dict() == cold.to_dict() and not cold.valid
+    assert out.read_bytes() == before
+
+
+def test_the_index_lists_the_files_as_a_full_build_keeps_them(records_dir: Path, own_cache: None) -> None:
+    """What an update compares: the record files folder by folder, from the incremental index, equal to what a
+    full build stores from the loaded records (so that a folder nothing changed in is passed whole)."""
+    from registry.db.update import of_registry
+    from registry.validate import incremental, memo
+    from registry.validate.incremental_files import folder_digests
+    from registry.validate.incremental_index import recall
+    from registry.validate.runner import validate
+
+    (records_dir / "more" / "dataset").mkdir(parents=True)
+    (records_dir / DATASET).rename(records_dir / "more" / DATASET)  # a kind's folder may lie deeper
+    incremental.validate(records_dir, memo.now())
+    index = recall(records_dir)
+    registry, report = validate(records_dir, cache=False)
+    assert report.valid, report.issues
+    assert index is not None and folder_digests(index) == of_registry(registry).folders()
+    assert set(folder_digests(index)) >= {"more/dataset", "result"}
+
+
+def test_a_digest_not_known_is_never_taken_for_the_same_content(records_dir: Path, tmp_path: Path) -> None:
+    from registry.db.manifest import NO_DIGEST, read_folders
+    from registry.db.update import Current, plan
+
+    out = tmp_path / "registry.db"
+    build_database(records_dir, out=out)
+    connection = sqlite3.connect(out)
+    held = read_folders(connection)
+    count = connection.execute("SELECT COUNT(*) FROM record").fetchone()[0]
+
+    def planned(folders: dict[str, tuple[str, bytes]]) -> Any:
+        return plan(connection, Current(records_dir, count, lambda: folders, lambda wanted: None))  # type: ignore[arg-type,return-value]
+
+    assert planned(held).counts == (0, 0, 0, 0)
+    names, digests = held["dataset"]
+    unknown = planned({**held, "dataset": (names, NO_DIGEST + digests[16:])})
+    assert unknown.counts == (0, 1, 0, 0) and unknown.files == {_id_of((records_dir / DATASET).read_text()): (DATASET, None)}
+    renamed = planned({**{f: v for f, v in held.items() if f != "dataset"}, "more/dataset": (names, digests)})
+    assert renamed.counts == (0, 0, 1, 0) and set(renamed.folders) == {"dataset", "more/dataset"}
+    connection.close()

@@ -162,3 +162,27 @@ def test_stopped_by_a_signal_it_keeps_its_index(cli, watcher: Running, records_d
     assert incremental.last_run["run"] == "incremental" and incremental.last_run["read"] == 0
     fresh = cli("validate", "--records", "records", "--format", "json", "--no-cache")
     assert (again.exit_code, again.output) == (fresh.exit_code, fresh.output)
+
+
+def test_db_build_is_answered_by_the_watcher_and_updates_what_a_full_build_holds(cli, watcher: Running,  # type: ignore[no-untyped-def]
+                                                                                 records_dir: Path) -> None:
+    """'registry db build' asks the watcher for the report and every record's digest, and reads only what changed:
+    the database it updates holds what a full build holds."""
+    from tests.test_db_update import snapshot
+
+    built = cli("db", "build", "--records", "records", "--out", "kept.db")
+    assert built.exit_code == 0 and "Built kept.db" in built.output  # no database yet: a full build, no request
+    result = records_dir / "result" / f"{RESULT_11}.yaml"
+    result.write_text(result.read_text().replace("unit_detail: Printed as GB", "unit_detail: Printed as GB (edited)"))
+    updated = cli("db", "build", "--records", "records", "--out", "kept.db")
+    assert updated.exit_code == 0, updated.output
+    assert "(0 added, 1 edited, 0 renamed, 0 removed)" in updated.output
+    assert "validated by the watcher" in updated.output.replace("\n", " ")
+    assert " validate: incremental run, 1 files read," in watcher.heard(), watcher.said
+    full = cli("db", "build", "--records", "records", "--out", "full.db", "--full")
+    assert full.exit_code == 0 and "a full build, not an update: --full was given" in full.output.replace("\n", " ")
+    assert snapshot(records_dir.parent / "kept.db") == snapshot(records_dir.parent / "full.db")
+    result.write_text(result.read_text().replace("numeric_value: '11.49'", "numeric_value: '11.5'"))
+    refused = cli("db", "build", "--records", "records", "--out", "kept.db")
+    assert refused.exit_code == 1 and "value-mismatch" in refused.output
+    assert " validate: incremental run" in watcher.heard(), watcher.said

@@ -64,7 +64,9 @@ def build_command(
         help="Build the SQLite file anew even where it could be updated. Without it, a file that an earlier "
         "build of this same code wrote from the same records folder, and that nothing wrote to since, gets only "
         "the rows of the records added, edited, renamed or removed (and the search rows that read them); the "
-        "output says when and why a build is a full one. A --db server is always built anew.",
+        "output says when and why a build is a full one. Such an update validates the records as 'registry "
+        "validate' does (answered by a running 'registry watch', else incrementally) and reads only the changed "
+        "ones. A --db server is always built anew.",
     ),
     records: Path = RecordsOption,
     no_cache: bool = NoCacheOption,
@@ -115,14 +117,16 @@ def _built_line(summary: Any) -> str:
     from registry.db.build import FULL_ASKED
 
     changes = summary.changes
+    # Where the records were validated without loading every one, the line says how (and the time is the update's).
+    how = f"; validated {summary.validated}" if summary.validated else ""
     if changes is not None and changes.nothing:
         return (f"{summary.target} is up to date: none of its {summary.records:,} records changed, nothing was "
-                f"written ({summary.seconds:.1f} s)")
+                f"written ({summary.seconds:.1f} s{how})")
     if changes is not None:
         return (f"Updated {summary.target}: {changes.records:,} of {summary.records:,} records changed "
                 f"({changes.added} added, {changes.edited} edited, {changes.renamed} renamed, {changes.removed} "
                 f"removed): {changes.rows_deleted:,} rows deleted, {changes.rows_inserted:,} inserted, "
-                f"{changes.searched:,} search rows made again ({summary.seconds:.1f} s)")
+                f"{changes.searched:,} search rows made again ({summary.seconds:.1f} s{how})")
     line = (f"Built {summary.target}: {summary.records} records as {summary.rows} rows in {summary.tables} tables "
             f"and {summary.views} views ({summary.seconds:.1f} s)")
     if summary.full_because is None:

@@ -35,7 +35,7 @@ from sqlalchemy.schema import CreateIndex, CreateTable
 from registry.db import update
 from registry.db.coltypes import ExactDecimal, UtcTimestamp
 from registry.db.freshness import RECORDS_FOLDER_KEY
-from registry.db.manifest import manifest_ddl, manifest_rows, seal, write_manifest
+from registry.db.manifest import manifest_ddl, manifest_rows, seal, write_folders, write_manifest
 from registry.db.rows import Row, record_row, record_rows, relative_path
 from registry.db.search import create_search, search_ddl
 from registry.db.server import connection_error, first_line, server_engine, shown_url
@@ -69,6 +69,8 @@ class BuildSummary:
     """What an update changed (``registry.db.update.Changes``); None for a full build."""
     full_because: str | None = None
     """Why a SQLite build was a full one rather than an update (None for an update, and for a server)."""
+    validated: str = ""
+    """How the records were validated where not by loading every one: 'by the watcher' or 'incrementally'."""
 
 
 def ordered_tables() -> list[SaTable]:
@@ -95,16 +97,17 @@ def records_in_order(registry: Registry, only: set[str] | None = None) -> Iterat
             yield registry.records[record_id], relative_path(registry, record_id)
 
 
-def _fixed_rows(registry: Registry) -> Iterator[tuple[str, Row]]:
+def _fixed_rows(registry: Registry, count: int | None = None) -> Iterator[tuple[str, Row]]:
     """The rows that come from no record: the units (built-in ones and the registry's unit records'), and what
-    the database holds."""
+    the database holds (``count`` records: default, as many as ``registry`` holds; an update's registry holds
+    only the records it stores again, and every unit record)."""
     declared = {record.token: record.id for record in registry.of_kind(UnitRecord)}
     for token, unit in registry.units.specs.items():
         yield "unit", {"token": token, "dimension": unit.dimension.value, "symbol": unit.symbol, "scale": unit.scale,
                        "scale_float": None if unit.scale is None else float(unit.scale),
                        "record_id": declared.get(token) if token not in BUILT_IN else None}
     yield "registry_meta", {"key": "schema_version", "value": str(SCHEMA_VERSION)}
-    yield "registry_meta", {"key": "records", "value": str(len(registry.records))}
+    yield "registry_meta", {"key": "records", "value": str(len(registry.records) if count is None else count)}
     yield "registry_meta", {"key": RECORDS_FOLDER_KEY, "value": str(registry.root.resolve())}  # for 'registry query'
 
 
@@ -121,10 +124,10 @@ def sqlite_rows(registry: Registry, store: ParseCache | None = None) -> Iterator
     yield from fixed_values(registry)
 
 
-def fixed_values(registry: Registry) -> Iterator[tuple[str, tuple[Any, ...]]]:
+def fixed_values(registry: Registry, count: int | None = None) -> Iterator[tuple[str, tuple[Any, ...]]]:
     """``_fixed_rows`` as the values SQLite stores."""
     stored_as = _stored_as()
-    for name, row in _fixed_rows(registry):
+    for name, row in _fixed_rows(registry, count):
         yield name, stored_as[name](row)
 
 
@@ -322,8 +325,9 @@ def _populate(connection: Connection, registry: Registry, store: ParseCache | No
     if connection.dialect.name == "sqlite":  # what the next build reads to update this one (manifest.py)
         for statement in manifest_ddl():
             connection.exec_driver_sql(statement)
-        write_manifest(connection.connection.driver_connection,  # type: ignore[arg-type]
-                       manifest_rows(registry, registry.records), rows_version())
+        raw = connection.connection.driver_connection
+        write_manifest(raw, manifest_rows(registry, registry.records), rows_version())  # type: ignore[arg-type]
+        write_folders(raw, update.of_registry(registry).folders())  # type: ignore[arg-type]
     return written
 
 
@@ -333,8 +337,10 @@ def build_database(records: Path, *, out: Path | None = None, url: str | None = 
 
     ``cache`` is passed to ``registry.validate.runner.validate`` (False: read every file, not the parse cache).
     ``site_url``, where the site is published, makes the views' ``*_page`` columns links to its pages.
-    A SQLite file this code built is updated rather than rebuilt (``build_sqlite``) unless ``full``; a server
-    database is always built anew.
+    A SQLite file this code built is updated rather than rebuilt unless ``full``: with the cache on, from what
+    the incremental index holds (``update_sqlite``: the report from a running ``registry watch`` or an
+    incremental run, and only the changed records read); else, or where that index cannot serve, from the
+    records loaded in full (``build_sqlite``). A server database is always built anew.
 
     Raises ``InvalidRegistryError`` (carrying the report) when the registry is not valid: nothing is built.
     """
@@ -350,13 +356,22 @@ def build_database(records: Path, *, out: Path | None = None, url: str | None = 
         prepare_output(target, records, folder=False)
         ensure_replaceable(target)
     read_at = time.time_ns()  # before the first record is read: an edit from now on makes the database stale
+    full_because = FULL_ASKED if full else None
+    if url is None and not full and (cache_enabled() if cache is None else cache) and records.is_dir():
+        try:
+            return update_sqlite(records, target, records_read_at=read_at, site_url=site_url)
+        except update.EveryRecordNeeded:
+            pass  # an update all the same, from the records loaded in full
+        except update.NotUpdatable as exc:
+            full_because = exc.reason
     with gc_paused():  # records make no reference cycles; the collector would rescan them all, often
         registry, report = validate(records, cache=cache)
     if not report.valid:
         raise InvalidRegistryError(report)
     if url is not None:
         return build_server(registry, url, site_url=site_url)
-    return build_sqlite(registry, target, records_read_at=read_at, cache=cache, site_url=site_url, full=full)
+    return build_sqlite(registry, target, records_read_at=read_at, cache=cache, site_url=site_url,
+                        full_because=full_because)
 
 
 # -- SQLite ---------------------------------------------------------------------------------
@@ -382,27 +397,87 @@ def _sqlite_engine(path: Path) -> Engine:
 
 
 def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None = None,
-                 cache: bool | None = None, site_url: str | None = None, full: bool = False) -> BuildSummary:
+                 cache: bool | None = None, site_url: str | None = None, full: bool = False,
+                 full_because: str | None = None) -> BuildSummary:
     """Build the database into ``out`` atomically: a temporary file beside it, renamed into place when complete.
 
     Where ``out`` is a database this code built from the same records folder, untouched since, it is
     updated instead (``registry.db.update``): a copy of it, in the temporary file, gets only the rows
-    of what changed; ``full`` builds anew all the same. The summary says which, and why not an update.
-    ``records_read_at`` (nanoseconds since the epoch, when reading the records began; default: now)
-    becomes the file's modification time, which ``registry query`` compares the record files against.
-    Unchanged records' rows come from the parse cache (``sqlite_rows``); ``cache=False`` converts every
-    record, ``None`` follows ``$REGISTRY_NO_CACHE``.
+    of what changed; ``full`` builds anew all the same, and so does a ``full_because`` (why, said in the
+    summary: an update from the incremental index found it could not be one). The summary says which,
+    and why not an update. ``records_read_at`` (nanoseconds since the epoch, when reading the records
+    began; default: now) becomes the file's modification time, which ``registry query`` compares the
+    record files against. Unchanged records' rows come from the parse cache (``sqlite_rows``);
+    ``cache=False`` converts every record, ``None`` follows ``$REGISTRY_NO_CACHE``.
     """
+    because = FULL_ASKED if full else full_because
+
+    def write(tmp: Path, code: str) -> tuple[int, Any, str | None]:
+        changes = None
+        if because is None:
+            try:  # a few records' rows are made as fast as they are looked up: no parse cache
+                with gc_paused():
+                    changes = _update(update.of_registry(registry), out, tmp, code, site_url)
+                return changes.rows_inserted, changes, None
+            except update.NotUpdatable as exc:
+                os.truncate(tmp, 0)
+                return _built_anew(tmp, registry, cache, site_url), None, exc.reason
+        return _built_anew(tmp, registry, cache, site_url), None, because
+
+    return _written(out, records_read_at, len(registry.records), write)
+
+
+def update_sqlite(records: Path, out: Path, *, records_read_at: int | None = None,
+                  site_url: str | None = None) -> BuildSummary:
+    """Update the database at ``out`` to the records under ``records`` from what the incremental index holds
+    (``registry.db.current``): the report (a watcher's answer, or an incremental run's, exactly a cold run's)
+    and every record's file and digest; only the records that changed are read and typed.
+
+    Raises ``InvalidRegistryError`` for an invalid registry, ``NotUpdatable`` where the database cannot be
+    updated (a full build must be made, for the reason it gives), and ``EveryRecordNeeded`` where an update
+    must read every record (the registry declares its own units, which every record's rows may read)."""
+    from registry.db.current import records_now
+
+    code = rows_version()
+    update.check_updatable(out, records, code)  # before the records are read: a first build loads them in full
+    if update.held_of_kind(out, UnitRecord.kind_token):
+        raise update.EveryRecordNeeded("the registry declares its own units")
+    current = records_now(records)
+
+    def write(tmp: Path, code: str) -> tuple[int, Any, str | None]:
+        with gc_paused():
+            changes = _update(current, out, tmp, code, site_url)
+        return changes.rows_inserted, changes, None
+
+    return _written(out, records_read_at, current.count, write, current.validated, code)
+
+
+def _built_anew(tmp: Path, registry: Registry, cache: bool | None, site_url: str | None) -> int:
+    """A full build into ``tmp``, unchanged records' rows taken from the parse cache where it is on."""
+    store = ParseCache.open(registry.root) if (cache_enabled() if cache is None else cache) else None
+    try:
+        return _build_into(tmp, registry, store, site_url)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _written(out: Path, records_read_at: int | None, count: int,
+             write: Callable[[Path, str], tuple[int, Any, str | None]], validated: str = "",
+             code: str | None = None) -> BuildSummary:
+    """Make the database at ``out`` with ``write`` (into a temporary file beside it, given the code's version,
+    ``code`` where it was worked out already; it returns the rows written, the update's changes or None, and why
+    a full build), then seal it and rename it into place; a database found up to date is left as it is, but for
+    its time."""
     started = time.perf_counter()
     read_at = time.time_ns() if records_read_at is None else records_read_at
     out = Path(out)
     if out.is_dir():
         raise RegistryError(f"{str(out)!r} is a folder", "give {out} a file name, for example registry.db")
     ensure_replaceable(out)
-    with gc_paused():  # the records are still held: a collection would rescan them all, often
-        code = rows_version()
-    changes: update.Changes | None = None
-    full_because: str | None = FULL_ASKED if full else None
+    if code is None:
+        with gc_paused():  # the records are still held: a collection would rescan them all, often
+            code = rows_version()
     with ExitStack() as cleanup:  # the temporary file goes, whatever happens
         try:
             out.parent.mkdir(parents=True, exist_ok=True)
@@ -413,26 +488,10 @@ def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None =
                 "choose a writable folder with {out}",
             ) from exc
         try:
-            store = None
-            try:
-                if full_because is None:
-                    try:  # a few records' rows are made as fast as they are looked up: no parse cache
-                        with gc_paused():
-                            changes = _update(registry, out, tmp, code, site_url)
-                    except update.NotUpdatable as exc:
-                        full_because = exc.reason
-                        os.truncate(tmp, 0)
-                if changes is None:
-                    store = ParseCache.open(registry.root) if (cache_enabled() if cache is None else cache) else None
-                    written = _build_into(tmp, registry, store, site_url)
-                else:
-                    written = changes.rows_inserted
-            finally:
-                if store is not None:
-                    store.close()
+            written, changes, full_because = write(tmp, code)
             if changes is not None and changes.nothing:  # up to date: only the time the records were read is new
                 os.utime(out, ns=(time.time_ns(), read_at))
-                return _summary(registry, out, written, started, changes, full_because)
+                return _summary(count, out, written, started, changes, full_because, validated)
             seal(tmp)
             os.utime(tmp, ns=(time.time_ns(), read_at))
             with open(tmp, "rb+") as handle:
@@ -454,7 +513,7 @@ def build_sqlite(registry: Registry, out: Path, *, records_read_at: int | None =
                 "is untouched",
                 "check the free disk space and that the folder is writable",
             ) from exc
-    return _summary(registry, out, written, started, changes, full_because)
+    return _summary(count, out, written, started, changes, full_because, validated)
 
 
 def _site_row(site_url: str | None) -> list[tuple[str, tuple[Any, ...]]]:
@@ -462,10 +521,10 @@ def _site_row(site_url: str | None) -> list[tuple[str, tuple[Any, ...]]]:
     return [] if site_url is None else [("registry_meta", (SITE_URL_KEY, site_url))]
 
 
-def _summary(registry: Registry, out: Path, written: int, started: float, changes: Any,
-             full_because: str | None) -> BuildSummary:
-    return BuildSummary(str(out), len(registry.records), written, len(ordered_tables()), len(views()),
-                        time.perf_counter() - started, changes, full_because)
+def _summary(count: int, out: Path, written: int, started: float, changes: Any,
+             full_because: str | None, validated: str = "") -> BuildSummary:
+    return BuildSummary(str(out), count, written, len(ordered_tables()), len(views()),
+                        time.perf_counter() - started, changes, full_because, validated)
 
 
 #: Why a build is a full one when the caller asked for it (``full=True``).
@@ -482,13 +541,15 @@ def _build_into(tmp: Path, registry: Registry, store: ParseCache | None, site_ur
         engine.dispose()
 
 
-def _update(registry: Registry, out: Path, tmp: Path, code: str, site_url: str | None) -> Any:
-    """Update a copy of the database at ``out`` in ``tmp`` (``registry.db.update``); ``NotUpdatable`` where it
-    cannot be done exactly, and for an update that fails (the full build then says why)."""
-    seal_found = update.check_updatable(out, registry, code)
+def _update(current: update.Current, out: Path, tmp: Path, code: str, site_url: str | None) -> Any:
+    """Update a copy of the database at ``out`` in ``tmp`` to the records ``current`` gives
+    (``registry.db.update``); ``NotUpdatable`` where it cannot be done exactly, and for an update that fails (the
+    full build then says why)."""
+    seal_found = update.check_updatable(out, current.root, code)
     try:
-        planned = update.read_plan(out, registry)
-        fixed = [*fixed_values(registry), *_site_row(site_url)]
+        planned = update.read_plan(out, current)
+        loaded = current.loaded(planned.files)
+        fixed = [*fixed_values(loaded, current.count), *_site_row(site_url)]
         if not planned.changed and not planned.removed and update.holds_fixed_rows(out, fixed):
             return update.Changes()  # up to date as it is: nothing is written
     except sqlite3.Error as exc:
@@ -497,8 +558,8 @@ def _update(registry: Registry, out: Path, tmp: Path, code: str, site_url: str |
     engine = _sqlite_engine(tmp)
     try:
         with engine.begin() as connection, gc_paused():
-            made = record_values(registry, records_in_order(registry, planned.changed))
-            return update.apply(connection, registry, planned, itertools.chain(made, fixed), insert_rows)
+            made = record_values(loaded, records_in_order(loaded, planned.changed))
+            return update.apply(connection, loaded, planned, itertools.chain(made, fixed), insert_rows)
     except SQLAlchemyError as exc:
         raise update.NotUpdatable(f"the update failed ({first_line(exc)})") from exc
     finally:

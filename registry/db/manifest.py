@@ -23,6 +23,7 @@ from registry.store.loader import Registry
 
 MANIFEST_TABLE = "build_manifest"
 STATE_TABLE = "build_state"
+FILES_TABLE = "build_files"
 #: The ``build_state`` keys of the code that made the rows and of the file's seal.
 CODE_KEY = "build_code"
 SEAL_KEY = "build_seal"
@@ -35,13 +36,53 @@ STATE_COLUMNS = {"key": f"What the fact is ({CODE_KEY} or {SEAL_KEY}).", "value"
 COLUMNS = {"record_id": "The record's id.",
            "digest": "BLAKE2b-128 of the record file's content, 16 bytes (empty: not known, always stored again)."}
 
+FILES_DESCRIPTION = ("The record files the build stored, folder by folder, for the next 'registry db build' to find "
+                     "those that changed by comparing a few values, not one per record: each folder's file names, "
+                     "sorted, and their contents' digests in the same order.")
+FILES_COLUMNS = {"folder": "The folder, below the records folder ('/' between its parts; empty: the records folder).",
+                 "names": "Its record files' names, sorted, a NUL after each.",
+                 "digests": "BLAKE2b-128 of each file's content, 16 bytes each, in the names' order (zeros: not "
+                            "known, always stored again)."}
+#: The digest that stands for one not known (no content has it).
+NO_DIGEST = bytes(16)
+#: The record files, folder by folder: folder -> (names, sorted, a NUL after each; their digests, 16 bytes each).
+Folders = dict[str, tuple[str, bytes]]
+
 _HEADER = b"SQLite format 3\x00"
 
 
 def manifest_ddl() -> list[str]:
     """The statements that make the tables (in the golden SQLite DDL with the others)."""
     return [f"CREATE TABLE {MANIFEST_TABLE} (record_id VARCHAR NOT NULL PRIMARY KEY, digest BLOB NOT NULL)",
-            f"CREATE TABLE {STATE_TABLE} (key VARCHAR NOT NULL PRIMARY KEY, value VARCHAR NOT NULL)"]
+            f"CREATE TABLE {STATE_TABLE} (key VARCHAR NOT NULL PRIMARY KEY, value VARCHAR NOT NULL)",
+            f"CREATE TABLE {FILES_TABLE} (folder VARCHAR NOT NULL PRIMARY KEY, names VARCHAR NOT NULL, "
+            "digests BLOB NOT NULL)"]
+
+
+def folders_of(records: Iterable[tuple[str, str, bytes | None]]) -> Folders:
+    """Records given as (id, path below the records folder, digest or None) as ``Folders``: a few strings and
+    bytes for 295,100 records at 100,000 results, compared at once where nothing changed."""
+    grouped: dict[str, list[tuple[str, bytes]]] = {}
+    for _, path, digest in records:
+        folder, _, name = path.rpartition("/")
+        grouped.setdefault(folder, []).append((name, digest or NO_DIGEST))
+    folders: Folders = {}
+    for folder, files in grouped.items():
+        files.sort()
+        folders[folder] = ("".join(f"{name}\0" for name, _ in files), b"".join(digest for _, digest in files))
+    return folders
+
+
+def read_folders(connection: sqlite3.Connection) -> Folders:
+    return {folder: (names, digests) for folder, names, digests in
+            connection.execute(f"SELECT folder, names, digests FROM {FILES_TABLE}")}
+
+
+def write_folders(connection: sqlite3.Connection, folders: dict[str, tuple[str, bytes] | None]) -> None:
+    """Put each folder's files as given (None: the folder holds none now)."""
+    connection.executemany(f"DELETE FROM {FILES_TABLE} WHERE folder = ?", [(folder,) for folder in folders])
+    connection.executemany(f"INSERT INTO {FILES_TABLE} (folder, names, digests) VALUES (?, ?, ?)",
+                           [(folder, *files) for folder, files in folders.items() if files is not None])
 
 
 def digest_of(registry: Registry, record_id: str) -> bytes:

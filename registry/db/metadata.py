@@ -86,6 +86,8 @@ def datasette_metadata(database_name: str, base_url: str | None = None) -> dict[
                                   "hidden": True},
         manifest.STATE_TABLE: {"description": manifest.STATE_DESCRIPTION, "columns": dict(manifest.STATE_COLUMNS),
                                "hidden": True},
+        manifest.FILES_TABLE: {"description": manifest.FILES_DESCRIPTION, "columns": dict(manifest.FILES_COLUMNS),
+                               "hidden": True},
         "unit": {"description": "Every unit a result may be in: the built-in ones (registry.units) and the "
                  "registry's unit records': what it measures, how the pages write it and its scale.",
                  "columns": {"token": "The unit's name in the records (for example 'gigabyte').",

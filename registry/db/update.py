@@ -28,7 +28,7 @@ from __future__ import annotations
 import shutil
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,15 +38,21 @@ from registry.db.freshness import RECORDS_FOLDER_KEY
 from registry.db.manifest import (
     CODE_KEY,
     MANIFEST_TABLE,
+    NO_DIGEST,
     SEAL_KEY,
+    Folders,
     build_state,
     change_counter,
+    folders_of,
     manifest_rows,
+    read_folders,
+    write_folders,
     write_manifest,
 )
 from registry.db.rows import relative_path
 from registry.db.search import refill_search
 from registry.db.tables import SCHEMA_VERSION, Mirror, mirror
+from registry.packed import differing, places_of
 from registry.store.loader import Registry
 
 #: Above this share of the records changed, a full build is about as fast, and it is the one made.
@@ -59,6 +65,10 @@ class NotUpdatable(Exception):  # noqa: N818 - a reason to rebuild, not an error
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+class EveryRecordNeeded(NotUpdatable):
+    """The database can be updated, but only from every record loaded, not from the incremental index alone."""
 
 
 @dataclass(frozen=True)
@@ -92,9 +102,13 @@ class Plan:
     removed: set[str]
     counts: tuple[int, int, int, int]
     """(added, edited, renamed, removed)."""
+    files: dict[str, tuple[str, bytes | None]] = field(default_factory=dict)
+    """The changed records' files now: id -> (path below the records folder, digest or None)."""
+    folders: dict[str, tuple[str, bytes] | None] = field(default_factory=dict)
+    """The folders whose files differ, as they are now (None: gone), for the database's listing of them."""
 
 
-def check_updatable(out: Path, registry: Registry, code: str) -> int:
+def check_updatable(out: Path, root: Path, code: str) -> int:
     """Raise ``NotUpdatable`` unless the database at ``out`` is one this code built from this records folder and
     nothing wrote to since; returns its seal."""
     try:
@@ -112,7 +126,7 @@ def check_updatable(out: Path, registry: Registry, code: str) -> int:
     if meta.get("schema_version") != str(SCHEMA_VERSION) or state.get(CODE_KEY) != code:
         raise NotUpdatable("it was built by another version of the code" if CODE_KEY in state else
                            "it was built before builds kept what they stored")
-    if meta.get(RECORDS_FOLDER_KEY) != str(registry.root.resolve()):
+    if meta.get(RECORDS_FOLDER_KEY) != str(root.resolve()):
         raise NotUpdatable(f"it was built from another records folder ({meta.get(RECORDS_FOLDER_KEY)})")
     if state.get(SEAL_KEY) != str(counter):
         raise NotUpdatable("it was written to since it was built (by another program)")
@@ -140,47 +154,144 @@ def copy_for_update(out: Path, tmp: Path, seal: int) -> None:
         raise NotUpdatable("it was written to while this build ran")
 
 
-def plan(connection: sqlite3.Connection, registry: Registry) -> Plan:
-    """Which records changed since the database was built: by their digests and paths, against its manifest."""
+@dataclass(frozen=True)
+class Current:
+    """The records as they are now, as an update reads them: how many, their files folder by folder (``folders``:
+    ``manifest.Folders``), and ``loaded(wanted)``: a registry holding the records ``wanted`` ({id: (path, digest)}),
+    typed, read from those files, which must still hold those digests (``NotUpdatable`` where one changed since).
+    From the loaded registry (``of_registry``), or from the incremental index without loading any record that did
+    not change (``registry.db.current``)."""
+
+    root: Path
+    count: int
+    folders: Callable[[], Folders]
+    loaded: Callable[[dict[str, tuple[str, bytes | None]]], Registry]
+    validated: str = ""
+    """How the report was made where not by loading every record: 'by the watcher' or 'incrementally'."""
+
+
+def of_registry(registry: Registry) -> Current:
+    """The records of a loaded registry, as an update reads them."""
+    def records() -> Iterator[tuple[str, str, bytes | None]]:
+        docs, paths, root = registry.docs, registry.paths, registry.root.parts
+        below = len(root)
+        for record_id in registry.records:  # 295,100 records at 100,000 results: kept to plain lookups
+            doc = docs.get(record_id)
+            parts = paths[record_id].parts  # kept by the path: validation asked for them already
+            yield (record_id, "/".join(parts[below:]) if parts[:below] == root else relative_path(registry, record_id),
+                   doc.digest if doc is not None else None)
+
+    return Current(registry.root, len(registry.records), lambda: folders_of(records()), lambda _wanted: registry)
+
+
+def plan(connection: sqlite3.Connection, current: Current) -> Plan:
+    """Which records changed since the database was built, found from its record files as it keeps them
+    (``manifest.read_folders``) and as they are now: a folder whose names and digests are the same is passed
+    whole (two comparisons, where one per record would take most of an update's time at 100,000 results); in
+    the others, the files whose digest differs, or that are new or gone. A valid registry's file is named
+    '<id>.yaml' (``file-name-mismatch``), so a changed file names its record; what the database holds of those
+    records (their paths and digests) then says which were added, edited, renamed or removed. An unknown digest
+    never matches, so such a record is always stored again."""
     try:
-        held = connection.execute(f"SELECT r.id, r.path, m.digest FROM record r LEFT JOIN {MANIFEST_TABLE} m "
-                                  "ON m.record_id = r.id").fetchall()
-        listed = connection.execute(f"SELECT COUNT(*) FROM {MANIFEST_TABLE}").fetchone()[0]
+        records, listed = connection.execute(f"SELECT (SELECT COUNT(*) FROM record), "
+                                             f"(SELECT COUNT(*) FROM {MANIFEST_TABLE})").fetchone()
+        if records != listed:
+            raise NotUpdatable("its manifest does not list exactly its records")
+        held = read_folders(connection)
     except sqlite3.Error as exc:
         raise NotUpdatable(f"its manifest cannot be read ({exc})") from exc
-    if listed != len(held) or any(digest is None for _, _, digest in held):
-        raise NotUpdatable("its manifest does not list exactly its records")
-    stored = {record_id: (path, digest) for record_id, path, digest in held}
+    now = current.folders()
+    differing = {folder: now.get(folder) for folder in held.keys() | now.keys()
+                 if held.get(folder) != now.get(folder) or _unknown(now.get(folder))}
+    files_now: dict[str, bytes | None] = {}
+    gone: set[str] = set()
+    for folder, files in differing.items():
+        new, old = _changed_files(folder, held.get(folder, ("", b"")), files or ("", b""))
+        files_now.update(new)
+        gone.update(old)
+    now_of = {file_id(path): (path, digest) for path, digest in files_now.items()}
+    before = _held_records(connection, {file_id(path) for path in gone} | set(now_of))
     added = edited = renamed = 0
-    changed: set[str] = set()
-    docs, paths, root = registry.docs, registry.paths, registry.root.parts
-    below = len(root)
-    for record_id in registry.records:  # 295,100 records at 100,000 results: kept to plain lookups
-        doc = docs.get(record_id)
-        digest = doc.digest if doc is not None else None
-        before = stored.get(record_id)
-        if before is None:
+    for record_id, (path, digest) in now_of.items():
+        was = before.get(record_id)
+        if was is None:
             added += 1
-        elif before[1] != digest or not digest:  # an unknown digest is never taken for the same content
+        elif was[1] != digest or not digest:
             edited += 1
-        else:
-            parts = paths[record_id].parts  # kept by the path: validation asked for them already
-            if before[0] == ("/".join(parts[below:]) if parts[:below] == root else relative_path(registry, record_id)):
-                continue
+        elif was[0] != path:
             renamed += 1
-        changed.add(record_id)
-    removed = set(stored) - set(registry.records)
-    if len(changed) + len(removed) > UPDATE_AT_MOST * max(len(registry.records), len(stored), 1) and changed:
-        raise NotUpdatable(f"{len(changed) + len(removed):,} of {len(registry.records):,} records changed, "
+        else:
+            raise NotUpdatable("its listing of record files does not match its records")
+    removed = {record_id for record_id, (path, _) in before.items() if record_id not in now_of and path in gone}
+    if records + added - len(removed) != current.count:
+        raise NotUpdatable("its listing of record files does not match its records")
+    changed = set(now_of)
+    if len(changed) + len(removed) > UPDATE_AT_MOST * max(current.count, records, 1) and changed:
+        raise NotUpdatable(f"{len(changed) + len(removed):,} of {current.count:,} records changed, "
                            "too many for an update to be faster")
-    return Plan(changed, removed, (added, edited, renamed, len(removed)))
+    return Plan(changed, removed, (added, edited, renamed, len(removed)), now_of, differing)
 
 
-def read_plan(out: Path, registry: Registry) -> Plan:
+def file_id(path: str) -> str:
+    """The id a valid registry's file holds: its name without its last suffix ('<kind>/<id>.yaml')."""
+    name = path.rpartition("/")[2]
+    dot = name.rfind(".")
+    return name[:dot] if dot > 0 else name
+
+
+def _unknown(files: tuple[str, bytes] | None) -> bool:
+    """Whether a folder's files hold a digest not known (``NO_DIGEST``, at a file's place)."""
+    return files is not None and bool(places_of(NO_DIGEST, files[1]))
+
+
+def _changed_files(folder: str, held: tuple[str, bytes], now: tuple[str, bytes],
+                   ) -> tuple[dict[str, bytes | None], set[str]]:
+    """The files of ``folder`` that are new or whose digest differs (or is not known) now, with their digests;
+    and the paths of those no longer there. Where the names are the same (an edit), the differing digests are
+    found by halving (two equal runs of bytes compared at once), not file by file."""
+    prefix = f"{folder}/" if folder else ""
+    names_held, names_now = held[0].split("\0")[:-1], now[0].split("\0")[:-1]
+    if len(held[1]) != 16 * len(names_held) or len(now[1]) != 16 * len(names_now):
+        raise NotUpdatable("its listing of record files is damaged")
+    if held[0] == now[0]:
+        places = differing(held[1], now[1], 16) | places_of(NO_DIGEST, now[1])
+        return {f"{prefix}{names_now[i]}": _digest(now[1][16 * i:16 * i + 16]) for i in sorted(places)}, set()
+    kept = dict(zip(names_held, (held[1][at:at + 16] for at in range(0, len(held[1]), 16)), strict=True))
+    new = {}
+    for i, name in enumerate(names_now):
+        digest = now[1][16 * i:16 * i + 16]
+        if kept.get(name) != digest or digest == NO_DIGEST:
+            new[f"{prefix}{name}"] = _digest(digest)
+    there = set(names_now)
+    return new, {f"{prefix}{name}" for name in names_held if name not in there}
+
+
+def _digest(digest: bytes) -> bytes | None:
+    return None if digest == NO_DIGEST else digest
+
+
+def _held_records(connection: sqlite3.Connection, ids: set[str]) -> dict[str, tuple[str, bytes]]:
+    """(path, digest) of each of ``ids`` the database holds."""
+    _temporary(connection, "asked", ids)
+    return {record_id: (path, digest) for record_id, path, digest in connection.execute(
+        f"SELECT r.id, r.path, m.digest FROM record r JOIN {MANIFEST_TABLE} m ON m.record_id = r.id "
+        "WHERE r.id IN (SELECT id FROM temp.asked)")}
+
+
+def read_plan(out: Path, current: Current) -> Plan:
     """``plan`` against the database at ``out``, opened read-only."""
     connection = sqlite3.connect(out.resolve().as_uri() + "?mode=ro", uri=True)
     try:
-        return plan(connection, registry)
+        return plan(connection, current)
+    finally:
+        connection.close()
+
+
+def held_of_kind(out: Path, kind: str) -> set[str]:
+    """The ids of the records of ``kind`` the database at ``out`` holds."""
+    connection = sqlite3.connect(out.resolve().as_uri() + "?mode=ro", uri=True)
+    try:
+        return {record_id for (record_id,) in connection.execute("SELECT id FROM record WHERE kind = ?", (kind,))}
     finally:
         connection.close()
 
@@ -224,6 +335,7 @@ def apply(connection: Connection, registry: Registry, planned: Plan, rows: Itera
     deleted += raw.execute("DELETE FROM unit").rowcount + raw.execute("DELETE FROM registry_meta").rowcount
     inserted = _insert(connection, tables, rows, insert)
     write_manifest(raw, manifest_rows(registry, planned.changed))
+    write_folders(raw, planned.folders)
     if raw.execute("SELECT * FROM unit ORDER BY token").fetchall() != units_before:
         searched = refill_search(connection, None)  # a unit's name or dimension: every result may read it
     else:

@@ -19,6 +19,7 @@ from typing import Any
 
 from registry.errors import RecordFileError
 from registry.models import Record
+from registry.packed import differing
 from registry.store.loader import Registry, _load_file
 from registry.store.yamlio import LoadedYaml, content_digest, read_record
 from registry.validate.incremental_index import as_row
@@ -66,17 +67,7 @@ def kept_folders(folders: list[Folder]) -> dict[str, list[Any]]:
 def suspects(kept: bytes, status: bytes, settled_before: int) -> list[int]:
     """The files of a folder listed under the names it was kept with whose status differs from the kept one
     (found by halving: two equal runs of bytes are compared at once) or is not settled, in order."""
-    found = set()
-    pending = [(0, len(status) // 32)]
-    while pending:
-        low, high = pending.pop()
-        if kept[32 * low:32 * high] == status[32 * low:32 * high]:
-            continue
-        if high - low == 1:
-            found.add(low)
-            continue
-        middle = (low + high) // 2
-        pending += [(low, middle), (middle, high)]
+    found = differing(kept, status, 32)
     if not settled(status, settled_before):
         times = array("q", status)
         found.update(_at_or_after(times[1::4], settled_before, unknown=0))
@@ -210,17 +201,25 @@ def id_of(key: str, entry: bytes | list[Any]) -> str:
     return str(entry[2])
 
 
-def record_digests(files: dict[str, Any]) -> list[tuple[str, str, bytes | None]]:
-    """(id, file key, content digest or None) of every record a file typed, in the index's order: what a
-    ``registry db build`` compares with the database's manifest to find the records that changed, without
-    loading any of them."""
-    found: list[tuple[str, str, bytes | None]] = []
-    for key, entry in files.items():
-        if type(entry) is bytes:
-            found.append((key[key.rfind("\0") + 1:-5], key, entry[32:] or None))  # '<kind>\0<id>.yaml'
-        elif entry[1]:
-            found.append((entry[2], key, entry[0][32:] or None))
+def folder_digests(index: dict[str, Any]) -> dict[str, tuple[str, bytes]]:
+    """The record files of a valid registry's ``index``, folder by folder, as a ``registry db build`` compares
+    them with what its database holds (``registry.db.manifest.Folders``): each folder's path below the records
+    folder ('/' between its parts), its files' names (sorted, as listed: a NUL after each) and their contents'
+    digests in that order (16 bytes each; zeros where not known). Made from the folders' listings the index keeps
+    and one lookup per file: no object per file is kept."""
+    files = index["files"]
+    found: dict[str, tuple[str, bytes]] = {}
+    for prefix, (joined, _) in index["folders"].items():
+        if not joined:
+            continue
+        entries = map(files.__getitem__, [prefix + name for name in split_names(joined)])
+        digests = b"".join((entry if type(entry) is bytes else entry[0])[32:] or UNKNOWN_DIGEST for entry in entries)
+        found[prefix[:-1].replace("\0", "/")] = (f"{joined}\0", digests)
     return found
+
+
+#: A digest not known, in ``folder_digests`` (``registry.db.manifest.NO_DIGEST``: no content has it).
+UNKNOWN_DIGEST = bytes(16)
 
 
 def file_digest(name: str, root: Path) -> bytes | None:

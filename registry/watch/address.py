@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 #: Bump when requests or answers change meaning.
-PROTOCOL = 1
+PROTOCOL = 2
 #: The longest request or answer line read (a report of a large, broken registry can be long).
 MAX_MESSAGE_BYTES = 1 << 30
 
@@ -68,3 +68,21 @@ def receive(connection: Any) -> dict[str, Any] | None:
             return None
     message = json.loads(b"".join(chunks))
     return message if isinstance(message, dict) else None
+
+
+def folders_message(folders: dict[str, tuple[str, bytes]]) -> dict[str, list[str]]:
+    """The record files folder by folder (``registry.db.manifest.Folders``) as the watcher sends them: a few long
+    strings, not one object per record."""
+    return {folder: [names, digests.hex()] for folder, (names, digests) in folders.items()}
+
+
+def folders_from(message: Any) -> dict[str, tuple[str, bytes]]:
+    """``folders_message`` read back; ValueError where it is not one."""
+    if not isinstance(message, dict):
+        raise ValueError("not a listing of folders")
+    folders = {}
+    for folder, (names, digests) in message.items():
+        if not isinstance(names, str) or not isinstance(digests, str):
+            raise ValueError("a folder's files are not text")
+        folders[folder] = (names, bytes.fromhex(digests))
+    return folders

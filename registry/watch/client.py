@@ -12,10 +12,13 @@ import socket
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from registry.watch.address import PROTOCOL, receive, send, socket_path
+from registry.watch.address import PROTOCOL, folders_from, receive, send, socket_path
 
 if TYPE_CHECKING:
     from registry.validate.report import Report
+
+#: The record files folder by folder (``registry.db.manifest.Folders``, not imported here: this module stays light).
+Folders = dict[str, tuple[str, bytes]]
 
 
 def ask(path: Path, request: dict[str, Any]) -> dict[str, Any] | None:
@@ -36,14 +39,36 @@ def ask(path: Path, request: dict[str, Any]) -> dict[str, Any] | None:
 def validate(root: Path, now: dt.datetime) -> tuple[Report | None, str | None]:
     """The report of ``root`` from its watcher, if one answers; else None, with why where a watcher answered
     without one (the caller then validates without it)."""
-    from registry.validate.report import Issue, Report, Severity
-
     answer = ask(socket_path(root), {"op": "validate", "now": now.isoformat()})
     if answer is None:
         return None, None
     if "error" in answer:
         return None, str(answer["error"])
+    return _report(answer), None
+
+
+def records(root: Path, now: dt.datetime) -> tuple[tuple[Report, int, Folders] | None, str | None]:
+    """The report of ``root`` and, where it is valid, how many records it holds and their files folder by folder
+    (``registry.db.manifest.Folders``), from its watcher (for 'registry db build'); else None, with why where a
+    watcher answered without them."""
+    answer = ask(socket_path(root), {"op": "records", "now": now.isoformat()})
+    if answer is None:
+        return None, None
+    if "error" in answer:
+        return None, str(answer["error"])
+    report = _report(answer)
+    if not report.valid:
+        return (report, 0, {}), None
+    try:
+        return (report, int(answer["count"]), folders_from(answer["folders"])), None
+    except (KeyError, TypeError, ValueError) as exc:
+        return None, f"its listing of the records is damaged ({exc})"
+
+
+def _report(answer: dict[str, Any]) -> Report:
+    from registry.validate.report import Issue, Report, Severity
+
     report = Report(files=answer["files"], records=answer["records"])
     for file, line, code, message, severity, record_id, field in answer["issues"]:  # ``incremental_index.as_row``
         report.add(Issue(file, line, code, message, Severity(severity), record_id, field))
-    return report, None
+    return report

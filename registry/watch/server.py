@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from registry.watch.address import PROTOCOL, private_folder, receive, send, socket_path
+from registry.watch.address import PROTOCOL, folders_message, private_folder, receive, send, socket_path
 
 
 class AlreadyWatched(Exception):
@@ -121,6 +121,7 @@ class Watcher:
 
     def _reply(self, request: dict[str, Any]) -> dict[str, Any]:
         from registry.validate import incremental
+        from registry.validate.incremental_files import folder_digests
         from registry.validate.incremental_index import as_row
 
         if request.get("protocol") != PROTOCOL:
@@ -131,7 +132,7 @@ class Watcher:
         if op == "stop":
             self.stopping = True
             return {"stopped": os.getpid()}
-        if op != "validate":
+        if op not in ("validate", "records"):
             return {"error": f"unknown request {op!r}"}
         began = time.perf_counter()
         report = self.validate(dt.datetime.fromisoformat(request["now"]))
@@ -140,8 +141,13 @@ class Watcher:
         self.say(f"{time.strftime('%H:%M:%S')} validate: {done.get('run')} run, {done.get('read')} files read, "
                  f"{done.get('checked')} records checked, {len(report.issues)} issues, "
                  f"{time.perf_counter() - began:.3f} s")
-        return {"files": report.files, "records": report.records, "issues": [as_row(i) for i in report.issues],
-                "run": done}
+        reply = {"files": report.files, "records": report.records, "issues": [as_row(i) for i in report.issues],
+                 "run": done}
+        if op == "records" and report.valid and self.index is not None:  # for 'registry db build' to plan an update
+            folders = folder_digests(self.index)
+            reply["count"] = sum(len(digests) // 16 for _, digests in folders.values())
+            reply["folders"] = folders_message(folders)
+        return reply
 
     def status(self) -> dict[str, Any]:
         usage = resource.getrusage(resource.RUSAGE_SELF)

@@ -911,3 +911,5 @@ CREATE VIRTUAL TABLE results_search USING fts5(result_id UNINDEXED, configuratio
 CREATE TABLE build_manifest (record_id VARCHAR NOT NULL PRIMARY KEY, digest BLOB NOT NULL);
 
 CREATE TABLE build_state (key VARCHAR NOT NULL PRIMARY KEY, value VARCHAR NOT NULL);
+
+CREATE TABLE build_files (folder VARCHAR NOT NULL PRIMARY KEY, names VARCHAR NOT NULL, digests BLOB NOT NULL);
