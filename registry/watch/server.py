@@ -73,14 +73,12 @@ class Watcher:
 
     def warm(self) -> None:
         """Work out now what the first run after an edit would otherwise work out for itself: each kind's plan of
-        fields (read when a changed record's references are listed) and the records' entries joined for searching."""
+        fields (read when a changed record's references are listed)."""
         from registry.models import KIND_MODELS
         from registry.models.fields import field_plan
 
         for model in KIND_MODELS.values():
             field_plan(model)
-        if self.index is not None:
-            self.index["units"].holding(b"\0\0")
 
     def serve(self) -> None:
         """Answer requests until stopped (``--stop``, Ctrl-C or SIGTERM); then keep the index on disk."""
