@@ -22,9 +22,9 @@ from typing import Any, BinaryIO
 from registry.models import Record
 from registry.models.fields import references_in
 from registry.store import cacheformat
-from registry.store.cachekey import MAC_BYTES, key_is_kept, mac, mac_hasher
+from registry.store.cachekey import MAC_BYTES, key_is_kept, mac_hasher
+from registry.validate.incremental_files import Files
 from registry.validate.memo import context, entry_path, remove_stale, write_entry_with
-from registry.validate.report import Issue, Severity
 
 #: Bump when what is kept changes meaning.
 FORMAT = 4
@@ -230,22 +230,11 @@ _SUMMARIES: dict[str, Callable[[list[Any]], Any]] = {
 }
 
 
-# -- issues as kept ------------------------------------------------------------------------------
-
-
-def as_row(issue: Issue) -> list[Any]:
-    return [issue.file, issue.line, issue.code, issue.message, issue.severity.value, issue.record_id, issue.field]
-
-
-def from_row(row: list[Any]) -> Issue:
-    return Issue(row[0], row[1], row[2], row[3], Severity(row[4]), row[5], row[6])
-
-
 # -- the index on disk ---------------------------------------------------------------------------
 
 
 def empty_index() -> dict[str, Any]:
-    return {"format": FORMAT, "files": {}, "folders": {}, "units": Units(), "dups": {}, "failed": {}}
+    return {"format": FORMAT, "files": Files(), "units": Units(), "dups": {}, "failed": {}}
 
 
 def _entry_path(root: Path) -> Path:
@@ -256,23 +245,24 @@ def _context(root: Path) -> bytes:
     return context(root, "incremental", str(FORMAT))
 
 
-def _entries_subject(root: Path) -> bytes:
-    return b"entries\0" + _context(root)
+def _columns_subject(root: Path) -> bytes:
+    return b"columns\0" + _context(root)
 
 
-#: Before the index's MessagePack: the MAC of the records' entries (the buffer ``Units`` reads) and its length.
+#: Before the index's MessagePack: the MAC of its columns (written raw: ``keep``) and their length.
 _PREFIX = struct.Struct(f"<{MAC_BYTES}sQ")
 
 
 def recall(root: Path) -> dict[str, Any] | None:
     """The index kept for ``root`` by this code, or None (none, damaged, or another user's).
 
-    The file is the entries' MAC and length, the entries, then the rest of the index as MessagePack behind its own
-    MAC (``keep``). The rest is read and decoded first and its bytes let go, then the entries are read into the one
-    buffer ``Units`` keeps: the file's bytes and what they decode to are never in memory at once."""
+    The file is the MAC and length of the index's columns, the columns (the records' entries, then each folder's
+    names, statuses and digests) as raw bytes, then the rest of the index as MessagePack behind its own MAC
+    (``keep``). The rest is read and decoded first and its bytes let go, then each column is read into the one
+    object that keeps it: the file's bytes and what they decode to are never in memory at once."""
     try:
         with open(_entry_path(root), "rb") as file:
-            tail_mac, size = _PREFIX.unpack(file.read(_PREFIX.size))
+            columns_mac, size = _PREFIX.unpack(file.read(_PREFIX.size))
             if size > MAX_INDEX_BYTES:
                 return None
             file.seek(_PREFIX.size + size)
@@ -283,11 +273,26 @@ def recall(root: Path) -> dict[str, Any] | None:
             del payload
             if not isinstance(index, dict) or index.get("format") != FORMAT:
                 return None
+            ids, ends, entries_size = index["units"]
+            sizes, odd, plain = index["files"]
+            if entries_size + sum(map(sum, sizes.values())) != size:
+                return None
             file.seek(_PREFIX.size)
-            entries = file.read(size)
-        if len(entries) != size or not hmac.compare_digest(mac(_entries_subject(root), entries), tail_mac):
+            check = mac_hasher(_columns_subject(root))
+
+            def column(length: int) -> bytes:
+                found = file.read(length)
+                if len(found) != length:
+                    raise ValueError("the index ends early")
+                check.update(found)
+                return found
+
+            entries = column(entries_size)
+            folders = {prefix: [column(names).decode("utf-8", "surrogatepass"), column(status), column(digests)]
+                       for prefix, (names, status, digests) in sizes.items()}
+        if not hmac.compare_digest(check.digest(), columns_mac):
             return None
-        ids, ends = index["units"]
+        index["files"] = Files(folders, odd, plain)
         index["units"] = Units(ids, entries, ends, index.pop("summary"))
         return index
     except (OSError, KeyError, TypeError, ValueError, struct.error, Unsure, cacheformat.CorruptEntry):
@@ -302,12 +307,18 @@ def keep(root: Path, index: dict[str, Any], now: dt.datetime, started: int) -> N
     if not key_is_kept():
         return
     ids, pieces, ends, summary = index["units"].kept_form()
-    kept = {**index, "units": [ids, ends], "summary": summary, "now": now.isoformat(), "at_ns": started}
+    folders, odd, plain = index["files"].kept_form()
+    entries_size = sum(map(len, pieces))
+    columns = {prefix: [joined.encode("utf-8", "surrogatepass"), status, digests]
+               for prefix, (joined, status, digests) in folders.items()}
+    sizes = {prefix: [len(part) for part in parts] for prefix, parts in columns.items()}
+    kept = {**index, "files": [sizes, odd, plain], "units": [ids, ends, entries_size], "summary": summary,
+            "now": now.isoformat(), "at_ns": started}
 
     def write(file: BinaryIO) -> None:
-        file.write(bytes(_PREFIX.size))  # the entries' MAC and length, written once they are
-        check, size = mac_hasher(_entries_subject(root)), 0
-        for piece in pieces:
+        file.write(bytes(_PREFIX.size))  # the columns' MAC and length, written once they are
+        check, size = mac_hasher(_columns_subject(root)), 0
+        for piece in [*pieces, *(part for parts in columns.values() for part in parts)]:
             check.update(piece)
             file.write(piece)
             size += len(piece)

@@ -119,7 +119,7 @@ class Watcher:
 
     def _reply(self, request: dict[str, Any]) -> dict[str, Any]:
         from registry.validate import incremental
-        from registry.validate.incremental_index import as_row
+        from registry.validate.incremental_files import as_row
 
         if request.get("protocol") != PROTOCOL:
             return {"error": f"this watcher speaks protocol {PROTOCOL}; restart it"}
