@@ -92,11 +92,15 @@ class Files:
         self._names: dict[str, list[str]] = {}
 
     def use_names(self, folders: list[Folder]) -> None:
-        """Look names up in the listing's own lists where a folder's names are as the columns have them."""
+        """Look names up in the listing's own lists where a folder's names are as the columns have them, and hold
+        one copy of the names and statuses that are the listing's (not a second one read back from the index)."""
         for folder in folders:
             kept = self.folders.get(key_prefix(folder.parts))
             if kept is not None and kept[0] == folder.joined:
                 self._names[key_prefix(folder.parts)] = folder.names
+                kept[0] = folder.joined
+                if kept[1] == folder.status:
+                    kept[1] = folder.status
 
     def _place(self, prefix: str, name: str) -> int | None:
         """Where ``name`` is in the folder's columns (None: not there)."""
