@@ -32,13 +32,16 @@ FORMAT = 4
 MAX_INDEX_BYTES = 2 << 30
 
 # The index is kept compact (a registry of 100,000 results has 295,100 files): an index of many small objects
-# costs more to read back than the run it saves. A file's entry is its status and digest as 48 bytes (``_blob``)
+# costs more to read back, and to hold, than the run it saves. A file's entry is its status and digest as 48 bytes
 # where it typed the record its name says and has no issue of its own, else [those bytes, typed?, id, kind, issue
-# rows]; each folder's listing as the last run saw it is kept too (its names joined, its statuses packed), so that
-# a folder listed as kept is passed whole (``incremental_files.changed_files``). A record's entry, kept as MessagePack
-# bytes in one buffer with every other record's and opened only when read (``Units``), is [place in the loader's
-# order (None: its file's), its file (None: '<kind>/<id>.yaml'), kind, referenced ids and facts read (each one
-# string, ``join_items``), issue rows, {unloaded id: references}, suggestions asked (None where empty), FLAGS].
+# rows]; the first kind is held in columns beside each folder's listing as the last run saw it (its names joined,
+# its statuses packed, a 16-byte digest a file: ``incremental_files.Files``), so that no file costs an object, and
+# a folder listed as kept is passed whole (``incremental_files.changed_files``). A record's entry, kept as
+# MessagePack bytes in one buffer with every other record's and opened only when read (``Units``), is [place in the
+# loader's order (None: its file's), its file (None: '<kind>/<id>.yaml'), kind, referenced ids and facts read
+# (each one string, ``join_items``), issue rows, {unloaded id: references}, suggestions asked (None where empty),
+# FLAGS]. On disk the columns (the entries' buffer, each folder's names, statuses and digests) are written raw
+# before the rest, and read back each straight into the object that holds it (``recall``).
 ORDER, FILE, UKIND, REFS, READS, UISSUES, UNCHECKED, ASKED, FLAGS = range(9)
 #: Flags of a record: what it found names the clock; its check read the whole registry (both: checked every run).
 CLOCK, WHOLE = 1, 2
