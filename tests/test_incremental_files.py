@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from registry.validate import incremental_index
-from registry.validate.incremental_files import NO_DIGEST, Files, record_digests
+from registry.validate.incremental_files import NO_DIGEST, Files, _same, changed_files, record_digests
 from registry.validate.incremental_index import Units, keep, recall
-from registry.validate.memo import Folder
+from registry.validate.memo import STATUS, Folder
 
 
 @pytest.fixture(autouse=True)
@@ -170,3 +170,41 @@ def test_a_damaged_column_is_not_read_back(tmp_path: Path) -> None:
     data[incremental_index._PREFIX.size] ^= 1
     path.write_bytes(bytes(data))
     assert recall(root) is None
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_folder_listed_under_other_names_finds_every_file_an_entry_does_not_vouch_for(seed: int,
+                                                                                       tmp_path: Path) -> None:
+    """Files added, removed and renamed in a folder, others touched, modified within the racy window, made links
+    or given odd entries: the files ``changed_files`` reads again are exactly those whose entries, looked up one by
+    one, do not vouch for them (``Files.suspects`` lines the names up in bulk instead)."""
+    rng = random.Random(seed)
+    settled_before = 10**6
+
+    def listed_status(recent: bool = False) -> bytes:
+        moment = rng.randrange(settled_before, 2 * settled_before) if recent else rng.randrange(1, 1000)
+        return STATUS.pack(rng.randrange(1, 99), moment, moment, rng.randrange(1, 10**6))
+
+    old = sorted({f"r{rng.randrange(400)}.yaml" for _ in range(150)})
+    statuses = {name: listed_status() for name in old}
+    files = Files()
+    files.settle([Folder(("result",), str(tmp_path), old, b"".join(statuses[name] for name in old))])
+    for name in old:
+        roll = rng.random()
+        digest = bytes([1 + rng.randrange(255)]) * 16
+        files[f"result\0{name}"] = ([statuses[name] + digest, True, "x", "result", []] if roll < 0.1
+                                   else statuses[name] if roll < 0.15 else statuses[name] + digest)
+    new = [name for name in old if rng.random() > 0.1] + [f"n{rng.randrange(400)}.yaml" for _ in range(10)]
+    new = sorted(set(new))
+    now = {}
+    for name in new:
+        roll = rng.random()
+        now[name] = (listed_status() if name not in statuses or roll < 0.1 else listed_status(recent=True)
+                     if roll < 0.15 else bytes(32) if roll < 0.18 else statuses[name])
+    folder = Folder(("result",), str(tmp_path), new, b"".join(now[name] for name in new))
+    changed, removed, _ = changed_files(files, files.folders, [folder], tmp_path, settled_before)
+    one_by_one = [f"result\0{name}" for name in new
+                  if not _same(files, f"result\0{name}", str(tmp_path / name), now[name], settled_before, tmp_path)]
+    assert [key for key, *_ in changed] == one_by_one
+    assert sorted(removed) == sorted(f"result\0{name}" for name in old if name not in new)
+    assert any(name in statuses and now[name] == statuses[name] for name in new)  # some passed without a look
