@@ -3,7 +3,7 @@
 
 A run of ``registry validate`` after one edit spends most of its time on work that does not depend on the edit: it
 ``stat``s every file to find what changed (about a second at 295,100 files), reads the index of the last run back
-(123 MB at that size) and writes it again, and imports the models and checks. The watcher does each once: it lists
+(99 MB at that size) and writes it again, and imports the models and checks. The watcher does each once: it lists
 the folder from the kernel's journal of changes (``listing``), keeps the index as the last run left it, and runs
 the incremental validation (``registry.validate.incremental.run``) on each request. The report is the one the
 incremental run gives, so exactly what a cold run would (``tests/test_watch.py`` compares them); the index is
