@@ -481,7 +481,6 @@ def test_the_index_lists_the_files_as_a_full_build_keeps_them(records_dir: Path,
     full build stores from the loaded records (so that a folder nothing changed in is passed whole)."""
     from registry.db.update import of_registry
     from registry.validate import incremental, memo
-    from registry.validate.incremental_files import folder_digests
     from registry.validate.incremental_index import recall
     from registry.validate.runner import validate
 
@@ -491,8 +490,8 @@ def test_the_index_lists_the_files_as_a_full_build_keeps_them(records_dir: Path,
     index = recall(records_dir)
     registry, report = validate(records_dir, cache=False)
     assert report.valid, report.issues
-    assert index is not None and folder_digests(index) == of_registry(registry).folders()
-    assert set(folder_digests(index)) >= {"more/dataset", "result"}
+    assert index is not None and index["files"].folder_digests() == of_registry(registry).folders()
+    assert set(index["files"].folder_digests()) >= {"more/dataset", "result"}
 
 
 def test_a_digest_not_known_is_never_taken_for_the_same_content(records_dir: Path, tmp_path: Path) -> None:

@@ -55,7 +55,6 @@ def _from_run(root: Path, now: dt.datetime) -> tuple[Report, int, Folders]:
     """The report and the records from an incremental run in this process; the index and the report kept for
     the next run, as ``registry validate`` keeps them."""
     from registry.validate import incremental, memo
-    from registry.validate.incremental_files import folder_digests
     from registry.validate.incremental_index import keep, recall
 
     started = time.time_ns()
@@ -68,7 +67,7 @@ def _from_run(root: Path, now: dt.datetime) -> tuple[Report, int, Folders]:
     if not report.valid:
         return report, 0, {}
     try:
-        folders = folder_digests(index)
+        folders = index["files"].folder_digests()
     except KeyError as exc:  # a listed file the index holds nothing of: not expected of a valid registry's
         raise NotUpdatable(f"the incremental index does not hold every file ({exc})") from exc
     return report, sum(len(digests) // 16 for _, digests in folders.values()), folders

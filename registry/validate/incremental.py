@@ -52,12 +52,15 @@ from registry.units import use
 from registry.validate import codes
 from registry.validate import runner as checks
 from registry.validate.incremental_files import (
+    Files,
     Listed,
+    as_row,
     changed_files,
     entry_digest,
     files_of,
+    from_row,
     id_of,
-    kept_folders,
+    key_prefix,
     list_entries,
     outcome,
     path_of,
@@ -82,9 +85,7 @@ from registry.validate.incremental_index import (
     WHOLE,
     Units,
     Unsure,
-    as_row,
     empty_index,
-    from_row,
     join_items,
     keep,
     recall,
@@ -173,7 +174,7 @@ class _Run:
 
     def __init__(self, root: Path, now: dt.datetime, index: dict[str, Any], store: _Store) -> None:
         self.root, self.now, self.index, self._store = root, now, index, store
-        self.files: dict[str, Any] = index["files"]
+        self.files: Files = index["files"]
         self.units: Units = index["units"]
         self.reads = Reads()
         self.registry = Tracked(root, self.reads, self._load)
@@ -204,7 +205,7 @@ class _Run:
         folders = walk(self.root) if listed is None else listed
         found = record_files(folders)
         count = len(found)
-        self.index["folders"] = kept_folders(folders)
+        self.files.settle(folders)
         typed: dict[str, list[str]] = {}
         loaded: dict[str, tuple[Record, LoadedYaml, Path]] = {}
         for (key, _, _, sig), (path, doc) in zip(found, documents([(p, n) for _, p, n, _ in found],
@@ -243,6 +244,7 @@ class _Run:
         if UNIT_KIND in self.units.kinds():
             raise Unsure  # every result's checks read the unit records: a registry with its own units runs in full
         folders = walk(self.root) if listed is None else listed
+        self.files.use_names(folders)
         changed, removed = self._changed(folders)
         count = sum(len(folder.names) for folder in folders)
         new: dict[str, Any] = {}
@@ -260,7 +262,8 @@ class _Run:
         for key in removed:
             del self.files[key]
         self.files.update(new)
-        by_id = files_of(self.files, touched, list(self.index["folders"]), self.list_keys()) if touched else {}
+        prefixes = [key_prefix(folder.parts) for folder in folders]
+        by_id = files_of(self.files, touched, prefixes, self.list_keys()) if touched else {}
         self._fill_failed(again=bool(removed or new))
         for record_id in touched:
             old = self.units.pop(record_id, None)
@@ -285,14 +288,14 @@ class _Run:
             raise Unsure
         self.dirty = self.dirty or any(self.units[record_id] != unit for record_id, unit in was.items())
         self.done.update(run="incremental", read=len(changed), checked=len(again))
+        self.files.settle(folders)
         return self._report(count)
 
     def _changed(self, folders: list[Folder]) -> tuple[list[Listed], list[str]]:
         """The files that are new or whose content may differ from what the index holds (in the loader's order),
-        and those no longer there; the index's listing of the folders is now ``folders``'."""
-        changed, removed, self.dirty = changed_files(self.files, self.index["folders"], folders, self.root,
+        and those no longer there (the files' columns are lined up with ``folders`` at the end of the run)."""
+        changed, removed, self.dirty = changed_files(self.files, self.files.folders, folders, self.root,
                                                      self.index["at_ns"] - RACY_NS)
-        self.index["folders"] = kept_folders(folders)
         return changed, removed
 
     def _facts(self, record_id: str) -> tuple[Any, ...]:

@@ -11,32 +11,37 @@ all read this layout.
 from __future__ import annotations
 
 import datetime as dt
+import hmac
+import struct
+from array import array
 from bisect import bisect_right
 from collections.abc import Callable
-from itertools import accumulate
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from registry.models import Record
 from registry.models.fields import references_in
 from registry.store import cacheformat
-from registry.store.cachekey import key_is_kept
+from registry.store.cachekey import MAC_BYTES, key_is_kept, mac_hasher
+from registry.validate.incremental_files import Files
 from registry.validate.memo import context, entry_path, remove_stale, write_entry_with
-from registry.validate.report import Issue, Severity
 
 #: Bump when what is kept changes meaning.
-FORMAT = 3
+FORMAT = 4
 #: The largest index read back.
 MAX_INDEX_BYTES = 2 << 30
 
 # The index is kept compact (a registry of 100,000 results has 295,100 files): an index of many small objects
-# costs more to read back than the run it saves. A file's entry is its status and digest as 48 bytes (``_blob``)
+# costs more to read back, and to hold, than the run it saves. A file's entry is its status and digest as 48 bytes
 # where it typed the record its name says and has no issue of its own, else [those bytes, typed?, id, kind, issue
-# rows]; each folder's listing as the last run saw it is kept too (its names joined, its statuses packed), so that
-# a folder listed as kept is passed whole (``incremental_files.changed_files``). A record's entry, kept as its own
-# MessagePack bytes and opened only when read (``Units``), is [place in the loader's order (None: its file's), its
-# file (None: '<kind>/<id>.yaml'), kind, referenced ids and facts read (each one string, ``join_items``), issue
-# rows, {unloaded id: references}, suggestions asked (None where empty), FLAGS].
+# rows]; the first kind is held in columns beside each folder's listing as the last run saw it (its names joined,
+# its statuses packed, a 16-byte digest a file: ``incremental_files.Files``), so that no file costs an object, and
+# a folder listed as kept is passed whole (``incremental_files.changed_files``). A record's entry, kept as
+# MessagePack bytes in one buffer with every other record's and opened only when read (``Units``), is [place in the
+# loader's order (None: its file's), its file (None: '<kind>/<id>.yaml'), kind, referenced ids and facts read
+# (each one string, ``join_items``), issue rows, {unloaded id: references}, suggestions asked (None where empty),
+# FLAGS]. On disk the columns (the entries' buffer, each folder's names, statuses and digests) are written raw
+# before the rest, and read back each straight into the object that holds it (``recall``).
 ORDER, FILE, UKIND, REFS, READS, UISSUES, UNCHECKED, ASKED, FLAGS = range(9)
 #: Flags of a record: what it found names the clock; its check read the whole registry (both: checked every run).
 CLOCK, WHOLE = 1, 2
@@ -71,32 +76,45 @@ def referenced_ids(record: Record) -> list[str]:
 
 
 class Units(dict):  # type: ignore[type-arg]
-    """Every record's entry by id: each kept as its own MessagePack bytes, opened (into the list that the run's
-    ``_check`` and ``_settle`` write: ``registry.validate.incremental``) only when asked for, so that a run after
-    one edit builds objects for the records it reads, not for all of them. What a run needs of every record (its
-    kind, whether it is checked every run, the ids it asked suggestions for, its findings) is kept beside them
-    (``summary``), and taken from there for every record not opened in this run."""
+    """Every record's entry by id, opened (into the list that the run's ``_check`` and ``_settle`` write:
+    ``registry.validate.incremental``) only when asked for, so that a run after one edit builds objects for the
+    records it reads, not for all of them. The entries as kept are one buffer (``entries``: each entry's
+    MessagePack bytes one after the other, ``ends`` where each ends): a record not opened holds its place in it,
+    an int, not an object of its own, and a search of the entries (``holding``) reads the buffer where it lies.
+    What a run needs of every record (its kind, whether it is checked every run, the ids it asked suggestions
+    for, its findings) is kept beside them (``summary``), and taken from there for every record not opened in
+    this run."""
 
-    def __init__(self, packed: dict[str, Any] | None = None, summary: dict[str, Any] | None = None) -> None:
-        super().__init__(packed or {})
+    def __init__(self, ids: list[str] | None = None, entries: bytes = b"", ends: bytes = b"",
+                 summary: dict[str, Any] | None = None) -> None:
+        places = ids or []
+        super().__init__(zip(places, range(len(places)), strict=True))
+        #: The id at each place of the buffer, and where each entry ends in it.
+        self._ids = places
+        self._entries = entries
+        self._ends = array("q", ends)
+        if not len(self) == len(self._ends) == len(places) or (places and self._ends[-1] != len(entries)):
+            raise Unsure("the kept entries do not match their ids")
         kept = summary or {}
         self.kept_kinds: dict[str, int] = kept.get("kinds", {})
         self.kept: dict[str, dict[str, Any]] = {name: kept.get(name, {}) for name in _SUMMARIES}
-        #: The entry as kept (None: none) of each record opened, replaced or removed in this run.
+        #: The entry as kept (None: none) of each record opened, replaced or removed since the index was recalled.
         self.opened: dict[str, list[Any] | None] = {}
-        self._joined: tuple[list[str], bytes, list[int]] | None = None
+
+    def _kept_entry(self, place: int) -> bytes:
+        return self._entries[self._ends[place - 1] if place else 0:self._ends[place]]
 
     def _open(self, record_id: str) -> None:
         if record_id not in self.opened:
             value = dict.get(self, record_id)
-            self.opened[record_id] = (_unpacked(value) if type(value) is bytes
+            self.opened[record_id] = (_unpacked(self._kept_entry(value)) if type(value) is int
                                       else None if value is None else list(value))
 
     def __getitem__(self, record_id: str) -> list[Any]:
         value = dict.__getitem__(self, record_id)
-        if type(value) is bytes:
+        if type(value) is int:
             self._open(record_id)
-            value = _unpacked(value)
+            value = _unpacked(self._kept_entry(value))
             dict.__setitem__(self, record_id, value)
         return value  # type: ignore[no-any-return]
 
@@ -125,21 +143,18 @@ class Units(dict):  # type: ignore[type-arg]
         return [record_id for record_id in self.opened if type(dict.get(self, record_id)) is list]
 
     def holding(self, needle: bytes) -> list[str]:
-        """The ids of the records whose entries, as kept and not opened since, hold ``needle``: one search of their
-        bytes joined (a match across two entries costs a check, never a miss)."""
-        if self._joined is None:
-            ids = [record_id for record_id, value in dict.items(self) if type(value) is bytes]
-            blobs = [dict.__getitem__(self, record_id) for record_id in ids]
-            self._joined = (ids, b"".join(blobs), list(accumulate(map(len, blobs))))
-        ids, joined, ends = self._joined
+        """The ids of the records whose entries, as kept and not opened since, hold ``needle``: one search of the
+        buffer (a match across two entries costs a check, never a miss)."""
+        entries, ends, ids = self._entries, self._ends, self._ids
         found = []
-        at = joined.find(needle)
+        at = entries.find(needle)
         while at != -1:
-            index = bisect_right(ends, at)
-            record_id = ids[index]
-            if type(dict.get(self, record_id)) is bytes:
+            place = bisect_right(ends, at)
+            record_id = ids[place]
+            value = dict.get(self, record_id)
+            if type(value) is int and value == place:
                 found.append(record_id)
-            at = joined.find(needle, ends[index])
+            at = entries.find(needle, ends[place])
         return found
 
     def counts(self) -> dict[str, int]:
@@ -169,13 +184,34 @@ class Units(dict):  # type: ignore[type-arg]
                     found[record_id] = value
         return found
 
-    def kept_form(self) -> tuple[dict[str, bytes], dict[str, Any]]:
-        """The entries and the summary as the index keeps them."""
-        packed = {record_id: value if type(value) is bytes else _packed(value) for record_id, value in
-                  dict.items(self)}
+    def kept_form(self) -> tuple[list[str], list[bytes | memoryview], bytes, dict[str, Any]]:
+        """The entries as the index keeps them: the ids in order, the buffer as pieces to write one after the other
+        (the entries kept and not opened, in runs of the buffer as it is: never a second buffer in memory), where
+        each entry ends in it, and the summary."""
+        ids = list(dict.keys(self))
+        pieces: list[bytes | memoryview] = []
+        ends = array("q")
+        buffer = memoryview(self._entries)
+        size = run_start = run_end = 0
+        for value in dict.values(self):
+            if type(value) is int:
+                start, end = (self._ends[value - 1] if value else 0), self._ends[value]
+                if start != run_end:
+                    pieces.append(buffer[run_start:run_end])
+                    run_start = start
+                run_end = end
+                size += end - start
+            else:
+                pieces.append(buffer[run_start:run_end])
+                run_start = run_end = 0
+                packed = _packed(value)
+                pieces.append(packed)
+                size += len(packed)
+            ends.append(size)
+        pieces.append(buffer[run_start:run_end])
         summary: dict[str, Any] = {"kinds": self.counts()}
         summary.update((name, self.summary(name)) for name in _SUMMARIES)
-        return packed, summary
+        return ids, [piece for piece in pieces if len(piece)], ends.tobytes(), summary
 
 
 def _unpacked(value: bytes) -> list[Any]:
@@ -197,22 +233,11 @@ _SUMMARIES: dict[str, Callable[[list[Any]], Any]] = {
 }
 
 
-# -- issues as kept ------------------------------------------------------------------------------
-
-
-def as_row(issue: Issue) -> list[Any]:
-    return [issue.file, issue.line, issue.code, issue.message, issue.severity.value, issue.record_id, issue.field]
-
-
-def from_row(row: list[Any]) -> Issue:
-    return Issue(row[0], row[1], row[2], row[3], Severity(row[4]), row[5], row[6])
-
-
 # -- the index on disk ---------------------------------------------------------------------------
 
 
 def empty_index() -> dict[str, Any]:
-    return {"format": FORMAT, "files": {}, "folders": {}, "units": Units(), "dups": {}, "failed": {}}
+    return {"format": FORMAT, "files": Files(), "units": Units(), "dups": {}, "failed": {}}
 
 
 def _entry_path(root: Path) -> Path:
@@ -223,19 +248,57 @@ def _context(root: Path) -> bytes:
     return context(root, "incremental", str(FORMAT))
 
 
+def _columns_subject(root: Path) -> bytes:
+    return b"columns\0" + _context(root)
+
+
+#: Before the index's MessagePack: the MAC of its columns (written raw: ``keep``) and their length.
+_PREFIX = struct.Struct(f"<{MAC_BYTES}sQ")
+
+
 def recall(root: Path) -> dict[str, Any] | None:
-    """The index kept for ``root`` by this code, or None (none, damaged, or another user's)."""
+    """The index kept for ``root`` by this code, or None (none, damaged, or another user's).
+
+    The file is the MAC and length of the index's columns, the columns (the records' entries, then each folder's
+    names, statuses and digests) as raw bytes, then the rest of the index as MessagePack behind its own MAC
+    (``keep``). The rest is read and decoded first and its bytes let go, then each column is read into the one
+    object that keeps it: the file's bytes and what they decode to are never in memory at once."""
     try:
         with open(_entry_path(root), "rb") as file:
+            columns_mac, size = _PREFIX.unpack(file.read(_PREFIX.size))
+            if size > MAX_INDEX_BYTES:
+                return None
+            file.seek(_PREFIX.size + size)
             payload = file.read(MAX_INDEX_BYTES + 1)
-        if len(payload) > MAX_INDEX_BYTES:
+            if len(payload) > MAX_INDEX_BYTES:
+                return None
+            index = cacheformat.decode(b"incremental", payload, _context(root))
+            del payload
+            if not isinstance(index, dict) or index.get("format") != FORMAT:
+                return None
+            ids, ends, entries_size = index["units"]
+            sizes, odd, plain = index["files"]
+            if entries_size + sum(map(sum, sizes.values())) != size:
+                return None
+            file.seek(_PREFIX.size)
+            check = mac_hasher(_columns_subject(root))
+
+            def column(length: int) -> bytes:
+                found = file.read(length)
+                if len(found) != length:
+                    raise ValueError("the index ends early")
+                check.update(found)
+                return found
+
+            entries = column(entries_size)
+            folders = {prefix: [column(names).decode("utf-8", "surrogatepass"), column(status), column(digests)]
+                       for prefix, (names, status, digests) in sizes.items()}
+        if not hmac.compare_digest(check.digest(), columns_mac):
             return None
-        index = cacheformat.decode(b"incremental", payload, _context(root))
-        if not isinstance(index, dict) or index.get("format") != FORMAT:
-            return None
-        index["units"] = Units(index["units"], index.pop("summary"))
+        index["files"] = Files(folders, odd, plain)
+        index["units"] = Units(ids, entries, ends, index.pop("summary"))
         return index
-    except (OSError, KeyError, TypeError, cacheformat.CorruptEntry):
+    except (OSError, KeyError, TypeError, ValueError, struct.error, Unsure, cacheformat.CorruptEntry):
         return None
 
 
@@ -246,10 +309,27 @@ def keep(root: Path, index: dict[str, Any], now: dt.datetime, started: int) -> N
     remove_stale(path.parent)  # the indexes of folders no run has validated for two weeks (moved, deleted)
     if not key_is_kept():
         return
-    index["units"]._joined = None  # the entries searched, joined: not kept while the index is packed beside it
-    units, summary = index["units"].kept_form()
-    kept = {**index, "units": units, "summary": summary, "now": now.isoformat(), "at_ns": started}
+    ids, pieces, ends, summary = index["units"].kept_form()
+    folders, odd, plain = index["files"].kept_form()
+    entries_size = sum(map(len, pieces))
+    columns = {prefix: [joined.encode("utf-8", "surrogatepass"), status, digests]
+               for prefix, (joined, status, digests) in folders.items()}
+    sizes = {prefix: [len(part) for part in parts] for prefix, parts in columns.items()}
+    kept = {**index, "files": [sizes, odd, plain], "units": [ids, ends, entries_size], "summary": summary,
+            "now": now.isoformat(), "at_ns": started}
+
+    def write(file: BinaryIO) -> None:
+        file.write(bytes(_PREFIX.size))  # the columns' MAC and length, written once they are
+        check, size = mac_hasher(_columns_subject(root)), 0
+        for piece in [*pieces, *(part for parts in columns.values() for part in parts)]:
+            check.update(piece)
+            file.write(piece)
+            size += len(piece)
+        cacheformat.write_encoded(file, b"incremental", kept, _context(root))
+        file.seek(0)
+        file.write(_PREFIX.pack(check.digest(), size))
+
     try:
-        write_entry_with(path, lambda file: cacheformat.write_encoded(file, b"incremental", kept, _context(root)))
+        write_entry_with(path, write)
     except OSError:
         pass

@@ -3,7 +3,7 @@
 
 A run of ``registry validate`` after one edit spends most of its time on work that does not depend on the edit: it
 ``stat``s every file to find what changed (about a second at 295,100 files), reads the index of the last run back
-(123 MB at that size) and writes it again, and imports the models and checks. The watcher does each once: it lists
+(99 MB at that size) and writes it again, and imports the models and checks. The watcher does each once: it lists
 the folder from the kernel's journal of changes (``listing``), keeps the index as the last run left it, and runs
 the incremental validation (``registry.validate.incremental.run``) on each request. The report is the one the
 incremental run gives, so exactly what a cold run would (``tests/test_watch.py`` compares them); the index is
@@ -73,14 +73,12 @@ class Watcher:
 
     def warm(self) -> None:
         """Work out now what the first run after an edit would otherwise work out for itself: each kind's plan of
-        fields (read when a changed record's references are listed) and the records' entries joined for searching."""
+        fields (read when a changed record's references are listed)."""
         from registry.models import KIND_MODELS
         from registry.models.fields import field_plan
 
         for model in KIND_MODELS.values():
             field_plan(model)
-        if self.index is not None:
-            self.index["units"].holding(b"\0\0")
 
     def serve(self) -> None:
         """Answer requests until stopped (``--stop``, Ctrl-C or SIGTERM); then keep the index on disk."""
@@ -121,8 +119,7 @@ class Watcher:
 
     def _reply(self, request: dict[str, Any]) -> dict[str, Any]:
         from registry.validate import incremental
-        from registry.validate.incremental_files import folder_digests
-        from registry.validate.incremental_index import as_row
+        from registry.validate.incremental_files import as_row
 
         if request.get("protocol") != PROTOCOL:
             return {"error": f"this watcher speaks protocol {PROTOCOL}; restart it"}
@@ -144,7 +141,7 @@ class Watcher:
         reply = {"files": report.files, "records": report.records, "issues": [as_row(i) for i in report.issues],
                  "run": done}
         if op == "records" and report.valid and self.index is not None:  # for 'registry db build' to plan an update
-            folders = folder_digests(self.index)
+            folders = self.index["files"].folder_digests()
             reply["count"] = sum(len(digests) // 16 for _, digests in folders.values())
             reply["folders"] = folders_message(folders)
         return reply
