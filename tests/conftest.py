@@ -11,6 +11,7 @@ import operator
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -43,9 +44,48 @@ SOURCE = "saadat-fellay-20261015-source-optimizing-genomic-language-models"
 
 
 def copy_of_records(target: Path) -> Path:
-    """A writable copy of the bundled records at ``target``."""
-    shutil.copytree(BUNDLED_RECORDS, target)
+    """A writable copy of the bundled records at ``target``: what ``shutil.copytree`` makes (the same bytes, modes
+    and times, folders included), written from the files as this process first read them (tests make hundreds of
+    copies: each read the 85 files again and asked each for its status and extended attributes)."""
+    folders, files = _bundled_snapshot()
+    target.mkdir()
+    for folder, _, _ in folders[1:]:
+        (target / folder).mkdir()
+    for name, mode, times, data in files:
+        path = target / name
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        try:
+            os.write(descriptor, data)
+        finally:
+            os.close(descriptor)
+        os.chmod(path, mode)
+        os.utime(path, ns=times)
+    for folder, mode, times in reversed(folders):  # innermost first: a folder's time is set after its files
+        os.chmod(target / folder, mode)
+        os.utime(target / folder, ns=times)
     return target
+
+
+Snapshot = tuple[tuple[tuple[str, int, tuple[int, int]], ...], tuple[tuple[str, int, tuple[int, int], bytes], ...]]
+
+
+@functools.cache
+def _bundled_snapshot() -> Snapshot:
+    """The bundled records' folders (outermost first, the root as '.') and files: (relative path, mode, times)."""
+    folders, files = [], []
+    for folder, names, file_names in os.walk(BUNDLED_RECORDS):
+        names.sort()
+        status = os.stat(folder)
+        relative = os.path.relpath(folder, BUNDLED_RECORDS)
+        folders.append((relative, stat.S_IMODE(status.st_mode), (status.st_atime_ns, status.st_mtime_ns)))
+        for name in sorted(file_names):
+            path = os.path.join(folder, name)
+            status = os.stat(path)
+            with open(path, "rb") as handle:
+                data = handle.read()
+            files.append((os.path.join(relative, name), stat.S_IMODE(status.st_mode),
+                          (status.st_atime_ns, status.st_mtime_ns), data))
+    return tuple(folders), tuple(files)
 
 
 @pytest.fixture

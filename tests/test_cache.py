@@ -171,6 +171,42 @@ def test_stored_data_of_another_file_is_never_taken(own_cache: Path, records_dir
     assert_same_run(validate(records_dir, cache=False), validate(records_dir, cache=True))
 
 
+def test_a_content_held_by_many_folders_is_looked_up_once(own_cache: Path) -> None:
+    """Copies of the same records in many folders (a test run, a curator's checkouts) hold the same digests: finding
+    which contents are held, and the data of one, takes the same SQLite steps as with one folder (one index look-up
+    each), not a row read per folder that holds it."""
+    validate(BUNDLED_RECORDS, cache=True)
+    [path] = store_files(own_cache)
+
+    def steps() -> tuple[int, int, dict[bytes, bytes]]:
+        store = cache.ParseCache.open(BUNDLED_RECORDS)
+        assert store is not None
+        digests = [digest for _, _, digest in store.known()]
+        counted = [0]
+
+        def count() -> int:
+            counted[0] += 1
+            return 0
+
+        store._read.set_progress_handler(count, 1)
+        held = store.held(digests)
+        assert held == set(digests)
+        after_held = counted[0]
+        payloads = store.payloads_of(digests)
+        store.close()
+        return after_held, counted[0] - after_held, payloads
+
+    held_one, data_one, payloads_one = steps()
+    with sqlite3.connect(path) as connection:
+        for copy in range(40):
+            connection.execute("INSERT INTO file SELECT root || ?, key, size, mtime_ns, ctime_ns, inode, digest, data, "
+                               "row_check FROM file WHERE root = ?", (f"-copy-{copy}", os.path.realpath(BUNDLED_RECORDS)))
+        assert connection.execute("SELECT count(DISTINCT root) FROM file").fetchone()[0] == 41
+    held_many, data_many, payloads_many = steps()
+    assert payloads_many == payloads_one and len(payloads_one) == len(list(BUNDLED_RECORDS.rglob("*.yaml")))
+    assert (held_many, data_many) == (held_one, data_one)
+
+
 def test_a_store_locked_by_another_run(own_cache: Path, records_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A run that cannot write (another holds the lock) still gives the cold result, and writes nothing."""
     monkeypatch.setattr(cache, "BUSY_TIMEOUT_MS", 50)

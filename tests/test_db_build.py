@@ -27,7 +27,7 @@ from registry.status import provenance
 from registry.store.writer import write_record
 from registry.units import gib
 from registry.validate.runner import validate
-from tests.conftest import CONFIG_33, RESULT_11, RESULT_33, ROOT, SOURCE
+from tests.conftest import CONFIG_33, RESULT_11, RESULT_33, ROOT, SOURCE, copy_of_records, invoke
 
 RECIPE = "saadat-fellay-20261015-recipe-nt-2-5b-training-peak-memory-checkpointing"
 REPRODUCTION = "saadat-fellay-20261015-reproduction-nt-2-5b-checkpointing-h200-full"
@@ -60,6 +60,16 @@ def built(cli, records_dir: Path, tmp_path: Path) -> Path:  # type: ignore[no-un
     out = tmp_path / "registry.db"
     build(cli, records_dir, out)
     return out
+
+
+@pytest.fixture(scope="module")
+def built_once(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The bundled records copied and built once, for the tests that only read the database and the records:
+    (database, records). A test that writes to either takes ``built`` (and ``records_dir``), its own."""
+    root = tmp_path_factory.mktemp("built-once")
+    records, out = copy_of_records(root / "records"), root / "registry.db"
+    build(invoke, records, out)
+    return out, records
 
 
 def add_reproduction(records: Path, value: str = "30.12") -> Reproduction:
@@ -112,7 +122,8 @@ def test_build_reports_what_it_wrote(cli, records_dir: Path, tmp_path: Path) -> 
         "no temporary file is left behind"
 
 
-def test_every_record_has_its_row(built: Path, records_dir: Path) -> None:
+def test_every_record_has_its_row(built_once: tuple[Path, Path]) -> None:
+    built, records_dir = built_once
     registry, _ = validate(records_dir)
     assert query(built, "SELECT COUNT(*) FROM record") == [(len(registry.records),)]
     for kind, stored in mirror().kinds.items():
@@ -122,13 +133,15 @@ def test_every_record_has_its_row(built: Path, records_dir: Path) -> None:
     assert paths[RESULT_33] == f"result/{RESULT_33}.yaml"
 
 
-def test_numbers_keep_their_exactness(built: Path) -> None:
+def test_numbers_keep_their_exactness(built_once: tuple[Path, Path]) -> None:
+    built, _ = built_once
     rows_ = query(built, "SELECT printed_value, numeric_value, typeof(numeric_value), numeric_value_float "
                          "FROM result WHERE id = ?", RESULT_11)
     assert rows_ == [("11.49", "11.49", "text", 11.49)]
 
 
-def test_lists_keep_their_order(built: Path, records_dir: Path) -> None:
+def test_lists_keep_their_order(built_once: tuple[Path, Path]) -> None:
+    built, records_dir = built_once
     assert query(built, "SELECT author FROM source_author WHERE source_id = ? ORDER BY position", SOURCE) == [
         ("Saadat",), ("Fellay",)]
     assert query(built, "SELECT area FROM config_area WHERE config_id = ?", CONFIG_33) == [("dna-genomes",)]
@@ -141,12 +154,14 @@ def test_lists_keep_their_order(built: Path, records_dir: Path) -> None:
     assert members == sum(len(r.members) for r in registry.records.values() if r.kind_token == "release")  # type: ignore[attr-defined]
 
 
-def test_timestamps_are_stored_in_utc(built: Path) -> None:
+def test_timestamps_are_stored_in_utc(built_once: tuple[Path, Path]) -> None:
+    built, _ = built_once
     stamps = {s for (s,) in query(built, "SELECT reviewed_at FROM review WHERE reviewed_at IS NOT NULL")}
     assert stamps == {"2026-10-15 22:00:00.000000"}
 
 
-def test_foreign_keys_hold_for_every_reference(built: Path) -> None:
+def test_foreign_keys_hold_for_every_reference(built_once: tuple[Path, Path]) -> None:
+    built, _ = built_once
     assert query(built, "PRAGMA foreign_key_check") == []
     fks = query(built, "SELECT m.name, p.\"from\", p.\"table\" FROM sqlite_master m, pragma_foreign_key_list(m.name) p "
                        "WHERE m.type = 'table'")
@@ -169,7 +184,8 @@ def test_foreign_keys_hold_for_every_reference(built: Path) -> None:
 # -- the views ------------------------------------------------------------------------------
 
 
-def test_results_flat_says_what_the_records_say(built: Path, records_dir: Path) -> None:
+def test_results_flat_says_what_the_records_say(built_once: tuple[Path, Path]) -> None:
+    built, records_dir = built_once
     registry, _ = validate(records_dir)
     flat = {row[0]: row for row in query(
         built,
@@ -187,7 +203,8 @@ def test_results_flat_says_what_the_records_say(built: Path, records_dir: Path) 
         assert row[12] is None, "the source did not report an uncertainty"
 
 
-def test_review_status_follows_the_pages_rule(built: Path, records_dir: Path) -> None:
+def test_review_status_follows_the_pages_rule(built_once: tuple[Path, Path]) -> None:
+    built, records_dir = built_once
     registry, _ = validate(records_dir)
     statuses = dict(query(built, "SELECT record_id, review_status FROM record_review_status"))
     assert set(statuses) == set(registry.records)
@@ -196,7 +213,8 @@ def test_review_status_follows_the_pages_rule(built: Path, records_dir: Path) ->
         assert status == (expected.value if expected else NOT_REVIEWED), record_id
 
 
-def test_a_check_without_artifact_hash_reads_apart_in_sql_as_on_the_pages(built: Path, records_dir: Path) -> None:
+def test_a_check_without_artifact_hash_reads_apart_in_sql_as_on_the_pages(built_once: tuple[Path, Path]) -> None:
+    built, records_dir = built_once
     registry, _ = validate(records_dir)
     pinned = dict(query(built, "SELECT result_id, review_artifact_pinned FROM results_flat"))
     assert pinned == {RESULT_33: 0, RESULT_11: 1}
@@ -204,8 +222,9 @@ def test_a_check_without_artifact_hash_reads_apart_in_sql_as_on_the_pages(built:
         assert (provenance.UNVERIFIABLE_NOTE in provenance.status_label(registry, result_id)) == (flag == 0)
 
 
-def test_the_review_label_reads_as_the_pages_word_it(built: Path, records_dir: Path) -> None:
+def test_the_review_label_reads_as_the_pages_word_it(built_once: tuple[Path, Path]) -> None:
     """A check nobody can repeat never reads 'source-checked' like one they can (finding P7)."""
+    built, records_dir = built_once
     registry, _ = validate(records_dir)
     labels = dict(query(built, "SELECT record_id, review_label FROM record_review_status"))
     assert labels == {record_id: provenance.status_label(registry, record_id) for record_id in registry.records}
@@ -213,7 +232,8 @@ def test_the_review_label_reads_as_the_pages_word_it(built: Path, records_dir: P
     assert flat == {RESULT_33: "source checked (no artifact hash)", RESULT_11: "source checked"}
 
 
-def test_missing_metadata_view_lists_every_entry(built: Path, records_dir: Path) -> None:
+def test_missing_metadata_view_lists_every_entry(built_once: tuple[Path, Path]) -> None:
+    built, records_dir = built_once
     registry, _ = validate(records_dir)
     expected = {(r.id, r.kind_token, m.field, m.reason.value, m.note)
                 for r in registry.records.values() for m in r.missing_metadata}
@@ -227,7 +247,8 @@ def test_missing_metadata_view_lists_every_entry(built: Path, records_dir: Path)
     assert unknown_checkpoints == [(2,)]
 
 
-def test_reproductions_view_has_a_row_per_reproduction(built: Path, records_dir: Path) -> None:
+def test_reproductions_view_has_a_row_per_reproduction(built_once: tuple[Path, Path]) -> None:
+    built, records_dir = built_once
     registry, _ = validate(records_dir)
     expected = sorted((r.id,) for r in registry.of_kind(Reproduction))
     assert query(built, "SELECT reproduction_id FROM reproductions_side_by_side ORDER BY reproduction_id") == expected
@@ -263,7 +284,8 @@ def test_reproductions_sit_beside_their_results(cli, records_dir: Path, tmp_path
         ("2026-11-01 10:00:00.000000",)]
 
 
-def test_every_view_is_documented_and_runs(built: Path) -> None:
+def test_every_view_is_documented_and_runs(built_once: tuple[Path, Path]) -> None:
+    built, _ = built_once
     for name, (description, _) in views().items():
         assert description
         query(built, f"SELECT * FROM {name}")
@@ -508,7 +530,8 @@ def test_help_and_validate_do_not_import_the_database_layer() -> None:
     assert process.returncode == 0, process.stderr
 
 
-def test_the_built_file_opens_in_plain_sqlite(built: Path, tmp_path: Path) -> None:
+def test_the_built_file_opens_in_plain_sqlite(built_once: tuple[Path, Path], tmp_path: Path) -> None:
+    built, _ = built_once
     copy = tmp_path / "copy.db"
     shutil.copy(built, copy)
     os.chmod(copy, 0o444)
@@ -625,10 +648,11 @@ def test_the_build_help_names_every_view(cli) -> None:  # type: ignore[no-untype
     "SELECT review_status, COUNT(*), SUM(review_count) FROM record_review_status GROUP BY review_status",
     "SELECT review_label, COUNT(*) FROM results_flat GROUP BY review_label",
 ])
-def test_the_review_status_of_each_record_is_looked_up_by_index(built: Path, sql: str) -> None:
+def test_the_review_status_of_each_record_is_looked_up_by_index(built_once: tuple[Path, Path], sql: str) -> None:
     """The view once asked a UNION of review subjects and evidence rows inside its per-record subqueries; under
     a GROUP BY, SQLite built and scanned that union again for every record (over 100 s at 10,000 results,
     0.1 s now). Only the records (or results) listed may be scanned; every review is found by an index."""
+    built, _ = built_once
     plan = [row[3] for row in query(built, f"EXPLAIN QUERY PLAN {sql}")]
     scans = [step for step in plan if step.startswith("SCAN ") and step.split()[1] not in ("rec", "r")]
     assert not scans and not any("COMPOUND" in step for step in plan), plan

@@ -142,6 +142,7 @@ def test_loaded_yaml_asks_the_walk_for_its_lines(monkeypatch: pytest.MonkeyPatch
     """A file read by the fast path (or the cache) gets its lines from the walk, which builds no value that is text."""
     text = "kind: result\nid: x\nvalue: '33.88'\ndate: 2026-03-09\n"
     doc = LoadedYaml(yaml.safe_load(text), source=text)  # as the fast path leaves it
+    yamlio._recent_key_lines.cache_clear()  # composed afresh, whatever this process composed before
     built: list[str] = []
     construct = yaml.SafeLoader.construct_object
 
@@ -152,3 +153,24 @@ def test_loaded_yaml_asks_the_walk_for_its_lines(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(yaml.constructor.BaseConstructor, "construct_object", counted)
     assert doc.lines == {(): 1, ("kind",): 1, ("id",): 2, ("value",): 3, ("date",): 4}
     assert built == ["2026-03-09"]  # only what could be refused: a date that may be no day
+
+
+def test_the_lines_of_a_content_asked_for_again_are_not_composed_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two documents of the same content (a watcher's runs, copies of the same records) compose it once; each gets
+    its own lines, and a file changed since it was read still gets none."""
+    text = "kind: result\nid: fixture-lines-asked-again\nvalue: '1.5'\n"
+    composed: list[str] = []
+    monkeypatch.setattr(yamlio, "key_lines", lambda t: composed.append(t) or key_lines(t))
+    yamlio._recent_key_lines.cache_clear()
+    first, second = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    for path in (first, second):
+        path.write_text(text)
+    digest = yamlio.content_digest(text.encode())
+    docs = [LoadedYaml(yaml.safe_load(text), source=(path, digest)) for path in (first, second)]
+    expected = {(): 1, ("kind",): 1, ("id",): 2, ("value",): 3}
+    assert docs[0].lines == expected
+    docs[0].lines[("value",)] = 99  # one document's lines are its own
+    assert docs[1].lines == expected and composed == [text]
+    first.write_text(text.replace("1.5", "2.5"))
+    assert LoadedYaml(yaml.safe_load(text), source=(first, digest)).lines == {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 from pathlib import Path
 
@@ -163,8 +164,29 @@ def test_a_hundred_rows_are_small_multiples_with_error_bars_and_an_axis_near_the
     assert f"Wrote {len(parts)} parts" in " ".join(result.output.split())
 
 
+@pytest.fixture(scope="module")
+def cv_png(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """`registry plot` of the fixture paper's CV protocol (100+ rows) as PNG parts, drawn once for the two tests
+    that read them (matplotlib takes seconds over it), when the first asks: (result, its folder, the mock that
+    wrapped each panel's drawing, which holds the axes and rows each was drawn with)."""
+    from unittest import mock
+
+    from tests.conftest import invoke
+
+    @functools.cache
+    def run():  # type: ignore[no-untyped-def]
+        folder = tmp_path_factory.mktemp("cv-png")
+        plot = __import__("registry.site.plot", fromlist=["_draw"])
+        with mock.patch("registry.site.plot._draw", wraps=plot._draw) as draw:
+            result = invoke("plot", "fixture-genomic-20261201-protocol-cv", "--out", folder / "cv.png", "--records",
+                            DATA / "fixture-registry")
+        return result, folder, draw
+
+    return run
+
+
 def test_a_plot_of_many_rows_is_cut_into_bounded_parts_holding_every_row_once(
-        fixture_groups, tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+        fixture_groups, cv_png) -> None:  # type: ignore[no-untyped-def]
     """A PNG of 100+ rows was 10,264 px tall: each part now holds at most ROWS_PER_PART rows, every row is in one
     part, each part's SVG names every row in a <title>, and each PNG is phone-sized (780 px wide, bounded height)."""
     import xml.etree.ElementTree as ET
@@ -193,10 +215,9 @@ def test_a_plot_of_many_rows_is_cut_into_bounded_parts_holding_every_row_once(
     pytest.importorskip("matplotlib", reason="the PNG is drawn by matplotlib: pip install -e '.[site]'")
     from PIL import Image
 
-    out = tmp_path / "cv.png"
-    result = cli("plot", "fixture-genomic-20261201-protocol-cv", "--out", out, "--records", DATA / "fixture-registry")
+    result, folder, _ = cv_png()
     assert result.exit_code == 0, result.output
-    written = sorted(tmp_path.glob("cv-*.png"))
+    written = sorted(folder.glob("cv-*.png"))
     assert len(written) == len(parts)
     for path in written:
         width, height = Image.open(path).size
@@ -204,16 +225,11 @@ def test_a_plot_of_many_rows_is_cut_into_bounded_parts_holding_every_row_once(
 
 
 @needs_matplotlib
-def test_the_png_has_small_multiples_error_bars_and_an_axis_near_the_values(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+def test_the_png_has_small_multiples_error_bars_and_an_axis_near_the_values(cv_png) -> None:  # type: ignore[no-untyped-def]
     """The same drawing rules in the PNG (matplotlib): one panel per dataset, error bars, the axis at the values."""
-    from unittest import mock
-
-    out = tmp_path / "cv.png"
-    with mock.patch("registry.site.plot._draw", wraps=__import__("registry.site.plot", fromlist=["_draw"])._draw) as draw:
-        result = cli("plot", "fixture-genomic-20261201-protocol-cv", "--out", out, "--records",
-                     DATA / "fixture-registry")
+    result, folder, draw = cv_png()
     assert result.exit_code == 0, result.output
-    assert all(path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for path in tmp_path.glob("cv-*.png"))
+    assert all(path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for path in folder.glob("cv-*.png"))
     axes = [call.args[0] for call in draw.call_args_list]
     mcc = [a for a in axes if a.get_xlabel() == "MCC"]
     assert len(mcc) == 8  # one panel per dataset, each of its 34 rows cut in two parts of 17

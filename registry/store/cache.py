@@ -225,12 +225,19 @@ class ParseCache:
             self._fail()
 
     def held(self, digests: list[bytes]) -> set[bytes]:
-        """Which of these contents the store holds parsed data of (from any file, in any folder)."""
-        return set(self.payloads_of(digests))
+        """Which of these contents the store holds parsed data of (from any file, in any folder).
+
+        One look-up in the digest index each, whatever number of folders hold the content (many copies of
+        the same records, as a test run or a curator's checkouts make): no row's data is read."""
+        sql = "SELECT column1, NULL FROM (VALUES {rows}) WHERE EXISTS (SELECT 1 FROM file WHERE digest = column1)"
+        return {digest for digest, _ in self._by_digest(sql, digests)}
 
     def payloads_of(self, digests: list[bytes]) -> dict[bytes, bytes]:
-        """The parsed data of contents read before (by any file, in any folder), by digest."""
-        return dict(self._by_digest("SELECT digest, data FROM file WHERE digest IN ({marks})", digests))
+        """The parsed data of contents read before (by any file, in any folder), by digest: one row's each,
+        found by one look-up, however many files hold the content (their data are the same)."""
+        sql = ("SELECT wanted.column1, file.data FROM (VALUES {rows}) AS wanted JOIN file "
+               "ON file.rowid = (SELECT rowid FROM file WHERE digest = wanted.column1 LIMIT 1)")
+        return dict(self._by_digest(sql, digests))
 
     def derived(self, version: str, digests: list[bytes]) -> dict[bytes, Any]:
         """What code of ``version`` derived from these contents before (see ``remember_derived``), by digest.
@@ -250,14 +257,17 @@ class ParseCache:
     LOOKUP_CHUNK = 500
 
     def _by_digest(self, sql: str, digests: list[bytes], *before: Any) -> Iterator[tuple[bytes, bytes]]:
-        """The (digest, payload) rows of ``sql`` (its ``{marks}`` the digests' placeholders, after ``before``'s),
-        a chunk of digests at a time; none once the store is broken or fails (it is then set aside)."""
+        """The (digest, payload) rows of ``sql`` (its ``{marks}`` the digests' placeholders, or ``{rows}`` one row of
+        a VALUES list each, after ``before``'s), a chunk of digests at a time; none once the store is broken or fails
+        (it is then set aside)."""
         if self.broken:
             return
         try:
             for start in range(0, len(digests), self.LOOKUP_CHUNK):
                 chunk = digests[start:start + self.LOOKUP_CHUNK]
-                yield from self._read.execute(sql.format(marks=", ".join("?" * len(chunk))), (*before, *chunk))
+                marks = ", ".join("?" * len(chunk))
+                rows = ", ".join(["(?)"] * len(chunk))
+                yield from self._read.execute(sql.format(marks=marks, rows=rows), (*before, *chunk))
         except sqlite3.Error:
             self._fail()
 
