@@ -48,44 +48,54 @@ def private_folder() -> Path:
     return folder
 
 
+#: A message's bytes sent after its line, as they are (no JSON, no copy): the line gives their lengths under this key,
+#: and the message read back holds them there.
+ATTACHED = "attached"
+
+
 def send(connection: Any, message: dict[str, Any]) -> None:
-    """One message, a line of JSON (sent in two writes: an answer listing 295,100 files is tens of megabytes, and
-    joining the line's end to it would copy it once more)."""
-    connection.sendall(json.dumps(message).encode("utf-8"))
+    """One message: a line of JSON, then the bytes it has under ``ATTACHED``, if any (an answer listing 295,100
+    files holds tens of megabytes: written as they are, not as text in the line)."""
+    attached = message.get(ATTACHED, ())
+    line = json.dumps({**message, ATTACHED: [len(part) for part in attached]} if attached else message)
+    connection.sendall(line.encode("utf-8"))
     connection.sendall(b"\n")
+    for part in attached:
+        connection.sendall(part)
 
 
 def receive(connection: Any) -> dict[str, Any] | None:
-    """One message (None: the other side closed the connection before a whole one came)."""
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        chunk = connection.recv(1 << 20)
-        if not chunk:
+    """One message (None: the other side closed the connection before a whole one came, or sent no message)."""
+    with connection.makefile("rb") as reader:
+        line = reader.readline(MAX_MESSAGE_BYTES + 1)
+        if not line.endswith(b"\n"):
             return None
-        chunks.append(chunk)
-        size += len(chunk)
-        if chunk.endswith(b"\n"):
-            break
-        if size > MAX_MESSAGE_BYTES:
+        message = json.loads(line)
+        if not isinstance(message, dict):
             return None
-    message = json.loads(b"".join(chunks))
-    return message if isinstance(message, dict) else None
+        sizes = message.get(ATTACHED)
+        if sizes is None:
+            return message
+        if not isinstance(sizes, list) or not all(type(n) is int and 0 <= n <= MAX_MESSAGE_BYTES for n in sizes):
+            return None
+        parts = [reader.read(size) for size in sizes]
+        if [len(part) for part in parts] != sizes:
+            return None
+        message[ATTACHED] = parts
+        return message
 
 
-def folders_message(folders: dict[str, tuple[str, bytes]]) -> dict[str, list[str]]:
-    """The record files folder by folder (``registry.db.manifest.Folders``) as the watcher sends them: a few long
-    strings, not one object per record."""
-    return {folder: [names, digests.hex()] for folder, (names, digests) in folders.items()}
+def folders_message(folders: dict[str, tuple[str, bytes]]) -> dict[str, Any]:
+    """The record files folder by folder (``registry.db.manifest.Folders``) as the watcher sends them: the folders
+    in the line, and each one's names and digests attached as they are (no object per file, no text of them)."""
+    return {"folders": list(folders), ATTACHED: [part for names, digests in folders.values()
+                                                 for part in (names.encode("utf-8", "surrogatepass"), digests)]}
 
 
-def folders_from(message: Any) -> dict[str, tuple[str, bytes]]:
+def folders_from(message: dict[str, Any]) -> dict[str, tuple[str, bytes]]:
     """``folders_message`` read back; ValueError where it is not one."""
-    if not isinstance(message, dict):
-        raise ValueError("not a listing of folders")
-    folders = {}
-    for folder, (names, digests) in message.items():
-        if not isinstance(names, str) or not isinstance(digests, str):
-            raise ValueError("a folder's files are not text")
-        folders[folder] = (names, bytes.fromhex(digests))
-    return folders
+    folders, parts = message["folders"], message[ATTACHED]
+    if not isinstance(folders, list) or len(parts) != 2 * len(folders):
+        raise ValueError("a listing of folders whose parts do not match its folders")
+    return {folder: (parts[2 * at].decode("utf-8", "surrogatepass"), parts[2 * at + 1])
+            for at, folder in enumerate(folders)}

@@ -60,7 +60,7 @@ def records(root: Path, now: dt.datetime) -> tuple[tuple[Report, int, Folders] |
     if not report.valid:
         return (report, 0, {}), None
     try:
-        return (report, int(answer["count"]), folders_from(answer["folders"])), None
+        return (report, int(answer["count"]), folders_from(answer)), None
     except (KeyError, TypeError, ValueError) as exc:
         return None, f"its listing of the records is damaged ({exc})"
 

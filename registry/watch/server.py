@@ -143,7 +143,7 @@ class Watcher:
         if op == "records" and report.valid and self.index is not None:  # for 'registry db build' to plan an update
             folders = self.index["files"].folder_digests()
             reply["count"] = sum(len(digests) // 16 for _, digests in folders.values())
-            reply["folders"] = folders_message(folders)
+            reply.update(folders_message(folders))
         return reply
 
     def status(self) -> dict[str, Any]:
