@@ -120,3 +120,29 @@ def test_the_records_folder_replaced_is_listed_again(watched: tuple[Path, Listin
     assert _listed(listing.sync()) == _listed(walk(root))
     (root / "source" / "c.yaml").write_text("third")
     assert _listed(listing.sync()) == _listed(walk(root))
+
+
+def test_a_copy_made_with_hard_links_is_listed_with_one_pass_for_the_other_names(tmp_path: Path,
+                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A records folder whose every file has another name (``cp -al``): each file's other names are looked for
+    in one pass over the listing per call, not in a pass per file (which never ended at 100,000 files)."""
+    from registry.watch.listing import Listing
+
+    original, root = tmp_path / "original", tmp_path / "records"
+    (original / "result").mkdir(parents=True)
+    for i in range(300):
+        (original / "result" / f"r{i}.yaml").write_text(f"value: {i}\n")
+    shutil.copytree(original, root, copy_function=os.link)
+    passes: list[int] = []
+    look = Listing._look_at_peers
+    monkeypatch.setattr(Listing, "_look_at_peers", lambda self: passes.append(len(self._peers_of)) or look(self))
+    listing = Listing(root)
+    try:
+        assert _listed(listing.sync()) == _listed(walk(root))
+        assert max(passes) == 300 and len([p for p in passes if p]) <= 2, passes  # every file noted, looked for at once
+        with open(original / "result" / "r7.yaml", "a") as file:
+            file.write("more: 1\n")  # through the name outside: seen, as the file has other names
+        os.link(root / "result" / "r8.yaml", root / "result" / "r8-again.yaml")
+        assert _listed(listing.sync()) == _listed(walk(root))
+    finally:
+        listing.close()

@@ -46,6 +46,8 @@ class Listing:
         self._shaky: dict[Parts, dict[str, tuple[bytes, int]]] = {}
         #: Folders (with all below them) to list again from scratch.
         self._again: set[Parts] = {()}
+        #: The files (by inode) whose other names must be looked at again in this call, with the names that said so.
+        self._peers_of: dict[bytes, set[tuple[Parts, str]]] = {}
         self.events = 0
         self.sync()
 
@@ -91,6 +93,7 @@ class Listing:
                 names = self._dirty.pop(parts, set()) | set(self._shaky.get(parts, {}))
                 if parts in watched:
                     self._restat(parts, names)
+            self._look_at_peers()
             looked = True
         return list(self._folders.values())
 
@@ -218,13 +221,23 @@ class Listing:
         return None
 
     def _peers(self, inode: bytes, seen: tuple[Parts, str]) -> None:
-        """Look again, in this call, at every other listed record file that is the file ``inode``."""
+        """Look again, in this call, at every other listed record file that is the file ``inode``: noted here, and
+        found for all such files at once (``_look_at_peers``): a folder of files that all have other names (a copy
+        made with hard links) would otherwise cost one pass over every listed file per file."""
+        self._peers_of.setdefault(inode, set()).add(seen)
+
+    def _look_at_peers(self) -> None:
+        """Mark to be looked at again the listed record files that are the files noted by ``_peers``, but for
+        the names they were noted from: one pass over the listed files' inodes."""
+        wanted, self._peers_of = self._peers_of, {}
+        if not wanted:
+            return
         for parts, folder in self._folders.items():
-            at = folder.status.find(inode, 24)
-            while at != -1:
-                if at % 32 == 24 and (parts, folder.names[at // 32]) != seen:
-                    self._dirty.setdefault(parts, set()).add(folder.names[at // 32])
-                at = folder.status.find(inode, at + 1)
+            status = folder.status
+            for at, name in enumerate(folder.names):
+                seen = wanted.get(status[32 * at + 24:32 * at + 32])
+                if seen is not None and (parts, name) not in seen:
+                    self._dirty.setdefault(parts, set()).add(name)
 
 
 def _outermost(folders: set[Parts]) -> list[Parts]:
