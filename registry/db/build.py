@@ -35,7 +35,7 @@ from sqlalchemy.schema import CreateIndex, CreateTable
 from registry.db import update
 from registry.db.coltypes import ExactDecimal, UtcTimestamp
 from registry.db.freshness import RECORDS_FOLDER_KEY
-from registry.db.manifest import manifest_ddl, manifest_rows, seal, write_folders, write_manifest
+from registry.db.manifest import digest_of, manifest_ddl, manifest_rows, seal, write_folders, write_manifest
 from registry.db.rows import Row, record_row, record_rows, relative_path
 from registry.db.search import create_search, search_ddl
 from registry.db.server import connection_error, first_line, server_engine, shown_url
@@ -162,8 +162,7 @@ ROWS_LOOKUP = 1000
 
 
 def _digest_of(registry: Registry, record: Record) -> bytes | None:
-    doc = registry.docs.get(record.id)
-    return doc.digest if doc is not None else None
+    return digest_of(registry, record.id) or None
 
 
 def rows_version() -> str:

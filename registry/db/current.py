@@ -55,14 +55,11 @@ def _from_run(root: Path, now: dt.datetime) -> tuple[Report, int, Folders]:
     """The report and the records from an incremental run in this process; the index and the report kept for
     the next run, as ``registry validate`` keeps them."""
     from registry.validate import incremental, memo
-    from registry.validate.incremental_index import keep, recall
 
     started = time.time_ns()
     listing: list[memo.Folder] = []
     tree = memo.tree_state(root, listing)  # before the run: a file changed during it makes the kept report stale
-    report, index, dirty = incremental.run(root, now, recall(root), listing, started=started)
-    if dirty:
-        keep(root, index, now, started)
+    report, index = incremental.validated(root, now, listing, started=started)
     memo.keep(root, tree, now, report)
     if not report.valid:
         return report, 0, {}

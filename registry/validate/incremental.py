@@ -132,11 +132,18 @@ def validate(root: Path, now: dt.datetime, listed: list[Folder] | None = None) -
 
     ``listed``: the record files under ``root`` as ``memo.tree_state`` found them, where it has walked it already.
     """
-    started = time.time_ns()
+    return validated(root, now, listed)[0]
+
+
+def validated(root: Path, now: dt.datetime, listed: list[Folder] | None = None, *,
+              started: int | None = None) -> tuple[Report, dict[str, Any]]:
+    """``validate``'s report, and the index it kept (what ``registry db build`` reads the records' files from).
+    ``started``: when the caller began, before it walked ``listed`` (as ``time.time_ns``; default: now)."""
+    started = time.time_ns() if started is None else started
     report, index, dirty = run(root, now, recall(root), listed, started=started)
     if dirty:
         keep(root, index, now, started)
-    return report
+    return report, index
 
 
 def run(root: Path, now: dt.datetime, index: dict[str, Any] | None, listed: list[Folder] | None, *,

@@ -39,23 +39,17 @@ def ask(path: Path, request: dict[str, Any]) -> dict[str, Any] | None:
 def validate(root: Path, now: dt.datetime) -> tuple[Report | None, str | None]:
     """The report of ``root`` from its watcher, if one answers; else None, with why where a watcher answered
     without one (the caller then validates without it)."""
-    answer = ask(socket_path(root), {"op": "validate", "now": now.isoformat()})
-    if answer is None:
-        return None, None
-    if "error" in answer:
-        return None, str(answer["error"])
-    return _report(answer), None
+    answer, why = _asked(root, "validate", now)
+    return (None, why) if answer is None else (_report(answer), None)
 
 
 def records(root: Path, now: dt.datetime) -> tuple[tuple[Report, int, Folders] | None, str | None]:
     """The report of ``root`` and, where it is valid, how many records it holds and their files folder by folder
     (``registry.db.manifest.Folders``), from its watcher (for 'registry db build'); else None, with why where a
     watcher answered without them."""
-    answer = ask(socket_path(root), {"op": "records", "now": now.isoformat()})
+    answer, why = _asked(root, "records", now)
     if answer is None:
-        return None, None
-    if "error" in answer:
-        return None, str(answer["error"])
+        return None, why
     report = _report(answer)
     if not report.valid:
         return (report, 0, {}), None
@@ -63,6 +57,15 @@ def records(root: Path, now: dt.datetime) -> tuple[tuple[Report, int, Folders] |
         return (report, int(answer["count"]), folders_from(answer)), None
     except (KeyError, TypeError, ValueError) as exc:
         return None, f"its listing of the records is damaged ({exc})"
+
+
+def _asked(root: Path, op: str, now: dt.datetime) -> tuple[dict[str, Any] | None, str | None]:
+    """The watcher's answer to the request ``op``, or None with why where it answered with an error (None, None:
+    no watcher answers)."""
+    answer = ask(socket_path(root), {"op": op, "now": now.isoformat()})
+    if answer is not None and "error" in answer:
+        return None, str(answer["error"])
+    return answer, None
 
 
 def _report(answer: dict[str, Any]) -> Report:
