@@ -32,14 +32,15 @@ def records_now(root: Path) -> Current:
 
     now = memo.now()
     answered = _from_watcher(root, now)
-    report, count, folders = answered or _from_run(root, now)
+    report, folders = answered or _from_run(root, now)
     if not report.valid:
         raise InvalidRegistryError(report)
+    count = sum(len(digests) // 16 for _, digests in folders.values())  # a valid registry: a record a file
     return Current(root, count, lambda: folders, lambda wanted: _loaded(root, wanted),
                    "by the watcher" if answered else "incrementally")
 
 
-def _from_watcher(root: Path, now: dt.datetime) -> tuple[Report, int, Folders] | None:
+def _from_watcher(root: Path, now: dt.datetime) -> tuple[Report, Folders] | None:
     """The report and the records from a running watcher of ``root`` (None: none answers, or it failed)."""
     from registry.watch import client
 
@@ -51,7 +52,7 @@ def _from_watcher(root: Path, now: dt.datetime) -> tuple[Report, int, Folders] |
     return answered
 
 
-def _from_run(root: Path, now: dt.datetime) -> tuple[Report, int, Folders]:
+def _from_run(root: Path, now: dt.datetime) -> tuple[Report, Folders]:
     """The report and the records from an incremental run in this process; the index and the report kept for
     the next run, as ``registry validate`` keeps them."""
     from registry.validate import incremental, memo
@@ -61,13 +62,7 @@ def _from_run(root: Path, now: dt.datetime) -> tuple[Report, int, Folders]:
     tree = memo.tree_state(root, listing)  # before the run: a file changed during it makes the kept report stale
     report, index = incremental.validated(root, now, listing, started=started)
     memo.keep(root, tree, now, report)
-    if not report.valid:
-        return report, 0, {}
-    try:
-        folders = index["files"].folder_digests()
-    except KeyError as exc:  # a listed file the index holds nothing of: not expected of a valid registry's
-        raise NotUpdatable(f"the incremental index does not hold every file ({exc})") from exc
-    return report, sum(len(digests) // 16 for _, digests in folders.values()), folders
+    return report, index["files"].folder_digests() if report.valid else {}
 
 
 def _loaded(root: Path, wanted: dict[str, tuple[str, bytes | None]]) -> Registry:

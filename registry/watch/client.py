@@ -43,8 +43,8 @@ def validate(root: Path, now: dt.datetime) -> tuple[Report | None, str | None]:
     return (None, why) if answer is None else (_report(answer), None)
 
 
-def records(root: Path, now: dt.datetime) -> tuple[tuple[Report, int, Folders] | None, str | None]:
-    """The report of ``root`` and, where it is valid, how many records it holds and their files folder by folder
+def records(root: Path, now: dt.datetime) -> tuple[tuple[Report, Folders] | None, str | None]:
+    """The report of ``root`` and, where it is valid, its record files folder by folder
     (``registry.db.manifest.Folders``), from its watcher (for 'registry db build'); else None, with why where a
     watcher answered without them."""
     answer, why = _asked(root, "records", now)
@@ -52,9 +52,9 @@ def records(root: Path, now: dt.datetime) -> tuple[tuple[Report, int, Folders] |
         return None, why
     report = _report(answer)
     if not report.valid:
-        return (report, 0, {}), None
+        return (report, {}), None
     try:
-        return (report, int(answer["count"]), folders_from(answer)), None
+        return (report, folders_from(answer)), None
     except (KeyError, TypeError, ValueError) as exc:
         return None, f"its listing of the records is damaged ({exc})"
 

@@ -141,9 +141,7 @@ class Watcher:
         reply = {"files": report.files, "records": report.records, "issues": [as_row(i) for i in report.issues],
                  "run": done}
         if op == "records" and report.valid and self.index is not None:  # for 'registry db build' to plan an update
-            folders = self.index["files"].folder_digests()
-            reply["count"] = sum(len(digests) // 16 for _, digests in folders.values())
-            reply.update(folders_message(folders))
+            reply.update(folders_message(self.index["files"].folder_digests()))
         return reply
 
     def status(self) -> dict[str, Any]:
