@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from registry.models import Record, Result
 from registry.models.values import Locator
-from registry.units import other_units_printed_as, printed_forms, table
+from registry.units import other_units_printed_as, own_form_in, printed_forms, table
 from registry.units import symbol as unit_symbol
 from review.errors import NotCheckableError
 from review.pdftext import (
@@ -355,6 +355,9 @@ class UnitWithValue(Claim):
                                     f"'{symbol}' printed with '{self.value}' {where}")
         word = _NEXT_WORD.match(text, at)
         other = _unit_printed(word.group(1)) if word else None
+        if word and other == str(self.unit):  # another form of the record's own unit ('%' for 'percent')
+            return self._result(expected, True, self.page, text[value.start():word.end()],
+                                f"'{word.group(1)}' ({other}) printed with '{self.value}'")
         if word and other is not None:  # the witness: another unit printed with the value
             printed = text[value.start():word.end()]
             return self._result(expected, False, self.page, printed,
@@ -469,18 +472,20 @@ def detail_disagrees(form: str, unit: str) -> bool:
     """Whether 'Printed as <form>' cannot be how ``unit`` is printed: not one of its forms, where it has forms, or
     a form of another unit only, where it has none (a dimensionless score 'Printed as MCC' is left alone)."""
     known = printed_forms(unit)
-    return form not in known and bool(known or other_units_printed_as(form, unit))
+    return form not in known and own_form_in(form, unit) is None and bool(known or other_units_printed_as(form, unit))
 
 
 def unit_symbols(result: Result) -> tuple[tuple[str, ...], list[Claim]]:
-    """The forms the result's unit may be printed in, and the claim that unit_detail and unit agree."""
+    """The forms the result's unit may be printed in, and the claim that unit_detail and unit agree. A phrase an
+    older record quotes whole ("Printed as 'in percent'") is read with the unit's own form in it ('percent')."""
     symbol = result.unit_form
     if symbol is None:
         return printed_forms(result.unit), []
     agree: list[Claim] = []
     if detail_disagrees(symbol, result.unit):
         agree.append(UnitDetailAgrees(result.id, "unit detail = unit", str(result.unit), symbol))
-    return (symbol,), agree
+    own = own_form_in(symbol, result.unit)
+    return ((symbol, own) if own else (symbol,)), agree
 
 
 def _unit_claims(result: Result, cited: Citation) -> list[Claim]:
