@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from registry.models import Record, Result
 from registry.models.values import Locator
+from registry.numbers import SIGN
 from registry.units import other_units_printed_as, own_form_in, printed_forms, table
 from registry.units import symbol as unit_symbol
 from review.errors import NotCheckableError
@@ -292,7 +293,7 @@ _SHARED_UNIT = re.compile(r"(?:\s*(?:\u2192|->|-|\u2013|\u2014|/|to)\s*-?[0-9]+(
 #: The word or symbol printed next: where a unit would be.
 _NEXT_WORD = re.compile(r"\s*(%|[^\W\d_]+)")
 #: A number standing alone (not the '1' of 'Top-1' or the '4' of 'H3K4') ending the text before a unit's symbol.
-_NUMBER_BEFORE = re.compile(r"(?:^|[\s(\[=~\u2248:,;])[-+\u2212\u00b1]?\d+(?:[.,]\d+)*\s?$")
+_NUMBER_BEFORE = re.compile(rf"(?:^|[\s(\[=~\u2248:,;])(?:{SIGN}|\u00b1)?\d+(?:[.,]\d+)*\s?$")
 
 
 def declared_unit(text: str, symbols: tuple[str, ...]) -> str | None:

@@ -306,7 +306,7 @@ def build_review(registry: Registry, run: ReviewRun, *, now: dt.datetime | None 
     from review import REVIEWER
 
     if not run.passed:
-        failed = ", ".join(sorted({a.claim for a in run.failures + run.unchecked}))
+        failed = ", ".join(sorted({a.claim for a in run.failures + run.unchecked + run.unprinted}))
         raise RegistryError(
             f"not writing a review: {verdicts(run)} ({failed})",
             "a 'source-checked' review is written only when every assertion passes; fix the record or check "
