@@ -227,6 +227,19 @@ class UnitTable:
                                        reverse=True))
         return self._every
 
+    def own_form_in(self, form: str, unit: str) -> str | None:
+        """The form of ``unit`` that a longer phrase names ('percent' of 'in percent', which older records quote
+        whole in unit_detail), where ``form`` is not itself one of the unit's forms; None otherwise. The longest
+        form printed in it as a word, of the unit's own only: a phrase that names another unit's is none."""
+        own = self.printed_forms(str(unit))
+        if form in own:
+            return None
+        inside = [f for f in sorted(own, key=len, reverse=True)
+                  if re.search(rf"(?<![^\W_]){re.escape(f)}(?![^\W_])", form)]
+        others = [f for f in self.every_form() if f not in own and len(f) > 1
+                  and re.search(rf"(?<![^\W_]){re.escape(f)}(?![^\W_])", form)]
+        return inside[0] if inside and not others else None
+
     def printed_as(self, unit_detail: str | None) -> str | None:
         """The form a unit_detail's 'Printed as <form>' names (see the module function ``printed_as``)."""
         if unit_detail not in self._details:
@@ -372,6 +385,11 @@ def _printed_as(unit_detail: str | None, every_form: tuple[str, ...]) -> str | N
             return form
     word = re.match(r"[^'\"\u2019\u201d,;()\s]+", rest)
     return word.group(0) if word else None
+
+
+def own_form_in(form: str, unit: str) -> str | None:
+    """The form of ``unit`` a longer phrase names ('in percent' -> 'percent'), else None."""
+    return table().own_form_in(form, unit)
 
 
 def other_units_printed_as(form: str, unit: str) -> list[str]:

@@ -6,8 +6,12 @@ cell and the other does not is a doubt, and a 'source-checked' review is not wri
 Either way, the assertion keeps the second extractor's verdict (``Assertion.second``) and, where
 they disagree, its detail says so. A claim one extractor could not check (its table, row or column
 unreadable there) is never a pass: it fails where the other found the cell holding something else,
-and cannot be checked otherwise. Claims that read no text (records compared with each other,
-the PDF's metadata, recomputed numbers) are checked once.
+and cannot be checked otherwise. A cited row or column printed nowhere in a table both extractors read
+alike (``Assertion.absent`` from each, the same rows and columns named) fails: the two readings are the
+witness. A unit one extractor finds nowhere near the value ('unit not printed') is no pass either, and no
+failure: a text without spaces between its words (pypdf's, at times) fails nothing that the other passes.
+Claims that read no text (records compared with each other, the PDF's metadata, recomputed numbers) are
+checked once.
 """
 
 from __future__ import annotations
@@ -33,7 +37,12 @@ def check_both(claim: Claim, readings: Readings) -> Assertion:
     opinion = Opinion(second.extractor, other.passed, other.matched, other.detail)
     name = second.extractor.split(" ")[0]
     if first.outcome == other.outcome:
+        if first.absent and other.absent and first.detail == other.detail:  # both read the table alike: a witness
+            return dataclasses.replace(first, unreadable=False, absent=False, second=opinion,
+                                       detail=f"{first.detail}; {name} reads the same rows and columns")
         return dataclasses.replace(first, second=opinion)
+    if first.unprinted or other.unprinted:  # neither a pass nor a failure of the value, nor made one by the other
+        return _unprinted(first, other, opinion, name)
     if other.unreadable and first.outcome != FAIL:  # a pass one extractor cannot confirm is no pass
         return dataclasses.replace(first, passed=False, unreadable=True, second=opinion,
                                    detail=f"{first.detail}; but {name} cannot read it: {other.detail}" if first.detail
@@ -53,6 +62,22 @@ def check_both(claim: Claim, readings: Readings) -> Assertion:
     found = f"'{other.matched}'" if other.matched else "it"
     return dataclasses.replace(first, detail=f"{first.detail}; {name} reads {found} there and passes it "
                                "(the extractors disagree)", second=opinion)
+
+
+def _unprinted(first: Assertion, other: Assertion, opinion: Opinion, name: str) -> Assertion:
+    """One extractor finds the unit nowhere near the value: a failure the other reads stands (a unit of another
+    kind printed with the value is a witness), a cell the other cannot read cannot be checked, and otherwise the
+    unit is not printed (a pass the other cannot confirm is no pass)."""
+    if first.outcome == FAIL:
+        return dataclasses.replace(first, second=opinion)
+    if other.outcome == FAIL or other.unreadable and not first.unprinted:
+        return dataclasses.replace(first, passed=False, unreadable=other.unreadable, unprinted=False,
+                                   matched=other.matched, found=other.found, second=opinion,
+                                   detail=f"{name}: {other.detail}; the primary extractor: {first.detail}")
+    if first.unprinted:
+        return dataclasses.replace(first, second=opinion, detail=f"{first.detail}; {name}: {other.detail}")
+    return dataclasses.replace(first, passed=False, unprinted=True, second=opinion,
+                               detail=f"{first.detail}; but {name} finds no unit: {other.detail}")
 
 
 def disagreements(assertions: list[Assertion]) -> list[Assertion]:

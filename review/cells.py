@@ -18,9 +18,11 @@ joined by ' / ') is checked in the table itself (``review.tables``), not on the 
   its level, and the number of folds or seeds where the record gives one): the nearest that names
   a kind decides, and it must name that one alone;
 - **unit**: the unit printed in the cell, the column header ('Throughput (Sequences/s)') or the row
-  label ('Max. input length (tokens)'), the first of them that prints one, else in the caption; a
-  count or a dimensionless score must find none in the first three; a unit set against the cell's number
-  ('88s') is the cell's, and one the table of units does not read ('10m') cannot be checked;
+  label ('Max. input length (tokens)'), the first of them that prints one, else in the caption, a table
+  note or the sentence the locator quotes; a unit set after a number there ('Mix 50%', '95% CI') is that
+  number's, not the column's. A count or a dimensionless score must find none in the first three; a unit
+  set against the cell's number ('88s') is the cell's, and one the table of units does not read ('10m')
+  cannot be checked. Another unit printed there fails; none printed anywhere is 'unit not printed';
 - **in caption / in footnote**: a locator with ``caption: true`` must quote that table's or
   figure's caption, and one with ``footnote`` the note printed under that mark.
 
@@ -40,7 +42,7 @@ from registry.numbers import glued_unit
 from registry.units import UnitTable
 from registry.units import table as unit_table
 from review import subtables
-from review.claims import Assertion, Citation, Claim, is_cell, unit_symbols
+from review.claims import Assertion, Citation, Claim, declared_unit, is_cell, unit_symbols
 from review.figures import second_figures
 from review.pdftext import Extraction, find_text, normalize, normalize_quote, number_pattern, unit_pattern
 from review.tables import (
@@ -52,6 +54,7 @@ from review.tables import (
     find_columns,
     find_rows,
     footnote_texts,
+    plain_glyphs,
     read_tables,
 )
 from review.words import squeezed
@@ -159,7 +162,7 @@ class CellAt(Claim):
 
         crossing = read_crossing(words, self.table, self.row, self.column, self.subtable)
         if isinstance(crossing, str):
-            return self._keyed(doc, Unread(f"{found}; nor where the row and the column cross: {crossing}"))
+            return self._keyed(doc, type(found)(f"{found}; nor where the row and the column cross: {crossing}"))
         return Located(crossing, crossing.rows[0], crossing.columns[0], crossed=True)
 
     def _keyed(self, doc: Extraction, unread: Unread) -> Located | str:
@@ -173,7 +176,7 @@ class CellAt(Claim):
         if keyed is None:
             return unread
         if isinstance(keyed, str):
-            return Unread(f"{unread}; nor as a cell printing 'name = value': {keyed}")
+            return type(unread)(f"{unread}; nor as a cell printing 'name = value': {keyed}")
         return Located(keyed, keyed.rows[0], keyed.columns[0], crossed=True, keyed=True)
 
     def _find_in_grid(self, doc: Extraction) -> Located | str:
@@ -194,8 +197,9 @@ class CellAt(Claim):
             if rows:
                 break
         else:
-            return Unread(f"no row '{self.row}' in {self.table} on page {self.page}; read {_shape(tables[0])}")
-        return self._cell(table, rows)
+            return _not_found(f"no row '{self.row}' in {self.table} on page {self.page}; read {_shape(tables[0])}",
+                              self.row, tables)
+        return self._cell(table, rows, tables)
 
     def _find_in_subtable(self, tables: list[Table]) -> Located | str:
         """The row looked up in the cited sub-table only: a sub-table the reader did not find cannot be checked; a
@@ -214,21 +218,52 @@ class CellAt(Claim):
         table = next(t for t in inside if rows[0] in t.rows)
         return self._cell(table, rows)
 
-    def _cell(self, table: Table, rows: list[Row]) -> Located | str:
+    def _cell(self, table: Table, rows: list[Row], tables: list[Table] | None = None) -> Located | str:
         if len(rows) > 1:
             names = ", ".join(f"'{r.name}'" for r in rows)
             return Unread(f"row '{self.row}' is printed {len(rows)} times in {self.table} ({names}); name the row "
                           "with its group, as 'group / label'")
         columns = find_columns(table, self.column)
         if len(columns) != 1:
-            many = f"{len(columns)} columns are named '{self.column}'" if columns else f"no column '{self.column}'"
-            return Unread(f"{many} in {self.table} on page {self.page}; read {_shape(table)}")
+            read = f"in {self.table} on page {self.page}; read {_shape(table)}"
+            if columns:
+                return Unread(f"{len(columns)} columns are named '{self.column}' {read}")
+            return _not_found(f"no column '{self.column}' {read}", self.column, tables or [table])
         return Located(table, rows[0], columns[0])
 
 
 class Unread(str):
     """Why a cited cell could not be read, naming what was read instead: the claim cannot be checked (neither
     passed nor failed)."""
+
+
+class Absent(Unread):
+    """A cited row or column printed nowhere in the table that was read: a word of its name is not among the
+    table's words at all. Cannot check on one reading; the witness of a failure where both extractors read the
+    table alike (``review.agreement``)."""
+
+
+#: Words of a cited name shorter than this are not looked for (a lone 'a' or 's' is printed in every table).
+_SHORTEST_WORD = 2
+
+
+def _not_found(why: str, name: str, tables: list[Table]) -> Unread:
+    """Why a row or column is not found: ``Absent`` where a word of ``name`` is printed nowhere in the tables read
+    under the caption on the page (nor could be on another: a table continued from the page before may print its
+    groups there), else ``Unread``. Words are compared squeezed and lower-case, so that an extractor's spacing and
+    a label wrapped over lines change nothing."""
+    if any(t.continued or t.carried_from is not None or not t.words for t in tables):
+        return Unread(why)
+    printed = _flat(" ".join([*(t.caption for t in tables), *(w.text for t in tables for w in t.words)]))
+    missing = [word for word in re.findall(r"[^\W_]+", plain_glyphs(normalize_quote(name)).lower())
+               if len(word) >= _SHORTEST_WORD and _flat(word) not in printed]
+    if not missing:
+        return Unread(why)
+    return Absent(f"{why}; '{missing[0]}' is printed nowhere in {tables[0].label}")
+
+
+def _flat(text: str) -> str:
+    return plain_glyphs(squeezed(text)).lower()
 
 
 def _shape(table: Table, most: int = 12) -> str:
@@ -245,7 +280,7 @@ def _shape(table: Table, most: int = 12) -> str:
 def _cannot(claim: CellAt, expected: str, spot: str, prefix: str = "") -> Assertion | None:
     """The assertion for a cell that could not be found: cannot check where it could not be read."""
     if isinstance(spot, Unread):
-        return claim._unreadable(expected, claim.page, prefix + spot)
+        return claim._unreadable(expected, claim.page, prefix + spot, absent=isinstance(spot, Absent))
     return None
 
 
@@ -288,9 +323,15 @@ class TableCell(CellAt):
                 other = spot.table.cell(row, column)
                 if other.value is not None and _value(other.value) == wanted:
                     here = f"row '{row.name}', column '{column.name}'"
-                    return self._result(expected, False, self.page, cell.text,
-                                        f"{self.value} is printed in {here}; {self._cited(spot, row, column)} has "
-                                        f"{holds} there", here)
+                    said = f"{self.value} is printed in {here}; {self._cited(spot, row, column)} has {holds} there"
+                    if cell.value is None:  # no number where the two cross: no witness of another value
+                        return self._unreadable(expected, self.page, f"{said}, no number, so the cited cell may be "
+                                                "read out of its place")
+                    return self._result(expected, False, self.page, cell.text, said, here)
+        if cell.value is None:
+            return self._unreadable(expected, self.page, (
+                f"{spot.where} of {self.table} holds {holds}, no number, so the value cannot be compared there (a "
+                f"failure needs another number printed where the row and the column cross)"))
         slip = ""
         if cell.value is not None and _value(cell.value).lstrip("+-") == wanted.lstrip("+-"):
             slip = (f" (the same digits with {'a minus sign' if cell.value.startswith('-') else 'no minus sign'}"
@@ -364,7 +405,7 @@ class CellUncertainty(CellAt):
         spot = self.locate(doc)
         if isinstance(spot, str):
             return _cannot(self, expected, spot, "the cell cannot be read: ") or self._result(
-                expected, False, self.page, detail=f"the cell cannot be read: {spot}")
+                expected, False, self.page, detail=f"the cited cell is not on the page: {spot}")
         cell = spot.cell
         found: tuple[str, ...] | None = (cell.interval if self.interval else
                                          ((cell.plus_minus,) if cell.plus_minus else
@@ -375,7 +416,10 @@ class CellUncertainty(CellAt):
                 f"printed with the value in {spot.where}"
             return self._result(expected, True, self.page, cell.text, where, spot.where)
         what = "interval" if self.interval else "± value"
-        shown = (f"[{', '.join(found)}]" if self.interval else f"± {found[0]}") if found else f"no {what}"
+        if found is None:  # an uncertainty that cannot be read is no witness of another one
+            return self._unreadable(expected, self.page, f"{spot.where} prints '{cell.text}', read with no {what}, "
+                                    f"so the record's '{self.printed}' cannot be compared there")
+        shown = f"[{', '.join(found)}]" if self.interval else f"± {found[0]}"
         return self._result(expected, False, self.page, cell.text,
                             f"the cell prints '{cell.text}': {shown}, not the record's '{self.printed}'", spot.where)
 
@@ -568,6 +612,8 @@ class CellUnit(CellAt):
 
     unit: str
     symbols: tuple[str, ...]
+    quote: str | None = field(default=None, kw_only=True)
+    """The sentence the locator quotes, where it quotes one: a unit it prints confirms the cell's."""
 
     def check(self, doc: Extraction) -> Assertion:
         expected = f"{' or '.join(self.symbols)} ({self.unit})" if self.symbols else f"no unit ({self.unit})"
@@ -580,7 +626,7 @@ class CellUnit(CellAt):
         near = [("cell", spot.cell.rest), (f"column header '{spot.column.name}'", spot.column.name),
                 (f"row label '{spot.row.name}'", spot.row.name)]
         for name, text in near:
-            symbol = self._symbol_in(text)
+            symbol = self._symbol_in(text, declared=name != "cell")
             if symbol is not None:
                 return self._result(expected, True, self.page, text[:120], f"'{symbol}' printed in the {name}",
                                     spot.where)
@@ -595,14 +641,28 @@ class CellUnit(CellAt):
         if not self.symbols:
             return self._result(expected, True, self.page, spot.cell.text,
                                 "no unit is printed in the cell, its column header or its row label", spot.where)
-        caption = spot.table.caption
-        symbol = self._symbol_in(caption)
-        if symbol is not None:
-            return self._result(expected, True, self.page, caption[:120],
-                                f"'{symbol}' printed in the caption of {self.table}", spot.where)
-        return self._result(expected, False, self.page, spot.cell.text,
-                            f"no {expected} is printed in the cell, its column header, its row label or the caption "
-                            f"of {self.table}", spot.where)
+        farther = [(f"caption of {self.table}", spot.table.caption),
+                   *((f"note under {self.table}", note) for note in spot.table.notes),
+                   *(("citing sentence", sentence) for sentence in self._sentence(doc))]
+        for name, text in farther:
+            symbol = declared_unit(text, self.symbols)
+            if symbol is not None:
+                return self._result(expected, True, self.page, text[:120], f"'{symbol}' printed in the {name}",
+                                    spot.where)
+        searched = ", ".join(name for name, _ in farther)
+        return self._unprinted(expected, self.page, (
+            f"unit not printed on the page: no {expected} is printed in the cell, its column header, its row label, "
+            f"the {searched} (a unit set after a number, as the % of '95%', is that number's); the value is not "
+            "failed by it: cite where the source says the unit (unit_detail), or leave it reported"),
+            spot.cell.text, spot.where)
+
+    def _sentence(self, doc: Extraction) -> list[str]:
+        """The sentence the record's locator quotes, where it quotes one, as printed on the page."""
+        page_text = doc.page(self.page) if self.quote else None
+        match = find_text(page_text, self.quote or "") if page_text is not None else None
+        if match is None:
+            return []
+        return [match.before[match.before.rfind(". ") + 1:] + match.normalized + match.after.split(". ")[0]]
 
     def _glued_unit(self, expected: str, spot: Located) -> Assertion | None:
         """The unit a cell prints set against its number ('88s', '10m'), checked against the record's: its own
@@ -630,7 +690,11 @@ class CellUnit(CellAt):
             f"does not read; whether it is {expected} cannot be checked: where it is, write '{letters}' in the "
             "record's unit_printed"))
 
-    def _symbol_in(self, text: str) -> str | None:
+    def _symbol_in(self, text: str, *, declared: bool = True) -> str | None:
+        """The record's symbol printed in ``text``: in a header or label as its unit, not after a number of it
+        ('Mix 50%'); in the cell's text after its value (``declared`` False), anywhere."""
+        if declared:
+            return declared_unit(text, self.symbols)
         printed = normalize_quote(text)
         return next((s for s in self.symbols if unit_pattern(s).search(printed)), None)
 
@@ -697,7 +761,8 @@ def cell_claims(registry: Registry, result: Result, citations: list[Citation]) -
             claims.append(_stated(result, uncertainty, page, table=label, row=locator.row, column=locator.column,
                                   subtable=subtable))
         symbols, agree = unit_symbols(result)
-        return [*claims, *agree, CellUnit(where[0], "unit", *where[1:], str(result.unit), symbols, subtable=subtable)]
+        return [*claims, *agree, CellUnit(where[0], "unit", *where[1:], str(result.unit), symbols, subtable=subtable,
+                                          quote=" ".join(locator.quote.split()) if locator.quote else None)]
     if uncertainty is not None and citations:
         from review.claims import _citing
 

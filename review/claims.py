@@ -32,7 +32,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from registry.models import Record, Result
 from registry.models.values import Locator
-from registry.units import other_units_printed_as, printed_forms, table
+from registry.numbers import SIGN
+from registry.units import other_units_printed_as, own_form_in, printed_forms, table
 from registry.units import symbol as unit_symbol
 from review.errors import NotCheckableError
 from review.pdftext import (
@@ -116,12 +117,20 @@ class Assertion:
     unreadable: bool = False
     """The claim could not be checked (its table, row or column could not be read): neither passed nor failed.
     ``passed`` is False, so that nothing counts it as checked."""
+    absent: bool = False
+    """Cannot check, with one extractor's witness: the cited table was read, and the cited row or column is printed
+    nowhere in it. A failure where both extractors say so (``review.agreement``), never on one reading alone."""
+    unprinted: bool = False
+    """The unit is printed nowhere near the value (not with it, nor in its cell, header, row label, caption, table
+    note or citing sentence): 'unit not printed', kept apart from a failure, since the page shows no other unit."""
 
     @property
     def outcome(self) -> str:
-        """The verdict: 'pass', 'fail' (the page prints something else) or 'cannot check'."""
+        """The verdict: 'pass', 'fail' (the page prints something else), 'cannot check', or 'unit not printed'."""
         if self.passed:
             return PASS
+        if self.unprinted:
+            return UNIT_NOT_PRINTED
         return CANNOT_CHECK if self.unreadable else FAIL
 
     def plain(self) -> tuple[Any, ...]:
@@ -131,13 +140,14 @@ class Assertion:
     @classmethod
     def from_plain(cls, fields: tuple[Any, ...] | list[Any]) -> Assertion:
         """The assertion ``plain`` gave."""
-        record_id, claim, expected, passed, page, matched, detail, found, second, unreadable = fields
+        record_id, claim, expected, passed, page, matched, detail, found, second, *flags = fields
         return cls(record_id, claim, expected, passed, page, matched, detail, found,
-                   Opinion(*second) if second is not None else None, unreadable)
+                   Opinion(*second) if second is not None else None, *flags)
 
 
-#: The three verdicts of a claim.
-PASS, FAIL, CANNOT_CHECK = "pass", "fail", "cannot check"
+#: The verdicts of a claim. A FAIL needs a witness on the page (docs/review-verdicts.md); 'unit not printed' is
+#: neither a pass nor a failure of the value.
+PASS, FAIL, CANNOT_CHECK, UNIT_NOT_PRINTED = "pass", "fail", "cannot check", "unit not printed"
 
 
 @dataclass(frozen=True)
@@ -167,9 +177,16 @@ class Claim:
                 detail: str = "", found: str = "") -> Assertion:
         return Assertion(self.record_id, self.claim, expected, passed, page, matched, detail, found)
 
-    def _unreadable(self, expected: str, page: int | None, detail: str) -> Assertion:
-        """The claim could not be checked: what was read instead is in ``detail``."""
-        return Assertion(self.record_id, self.claim, expected, False, page, detail=detail, unreadable=True)
+    def _unreadable(self, expected: str, page: int | None, detail: str, *, absent: bool = False) -> Assertion:
+        """The claim could not be checked: what was read instead is in ``detail`` (``absent``: the table was read
+        and the cited row or column is printed nowhere in it)."""
+        return Assertion(self.record_id, self.claim, expected, False, page, detail=detail, unreadable=True,
+                         absent=absent)
+
+    def _unprinted(self, expected: str, page: int | None, detail: str, matched: str = "", found: str = ""
+                   ) -> Assertion:
+        """The unit is printed nowhere near the value: 'unit not printed', what was read is in ``detail``."""
+        return Assertion(self.record_id, self.claim, expected, False, page, matched, detail, found, unprinted=True)
 
     @staticmethod
     def _missing_page(doc: Extraction, page: int) -> str:
@@ -275,6 +292,20 @@ def _sign_slip(value: str, search: Callable[[re.Pattern[str]], re.Match[str] | N
 _SHARED_UNIT = re.compile(r"(?:\s*(?:\u2192|->|-|\u2013|\u2014|/|to)\s*-?[0-9]+(?:[.,][0-9]+)*)*")
 #: The word or symbol printed next: where a unit would be.
 _NEXT_WORD = re.compile(r"\s*(%|[^\W\d_]+)")
+#: A number standing alone (not the '1' of 'Top-1' or the '4' of 'H3K4') ending the text before a unit's symbol.
+_NUMBER_BEFORE = re.compile(rf"(?:^|[\s(\[=~\u2248:,;])(?:{SIGN}|\u00b1)?\d+(?:[.,]\d+)*\s?$")
+
+
+def declared_unit(text: str, symbols: tuple[str, ...]) -> str | None:
+    """The first of ``symbols`` that ``text`` (a header, a label, a caption, a note, a sentence) prints as the unit
+    of what it names ('Win rate (%)', 'in percent', 'Memory [GB]'), not as the unit of a number it prints
+    ('Mix 50%', '95% confidence intervals', 'batch of 16 GB'): a symbol set after a number is that number's."""
+    printed = normalize_quote(text)
+    for symbol in symbols:
+        for hit in unit_pattern(symbol).finditer(printed):
+            if not _NUMBER_BEFORE.search(printed, 0, hit.start()):
+                return symbol
+    return None
 
 
 @dataclass(frozen=True)
@@ -283,9 +314,10 @@ class UnitWithValue(Claim):
 
     'With the value' means right after it, or after the further numbers that share its unit
     ('33.88 → 11.49 GB' gives 33.88 its GB), in the quoted text or, where the quote stops before
-    the unit, in the sentence the quote comes from. A unit printed elsewhere on the page, or
-    elsewhere in the quote, belongs to some other number: it is reported, but it is a failure,
-    since a 'source-checked' review is written only when every assertion passes.
+    the unit, in the sentence the quote comes from; or printed in that sentence as the unit of what it
+    reports ('accuracy (%)', 'in percent'), not after another number. Another unit printed with the value
+    fails (the witness). A unit printed elsewhere on the page, or after another number of the quote,
+    belongs to some other number: 'unit not printed', neither a pass nor a failure of the value.
     """
 
     page: int
@@ -301,13 +333,13 @@ class UnitWithValue(Claim):
             return self._result(expected, False, self.page, detail=self._missing_page(doc, self.page))
         match = find_text(page_text, self.quote)
         if match is None:
-            return self._result(expected, False, self.page,
-                                detail=f"the quoted text is not on page {self.page}, so its unit cannot be read")
+            return self._unreadable(expected, self.page,
+                                    f"the quoted text is not on page {self.page}, so its unit cannot be read")
         value = match.search(number_pattern(self.value))
         if value is None:
-            return self._result(expected, False, self.page, match.shown,
-                                f"'{self.value}' is not printed in the quoted text on page {self.page}, so the unit "
-                                "printed with it cannot be read")
+            return self._unreadable(expected, self.page,
+                                    f"'{self.value}' is not printed in the quoted text on page {self.page}, so the "
+                                    "unit printed with it cannot be read")
         return self._with_value(match, value, page_text, expected)
 
     def _with_value(self, match: TextMatch, value: re.Match[str], page_text: str, expected: str) -> Assertion:
@@ -324,25 +356,35 @@ class UnitWithValue(Claim):
                                     f"'{symbol}' printed with '{self.value}' {where}")
         word = _NEXT_WORD.match(text, at)
         other = _unit_printed(word.group(1)) if word else None
-        if word and other is not None:
+        if word and other == str(self.unit):  # another form of the record's own unit ('%' for 'percent')
+            return self._result(expected, True, self.page, text[value.start():word.end()],
+                                f"'{word.group(1)}' ({other}) printed with '{self.value}'")
+        if word and other is not None:  # the witness: another unit printed with the value
             printed = text[value.start():word.end()]
             return self._result(expected, False, self.page, printed,
                                 f"the page prints '{printed}' ({other}), not {expected}; "
                                 "correct the record's unit (or unit_detail) to the printed one")
-        fix = ("quote the text that prints the value with its unit, or correct the record's unit "
-               "if the value is printed without one")
+        sentence = match.before[match.before.rfind(". ") + 1:] + match.normalized + match.after.split(". ")[0]
+        declared = declared_unit(sentence, self.symbols)
+        if declared is not None:
+            return self._result(expected, True, self.page, match.shown,
+                                f"'{declared}' printed in the citing sentence as the unit of what it reports")
+        fix = ("quote the text that prints the value with its unit, or cite (unit_detail) where the page says it; "
+               "where the page never says it, the unit is the record's own reading")
         for symbol in self.symbols:
             if unit_pattern(symbol).search(match.normalized):
-                return self._result(expected, False, self.page, match.shown,
-                                    f"'{symbol}' is printed in the quoted text, but not with '{self.value}'; {fix}")
+                return self._unprinted(expected, self.page, (
+                    f"unit not printed with the value: '{symbol}' is printed in the quoted text with another number, "
+                    f"not with '{self.value}'; {fix}"), match.shown)
         on_page = normalize(page_text).text
         for symbol in self.symbols:
             if unit_pattern(symbol).search(on_page):
-                return self._result(expected, False, self.page, match.shown,
-                                    f"'{symbol}' is printed on page {self.page}, but not with '{self.value}' in the "
-                                    f"quoted text: a unit elsewhere on the page does not say the value's unit; {fix}")
-        return self._result(expected, False, self.page, match.shown,
-                            f"no {expected} is printed with '{self.value}' on page {self.page}; {fix}")
+                return self._unprinted(expected, self.page, (
+                    f"unit not printed with the value: '{symbol}' is printed on page {self.page}, but not with "
+                    f"'{self.value}' nor in the citing sentence; {fix}"), match.shown)
+        return self._unprinted(expected, self.page, (
+            f"unit not printed on the page: no {expected} is printed with '{self.value}' on page {self.page}; {fix}"),
+            match.shown)
 
 
 @dataclass(frozen=True)
@@ -431,18 +473,20 @@ def detail_disagrees(form: str, unit: str) -> bool:
     """Whether 'Printed as <form>' cannot be how ``unit`` is printed: not one of its forms, where it has forms, or
     a form of another unit only, where it has none (a dimensionless score 'Printed as MCC' is left alone)."""
     known = printed_forms(unit)
-    return form not in known and bool(known or other_units_printed_as(form, unit))
+    return form not in known and own_form_in(form, unit) is None and bool(known or other_units_printed_as(form, unit))
 
 
 def unit_symbols(result: Result) -> tuple[tuple[str, ...], list[Claim]]:
-    """The forms the result's unit may be printed in, and the claim that unit_detail and unit agree."""
+    """The forms the result's unit may be printed in, and the claim that unit_detail and unit agree. A phrase an
+    older record quotes whole ("Printed as 'in percent'") is read with the unit's own form in it ('percent')."""
     symbol = result.unit_form
     if symbol is None:
         return printed_forms(result.unit), []
     agree: list[Claim] = []
     if detail_disagrees(symbol, result.unit):
         agree.append(UnitDetailAgrees(result.id, "unit detail = unit", str(result.unit), symbol))
-    return (symbol,), agree
+    own = own_form_in(symbol, result.unit)
+    return ((symbol, own) if own else (symbol,)), agree
 
 
 def _unit_claims(result: Result, cited: Citation) -> list[Claim]:

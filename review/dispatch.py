@@ -1,6 +1,7 @@
 """Which claims a record makes: the dispatch from a record's kind to the claim types that check it.
 
 The claim types live below this module (``review.claims`` for the page, quote, value and unit,
+``review.sentences`` for what the quoted sentence says of the device and 'respectively',
 ``review.cells`` for table cells, ``review.consistency`` for the numbers among themselves); this
 module alone imports them all, so none of them imports another back.
 """
@@ -31,6 +32,7 @@ from review.claims import (
 )
 from review.consistency import consistency_claims
 from review.errors import NotCheckableError
+from review.sentences import sentence_claims
 
 if TYPE_CHECKING:
     from registry.models import Source
@@ -103,6 +105,7 @@ def _result_claims(registry: Registry, result: Result, citations: list[Citation]
     claims: list[Claim] = [ValueInQuote(result.id, "printed value", cited.page, cited.quote, result.as_printed)]
     if units:  # a cell's unit is read from its header, row label or caption (review.cells)
         claims += _unit_claims(result, cited)
+    claims += sentence_claims(registry, result, cited.page, cited.quote)  # the device it names, 'respectively'
     evaluation = registry.records.get(result.evaluation)
     configuration = (registry.records.get(evaluation.configuration)
                      if isinstance(evaluation, Evaluation) else None)

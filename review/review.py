@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from registry import limits
 from registry.errors import RegistryError
 from registry.textsafe import excerpt
-from review.claims import CANNOT_CHECK, FAIL, Assertion, Claim, locator_of
+from review.claims import CANNOT_CHECK, FAIL, UNIT_NOT_PRINTED, Assertion, Claim, locator_of
 from review.dispatch import record_claims, source_claims
 from review.errors import NotCheckableError, ReviewLimitError
 from review.pdftext import MAX_PAGE_CHARS
@@ -74,6 +74,11 @@ class ReviewRun:
         return [a for a in self.assertions if a.outcome == CANNOT_CHECK]
 
     @property
+    def unprinted(self) -> list[Assertion]:
+        """The units printed nowhere near their value: reported apart, neither a pass nor a failure of the value."""
+        return [a for a in self.assertions if a.outcome == UNIT_NOT_PRINTED]
+
+    @property
     def passed(self) -> bool:
         return bool(self.assertions) and all(a.passed for a in self.assertions)
 
@@ -85,6 +90,9 @@ def verdicts(run: ReviewRun) -> str:
     parts = [f"{len(run.failures)} of {total} assertions failed"] if run.failures else []
     if run.unchecked:
         parts.append(f"{len(run.unchecked)}{'' if parts else f' of {total} assertions'} could not be checked")
+    if run.unprinted:
+        parts.append(f"{len(run.unprinted)}{'' if parts else f' of {total} assertions'} named a unit the page does "
+                     "not print")
     return " and ".join(parts) or f"none of {total} assertions failed"
 
 
@@ -298,7 +306,7 @@ def build_review(registry: Registry, run: ReviewRun, *, now: dt.datetime | None 
     from review import REVIEWER
 
     if not run.passed:
-        failed = ", ".join(sorted({a.claim for a in run.failures + run.unchecked}))
+        failed = ", ".join(sorted({a.claim for a in run.failures + run.unchecked + run.unprinted}))
         raise RegistryError(
             f"not writing a review: {verdicts(run)} ({failed})",
             "a 'source-checked' review is written only when every assertion passes; fix the record or check "

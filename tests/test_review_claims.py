@@ -10,7 +10,7 @@ import pytest
 
 from registry.errors import RegistryError
 from registry.validate.runner import validate
-from review.claims import Citation, UnitWithValue, ValueInQuote, parse_locator
+from review.claims import Citation, UnitWithValue, ValueInQuote, declared_unit, parse_locator
 from review.errors import NotCheckableError, PdfError
 from review.pdftext import Extraction, extract_pdf, find_text, normalize_quote, number_pattern, unit_pattern
 from review.review import ReviewRun, plan_review, run_review
@@ -252,7 +252,9 @@ def test_a_changed_digit_fails_naming_the_claims(tmp_path: Path) -> None:
     pdf = source_like_pdf(tmp_path / "paper.pdf", value="33.89")
     run33 = _run(tmp_path, pdf, RESULT_33)
     failed = _failed(run33)
-    assert set(failed) == {(RESULT_33, "quote"), (RESULT_33, "printed value"), (RESULT_33, "unit")}
+    assert set(failed) == {(RESULT_33, "quote"), (RESULT_33, "printed value")}
+    unit = next(a for a in run33.assertions if a.claim == "unit")  # no value, no unit read: no witness of another
+    assert unit.outcome == "cannot check" and "so its unit cannot be read" in unit.detail, unit.detail
     assert "not printed on page 6" in failed[(RESULT_33, "quote")]
     assert "closest text on page 6: 'the NT 2.5B checkpoint (33.89" in failed[(RESULT_33, "quote")]
     assert "'33.88' is not printed on page 6" in failed[(RESULT_33, "printed value")]
@@ -328,11 +330,12 @@ def test_a_dropped_minus_sign_fails(tmp_path: Path, font: str) -> None:
     _edit(records, RESULT_33, f"quote: {QUOTE}", "quote: 33.88 \u2192 11.49 GB")
     run = _run(tmp_path, pdf, RESULT_33, records)
     failed = _failed(run)
-    assert set(failed) == {(RESULT_33, "printed value"), (RESULT_33, "unit")}
+    assert set(failed) == {(RESULT_33, "printed value")}
     assert failed[(RESULT_33, "printed value")].startswith(
         "'33.88' is not printed on page 6 (the quoted text prints '-33.88', with a minus sign the record's value "
         "lacks; a printed value keeps the sign the source prints)")
-    assert "'33.88' is not printed in the quoted text" in failed[(RESULT_33, "unit")]
+    unit = next(a for a in run.assertions if a.claim == "unit")  # the value's failure is the witness, not the unit
+    assert unit.outcome == "cannot check" and "'33.88' is not printed in the quoted text" in unit.detail
     quote = next(a for a in run.assertions if a.claim == "quote")
     assert quote.passed, "the quote alone cannot tell: it starts after the sign"
 
@@ -372,17 +375,18 @@ UNIT_ELSEWHERE = [
 ]
 
 
-def test_a_unit_printed_elsewhere_on_the_page_fails(tmp_path: Path) -> None:
-    """The quote prints no unit; 'GB' on the same page belongs to another number and proves nothing."""
+def test_a_unit_printed_elsewhere_on_the_page_is_not_printed_with_the_value(tmp_path: Path) -> None:
+    """The quote prints no unit; 'GB' on the same page belongs to another number and proves nothing: 'unit not
+    printed', neither a pass nor a failure."""
     pdf = build_pdf(tmp_path / "paper.pdf", {6: UNIT_ELSEWHERE})
     records = fresh_records(tmp_path)
     _edit(records, RESULT_11, f"quote: {QUOTE}", "quote: the NT 2.5B checkpoint (33.88 \u2192 11.49)")
     run = _run(tmp_path, pdf, RESULT_11, records)
-    failed = _failed(run)
-    assert set(failed) == {(RESULT_11, "unit")}, "everything but the unit is printed as the record says"
-    assert failed[(RESULT_11, "unit")].startswith(
-        "'GB' is printed on page 6, but not with '11.49' in the quoted text: a unit elsewhere on the page does not "
-        "say the value's unit; quote the text that prints the value with its unit")
+    assert not _failed(run) and not run.passed, "everything but the unit is printed as the record says"
+    (unit,) = [a for a in run.assertions if not a.passed]
+    assert unit.claim == "unit" and unit.outcome == "unit not printed"
+    assert unit.detail.startswith("unit not printed with the value: 'GB' is printed on page 6, but not with '11.49' "
+                                  "nor in the citing sentence; quote the text that prints the value with its unit")
 
 
 def test_a_quote_that_stops_before_the_unit_reads_it_from_the_cited_sentence(tmp_path: Path) -> None:
@@ -412,8 +416,9 @@ def test_the_unit_printed_with_the_value_in_the_quote_passes(tmp_path: Path) -> 
     ("from 33.88 to 11.49 GB", "from 33.88 to", "33.88", True, "just after the quoted text"),
     ("peak 33.88 MB here", "peak 33.88 MB", "33.88", False, "the page prints '33.88 MB' (megabyte), not GB"),
     ("peak 33.88 \u2192 11.49 MB", "peak 33.88", "33.88", False, "the page prints '33.88 \u2192 11.49 MB'"),
-    ("GB used: peak 33.88 here", "GB used: peak 33.88", "33.88", False,
-     "'GB' is printed in the quoted text, but not with '33.88'"),
+    ("GB used: peak 33.88 here", "GB used: peak 33.88", "33.88", True,
+     "'GB' printed in the citing sentence as the unit of what it reports"),
+    ("Peak memory (GB) is 33.88 here", "is 33.88", "33.88", True, "printed in the citing sentence"),
     ("peak 33.88 samples", "peak 33.88 samples", "33.88", False, "no GB (gigabyte) is printed with '33.88'"),
 ])
 def test_the_unit_must_be_printed_with_the_value(page: str, quote: str, value: str, passed: bool,
@@ -421,6 +426,18 @@ def test_the_unit_must_be_printed_with_the_value(page: str, quote: str, value: s
     claim = UnitWithValue("some-result", "unit", 1, quote, value, "gigabyte", ("GB",))
     got = claim.check(Extraction(pages=(page,), extractor="test"))
     assert got.passed is passed and detail in got.detail, got.detail
+    if not passed and "prints" not in detail:  # no other unit with the value: no witness, no failure
+        assert got.outcome == "unit not printed", got.outcome
+        assert got.detail.startswith(("unit not printed with the value: ", "unit not printed on the page: "))
+
+
+@pytest.mark.parametrize(("text", "declared"), [
+    ("Win rate (%)", "%"), ("All numbers are in percent", "percent"), ("Memory [GB]", "GB"),
+    ("Mix 50%", None), ("95% confidence intervals", None), ("with 94 GB GPUs", None), ("Top-1 %", "%"),
+    ("\u00b1 0.5 %", None),
+])
+def test_a_unit_set_after_a_number_is_that_numbers_not_the_columns(text: str, declared: str | None) -> None:
+    assert declared_unit(text, ("%", "percent", "GB")) == declared
 
 
 def test_the_source_record_must_describe_the_file(tmp_path: Path) -> None:

@@ -118,7 +118,7 @@ def test_a_changed_digit_fails(cli, tmp_path: Path) -> None:  # type: ignore[no-
     result = review(cli, records, tmp_path, RESULT_33, "--pdf", pdf)
     assert result.exit_code == 1
     out = result.output
-    assert "FAIL" in out and "3 of 9 assertions failed" in out
+    assert "FAIL" in out and "2 of 9 assertions failed and 1 could not be checked" in out  # the unit: no witness
     assert "'33.88' is not printed on page 6" in out and "closest text on page 6" in out
 
 
@@ -219,7 +219,8 @@ def test_write_from_the_cache_records_no_url(cli, pinned: Path, paper: Path, tmp
 
 
 def test_write_is_refused_when_the_unit_is_only_elsewhere_on_the_page(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    """A unit printed on the page but not with the value is a failure, so no review is written."""
+    """A unit printed on the page but not with the value is 'unit not printed' (no witness of another unit, so no
+    failure), and no review is written."""
     pdf = build_pdf(tmp_path / "unitless.pdf", {6: [
         "ZeRO offload lowers the peak further for the NT 2.5B checkpoint (33.88 \u2192 11.49),",
         "at the cost of a slower step; the CPU then holds 5 GB of optimizer state.",
@@ -230,10 +231,11 @@ def test_write_is_refused_when_the_unit_is_only_elsewhere_on_the_page(cli, tmp_p
     path.write_text(path.read_text(encoding="utf-8").replace("(33.88 \u2192 11.49 GB)\n", "(33.88 \u2192 11.49)\n"),
                     encoding="utf-8")
     result = review(cli, records, tmp_path, RESULT_11, "--pdf", pdf, "--write")
-    assert result.exit_code == 1
+    assert result.exit_code == 1  # --write refused
     out = " ".join(result.output.split())
-    assert "'GB' is printed on page 6, but not with '11.49' in the quoted text" in out
-    assert "Error: not writing a review: 1 of 9 assertions failed (unit)" in out
+    assert "UNIT NOT PRINTED" in out and "Unit not printed (no other unit is printed with the value" in out
+    assert "'GB' is printed on page 6, but not with '11.49' nor in the citing sentence" in out
+    assert "Error: not writing a review: 1 of 9 assertions named a unit the page does not print (unit)" in out
     assert not any((records / "review").glob("*pdf-check*"))
 
 
@@ -243,7 +245,8 @@ def test_write_is_refused_when_an_assertion_fails(cli, tmp_path: Path) -> None: 
     pin(records, pdf)
     result = review(cli, records, tmp_path, RESULT_33, "--pdf", pdf, "--write")
     assert result.exit_code == 1
-    assert "Error: not writing a review: 3 of 9 assertions failed (printed value, quote, unit)" in result.output
+    assert ("Error: not writing a review: 2 of 9 assertions failed and 1 could not be checked (printed value, quote, "
+            "unit)") in result.output
     assert not any((records / "review").glob("*pdf-check*"))
 
 

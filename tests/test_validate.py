@@ -106,6 +106,9 @@ CASES: dict[str, tuple[str, str, str]] = {
     "unit-detail-mismatch": ("unit-detail-mismatch", "unit_detail says the value is printed as 'GB', which is how "
                              "gigabyte is printed, but the unit is count, which is printed without a unit",
                              "result-unit-detail-of-another-unit.yaml:8"),
+    "unit-detail-old-form": ("unit-detail-old-form", "unit_detail says the value is printed as 'in GB', a phrase "
+                             "older records quote whole; the unit's own form in it is 'GB': run 'registry fmt'",
+                             "result-unit-detail-in-a-phrase.yaml:8"),
     "unknown-unit": ("unknown-unit", "unit 'images-per-sec' is neither a built-in unit nor declared by a unit "
                      "record; did you mean", "result-in-an-undeclared-unit.yaml:7"),
     "unit-token-taken": ("unit-token-taken", "token 'gigabyte' is already taken by a built-in unit (registry/units.py);",

@@ -105,7 +105,8 @@ EXIT_CANNOT_CHECK = 3
 
 
 def exit_status(run: ReviewRun) -> int:
-    """0 when every assertion passed, 1 when one failed, ``EXIT_CANNOT_CHECK`` when the rest could not be checked."""
+    """0 when every assertion passed, 1 when one failed, ``EXIT_CANNOT_CHECK`` when the rest could not be checked (or
+    named a unit the page does not print)."""
     if run.passed:
         return 0
     return 1 if run.failures else EXIT_CANNOT_CHECK
@@ -114,9 +115,10 @@ def exit_status(run: ReviewRun) -> int:
 def _outcome(assertion: Assertion) -> Text:
     from rich.text import Text
 
-    from review.claims import CANNOT_CHECK, PASS
+    from review.claims import CANNOT_CHECK, PASS, UNIT_NOT_PRINTED
 
-    styles = {PASS: ("pass", "green"), CANNOT_CHECK: ("CANNOT CHECK", "bold yellow")}
+    styles = {PASS: ("pass", "green"), CANNOT_CHECK: ("CANNOT CHECK", "bold yellow"),
+              UNIT_NOT_PRINTED: ("UNIT NOT PRINTED", "yellow")}
     text, style = styles.get(assertion.outcome, ("FAIL", "bold red"))
     return Text(text, style=style)
 
@@ -184,6 +186,12 @@ def render_run(run: ReviewRun, console: Console) -> None:
         pages = named | {(a.page, "") for a in run.unchecked if a.page is not None and a.page not in dict(named)}
         for at, label in sorted(pages):
             console.print(Text(f"  to see the tables as the review reads them: {hint(run.pdf.path, at, label)}"))
+    if run.unprinted:
+        console.print(Text("Unit not printed (no other unit is printed with the value, so the value is not failed; "
+                           "cite where the source says the unit, or leave it reported):", style="yellow"))
+        for a in run.unprinted:
+            page = f" (page {a.page})" if a.page is not None else ""
+            console.print(Text(f"- {a.record_id}: {a.claim}{page}: {a.expected}: {a.detail}"))
     if not run.passed:
         console.print(Text(f"{verdicts(run)}: the records are not source checked by this PDF.",
                            style="bold red" if run.failures else "bold yellow"))
@@ -261,6 +269,7 @@ def run_json(run: ReviewRun) -> dict[str, Any]:
         "disagreements": len(disagreements(run.assertions)),
         "failed": len(run.failures),
         "cannot_check": len(run.unchecked),
+        "unit_not_printed": len(run.unprinted),
         "passed": run.passed,
     }
 

@@ -7,7 +7,8 @@ above: each comment is found between YAML's tokens (a ``#`` there starts a comme
 value is text), tied to the key path on the next line (or to the file's head, or its end), and put back
 on its own line above that key in the new text. A comment after a value on the same line moves to the
 line above it. Before anything is written, the new text is read back: it must hold the very same typed
-record and the same comments, or the file is left as it is and reported.
+record and the same comments, or the file is left as it is and reported. A record an earlier version wrote in
+a form that no longer reads right is brought to today's form (``upgraded``), and only in what it adds.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import yaml
 
 from registry.curate.batch import Write, Written, sha256, write_batch
 from registry.errors import RecordFileError, RegistryError
-from registry.models import KIND_MODELS, Record
+from registry.models import KIND_MODELS, Record, Result
 from registry.store.filetypes import special_kind
 from registry.store.loader import record_files
 from registry.store.writer import record_to_yaml
@@ -80,9 +81,10 @@ def rewrite(root: Path, outcome: Outcome) -> Written:
 
 
 def canonical_text(text: str) -> str:
-    """``text`` (one record file) in the canonical form, or a RegistryError saying why it cannot be."""
+    """``text`` (one record file) in the canonical form, or a RegistryError saying why it cannot be. A record in a
+    form an earlier version wrote is brought to today's (``upgraded``)."""
     original = parse_yaml(text)
-    record = _typed(original)
+    record = upgraded(_typed(original))
     canonical = record_to_yaml(record, only_set=True)
     if canonical == text:
         return text  # canonical already (so without comments): nothing to carry over or check
@@ -96,6 +98,20 @@ def canonical_text(text: str) -> str:
         raise RegistryError("formatting would lose a comment, so the file was left as it is",
                             "move the comment onto a line of its own above a key")
     return result
+
+
+def upgraded(record: Record) -> Record:
+    """``record`` in today's form: a result whose unit_detail quotes a phrase holding its unit's form ("Printed as
+    'in percent'", as the README asked a week before unit_printed) gets that form as unit_printed ('percent'), the
+    sentence kept. ``registry validate`` names this command for it (code unit-detail-old-form)."""
+    from registry.units import table
+    from registry.validate.rules.units import upgraded_unit
+
+    if isinstance(record, Result):
+        own = upgraded_unit(record, table())
+        if own is not None:
+            return record.model_copy(update={"unit_printed": own})
+    return record
 
 
 def _typed(doc: LoadedYaml) -> Record:

@@ -129,6 +129,10 @@ LOCATOR_PAGE_OUT_OF_RANGE = _declare("locator-page-out-of-range", R, "a locator'
 UNIT_DETAIL_MISMATCH = _declare("unit-detail-mismatch", R, "a result's `unit_detail` says it is printed as a form "
                                 "only other units are printed as ('Printed as ms' for a count)",
                                 "make `unit` the printed unit, or correct `unit_detail`")
+UNIT_DETAIL_OLD_FORM = _declare("unit-detail-old-form", R, "a result's `unit_detail` says 'Printed as' a phrase "
+                                "that holds its unit's form but is not one (\"Printed as 'in percent'\", as older "
+                                "records wrote it), and no `unit_printed` says the form",
+                                "run `registry fmt`, which writes the form as `unit_printed`", WARNING)
 UNKNOWN_UNIT = _declare("unknown-unit", R, "a result's `unit` is neither a built-in unit nor declared by a unit "
                         "record of the registry", "write the unit meant (the message names the closest), or add a "
                         "unit record (`records/unit/<id>.yaml`)")

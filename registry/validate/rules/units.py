@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from registry.models import Record, Result
 from registry.models.unit import UnitRecord, accept
+from registry.units import UnitTable
 from registry.validate import codes
 from registry.validate.rules_registry import RecordCheck, kind_rules, record_rules
 
@@ -65,4 +66,26 @@ def _unit_detail_agrees(record: Record, check: RecordCheck) -> None:
               f"({others[0]}) or correct {field}", (field,))
 
 
-record_rules.extend([_unit_is_known, _unit_detail_agrees])
+def _unit_detail_old_form(record: Record, check: RecordCheck) -> None:
+    """A result whose unit_detail quotes a phrase holding its unit's form ("Printed as 'in percent'") and that has no
+    unit_printed is told to run the formatter, which writes the form as unit_printed (``upgraded_unit``)."""
+    if not isinstance(record, Result) or record.unit not in check.registry.units:
+        return
+    own = upgraded_unit(record, check.registry.units)
+    if own is not None:
+        check.add(codes.UNIT_DETAIL_OLD_FORM,
+                  f"unit_detail says the value is printed as '{record.unit_form}', a phrase older records quote "
+                  f"whole; the unit's own form in it is '{own}': run 'registry fmt' to write unit_printed: {own} (the "
+                  "sentence is kept)", ("unit_detail",))
+
+
+def upgraded_unit(record: Result, units: UnitTable) -> str | None:
+    """The unit_printed an older record's unit_detail sentence names ('percent' of "Printed as 'in percent'"), where
+    the record has none and the sentence's form is a phrase holding the unit's own form; None otherwise."""
+    if record.unit_printed is not None:
+        return None
+    form = units.printed_as(record.unit_detail)
+    return units.own_form_in(form, record.unit) if form is not None else None
+
+
+record_rules.extend([_unit_is_known, _unit_detail_agrees, _unit_detail_old_form])
