@@ -21,10 +21,12 @@ The package, leaves first (no import cycle among its modules: tests/test_import_
 - ``db/``: SQL over the registry; ``export/``: other registries' formats and the JSON Schemas;
 - ``curate/``: new records, results tables, canonical files, batch writes;
 - ``reproduce/``: re-running a result's experiment and filing what it gave;
-- ``generated/``: files generated from declarations (kind summaries, ``new``'s options, README sections);
+- ``generated/``: files generated from declarations (kind summaries, ``new``'s options, the generated parts of
+  ``docs/``);
 - ``cli/``: the ``registry`` command, thin commands over the packages above.
 
 Every ``__init__`` imports nothing heavy (most import nothing), so that a command loads only what it uses.
 """
 
-__version__ = "0.1.0"
+#: The release, declared once: pyproject.toml reads it, `registry --version` prints it, CHANGELOG.md names it.
+__version__ = "0.2.0"

@@ -1,4 +1,4 @@
-"""The README's path from a results table to records runs as written, and prints what the README shows."""
+"""docs/curating.md's path from a results table to records runs as written, and prints what it shows."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ BEGIN, END = "<!-- import walkthrough: begin -->", "<!-- import walkthrough: end
 
 
 def walkthrough() -> list[tuple[str, list[str]]]:
-    """(command, the output lines the README shows for it) for each '$ registry ...' line of the block."""
-    readme = (ROOT / "README.md").read_text()
+    """(command, the output lines the document shows for it) for each '$ registry ...' line of the block."""
+    readme = (ROOT / "docs" / "curating.md").read_text()
     block = readme[readme.index(BEGIN) + len(BEGIN): readme.index(END)]
     steps: list[tuple[str, list[str]]] = []
     for line in block.splitlines():
@@ -35,7 +35,7 @@ def test_the_walkthrough_runs_as_written(runner, tmp_path: Path, monkeypatch: py
     for shared in ("examples", "tests"):
         (tmp_path / shared).symlink_to(ROOT / shared)
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(naming, "today", lambda: "20261201")  # the day the README's ids were filed
+    monkeypatch.setattr(naming, "today", lambda: "20261201")  # the day the document's ids were filed
     monkeypatch.setattr(filing, "today", lambda: "20261201")
     env = {"REGISTRY_CACHE_DIR": str(tmp_path / "cache")}
     steps = walkthrough()
