@@ -70,9 +70,9 @@ def test_an_unchanged_registry_is_not_validated_again(cli, records_dir: Path, cl
     calls: list[Path] = []
     import registry.validate.incremental
 
-    real = registry.validate.incremental.validate
-    monkeypatch.setattr(registry.validate.incremental, "validate",
-                        lambda root, *args: (calls.append(root), real(root, *args))[1])
+    real = registry.validate.incremental.validated  # the incremental run, as registry.validation starts it
+    monkeypatch.setattr(registry.validate.incremental, "validated",
+                        lambda root, *args, **named: (calls.append(root), real(root, *args, **named))[1])
     again = cli("validate", "--records", records_dir)
     assert (again.exit_code, again.output) == (first.exit_code, first.output) and calls == []
     (records_dir / "result" / f"{RESULT_11}.yaml").unlink()
@@ -86,9 +86,9 @@ def test_a_file_changed_just_before_the_run_is_never_trusted(cli, records_dir: P
     calls: list[Path] = []
     import registry.validate.incremental
 
-    real = registry.validate.incremental.validate
-    monkeypatch.setattr(registry.validate.incremental, "validate",
-                        lambda root, *args: (calls.append(root), real(root, *args))[1])
+    real = registry.validate.incremental.validated  # the incremental run, as registry.validation starts it
+    monkeypatch.setattr(registry.validate.incremental, "validated",
+                        lambda root, *args, **named: (calls.append(root), real(root, *args, **named))[1])
     cli("validate", "--records", records_dir)
     assert calls == [records_dir], "the files were copied just now: the report was not kept"
 
