@@ -37,7 +37,7 @@ GENERATED_FROM := $(shell find registry -name __pycache__ -prune -o \( -type d -
 	registry/generated/kindoptions.json docs/cli.md docs/validation.md docs/curating.md docs/records.md
 $(VENV)/.generated: $(VENV)/.core $(GENERATED_FROM)
 	$(PY) -m registry.generated.kindoptions --write
-	$(PY) -m registry.generated.docs --write
+	$(PY) -m registry.cli.docs --write
 	touch $@
 
 generate: $(VENV)/.generated

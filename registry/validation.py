@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from registry.validate.report import Report
+    from registry.issues.report import Report
 
 #: A valid registry's record files folder by folder: folder -> (its files' names, a NUL after each; their digests, 16
 #: bytes each);

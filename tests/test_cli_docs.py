@@ -85,14 +85,14 @@ def test_console_script_runs() -> None:
 
 
 def test_the_table_of_codes_is_generated_from_their_declarations() -> None:
-    """docs/validation.md's codes are exactly those declared in registry/validate/codes.py (regenerate:
-    python -m registry.generated.docs --write)."""
-    from registry.generated.docs import SECTIONS
+    """docs/validation.md's codes are exactly those declared in registry/issues/codes.py (regenerate:
+    python -m registry.cli.docs --write)."""
+    from registry.cli.docs import SECTIONS
 
     (section,) = [s for s in SECTIONS if s.name == "codes"]
     document = (ROOT / section.document).read_text()
     assert section.with_section(document) == document, (
-        f"{section.document}'s table of codes is stale: run python -m registry.generated.docs --write")
+        f"{section.document}'s table of codes is stale: run python -m registry.cli.docs --write")
 
 
 def test_no_code_is_reported_without_a_declaration() -> None:

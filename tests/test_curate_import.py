@@ -318,9 +318,9 @@ def test_a_large_table_shows_its_progress(cli, demo: Path, tmp_path: Path) -> No
 
 
 def test_the_table_of_columns_is_generated_from_their_declarations() -> None:
-    """Regenerate with: python -m registry.generated.docs --write"""
+    """Regenerate with: python -m registry.cli.docs --write"""
+    from registry.cli.docs import SECTIONS
     from registry.curate.table import COLUMNS
-    from registry.generated.docs import SECTIONS
 
     (section,) = [s for s in SECTIONS if s.name == "import columns"]
     document = (ROOT / section.document).read_text()

@@ -53,7 +53,7 @@ def test_the_records_files_come_from_the_index_never_the_kept_report(records_dir
 
 def test_a_watcher_answers_first_and_one_that_fails_is_passed_by(records_dir: Path, later: dt.datetime,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    from registry.validate.report import Report
+    from registry.issues.report import Report
     from registry.watch import client
 
     answer = Report(files=1, records=1)

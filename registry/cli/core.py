@@ -21,7 +21,7 @@ from registry.cli.output import console, echo_json, print_report
 from registry.errors import InvalidRegistryError, RegistryError
 
 if TYPE_CHECKING:
-    from registry.validate.report import Report
+    from registry.issues.report import Report
 
 
 class Format(StrEnum):

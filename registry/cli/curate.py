@@ -145,8 +145,8 @@ def fmt_command(
     their comments; a file whose values would change is left as it is.
     """
     from registry.cli.output import console
-    from registry.curate.batch import recover
     from registry.curate.fmt import format_files, rewrite
+    from registry.store.batch import recover
 
     with user_errors(debug):
         holding_records(records)
@@ -178,7 +178,7 @@ def recover_command(
     registry is as it was before it.
     """
     from registry.cli.output import console
-    from registry.curate.batch import recover
+    from registry.store.batch import recover
 
     with user_errors(debug):
         existing_folder(records)

@@ -5,7 +5,7 @@ value, and where the paper prints it. The import's own columns are declared here
 what each fills and what it adds to the model's description of that field; every other plain field
 of a result is a column named and described by the model (``registry.curate.fields``), so a field
 added to ``Result`` is a column with no edit. The importer reads them, and the table of columns in
-docs/curating.md is generated from them (``python -m registry.generated.docs --write``, or ``make
+docs/curating.md is generated from them (``python -m registry.cli.docs --write``, or ``make
 generate``; a test keeps it in step).
 
 Reading refuses anything that is not such a table, and says why: a binary file (a PDF, a

@@ -17,10 +17,10 @@ from pathlib import Path
 
 from registry.db.update import Current, EveryRecordNeeded, NotUpdatable
 from registry.errors import InvalidRegistryError
+from registry.issues.report import Report
 from registry.models.unit import UnitRecord
 from registry.store.loader import Registry
 from registry.units import use
-from registry.validate.report import Report
 
 
 def records_now(root: Path) -> Current:

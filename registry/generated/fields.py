@@ -1,6 +1,6 @@
 """The record format as docs/records.md shows it: every kind's fields, and the fields of the values they hold,
 read off the models (``registry.models.KINDS_IN_ORDER``), so that a field added to a model is documented with no
-other edit (``python -m registry.generated.docs --write``; a test keeps the document in step).
+other edit (``python -m registry.cli.docs --write``; a test keeps the document in step).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A part of a document generated from a declaration (the table of issue codes, the import columns, the fields
 of each kind): it lies between two marker comments in its document under ``docs/``, the first naming the command
-that writes it (``registry.generated.docs``, which declares every part and compares them in its tests).
+that writes it (``registry.cli.docs``, which declares every part and compares them in its tests).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 #: The command that writes every generated part of the documents.
-COMMAND = "python -m registry.generated.docs --write"
+COMMAND = "python -m registry.cli.docs --write"
 
 
 @dataclass(frozen=True)

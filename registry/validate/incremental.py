@@ -40,6 +40,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from registry.issues import codes
+from registry.issues.report import Report
 from registry.models import Record
 from registry.models.fields import references_in
 from registry.store import cache as cache_module
@@ -49,7 +51,6 @@ from registry.store.loader import Registry, _duplicate, no_records
 from registry.store.reading import documents
 from registry.store.yamlio import LoadedYaml
 from registry.units import use
-from registry.validate import codes
 from registry.validate import runner as checks
 from registry.validate.incremental_files import (
     Files,
@@ -94,7 +95,6 @@ from registry.validate.incremental_index import (
 )
 from registry.validate.incremental_tracking import UNIT_KIND, Asked, Reads, Tracked
 from registry.validate.memo import Folder
-from registry.validate.report import Report
 
 #: Findings whose words or presence depend on the moment of the run: worked out again on every run.
 CLOCK_CODES = frozenset({codes.DATE_IN_FUTURE.code, codes.ID_DATE_IN_FUTURE.code, codes.ID_DATE_INVALID.code})

@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from registry.errors import RecordFileError
+from registry.issues.report import Issue, Report, Severity
 from registry.models import Record
 from registry.packed import differing, places_of
 from registry.store.loader import Registry, _load_file
 from registry.store.yamlio import LoadedYaml, content_digest, read_record
 from registry.validate.memo import Folder, newest_ns, tree_state
-from registry.validate.report import Issue, Report, Severity
 
 # -- issues as kept ------------------------------------------------------------------------------
 

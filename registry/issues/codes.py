@@ -3,7 +3,7 @@
 Tools and tests match on codes, never on wording, so a code is stable once published. Each
 is declared here and nowhere else: the loader, the YAML reader and the whole-registry checks
 report issues through these objects (``CODE.issue(...)``), the table of codes in docs/validation.md is
-generated from them (``python -m registry.generated.docs --write``; a test keeps it in step),
+generated from them (``python -m registry.cli.docs --write``; a test keeps it in step),
 and the test that every rule has an invalid record reads them too.
 
 frictionless-py's ``error/error.py`` is the model: one object per kind of problem, with a
@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from registry.validate.report import Issue, Severity
+from registry.issues.report import Issue, Severity
 
 
 class Stage(StrEnum):

@@ -1,11 +1,11 @@
 """The generated parts of the documents under ``docs/``, declared once, and the command that writes them.
 
 - ``docs/cli.md``, whole: every command's ``--help``, as the command prints it (80 columns);
-- the table of issue codes in ``docs/validation.md`` (from ``registry.validate.codes``);
+- the table of issue codes in ``docs/validation.md`` (from ``registry.issues.codes``);
 - the table of import columns in ``docs/curating.md`` (from ``registry.curate.table``);
 - the fields of each kind in ``docs/records.md`` (from the models, ``registry.generated.fields``).
 
-``python -m registry.generated.docs --write`` writes them all (``make generate`` runs it), so that a new command
+``python -m registry.cli.docs --write`` writes them all (``make generate`` runs it), so that a new command
 or option, a new code or a new field reaches the documents with one command; ``--check`` writes nothing and
 lists the documents that differ (exit status 1); ``tests/test_generated_docs.py`` runs the same comparison.
 """
@@ -26,7 +26,7 @@ HELP_WIDTH = 80
 
 
 def _codes() -> str:
-    from registry.validate.codes import markdown_table
+    from registry.issues.codes import markdown_table
 
     return markdown_table()
 
@@ -123,7 +123,7 @@ def write(root: Path = ROOT) -> list[Path]:
 def main(argv: list[str]) -> int:
     """``--write [ROOT]`` rewrites the documents; ``--check [ROOT]`` lists those that differ (exit status 1)."""
     if argv[:1] not in (["--write"], ["--check"]) or len(argv) > 2:
-        print("usage: python -m registry.generated.docs --write|--check [CHECKOUT]", file=sys.stderr)
+        print("usage: python -m registry.cli.docs --write|--check [CHECKOUT]", file=sys.stderr)
         return 2
     root = Path(argv[1]) if len(argv) == 2 else ROOT
     try:
