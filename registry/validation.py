@@ -78,7 +78,7 @@ def validation(root: Path, *, cache: bool = True, files: bool = False, now: dt.d
         kept = memo.recall(root, tree, now)
         if kept is not None:
             return Validation(kept, Way.KEPT, watcher_failed=why)
-    from registry.validate import incremental
+    from registry.validate.incremental import run as incremental
 
     report, index = incremental.validated(root, now, listed, started=started)
     memo.keep(root, tree, now, report)

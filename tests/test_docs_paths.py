@@ -75,7 +75,7 @@ def test_every_path_and_module_a_document_names_exists(document: Path) -> None:
 def test_the_check_finds_what_is_gone(tmp_path: Path) -> None:
     """The rule fails where a document names a moved module, a file or a link that is not there."""
     document = tmp_path / "doc.md"
-    document.write_text("See `registry/validate/incremental.py`, `registry/checks/rules.py`, `registry.store.cache`, "
+    document.write_text("See `registry/validate/runner.py`, `registry/checks/rules.py`, `registry.store.cache`, "
                         "`registry.checks.rules`, `registry.units.factor`, `registry.units.no_such_name`, "
                         "[a link](nowhere.md) and `records/<kind>/<id>.yaml`.\n", encoding="utf-8")
     assert missing(document) == ["nowhere.md", "registry.checks.rules", "registry.units.no_such_name",

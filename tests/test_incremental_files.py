@@ -1,6 +1,6 @@
 """The incremental index's compact forms behave exactly as the plain mappings they replace: the file entries kept
-as columns beside each folder's listing (``incremental_files.Files``), the records' entries kept as one buffer
-(``incremental_index.Units``), and the index written and read back through its raw columns."""
+as columns beside each folder's listing (``incremental.files.Files``), the records' entries kept as one buffer
+(``incremental.index.Units``), and the index written and read back through its raw columns."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from registry.validate import incremental_index
-from registry.validate.incremental_files import NO_DIGEST, Files, _same, changed_files
-from registry.validate.incremental_index import Units, keep, recall
+from registry.validate.incremental import index as incremental_index
+from registry.validate.incremental.files import NO_DIGEST, Files, _same, changed_files
+from registry.validate.incremental.index import Units, keep, recall
 from registry.validate.memo import STATUS, Folder
 
 

@@ -3,7 +3,7 @@
 An update needs the report (the registry must be valid, exactly as a cold run would say) and, for
 each record, its id, file and content digest, to compare with the database's manifest
 (``registry.db.update.plan``); then it reads only the records that changed. The incremental index
-(``registry.validate.incremental_index``) holds all of that for every file. ``registry.validation`` decides where it
+(``registry.validate.incremental.index``) holds all of that for every file. ``registry.validation`` decides where it
 comes from, as for ``registry validate``: a running ``registry watch``, which holds it in memory and answers at once,
 or else an incremental run in this process, which keeps the index and the report for the next run.
 

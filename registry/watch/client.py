@@ -72,6 +72,6 @@ def _report(answer: dict[str, Any]) -> Report:
     from registry.issues.report import Issue, Report, Severity
 
     report = Report(files=answer["files"], records=answer["records"])
-    for file, line, code, message, severity, record_id, field in answer["issues"]:  # ``incremental_index.as_row``
+    for file, line, code, message, severity, record_id, field in answer["issues"]:  # ``incremental.index.as_row``
         report.add(Issue(file, line, code, message, Severity(severity), record_id, field))
     return report

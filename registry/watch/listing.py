@@ -1,6 +1,6 @@
 """The record files under a folder, kept current from the kernel's journal instead of a walk of the whole tree.
 
-``Listing.folders()`` is, at every moment, what ``memo.tree_state`` would list (``incremental_files.walk``): one
+``Listing.folders()`` is, at every moment, what ``memo.tree_state`` would list (``incremental.files.walk``): one
 ``memo.Folder`` per folder that holds record files, with each file's size, times and inode. A walk ``stat``s every
 file (about a second for 295,100 files on this project's machine); the listing ``stat``s again only the entries the
 kernel said changed, and the few it cannot vouch for:

@@ -11,7 +11,7 @@ the last run found is used again only where everything it read is as it was, as 
   ``loader._duplicate``, run again for every id a changed file held or holds), the files that did not
   load under it, and its place in the loader's order (the first file that typed it).
 - **per record**, what ``checks.check_record`` found, with every fact it read through the registry
-  (``incremental_tracking.Tracked``): each record it looked up (which file holds it and its content, or that none
+  (``incremental.tracking.Tracked``): each record it looked up (which file holds it and its content, or that none
   does, or that it did not load), each record's back links it asked for (``links_to``: the records
   naming it and their content), whether it listed ids (for "did you mean"), whether the registry holds a
   correction or retraction. It is kept while none of those changed; a record whose check went through
@@ -29,8 +29,8 @@ index lives beside the parse cache (one file per records folder, MessagePack beh
 written to a temporary file renamed into place).
 
 This module holds the run: what to read, settle and check again. What it keeps and the index on disk are
-in ``incremental_index``, the files' keys, statuses and entries in ``incremental_files``, and the registry
-that notes what each check reads in ``incremental_tracking``.
+in ``incremental.index``, the files' keys, statuses and entries in ``incremental.files``, and the registry
+that notes what each check reads in ``incremental.tracking``.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ from registry.store.reading import documents
 from registry.store.yamlio import LoadedYaml
 from registry.units import use
 from registry.validate import runner as checks
-from registry.validate.incremental_files import (
+from registry.validate.incremental.files import (
     Files,
     Listed,
     as_row,
@@ -68,7 +68,7 @@ from registry.validate.incremental_files import (
     record_files,
     walk,
 )
-from registry.validate.incremental_index import (
+from registry.validate.incremental.index import (
     ALL,
     ASKED,
     CLOCK,
@@ -93,7 +93,7 @@ from registry.validate.incremental_index import (
     referenced_ids,
     split_items,
 )
-from registry.validate.incremental_tracking import UNIT_KIND, Asked, Reads, Tracked
+from registry.validate.incremental.tracking import UNIT_KIND, Asked, Reads, Tracked
 from registry.validate.memo import Folder
 
 #: Findings whose words or presence depend on the moment of the run: worked out again on every run.
@@ -471,7 +471,7 @@ class _Run:
         return report
 
     def list_keys(self) -> list[str]:
-        """The keys of the files whose entries are lists (``incremental_files.list_entries``), once the files are
+        """The keys of the files whose entries are lists (``incremental.files.list_entries``), once the files are
         as this run leaves them."""
         if self._list_keys is None:
             self._list_keys = list_entries(self.files)

@@ -1,6 +1,6 @@
 """Record files as the incremental index keeps them: keys, statuses, and what loading one file gives alone.
 
-A file's entry in the index (``registry.validate.incremental_index``) is its status and digest, with what
+A file's entry in the index (``registry.validate.incremental.index``) is its status and digest, with what
 loading it gave where that is not simply the record its name says; a folder's listing is kept whole.
 These functions turn a walk of the records folder into keys and entries and find which files of a
 folder listed as kept may have changed, apart from the run that decides what to check again.

@@ -4,7 +4,7 @@ The index is what lets ``registry.validate.incremental`` check again only what a
 file, what loading it gave; per record, what its check found and every fact it read. Its layout, the
 records' entries (kept packed, opened only when read), issues as rows, and reading and writing it are
 one concern apart from the run that fills it: the run, the tracked registry
-(``registry.validate.incremental_tracking``) and the files' entries (``registry.validate.incremental_files``)
+(``registry.validate.incremental.tracking``) and the files' entries (``registry.validate.incremental.files``)
 all read this layout.
 """
 
@@ -23,7 +23,7 @@ from registry.models import Record
 from registry.models.fields import references_in
 from registry.store import cacheformat
 from registry.store.cachekey import MAC_BYTES, key_is_kept, mac_hasher
-from registry.validate.incremental_files import Files
+from registry.validate.incremental.files import Files
 from registry.validate.memo import context, entry_path, remove_stale, write_entry_with
 
 #: Bump when what is kept changes meaning.
@@ -35,8 +35,8 @@ MAX_INDEX_BYTES = 2 << 30
 # costs more to read back, and to hold, than the run it saves. A file's entry is its status and digest as 48 bytes
 # where it typed the record its name says and has no issue of its own, else [those bytes, typed?, id, kind, issue
 # rows]; the first kind is held in columns beside each folder's listing as the last run saw it (its names joined,
-# its statuses packed, a 16-byte digest a file: ``incremental_files.Files``), so that no file costs an object, and
-# a folder listed as kept is passed whole (``incremental_files.changed_files``). A record's entry, kept as
+# its statuses packed, a 16-byte digest a file: ``incremental.files.Files``), so that no file costs an object, and
+# a folder listed as kept is passed whole (``incremental.files.changed_files``). A record's entry, kept as
 # MessagePack bytes in one buffer with every other record's and opened only when read (``Units``), is [place in the
 # loader's order (None: its file's), its file (None: '<kind>/<id>.yaml'), kind, referenced ids and facts read
 # (each one string, ``join_items``), issue rows, {unloaded id: references}, suggestions asked (None where empty),
