@@ -4,13 +4,12 @@
 from __future__ import annotations
 
 import re
-import shlex
-import shutil
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT
+from tests.console_walks import steps, walk
 
 pytestmark = pytest.mark.sandbox  # 'registry review' reads the PDF in a limited process of its own
 
@@ -18,28 +17,12 @@ README = ROOT / "README.md"
 BEGIN, END = "<!-- five-minute walk: begin -->", "<!-- five-minute walk: end -->"
 
 
-def walk() -> list[tuple[str, list[str]]]:
-    """(command, the output lines the README shows for it) for each '$ ...' line of the walk."""
-    text = README.read_text(encoding="utf-8")
-    block = text[text.index(BEGIN) + len(BEGIN): text.index(END)]
-    steps: list[tuple[str, list[str]]] = []
-    inside = False
-    for line in block.splitlines():
-        if line.startswith("```"):
-            inside = line == "```console"
-        elif inside and line.startswith("$ "):
-            steps.append((line[2:], []))
-        elif inside and steps and line.strip():
-            steps[-1][1].append(line)
-    return steps
-
-
 def test_every_command_of_the_readme_is_in_the_walk() -> None:
     """A '$ ' line outside the walk would be a command no test runs."""
     text = README.read_text(encoding="utf-8")
     outside = text[: text.index(BEGIN)] + text[text.index(END):]
     assert re.findall(r"^\$ .*", outside, re.MULTILINE) == []
-    assert {command.split()[1] for command, _ in walk() if command.startswith("registry ")} >= {
+    assert {command.split()[1] for command, _ in steps(README, BEGIN, END) if command.startswith("registry ")} >= {
         "validate", "show", "table", "import", "review", "db", "query", "site"}
 
 
@@ -57,35 +40,10 @@ def test_make_demo_runs_what_the_readme_says(cli) -> None:  # type: ignore[no-un
 
 
 def test_the_walk_runs_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from click.testing import CliRunner
-
-    from tests.conftest import registry_command
-
     for shared in ("records", "tests"):
         (tmp_path / shared).symlink_to(ROOT / shared)
     monkeypatch.chdir(tmp_path)
-    env = {"REGISTRY_CACHE_DIR": str(tmp_path / "cache"), "COLUMNS": "80"}
-    steps = walk()
-    assert len([c for c, _ in steps if c.startswith("registry ")]) >= 9
-    for command, shown in steps:
-        if command.startswith("mkdir -p demo/source && cp "):
-            (tmp_path / "demo" / "source").mkdir(parents=True)
-            for source in (ROOT / "tests" / "data" / "fixture-registry" / "source").glob("*.yaml"):
-                shutil.copy(source, tmp_path / "demo" / "source")
-            continue
-        if command.startswith("export "):
-            name, value = command.removeprefix("export ").split("=", 1)
-            env[name] = value
-            continue
-        args = shlex.split(command)
-        into = None
-        if ">" in args:
-            args, into = args[: args.index(">")], args[args.index(">") + 1]
-        assert args[0] == "registry", command
-        result = CliRunner().invoke(registry_command(), args[1:], env=env)
-        assert result.exit_code == 0, (command, result.output)
-        if into is not None:
-            (tmp_path / into).write_text(result.stdout, encoding="utf-8")
-        for line in shown:
-            assert line in result.output, (command, line, result.output)
+    found = steps(README, BEGIN, END)
+    assert len([c for c, _ in found if c.startswith("registry ")]) >= 9
+    walk(found, tmp_path, {"REGISTRY_CACHE_DIR": str(tmp_path / "cache"), "COLUMNS": "80"}, succeed=True)
     assert (tmp_path / "site" / "index.html").is_file()

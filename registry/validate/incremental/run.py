@@ -21,16 +21,13 @@ the last run found is used again only where everything it read is as it was, as 
   date in the past stays there). A clock set back runs in full.
 
 The rules over the whole folder (``rules_registry.registry_rules``) and the warning on a record that did not
-load (``checks.report_unchecked``) run on every run, from what is kept. Anything this cannot answer
-exactly (another code version, folder or working folder; a damaged entry or one under another key; a
-file changed between being listed and read; more than ``_Suggestions.LIMIT`` ids to suggest for, where
-a cold run's order decides which get a suggestion) runs in full, and keeps what that run found. The
-index lives beside the parse cache (one file per records folder, MessagePack behind the cache's MAC,
-written to a temporary file renamed into place).
+load (``checks.report_unchecked``) run on every run, from what is kept. Anything this cannot answer exactly
+(another code version, folder or working folder; a damaged entry or one under another key; a file changed between
+being listed and read; more than ``_Suggestions.LIMIT`` ids to suggest for) runs in full, and keeps what it found.
 
-This module holds the run: what to read, settle and check again. What it keeps and the index on disk are
-in ``incremental.index``, the files' keys, statuses and entries in ``incremental.files``, and the registry
-that notes what each check reads in ``incremental.tracking``.
+This module holds the run: what to read, settle and check again; what it keeps and the index on disk are in
+``index`` (beside the parse cache, behind its MAC), the files' entries in ``files``, and the registry that notes
+what each check reads in ``tracking``. docs/design/incremental.md says the same for a reader.
 """
 
 from __future__ import annotations
