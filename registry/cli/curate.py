@@ -20,7 +20,7 @@ PROGRESS_ROWS = 200
 
 def import_command(
     table: Path = typer.Argument(..., metavar="FILE", help="A CSV or TSV results table: one row per printed result "
-                                 "(the README lists its columns)."),
+                                 "(docs/curating.md lists its columns)."),
     source: str = typer.Option(..., "--source", metavar="ID", help="The source the table is read from (part of its "
                                "id is completed)."),
     batch: str | None = typer.Option(None, "--batch", help="The batch name of the new ids (default: the source's)."),

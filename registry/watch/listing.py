@@ -11,7 +11,7 @@ kernel said changed, and the few it cannot vouch for:
 
 A change the kernel did not queue (its queue overflowed; a watched folder moved or went away) lists that part of
 the tree again from scratch. Writes through a memory map and changes made on another machine of a network
-file system are not reported by inotify: the watcher is not for such folders (README, "Instant validation").
+file system are not reported by inotify: the watcher is not for such folders (docs/validation.md, "Instant validation").
 """
 
 from __future__ import annotations
