@@ -27,15 +27,17 @@ demo: setup-core
 	$(VENV)/bin/registry validate
 	$(VENV)/bin/registry list --kind result
 
-## The generated files, from the models: the options of 'registry new KIND' (registry/generated/kindoptions.json, which also
-## regenerates itself when stale) and the README's table of import columns. 'make test' runs it first. It does nothing
-## (instead of building every model twice, about 1.5 s) while no module, folder of the package, the README or the
-## generated file has changed since it last ran: a folder's time changes when a module is added, removed or renamed.
-GENERATED_FROM := $(shell find registry -name __pycache__ -prune -o \( -type d -o -name '*.py' \) -print) README.md \
-	registry/generated/kindoptions.json
+## The generated files, from the declarations: the options of 'registry new KIND' (registry/generated/kindoptions.json,
+## which also regenerates itself when stale) and the generated parts of docs/ (the command reference docs/cli.md, the
+## tables of issue codes, import columns and record fields). 'make test' runs it first; after adding a command or an
+## option, run it and commit the diff. It does nothing (instead of building every model twice, about 1.5 s) while no
+## module, folder of the package or generated file has changed since it last ran: a folder's time changes when a module
+## is added, removed or renamed.
+GENERATED_FROM := $(shell find registry -name __pycache__ -prune -o \( -type d -o -name '*.py' \) -print) \
+	registry/generated/kindoptions.json docs/cli.md docs/validation.md docs/curating.md docs/records.md
 $(VENV)/.generated: $(VENV)/.core $(GENERATED_FROM)
 	$(PY) -m registry.generated.kindoptions --write
-	$(PY) -m registry.curate.table --write README.md
+	$(PY) -m registry.cli.docs --write
 	touch $@
 
 generate: $(VENV)/.generated

@@ -581,7 +581,7 @@ def main() -> None:
               "warm: a full run through the parse cache (no kept report, no index); unchanged: nothing changed since "
               "(the kept report, registry/validate/memo.py); no change: nothing changed, the kept report removed (an "
               "incremental run that reads no file); 1 edit/add/remove/rename: one file changed since the last run "
-              "(incremental, registry/validate/incremental.py); db build warm: a full build (--full) through the "
+              "(incremental, registry/validate/incremental/run.py); db build warm: a full build (--full) through the "
               "parse cache; db build 1 edit/add/remove: the update after one change (registry/db/update.py), the "
               "records validated incrementally (the index kept by a 'registry validate' before the change) and only "
               "the changed ones read (registry/db/current.py). "

@@ -17,12 +17,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from registry.issues.report import Report  # noqa: E402
 from registry.models.fields import _any_unfit  # noqa: E402
 from registry.store.cache import ParseCache  # noqa: E402
 from registry.store.loader import Registry, _load_file, load_registry, scan_record_files  # noqa: E402
 from registry.store.reading import documents  # noqa: E402
 from registry.textsafe import UNSAFE  # noqa: E402
-from registry.validate.report import Report  # noqa: E402
 from registry.validate.runner import check_registry  # noqa: E402
 
 

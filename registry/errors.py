@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from registry.text import INPUTS, a_kind, worded
 
 if TYPE_CHECKING:
-    from registry.validate.codes import Code
+    from registry.issues.codes import Code
 
 __all__ = ["INPUTS", "InvalidRegistryError", "RecordFileError", "RegistryError", "UnknownRecordError",
            "WrongKindError", "worded"]
@@ -43,7 +43,7 @@ class RegistryError(Exception):
 
 
 class RecordFileError(RegistryError):
-    """A record file that cannot be read as one YAML mapping; ``code`` is one of ``registry.validate.codes``."""
+    """A record file that cannot be read as one YAML mapping; ``code`` is one of ``registry.issues.codes``."""
 
     def __init__(self, code: Code, message: str, line: int | None = None) -> None:
         super().__init__(message)

@@ -1,7 +1,7 @@
 """Every limit ``registry query`` and ``registry review`` apply by default, declared once.
 
-The library reads its defaults from here, the command line its options' defaults, and the README's
-section on limits is checked against them. Each can be changed for one run by the option named.
+The library reads its defaults from here, the command line its options' defaults, and docs/limits.md's
+table is checked against them. Each can be changed for one run by the option named.
 """
 
 from __future__ import annotations

@@ -41,17 +41,7 @@ pypdf, pypdfium2 and httpx are imported inside the functions that need them.
 
 from __future__ import annotations
 
-from importlib import metadata
-
-
-def _version() -> str:
-    try:
-        return metadata.version("registry")
-    except metadata.PackageNotFoundError:  # running from a checkout that was never installed
-        return "0+unknown"
-
-
-__version__ = _version()
+from registry import __version__
 
 #: How written reviews name their reviewer: the script and its version.
 REVIEWER = f"registry review/ {__version__}"

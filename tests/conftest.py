@@ -101,7 +101,7 @@ FIXTURE_TABLE = ROOT / "examples" / "genomic-benchmarks-fixture-table-1.csv"
 
 @pytest.fixture
 def demo(tmp_path: Path) -> Path:
-    """A registry that holds only the fixture paper's source (the README's import walkthrough starts there)."""
+    """A registry that holds only the fixture paper's source (docs/curating.md's import walkthrough starts there)."""
     root = tmp_path / "demo"
     (root / "source").mkdir(parents=True)
     shutil.copy(DATA / "fixture-registry" / "source" / f"{FIXTURE_SOURCE}.yaml", root / "source")

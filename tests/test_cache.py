@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
+from registry.issues.report import Report
 from registry.store import cache, cacheformat, cachekey
 from registry.store.loader import Registry
-from registry.validate.report import Report
 from registry.validate.runner import validate
 from tests.conftest import BUNDLED_RECORDS, DATA, RESULT_33, ROOT
 from tests.test_db_yaml_fast_path import same

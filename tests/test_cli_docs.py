@@ -1,4 +1,4 @@
-"""Every command has help text and a section in the README; everyday commands start without heavy imports."""
+"""Every command has help text and a section in docs/; everyday commands start without heavy imports."""
 
 from __future__ import annotations
 
@@ -42,14 +42,18 @@ def test_every_command_has_help(cli) -> None:  # type: ignore[no-untyped-def]
                 assert param.help, f"option {param.opts} of 'registry {name}' has no help"
 
 
-def test_every_command_is_documented_in_the_readme() -> None:
-    readme = (ROOT / "README.md").read_text()
+def test_every_command_is_documented() -> None:
+    """Each command has its section in the generated reference, and a guide under docs/ that names it."""
+    reference = (ROOT / "docs" / "cli.md").read_text()
+    guides = "".join(path.read_text() for path in (ROOT / "docs").rglob("*.md") if path.name != "cli.md")
     for name, _ in all_commands():
-        assert f"`registry {name}" in readme, f"README has no section for 'registry {name}'"
+        assert f"## `registry {name}`" in reference, f"docs/cli.md has no section for 'registry {name}'"
+        if not name.startswith("new "):  # 'registry new KIND': one guide for every kind
+            assert f"`registry {name}" in guides, f"no guide under docs/ names 'registry {name}'"
 
 
 def test_ci_runs_the_readme_test_command() -> None:
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "README.md").read_text()  # its two set-up commands
     ci = (ROOT / ".ci" / "run").read_text()
     assert "make test" in readme and "make demo" in readme
     assert ci.rstrip().splitlines()[-1].strip() == "make test"
@@ -80,13 +84,15 @@ def test_console_script_runs() -> None:
     assert done.returncode == 0 and "validate" in done.stdout
 
 
-def test_the_readme_table_of_codes_is_generated_from_their_declarations() -> None:
-    """The README's codes are exactly those declared in registry/validate/codes.py (regenerate: python -m registry.validate.codes
-    --write README.md)."""
-    from registry.validate.codes import with_table
+def test_the_table_of_codes_is_generated_from_their_declarations() -> None:
+    """docs/validation.md's codes are exactly those declared in registry/issues/codes.py (regenerate:
+    python -m registry.cli.docs --write)."""
+    from registry.cli.docs import SECTIONS
 
-    readme = (ROOT / "README.md").read_text()
-    assert with_table(readme) == readme, "README's table of codes is stale: run python -m registry.validate.codes --write README.md"
+    (section,) = [s for s in SECTIONS if s.name == "codes"]
+    document = (ROOT / section.document).read_text()
+    assert section.with_section(document) == document, (
+        f"{section.document}'s table of codes is stale: run python -m registry.cli.docs --write")
 
 
 def test_no_code_is_reported_without_a_declaration() -> None:
@@ -97,3 +103,18 @@ def test_no_code_is_reported_without_a_declaration() -> None:
     bare = [f"{p.relative_to(ROOT)}: {m.group(0)}" for p, text in sources.items()
             for m in re.finditer(r'(?:RecordFileError\(|code=|(?:self|check)\.add\()\s*"[a-z][a-z-]*[a-z]"', text)]
     assert not bare, bare
+
+
+def test_version_names_the_release_the_changelog_describes(cli) -> None:  # type: ignore[no-untyped-def]
+    """'registry --version' prints the one declared release, which pyproject.toml reads and CHANGELOG.md has a section
+    for (under an 'Unreleased' section for what is not released yet)."""
+    import re
+
+    from registry import __version__
+
+    result = cli("--version")
+    assert result.exit_code == 0 and result.output == f"registry {__version__}\n"
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert 'dynamic = ["version"]' in pyproject and 'version = {attr = "registry.__version__"}' in pyproject
+    releases = re.findall(r"^## (\S+)", (ROOT / "CHANGELOG.md").read_text(), re.MULTILINE)
+    assert releases[:2] == ["Unreleased", __version__], releases

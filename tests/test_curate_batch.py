@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from registry.curate import batch
-from registry.curate.batch import STAGING, Write, batch_lock, pending, recover, write_batch
 from registry.errors import RegistryError
+from registry.store import batch
+from registry.store.batch import STAGING, Write, batch_lock, pending, recover, write_batch
 from registry.validate.runner import validate
 from tests.conftest import FIXTURE_SOURCE as SOURCE
 from tests.conftest import FIXTURE_TABLE as TABLE
@@ -35,7 +35,7 @@ def every_file(root: Path) -> list[str]:
 #: the batch writer, after saying so on stdout.
 KILLABLE = """
 import sys, time
-from registry.curate import batch
+from registry.store import batch
 step, stop_at = sys.argv[1], int(sys.argv[2])
 real = getattr(batch, step)
 calls = []

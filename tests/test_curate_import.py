@@ -1,6 +1,6 @@
 """`registry import`: a results table becomes the chain of records it needs, once, with corrections, never edits.
 
-The table is the example the README walks through: Table 1 of the fixture paper
+The table is the example docs/curating.md walks through: Table 1 of the fixture paper
 (tests/data/papers/genomic-benchmarks-fixture; invented numbers), imported into a registry that holds
 only the fixture's source.
 """
@@ -317,13 +317,15 @@ def test_a_large_table_shows_its_progress(cli, demo: Path, tmp_path: Path) -> No
     assert "753 new" in result.output  # 250 configurations, evaluations and results; a family, a dataset, a protocol
 
 
-def test_the_readme_table_of_columns_is_generated_from_their_declarations() -> None:
-    """Regenerate with: python -m registry.curate.table --write README.md"""
-    from registry.curate.table import COLUMNS, with_table
+def test_the_table_of_columns_is_generated_from_their_declarations() -> None:
+    """Regenerate with: python -m registry.cli.docs --write"""
+    from registry.cli.docs import SECTIONS
+    from registry.curate.table import COLUMNS
 
-    readme = (ROOT / "README.md").read_text()
-    assert with_table(readme) == readme, "README's table of columns is stale"
-    assert all(f"`{column.name}`" in readme for column in COLUMNS)
+    (section,) = [s for s in SECTIONS if s.name == "import columns"]
+    document = (ROOT / section.document).read_text()
+    assert section.with_section(document) == document, f"{section.document}'s table of columns is stale"
+    assert all(f"`{column.name}`" in document for column in COLUMNS)
 
 
 def test_a_short_row_does_not_hide_the_problems_of_the_other_rows(cli, demo: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -1,4 +1,4 @@
-"""Typed rows: the README's Python example, run as written on a SQLite build and on PostgreSQL; the classes
+"""Typed rows: docs/database.md's Python example, run as written on a SQLite build and on PostgreSQL; the classes
 follow the models (a field of the mirror is an attribute), relationships follow references, nothing writes."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ pytest.importorskip("sqlmodel", reason="typed rows need sqlmodel: pip install -e
 
 
 def readme_example() -> str:
-    text = (ROOT / "README.md").read_text()
+    text = (ROOT / "docs" / "database.md").read_text()
     section = text.split("**Python: typed rows.**", 1)[1]
     return re.search(r"```python\n(.*?)```", section, re.DOTALL)[1]  # type: ignore[index]
 
@@ -27,7 +27,7 @@ def run_example(database: str) -> str:
     code = readme_example().replace('"registry.db"', repr(database))
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
-        exec(compile(code, "README.md", "exec"), {})  # noqa: S102 (the README's own example)
+        exec(compile(code, "docs/database.md", "exec"), {})  # noqa: S102 (the document's own example)
     return printed.getvalue()
 
 

@@ -480,8 +480,9 @@ def test_the_index_lists_the_files_as_a_full_build_keeps_them(records_dir: Path,
     """What an update compares: the record files folder by folder, from the incremental index, equal to what a
     full build stores from the loaded records (so that a folder nothing changed in is passed whole)."""
     from registry.db.update import of_registry
-    from registry.validate import incremental, memo
-    from registry.validate.incremental_index import recall
+    from registry.validate import memo
+    from registry.validate.incremental import run as incremental
+    from registry.validate.incremental.index import recall
     from registry.validate.runner import validate
 
     (records_dir / "more" / "dataset").mkdir(parents=True)

@@ -28,8 +28,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from registry.issues.codes import is_declared
 from registry.store.yamlio import parse_yaml
-from registry.validate.codes import is_declared
 from registry.validate.runner import validate
 from tests.conftest import BUNDLED_RECORDS, DATA
 

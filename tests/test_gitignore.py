@@ -1,4 +1,4 @@
-"""What the README's commands write in a checkout is ignored by git (finding P10), and nothing tracked is."""
+"""What the commands of README.md and docs/ write in a checkout is ignored by git (finding P10), and nothing tracked is."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import pytest
 
 from tests.conftest import ROOT
 
-#: Paths the README's commands write at the checkout's root: the databases and Datasette metadata of
+#: Paths the commands of README.md and docs/ write at the checkout's root: the databases and Datasette metadata of
 #: 'registry db build' (default, fixture and demo), the walk-through's records, a default site build.
 WRITTEN = ("registry.db", "registry.metadata.json", "fixture.db", "fixture.metadata.json", "demo.db",
-           "demo.metadata.json", "demo/source/x.yaml", "site/index.html", "schema/result.schema.json")
+           "demo.metadata.json", "demo/source/x.yaml", "table-1.csv", "site/index.html", "schema/result.schema.json")
 
 
 @pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="needs git and a checkout")

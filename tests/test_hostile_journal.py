@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from registry.curate import batch
-from registry.curate.batch import STAGING
+from registry.store import batch
+from registry.store.batch import STAGING
 from tests.conftest import FIXTURE_TABLE as TABLE
 
 

@@ -179,7 +179,7 @@ def test_every_package_is_walked(package: str) -> None:
 # -- the layout's own rules ----------------------------------------------------------------------------------
 
 #: Packages whose ``__init__`` is a docstring only, so that importing one of their modules loads nothing else.
-EMPTY_INITS = ("registry.store", "registry.validate", "registry.validate.rules", "registry.status",
+EMPTY_INITS = ("registry.store", "registry.validate", "registry.validate.incremental", "registry.issues", "registry.validate.rules", "registry.status",
                "registry.reproduce", "registry.generated", "registry.page", "registry.site")
 
 

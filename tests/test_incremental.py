@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from registry.store.loader import scan_record_files
-from registry.validate import incremental, memo
+from registry.validate import memo
+from registry.validate.incremental import run as incremental
 from tests.conftest import RESULT_11
 
 

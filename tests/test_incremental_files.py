@@ -1,6 +1,6 @@
 """The incremental index's compact forms behave exactly as the plain mappings they replace: the file entries kept
-as columns beside each folder's listing (``incremental_files.Files``), the records' entries kept as one buffer
-(``incremental_index.Units``), and the index written and read back through its raw columns."""
+as columns beside each folder's listing (``incremental.files.Files``), the records' entries kept as one buffer
+(``incremental.index.RecordEntries``), and the index written and read back through its raw columns."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from registry.validate import incremental_index
-from registry.validate.incremental_files import NO_DIGEST, Files, _same, changed_files
-from registry.validate.incremental_index import Units, keep, recall
+from registry.validate.incremental import index as incremental_index
+from registry.validate.incremental.files import NO_DIGEST, Files, _same, changed_files
+from registry.validate.incremental.index import RecordEntries, RecordEntry, keep, recall
 from registry.validate.memo import STATUS, Folder
 
 
@@ -128,38 +128,43 @@ def test_plain_entries_are_held_in_the_columns_not_by_key() -> None:
     assert files["result\0r7.yaml"][32:] != NO_DIGEST
 
 
-def units_of(entries: dict[str, list[Any]]) -> Units:
-    units = Units()
-    for record_id, unit in entries.items():
-        units[record_id] = unit
-    return units
+def entries_of(entries: dict[str, RecordEntry]) -> RecordEntries:
+    held = RecordEntries()
+    for record_id, entry in entries.items():
+        held[record_id] = entry
+    return held
 
 
-def test_units_kept_as_one_buffer_read_and_searched_as_they_were(tmp_path: Path) -> None:
+def record_entry(references: str) -> RecordEntry:
+    """A result's entry that references ``references`` and read that record."""
+    return RecordEntry.new(kind="result", references=references,
+                           facts_read=f"\nr\0{references}\n" if references else "", flags=0)
+
+
+def test_entries_kept_as_one_buffer_read_and_searched_as_they_were(tmp_path: Path) -> None:
     """The records' entries written and read back: each opens to what was kept; a search of the buffer finds the
     entries holding a fact, skips those opened since, and one replaced is kept in its new form."""
     root = tmp_path / "records"
     root.mkdir()
-    entries = {f"id-{i}": [None, None, "result", f"src-{i % 3}", f"\nr\0src-{i % 3}\n", None, None, None, 0]
-               for i in range(40)}
+    entries = {f"id-{i}": record_entry(f"src-{i % 3}") for i in range(40)}
     index = incremental_index.empty_index()
-    index["units"] = units_of(entries)
+    index["records"] = entries_of(entries)
     now = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
     keep(root, index, now, 0)
     again = recall(root)
     assert again is not None
-    units = again["units"]
-    assert sorted(units.holding(b"\nr\0src-1\n")) == sorted(i for i, unit in entries.items() if unit[3] == "src-1")
-    assert units["id-4"] == entries["id-4"]  # opened: no longer found by a search of the buffer
-    assert "id-4" not in units.holding(b"\nr\0src-1\n")
-    units["id-7"] = [None, None, "result", "src-2", "\nr\0src-2\n", None, None, None, 0]
-    units.pop("id-8")
+    held = again["records"]
+    assert sorted(held.holding(b"\nr\0src-1\n")) == sorted(i for i, kept in entries.items() if kept.references == "src-1")
+    assert held["id-4"] == entries["id-4"] and held["id-4"].references == "src-1"  # opened: no longer found by a search
+    assert "id-4" not in held.holding(b"\nr\0src-1\n")
+    held["id-7"] = record_entry("src-2")
+    held.pop("id-8")
     keep(root, again, now, 0)
     third = recall(root)
     assert third is not None
-    assert list(third["units"]) == [i for i in entries if i != "id-8"]
-    assert "id-7" in third["units"].holding(b"\nr\0src-2\n")
-    assert third["units"]["id-7"][3] == "src-2" and third["units"]["id-9"] == entries["id-9"]
+    assert list(third["records"]) == [i for i in entries if i != "id-8"]
+    assert "id-7" in third["records"].holding(b"\nr\0src-2\n")
+    assert third["records"]["id-7"].references == "src-2" and third["records"]["id-9"] == entries["id-9"]
 
 
 def test_a_damaged_column_is_not_read_back(tmp_path: Path) -> None:
@@ -167,7 +172,7 @@ def test_a_damaged_column_is_not_read_back(tmp_path: Path) -> None:
     root = tmp_path / "records"
     root.mkdir()
     index = incremental_index.empty_index()
-    index["units"] = units_of({"id-1": [None, None, "result", "", "", None, None, None, 0]})
+    index["records"] = entries_of({"id-1": record_entry("")})
     keep(root, index, dt.datetime(2026, 1, 1, tzinfo=dt.UTC), 0)
     path = incremental_index._entry_path(root)
     data = bytearray(path.read_bytes())

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from registry.validate import incremental
+from registry.validate.incremental import run as incremental
 from registry.validate.runner import validate
 from tests.conftest import BUNDLED_RECORDS, restore_a_bundled_file
 

@@ -1,4 +1,4 @@
-"""The limits of `registry query` and `registry review`: declared once, the options' defaults, and the README's table."""
+"""The limits of `registry query` and `registry review`: declared once, the options' defaults, and the table in docs/limits.md."""
 
 from __future__ import annotations
 
@@ -25,9 +25,8 @@ def test_the_options_default_to_the_declared_limits() -> None:
     assert option_default("review", "--max-page-chars") == limits.REVIEW_MAX_PAGE_CHARS
 
 
-def test_the_readme_table_says_the_declared_limits() -> None:
-    readme = (ROOT / "README.md").read_text()
-    table = readme[readme.index("#### Limits"):readme.index("#### Useful queries")]
+def test_the_table_of_limits_says_the_declared_limits() -> None:
+    table = (ROOT / "docs" / "limits.md").read_text()
     rows = {tuple(cell.strip() for cell in line.strip("|").split("|")[:3]) for line in table.splitlines()
             if line.startswith("| `")}
     expected = {

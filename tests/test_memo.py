@@ -68,11 +68,11 @@ def test_an_unchanged_registry_is_not_validated_again(cli, records_dir: Path, cl
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     first = cli("validate", "--records", records_dir)
     calls: list[Path] = []
-    import registry.validate.incremental
+    import registry.validate.incremental.run
 
-    real = registry.validate.incremental.validate
-    monkeypatch.setattr(registry.validate.incremental, "validate",
-                        lambda root, *args: (calls.append(root), real(root, *args))[1])
+    real = registry.validate.incremental.run.validated  # the incremental run, as registry.validation starts it
+    monkeypatch.setattr(registry.validate.incremental.run, "validated",
+                        lambda root, *args, **named: (calls.append(root), real(root, *args, **named))[1])
     again = cli("validate", "--records", records_dir)
     assert (again.exit_code, again.output) == (first.exit_code, first.output) and calls == []
     (records_dir / "result" / f"{RESULT_11}.yaml").unlink()
@@ -84,11 +84,11 @@ def test_a_file_changed_just_before_the_run_is_never_trusted(cli, records_dir: P
     """Within two seconds of a file's change, a second change could keep its time stamps: nothing is kept."""
     cli("validate", "--records", records_dir)
     calls: list[Path] = []
-    import registry.validate.incremental
+    import registry.validate.incremental.run
 
-    real = registry.validate.incremental.validate
-    monkeypatch.setattr(registry.validate.incremental, "validate",
-                        lambda root, *args: (calls.append(root), real(root, *args))[1])
+    real = registry.validate.incremental.run.validated  # the incremental run, as registry.validation starts it
+    monkeypatch.setattr(registry.validate.incremental.run, "validated",
+                        lambda root, *args, **named: (calls.append(root), real(root, *args, **named))[1])
     cli("validate", "--records", records_dir)
     assert calls == [records_dir], "the files were copied just now: the report was not kept"
 

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from registry.issues import codes
 from registry.numbers import parse_printed, read_bound, read_number, read_range, why_not_a_number
 from registry.units import UNITS
-from registry.validate import codes
 from review.claims import ValueInQuote
 from review.pdftext import Extraction
 from tests.conftest import DATA, FIXTURE_TABLE

@@ -257,11 +257,11 @@ def test_a_subtable_is_cannot_check_never_a_silent_pass() -> None:
     assert "gives no positioned words, so the cell cannot be read" in got.detail
 
 
-def test_the_readmes_unit_record_validates(records_dir: Path) -> None:
-    """The README's example unit record is a record the registry takes, as written there."""
+def test_the_documented_unit_record_validates(records_dir: Path) -> None:
+    """docs/records.md's example unit record is a record the registry takes, as written there."""
     from tests.conftest import ROOT
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "records.md").read_text(encoding="utf-8")
     start = readme.index("  # records/unit/")
     block = readme[start:readme.index("```", start)]
     text = "\n".join(line.removeprefix("  ") for line in block.splitlines())

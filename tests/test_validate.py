@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from registry.validate.codes import CODES, Severity
+from registry.issues.codes import CODES, Severity
 from registry.validate.runner import validate
 from tests.conftest import BUNDLED_RECORDS, DATA, RESULT_11, RESULT_33
 
@@ -200,7 +200,7 @@ def test_every_declared_code_has_an_invalid_case() -> None:
 
 @pytest.mark.slow
 def test_every_reported_code_is_declared(records_dir: Path) -> None:
-    from registry.validate.codes import is_declared
+    from registry.issues.codes import is_declared
 
     for case in CASES:
         _, report = validate(with_case(records_dir, case))

@@ -2,7 +2,7 @@
 
 Random sequences of what people and tools do to a records folder (write, append, remove, rename files and folders,
 links, hard links, changed times and modes, hidden names and non-record files), compared with
-``incremental_files.walk`` after random steps: every folder's names and every file's size, times and inode."""
+``incremental.files.walk`` after random steps: every folder's names and every file's size, times and inode."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from registry.validate.incremental_files import walk
+from registry.validate.incremental.files import walk
 from tests.conftest import inotify_works
 
 if TYPE_CHECKING:

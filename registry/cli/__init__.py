@@ -28,6 +28,24 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        from registry import __version__
+
+        typer.echo(f"registry {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                 help="Print the registry's release (CHANGELOG.md says what each changed) and exit."),
+) -> None:
+    del version  # handled by its callback, before any command
+
+
 core.register(app)
 db.register(app)
 review_cli.register(app)

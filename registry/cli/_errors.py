@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -81,3 +82,9 @@ def _fail(exc: RegistryError, debug: bool) -> None:
         err_console.print(f"Hint: {escape(hint)}", soft_wrap=True)
     sys.stderr.flush()
     raise typer.Exit(1) from None
+
+
+def say_watcher_failed(records: Path, why: str | None) -> None:
+    """Say, on stderr, why a watcher of ``records`` that answered could not serve (nothing where none did)."""
+    if why is not None:
+        err_console.print(f"The watcher of {records} could not answer ({why}); validating without it.")

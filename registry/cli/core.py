@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 
-from registry.cli._errors import quiet_closed_stdout, user_errors
+from registry.cli._errors import quiet_closed_stdout, say_watcher_failed, user_errors
 from registry.cli.options import (
     FLAGS,
     KINDS_PLACEHOLDER,
@@ -22,7 +21,7 @@ from registry.cli.output import console, echo_json, print_report
 from registry.errors import InvalidRegistryError, RegistryError
 
 if TYPE_CHECKING:
-    from registry.validate.report import Report
+    from registry.issues.report import Report
 
 
 class Format(StrEnum):
@@ -82,40 +81,13 @@ def validate_command(
 
 
 def _validated(records: Path, *, cache: bool) -> Report:
-    """The report of ``records``: the one kept from the last run where nothing it read has changed
-    (``registry.validate.memo``), else an incremental run's (``registry.validate.incremental``: what changed is checked
-    again, the rest taken from the last run; then kept). Without the cache, always a full run."""
-    from registry.store import cache as cache_module
-    from registry.validate import memo
+    """The report of ``records``, made the way ``registry.validation`` decides; a watcher that could not serve is
+    said on stderr."""
+    from registry.validation import validation
 
-    now = memo.now()
-    if not cache or not cache_module.enabled() or not records.is_dir():
-        return _full_run(records, cache, now)
-    from registry.watch import client
-
-    answered, why = client.validate(records, now)  # a watcher of the folder, if one runs (``registry watch``)
-    if answered is not None:
-        return answered
-    if why is not None:
-        from registry.cli._errors import err_console
-
-        err_console.print(f"The watcher of {records} could not answer ({why}); validating without it.")
-    listed: list[memo.Folder] = []
-    tree = memo.tree_state(records, listed)  # before the run: a file changed during it makes the kept report stale
-    kept = memo.recall(records, tree, now)
-    if kept is not None:
-        return kept
-    from registry.validate import incremental
-
-    report = incremental.validate(records, now, listed)
-    memo.keep(records, tree, now, report)
-    return report
-
-
-def _full_run(records: Path, cache: bool, now: dt.datetime) -> Report:
-    from registry.validate.runner import validate
-
-    return validate(records, cache=cache, now=now)[1]
+    made = validation(records, cache=cache)
+    say_watcher_failed(records, made.watcher_failed)
+    return made.report
 
 
 def show_command(

@@ -20,7 +20,7 @@ PROGRESS_ROWS = 200
 
 def import_command(
     table: Path = typer.Argument(..., metavar="FILE", help="A CSV or TSV results table: one row per printed result "
-                                 "(the README lists its columns)."),
+                                 "(docs/curating.md lists its columns)."),
     source: str = typer.Option(..., "--source", metavar="ID", help="The source the table is read from (part of its "
                                "id is completed)."),
     batch: str | None = typer.Option(None, "--batch", help="The batch name of the new ids (default: the source's)."),
@@ -145,8 +145,8 @@ def fmt_command(
     their comments; a file whose values would change is left as it is.
     """
     from registry.cli.output import console
-    from registry.curate.batch import recover
     from registry.curate.fmt import format_files, rewrite
+    from registry.store.batch import recover
 
     with user_errors(debug):
         holding_records(records)
@@ -178,7 +178,7 @@ def recover_command(
     registry is as it was before it.
     """
     from registry.cli.output import console
-    from registry.curate.batch import recover
+    from registry.store.batch import recover
 
     with user_errors(debug):
         existing_folder(records)

@@ -299,7 +299,7 @@ def _ask_reason(name: str, missing: list[str], reasons: list[str]) -> None:
 def load_for_writing(records: Path) -> Any:
     """The valid registry, after undoing any batch an earlier run left unfinished (and saying so)."""
     from registry.cli.core import load_valid
-    from registry.curate.batch import recover
+    from registry.store.batch import recover
 
     report_recovery(recover(records) if records.is_dir() else None)
     return load_valid(records)

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.segment import Segment
 
-    from registry.validate.report import Report
+    from registry.issues.report import Report
 
 
 @functools.cache
@@ -88,7 +88,7 @@ def print_report(report: Report, console: Console = console, *, verdict: bool = 
     registry (left out where the issues are those of records not written, which the registry does not hold)."""
     from rich.markup import escape
 
-    from registry.validate.report import Severity
+    from registry.issues.report import Severity
 
     for issue in report.sorted_issues():
         style = "red" if issue.severity is Severity.ERROR else "yellow"

@@ -151,7 +151,7 @@ def reproduce_command(
 def _refuse_conflicting(result_id: str | None, *, whole_ablation: bool, estimate: bool, steps: int | None,
                         dry_run: bool) -> None:
     """Options that contradict each other, refused before anything loads."""
-    if dry_run:  # the writing commands' --dry-run, and the README's "dry run", make users type it here
+    if dry_run:  # the writing commands' --dry-run, and the guides' "dry run", make users type it here
         raise RegistryError(
             "registry reproduce has no --dry-run: give --plan, --no-write or --smoke instead",
             "--plan lists the settings in the order they would run; --no-write runs them and writes no record; "

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from registry.curate.batch import Written
 from registry.curate.fmt import Comment, comments_in, with_comments
 from registry.curate.form import parse_path, set_path, typed_text
 from registry.curate.naming import checked_date, free_id, make_id, today
@@ -22,13 +21,14 @@ from registry.curate.new import RejectedRecordsError, concerning, typed
 from registry.curate.precheck import Staged, check_with, write_checked
 from registry.errors import RegistryError
 from registry.ids import split_id
+from registry.issues.report import Issue
 from registry.models import TRANSCRIBED_KINDS, Record, Result
 from registry.numbers import parse_printed
 from registry.status.versions import Status, current_of, dependents, same_values, status_of
+from registry.store.batch import Written
 from registry.store.loader import Registry
 from registry.store.writer import record_path, record_to_yaml
 from registry.store.yamlio import parse_yaml, read_text
-from registry.validate.report import Issue
 
 
 def draft_correction(registry: Registry, record_id: str, changes: Iterable[tuple[str, str]], *, reason: str,

@@ -5,7 +5,7 @@ and those that fill a field with words of their own to add; their help starts wi
 description of the field. Every other plain field of a result (text, a number, a choice, a list of
 these) is a column of its own, named for the field and described by the model: a field added to
 ``Result`` is a column of ``registry import`` with no edit here. The fields no column fills are listed
-with why (``not_imported``), in the README's table too.
+with why (``not_imported``), in the table of docs/curating.md too.
 """
 
 from __future__ import annotations

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import yaml
 
-from registry.curate.batch import Write, Written, sha256, write_batch
 from registry.errors import RecordFileError, RegistryError
 from registry.models import KIND_MODELS, Record, Result
+from registry.store.batch import Write, Written, sha256, write_batch
 from registry.store.filetypes import special_kind
 from registry.store.loader import record_files
 from registry.store.writer import record_to_yaml

@@ -11,7 +11,7 @@ superseded by a correction and a replacement (never edited), one that was retrac
 With a review that checked the table's results, each gets its evidence row.
 
 Every problem is collected with its row and column before anything is written; then the new records
-are validated together with the registry, and written as one batch (``registry.curate.batch``).
+are validated together with the registry, and written as one batch (``registry.store.batch``).
 
 The work is split by what it holds: ``plan`` (what an import does, as the command shows it),
 ``filing`` (the plan in the making: records shared, made and refused), ``chain`` (a row's family,
@@ -24,7 +24,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-from registry.curate.batch import Progress
 from registry.curate.chain import ChainRows
 from registry.curate.evidence_rows import evidence
 from registry.curate.filing import Filing, column_of
@@ -32,6 +31,7 @@ from registry.curate.new import concerning
 from registry.curate.plan import Action, ImportOptions, Plan, Planned, Steps
 from registry.curate.precheck import check_with, write_checked
 from registry.curate.table import Problem, Table, TableError, read_table
+from registry.store.batch import Progress
 from registry.store.loader import Registry
 
 __all__ = ["Action", "ImportOptions", "Plan", "Planned", "Steps", "import_table", "plan_import"]

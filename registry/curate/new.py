@@ -24,11 +24,11 @@ from registry.curate.precheck import Staged, check_with
 from registry.curate.values import read_unit
 from registry.errors import RegistryError
 from registry.ids import a_kind, split_id
+from registry.issues.report import Issue, Report, format_path
 from registry.models import KIND_MODELS, MissingReason, Record, Result
 from registry.numbers import parse_printed, why_not_a_number
 from registry.store.loader import Registry
 from registry.store.writer import record_path, record_to_yaml
-from registry.validate.report import Issue, Report, format_path
 
 #: (field path, what is wrong) for each problem of a draft.
 Problems = list[tuple[str, str]]

@@ -9,10 +9,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from registry.curate.batch import Written
 from registry.curate.precheck import Staged
 from registry.curate.table import Table
-from registry.validate.report import Issue
+from registry.issues.report import Issue
+from registry.store.batch import Written
 
 
 class Action(StrEnum):

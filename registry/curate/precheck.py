@@ -12,11 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from registry.curate.batch import Progress, Write, Written, write_batch
+from registry.issues.report import Report
 from registry.models import Record
+from registry.store.batch import Progress, Write, Written, write_batch
 from registry.store.loader import Registry, load_registry
 from registry.store.yamlio import parse_yaml
-from registry.validate.report import Report
 from registry.validate.runner import check_registry
 
 

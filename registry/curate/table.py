@@ -4,8 +4,8 @@ One row per printed result; the columns (``columns()``) say which model, dataset
 value, and where the paper prints it. The import's own columns are declared here (``COLUMNS``) with
 what each fills and what it adds to the model's description of that field; every other plain field
 of a result is a column named and described by the model (``registry.curate.fields``), so a field
-added to ``Result`` is a column with no edit. The importer reads them, and the README's table of
-columns is generated from them (``python -m registry.curate.table --write README.md``, or ``make
+added to ``Result`` is a column with no edit. The importer reads them, and the table of columns in
+docs/curating.md is generated from them (``python -m registry.cli.docs --write``, or ``make
 generate``; a test keeps it in step).
 
 Reading refuses anything that is not such a table, and says why: a binary file (a PDF, a
@@ -19,14 +19,12 @@ from __future__ import annotations
 import csv
 import difflib
 import os
-import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from registry.curate.fields import Column, field_columns, not_imported
 from registry.errors import INPUTS, RegistryError, worded
-from registry.generated.readme_section import GeneratedSection
 from registry.models.uncertainty_kinds import tokens_in_words
 from registry.store.filetypes import special_kind
 from registry.textsafe import excerpt, is_formula
@@ -314,7 +312,7 @@ def _header_problems(row: int, header: list[str], names: list[str], known: dict[
     return problems
 
 
-# -- the README's table of columns ---------------------------------------------------------------------
+# -- the table of columns in docs/curating.md ---------------------------------------------------------------------
 
 def markdown_table() -> str:
     """The columns, each with what it fills and its help, and the fields of a result no column fills."""
@@ -327,10 +325,3 @@ def markdown_table() -> str:
                  "file): " + "; ".join(f"`{name}` ({why})" for name, why in not_imported(COLUMNS).items()) + "."]
     return "\n".join(rows)
 
-
-README_SECTION = GeneratedSection("import columns", "registry.curate.table", markdown_table)
-with_table = README_SECTION.with_section
-
-
-if __name__ == "__main__":
-    raise SystemExit(README_SECTION.main(sys.argv[1:]))

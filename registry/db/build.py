@@ -20,7 +20,7 @@ import stat
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from operator import itemgetter
 from pathlib import Path
@@ -71,6 +71,8 @@ class BuildSummary:
     """Why a SQLite build was a full one rather than an update (None for an update, and for a server)."""
     validated: str = ""
     """How the records were validated where not by loading every one: 'by the watcher' or 'incrementally'."""
+    watcher_failed: str | None = None
+    """Why a watcher that answered could not serve, for the command to say (the records were validated without it)."""
 
 
 def ordered_tables() -> list[SaTable]:
@@ -448,7 +450,8 @@ def update_sqlite(records: Path, out: Path, *, records_read_at: int | None = Non
             changes = _update(current, out, tmp, code, site_url)
         return changes.rows_inserted, changes, None
 
-    return _written(out, records_read_at, current.count, write, current.validated, code)
+    summary = _written(out, records_read_at, current.count, write, current.validated, code)
+    return replace(summary, watcher_failed=current.watcher_failed)
 
 
 def _built_anew(tmp: Path, registry: Registry, cache: bool | None, site_url: str | None) -> int:

@@ -3,9 +3,9 @@
 An update needs the report (the registry must be valid, exactly as a cold run would say) and, for
 each record, its id, file and content digest, to compare with the database's manifest
 (``registry.db.update.plan``); then it reads only the records that changed. The incremental index
-(``registry.validate.incremental_index``) holds all of that for every file. It comes from a running
-``registry watch``, which holds it in memory and answers at once, or else from an incremental run in
-this process, which keeps the index and the report for the next run as ``registry validate`` does.
+(``registry.validate.incremental.index``) holds all of that for every file. ``registry.validation`` decides where it
+comes from, as for ``registry validate``: a running ``registry watch``, which holds it in memory and answers at once,
+or else an incremental run in this process, which keeps the index and the report for the next run.
 
 A record read for the update must hold the content the report was made from: a file changed since is
 ``NotUpdatable`` (the build is then a full one, which validates again).
@@ -13,56 +13,27 @@ A record read for the update must hold the content the report was made from: a f
 
 from __future__ import annotations
 
-import datetime as dt
-import time
 from pathlib import Path
 
-from registry.db.manifest import Folders
 from registry.db.update import Current, EveryRecordNeeded, NotUpdatable
 from registry.errors import InvalidRegistryError
+from registry.issues.report import Report
 from registry.models.unit import UnitRecord
 from registry.store.loader import Registry
 from registry.units import use
-from registry.validate.report import Report
 
 
 def records_now(root: Path) -> Current:
     """The records under ``root`` as an update reads them; ``InvalidRegistryError`` where they are not valid."""
-    from registry.validate import memo
+    from registry.validation import validation
 
-    now = memo.now()
-    answered = _from_watcher(root, now)
-    report, folders = answered or _from_run(root, now)
-    if not report.valid:
-        raise InvalidRegistryError(report)
+    made = validation(root, files=True)
+    if not made.report.valid:
+        raise InvalidRegistryError(made.report)
+    folders = made.folders or {}
     count = sum(len(digests) // 16 for _, digests in folders.values())  # a valid registry: a record a file
-    return Current(root, count, lambda: folders, lambda wanted: _loaded(root, wanted),
-                   "by the watcher" if answered else "incrementally")
-
-
-def _from_watcher(root: Path, now: dt.datetime) -> tuple[Report, Folders] | None:
-    """The report and the records from a running watcher of ``root`` (None: none answers, or it failed)."""
-    from registry.watch import client
-
-    answered, why = client.records(root, now)
-    if answered is None and why is not None:
-        from registry.cli._errors import err_console
-
-        err_console.print(f"The watcher of {root} could not answer ({why}); validating without it.")
-    return answered
-
-
-def _from_run(root: Path, now: dt.datetime) -> tuple[Report, Folders]:
-    """The report and the records from an incremental run in this process; the index and the report kept for
-    the next run, as ``registry validate`` keeps them."""
-    from registry.validate import incremental, memo
-
-    started = time.time_ns()
-    listing: list[memo.Folder] = []
-    tree = memo.tree_state(root, listing)  # before the run: a file changed during it makes the kept report stale
-    report, index = incremental.validated(root, now, listing, started=started)
-    memo.keep(root, tree, now, report)
-    return report, index["files"].folder_digests() if report.valid else {}
+    return Current(root, count, lambda: folders, lambda wanted: _loaded(root, wanted), made.way.value,
+                   made.watcher_failed)
 
 
 def _loaded(root: Path, wanted: dict[str, tuple[str, bytes | None]]) -> Registry:

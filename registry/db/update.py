@@ -169,6 +169,8 @@ class Current:
     loaded: Callable[[dict[str, tuple[str, bytes | None]]], Registry]
     validated: str = ""
     """How the report was made where not by loading every record: 'by the watcher' or 'incrementally'."""
+    watcher_failed: str | None = None
+    """Why a watcher that answered could not serve (``registry.validation.Validation.watcher_failed``)."""
 
 
 def of_registry(registry: Registry) -> Current:

@@ -1,7 +1,7 @@
 """Exports to the formats other registries read (``registry export --format FORMAT --out DIR``).
 
 One table, ``FORMATS``, names each format, what it holds and the module that writes it; the
-command, its help and the README read it. Each writer fills a fresh folder and says what it
+command, its help and docs/export.md read it. Each writer fills a fresh folder and says what it
 wrote and what the format could not carry (of a result's fields, derived from the model by
 ``registry.export.fields``); the folder is renamed into place only when complete.
 """

@@ -5,7 +5,7 @@ kept as MessagePack: plain values, with dates, tuples, sets, big integers, decim
 surrogates as tagged extensions decoded by a closed table, each entry behind a MAC under this user's key
 (``registry.store.cachekey``) over the entry, the digest of the content it came from and what derived it.
 The format is apart from the store (``registry.store.cache``), since the kept report and the incremental
-index (``registry.validate.memo``, ``registry.validate.incremental_index``) write their files in it too.
+index (``registry.validate.memo``, ``registry.validate.incremental.index``) write their files in it too.
 """
 
 from __future__ import annotations

@@ -17,6 +17,8 @@ from typing import Any, TypeVar
 from pydantic import ValidationError
 
 from registry.errors import RecordFileError, RegistryError, UnknownRecordError, WrongKindError
+from registry.issues import codes
+from registry.issues.report import Issue, Report, format_path
 from registry.models import KIND_MODELS, Record
 from registry.models.fields import FieldPath, references_in
 from registry.store import cache as cache_module
@@ -28,8 +30,6 @@ from registry.store.reading import documents
 from registry.store.yamlio import LoadedYaml
 from registry.textsafe import EXCERPT_CHARS, excerpt
 from registry.units import BUILT_IN, UnitTable, use
-from registry.validate import codes
-from registry.validate.report import Issue, Report, format_path
 
 R = TypeVar("R", bound=Record)
 

@@ -21,11 +21,11 @@ from typing import Any, BinaryIO
 import yaml
 
 from registry.errors import RecordFileError
+from registry.issues import codes
 from registry.store.atomic import current_umask as current_umask  # moved to registry.store.atomic; kept for old imports
 from registry.store.atomic import sync_folder as sync_folder
 from registry.store.atomic import write_atomic as write_atomic
 from registry.store.fastyaml import read_plain
-from registry.validate import codes
 
 #: Record files are small; anything larger is a mistake (or an attack).
 MAX_FILE_BYTES = 1_000_000

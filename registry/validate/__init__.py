@@ -1,6 +1,5 @@
-"""Validation: the report and its issue codes, the rule registry, the runner, the rules by concept
-(``rules/``), the kept report of an unchanged registry and the exact incremental run.
+"""Validation: the rule registry, the runner, the rules by concept (``rules/``), the kept report of an unchanged
+registry and the exact incremental run. The report and its issue codes are ``registry.issues``, below the store.
 
-``registry.validate.runner.validate`` is the entry point; the package imports nothing, so
-reading a code (``registry.validate.codes``) does not load the records' models.
+``registry.validate.runner.validate`` runs it in full; ``registry.validation`` decides how a command validates.
 """

@@ -38,12 +38,12 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from registry.issues import codes
+from registry.issues.report import Issue, Report, Severity
 from registry.store import cache as cache_module
 from registry.store import cacheformat
 from registry.store.cachekey import key_is_kept
 from registry.store.filetypes import RECORD_SUFFIXES
-from registry.validate import codes
-from registry.validate.report import Issue, Report, Severity
 
 #: Bump when what is kept changes meaning.
 FORMAT = 1

@@ -15,10 +15,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from registry.issues.codes import Code
+    from registry.issues.report import Report
     from registry.models import Record
     from registry.store.loader import Registry
-    from registry.validate.codes import Code
-    from registry.validate.report import Report
 
 
 class RecordCheck(Protocol):

@@ -1,7 +1,7 @@
 """The validation runner: every rule over every record, then the rules over the records folder, into one report.
 
 Each rule adds issues to the report and never raises, so one run lists every problem, each under a code
-declared in ``registry.validate.codes``. The rules live in ``registry.validate.rules``, one module per
+declared in ``registry.issues.codes``. The rules live in ``registry.validate.rules``, one module per
 concept; each registers them on ``registry.validate.rules_registry`` (``kind_rules`` for a kind's own,
 ``record_rules`` for every record, ``registry_rules`` for the folder) as it is imported, and the modules are
 listed once, in ``RULE_MODULES``, as datasette lists its default plugins: none imports this runner back.
@@ -13,11 +13,11 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
+from registry.issues import codes
+from registry.issues.codes import Code
+from registry.issues.report import Report, format_path
 from registry.models import Record
 from registry.store.loader import Registry, display_path
-from registry.validate import codes
-from registry.validate.codes import Code
-from registry.validate.report import Report, format_path
 from registry.validate.rules import (
     evidence,
     history,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from registry.watch.address import PROTOCOL, folders_from, receive, send, socket_path
 
 if TYPE_CHECKING:
-    from registry.validate.report import Report
+    from registry.issues.report import Report
 
 #: The record files folder by folder (``registry.db.manifest.Folders``, not imported here: this module stays light).
 Folders = dict[str, tuple[str, bytes]]
@@ -69,9 +69,9 @@ def _asked(root: Path, op: str, now: dt.datetime) -> tuple[dict[str, Any] | None
 
 
 def _report(answer: dict[str, Any]) -> Report:
-    from registry.validate.report import Issue, Report, Severity
+    from registry.issues.report import Issue, Report, Severity
 
     report = Report(files=answer["files"], records=answer["records"])
-    for file, line, code, message, severity, record_id, field in answer["issues"]:  # ``incremental_index.as_row``
+    for file, line, code, message, severity, record_id, field in answer["issues"]:  # ``incremental.index.as_row``
         report.add(Issue(file, line, code, message, Severity(severity), record_id, field))
     return report

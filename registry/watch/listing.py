@@ -1,6 +1,6 @@
 """The record files under a folder, kept current from the kernel's journal instead of a walk of the whole tree.
 
-``Listing.folders()`` is, at every moment, what ``memo.tree_state`` would list (``incremental_files.walk``): one
+``Listing.folders()`` is, at every moment, what ``memo.tree_state`` would list (``incremental.files.walk``): one
 ``memo.Folder`` per folder that holds record files, with each file's size, times and inode. A walk ``stat``s every
 file (about a second for 295,100 files on this project's machine); the listing ``stat``s again only the entries the
 kernel said changed, and the few it cannot vouch for:
@@ -11,7 +11,7 @@ kernel said changed, and the few it cannot vouch for:
 
 A change the kernel did not queue (its queue overflowed; a watched folder moved or went away) lists that part of
 the tree again from scratch. Writes through a memory map and changes made on another machine of a network
-file system are not reported by inotify: the watcher is not for such folders (README, "Instant validation").
+file system are not reported by inotify: the watcher is not for such folders (docs/validation.md, "Instant validation").
 """
 
 from __future__ import annotations

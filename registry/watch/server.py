@@ -35,7 +35,7 @@ class Watcher:
     """The listing, the index and the socket of one records folder."""
 
     def __init__(self, root: Path, say: Callable[[str], None]) -> None:
-        from registry.validate.incremental_index import recall
+        from registry.validate.incremental.index import recall
         from registry.watch.listing import Listing
 
         self.root, self.say = root, say
@@ -63,7 +63,7 @@ class Watcher:
 
     def validate(self, now: dt.datetime) -> Any:
         """The report now, as a cold run would give it; the index kept in memory for the next request."""
-        from registry.validate import incremental
+        from registry.validate.incremental import run as incremental
 
         started = time.time_ns()
         listed = self.listing.sync()
@@ -118,8 +118,8 @@ class Watcher:
                 self.say(f"a request could not be answered: {exc}")
 
     def _reply(self, request: dict[str, Any]) -> dict[str, Any]:
-        from registry.validate import incremental
-        from registry.validate.incremental_files import as_row
+        from registry.validate.incremental import run as incremental
+        from registry.validate.incremental.files import as_row
 
         if request.get("protocol") != PROTOCOL:
             return {"error": f"this watcher speaks protocol {PROTOCOL}; restart it"}
@@ -152,7 +152,7 @@ class Watcher:
 
     def close(self) -> None:
         """Stop listening, and keep the index where the next run without a watcher finds it."""
-        from registry.validate.incremental_index import keep
+        from registry.validate.incremental.index import keep
 
         self.server.close()
         self.path.unlink(missing_ok=True)
@@ -185,8 +185,9 @@ def _resident_mib() -> float:
 def _indexed_apart(root: Path) -> dict[str, Any] | None:
     """The index a full run in a child process keeps for ``root`` (None: none kept): the watcher itself then holds
     the index only, not the memory of a run that typed every record (which the allocator would not give back)."""
-    from registry.validate import incremental, memo
-    from registry.validate.incremental_index import recall
+    from registry.validate import memo
+    from registry.validate.incremental import run as incremental
+    from registry.validate.incremental.index import recall
 
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child (its coverage is not collected)

@@ -7,6 +7,7 @@ Called by the values rule of a result (``rules.values``) once its printed value 
 from __future__ import annotations
 
 from registry import derived as derivation
+from registry.issues import codes
 from registry.models import Result
 from registry.models.records import Direction
 from registry.models.uncertainty_kinds import SPREADS
@@ -15,7 +16,6 @@ from registry.numbers import MINUS_SIGNS
 from registry.numbers_in_text import numbers_in
 from registry.rounding import decimals, shown
 from registry.store.loader import Registry
-from registry.validate import codes
 from registry.validate.rules_registry import RecordCheck
 
 

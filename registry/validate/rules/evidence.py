@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import datetime as dt
 
+from registry.issues import codes
 from registry.models import Evidence, Result, Review
 from registry.models.fields import utc_day
 from registry.models.records import EvidenceProperty, ReviewStatus
 from registry.textsafe import excerpt
-from registry.validate import codes
 from registry.validate.rules.sources import sources_of
 from registry.validate.rules_registry import RecordCheck, kind_rules
 

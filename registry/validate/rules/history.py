@@ -3,21 +3,21 @@
 Registered on ``registry.validate.rules_registry`` (``kind_rules`` per kind, ``record_rules`` for every record,
 ``registry_rules`` for the folder);
 ``registry.validate.runner.RULE_MODULES`` lists this module, so ``registry validate`` runs them with every other
-rule. Each reports under a code declared in ``registry.validate.codes``.
+rule. Each reports under a code declared in ``registry.issues.codes``.
 """
 
 from __future__ import annotations
 
-from registry.curate.batch import pending
 from registry.ids import a_kind
+from registry.issues import codes
+from registry.issues.report import Report
 from registry.models import Correction, Evidence, Record, Result, Retraction, Review
 from registry.models.records import ReviewStatus
 from registry.status.provenance import reviews_of
 from registry.status.versions import current_of, outdated_bases, replacing, retractions, superseding
+from registry.store.batch import pending
 from registry.store.loader import Registry, display_path
 from registry.units import with_unit
-from registry.validate import codes
-from registry.validate.report import Report
 from registry.validate.rules_registry import RecordCheck, kind_rules, record_rules, registry_rules
 
 

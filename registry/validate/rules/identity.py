@@ -4,8 +4,8 @@ lies at ``<kind>/<id>.yaml`` in the records folder."""
 from __future__ import annotations
 
 from registry.ids import a_kind, compose_id, date_and_kind, is_real_day
+from registry.issues import codes
 from registry.models import Record
-from registry.validate import codes
 from registry.validate.rules_registry import RecordCheck, record_rules
 
 

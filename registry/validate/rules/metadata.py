@@ -7,10 +7,10 @@ import datetime as dt
 from typing import Any
 
 from registry.ids import date_and_kind
+from registry.issues import codes
 from registry.models import Record, Release
 from registry.models.fields import dates_in, field_plan
 from registry.textsafe import excerpt
-from registry.validate import codes
 from registry.validate.rules_registry import RecordCheck, kind_rules, record_rules
 
 

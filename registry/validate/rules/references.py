@@ -8,11 +8,11 @@ and checked once its own errors are fixed.
 from __future__ import annotations
 
 from registry.ids import a_kind
+from registry.issues import codes
+from registry.issues.report import format_path
 from registry.models import Evaluation, Record
 from registry.models.fields import FieldPath, references_in
 from registry.textsafe import excerpt
-from registry.validate import codes
-from registry.validate.report import format_path
 from registry.validate.rules_registry import RecordCheck, kind_rules, record_rules
 
 

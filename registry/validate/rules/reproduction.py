@@ -7,10 +7,10 @@ import re
 
 from measure.outcome import Method, Status
 from registry.errors import RegistryError
+from registry.issues import codes
 from registry.models import Recipe, Reproduction, Result
 from registry.textsafe import excerpt
 from registry.units import bytes_in_unit
-from registry.validate import codes
 from registry.validate.rules_registry import RecordCheck, kind_rules
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import functools
 import re
 
+from registry.issues import codes
 from registry.models import Configuration, Evaluation, ModelFamily, Record, Source
 from registry.store.loader import Registry
-from registry.validate import codes
 from registry.validate.rules_registry import RecordCheck, kind_rules, record_rules
 
 

@@ -11,10 +11,10 @@ it without the PDF. The first is a unit record's kind rule, the other two rules 
 
 from __future__ import annotations
 
+from registry.issues import codes
 from registry.models import Record, Result
 from registry.models.unit import UnitRecord, accept
 from registry.units import UnitTable
-from registry.validate import codes
 from registry.validate.rules_registry import RecordCheck, kind_rules, record_rules
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from registry.issues import codes
 from registry.models import Record, Result
 from registry.models.fields import unfit_values
 from registry.models.values import Aggregate, RangeUpper, Uncertainty
@@ -13,7 +14,6 @@ from registry.numbers import MINUS_SIGNS, parse_printed, why_not_a_number
 from registry.numbers_in_text import numbers_in, printed_pattern
 from registry.status.versions import superseding
 from registry.textsafe import excerpt
-from registry.validate import codes
 from registry.validate.rules import derived
 from registry.validate.rules_registry import RecordCheck, kind_rules, record_rules
 

@@ -1,4 +1,4 @@
-"""The README's example queries print what the README shows (regenerate: REGISTRY_REGENERATE_README=1 pytest this).
+"""docs/queries.md's example queries print what it shows (regenerate: REGISTRY_REGENERATE_DOCS=1 pytest this).
 
 Each ```console block that runs `registry query` is run again, against a database built from the
 bundled records (or, for `--db fixture.db`, from tests/data/fixture-registry), at 100 columns.
@@ -17,7 +17,7 @@ import pytest
 
 from tests.conftest import BUNDLED_RECORDS, DATA, ROOT
 
-README = ROOT / "README.md"
+QUERIES = ROOT / "docs" / "queries.md"
 @dataclass(frozen=True)
 class Example:
     """One console block: the command (its continuation lines joined) and where its printed output lies."""
@@ -59,7 +59,7 @@ def databases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
     from registry.cli import app
 
-    folder = tmp_path_factory.mktemp("readme")
+    folder = tmp_path_factory.mktemp("queries")
     built = {}
     for name, records in (("registry.db", BUNDLED_RECORDS), ("fixture.db", DATA / "fixture-registry")):
         result = CliRunner().invoke(app, ["db", "build", "--records", str(records), "--out", str(folder / name)])
@@ -83,11 +83,11 @@ def run(command: str, databases: dict[str, Path]) -> str:
 
 
 @pytest.mark.slow
-def test_every_example_query_prints_what_the_readme_shows(databases: dict[str, Path]) -> None:
-    text = README.read_text(encoding="utf-8")
+def test_every_example_query_prints_what_the_document_shows(databases: dict[str, Path]) -> None:
+    text = QUERIES.read_text(encoding="utf-8")
     found = examples(text)
-    assert len(found) >= 6, "the README's example queries went missing"
-    regenerate = os.environ.get("REGISTRY_REGENERATE_README") == "1"
+    assert len(found) >= 6, "the example queries of docs/queries.md went missing"
+    regenerate = os.environ.get("REGISTRY_REGENERATE_DOCS") == "1"
     stale = []
     for example in reversed(found):  # from the end, so that earlier offsets stay right while rewriting
         printed = run(example.command, databases)
@@ -96,7 +96,7 @@ def test_every_example_query_prints_what_the_readme_shows(databases: dict[str, P
             if regenerate:
                 text = text[: example.start] + printed + text[example.end:]
     if regenerate:
-        README.write_text(text, encoding="utf-8")
+        QUERIES.write_text(text, encoding="utf-8")
     assert not stale or regenerate, (
-        f"{len(stale)} README example(s) print something else now; regenerate with REGISTRY_REGENERATE_README=1 "
-        f"python -m pytest tests/test_readme_examples.py and review the diff: {stale}")
+        f"{len(stale)} example(s) of docs/queries.md print something else now; regenerate with REGISTRY_REGENERATE_DOCS=1 "
+        f"python -m pytest tests/test_docs_queries.py and review the diff: {stale}")

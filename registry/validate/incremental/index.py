@@ -4,7 +4,7 @@ The index is what lets ``registry.validate.incremental`` check again only what a
 file, what loading it gave; per record, what its check found and every fact it read. Its layout, the
 records' entries (kept packed, opened only when read), issues as rows, and reading and writing it are
 one concern apart from the run that fills it: the run, the tracked registry
-(``registry.validate.incremental_tracking``) and the files' entries (``registry.validate.incremental_files``)
+(``registry.validate.incremental.tracking``) and the files' entries (``registry.validate.incremental.files``)
 all read this layout.
 """
 
@@ -23,11 +23,11 @@ from registry.models import Record
 from registry.models.fields import references_in
 from registry.store import cacheformat
 from registry.store.cachekey import MAC_BYTES, key_is_kept, mac_hasher
-from registry.validate.incremental_files import Files
+from registry.validate.incremental.files import Files
 from registry.validate.memo import context, entry_path, remove_stale, write_entry_with
 
 #: Bump when what is kept changes meaning.
-FORMAT = 4
+FORMAT = 5
 #: The largest index read back.
 MAX_INDEX_BYTES = 2 << 30
 
@@ -35,18 +35,37 @@ MAX_INDEX_BYTES = 2 << 30
 # costs more to read back, and to hold, than the run it saves. A file's entry is its status and digest as 48 bytes
 # where it typed the record its name says and has no issue of its own, else [those bytes, typed?, id, kind, issue
 # rows]; the first kind is held in columns beside each folder's listing as the last run saw it (its names joined,
-# its statuses packed, a 16-byte digest a file: ``incremental_files.Files``), so that no file costs an object, and
-# a folder listed as kept is passed whole (``incremental_files.changed_files``). A record's entry, kept as
-# MessagePack bytes in one buffer with every other record's and opened only when read (``Units``), is [place in the
-# loader's order (None: its file's), its file (None: '<kind>/<id>.yaml'), kind, referenced ids and facts read
-# (each one string, ``join_items``), issue rows, {unloaded id: references}, suggestions asked (None where empty),
-# FLAGS]. On disk the columns (the entries' buffer, each folder's names, statuses and digests) are written raw
-# before the rest, and read back each straight into the object that holds it (``recall``).
-ORDER, FILE, UKIND, REFS, READS, UISSUES, UNCHECKED, ASKED, FLAGS = range(9)
-#: Flags of a record: what it found names the clock; its check read the whole registry (both: checked every run).
-CLOCK, WHOLE = 1, 2
-#: Facts besides a record's (``r``) and back links' (``l``): the whole registry, the list of ids, "holds a kind".
-ALL, IDS, HOLDS = "a", "i", "h"
+# its statuses packed, a 16-byte digest a file: ``incremental.files.Files``), so that no file costs an object, and
+# a folder listed as kept is passed whole (``incremental.files.changed_files``). A record's entry (``RecordEntry``)
+# is kept as MessagePack bytes in one buffer with every other record's, and opened only when read
+# (``RecordEntries``). On disk the columns (the entries' buffer, each folder's names, statuses and digests) are
+# written raw before the rest, and read back each straight into the object that holds it (``recall``).
+
+#: Flags of a record (``RecordEntry.flags``): what it found names the clock; its check read the whole registry
+#: (either: it is checked on every run).
+NAMES_THE_CLOCK, READ_THE_WHOLE_REGISTRY = 1, 2
+
+# The facts a record's check may read, as its entry keeps them (``RecordEntry.facts_read``): short, since every
+# record keeps its own, and each one line of text, so that the records that read a fact are found by searching the
+# entries' bytes for it (``RecordEntries.holding``).
+#: The whole registry (a check that went through every record).
+FACT_WHOLE_REGISTRY = "a"
+#: The list of ids (what "did you mean" suggests from).
+FACT_ID_LIST = "i"
+#: Whether the registry holds records of a kind.
+FACT_KINDS_HELD = "h"
+
+
+def record_fact(record_id: str) -> str:
+    """The fact of one record looked up: which file holds it and its content, or that none holds the id."""
+    return f"r\0{record_id}"
+
+
+def referrers_fact(record_id: str) -> str:
+    """The fact of the records naming ``record_id`` (its back links) and their content."""
+    return f"l\0{record_id}"
+
+
 #: Separates the items of a joined list (an item holding it keeps the list as a list).
 SEP = "\n"
 
@@ -75,7 +94,37 @@ def referenced_ids(record: Record) -> list[str]:
 # -- records' entries as kept --------------------------------------------------------------------
 
 
-class Units(dict):  # type: ignore[type-arg]
+def _field(place: int, doc: str) -> Any:
+    return property(lambda entry: entry[place], lambda entry, value: entry.__setitem__(place, value), doc=doc)
+
+
+class RecordEntry(list):  # type: ignore[type-arg]
+    """What the index keeps of one record, read and written by name. It is a list in the order of ``FIELDS``, which
+    is how MessagePack keeps it (without the names: an index holds one for every record)."""
+
+    __slots__ = ()
+    FIELDS = ("loader_order", "file", "kind", "references", "facts_read", "issues", "unchecked",
+              "suggestions_asked", "flags")
+
+    loader_order = _field(0, "The key of the first file that typed its id, where that is not the file holding it.")
+    file = _field(1, "The key of the file that holds it, where that is not '<kind>/<id>.yaml'.")
+    kind = _field(2, "The record's kind token.")
+    references = _field(3, "The ids it references (``join_items``).")
+    facts_read = _field(4, "Every fact its checks read (``join_items``, padded): ``record_fact``, ``FACT_ID_LIST``...")
+    issues = _field(5, "What its checks found, as issue rows (``incremental.files.as_row``); None where nothing.")
+    unchecked = _field(6, "{id that did not load: how many of its references went unchecked}; None where none.")
+    suggestions_asked = _field(7, "The ids its checks asked suggestions for; None where none.")
+    flags = _field(8, "``NAMES_THE_CLOCK`` and ``READ_THE_WHOLE_REGISTRY``, or-ed.")
+
+    @classmethod
+    def new(cls, *, kind: str, references: str | list[str], loader_order: str | None = None, file: str | None = None,
+            facts_read: str | list[str] = "", issues: list[Any] | None = None, unchecked: dict[str, int] | None = None,
+            suggestions_asked: list[str] | None = None, flags: int = 0) -> RecordEntry:
+        """An entry with the fields given (one made for every record of a full run: kept cheap)."""
+        return cls((loader_order, file, kind, references, facts_read, issues, unchecked, suggestions_asked, flags))
+
+
+class RecordEntries(dict):  # type: ignore[type-arg]
     """Every record's entry by id, opened (into the list that the run's ``_check`` and ``_settle`` write:
     ``registry.validate.incremental``) only when asked for, so that a run after one edit builds objects for the
     records it reads, not for all of them. The entries as kept are one buffer (``entries``: each entry's
@@ -99,7 +148,7 @@ class Units(dict):  # type: ignore[type-arg]
         self.kept_kinds: dict[str, int] = kept.get("kinds", {})
         self.kept: dict[str, dict[str, Any]] = {name: kept.get(name, {}) for name in _SUMMARIES}
         #: The entry as kept (None: none) of each record opened, replaced or removed since the index was recalled.
-        self.opened: dict[str, list[Any] | None] = {}
+        self.opened: dict[str, RecordEntry | None] = {}
 
     def _kept_entry(self, place: int) -> bytes:
         return self._entries[self._ends[place - 1] if place else 0:self._ends[place]]
@@ -108,9 +157,9 @@ class Units(dict):  # type: ignore[type-arg]
         if record_id not in self.opened:
             value = dict.get(self, record_id)
             self.opened[record_id] = (_unpacked(self._kept_entry(value)) if type(value) is int
-                                      else None if value is None else list(value))
+                                      else None if value is None else RecordEntry(value))
 
-    def __getitem__(self, record_id: str) -> list[Any]:
+    def __getitem__(self, record_id: str) -> RecordEntry:
         value = dict.__getitem__(self, record_id)
         if type(value) is int:
             self._open(record_id)
@@ -121,16 +170,16 @@ class Units(dict):  # type: ignore[type-arg]
     def get(self, record_id: str, default: Any = None) -> Any:
         return self[record_id] if dict.__contains__(self, record_id) else default
 
-    def __setitem__(self, record_id: str, unit: list[Any]) -> None:
+    def __setitem__(self, record_id: str, entry: RecordEntry) -> None:
         self._open(record_id)
-        dict.__setitem__(self, record_id, unit)
+        dict.__setitem__(self, record_id, entry if type(entry) is RecordEntry else RecordEntry(entry))
 
     def pop(self, record_id: str, default: Any = None) -> Any:
         if not dict.__contains__(self, record_id):
             return default
-        unit = self[record_id]
+        entry = self[record_id]
         dict.pop(self, record_id)
-        return unit
+        return entry
 
     def values(self) -> Any:
         return [self[record_id] for record_id in self]
@@ -139,8 +188,8 @@ class Units(dict):  # type: ignore[type-arg]
         return [(record_id, self[record_id]) for record_id in self]
 
     def open_ids(self) -> list[str]:
-        """The ids of the records held whose entries are open (lists) now."""
-        return [record_id for record_id in self.opened if type(dict.get(self, record_id)) is list]
+        """The ids of the records held whose entries are open (a ``RecordEntry``, not a place in the buffer) now."""
+        return [record_id for record_id in self.opened if type(dict.get(self, record_id)) is RecordEntry]
 
     def holding(self, needle: bytes) -> list[str]:
         """The ids of the records whose entries, as kept and not opened since, hold ``needle``: one search of the
@@ -163,9 +212,9 @@ class Units(dict):  # type: ignore[type-arg]
         counts = dict(self.kept_kinds)
         for record_id, was in self.opened.items():
             if was is not None:
-                counts[was[UKIND]] -= 1
+                counts[was.kind] -= 1
             if dict.__contains__(self, record_id):
-                kind = self[record_id][UKIND]
+                kind = self[record_id].kind
                 counts[kind] = counts.get(kind, 0) + 1
         return {kind: count for kind, count in counts.items() if count > 0}
 
@@ -214,22 +263,22 @@ class Units(dict):  # type: ignore[type-arg]
         return ids, [piece for piece in pieces if len(piece)], ends.tobytes(), summary
 
 
-def _unpacked(value: bytes) -> list[Any]:
-    return cacheformat.unpack(value)  # type: ignore[no-any-return]
+def _unpacked(value: bytes) -> RecordEntry:
+    return RecordEntry(cacheformat.unpack(value))
 
 
-def _packed(unit: list[Any]) -> bytes:
-    return cacheformat.pack(unit)
+def _packed(entry: RecordEntry) -> bytes:
+    return cacheformat.pack(list(entry))  # the plain list MessagePack keeps
 
 
 #: What is kept of every record beside its entry: whether it is checked on every run, the suggestions it
 #: asked for, its findings, and whether what it read is kept as a list (which a search of its bytes cannot find).
-_SUMMARIES: dict[str, Callable[[list[Any]], Any]] = {
-    "flags": lambda unit: unit[FLAGS] or None,
-    "asked": lambda unit: unit[ASKED],
-    "issues": lambda unit: unit[UISSUES],
-    "unchecked": lambda unit: unit[UNCHECKED],
-    "listed": lambda unit: 1 if type(unit[READS]) is list else None,
+_SUMMARIES: dict[str, Callable[[RecordEntry], Any]] = {
+    "flags": lambda entry: entry.flags or None,
+    "asked": lambda entry: entry.suggestions_asked,
+    "issues": lambda entry: entry.issues,
+    "unchecked": lambda entry: entry.unchecked,
+    "listed": lambda entry: 1 if type(entry.facts_read) is list else None,
 }
 
 
@@ -237,7 +286,7 @@ _SUMMARIES: dict[str, Callable[[list[Any]], Any]] = {
 
 
 def empty_index() -> dict[str, Any]:
-    return {"format": FORMAT, "files": Files(), "units": Units(), "dups": {}, "failed": {}}
+    return {"format": FORMAT, "files": Files(), "records": RecordEntries(), "dups": {}, "failed": {}}
 
 
 def _entry_path(root: Path) -> Path:
@@ -276,7 +325,7 @@ def recall(root: Path) -> dict[str, Any] | None:
             del payload
             if not isinstance(index, dict) or index.get("format") != FORMAT:
                 return None
-            ids, ends, entries_size = index["units"]
+            ids, ends, entries_size = index["records"]
             sizes, odd, plain = index["files"]
             if entries_size + sum(map(sum, sizes.values())) != size:
                 return None
@@ -296,7 +345,7 @@ def recall(root: Path) -> dict[str, Any] | None:
         if not hmac.compare_digest(check.digest(), columns_mac):
             return None
         index["files"] = Files(folders, odd, plain)
-        index["units"] = Units(ids, entries, ends, index.pop("summary"))
+        index["records"] = RecordEntries(ids, entries, ends, index.pop("summary"))
         return index
     except (OSError, KeyError, TypeError, ValueError, struct.error, Unsure, cacheformat.CorruptEntry):
         return None
@@ -309,13 +358,13 @@ def keep(root: Path, index: dict[str, Any], now: dt.datetime, started: int) -> N
     remove_stale(path.parent)  # the indexes of folders no run has validated for two weeks (moved, deleted)
     if not key_is_kept():
         return
-    ids, pieces, ends, summary = index["units"].kept_form()
+    ids, pieces, ends, summary = index["records"].kept_form()
     folders, odd, plain = index["files"].kept_form()
     entries_size = sum(map(len, pieces))
     columns = {prefix: [joined.encode("utf-8", "surrogatepass"), status, digests]
                for prefix, (joined, status, digests) in folders.items()}
     sizes = {prefix: [len(part) for part in parts] for prefix, parts in columns.items()}
-    kept = {**index, "files": [sizes, odd, plain], "units": [ids, ends, entries_size], "summary": summary,
+    kept = {**index, "files": [sizes, odd, plain], "records": [ids, ends, entries_size], "summary": summary,
             "now": now.isoformat(), "at_ns": started}
 
     def write(file: BinaryIO) -> None:

@@ -1,6 +1,6 @@
 """Record files as the incremental index keeps them: keys, statuses, and what loading one file gives alone.
 
-A file's entry in the index (``registry.validate.incremental_index``) is its status and digest, with what
+A file's entry in the index (``registry.validate.incremental.index``) is its status and digest, with what
 loading it gave where that is not simply the record its name says; a folder's listing is kept whole.
 These functions turn a walk of the records folder into keys and entries and find which files of a
 folder listed as kept may have changed, apart from the run that decides what to check again.
@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from registry.errors import RecordFileError
+from registry.issues.report import Issue, Report, Severity
 from registry.models import Record
 from registry.packed import differing, places_of
 from registry.store.loader import Registry, _load_file
 from registry.store.yamlio import LoadedYaml, content_digest, read_record
 from registry.validate.memo import Folder, newest_ns, tree_state
-from registry.validate.report import Issue, Report, Severity
 
 # -- issues as kept ------------------------------------------------------------------------------
 

@@ -2,8 +2,8 @@
 
 Tools and tests match on codes, never on wording, so a code is stable once published. Each
 is declared here and nowhere else: the loader, the YAML reader and the whole-registry checks
-report issues through these objects (``CODE.issue(...)``), the README's table of codes is
-generated from them (``python -m registry.validate.codes --write README.md``; a test keeps it in step),
+report issues through these objects (``CODE.issue(...)``), the table of codes in docs/validation.md is
+generated from them (``python -m registry.cli.docs --write``; a test keeps it in step),
 and the test that every rule has an invalid record reads them too.
 
 frictionless-py's ``error/error.py`` is the model: one object per kind of problem, with a
@@ -12,12 +12,10 @@ title and a description that documentation is built from.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from enum import StrEnum
 
-from registry.generated.readme_section import GeneratedSection
-from registry.validate.report import Issue, Severity
+from registry.issues.report import Issue, Severity
 
 
 class Stage(StrEnum):
@@ -38,7 +36,7 @@ class Code:
     code: str
     stage: Stage
     rule: str
-    """What the rule requires, as the README's table says it."""
+    """What the rule requires, as the table of codes in docs/validation.md says it."""
     fix: str
     """What to do about it, in general terms (each message says what to do in its case)."""
     severity: Severity = Severity.ERROR
@@ -257,19 +255,12 @@ def is_declared(code: str) -> bool:
     return code in CODES or any(c.is_family and code.startswith(c.code[:-1]) for c in CODES.values())
 
 
-# -- the README's table ---------------------------------------------------------------------------
+# -- the table in docs/validation.md ---------------------------------------------------------------------------
 
 def markdown_table() -> str:
-    """The table of codes as the README shows it, in declaration order."""
+    """The table of codes as docs/validation.md shows it, in declaration order."""
     rows = ["| code | severity | when | rule | what to do |", "|---|---|---|---|---|"]
     for code in CODES.values():
         rows.append(f"| `{code.code}` | {code.severity.value} | {code.stage.value} | {code.rule} | {code.fix} |")
     return "\n".join(rows)
 
-
-README_SECTION = GeneratedSection("codes", "registry.validate.codes", markdown_table)
-with_table = README_SECTION.with_section
-
-
-if __name__ == "__main__":
-    raise SystemExit(README_SECTION.main(sys.argv[1:]))

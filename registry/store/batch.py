@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from registry.curate.journal import JOURNAL, JOURNAL_VERSION, JournalError, read_journal, read_regular
 from registry.errors import RegistryError
+from registry.store.journal import JOURNAL, JOURNAL_VERSION, JournalError, read_journal, read_regular
 from registry.store.yamlio import sync_folder, write_atomic
 
 try:

@@ -3,7 +3,7 @@
 A record's kept findings stay valid while every fact its check read is as it was; this registry notes
 each one (a record looked up, the records naming one, the list of ids, whether a kind is held, the whole
 registry) as the checks ask, and brings a record in from its file only when first asked for. It asks
-the run it belongs to (``RunView``: ``registry.validate.incremental._Run``) what the index holds.
+the run it belongs to (``RunView``: ``registry.validate.incremental.run._Run``) what the index holds.
 """
 
 from __future__ import annotations
@@ -18,7 +18,15 @@ from registry.models.unit import UnitRecord
 from registry.store.loader import R, Registry
 from registry.units import BUILT_IN, UnitTable
 from registry.validate import runner as checks
-from registry.validate.incremental_index import ALL, HOLDS, IDS, Units, Unsure
+from registry.validate.incremental.index import (
+    FACT_ID_LIST,
+    FACT_KINDS_HELD,
+    FACT_WHOLE_REGISTRY,
+    RecordEntries,
+    Unsure,
+    record_fact,
+    referrers_fact,
+)
 
 #: The kind of a unit record (``registry.models.unit``), whose units every result's checks read.
 UNIT_KIND = UnitRecord.kind_token
@@ -27,7 +35,7 @@ UNIT_KIND = UnitRecord.kind_token
 class RunView(Protocol):
     """What the tracked registry asks of the run it belongs to, from the index."""
 
-    units: Units
+    entries: RecordEntries
 
     def order(self, record_id: str) -> str: ...
 
@@ -46,7 +54,7 @@ class Reads:
         self.asked: set[str] = set()
 
     def start(self, record_id: str) -> None:
-        self.keys, self.asked = {f"r\0{record_id}"}, set()
+        self.keys, self.asked = {record_fact(record_id)}, set()
 
     def stop(self) -> tuple[set[str], set[str]]:
         read, asked = self.keys or set(), self.asked
@@ -69,7 +77,7 @@ class _Lookups(dict):  # type: ignore[type-arg]
         self._reads, self._load, self._everything = reads, load, everything
 
     def get(self, key: Any, default: Any = None) -> Any:
-        self._reads.add(f"r\0{key}")
+        self._reads.add(record_fact(key))
         if dict.__contains__(self, key) or (isinstance(key, str) and self._load(key)):
             return dict.__getitem__(self, key)
         return default
@@ -123,12 +131,12 @@ class Tracked(Registry):
 
     def _everything(self) -> None:
         """Every record, in the loader's order: a check that goes through them all reads the whole registry."""
-        self._reads.add(ALL)
+        self._reads.add(FACT_WHOLE_REGISTRY)
         run = self._run
         if run is None or self._whole:
             return
         self._whole = True
-        order = sorted(run.units, key=run.order)
+        order = sorted(run.entries, key=run.order)
         for record_id in order:
             if not dict.__contains__(self.records, record_id):
                 self._load_record(record_id)
@@ -139,7 +147,7 @@ class Tracked(Registry):
             dict.update(mapping, held)
 
     def links_to(self, record_id: str) -> list[tuple[Record, Any]]:
-        self._reads.add(f"l\0{record_id}")
+        self._reads.add(referrers_fact(record_id))
         run = self._run
         if run is None:
             return super().links_to(record_id)
@@ -167,14 +175,14 @@ class Tracked(Registry):
         return super().units
 
     def _sorted_ids(self, kinds: tuple[str, ...] | None) -> list[str]:
-        self._reads.add(IDS)
+        self._reads.add(FACT_ID_LIST)
         run = self._run
         if run is None:
             return super()._sorted_ids(kinds)
         return run.ids(kinds)
 
     def holds(self, *models: type[Record]) -> bool:
-        self._reads.add(HOLDS)
+        self._reads.add(FACT_KINDS_HELD)
         run = self._run
         if run is None:
             return super().holds(*models)
@@ -192,5 +200,5 @@ class Asked(checks._Suggestions):
 
     def suggest(self, value: str, kinds: list[str]) -> str | None:
         self.reads.asked.add("\0".join((value, *kinds)))
-        self.reads.add(IDS)  # read even where an earlier record's answer is given again: it comes from the ids
+        self.reads.add(FACT_ID_LIST)  # read even where an earlier record's answer is given again: it comes from the ids
         return super().suggest(value, kinds)

@@ -11,7 +11,7 @@ the last run found is used again only where everything it read is as it was, as 
   ``loader._duplicate``, run again for every id a changed file held or holds), the files that did not
   load under it, and its place in the loader's order (the first file that typed it).
 - **per record**, what ``checks.check_record`` found, with every fact it read through the registry
-  (``incremental_tracking.Tracked``): each record it looked up (which file holds it and its content, or that none
+  (``incremental.tracking.Tracked``): each record it looked up (which file holds it and its content, or that none
   does, or that it did not load), each record's back links it asked for (``links_to``: the records
   naming it and their content), whether it listed ids (for "did you mean"), whether the registry holds a
   correction or retraction. It is kept while none of those changed; a record whose check went through
@@ -21,16 +21,13 @@ the last run found is used again only where everything it read is as it was, as 
   date in the past stays there). A clock set back runs in full.
 
 The rules over the whole folder (``rules_registry.registry_rules``) and the warning on a record that did not
-load (``checks.report_unchecked``) run on every run, from what is kept. Anything this cannot answer
-exactly (another code version, folder or working folder; a damaged entry or one under another key; a
-file changed between being listed and read; more than ``_Suggestions.LIMIT`` ids to suggest for, where
-a cold run's order decides which get a suggestion) runs in full, and keeps what that run found. The
-index lives beside the parse cache (one file per records folder, MessagePack behind the cache's MAC,
-written to a temporary file renamed into place).
+load (``checks.report_unchecked``) run on every run, from what is kept. Anything this cannot answer exactly
+(another code version, folder or working folder; a damaged entry or one under another key; a file changed between
+being listed and read; more than ``_Suggestions.LIMIT`` ids to suggest for) runs in full, and keeps what it found.
 
-This module holds the run: what to read, settle and check again. What it keeps and the index on disk are
-in ``incremental_index``, the files' keys, statuses and entries in ``incremental_files``, and the registry
-that notes what each check reads in ``incremental_tracking``.
+This module holds the run: what to read, settle and check again; what it keeps and the index on disk are in
+``index`` (beside the parse cache, behind its MAC), the files' entries in ``files``, and the registry that notes
+what each check reads in ``tracking``. docs/design/incremental.md says the same for a reader.
 """
 
 from __future__ import annotations
@@ -40,6 +37,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from registry.issues import codes
+from registry.issues.report import Report
 from registry.models import Record
 from registry.models.fields import references_in
 from registry.store import cache as cache_module
@@ -49,9 +48,8 @@ from registry.store.loader import Registry, _duplicate, no_records
 from registry.store.reading import documents
 from registry.store.yamlio import LoadedYaml
 from registry.units import use
-from registry.validate import codes
 from registry.validate import runner as checks
-from registry.validate.incremental_files import (
+from registry.validate.incremental.files import (
     Files,
     Listed,
     as_row,
@@ -67,34 +65,27 @@ from registry.validate.incremental_files import (
     record_files,
     walk,
 )
-from registry.validate.incremental_index import (
-    ALL,
-    ASKED,
-    CLOCK,
-    FILE,
-    FLAGS,
-    HOLDS,
-    IDS,
-    ORDER,
-    READS,
-    REFS,
+from registry.validate.incremental.index import (
+    FACT_ID_LIST,
+    FACT_KINDS_HELD,
+    FACT_WHOLE_REGISTRY,
+    NAMES_THE_CLOCK,
+    READ_THE_WHOLE_REGISTRY,
     SEP,
-    UISSUES,
-    UKIND,
-    UNCHECKED,
-    WHOLE,
-    Units,
+    RecordEntries,
+    RecordEntry,
     Unsure,
     empty_index,
     join_items,
     keep,
     recall,
+    record_fact,
     referenced_ids,
+    referrers_fact,
     split_items,
 )
-from registry.validate.incremental_tracking import UNIT_KIND, Asked, Reads, Tracked
+from registry.validate.incremental.tracking import UNIT_KIND, Asked, Reads, Tracked
 from registry.validate.memo import Folder
-from registry.validate.report import Report
 
 #: Findings whose words or presence depend on the moment of the run: worked out again on every run.
 CLOCK_CODES = frozenset({codes.DATE_IN_FUTURE.code, codes.ID_DATE_IN_FUTURE.code, codes.ID_DATE_INVALID.code})
@@ -182,7 +173,7 @@ class _Run:
     def __init__(self, root: Path, now: dt.datetime, index: dict[str, Any], store: _Store) -> None:
         self.root, self.now, self.index, self._store = root, now, index, store
         self.files: Files = index["files"]
-        self.units: Units = index["units"]
+        self.entries: RecordEntries = index["records"]
         self.reads = Reads()
         self.registry = Tracked(root, self.reads, self._load)
         self.registry.attach(self)
@@ -234,7 +225,7 @@ class _Run:
         checker.suggestions = self.suggestions  # the cold run's own suggestions, with its limit, in its order
         for record_id in list(dict.keys(self.registry.records)):
             self._check(checker, record_id)
-        self.done.update(read=count, checked=len(self.units))
+        self.done.update(read=count, checked=len(self.entries))
         report = self._report(count)
         mappings: tuple[dict[str, Any], ...] = (self.registry.records, self.registry.paths, self.registry.docs)
         for mapping in mappings:
@@ -248,7 +239,7 @@ class _Run:
         kept_at = dt.datetime.fromisoformat(self.index["now"])
         if self.now < kept_at or self._asked() > checks._Suggestions.LIMIT:
             raise Unsure
-        if UNIT_KIND in self.units.kinds():
+        if UNIT_KIND in self.entries.kinds():
             raise Unsure  # every result's checks read the unit records: a registry with its own units runs in full
         folders = walk(self.root) if listed is None else listed
         self.files.use_names(folders)
@@ -265,7 +256,7 @@ class _Run:
         touched = ({id_of(key, self.files[key]) for key in (*removed, *new) if key in self.files}
                    | {id_of(key, entry) for key, entry in new.items()})
         before = {record_id: self._facts(record_id) for record_id in touched}
-        kinds_before = self.units.kinds()
+        kinds_before = self.entries.kinds()
         for key in removed:
             del self.files[key]
         self.files.update(new)
@@ -273,27 +264,27 @@ class _Run:
         by_id = files_of(self.files, touched, prefixes, self.list_keys()) if touched else {}
         self._fill_failed(again=bool(removed or new))
         for record_id in touched:
-            old = self.units.pop(record_id, None)
+            old = self.entries.pop(record_id, None)
             self.index["dups"].pop(record_id, None)
             keys = by_id.get(record_id, [])
             if keys:
                 self._settle(record_id, keys, [loaded.get(key) or self._read(key, record_id) for key in keys])
             before[record_id] = (before[record_id], old)
-        if UNIT_KIND in self.units.kinds():
+        if UNIT_KIND in self.entries.kinds():
             raise Unsure  # a unit record added
         use(self.registry.units)
         facts = self._changed_facts(before, kinds_before)
-        again = {record_id for record_id in touched if record_id in self.units}
-        again |= self.units.summary("flags").keys()
+        again = {record_id for record_id in touched if record_id in self.entries}
+        again |= self.entries.summary("flags").keys()
         again |= self._reading(facts)
         checker = self._checker()
-        was = {record_id: list(self.units[record_id]) for record_id in again}
+        was = {record_id: list(self.entries[record_id]) for record_id in again}
         for record_id in sorted(again, key=self.order):
             self.registry.records.get(record_id)  # loaded (and checked against the index) before it is checked
             self._check(checker, record_id)
         if self._asked() > checks._Suggestions.LIMIT:
             raise Unsure
-        self.dirty = self.dirty or any(self.units[record_id] != unit for record_id, unit in was.items())
+        self.dirty = self.dirty or any(self.entries[record_id] != entry for record_id, entry in was.items())
         self.done.update(run="incremental", read=len(changed), checked=len(again))
         self.files.settle(folders)
         return self._report(count)
@@ -308,9 +299,8 @@ class _Run:
     def _facts(self, record_id: str) -> tuple[Any, ...]:
         """What a check that looks ``record_id`` up reads: the file that holds it, its content, its place, and
         the file it did not load from."""
-        unit = self.units.get(record_id)
         failed = self.index["failed"].get(record_id)
-        if unit is None:
+        if self.entries.get(record_id) is None:
             return (None, None, None, failed)
         key = self.file_of(record_id)
         return (key, entry_digest(self.files[key]), self.order(record_id), failed)
@@ -323,36 +313,36 @@ class _Run:
             return set()
         patterns = [f"{SEP}{fact}{SEP}" for fact in facts]
         needles = [pattern.encode("utf-8", "surrogatepass") for pattern in patterns]
-        listed = self.units.summary("listed")
-        found = {record_id for needle in needles for record_id in self.units.holding(needle)
+        listed = self.entries.summary("listed")
+        found = {record_id for needle in needles for record_id in self.entries.holding(needle)
                  if record_id not in listed}
-        for record_id in [*listed, *self.units.open_ids()]:
-            reads = self.units[record_id][READS]
+        for record_id in [*listed, *self.entries.open_ids()]:
+            reads = self.entries[record_id].facts_read
             if any(p in reads for p in patterns) if type(reads) is str else not facts.isdisjoint(reads):
                 found.add(record_id)
         return found
 
     def _asked(self) -> int:
         """How many different suggestions the records' checks asked for."""
-        return len({key for keys in self.units.summary("asked").values() for key in keys})
+        return len({key for keys in self.entries.summary("asked").values() for key in keys})
 
     def _changed_facts(self, before: dict[str, Any], kinds_before: set[str]) -> set[str]:
         """The facts (``Reads`` keys) a changed file may have changed."""
         facts: set[str] = set()
         for record_id, (was, old) in before.items():
-            unit = self.units.get(record_id)
+            entry = self.entries.get(record_id)
             if was == self._facts(record_id):
                 continue
-            facts.add(f"r\0{record_id}")
-            if (old is None) != (unit is None) or (old is not None and unit is not None and old[UKIND] != unit[UKIND]):
-                facts.add(IDS)
-            referenced = set(split_items(old[REFS])) if old is not None else set()
-            if unit is not None:
+            facts.add(record_fact(record_id))
+            if (old is None) != (entry is None) or (old is not None and entry is not None and old.kind != entry.kind):
+                facts.add(FACT_ID_LIST)
+            referenced = set(split_items(old.references)) if old is not None else set()
+            if entry is not None:
                 record = self.registry.records.get(record_id)
                 referenced |= {value for _, value, _ in references_in(record)} if record is not None else set()
-            facts |= {f"l\0{value}" for value in referenced}
-        if facts and self.units.kinds() != kinds_before:
-            facts.add(HOLDS)
+            facts |= {referrers_fact(value) for value in referenced}
+        if facts and self.entries.kinds() != kinds_before:
+            facts.add(FACT_KINDS_HELD)
         return facts
 
     # -- ids ---------------------------------------------------------------------------------------
@@ -380,8 +370,10 @@ class _Run:
         dict.__setitem__(self.registry.docs, record_id, scratch.docs[record_id])
         record = scratch.records[record_id]
         kind = record.kind_token
-        self.units[record_id] = [None if keys[0] == held else keys[0], None if held == f"{kind}\0{record_id}.yaml"
-                                 else held, kind, join_items(referenced_ids(record)), "", None, None, None, WHOLE]
+        self.entries[record_id] = RecordEntry.new(
+            loader_order=None if keys[0] == held else keys[0],
+            file=None if held == f"{kind}\0{record_id}.yaml" else held, kind=kind,
+            references=join_items(referenced_ids(record)), facts_read="", flags=READ_THE_WHOLE_REGISTRY)
 
     def _fill_failed(self, *, again: bool = True) -> None:
         """The records that did not load, by id: the first file (in the loader's order) for each (found again
@@ -398,8 +390,7 @@ class _Run:
 
     def _load(self, record_id: str) -> bool:
         """Bring the record held under ``record_id`` into the registry (False: no file holds one)."""
-        unit = self.units.get(record_id)
-        if unit is None:
+        if self.entries.get(record_id) is None:
             return False
         key = self.file_of(record_id)
         record, doc = self._read(key, record_id)
@@ -428,7 +419,7 @@ class _Run:
 
     def _check(self, checker: checks._Checker, record_id: str) -> None:
         """Check one record, keeping what it found with every fact it read."""
-        unit = self.units[record_id]
+        entry = self.entries[record_id]
         record = dict.__getitem__(self.registry.records, record_id)
         checker.report, checker.unchecked = Report(), {}
         self.reads.start(record_id)
@@ -436,33 +427,33 @@ class _Run:
             checks.check_record(checker, record, self.rules)
         finally:
             read, asked = self.reads.stop()
-        read.discard(f"r\0{record_id}")  # its own: a changed record is always checked again
-        unit[REFS] = join_items(referenced_ids(record))
-        unit[READS] = join_items(sorted(read), padded=True)
-        unit[UISSUES] = [as_row(issue) for issue in checker.report.issues] or None
-        unit[UNCHECKED] = {value: len(names) for value, names in checker.unchecked.items()} or None
-        unit[ASKED] = sorted(asked) or None
-        unit[FLAGS] = ((CLOCK if any(issue.code in CLOCK_CODES for issue in checker.report.issues) else 0)
-                       | (WHOLE if ALL in read else 0))
+        read.discard(record_fact(record_id))  # its own: a changed record is always checked again
+        entry.references = join_items(referenced_ids(record))
+        entry.facts_read = join_items(sorted(read), padded=True)
+        entry.issues = [as_row(issue) for issue in checker.report.issues] or None
+        entry.unchecked = {value: len(names) for value, names in checker.unchecked.items()} or None
+        entry.suggestions_asked = sorted(asked) or None
+        entry.flags = ((NAMES_THE_CLOCK if any(issue.code in CLOCK_CODES for issue in checker.report.issues) else 0)
+                       | (READ_THE_WHOLE_REGISTRY if FACT_WHOLE_REGISTRY in read else 0))
 
     def _report(self, files: int) -> Report:
         """The report a cold run gives, from what each file and record holds, and the rules over the folder."""
-        report = Report(files=files, records=len(self.units))
+        report = Report(files=files, records=len(self.entries))
         for key in self.list_keys():
             for row in self.files[key][4]:
                 report.add(from_row(row))
         for rows in self.index["dups"].values():
             for row in rows:
                 report.add(from_row(row))
-        issues = self.units.summary("issues")
-        for record_id in self.units if issues else ():  # in the records' order: a cold run's
+        issues = self.entries.summary("issues")
+        for record_id in self.entries if issues else ():  # in the records' order: a cold run's
             for row in issues.get(record_id, ()):
                 report.add(from_row(row))
         for rule in checks.registry_rules:
             rule(self.registry, report)
         waiting: dict[str, list[str]] = {}
         for _, record_id, unchecked in sorted((self.order(i), i, u) for i, u in
-                                              self.units.summary("unchecked").items()):
+                                              self.entries.summary("unchecked").items()):
             for value, count in unchecked.items():
                 waiting.setdefault(value, []).extend([record_id] * count)
         checks.report_unchecked(self.registry, report, waiting)
@@ -471,7 +462,7 @@ class _Run:
         return report
 
     def list_keys(self) -> list[str]:
-        """The keys of the files whose entries are lists (``incremental_files.list_entries``), once the files are
+        """The keys of the files whose entries are lists (``incremental.files.list_entries``), once the files are
         as this run leaves them."""
         if self._list_keys is None:
             self._list_keys = list_entries(self.files)
@@ -479,23 +470,23 @@ class _Run:
 
     def file_of(self, record_id: str) -> str:
         """The key of the file that holds ``record_id``."""
-        unit = self.units[record_id]
-        return unit[FILE] or f"{unit[UKIND]}\0{record_id}.yaml"
+        entry = self.entries[record_id]
+        return entry.file or f"{entry.kind}\0{record_id}.yaml"
 
     def order(self, record_id: str) -> str:
         """The record's place in the loader's order: the key of the first file that typed its id."""
-        return self.units[record_id][ORDER] or self.file_of(record_id)
+        return self.entries[record_id].loader_order or self.file_of(record_id)
 
     def kinds(self) -> set[str]:
         """The kinds of the records held (once per run: asked while checking, when no record changes)."""
         if self._kinds is None:
-            self._kinds = self.units.kinds()
+            self._kinds = self.entries.kinds()
         return self._kinds
 
     def ids(self, kinds: tuple[str, ...] | None) -> list[str]:
         """The ids held (of ``kinds``), in order (once per run and kinds)."""
         if kinds not in self._ids:
-            self._ids[kinds] = sorted(i for i, unit in self.units.items() if kinds is None or unit[UKIND] in kinds)
+            self._ids[kinds] = sorted(i for i, entry in self.entries.items() if kinds is None or entry.kind in kinds)
         return self._ids[kinds]
 
     def linking(self, record_id: str) -> list[str]:
@@ -503,7 +494,7 @@ class _Run:
         entries whose bytes hold the id, opened and read."""
         if record_id not in self._links:
             needle = record_id.encode("utf-8", "surrogatepass")
-            candidates = {*self.units.holding(needle), *self.units.open_ids()}
+            candidates = {*self.entries.holding(needle), *self.entries.open_ids()}
             self._links[record_id] = [other for other in candidates
-                                      if record_id in split_items(self.units[other][REFS])]
+                                      if record_id in split_items(self.entries[other].references)]
         return self._links[record_id]

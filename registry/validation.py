@@ -1,0 +1,97 @@
+"""How a registry's report is made, decided once: by a running watcher, from the report kept by the last run, by an
+incremental run, or in full. ``registry validate`` (``registry.cli.core``) and ``registry db build``
+(``registry.db.current``) both ask ``validation``; each way gives exactly the report a cold run would
+(docs/design/incremental.md), and the ``Validation`` says which way it took, so that the command can say so.
+
+Nothing here prints: where a watcher answered but could not serve, ``watcher_failed`` says why, and the command
+words it. The order:
+
+1. without the cache (``--no-cache``, ``$REGISTRY_NO_CACHE``), or for a folder that does not exist: in full;
+2. a watcher of the folder (``registry watch``), where one answers;
+3. the report kept by the last run, where nothing it read has changed (``registry.validate.memo``); not where the
+   caller needs the records' files (``files``: ``registry db build`` compares them with its database), which only
+   the incremental index holds;
+4. an incremental run (``registry.validate.incremental``), whose index and report are kept for the next run.
+
+This module sits above ``validate/`` and ``watch/`` (it asks both), below the commands and the database.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from registry.issues.report import Report
+
+#: A valid registry's record files folder by folder: folder -> (its files' names, a NUL after each; their digests, 16
+#: bytes each);
+#: ``registry.db.manifest.Folders``, as the incremental index and the watcher give them.
+Folders = dict[str, tuple[str, bytes]]
+
+
+class Way(StrEnum):
+    """How a report was made; its value is how the commands word it ('validated incrementally')."""
+
+    WATCHER = "by the watcher"
+    KEPT = "from the report kept by the last run"
+    INCREMENTAL = "incrementally"
+    FULL = "in full"
+
+
+@dataclass(frozen=True)
+class Validation:
+    """A registry's report, how it was made, and what the caller asked for beside it."""
+
+    report: Report
+    way: Way
+    folders: Folders | None = None
+    """The record files, where ``files`` was asked for and the registry is valid (``{}`` where it is not)."""
+    watcher_failed: str | None = None
+    """Why a watcher that answered could not serve (the report was then made without it)."""
+
+
+def validation(root: Path, *, cache: bool = True, files: bool = False, now: dt.datetime | None = None) -> Validation:
+    """The report of the records under ``root``, made the first way that serves (see the module's docstring).
+
+    ``files``: the caller needs each record's file and digest too (``Validation.folders``); a full run gives none,
+    so a caller asking for them passes ``cache=True`` only where the cache is on."""
+    from registry.store import cache as cache_module
+    from registry.validate import memo
+
+    now = memo.now() if now is None else now
+    if not cache or not cache_module.enabled() or not root.is_dir():
+        from registry.validate.runner import validate
+
+        return Validation(validate(root, cache=cache, now=now)[1], Way.FULL)
+    answered, why = _from_watcher(root, now, files)
+    if answered is not None:
+        return answered
+    started = time.time_ns()
+    listed: list[memo.Folder] = []
+    tree = memo.tree_state(root, listed)  # before the run: a file changed during it makes the kept report stale
+    if not files:
+        kept = memo.recall(root, tree, now)
+        if kept is not None:
+            return Validation(kept, Way.KEPT, watcher_failed=why)
+    from registry.validate.incremental import run as incremental
+
+    report, index = incremental.validated(root, now, listed, started=started)
+    memo.keep(root, tree, now, report)
+    folders = (index["files"].folder_digests() if report.valid else {}) if files else None
+    return Validation(report, Way.INCREMENTAL, folders, why)
+
+
+def _from_watcher(root: Path, now: dt.datetime, files: bool) -> tuple[Validation | None, str | None]:
+    """The watcher's answer for ``root`` (None: none answers, or it could not serve, with why)."""
+    from registry.watch import client
+
+    if not files:
+        report, why = client.validate(root, now)
+        return (None, why) if report is None else (Validation(report, Way.WATCHER), None)
+    answered, why = client.records(root, now)
+    return (None, why) if answered is None else (Validation(answered[0], Way.WATCHER, answered[1]), None)
