@@ -30,11 +30,12 @@ class Format(StrEnum):
     JSON = "json"
 
 
-def load_valid(records: Path):  # type: ignore[no-untyped-def]
-    """The registry, or InvalidRegistryError carrying the report: commands only read valid registries."""
+def load_valid(records: Path, *, verify: bool = False):  # type: ignore[no-untyped-def]
+    """The registry, or InvalidRegistryError carrying the report: commands only read valid registries. ``verify``:
+    every file read, none taken from the parse cache by its status alone."""
     from registry.validate.runner import validate
 
-    registry, report = validate(records)
+    registry, report = validate(records, verify=verify)
     if not report.valid:
         raise InvalidRegistryError(report)
     return registry
@@ -55,16 +56,25 @@ def validate_command(
     records: Path = RecordsOption,
     format: Format = typer.Option(Format.TEXT, "--format", "-f", help="'text' for people, 'json' for tools."),
     no_cache: bool = NoCacheOption,
+    verify: bool = typer.Option(False, "--verify", help="Read every record file and compare its digest, not its "
+                                "size, times and inode, with the last run's (no watcher, no kept report): exact even "
+                                "after a change the file's status does not show. Slower than a warm run, faster than "
+                                "--no-cache; CI and 'registry release' check this way."),
     debug: bool = DebugOption,
 ) -> None:
     """Check every record file and the registry as a whole; list every problem at once.
 
     Exit status 0 when the registry is valid (warnings allowed), 1 when it is not. Where 'registry watch' runs for
     the folder (started from here, with the same --records), it answers at once, with the same report.
+
+    A file is taken as unchanged since the last run when its size, modification and change times and inode are as
+    they were. Two changes leave those as they were: a second write through a shared memory map (mmap) of a record
+    file, and a write through a hard link to it made from outside the records folder (the watcher hears of neither).
+    After such a change run with --verify, which reads every file.
     """
     with user_errors(debug):
         try:
-            report = _validated(records, cache=not no_cache)
+            report = _validated(records, cache=not no_cache, verify=verify)
         except Exception as exc:
             if format is Format.JSON and not debug:
                 echo_json(failure_json(exc))  # a tool reading the report must see that there is none
@@ -81,7 +91,7 @@ def validate_command(
     raise typer.Exit(status)
 
 
-def _validated(records: Path, *, cache: bool) -> Report:
+def _validated(records: Path, *, cache: bool, verify: bool = False) -> Report:
     """The report of ``records``: the one kept from the last run where nothing it read has changed
     (``registry.validate.memo``), else an incremental run's (``registry.validate.incremental``: what changed is checked
     again, the rest taken from the last run; then kept). Without the cache, always a full run."""
@@ -89,8 +99,19 @@ def _validated(records: Path, *, cache: bool) -> Report:
     from registry.validate import memo
 
     now = memo.now()
+    refused = cache_module.refusal() if cache and cache_module.enabled() else None
+    if refused is not None:
+        from registry.cli._errors import err_console
+
+        err_console.print(f"Not using the cache: {refused}. Every file is read; make the folder yours alone "
+                          "(or point $XDG_CACHE_HOME/$XDG_STATE_HOME elsewhere) to use it again.", soft_wrap=True)
+        cache = False
     if not cache or not cache_module.enabled() or not records.is_dir():
         return _full_run(records, cache, now)
+    if verify:
+        from registry.validate import incremental
+
+        return incremental.validate(records, now, verify=True)
     from registry.watch import client
 
     answered, why = client.validate(records, now)  # a watcher of the folder, if one runs (``registry watch``)
@@ -199,7 +220,7 @@ def release_command(
     from registry.store.release import content_digest, release_name, same_content, standing
 
     with user_errors(debug):
-        registry = load_valid(records)
+        registry = load_valid(records, verify=True)  # a release names content: every file read, its digest decides
         name = release_name(registry)
         digest = content_digest(registry)
         recorded = registry.of_kind(Release)

@@ -140,12 +140,17 @@ class ParseCache:
         self._derived_written = False
         self._started_ns = time.time_ns()
         self.broken = False
+        #: Whether a file whose size, times and inode are as stored may be taken as unchanged without being read.
+        #: False (``--verify``): every file is read and its digest decides; a write through a shared memory map or
+        #: through a hard link elsewhere can leave the status as it was.
+        self.trust_status = True
 
     # -- opening ------------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, root: Path) -> ParseCache | None:
-        """The cache for ``root``, or None where none can be used (never inside the records folder)."""
+    def open(cls, root: Path, *, verify: bool = False) -> ParseCache | None:
+        """The cache for ``root``, or None where none can be used (never inside the records folder). ``verify``:
+        no file is taken as unchanged by its status (``trust_status``)."""
         folder = cache_folder()
         resolved_root = os.path.realpath(root)
         if os.path.commonpath([os.path.realpath(folder), resolved_root]) == resolved_root:
@@ -162,6 +167,7 @@ class ParseCache:
             for attempt in range(2):
                 try:
                     store = cls(path, resolved_root)
+                    store.trust_status = not verify
                     store._create()
                     return store
                 except sqlite3.DatabaseError:
