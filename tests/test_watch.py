@@ -31,12 +31,12 @@ def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 class Running:
     """A ``registry watch`` process serving the test's records, started as a user starts it."""
 
-    def __init__(self, records_dir: Path) -> None:
+    def __init__(self, records_dir: Path, named: str = "records") -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}  # run from the records' folder, where the package is not
-        self.process = subprocess.Popen([sys.executable, "-m", "registry", "watch", "--records", "records"],
+        self.process = subprocess.Popen([sys.executable, "-m", "registry", "watch", "--records", named],
                                         cwd=records_dir.parent, env=env, stderr=subprocess.PIPE, text=True)
         self.said: list[str] = []
-        while not any(line.startswith("watching records") for line in self.said):
+        while not any(line.startswith(f"watching {named}") for line in self.said):
             line = self.process.stderr.readline()  # type: ignore[union-attr]
             assert line, self.said
             self.said.append(line)

@@ -200,7 +200,7 @@ def receive_request(connection: socket.socket) -> dict[str, Any]:
     one) and bounded (``MAX_REQUEST_BYTES``, ``MAX_DEPTH``, no attachment); ``Malformed`` otherwise."""
     deadline = time.monotonic() + IO_TIMEOUT_S
     line = bytearray()
-    while not line.endswith(b"\n"):
+    while b"\n" not in line:
         left = deadline - time.monotonic()
         if left <= 0:
             raise Malformed(f"no whole request within {IO_TIMEOUT_S:.0f} s")
@@ -212,10 +212,10 @@ def receive_request(connection: socket.socket) -> dict[str, Any]:
         if not chunk:
             raise Malformed("the request was cut short")
         line += chunk
-        if len(line) > MAX_REQUEST_BYTES:
+        if len(line) > MAX_REQUEST_BYTES and b"\n" not in line:
             raise Malformed(f"a request longer than {MAX_REQUEST_BYTES:,} bytes")
     connection.settimeout(IO_TIMEOUT_S)
-    message = _parsed(bytes(line), MAX_REQUEST_BYTES, MAX_DEPTH)
+    message = _parsed(bytes(line[:line.index(b"\n") + 1]), MAX_REQUEST_BYTES, MAX_DEPTH)
     if ATTACHED in message:
         raise Malformed("a request with attached bytes")
     return message
