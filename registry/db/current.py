@@ -28,9 +28,15 @@ from registry.validate.report import Report
 
 def records_now(root: Path) -> Current:
     """The records under ``root`` as an update reads them; ``InvalidRegistryError`` where they are not valid."""
+    from registry.store.cache import refusal
     from registry.validate import memo
 
     now = memo.now()
+    refused = refusal()
+    if refused is not None:  # the run below then keeps nothing and reads every file
+        from registry.cli._errors import err_console
+
+        err_console.print(f"Not using the cache: {refused}. Every file is read.", soft_wrap=True)
     answered = _from_watcher(root, now)
     report, folders = answered or _from_run(root, now)
     if not report.valid:
