@@ -27,7 +27,11 @@ def watch_command(
     in a terminal of its own (or in the background: 'registry watch &'); stop it with Ctrl-C or --stop. Without a
     watcher, 'registry validate' runs as always. Changes the kernel does not report are not seen: writes through
     a memory map, changes made by another machine on a network file system, a hard link to a record file made from
-    outside the records folder: stop the watcher for such folders.
+    outside the records folder: after such a change run 'registry validate --verify' (every file read).
+
+    The watcher listens in a folder only you can open ($XDG_RUNTIME_DIR/registry, else registry/watch under
+    $XDG_STATE_HOME) and answers only your own processes; it stops, saying why, when the records path no longer
+    leads to the folder it watches (moved, removed and made again, mounted over). See docs/watcher-and-caches.md.
     """
     from registry.watch import address, client
 
