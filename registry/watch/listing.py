@@ -11,8 +11,9 @@ kernel said changed, and the few it cannot vouch for:
 
 A change the kernel did not queue (its queue overflowed; a watched folder moved or went away) lists that part of
 the tree again from scratch, and so does a change of a folder's own status (``chmod 000 records/dataset``: what a
-walk can list below it changes with its permissions). Writes through a memory map and changes made on another machine of a network
-file system are not reported by inotify: the watcher is not for such folders (README, "Instant validation").
+walk can list below it changes with its permissions). Writes through a memory map and changes made on another
+machine of a network file system are not reported by inotify: ``registry validate --verify`` reads every file
+(docs/watcher-and-caches.md).
 """
 
 from __future__ import annotations

@@ -246,7 +246,8 @@ class Watcher:
         usage = resource.getrusage(resource.RUSAGE_SELF)
         return {"pid": os.getpid(), "root": str(self.root), "cwd": self.identity.cwd,
                 "since": self.started.isoformat(), "served": self.served, "events": self.listing.events,
-                "peak_mib": usage.ru_maxrss / 1024, "rss_mib": _resident_mib(), "cpu_s": usage.ru_utime + usage.ru_stime}
+                "peak_mib": usage.ru_maxrss / 1024, "rss_mib": _resident_mib(),
+                "cpu_s": usage.ru_utime + usage.ru_stime}
 
     def close(self) -> None:
         """Stop listening, and keep the index where the next run without a watcher finds it."""
