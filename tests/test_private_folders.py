@@ -87,7 +87,7 @@ def test_a_kept_file_is_read_only_where_it_is_a_regular_file(tmp_path: Path) -> 
     for name, said in (("link", "is a link"), ("fifo", "is not a regular file"), ("folder", "is not a regular file")):
         done: list[BaseException] = []
 
-        def read(name: str = name) -> None:
+        def read(name: str = name, done: list[BaseException] = done) -> None:
             try:
                 open_regular(tmp_path / name)
             except BaseException as exc:  # noqa: BLE001 - handed to the test's thread
