@@ -97,3 +97,15 @@ def test_a_kept_file_is_read_only_where_it_is_a_regular_file(tmp_path: Path) -> 
         reader.start()
         reader.join(30)
         assert done and isinstance(done[0], NotRegular) and said in str(done[0]), (name, done)
+
+
+def test_a_folder_not_made_yet_is_refused_where_it_would_be_made_under_others(tmp_path: Path) -> None:
+    """Asked about without making it (``make=False``: is the cache usable?), a missing folder is judged by the
+    folders above it: under a folder others can write, it would be refused once made."""
+    above = tmp_path / "shared"
+    above.mkdir()
+    above.chmod(0o777)
+    with pytest.raises(UnsafeFolder, match=f"{above} can be written by another user"):
+        own_folder(above / "registry", make=False)
+    assert not (above / "registry").exists()
+    assert own_folder(tmp_path / "not yet", make=False) == tmp_path / "not yet"

@@ -51,13 +51,14 @@ def own_folder(path: Path, *, closed: int = OTHERS_WRITE, make: bool = True) -> 
             os.makedirs(path, mode=0o700, exist_ok=True)
         except FileExistsError:
             pass  # a link or a file there: said below
+    me = _uid()
     try:
         found = os.lstat(path)
     except FileNotFoundError:
         if make:
             raise
+        _check_above(Path(os.path.abspath(path)).parent, me)  # where it would be made
         return path
-    me = _uid()
     if stat.S_ISLNK(found.st_mode):
         raise UnsafeFolder(path, "is a link, not a folder: the registry keeps nothing through a link here")
     if not stat.S_ISDIR(found.st_mode):
