@@ -42,8 +42,10 @@ $(VENV)/.generated: $(VENV)/.core $(GENERATED_FROM)
 
 generate: $(VENV)/.generated
 
-## The whole test suite (CPU; GPU-only tests skip with a reason).
+## The whole test suite (CPU; GPU-only tests skip with a reason), after the bundled records are validated with every
+## file read and its digest compared (--verify: what a release checks; a change a file's status does not show counts).
 test: setup-full generate
+	$(PY) -m registry validate --verify
 	$(PY) -m pytest -q
 
 ## The edit loop: every test that needs no PDF rendering, browser, database server, GPU or subprocess-heavy

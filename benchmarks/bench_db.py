@@ -429,6 +429,7 @@ def measure_size(size: int, base: Path, env: dict[str, str], *, validate_only: b
     figures["validate unchanged"] = run(validate, env)  # the kept report (registry/validate/memo.py)
     shutil.rmtree(kept[0], ignore_errors=True)
     figures["validate no change"] = run(validate, env)  # no kept report: incremental, nothing to read again
+    figures["validate --verify"] = run([*validate, "--verify"], env)  # every file read, its digest compared
     for edit in ONE_EDITS:
         one_edit(root, edit)
         time.sleep(2.1)  # as a curator's edit is: not within two seconds of the run

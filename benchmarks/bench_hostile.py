@@ -10,7 +10,12 @@ the row limit, and an import of a table at the limit (10,000 rows, a dry run); t
 generated registry killed (SIGKILL) eight times part-way, the bytes its hidden folders hold after the
 kills, and after the next (complete) build.
 
-Usage: ``python benchmarks/bench_hostile.py [queries|writers|imports|kills]`` (default: all; ``writers``
+The watcher's cases (issue 36): hostile requests sent to a running ``registry watch`` of the bundled records (a
+line of 200 MiB, 100,000 nested brackets, attachments announced, an idle connection, a request without a moment,
+a stopped watcher): the time each takes to be answered or refused, the watcher's peak and resident memory after
+it (``/proc``: VmHWM, VmRSS), and the time of the next 'registry validate' (answered by the watcher, from its index).
+
+Usage: ``python benchmarks/bench_hostile.py [queries|writers|imports|kills|watcher]`` (default: all; ``writers``
 is ``imports`` and ``kills``). A benchmark to run by hand, not a timed test.
 """
 
@@ -75,6 +80,8 @@ def main() -> None:
         queries_and_pdfs()
     if which in ("both", "writers", "imports", "kills"):
         writers(imports=which != "kills", kills_too=which != "imports")
+    if which in ("both", "watcher"):
+        watcher_requests()
 
 
 def queries_and_pdfs() -> None:
@@ -187,6 +194,117 @@ def kills(work: Path) -> None:
     subprocess.run(command, cwd=work, env=env, check=True, capture_output=True)
     print(f"{'site build: the next build':<48} {time.perf_counter() - started:>8.1f}")
     print(f"{'site build: hidden folders after the next build':<48} {debris(out.parent, out.name):>8} bytes")
+
+
+
+# -- the watcher (issue 36) ---------------------------------------------------------------------------------
+
+#: (what, the bytes sent as they are, the audit's figure before the bounds)
+WATCHER_CASES = [
+    ("a request line of 200 MiB", b'{"op": "status", "pad": "' + b"x" * (200 << 20) + b'"}\n',
+     "read whole: peak ~600 MiB, ~340 MiB kept"),
+    ("100,000 nested [", b"[" * 100_000 + b"\n", "RecursionError: the watcher ended"),
+    ("60,000 nested [ (a line within its bound)", b"[" * 60_000 + b"\n", "(100,000: RecursionError)"),
+    ("1,000 attachments of 1 MiB announced", b'{"op": "status", "protocol": 3, "attached": [' +
+     b", ".join([b"1048576"] * 1000) + b"]}\n", "no bound on their number or size"),
+    ("a request without 'now'", b'{"op": "validate", "protocol": 3, "folder": [0, 0]}\n',
+     "index dropped: 4.8 s a run from then on"),
+]
+
+
+def _memory_mib(pid: int) -> tuple[float, float]:
+    """(peak, resident) MiB of the process ``pid`` (``/proc``)."""
+    found = {}
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            name, _, value = line.partition(":")
+            if name in ("VmHWM", "VmRSS"):
+                found[name] = int(value.split()[0]) / 1024
+    return found["VmHWM"], found["VmRSS"]
+
+
+def _sent(path: Path, data: bytes, *, hold: float = 0.0) -> tuple[float, str]:
+    """(seconds, what came back) for ``data`` sent to the watcher at ``path`` (written from a thread: the watcher
+    stops reading at its bound), the connection held ``hold`` seconds first with nothing sent."""
+    import socket
+    import threading
+
+    from registry.watch import address
+
+    started = time.perf_counter()
+    with address.reached(path) as name:
+        connection = socket.socket(socket.AF_UNIX)
+        connection.connect(name)
+    connection.settimeout(120)
+
+    def write() -> None:
+        time.sleep(hold)
+        try:
+            connection.sendall(data)
+        except OSError:
+            pass
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    answer = address.receive(connection)
+    seconds = time.perf_counter() - started
+    writer.join()
+    connection.close()
+    return seconds, "no answer" if answer is None else str(answer.get("error", "answered"))[:60]
+
+
+def watcher_requests() -> None:
+    from tests.conftest import copy_of_records
+
+    work = Path(tempfile.mkdtemp(prefix="registry-hostile-watcher-"))
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(work / "cache"),
+           "XDG_STATE_HOME": str(work / "state")}
+    env.pop("XDG_RUNTIME_DIR", None)
+    os.environ.update({name: env[name] for name in ("XDG_CACHE_HOME", "XDG_STATE_HOME")})
+    os.environ.pop("XDG_RUNTIME_DIR", None)
+    copy_of_records(work / "records")
+    watcher = subprocess.Popen([sys.executable, "-m", "registry", "watch", "--records", "records"], cwd=work, env=env,
+                               stderr=subprocess.PIPE, text=True)
+    validate = [sys.executable, "-m", "registry", "validate", "--records", "records"]
+
+    def next_validate() -> float:
+        started = time.perf_counter()
+        subprocess.run(validate, cwd=work, env=env, capture_output=True, check=True)
+        return time.perf_counter() - started
+
+    try:
+        while "watching records" not in (watcher.stderr.readline() or "watching records"):  # type: ignore[union-attr]
+            pass
+        os.chdir(work)
+        from registry.watch import address
+
+        path = address.socket_path(Path("records"))
+        print(f"{'watcher: case':<48} {'seconds':>8} {'peak MiB':>8} {'rss MiB':>8} {'next validate s':>15}  answer; "
+              "before (audit)")
+        peak, rss = _memory_mib(watcher.pid)
+        print(f"{'watcher: started (bundled records)':<48} {'':>8} {peak:>8.0f} {rss:>8.0f} {next_validate():>15.2f}")
+        for what, data, before in WATCHER_CASES:
+            seconds, answer = _sent(path, data)
+            peak, rss = _memory_mib(watcher.pid)
+            print(f"{'watcher: ' + what:<48} {seconds:>8.2f} {peak:>8.0f} {rss:>8.0f} {next_validate():>15.2f}  "
+                  f"{answer}; {before}")
+        import threading
+
+        held = threading.Thread(target=_sent, args=(path, b'{"op": "status", "protocol": 3}\n'), kwargs={"hold": 30})
+        held.start()
+        time.sleep(0.5)
+        print(f"{'watcher: validate while one connection idles':<48} {'':>8} {'':>8} {'':>8} {next_validate():>15.2f}"
+              "  ; held every validate until it closed")
+        held.join()
+        watcher.send_signal(signal.SIGSTOP)
+        stopped = next_validate()
+        watcher.send_signal(signal.SIGCONT)
+        print(f"{'watcher: validate while the watcher is stopped':<48} {'':>8} {'':>8} {'':>8} {stopped:>15.2f}"
+              f"  (a {address.IO_TIMEOUT_S:.0f} s time limit, then a run without it); waited for ever")
+    finally:
+        watcher.terminate()
+        watcher.wait(60)
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -40,6 +40,7 @@ class Way(StrEnum):
     WATCHER = "by the watcher"
     KEPT = "from the report kept by the last run"
     INCREMENTAL = "incrementally"
+    VERIFIED = "incrementally, every file's content compared"
     FULL = "in full"
 
 
@@ -53,21 +54,36 @@ class Validation:
     """The record files, where ``files`` was asked for and the registry is valid (``{}`` where it is not)."""
     watcher_failed: str | None = None
     """Why a watcher that answered could not serve (the report was then made without it)."""
+    cache_refused: object | None = None
+    """Why the cache's folders could not be used (``registry.store.cache.refusal``: another user can reach them);
+    the report was then made without keeping anything."""
 
 
-def validation(root: Path, *, cache: bool = True, files: bool = False, now: dt.datetime | None = None) -> Validation:
+def validation(root: Path, *, cache: bool = True, files: bool = False, verify: bool = False,
+               now: dt.datetime | None = None) -> Validation:
     """The report of the records under ``root``, made the first way that serves (see the module's docstring).
 
     ``files``: the caller needs each record's file and digest too (``Validation.folders``); a full run gives none,
-    so a caller asking for them passes ``cache=True`` only where the cache is on."""
+    so a caller asking for them passes ``cache=True`` only where the cache is on. ``verify``: no watcher and no kept
+    report; every file is read and its digest, not its status, says whether it changed (a write through a shared
+    memory map or a hard link from outside leaves the status as it was). Where the cache's folders are not the
+    user's alone (``Validation.cache_refused``), nothing is kept: a report in full, or, for ``files``, an incremental
+    run that keeps nothing."""
     from registry.store import cache as cache_module
     from registry.validate import memo
 
     now = memo.now() if now is None else now
+    refused = cache_module.refusal() if cache and cache_module.enabled() else None
+    if refused is not None and not files:
+        cache = False
     if not cache or not cache_module.enabled() or not root.is_dir():
         from registry.validate.runner import validate
 
-        return Validation(validate(root, cache=cache, now=now)[1], Way.FULL)
+        return Validation(validate(root, cache=cache, now=now)[1], Way.FULL, cache_refused=refused)
+    if verify and not files:
+        from registry.validate.incremental import run as incremental
+
+        return Validation(incremental.validate(root, now, verify=True), Way.VERIFIED, cache_refused=refused)
     answered, why = _from_watcher(root, now, files)
     if answered is not None:
         return answered
@@ -83,7 +99,7 @@ def validation(root: Path, *, cache: bool = True, files: bool = False, now: dt.d
     report, index = incremental.validated(root, now, listed, started=started)
     memo.keep(root, tree, now, report)
     folders = (index["files"].folder_digests() if report.valid else {}) if files else None
-    return Validation(report, Way.INCREMENTAL, folders, why)
+    return Validation(report, Way.INCREMENTAL, folders, why, refused)
 
 
 def _from_watcher(root: Path, now: dt.datetime, files: bool) -> tuple[Validation | None, str | None]:

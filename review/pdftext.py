@@ -151,7 +151,7 @@ def _extract(data: bytes, path: Path, max_page_chars: int) -> Extraction:
     import io
 
     import pypdf
-    from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError, PyPdfError
+    from pypdf.errors import DependencyError, FileNotDecryptedError, LimitReachedError, PdfReadError, PyPdfError
 
     kind = sniff(data[:1024])
     if kind == "html":
@@ -175,7 +175,7 @@ def _extract(data: bytes, path: Path, max_page_chars: int) -> Extraction:
         for index, page in enumerate(reader.pages, start=1):
             try:
                 text = page.extract_text() or ""
-            except (DependencyError, NotImplementedError, FileNotDecryptedError):
+            except (DependencyError, NotImplementedError, FileNotDecryptedError, LimitReachedError):
                 raise
             except broken as exc:
                 raise PdfError(path, f"page {index} of {path} cannot be read: {type(exc).__name__}: "
@@ -199,6 +199,10 @@ def _extract(data: bytes, path: Path, max_page_chars: int) -> Extraction:
         what = "is encrypted in a way pypdf cannot decrypt" if reader is None or _encrypted(reader) else \
             "uses a PDF feature pypdf cannot read"
         raise PdfError(path, f"{path} {what} ({excerpt(str(exc), 120)[1:-1]})", _ENCRYPTED_HINT) from exc
+    except LimitReachedError as exc:  # a limit of the reader (a 200,000-page PDF is valid), not damage
+        raise PdfError(path, f"{path} goes past a limit of the PDF reader (pypdf: {excerpt(str(exc), 200)[1:-1]}): "
+                       "the file may well be a sound PDF, larger or more deeply nested than the reader reads",
+                       "pass a copy holding only the pages the records cite (print those pages to PDF)") from exc
     except broken as exc:
         raise PdfError(path, f"{path} is a corrupt PDF: {type(exc).__name__}: {excerpt(str(exc), 200)[1:-1]}",
                        corrupt_hint) from exc

@@ -31,12 +31,12 @@ def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 class Running:
     """A ``registry watch`` process serving the test's records, started as a user starts it."""
 
-    def __init__(self, records_dir: Path) -> None:
+    def __init__(self, records_dir: Path, named: str = "records") -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}  # run from the records' folder, where the package is not
-        self.process = subprocess.Popen([sys.executable, "-m", "registry", "watch", "--records", "records"],
+        self.process = subprocess.Popen([sys.executable, "-m", "registry", "watch", "--records", named],
                                         cwd=records_dir.parent, env=env, stderr=subprocess.PIPE, text=True)
         self.said: list[str] = []
-        while not any(line.startswith("watching records") for line in self.said):
+        while not any(line.startswith(f"watching {named}") for line in self.said):
             line = self.process.stderr.readline()  # type: ignore[union-attr]
             assert line, self.said
             self.said.append(line)
@@ -107,11 +107,26 @@ def test_an_edit_is_read_alone(cli, watcher: Running, records_dir: Path) -> None
 
 
 def test_a_request_that_fails_is_answered_and_passed_by(cli, watcher: Running, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """A malformed request is answered with why and changes nothing: the next run still goes on from the index (a
+    request without a moment once made the watcher drop it and run in full from then on)."""
     from registry.watch import address, client
 
-    answer = client.ask(address.socket_path(Path("records")), {"op": "validate", "now": "not a moment"})
-    assert answer is not None and answer["error"].startswith("ValueError: Invalid isoformat string")
-    assert "a request could not be answered: ValueError" in watcher.heard()
+    path = address.socket_path(Path("records"))
+    found = os.stat("records")
+    folder = [found.st_dev, found.st_ino]
+    refused = [({"op": "validate", "now": "not a moment", "folder": folder}, "a request without a moment"),
+               ({"op": "validate", "folder": folder}, "a request without a moment"),
+               ({"op": "validate", "now": "2026-01-01T00:00:00", "folder": folder}, "with its time zone"),
+               ({"op": "records", "now": memo.now().isoformat()}, "without the folder's identity"),
+               ({"op": "records", "now": memo.now().isoformat(), "folder": ["1", 2]}, "without the folder's identity"),
+               ({"op": "drop everything"}, "unknown request 'drop everything'")]
+    for request, why in refused:
+        answer = client.ask(path, request)
+        assert answer is not None and why in answer["error"], (request, answer)
+        assert "a request was refused" in watcher.heard()
+    answered = cli("validate", "--records", "records")
+    assert answered.exit_code == 0 and "valid:" in answered.output
+    assert " validate: incremental run, 0 files read," in watcher.heard(), watcher.said
     monkeypatch.setattr(client, "validate", lambda records, now: (None, "RuntimeError: the disk went away"))
     answered = cli("validate", "--records", "records")
     assert answered.exit_code == 0 and "valid:" in answered.output

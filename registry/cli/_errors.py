@@ -84,6 +84,13 @@ def _fail(exc: RegistryError, debug: bool) -> None:
     raise typer.Exit(1) from None
 
 
+def say_cache_refused(why: object | None) -> None:
+    """Say, on stderr, why the cache's folders were not used (another user can reach them; nothing where none)."""
+    if why is not None:
+        err_console.print(f"Not using the cache: {why}. Every file is read; make the folder yours alone "
+                          "(or point $XDG_CACHE_HOME/$XDG_STATE_HOME elsewhere) to use it again.", soft_wrap=True)
+
+
 def say_watcher_failed(records: Path, why: str | None) -> None:
     """Say, on stderr, why a watcher of ``records`` that answered could not serve (nothing where none did)."""
     if why is not None:

@@ -22,7 +22,7 @@ import typer
 from typer.core import TyperCommand
 
 from registry import limits
-from registry.cli._errors import err_console, say_watcher_failed, user_errors
+from registry.cli._errors import err_console, say_cache_refused, say_watcher_failed, user_errors
 from registry.cli.options import CommandGroup, DebugOption, NoCacheOption, RecordsOption
 from registry.cli.output import console
 from registry.db.catalog import VIEWS
@@ -104,6 +104,7 @@ def build_command(
 
             earlier_databases(metadata_file)  # a file that is no metadata of ours is refused before the build
         summary = build_database(records, out=out, url=db, cache=not no_cache, site_url=site, full=full)
+        say_cache_refused(summary.cache_refused)
         say_watcher_failed(records, summary.watcher_failed)
         console.print(_built_line(summary))
         if db is None:

@@ -27,18 +27,29 @@ def watch_command(
     in a terminal of its own (or in the background: 'registry watch &'); stop it with Ctrl-C or --stop. Without a
     watcher, 'registry validate' runs as always. Changes the kernel does not report are not seen: writes through
     a memory map, changes made by another machine on a network file system, a hard link to a record file made from
-    outside the records folder: stop the watcher for such folders.
+    outside the records folder: after such a change run 'registry validate --verify' (every file read).
+
+    The watcher listens in a folder only you can open ($XDG_RUNTIME_DIR/registry, else registry/watch under
+    $XDG_STATE_HOME) and answers only your own processes; it stops, saying why, when the records path no longer
+    leads to the folder it watches (moved, removed and made again, mounted over). See docs/watcher-and-caches.md.
     """
     from registry.watch import address, client
 
     with user_errors(debug):
         if stop or status:
-            answer = client.ask(address.socket_path(records), {"op": "stop" if stop else "status"})
+            path = address.socket_path(records)
+            try:
+                answer = client.ask(path, {"op": "stop" if stop else "status"})
+            except address.NotOurs as exc:
+                raise RegistryError(f"{exc}: the watcher was not asked", "a watcher's socket must be yours alone: "
+                                    "remove what is there, then start 'registry watch' again") from exc
             if answer is None:
                 console.print(f"No watcher answers for {records} from here.")
                 raise typer.Exit(1 if stop else 3)
             if stop:
-                console.print(f"Stopped the watcher of {records} (process {answer.get('stopped')}).")
+                ended = address.wait_released(path, 60.0)
+                console.print(f"Stopped the watcher of {records} (process {answer.get('stopped')})"
+                              + ("." if ended else ", which has not ended yet."))
             else:
                 console.print(f"Watcher of {answer['root']} in {answer['cwd']}: process {answer['pid']}, since "
                               f"{answer['since']}, {answer['served']} runs answered, {answer['rss_mib']:.0f} MiB "
@@ -54,7 +65,7 @@ def watch_command(
             watch(records)
         except AlreadyWatched as exc:
             raise RegistryError(str(exc), "'registry validate' from here is answered by it already") from exc
-        except (Unavailable, PermissionError) as exc:
+        except (Unavailable, PermissionError) as exc:  # PermissionError: address.NotOurs, private.UnsafeFolder
             raise RegistryError(str(exc), "validate without a watcher: 'registry validate' works as always") from exc
 
 

@@ -73,6 +73,8 @@ class BuildSummary:
     """How the records were validated where not by loading every one: 'by the watcher' or 'incrementally'."""
     watcher_failed: str | None = None
     """Why a watcher that answered could not serve, for the command to say (the records were validated without it)."""
+    cache_refused: object | None = None
+    """Why the cache's folders could not be used, for the command to say (nothing was kept)."""
 
 
 def ordered_tables() -> list[SaTable]:
@@ -451,7 +453,7 @@ def update_sqlite(records: Path, out: Path, *, records_read_at: int | None = Non
         return changes.rows_inserted, changes, None
 
     summary = _written(out, records_read_at, current.count, write, current.validated, code)
-    return replace(summary, watcher_failed=current.watcher_failed)
+    return replace(summary, watcher_failed=current.watcher_failed, cache_refused=current.cache_refused)
 
 
 def _built_anew(tmp: Path, registry: Registry, cache: bool | None, site_url: str | None) -> int:

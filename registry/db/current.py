@@ -33,7 +33,7 @@ def records_now(root: Path) -> Current:
     folders = made.folders or {}
     count = sum(len(digests) // 16 for _, digests in folders.values())  # a valid registry: a record a file
     return Current(root, count, lambda: folders, lambda wanted: _loaded(root, wanted), made.way.value,
-                   made.watcher_failed)
+                   made.watcher_failed, made.cache_refused)
 
 
 def _loaded(root: Path, wanted: dict[str, tuple[str, bytes | None]]) -> Registry:

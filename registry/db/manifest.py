@@ -10,6 +10,12 @@ Python) and, last, the seal (``SEAL_KEY``): the write count SQLite keeps in the 
 program (``sqlite3``, Datasette, a script) changes that count, so the file no longer matches its
 seal and the next build is a full one; so does a file in WAL mode or with a journal beside it,
 whose header count SQLite does not keep.
+
+The seal is a change counter, not a MAC: it finds writes made by programs that go through SQLite, which is what it
+is for (a database opened in Datasette, a row fixed by hand with ``sqlite3``). Someone who edits a row and sets the
+seal to the new count on purpose (or the header's count to the seal) makes the next build keep that row as up to
+date; ``registry db build --full`` rebuilds every row from the records. A keyed MAC of the file would cost a read of
+the whole database on every build (docs/watcher-and-caches.md, "What the database's seal is").
 """
 
 from __future__ import annotations
@@ -31,7 +37,8 @@ DESCRIPTION = ("What the build stored, for the next 'registry db build' to updat
                "id and the digest of its file's content.")
 STATE_DESCRIPTION = ("How the file was built, for the next 'registry db build' to tell whether it can update it: "
                      f"{CODE_KEY}, the code that made the rows; {SEAL_KEY}, the file's write count when the build "
-                     "finished (a write by another program changes it).")
+                     "finished (a write by another program changes it; a change counter, not a MAC: it does not stand "
+                     "against an edit made on purpose together with it).")
 STATE_COLUMNS = {"key": f"What the fact is ({CODE_KEY} or {SEAL_KEY}).", "value": "The fact, as text."}
 COLUMNS = {"record_id": "The record's id.",
            "digest": "BLAKE2b-128 of the record file's content, 16 bytes (empty: not known, always stored again)."}

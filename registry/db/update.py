@@ -171,6 +171,8 @@ class Current:
     """How the report was made where not by loading every record: 'by the watcher' or 'incrementally'."""
     watcher_failed: str | None = None
     """Why a watcher that answered could not serve (``registry.validation.Validation.watcher_failed``)."""
+    cache_refused: object | None = None
+    """Why the cache's folders could not be used (``registry.validation.Validation.cache_refused``)."""
 
 
 def of_registry(registry: Registry) -> Current:

@@ -78,7 +78,8 @@ def temporary_beside(target: Path) -> Iterator[Path]:
     """A new, empty, locked temporary file beside ``target``, for the caller to fill and rename.
 
     The file has the permissions any new file gets under the user's umask (``mkstemp`` makes it
-    owner-only). It stays locked until the block ends; then it is removed if it is still there
+    owner-only, with ``O_CREAT|O_EXCL|O_NOFOLLOW``: nothing already at the name is opened; write it through
+    ``reopened``). It stays locked until the block ends; then it is removed if it is still there
     (it is not once it was renamed into place). Stale temporaries of earlier runs in the same
     folder are removed first (see the module docstring).
     """
@@ -96,6 +97,13 @@ def temporary_beside(target: Path) -> Iterator[Path]:
         tmp.unlink(missing_ok=True)
         if lock is not None:
             os.close(lock)
+
+
+def reopened(tmp: Path) -> int:
+    """A descriptor writing the temporary ``tmp`` made by ``temporary_beside`` (which ``mkstemp`` opened with
+    ``O_CREAT|O_EXCL|O_NOFOLLOW``): opened again by name without following a link, so that a link put in its place
+    meanwhile is refused (ELOOP), never written through."""
+    return os.open(tmp, os.O_WRONLY | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC)
 
 
 def _lock(name: str) -> int | None:
@@ -221,7 +229,7 @@ def write_atomic(path: Path, text: str, *, overwrite: bool = False) -> None:
     if path.exists() and not overwrite:
         raise FileExistsError(f"{path} already exists; records are never overwritten")
     with temporary_beside(path) as tmp:
-        with open(tmp, "w", encoding="utf-8") as handle:
+        with open(reopened(tmp), "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
@@ -250,7 +258,7 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to a temporary file beside ``path``, fsync it, then rename it over ``path``."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with temporary_beside(path) as tmp:
-        with open(tmp, "wb") as handle:
+        with open(reopened(tmp), "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())

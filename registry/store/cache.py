@@ -43,7 +43,8 @@ from pathlib import Path
 from typing import Any
 
 from registry.store.cacheformat import CorruptEntry, decode, encode
-from registry.store.cachekey import key_is_kept, mac
+from registry.store.cachekey import key_is_kept, key_refusal, mac
+from registry.store.private import UnsafeFolder, own_folder
 
 #: Bump when what is stored changes meaning.
 FORMAT = 3
@@ -80,6 +81,23 @@ def cache_folder() -> Path:
     """``$XDG_CACHE_HOME/registry`` (``~/.cache/registry`` where it is not set)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "registry"
+
+
+def own_cache_folder(*below: str) -> Path:
+    """The cache folder (or ``below`` it), made where missing; ``UnsafeFolder`` where another user could write it or
+    a folder above it (``registry.store.private``): nothing is kept there, nor read from there, then."""
+    folder = own_folder(cache_folder())
+    return own_folder(folder.joinpath(*below)) if below else folder
+
+
+def refusal() -> UnsafeFolder | None:
+    """Why the cache (its folder, or the key its entries are checked with) is not used, if it is not: another user
+    could write the folder or one above it, or the key is not this user's alone. Runs then read every file."""
+    try:
+        own_folder(cache_folder(), make=False)
+    except UnsafeFolder as exc:
+        return exc
+    return key_refusal()
 
 
 #: What ``ParseCache.decode`` gives for a damaged entry (parsed data may itself be None).
@@ -122,12 +140,17 @@ class ParseCache:
         self._derived_written = False
         self._started_ns = time.time_ns()
         self.broken = False
+        #: Whether a file whose size, times and inode are as stored may be taken as unchanged without being read.
+        #: False (``--verify``): every file is read and its digest decides; a write through a shared memory map or
+        #: through a hard link elsewhere can leave the status as it was.
+        self.trust_status = True
 
     # -- opening ------------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, root: Path) -> ParseCache | None:
-        """The cache for ``root``, or None where none can be used (never inside the records folder)."""
+    def open(cls, root: Path, *, verify: bool = False) -> ParseCache | None:
+        """The cache for ``root``, or None where none can be used (never inside the records folder). ``verify``:
+        no file is taken as unchanged by its status (``trust_status``)."""
         folder = cache_folder()
         resolved_root = os.path.realpath(root)
         if os.path.commonpath([os.path.realpath(folder), resolved_root]) == resolved_root:
@@ -135,12 +158,16 @@ class ParseCache:
         if not key_is_kept():
             return None  # no key a later run could check this run's entries with
         try:
-            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            own_cache_folder()
             path = folder / f"records-{code_version()}.sqlite3"
+            for suffix in ("", "-wal", "-shm"):
+                if os.path.islink(f"{path}{suffix}"):
+                    return None  # SQLite would open what the link leads to
             _remove_stale(folder, path)
             for attempt in range(2):
                 try:
                     store = cls(path, resolved_root)
+                    store.trust_status = not verify
                     store._create()
                     return store
                 except sqlite3.DatabaseError:

@@ -16,6 +16,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from registry.store.private import UnsafeFolder, create_new, open_regular, own_folder, temporary_name
+
 #: Bytes of a MAC, and of the key.
 MAC_BYTES = 16
 KEY_BYTES = 32
@@ -60,9 +62,9 @@ def _key_at(path: str) -> bytes:
     if key is not None:
         return key
     try:
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        temporary = f"{path}.{os.getpid()}.tmp"
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        own_folder(Path(path).parent)
+        temporary = temporary_name(Path(path))
+        descriptor = create_new(temporary)
         try:
             os.write(descriptor, os.urandom(KEY_BYTES))
             os.fsync(descriptor)
@@ -87,16 +89,39 @@ def key_is_kept() -> bool:
 _EPHEMERAL_KEY = os.urandom(KEY_BYTES)
 
 
-def _read_key(path: str) -> bytes | None:
-    """The key in ``path``, if it is a regular file (not a link) of this user holding exactly a key."""
+def key_refusal() -> UnsafeFolder | None:
+    """Why this user's key file (or its folder) is refused, if it is: a folder another user can write, or a key
+    someone else could read or has written (not 0600, or not this user's). None: it is sound, or not made yet."""
+    path = key_file()
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        own_folder(path.parent, make=False)
+        status = os.lstat(path)
+    except UnsafeFolder as exc:
+        return exc
+    except OSError:
+        return None
+    if not _sound(status):
+        return UnsafeFolder(path, f"is not a file only you can read and write (mode {stat.S_IMODE(status.st_mode):04o}"
+                                  f", owner uid {status.st_uid}): remove it, and a new key is made")
+    return None
+
+
+def _sound(status: os.stat_result) -> bool:
+    """A key file's status as this user's own key has it: a regular file of this user's, 0600, holding a key."""
+    return (stat.S_ISREG(status.st_mode) and status.st_size == KEY_BYTES and not status.st_mode & 0o077
+            and (not hasattr(os, "getuid") or status.st_uid == os.getuid()))
+
+
+def _read_key(path: str) -> bytes | None:
+    """The key in ``path``, if it is a regular file (not a link) of this user, 0600, holding exactly a key, in a
+    folder only this user can write."""
+    try:
+        own_folder(Path(path).parent, make=False)
+        descriptor = open_regular(path)
     except OSError:
         return None
     try:
-        status = os.fstat(descriptor)
-        if not stat.S_ISREG(status.st_mode) or status.st_size != KEY_BYTES or (
-                hasattr(os, "getuid") and status.st_uid != os.getuid()):
+        if not _sound(os.fstat(descriptor)):
             return None
         key = os.read(descriptor, KEY_BYTES + 1)
         return key if len(key) == KEY_BYTES else None

@@ -200,13 +200,15 @@ def record_files(root: Path) -> Iterator[Path]:
         yield Path(path)
 
 
-def load_registry(root: Path, *, cache: bool | None = None, jobs: int | None = None) -> tuple[Registry, Report]:
+def load_registry(root: Path, *, cache: bool | None = None, jobs: int | None = None,
+                  verify: bool = False) -> tuple[Registry, Report]:
     """Read and type-check every record under ``root``; cross-record checks are in ``checks``.
 
     Files unchanged since an earlier run are not read or parsed again but taken from the parse
     cache (``registry.store.cache``; ``cache=False`` reads every file, ``None`` follows
     ``$REGISTRY_NO_CACHE``); every record is typed and checked again all the same. Many files to
-    parse are parsed in up to ``jobs`` worker processes (default: one per processor).
+    parse are parsed in up to ``jobs`` worker processes (default: one per processor). With ``verify``, every
+    file is read and its digest decides, not its status (``ParseCache.trust_status``).
     """
     if not root.is_dir():
         raise RegistryError(
@@ -216,7 +218,7 @@ def load_registry(root: Path, *, cache: bool | None = None, jobs: int | None = N
     registry = Registry(root=root)
     report = Report()
     found = sorted(((parts, entry.path) for parts, entry in scan_record_files(root)), key=itemgetter(0))
-    store = ParseCache.open(root) if (cache_module.enabled() if cache is None else cache) else None
+    store = ParseCache.open(root, verify=verify) if (cache_module.enabled() if cache is None else cache) else None
     try:
         with gc_paused():
             for path, doc in documents(found, store, jobs=jobs, inside=root):

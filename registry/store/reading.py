@@ -42,7 +42,7 @@ def documents(found: list[Found], store: ParseCache | None, *, jobs: int | None 
     about those alone, and forgets none of the others.
     """
     keys = [_key(parts) for parts, _ in found] if some else None
-    known = _unchanged(found, store, keys) if store is not None else {}
+    known = _unchanged(found, store, keys) if store is not None and store.trust_status else {}
     to_read = [index for index in range(len(found)) if index not in known]
     read = _read(found, to_read, store, jobs, inside)
     stored = _Stored(store, keys) if known and store is not None else None

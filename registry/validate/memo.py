@@ -41,7 +41,7 @@ from typing import Any, BinaryIO
 from registry.issues import codes
 from registry.issues.report import Issue, Report, Severity
 from registry.store import cache as cache_module
-from registry.store import cacheformat
+from registry.store import cacheformat, private
 from registry.store.cachekey import key_is_kept
 from registry.store.filetypes import RECORD_SUFFIXES
 
@@ -260,14 +260,22 @@ def write_entry(path: Path, payload: bytes, *more: bytes) -> None:
 def write_entry_with(path: Path, write: Callable[[BinaryIO], None]) -> None:
     """``write_entry``, with what ``write`` writes to the file (an entry written as it is made, never whole in memory:
     ``cacheformat.write_encoded``)."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    cache_module.own_cache_folder(path.parent.name)
+    temporary = private.temporary_name(path)
+    descriptor = private.create_new(temporary)
     try:
-        with open(temporary, "wb") as file:
+        with open(descriptor, "w+b") as file:
             write(file)
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
+
+
+def open_entry(path: Path) -> BinaryIO:
+    """A kept entry opened for reading: refused (``private.NotRegular``, an OSError) where it is a link or anything
+    but a regular file (a FIFO put there would block the run), or where its folder is not this user's alone."""
+    cache_module.own_cache_folder(path.parent.name)
+    return open(private.open_regular(path), "rb")
 
 
 def _entry_path(root: Path) -> Path:
@@ -282,7 +290,7 @@ def recall(root: Path, tree: Tree, now: dt.datetime) -> Report | None:
     """The report kept for ``root`` if it is exactly what a run now would give (see the module's docstring)."""
     path = _entry_path(root)
     try:
-        with open(path, "rb") as file:
+        with open_entry(path) as file:
             payload = file.read(MAX_ENTRY_BYTES + 1)
         if len(payload) > MAX_ENTRY_BYTES:
             return None
@@ -326,6 +334,7 @@ def remove_stale(folder: Path) -> None:
     """Remove the kept reports of folders no run has validated for ``cache.STALE_S`` (moved, deleted, renamed)."""
     oldest = dt.datetime.now(dt.UTC).timestamp() - cache_module.STALE_S
     try:
+        cache_module.own_cache_folder(folder.name)  # nothing is removed from a folder another user could write
         listed = list(os.scandir(folder))
     except OSError:
         return

@@ -149,17 +149,19 @@ class _Checker:
         self.unchecked.setdefault(value, []).append(self.record.id)
 
 
-def validate(root: Any, *, now: dt.datetime | None = None, cache: bool | None = None) -> tuple[Registry, Report]:
+def validate(root: Any, *, now: dt.datetime | None = None, cache: bool | None = None,
+             verify: bool = False) -> tuple[Registry, Report]:
     """Load and check the registry under ``root``: the one entry point for every consumer.
 
-    ``cache`` is passed to ``load_registry`` (False: read every file, not the parse cache).
+    ``cache`` and ``verify`` are passed to ``load_registry`` (False: read every file, not the parse cache; ``verify``:
+    read every file, and take from the cache only what its digest finds there).
     """
     from pathlib import Path
 
     from registry.store.loader import gc_paused, load_registry
 
     with gc_paused():
-        registry, report = load_registry(Path(root), cache=cache)
+        registry, report = load_registry(Path(root), cache=cache, verify=verify)
         check_registry(registry, report, now=now)
     return registry, report
 

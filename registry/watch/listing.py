@@ -10,8 +10,10 @@ kernel said changed, and the few it cannot vouch for:
 - a file with other hard links (a write through a name in another folder tells no watch of this one).
 
 A change the kernel did not queue (its queue overflowed; a watched folder moved or went away) lists that part of
-the tree again from scratch. Writes through a memory map and changes made on another machine of a network
-file system are not reported by inotify: the watcher is not for such folders (docs/validation.md, "Instant validation").
+the tree again from scratch, and so does a change of a folder's own status (``chmod 000 records/dataset``: what a
+walk can list below it changes with its permissions). Writes through a memory map and changes made on another
+machine of a network file system are not reported by inotify: ``registry validate --verify`` reads every file
+(docs/watcher-and-caches.md).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from pathlib import Path
 
 from registry.store.filetypes import RECORD_SUFFIXES
 from registry.validate.memo import STATUS, Folder
-from registry.watch.inotify import GONE, IN_ATTRIB, IN_IGNORED, IN_ISDIR, IN_Q_OVERFLOW, Inotify
+from registry.watch.inotify import GONE, IN_IGNORED, IN_ISDIR, IN_Q_OVERFLOW, Inotify
 
 Parts = tuple[str, ...]
 _ZEROS = bytes(STATUS.size)
@@ -68,9 +70,10 @@ class Listing:
                 if event.mask & IN_IGNORED:
                     del self._watched[event.wd]
                 self._again.add(parts)
-            elif event.mask & IN_ISDIR:
-                if not event.mask & IN_ATTRIB:  # a folder's own status is not listed; its entries are
-                    self._again.add((*parts, event.name))
+            elif not event.name:  # the watched folder's own status (its permissions: what can be listed below)
+                self._again.add(parts)
+            elif event.mask & IN_ISDIR:  # a folder made, moved or removed, or its permissions changed
+                self._again.add((*parts, event.name))
             else:
                 self._dirty.setdefault(parts, set()).add(event.name)
 

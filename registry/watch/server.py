@@ -13,18 +13,42 @@ written to disk when the watcher stops, so that the next run without it starts f
 from __future__ import annotations
 
 import datetime as dt
+import fcntl
 import os
+import re
 import resource
 import select
 import signal
 import socket
+import stat
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from registry.watch.address import PROTOCOL, folders_message, private_folder, receive, send, socket_path
+from registry.watch.address import (
+    HEARTBEAT_S,
+    IO_TIMEOUT_S,
+    PROTOCOL,
+    Malformed,
+    NotOurs,
+    check_peer,
+    folders_message,
+    lock_path,
+    private_folder,
+    reached,
+    receive_request,
+    send,
+    socket_path,
+)
+
+#: Connections answered at once (each reads its request within ``IO_TIMEOUT_S``; runs go one at a time); more wait
+#: in the socket's backlog.
+MAX_CONNECTIONS = 32
+#: The operations a request may ask for.
+OPERATIONS = ("status", "stop", "validate", "records")
 
 
 class AlreadyWatched(Exception):
@@ -32,7 +56,11 @@ class AlreadyWatched(Exception):
 
 
 class Watcher:
-    """The listing, the index and the socket of one records folder."""
+    """The listing, the index and the socket of one records folder.
+
+    Connections are served each in a thread of its own (a slow or silent client holds its thread until
+    ``IO_TIMEOUT_S``, never the others); the runs, which read and update the listing and the index, go one at a
+    time (``work``)."""
 
     def __init__(self, root: Path, say: Callable[[str], None]) -> None:
         from registry.validate.incremental.index import recall
@@ -41,25 +69,43 @@ class Watcher:
         self.root, self.say = root, say
         self.path = socket_path(root)
         private_folder()
-        self._refuse_if_answered()
+        self._held = self._hold()
+        self.identity = Identity(root)
         self.listing = Listing(root)
         self.index = recall(root)
         self.dirty = False
         self.served = 0
         self.started = dt.datetime.now(dt.UTC)
         self.stopping = False
+        self.work = threading.Lock()
+        self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self.server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.path.unlink(missing_ok=True)
-        self.server.bind(str(self.path))
+        with reached(self.path) as name:
+            try:
+                if not stat.S_ISSOCK(os.lstat(self.path).st_mode):
+                    raise NotOurs(f"{self.path} is not a socket: remove it, then start the watcher again")
+                self.path.unlink()  # a socket left by a watcher that was killed (its lock is free: none runs)
+            except FileNotFoundError:
+                pass
+            self.server.bind(name)
         self.server.listen(16)
 
-    def _refuse_if_answered(self) -> None:
+    def _hold(self) -> int:
+        """The lock that one watcher of the folder holds while it lives: a second one started at the same time is
+        refused, whichever binds first (``AlreadyWatched``)."""
         from registry.watch.client import ask
 
-        answer = ask(self.path, {"op": "status"})
-        if answer is not None:
-            raise AlreadyWatched(f"a watcher already answers for {self.root} (process {answer.get('pid')}): "
-                                 "stop it with 'registry watch --stop' first")
+        with reached(self.path):
+            held = os.open(lock_path(self.path), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(held)
+            answer = ask(self.path, {"op": "status"})
+            pid = f" (process {answer.get('pid')})" if answer else ""
+            raise AlreadyWatched(f"a watcher already answers for {self.root}{pid}: stop it with 'registry watch "
+                                 "--stop' first") from None
+        return held
 
     def validate(self, now: dt.datetime) -> Any:
         """The report now, as a cold run would give it; the index kept in memory for the next request."""
@@ -81,7 +127,8 @@ class Watcher:
             field_plan(model)
 
     def serve(self) -> None:
-        """Answer requests until stopped (``--stop``, Ctrl-C or SIGTERM); then keep the index on disk."""
+        """Answer requests until stopped (``--stop``, Ctrl-C or SIGTERM, or a request finding that the folder it
+        watches is no longer the one asked about); then keep the index on disk."""
         def stop(*_: Any) -> None:
             self.stopping = True
 
@@ -94,43 +141,94 @@ class Watcher:
                 except InterruptedError:
                     continue
                 if self.listing.fileno() in ready:
-                    self.listing.note()  # taken as they come: the kernel's queue must not overflow
+                    with self.work:
+                        self.listing.note()  # taken as they come: the kernel's queue must not overflow
                 if self.server.fileno() in ready:
-                    self._answer()
+                    self._accept()
         finally:
             self.close()
 
-    def _answer(self) -> None:
-        connection, _ = self.server.accept()
-        with connection:
-            try:
-                request = receive(connection)
-                if request is None:
-                    return
+    def _accept(self) -> None:
+        """Take one connection: refused unless the other end runs as this user; else answered in a thread."""
+        try:
+            connection, _ = self.server.accept()
+        except OSError:
+            return
+        try:
+            check_peer(connection)
+        except NotOurs as exc:
+            self.say(f"a connection was refused: {exc}")
+            connection.close()
+            return
+        if not self.slots.acquire(blocking=False):
+            connection.close()  # as many answered as allowed: this client validates without the watcher
+            return
+        threading.Thread(target=self._answer, args=(connection,), daemon=True).start()
+
+    def _answer(self, connection: socket.socket) -> None:
+        try:
+            with connection:
+                connection.settimeout(IO_TIMEOUT_S)
                 try:
-                    reply = self._reply(request)
-                except Exception as exc:  # noqa: BLE001 - the caller validates without the watcher, and is told why
-                    self.index = None  # a run cut short may have left it half updated: the next one runs in full
-                    reply = {"error": f"{type(exc).__name__}: {exc}"}
-                    self.say(f"a request could not be answered: {reply['error']}")
-                send(connection, reply)
-            except (OSError, ValueError) as exc:
-                self.say(f"a request could not be answered: {exc}")
+                    request = receive_request(connection)
+                    refused = _refusal(request)
+                except Malformed as exc:
+                    refused = f"a malformed request: {exc}"
+                if refused is not None:
+                    self.say(f"a request was refused: {refused}")
+                    send(connection, {"error": refused})  # nothing changed: the next request is answered as ever
+                    return
+                send(connection, self._at_work(connection, request))
+        except OSError as exc:
+            self.say(f"a request could not be answered: {exc}")
+        finally:
+            self.slots.release()
+
+    def _at_work(self, connection: socket.socket, request: dict[str, Any]) -> dict[str, Any]:
+        """The reply to ``request``, an empty line sent every ``HEARTBEAT_S`` meanwhile (the client waits for a
+        watcher at work, not for one that stopped)."""
+        done = threading.Event()
+
+        def beat() -> None:
+            while not done.wait(HEARTBEAT_S):
+                try:
+                    connection.sendall(b"\n")
+                except OSError:
+                    return
+
+        beating = threading.Thread(target=beat, daemon=True)
+        beating.start()
+        try:
+            with self.work:
+                return self._replied(request)
+        finally:
+            done.set()
+            beating.join()
+
+    def _replied(self, request: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return self._reply(request)
+        except Exception as exc:  # noqa: BLE001 - the caller validates without the watcher, and is told why
+            self.index = None  # a run cut short may have left it half updated: the next one runs in full
+            error = f"{type(exc).__name__}: {exc}"
+            self.say(f"a request could not be answered: {error}")
+            return {"error": error}
 
     def _reply(self, request: dict[str, Any]) -> dict[str, Any]:
         from registry.validate.incremental import run as incremental
         from registry.validate.incremental.files import as_row
 
-        if request.get("protocol") != PROTOCOL:
-            return {"error": f"this watcher speaks protocol {PROTOCOL}; restart it"}
-        op = request.get("op")
+        op = request["op"]
         if op == "status":
             return self.status()
         if op == "stop":
             self.stopping = True
             return {"stopped": os.getpid()}
-        if op not in ("validate", "records"):
-            return {"error": f"unknown request {op!r}"}
+        moved = self.identity.changed(tuple(request["folder"]))
+        if moved is not None:
+            self.stopping, self.index, self.dirty = True, None, False  # what it holds is of another folder
+            self.say(f"{moved}: stopping")
+            return {"error": f"{moved}; the watcher stops"}
         began = time.perf_counter()
         report = self.validate(dt.datetime.fromisoformat(request["now"]))
         self.served += 1
@@ -146,20 +244,100 @@ class Watcher:
 
     def status(self) -> dict[str, Any]:
         usage = resource.getrusage(resource.RUSAGE_SELF)
-        return {"pid": os.getpid(), "root": str(self.root), "cwd": os.getcwd(), "since": self.started.isoformat(),
-                "served": self.served, "events": self.listing.events, "peak_mib": usage.ru_maxrss / 1024,
-                "rss_mib": _resident_mib(), "cpu_s": usage.ru_utime + usage.ru_stime}
+        return {"pid": os.getpid(), "root": str(self.root), "cwd": self.identity.cwd,
+                "since": self.started.isoformat(), "served": self.served, "events": self.listing.events,
+                "peak_mib": usage.ru_maxrss / 1024, "rss_mib": _resident_mib(),
+                "cpu_s": usage.ru_utime + usage.ru_stime}
 
     def close(self) -> None:
         """Stop listening, and keep the index where the next run without a watcher finds it."""
         from registry.validate.incremental.index import keep
 
         self.server.close()
-        self.path.unlink(missing_ok=True)
-        self.listing.close()
-        if self.dirty and self.index is not None:
-            self.say("keeping the index for the next run ...")
-            keep(self.root, self.index, dt.datetime.fromisoformat(self.index["now"]), self.index["at_ns"])
+        try:
+            with reached(self.path):
+                self.path.unlink(missing_ok=True)
+        except OSError:
+            pass
+        with self.work:  # a run under way finishes first
+            self.listing.close()
+            if self.dirty and self.index is not None:
+                self.say("keeping the index for the next run ...")
+                keep(self.root, self.index, dt.datetime.fromisoformat(self.index["now"]), self.index["at_ns"])
+        os.close(self._held)  # another watcher may start now
+
+
+def _refusal(request: dict[str, Any]) -> str | None:
+    """Why ``request`` is not one this watcher answers (None: it is): checked before anything is run, so that a
+    malformed request changes nothing."""
+    if request.get("protocol") != PROTOCOL:
+        return f"this watcher speaks protocol {PROTOCOL}; restart it"
+    op = request.get("op")
+    if op not in OPERATIONS:
+        return f"unknown request {str(op)[:40]!r}"
+    if op in ("status", "stop"):
+        return None
+    folder = request.get("folder")
+    if not (isinstance(folder, list) and len(folder) == 2 and all(type(n) is int for n in folder)):
+        return "a request without the folder's identity (device, inode)"
+    now = request.get("now")
+    try:
+        moment = dt.datetime.fromisoformat(now) if isinstance(now, str) and len(now) <= 64 else None
+    except ValueError:
+        moment = None
+    if moment is None or moment.tzinfo is None:
+        return f"a request without a moment with its time zone ('now': {str(now)[:40]!r})"
+    return None
+
+
+class Identity:
+    """The records folder a watcher watches, as it was when it started: its path, its device and inode (held
+    open), and the file systems mounted at or under it. ``changed`` says how the folder at that path differs now."""
+
+    def __init__(self, root: Path) -> None:
+        self.cwd = os.getcwd()
+        self.path = os.path.abspath(root)
+        self.real = os.path.realpath(root)
+        self._held = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        found = os.fstat(self._held)
+        self.id = (found.st_dev, found.st_ino)
+        self.mounts = mounts_at(self.real)
+
+    def changed(self, asked: tuple[int, ...] | None = None) -> str | None:
+        """Why the folder at the watched path (and ``asked``: the client's device and inode of it) is no longer
+        the one watched, or None where it still is."""
+        try:
+            found = os.stat(self.path)
+        except OSError as exc:
+            return f"the records folder it watches is no longer at {self.path} ({exc.strerror})"
+        if (found.st_dev, found.st_ino) != self.id:
+            return f"{self.path} is no longer the folder it watches (moved away, or removed and made again)"
+        if asked is not None and asked != self.id:
+            return f"the folder asked about is not the one it watches at {self.path}"
+        if mounts_at(self.real) != self.mounts:
+            return f"a file system was mounted or unmounted at or under {self.path}"
+        return None
+
+
+def mounts_at(path: str) -> list[tuple[str, str]]:
+    """(mount id, mount point) of the file system holding ``path`` and of each mounted at or under it (Linux:
+    ``/proc/self/mountinfo``; none known elsewhere)."""
+    try:
+        with open("/proc/self/mountinfo", "rb") as file:
+            lines = file.read().decode("utf-8", "surrogateescape").splitlines()
+    except OSError:
+        return []
+    found, holding = [], ("", "")
+    for line in lines:
+        fields = line.split(" ")
+        if len(fields) < 5:
+            continue
+        point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4])
+        if point == path or point.startswith(path.rstrip("/") + "/"):
+            found.append((fields[0], point))
+        elif (path == point or path.startswith(point.rstrip("/") + "/")) and len(point) >= len(holding[1]):
+            holding = (fields[0], point)
+    return [holding, *found]
 
 
 def _give_back_freed_memory() -> None:

@@ -329,7 +329,10 @@ def _at_or_after(column: array, moment: int, unknown: int | None = None) -> list
     a few files of a folder of 100,000 are that recent: each value is found by the array's own search, not by a
     loop over every file in Python."""
     ordered = sorted(column)
-    wanted = set(ordered[bisect_left(ordered, moment):])
+    first = bisect_left(ordered, moment)
+    if first == 0:
+        return list(range(len(column)))  # every one (``--verify``: no moment is early enough)
+    wanted = set(ordered[first:])
     if unknown is not None and ordered and ordered[0] == unknown:
         wanted.add(unknown)
     places = []

@@ -24,7 +24,7 @@ from registry.models.fields import references_in
 from registry.store import cacheformat
 from registry.store.cachekey import MAC_BYTES, key_is_kept, mac_hasher
 from registry.validate.incremental.files import Files
-from registry.validate.memo import context, entry_path, remove_stale, write_entry_with
+from registry.validate.memo import context, entry_path, open_entry, remove_stale, write_entry_with
 
 #: Bump when what is kept changes meaning.
 FORMAT = 5
@@ -313,7 +313,7 @@ def recall(root: Path) -> dict[str, Any] | None:
     (``keep``). The rest is read and decoded first and its bytes let go, then each column is read into the one
     object that keeps it: the file's bytes and what they decode to are never in memory at once."""
     try:
-        with open(_entry_path(root), "rb") as file:
+        with open_entry(_entry_path(root)) as file:
             columns_mac, size = _PREFIX.unpack(file.read(_PREFIX.size))
             if size > MAX_INDEX_BYTES:
                 return None

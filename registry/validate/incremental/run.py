@@ -93,6 +93,11 @@ CLOCK_CODES = frozenset({codes.DATE_IN_FUTURE.code, codes.ID_DATE_IN_FUTURE.code
 RACY_NS = cache_module.RACY_NS
 
 
+#: ``settled_before`` of a run that takes no file as unchanged by its status (``--verify``): every file is read and
+#: its digest compared with the kept one (a write through a shared memory map, or through a hard link made outside
+#: the records folder, can leave a file's size, times and inode as they were).
+VERIFY = -(1 << 62)
+
 #: What the last run in this process did: "full" or "incremental", files read, records checked (for tests and
 #: benchmarks: they show which path ran).
 last_run: dict[str, Any] = {}
@@ -102,15 +107,15 @@ class _Store:
     """The parse cache, opened only when a file must be read: opening and closing it settles every row it holds
     (about 0.9 of the 1.4 processor seconds of a run that reads nothing, at 10,000 results)."""
 
-    def __init__(self, root: Path) -> None:
-        self.root = root
+    def __init__(self, root: Path, *, verify: bool = False) -> None:
+        self.root, self.verify = root, verify
         self.store: ParseCache | None = None
         self.tried = False
 
     def opened(self) -> ParseCache | None:
         if not self.tried:
             self.tried = True
-            self.store = ParseCache.open(self.root)
+            self.store = ParseCache.open(self.root, verify=self.verify)
         return self.store
 
     def close(self) -> None:
@@ -118,39 +123,42 @@ class _Store:
             self.store.close()
 
 
-def validate(root: Path, now: dt.datetime, listed: list[Folder] | None = None) -> Report:
+def validate(root: Path, now: dt.datetime, listed: list[Folder] | None = None, *, verify: bool = False) -> Report:
     """The report of ``root`` exactly as a cold run gives it, checking again only what changed since the last run.
 
     ``listed``: the record files under ``root`` as ``memo.tree_state`` found them, where it has walked it already.
+    ``verify``: every file is read and its digest, not its status, says whether it changed (``VERIFY``).
     """
-    return validated(root, now, listed)[0]
+    return validated(root, now, listed, verify=verify)[0]
 
 
 def validated(root: Path, now: dt.datetime, listed: list[Folder] | None = None, *,
-              started: int | None = None) -> tuple[Report, dict[str, Any]]:
+              started: int | None = None, verify: bool = False) -> tuple[Report, dict[str, Any]]:
     """``validate``'s report, and the index it kept (what ``registry db build`` reads the records' files from).
     ``started``: when the caller began, before it walked ``listed`` (as ``time.time_ns``; default: now)."""
     started = time.time_ns() if started is None else started
-    report, index, dirty = run(root, now, recall(root), listed, started=started)
+    report, index, dirty = run(root, now, recall(root), listed, started=started, verify=verify)
     if dirty:
         keep(root, index, now, started)
     return report, index
 
 
 def run(root: Path, now: dt.datetime, index: dict[str, Any] | None, listed: list[Folder] | None, *,
-        started: int) -> tuple[Report, dict[str, Any], bool]:
+        started: int, verify: bool = False) -> tuple[Report, dict[str, Any], bool]:
     """The report of ``root`` from ``index`` (None: none kept), the index now, and whether it differs from ``index``
     as given. ``started``: when the run began (before ``listed`` was made), as ``time.time_ns``.
 
     The index given is updated in place where the run can go on from it (a process that keeps it in memory, as
     ``registry watch`` does, passes it to the next run as it is returned: what ``keep`` would write, unwritten)."""
-    store = _Store(root)
+    store = _Store(root, verify=verify)
     try:
         with gc_paused():
             try:
                 if index is None:
                     raise Unsure
                 work = _Run(root, now, index, store)
+                if verify:
+                    work.settled_before = VERIFY
                 report = work.incremental(listed)
             except Unsure:
                 index = empty_index()
@@ -184,6 +192,8 @@ class _Run:
         self._list_keys: list[str] | None = None
         self._ids: dict[tuple[str, ...] | None, list[str]] = {}
         self.done: dict[str, Any] = {"run": "full", "read": 0, "checked": 0}
+        #: Files whose status is as kept and was last changed before this moment are taken as unchanged unread.
+        self.settled_before: int = index.get("at_ns", 0) - RACY_NS
         #: Whether the index differs from what was kept (else it is not written again: it stays exact, its moment
         #: the earlier one, which the checks that name the clock, run every time, do not read).
         self.dirty = True
@@ -293,7 +303,7 @@ class _Run:
         """The files that are new or whose content may differ from what the index holds (in the loader's order),
         and those no longer there (the files' columns are lined up with ``folders`` at the end of the run)."""
         changed, removed, self.dirty = changed_files(self.files, self.files.folders, folders, self.root,
-                                                     self.index["at_ns"] - RACY_NS)
+                                                     self.settled_before)
         return changed, removed
 
     def _facts(self, record_id: str) -> tuple[Any, ...]:
