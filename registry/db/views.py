@@ -21,6 +21,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
 from registry.db.catalog import VIEWS
+from registry.db.comparable import comparability_select, leaderboard_select
 from registry.db.tables import Mirror, mirror
 from registry.models.records import ReviewStatus
 from registry.models.values import BINARY_OPERATIONS, Operation
@@ -238,6 +239,8 @@ FROM record rec) q""",
         "record_status": _STATUS_SELECT,
         "results_flat": _results_select(tables, dialect, history=False),
         "results_all": _results_select(tables, dialect, history=True),
+        "comparability": comparability_select(),
+        "leaderboard": leaderboard_select(),
         "missing_metadata_all": f"""
 SELECT m.record_id,
        rec.kind,
