@@ -24,7 +24,7 @@ from decimal import Decimal
 from registry.metrics import Canonical, canonical, identity
 from registry.models import Configuration, Dataset, Evaluation, Result
 from registry.models.records import Direction
-from registry.models.values import Aggregate, HardwareEntry
+from registry.models.values import Aggregate, HardwareEntry, Repeats
 from registry.per_registry import once
 from registry.status.provenance import status_label
 from registry.status.value_roles import SCORES, Role, not_one_value, role_of
@@ -97,7 +97,7 @@ def setting_of(evaluation: Evaluation) -> str:
 def aggregate_of(role: Role, evaluation: Evaluation, result: Result) -> str:
     """'single fold of 10', 'mean over 10 folds', 'aggregate over 5 seeds', 'single value': what the value is
     computed over. A member of a mean is one fold or seed, whatever its evaluation aggregates."""
-    over: Aggregate | None = evaluation.aggregated_over or (result.uncertainty.over if result.uncertainty else None)
+    over: Aggregate | None = evaluation.aggregated_over or _repeated(result)
     if role is Role.MEMBER:
         if over is None:
             return "single run"
@@ -106,6 +106,16 @@ def aggregate_of(role: Role, evaluation: Evaluation, result: Result) -> str:
         return "single value"
     how = "mean" if role is Role.AGGREGATE or _says_mean(evaluation.aggregation) else "aggregate"
     return f"{how} over {f'{over.count} ' if over.count else ''}{over.kind.value}"
+
+
+#: What an uncertainty may be computed over that the value is then an aggregate of (a mean ± s.d. over 5 seeds);
+#: a bootstrap over test items, or a count of samples, says how the uncertainty was found, not what the value is.
+REPEATED_RUNS = frozenset({Repeats.SEEDS, Repeats.FOLDS, Repeats.RUNS})
+
+
+def _repeated(result: Result) -> Aggregate | None:
+    over = result.uncertainty.over if result.uncertainty else None
+    return over if over is not None and over.kind in REPEATED_RUNS else None
 
 
 def _says_mean(aggregation: str | None) -> bool:

@@ -110,7 +110,7 @@ def canonical(metric: str, value: Decimal, unit: str, units: UnitTable | None = 
     target = canonical_unit(metric, unit, units)
     if target == unit:
         return Canonical(value, unit, True)
-    factor = _factor(identity(metric).declared, unit, target, units)
+    factor = to_canonical(metric, unit, units)
     if factor is None:
         why = (f"{metric} is declared in {target}, and {unit} does not convert to it"
                if identity(metric).declared else f"{unit} does not convert to {target}")
@@ -118,6 +118,14 @@ def canonical(metric: str, value: Decimal, unit: str, units: UnitTable | None = 
     with localcontext() as context:
         context.prec = _PRECISION
         return Canonical((value * factor).normalize(), target, True)
+
+
+def to_canonical(metric: str, unit: str, units: UnitTable | None = None) -> Decimal | None:
+    """How many of ``metric``'s canonical unit one ``unit`` holds (1 where they are one unit; None where nothing
+    converts one to the other): what a value's uncertainty is multiplied by with the value."""
+    units = units or table()
+    target = canonical_unit(metric, unit, units)
+    return Decimal(1) if target == unit else _factor(identity(metric).declared, unit, target, units)
 
 
 def canonical_unit(metric: str, unit: str, units: UnitTable | None = None) -> str:

@@ -10,7 +10,7 @@ table. SQL's ``canonical_value`` is a double, for ranking and sorting; the exact
 
 from __future__ import annotations
 
-from registry.comparability import ANY_HARDWARE, FACETS, HARDWARE_DIMENSIONS, UNSTATED
+from registry.comparability import ANY_HARDWARE, FACETS, HARDWARE_DIMENSIONS, REPEATED_RUNS, UNSTATED
 from registry.metrics import METRICS
 from registry.models.values import Repeats
 from registry.status.value_roles import Role
@@ -87,6 +87,7 @@ COMPARABILITY_COLUMNS = ("result_id", *FACET_COLUMNS, "canonical_value", "direct
 def comparability_select() -> str:
     """One row per current result: its facets, comparability key, canonical value and unit, and why it is not
     ranked (the value role is ``results_flat``'s)."""
+    repeated = ", ".join(_quoted(kind.value) for kind in sorted(REPEATED_RUNS))
     inner = f"""
 SELECT f.result_id,
        f.printed_value,
@@ -105,10 +106,10 @@ SELECT f.result_id,
        e.shots,
        e.input_length AS input_length_raw,
        e.aggregation,
-       CASE WHEN e.aggregated_over_kind IS NOT NULL THEN e.aggregated_over_kind ELSE f.uncertainty_over_kind END
-           AS over_kind,
-       CASE WHEN e.aggregated_over_kind IS NOT NULL THEN e.aggregated_over_count ELSE f.uncertainty_over_count END
-           AS over_count,
+       CASE WHEN e.aggregated_over_kind IS NOT NULL THEN e.aggregated_over_kind
+            WHEN f.uncertainty_over_kind IN ({repeated}) THEN f.uncertainty_over_kind END AS over_kind,
+       CASE WHEN e.aggregated_over_kind IS NOT NULL THEN e.aggregated_over_count
+            WHEN f.uncertainty_over_kind IN ({repeated}) THEN f.uncertainty_over_count END AS over_count,
        COALESCE(m.column2, f.metric) AS metric,
        m.column4 AS proportion,
        CASE WHEN m.column1 IS NOT NULL THEN m.column5 ELSE f.metric_direction END AS direction,
