@@ -179,3 +179,54 @@ def test_shots_belong_to_a_few_shot_evaluation() -> None:
     with pytest.raises(ValidationError, match="shots \\(5\\) belong to a few-shot evaluation"):
         Evaluation.model_validate({**base, "setting": "zero-shot", "shots": 5})
     assert Evaluation.model_validate({**base, "setting": "few-shot", "shots": 5}).shots == 5
+
+
+# -- exports ---------------------------------------------------------------------------------------
+
+
+def test_every_eval_ever_scores_one_metric_in_one_unit_with_a_unique_evaluation_id(registry_of_two, tmp_path: Path,
+                                                                                  cli) -> None:  # type: ignore[no-untyped-def]
+    from tests.test_export import eee_logs, export
+
+    logs = eee_logs(export(cli, tmp_path, "every-eval-ever", "--records", str(registry_of_two.root)))
+    ids = [log["evaluation_id"] for log in logs.values()]
+    assert len(ids) == len(set(ids))  # NT 2.5B full and LoRA share a model id and a date, not an evaluation id
+    scores = {r["evaluation_result_id"]: r for log in logs.values() for r in log["evaluation_results"]}
+    fraction = scores[f"{SECOND}top1-fraction"]
+    percent = scores["fixture-genomic-20261201-result-s5-splice-accuracy-fp32"]
+    for entry in (fraction, percent):
+        assert (entry["metric_config"]["metric_id"], entry["metric_config"]["metric_unit"]) == ("accuracy", "percent")
+    assert fraction["score_details"]["score"] == 95.1 and fraction["score_details"]["details"]["printed_value"] == \
+        "0.951"
+    assert fraction["metric_config"]["max_score"] == 100.0
+    assert fraction["score_details"]["details"]["comparability_key"] != \
+        scores[f"{SECOND}zero-shot-accuracy"]["score_details"]["details"]["comparability_key"]
+
+
+def test_hugging_face_writes_one_scale_and_never_one_task_over_two_keys(registry_of_two, tmp_path: Path,
+                                                                       cli) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    import yaml
+
+    hub = pytest.importorskip("huggingface_hub", reason="the hf export needs huggingface_hub")
+    from tests.test_export import export
+
+    hub_ids = tmp_path / "hub-ids.yaml"
+    hub_ids.write_text(yaml.safe_dump({
+        "models": {"fixture-second-20261202-config-lumen-b": "fixture-org/lumen-b",
+                   "fixture-genomic-20261201-config-nt-500m": "fixture-org/nt-500m"},
+        "benchmarks": {SPLICE: {"id": "fixture-org/splice", "task_id": "accuracy", "metric": "top1"}}}))
+    records = tmp_path / "records"
+    shutil.copytree(registry_of_two.root, records)
+    out = export(cli, tmp_path / "mixed", "hf", "--records", str(records), "--hub-ids", str(hub_ids))
+    reasons = {i["record"]: i for i in json.loads((out / "registry-export.json").read_text())["not_carried"]}
+    # The zero-shot accuracy would share the task with the others: none of the task's values is written.
+    assert not list(out.rglob("*.yaml"))
+    assert "are not comparable (comparability keys: " in reasons[f"{SECOND}top1-fraction"]["reason"]
+    assert "setting=zero-shot" in reasons[f"{SECOND}zero-shot-accuracy"]["reason"]
+    (records / "result" / f"{SECOND}zero-shot-accuracy.yaml").unlink()
+    out = export(cli, tmp_path / "one-key", "hf", "--records", str(records), "--hub-ids", str(hub_ids))
+    (path,) = out.rglob("*.yaml")
+    (entry,) = hub.parse_eval_result_entries(yaml.safe_load(path.read_text()))
+    assert entry.value == 95.1 and "0.951 as printed (written as 95.1%)" in (entry.notes or "")
