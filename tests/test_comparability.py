@@ -230,3 +230,17 @@ def test_hugging_face_writes_one_scale_and_never_one_task_over_two_keys(registry
     (path,) = out.rglob("*.yaml")
     (entry,) = hub.parse_eval_result_entries(yaml.safe_load(path.read_text()))
     assert entry.value == 95.1 and "0.951 as printed (written as 95.1%)" in (entry.notes or "")
+
+
+def test_the_sites_value_sort_ranks_within_a_key_in_the_canonical_unit(registry_of_two) -> None:  # type: ignore[no-untyped-def]
+    from registry.models import Result
+    from registry.site.index import SORT_GROUP, value_sort_key
+
+    def key(result_id: str) -> tuple[str, str]:
+        group, number = value_sort_key(registry_of_two, registry_of_two.get_as(result_id, Result)).split(SORT_GROUP)
+        return group, number
+
+    fraction, percent = key(f"{SECOND}top1-fraction"), key("fixture-genomic-20261201-result-s5-splice-accuracy-fp32")
+    assert fraction[0] == percent[0] and (fraction[1], percent[1]) == ("95.1", "94.2")
+    assert key(f"{SECOND}zero-shot-accuracy")[0] != percent[0]
+    assert key(f"{SECOND}top1-bound")[0].startswith("~ not ranked (it is a bound")
