@@ -45,6 +45,7 @@ class Facets:
     """The parts of a comparability key, each as text (``FACETS`` names and orders them)."""
 
     benchmark: str
+    """The benchmark record's id, or the dataset record's where it points to none."""
     split: str
     metric: str
     unit: str
@@ -78,8 +79,9 @@ FACETS: dict[str, str] = {
 
 
 def benchmark_of(dataset: Dataset) -> str:
-    """The benchmark a dataset record stands for: the dataset's own id (one paper's record of it)."""
-    return dataset.id
+    """The benchmark a dataset record stands for: the benchmark record it points to, shared across papers, else
+    the dataset's own id (one paper's record of its data)."""
+    return dataset.benchmark or dataset.id
 
 
 def split_of(evaluation: Evaluation) -> str:

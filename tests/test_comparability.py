@@ -1,8 +1,9 @@
 """One scale per metric, the comparability key, and leaderboards that rank only what is comparable.
 
 The registry of two papers is the fixture paper's records with an imaginary second paper's laid over them
-(``tests/data/crosspaper``): top-1 accuracy as a fraction beside the fixture's percentages, a bound, a zero-shot
-value, and a single-seed MCC beside an aggregate over 5 seeds, all on the fixture's Splice sites benchmark.
+(``tests/data/crosspaper``): both papers' dataset records point to one benchmark record (Splice sites); top-1
+accuracy as a fraction beside the fixture's percentages, a bound, a zero-shot value, and a single-seed MCC beside
+an aggregate over 5 seeds.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from registry.metrics import canonical, canonical_unit, identity
 from registry.store.loader import load_registry
 from tests.conftest import DATA
 
-SPLICE = "fixture-genomic-20261201-dataset-splice"
+SPLICE = "fixture-shared-20261202-benchmark-splice-sites"
 SECOND = "fixture-second-20261202-result-"
 
 
@@ -28,6 +29,7 @@ def two_papers(root: Path) -> Path:
     shutil.copytree(DATA / "fixture-registry", root)
     for folder in (DATA / "crosspaper").iterdir():
         if folder.is_dir():
+            (root / folder.name).mkdir(exist_ok=True)
             for path in folder.iterdir():
                 shutil.copy(path, root / folder.name / path.name)
     return root
@@ -244,3 +246,38 @@ def test_the_sites_value_sort_ranks_within_a_key_in_the_canonical_unit(registry_
     assert fraction[0] == percent[0] and (fraction[1], percent[1]) == ("95.1", "94.2")
     assert key(f"{SECOND}zero-shot-accuracy")[0] != percent[0]
     assert key(f"{SECOND}top1-bound")[0].startswith("~ not ranked (it is a bound")
+
+
+# -- benchmarks shared across papers ---------------------------------------------------------------
+
+
+def test_registry_new_offers_the_benchmark_a_new_dataset_is_named_like(registry_of_two, tmp_path: Path,
+                                                                       cli) -> None:  # type: ignore[no-untyped-def]
+    records = tmp_path / "records"
+    shutil.copytree(registry_of_two.root, records)
+    named = cli("new", "dataset", "--name", "Splice-acceptor held-out split (a third paper)", "--source",
+                "fixture-second-20261202-source-lumen-fixture", "--records", records, "--no-prompt", "--dry-run")
+    assert named.exit_code == 0, named.output
+    assert "warning dataset-benchmark-unlinked" in named.output
+    assert "fixture-shared-20261202-benchmark-splice-sites ('Splice sites, acceptor')" in named.output
+    pointed = cli("new", "dataset", "--name", "Splice-acceptor held-out split (a third paper)", "--source",
+                  "fixture-second-20261202-source-lumen-fixture", "--benchmark", "splice-sites", "--records", records,
+                  "--no-prompt", "--dry-run")
+    assert pointed.exit_code == 0 and "dataset-benchmark-unlinked" not in pointed.output
+    assert "benchmark: fixture-shared-20261202-benchmark-splice-sites" in pointed.output  # completed from a part
+
+
+def test_a_dataset_that_says_why_it_is_not_the_benchmark_is_not_offered_it() -> None:
+    from registry.models import Dataset
+    from registry.models.benchmark import Benchmark
+    from registry.validate.rules.benchmarks import benchmarks_named
+
+    birds = Benchmark.model_validate({"kind": "benchmark", "id": "x-20240101-benchmark-cub", "name": "CUB-200-2011",
+                                      "aliases": ["Birds-200"]})
+    assert benchmarks_named([birds], "Birds-200 test split (Lumen)") == [birds]
+    assert benchmarks_named([birds], "Birds-2000 (Lumen)") == []
+    private = Dataset.model_validate({"kind": "dataset", "id": "x-20240101-dataset-birds", "name": "Birds-200 private",
+                                      "source": "x-20240101-source-s", "missing_metadata": [
+                                          {"field": "benchmark", "reason": "not-applicable",
+                                           "note": "a private re-split of Birds-200"}]})
+    assert private.benchmark is None and private.missing_metadata[0].field == "benchmark"

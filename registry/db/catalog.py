@@ -108,7 +108,8 @@ VIEW_COLUMNS: dict[str, str] = {
     "our_value_float": "Our value as a double, for arithmetic and sorting.",
     "difference_float": "The difference as a double, for arithmetic and sorting.",
     "ratio_float": "The ratio as a double, for arithmetic and sorting.",
-    "benchmark": "The benchmark the value is on: the dataset record it was evaluated on.",
+    "benchmark": "The benchmark the value is on: the benchmark record its dataset points to, shared across "
+                 "papers, else the dataset record's id.",
     "canonical_unit": "The unit values of the metric are compared in (registry.metrics): the metric's declared "
                       "unit, else its dimension's base unit; a value no scale converts keeps its own.",
     "canonical_value": "The value in the canonical unit, as a double (for ranking and sorting; the printed "

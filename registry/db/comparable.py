@@ -100,7 +100,7 @@ SELECT f.result_id,
        f.review_status,
        f.review_label,
        f.configuration_id AS config_id,
-       f.dataset_id,
+       COALESCE(d.benchmark, f.dataset_id) AS benchmark,
        e.split AS split_raw,
        e.setting AS setting_raw,
        e.shots,
@@ -119,6 +119,7 @@ SELECT f.result_id,
                                     AND b.scale_float = 1), f.unit) END) AS canonical_token
 FROM results_flat f
 JOIN evaluation e ON e.id = f.evaluation_id
+JOIN dataset d ON d.id = f.dataset_id
 LEFT JOIN unit fu ON fu.token = f.unit
 LEFT JOIN ({_metric_values()}) m ON m.column1 = f.metric"""
     role = "q.value_role"
@@ -129,7 +130,7 @@ SELECT {listed},
        || '; unit=' || z.canonical_unit || '; setting=' || z.setting || '; aggregate=' || z.aggregate
        || '; input_length=' || z.input_length || '; hardware=' || z.hardware AS comparability_key
 FROM (SELECT q.result_id,
-       q.dataset_id AS benchmark,
+       q.benchmark,
        COALESCE(lower(trim(q.split_raw)), '{UNSTATED}') AS split,
        q.metric,
        CASE WHEN {_factor()} IS NULL THEN q.unit ELSE q.canonical_token END AS canonical_unit,

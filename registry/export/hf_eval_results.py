@@ -4,10 +4,11 @@ The format holds a Hub model (the repository the file lives in), a Hub benchmark
 its task, and one number; a Hub page shows one value per model, benchmark and task. So a value is
 exported only where it is that score:
 
-- **One task per (dataset, metric).** ``--hub-ids`` maps a dataset (or protocol) to Hub benchmark
-  tasks, each naming the registry metric it scores; a result whose metric no task of its dataset
-  names is refused (splice-site accuracies are not written under an MCC task), and a mapping that
-  gives one task two metrics, or one metric two tasks, is an error.
+- **One task per (dataset, metric).** ``--hub-ids`` maps a dataset (or the benchmark record it points
+  to, or its protocol) to Hub benchmark tasks, each naming the registry metric it scores (by any of its
+  names: 'top1' scores accuracy); a result whose metric no task of its dataset names is refused
+  (splice-site accuracies are not written under an MCC task), and a mapping that gives one task two
+  metrics, or one metric two tasks, is an error.
 - **Headline values only.** A fold of a printed mean, and a difference, ratio or speed-up of two
   values, are no model's score (``registry.status.value_roles``): they are listed, not written.
 - **One scale and one comparability key per task.** A value is written in its metric's canonical unit
@@ -38,7 +39,7 @@ is a YAML file::
 
     models:      # configuration or model-family id -> Hub model repository
       <id>: org/model
-    benchmarks:  # dataset or protocol id -> Hub benchmark tasks, each with the registry metric it scores
+    benchmarks:  # dataset, benchmark or protocol id -> Hub benchmark tasks, each with the registry metric it scores
       <id>: {id: org/benchmark, task_id: default, metric: accuracy, revision: <optional sha>}
       <id2>:
         - {id: org/benchmark, task_id: mcc, metric: mcc}
@@ -185,7 +186,8 @@ def _target(registry: Registry, result: Result, models: dict[str, str],
     _, configuration, protocol, dataset = d.result_context(registry, result)
     model = _hub_model(configuration.checkpoint) or models.get(configuration.id) or \
         models.get(configuration.model_family)
-    tasks = benchmarks.get(dataset.id) or benchmarks.get(protocol.id)
+    tasks = benchmarks.get(dataset.id) or (benchmarks.get(dataset.benchmark) if dataset.benchmark else None) or \
+        benchmarks.get(protocol.id)
     reasons = []
     if model is None:
         reasons.append("its configuration names no Hub model (checkpoint: "

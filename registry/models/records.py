@@ -167,6 +167,10 @@ class Dataset(Record, transcribed=True):
         "The splits the source describes, with their sizes.", many=True)
     folds: PositiveInt | None = Field(None, description="Number of cross-validation folds, where the data is used "
                                       "in cross-validation.")
+    benchmark: str | None = ref(
+        "benchmark", default=None, description="The benchmark this data is (a registry-wide benchmark record), so "
+        "that other papers' values on it share its leaderboard; empty where it is none, with why in "
+        "missing_metadata where a benchmark exists (for example a private split).")
 
     @field_validator("splits")
     @classmethod

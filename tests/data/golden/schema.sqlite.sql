@@ -93,10 +93,12 @@ CREATE TABLE dataset (
 	seed BIGINT,
 	version VARCHAR,
 	folds BIGINT,
+	benchmark VARCHAR,
 	derivation VARCHAR,
 	PRIMARY KEY (id),
 	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED,
-	FOREIGN KEY(source) REFERENCES source (id) DEFERRABLE INITIALLY DEFERRED
+	FOREIGN KEY(source) REFERENCES source (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(benchmark) REFERENCES benchmark (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE evaluation (
@@ -350,6 +352,22 @@ CREATE TABLE unit_record (
 	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED
 );
 
+CREATE TABLE benchmark (
+	id VARCHAR NOT NULL,
+	name VARCHAR NOT NULL,
+	task VARCHAR,
+	split VARCHAR,
+	version VARCHAR,
+	hf_dataset VARCHAR,
+	paperswithcode VARCHAR,
+	doi VARCHAR,
+	url VARCHAR,
+	note VARCHAR,
+	derivation VARCHAR,
+	PRIMARY KEY (id),
+	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED
+);
+
 CREATE TABLE missing_metadata (
 	record_id VARCHAR NOT NULL,
 	position BIGINT NOT NULL,
@@ -538,6 +556,14 @@ CREATE TABLE unit_record_word (
 	FOREIGN KEY(unit_record_id) REFERENCES unit_record (id) DEFERRABLE INITIALLY DEFERRED
 );
 
+CREATE TABLE benchmark_alias (
+	benchmark_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	alias VARCHAR NOT NULL,
+	PRIMARY KEY (benchmark_id, position),
+	FOREIGN KEY(benchmark_id) REFERENCES benchmark (id) DEFERRABLE INITIALLY DEFERRED
+);
+
 CREATE TABLE registry_meta (
 	"key" VARCHAR NOT NULL,
 	value VARCHAR NOT NULL,
@@ -553,6 +579,8 @@ CREATE INDEX ix_config_model_family ON config (model_family);
 CREATE INDEX ix_config_source ON config (source);
 
 CREATE INDEX ix_protocol_source ON protocol (source);
+
+CREATE INDEX ix_dataset_benchmark ON dataset (benchmark);
 
 CREATE INDEX ix_dataset_source ON dataset (source);
 
@@ -895,7 +923,7 @@ SELECT z.result_id,
        || '; unit=' || z.canonical_unit || '; setting=' || z.setting || '; aggregate=' || z.aggregate
        || '; input_length=' || z.input_length || '; hardware=' || z.hardware AS comparability_key
 FROM (SELECT q.result_id,
-       q.dataset_id AS benchmark,
+       q.benchmark,
        COALESCE(lower(trim(q.split_raw)), 'unstated') AS split,
        q.metric,
        CASE WHEN CASE WHEN q.canonical_token = q.unit THEN 1.0
@@ -955,16 +983,16 @@ SELECT f.result_id,
        f.review_status,
        f.review_label,
        f.configuration_id AS config_id,
-       f.dataset_id,
+       COALESCE(d.benchmark, f.dataset_id) AS benchmark,
        e.split AS split_raw,
        e.setting AS setting_raw,
        e.shots,
        e.input_length AS input_length_raw,
        e.aggregation,
-       CASE WHEN e.aggregated_over_kind IS NOT NULL THEN e.aggregated_over_kind ELSE f.uncertainty_over_kind END
-           AS over_kind,
-       CASE WHEN e.aggregated_over_kind IS NOT NULL THEN e.aggregated_over_count ELSE f.uncertainty_over_count END
-           AS over_count,
+       CASE WHEN e.aggregated_over_kind IS NOT NULL THEN e.aggregated_over_kind
+            WHEN f.uncertainty_over_kind IN ('folds', 'runs', 'seeds') THEN f.uncertainty_over_kind END AS over_kind,
+       CASE WHEN e.aggregated_over_kind IS NOT NULL THEN e.aggregated_over_count
+            WHEN f.uncertainty_over_kind IN ('folds', 'runs', 'seeds') THEN f.uncertainty_over_count END AS over_count,
        COALESCE(m.column2, f.metric) AS metric,
        m.column4 AS proportion,
        CASE WHEN m.column1 IS NOT NULL THEN m.column5 ELSE f.metric_direction END AS direction,
@@ -974,6 +1002,7 @@ SELECT f.result_id,
                                     AND b.scale_float = 1), f.unit) END) AS canonical_token
 FROM results_flat f
 JOIN evaluation e ON e.id = f.evaluation_id
+JOIN dataset d ON d.id = f.dataset_id
 LEFT JOIN unit fu ON fu.token = f.unit
 LEFT JOIN (VALUES ('accuracy', 'accuracy', 'percent', 1, 'higher'),
                ('acc', 'accuracy', 'percent', 1, 'higher'),
