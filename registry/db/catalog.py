@@ -61,6 +61,8 @@ VIEWS: dict[str, str] = {
 VIEW_COLUMNS: dict[str, str] = {
     "record_id": "The record's id.",
     "result_id": "The result's id.",
+    "result_rowid": "The result's rowid in the result table (SQLite only): the full-text search table's key, so "
+                    "that ?_search= finds results here.",
     "reproduction_id": "The reproduction's (our run's) id.",
     "recipe_id": "The recipe our run followed.",
     "kind": "The record's kind (result, config, review, ...).",

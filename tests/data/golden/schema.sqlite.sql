@@ -682,6 +682,7 @@ FROM record rec;
 
 CREATE VIEW results_flat AS
 SELECT r.id AS result_id,
+       r.rowid AS result_rowid,
        r.printed_value,
        r.numeric_value,
        r.numeric_value_float,
@@ -792,6 +793,7 @@ WHERE hs.status = 'current';
 
 CREATE VIEW results_all AS
 SELECT r.id AS result_id,
+       r.rowid AS result_rowid,
        hs.status,
        hs.superseded_by,
        r.printed_value,
