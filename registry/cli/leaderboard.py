@@ -29,11 +29,12 @@ def leaderboard_command(
     shown as printed, with the canonical value beside them, and with their review status.
     """
     from registry.cli.core import load_valid
-    from registry.page.leaderboard import render_leaderboard, resolve_benchmark
+    from registry.page.leaderboard import leaderboard_page, resolve_benchmark
+    from registry.page.show import render_page
 
     with user_errors(debug):
         registry = load_valid(records)
-        console.print(render_leaderboard(registry, resolve_benchmark(registry, benchmark), metric))
+        console.print(render_page(leaderboard_page(registry, resolve_benchmark(registry, benchmark), metric)))
 
 
 def register(app: typer.Typer) -> None:

@@ -8,12 +8,10 @@ what the rank is taken over.
 
 from __future__ import annotations
 
-from rich.console import RenderableType
-
 from registry.comparability import FACETS, Board, Facets, Leaderboard, Placed, leaderboard, placed, why_apart
 from registry.errors import RegistryError
 from registry.models import Configuration, Evaluation, Source
-from registry.page.blocks import Column, Content, Items, Page, Paragraph, Piece, Section, Style, Table, plain
+from registry.page.blocks import Block, Column, Content, Items, Page, Paragraph, Piece, Section, Style, Table, plain
 from registry.page.display import metric_label, record_name, record_tag
 from registry.store.loader import Registry
 from registry.units import with_unit
@@ -37,20 +35,22 @@ def resolve_benchmark(registry: Registry, written: str) -> str:
 
 
 def leaderboard_page(registry: Registry, benchmark: str, metric: str | None = None) -> Page:
-    board = leaderboard(registry, benchmark, metric)
+    """The leaderboard of ``benchmark`` as a page of its own (``registry leaderboard``)."""
     title = f"Leaderboard: {record_name(registry.get(benchmark))}"
+    return Page(benchmark, "leaderboard", title, leaderboard_blocks(registry, benchmark, metric))
+
+
+def leaderboard_blocks(registry: Registry, benchmark: str, metric: str | None = None) -> tuple[Block, ...]:
+    """What a leaderboard shows: how it ranks, one section per comparability key, then what is not comparable."""
+    board = leaderboard(registry, benchmark, metric)
+    if not board.boards and not board.not_comparable:
+        return (Paragraph(plain("No current value is recorded on this benchmark."), Style.NOTE),)
     intro = Paragraph(plain(
         "Values are ranked only within a comparability key: the same benchmark, split, metric (converted exactly "
         "to one unit), setting, aggregate, input length and, for speed and memory, hardware. Each value is shown "
         "as printed; the rank is taken over its value in the canonical unit."))
     sections = [Section(_board_title(b), (_board_table(registry, b),)) for b in board.boards]
-    return Page(benchmark, "leaderboard", title, (intro, *sections, *_apart(registry, board)))
-
-
-def render_leaderboard(registry: Registry, benchmark: str, metric: str | None = None) -> RenderableType:
-    from registry.page.show import render_page
-
-    return render_page(leaderboard_page(registry, benchmark, metric))
+    return (intro, *sections, *_apart(registry, board))
 
 
 def _board_title(board: Board) -> str:
