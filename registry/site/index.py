@@ -101,8 +101,9 @@ def _row(registry: Registry, result: Result) -> IndexRow:
     return IndexRow(cells, sort, facets, search)
 
 
-#: Between a value's comparability key and its number in the value column's sort key (``site.js`` splits there).
-SORT_GROUP = "\u001f"
+#: Between a value's comparability key and its number in the value column's sort key (``site.js`` splits there): an
+#: invisible separator, which no key holds and HTML allows in an attribute (a control character it does not).
+SORT_GROUP = "\u2063"
 
 
 def value_sort_key(registry: Registry, result: Result) -> str:

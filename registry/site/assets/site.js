@@ -80,7 +80,7 @@
     sort = { key: key, descending: descending };
     const numeric = key === "value";
     const keyOf = (row) => row.cells[column].dataset.sort;
-    // A value sorts within its comparability key only ('key\u001fnumber'): the keys stay in one order, the
+    // A value sorts within its comparability key only ('key\u2063number'): the keys stay in one order, the
     // numbers in each key go up or down; values of two keys are never interleaved.
     const ordered = rows.slice().sort((a, b) => {
       const x = keyOf(a), y = keyOf(b);
@@ -88,7 +88,7 @@
         const order = x.localeCompare(y, undefined, { numeric: true });
         return descending ? -order : order;
       }
-      const [gx, nx] = x.split("\u001f"), [gy, ny] = y.split("\u001f");
+      const [gx, nx] = x.split("\u2063"), [gy, ny] = y.split("\u2063");
       if (gx !== gy) return gx < gy ? -1 : 1;
       return descending ? Number(ny) - Number(nx) : Number(nx) - Number(ny);
     });
