@@ -15,6 +15,11 @@
   const sorters = Array.from(table.querySelectorAll("button.sort"));
   const facetKeys = Array.from(form.querySelectorAll("fieldset[data-facet]"), (f) => f.dataset.facet);
   for (const input of [search, clear, ...boxes, ...sorters]) input.disabled = false;
+  // On a narrow screen the facets fold behind their summary, so that the first result is on the first screen;
+  // a view whose link chose facets keeps them open. Without scripts they stay open.
+  const panel = document.getElementById("facet-panel");
+  const chosenInUrl = Array.from(new URLSearchParams(location.search).keys()).some((k) => facetKeys.includes(k));
+  if (panel && window.matchMedia("(max-width: 40rem)").matches && !chosenInUrl) panel.open = false;
   let sort = { key: null, descending: false };
 
   // The same rule as registry.site.index.searchable: lower case, hyphens, slashes and brackets as spaces.
