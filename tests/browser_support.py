@@ -54,6 +54,16 @@ def fixture_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
+def two_papers_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site of two papers on one benchmark (``tests.test_comparability.two_papers``): a benchmark page with its
+    leaderboard, values in two scales, a bound and a zero-shot value."""
+    from tests.test_comparability import two_papers
+
+    base = tmp_path_factory.mktemp("browser-two")
+    return build(two_papers(base / "records"), base / "site")
+
+
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     with playwright_api.sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
@@ -66,8 +76,8 @@ def browser() -> Iterator[Any]:
 class Watched:
     """A page that records console errors, page errors and every request that is not to a local file."""
 
-    def __init__(self, browser: Any, width: int = 1280, **options: Any) -> None:
-        self.context = browser.new_context(viewport={"width": width, "height": 900}, **options)
+    def __init__(self, browser: Any, width: int = 1280, height: int = 900, **options: Any) -> None:
+        self.context = browser.new_context(viewport={"width": width, "height": height}, **options)
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.remote: list[str] = []

@@ -76,6 +76,8 @@ KIND_ARGS: dict[str, tuple[list[str], str]] = {
     "unit": (["--token", "images-per-second", "--name", "images per second", "--symbol", "img/s", "--dimension",
               "throughput", "--printed", "img/s", "--printed", "images/s", "--batch", "saadat-fellay"],
              f"saadat-fellay-{TODAY}-unit-images-per-second"),
+    "benchmark": (["--name", "Random DNA 1k", "--aliases", "RandDNA-1k", "--hf-dataset", "fixture-org/random-dna-1k",
+                   "--batch", "saadat-fellay"], f"saadat-fellay-{TODAY}-benchmark-random-dna-1k"),
 }
 #: Kinds whose record needs another new record first.
 NEEDS = {"correction": "result"}

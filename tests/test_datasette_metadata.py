@@ -194,7 +194,7 @@ def test_datasette_runs_the_canned_queries_and_full_text_search(tmp_path: Path, 
                 "SELECT f.result_id FROM results_flat f WHERE f.dataset_name LIKE '%H3K4me3%' "
                 "OR f.metric_qualifier LIKE '%H3K4me3%' OR f.source_locator_quote LIKE '%H3K4me3%'")}
         assert {r["id"] for r in found} == expected
-        for query in ("H100", '"standard deviation"', '"NT 2.5B"'):  # found nothing before (issue 24)
+        for query in ("H100", '"standard deviation"', '"NT 2.5B"', "NT 2.5B"):  # found nothing before (issue 24)
             hits = httpx.get(f"{base}/fixture/search.json", params={"q": query, "_shape": "array"}, timeout=10).json()
             assert hits and all(hit["result_page"].startswith("https://example.org/registry/result/") for hit in hits)
         # The views' ids lead to the site's pages: a page column Datasette shows as a link.
@@ -216,6 +216,44 @@ def test_datasette_runs_the_canned_queries_and_full_text_search(tmp_path: Path, 
             assert answer.status_code == 200, (name, answer.text[:300])
         assert httpx.get(f"{base}/registry/reproduced_vs_printed.json", params={"_shape": "array"},
                          timeout=10).json()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_search_takes_ordinary_terms_on_the_canned_query_and_the_view(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """Terms FTS5 would parse as syntax (a hyphen, a slash, a dot) are searched as text on the canned query, and
+    ?_search= on results_flat searches (it was ignored there)."""
+    pytest.importorskip("datasette", reason="datasette is a test dependency: pip install -e '.[test]'")
+    import httpx
+
+    from tests.test_comparability import two_papers
+
+    db = tmp_path / "two.db"
+    assert cli("db", "build", "--records", two_papers(tmp_path / "records"), "--out", db).exit_code == 0
+    server, base = _serve(db, tmp_path / "two.metadata.json")
+    try:
+        def canned(q: str) -> list[dict]:  # type: ignore[type-arg]
+            answer = httpx.get(f"{base}/two/search.json", params={"q": q, "_shape": "array"}, timeout=10)
+            assert answer.status_code == 200, (q, answer.text[:300])
+            return answer.json()  # type: ignore[no-any-return]
+
+        def view(q: str) -> list[dict]:  # type: ignore[type-arg]
+            answer = httpx.get(f"{base}/two/results_flat.json", params={"_search": q, "_shape": "array",
+                                                                        "_size": "max"}, timeout=10)
+            assert answer.status_code == 200, (q, answer.text[:300])
+            return answer.json()  # type: ignore[no-any-return]
+
+        everything = len(httpx.get(f"{base}/two/results_flat.json", params={"_shape": "array", "_size": "max"},
+                                   timeout=10).json())
+        for term in ("Lumen-B", "NT 2.5B", "Splice-acceptor"):
+            hits, rows = {h["result_id"] for h in canned(term)}, {r["result_id"] for r in view(term)}
+            assert hits and hits == rows and len(rows) < everything, term
+        assert all(h["configuration_name"].startswith("Lumen-B") for h in canned("Lumen-B"))
+        for term in ("Birds-200", "ProtoCLIP-B/16", 'a "stray quote', "NOT zzz"):  # no error, nothing found
+            assert canned(term) == [] and view(term) == [], term
+        assert {h["result_id"] for h in canned("AND")} == {r["result_id"] for r in view("AND")}  # the word 'and'
+        assert canned("   ") == []
     finally:
         server.terminate()
         server.wait(timeout=10)

@@ -1,7 +1,7 @@
 """`registry export`: each format checked against its own published schema or library.
 
 - Every Eval Ever: the schema file from its repository (tests/data/every_eval_ever, with its source and licence);
-- PROV-JSON: read back with the ``prov`` package;
+- PROV-JSON and PROV-XML: read back with the ``prov`` package, the XML valid against W3C's prov.xsd;
 - Hugging Face .eval_results: read back with huggingface_hub's own parser;
 - CSV: read back with the csv module, beside the results_flat view itself.
 """
@@ -150,14 +150,14 @@ def test_prov_json_reads_back_with_exact_decimals(tmp_path: Path, cli) -> None: 
     (config_hardware,) = records[f"rec:{CONFIG_33}"].get_attribute("reg:hardware")
     assert "'H100 94GB GPUs' (section 4)" in str(config_hardware)
     assert isinstance(value, prov_model.Literal) and str(value.datatype) == "xsd:decimal" and value.value == "11.49"
-    assert "reg:pdf/saadat-fellay-20261015-source-optimizing-genomic-language-models" in records
-    reviews = [r for k, r in records.items() if k.startswith("reg:review/")]
+    assert "pdf:saadat-fellay-20261015-source-optimizing-genomic-language-models" in records
+    reviews = [r for k, r in records.items() if k.startswith("check:")]
     assert len(reviews) == 3 and all(isinstance(r, prov_model.ProvActivity) for r in reviews)
-    runs = [r for k, r in records.items() if k.startswith("reg:run/")]
+    runs = [r for k, r in records.items() if k.startswith("run:")]
     assert len(runs) == 68
     used = [r for r in document.get_records(prov_model.ProvUsage)]
     recipes = {str(u.get_attribute("prov:entity").pop()) for u in used
-               if str(u.get_attribute("prov:activity").pop()).startswith("reg:run/")}
+               if str(u.get_attribute("prov:activity").pop()).startswith("run:")}
     assert recipes == {f"rec:{RESULT_33.replace('-result-', '-recipe-')}",
                        f"rec:{RESULT_11.replace('-result-', '-recipe-')}"}
     estimate = next(r for k, r in records.items() if k.startswith("rec:saadat-fellay-20261129-reproduction"))
@@ -179,7 +179,7 @@ def test_prov_transcription_has_its_agent_and_time_and_agents_are_declared_once(
     again = prov_model.ProvDocument.deserialize(content=document.serialize(indent=2), format="json")
     assert again == document
     records = {str(r.identifier): r for r in document.get_records() if r.identifier is not None}
-    (transcription,) = [r for k, r in records.items() if k.startswith("reg:transcription/")]
+    (transcription,) = [r for k, r in records.items() if k.startswith("transcription:")]
     assert isinstance(transcription, prov_model.ProvActivity)
     assert transcription.get_endTime().isoformat() == "2026-10-15T00:00:00+00:00"
     generated = [g for g in document.get_records(prov_model.ProvGeneration)
@@ -193,9 +193,36 @@ def test_prov_transcription_has_its_agent_and_time_and_agents_are_declared_once(
     agents = [str(r.identifier) for r in document.get_records(prov_model.ProvAgent)]
     assert len(agents) == len(set(agents)) and len(agents) >= 2
     assert all(text.count(f'"{agent}": {{') == 1 for agent in agents)
-    review = next(r for k, r in records.items() if k.startswith("reg:review/"))
+    review = next(r for k, r in records.items() if k.startswith("check:"))
     methods = {str(m) for m in review.get_attribute("reg:method")}
     assert len(methods) > 1 and all(" " not in m for m in methods)
+
+
+@pytest.mark.parametrize("base_url", [None, "https://example.org/registry/"])
+def test_prov_xml_is_valid_against_w3cs_schema_and_reads_back(tmp_path: Path, cli, base_url: str | None) -> None:  # type: ignore[no-untyped-def]
+    """PROV-XML against W3C's prov.xsd (the copy the prov package ships for its own tests: W3C's schema, read where
+    it is installed, never fetched): every identifier a QName (no '/'), and prov reads it back as the JSON's
+    document; every run and every review has an agent, and every agent a prov:type."""
+    prov_model = pytest.importorskip("prov.model", reason="the prov export needs prov: pip install -e '.[export]'")
+    etree = pytest.importorskip("lxml.etree", reason="prov's XML serializer needs lxml")
+    import prov
+
+    schema_path = Path(prov.__file__).parent / "tests" / "schemas" / "prov.xsd"
+    if not schema_path.is_file():
+        pytest.skip(f"the installed prov package ships no prov.xsd ({schema_path})")
+    out = export(cli, tmp_path, "prov", *(("--base-url", base_url) if base_url else ()))
+    schema = etree.XMLSchema(etree.parse(str(schema_path)))
+    valid = schema.validate(etree.parse(str(out / "provenance.xml")))
+    assert valid, [f"{e.line}: {e.message}" for e in list(schema.error_log)[:5]]
+    document = prov_model.ProvDocument.deserialize(source=str(out / "provenance.xml"), format="xml")
+    assert document == prov_model.ProvDocument.deserialize(source=str(out / "provenance.json"), format="json")
+    associated = {str(a.get_attribute("prov:activity").pop()) for a in document.get_records(prov_model.ProvAssociation)}
+    activities = [str(a.identifier) for a in document.get_records(prov_model.ProvActivity)]
+    runs_and_reviews = [a for a in activities if a.startswith(("run:", "check:"))]
+    assert len(runs_and_reviews) == 68 + 3 and set(runs_and_reviews) <= associated
+    agents = list(document.get_records(prov_model.ProvAgent))
+    assert agents and all(agent.get_attribute("prov:type") for agent in agents)
+    assert any("prov:SoftwareAgent" in str(agent.get_attribute("prov:type")) for agent in agents)
 
 
 def test_prov_identifiers_resolve_to_the_sites_pages(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]

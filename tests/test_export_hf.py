@@ -36,6 +36,7 @@ def fixture_hub_ids(tmp_path: Path, models: dict[str, str]) -> Path:
     path = tmp_path / "hub-ids.yaml"
     path.write_text(yaml.safe_dump({"models": models, "benchmarks": {
         f"{F}dataset-h3k4me3": {"id": "fixture-org/h3k4me3", "task_id": "mcc", "metric": "mcc"},
+        f"{F}dataset-h3k27ac": {"id": "fixture-org/h3k27ac", "task_id": "mcc", "metric": "mcc"},
         f"{F}dataset-splice": [{"id": "fixture-org/splice", "task_id": "mcc", "metric": "mcc"},
                                {"id": "fixture-org/splice", "task_id": "accuracy", "metric": "accuracy"}],
         f"{F}dataset-promoter": {"id": "fixture-org/promoter", "task_id": "accuracy", "metric": "accuracy"}}}))
@@ -104,10 +105,16 @@ def test_fixture_meaning_rules(tmp_path: Path, cli) -> None:  # type: ignore[no-
         tasks = [(e.dataset_id, e.task_id) for e in entries]
         assert len(tasks) == len(set(tasks)), (path, tasks)
     by_record = {item["record"]: item for item in reasons.values()}
-    mean = by_record[f"{F}result-t1-nt-2-5b-h3k4me3"]
+    mean = by_record[f"{F}result-t1-nt-2-5b-h3k27ac"]
     assert mean["exported"] is True and (mean["model"], mean["task_id"]) == ("fixture-org/nt-2-5b", "mcc")
-    (entry,) = [e for e in found["fixture-org/nt-2-5b/.eval_results/fixture-org--h3k4me3.yaml"]]
-    assert entry.value == 0.702 and "± 0.021 (standard deviation over 10 folds)" in (entry.notes or "")
+    (entry,) = [e for e in found["fixture-org/nt-2-5b/.eval_results/fixture-org--h3k27ac.yaml"]]
+    assert entry.value == 0.688 and "± 0.017 (standard deviation over 10 folds)" in (entry.notes or "")
+    # On H3K4me3 a pooled MCC (one value over all sequences) would share the task with means over 10 folds: a
+    # Hub page would rank them together, so none of the task's values is written.
+    for record in (f"{F}result-t1-nt-2-5b-h3k4me3", f"{F}result-s5-pooled-mcc"):
+        assert by_record[record]["exported"] is False
+        assert "task mcc are not comparable (comparability keys: " in by_record[record]["reason"]
+    assert "fixture-org/nt-2-5b/.eval_results/fixture-org--h3k4me3.yaml" not in found
     assert "member of the mean" in reasons[f"{F}result-t5-nt-2-5b-fold-7-h3k4me3"]["reason"]
     assert "derived: the difference of" in reasons[f"{F}result-t2-h3k4me3-delta"]["reason"]
     # Splice accuracies go to the accuracy task, never the MCC one: two of them (bf16, fp32) for one model are

@@ -164,16 +164,16 @@ def test_prov_records_the_revision_and_the_invalidation(cli, corrected: Path, tm
     (revision,) = revisions
     assert str(revision.get_attribute("prov:generatedEntity").pop()) == f"rec:{NEW_33}"
     assert str(revision.get_attribute("prov:usedEntity").pop()) == f"rec:{RESULT_33}"
-    assert str(revision.get_attribute("prov:activity").pop()).startswith("reg:correction/")
+    assert str(revision.get_attribute("prov:activity").pop()).startswith("correcting:")
     (invalidation,) = document.get_records(prov_model.ProvInvalidation)
     assert str(invalidation.get_attribute("prov:entity").pop()) == f"rec:{RESULT_11}"
-    assert str(invalidation.get_attribute("prov:activity").pop()).startswith("reg:retraction/" + RETRACTION_PREFIX)
+    assert str(invalidation.get_attribute("prov:activity").pop()).startswith("retracting:" + RETRACTION_PREFIX)
     records = {str(r.identifier): r for r in document.get_records() if r.identifier is not None}
     status = {key: records[f"rec:{key}"].get_attribute("reg:status") for key in (RESULT_33, RESULT_11, NEW_33)}
     assert status == {RESULT_33: {"superseded"}, RESULT_11: {"retracted"}, NEW_33: {"current"}}
     agents = [r for r in document.get_records(prov_model.ProvAssociation)
-              if str(r.get_attribute("prov:activity").pop()).startswith(("reg:correction/", "reg:retraction/"))]
-    assert {str(a.get_attribute("prov:agent").pop()) for a in agents} == {"reg:agent/a-curator"}
+              if str(r.get_attribute("prov:activity").pop()).startswith(("correcting:", "retracting:"))]
+    assert {str(a.get_attribute("prov:agent").pop()) for a in agents} == {"agent:a-curator"}
 
 
 def test_csv_holds_current_results(cli, corrected: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811

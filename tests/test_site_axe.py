@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from tests.browser_support import Watched, browser, fixture_site, site
+from tests.browser_support import Watched, browser, fixture_site, site, two_papers_site
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.browser
-__all__ = ["browser", "fixture_site", "site"]  # fixtures, used by name
+__all__ = ["browser", "fixture_site", "site", "two_papers_site"]  # fixtures, used by name
 
 AXE = Path(os.environ.get("REGISTRY_AXE", ROOT / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"))
 if not AXE.is_file():
@@ -43,7 +43,7 @@ def violations(page: Any) -> list[str]:
 
 
 @pytest.mark.parametrize("width", [390, 1280])
-@pytest.mark.parametrize("which", ["site", "fixture_site"])
+@pytest.mark.parametrize("which", ["site", "fixture_site", "two_papers_site"])
 def test_axe_finds_no_violation(which: str, width: int, browser: Any, request: pytest.FixtureRequest) -> None:
     root: Path = request.getfixturevalue(which)
     watched = Watched(browser, width=width)

@@ -35,13 +35,18 @@ def test_columns_and_sorting(fixture_site: Path, browser: Any) -> None:
         assert headers == ["Result", "Metric", "Value ± uncertainty", "Model", "Dataset", "Review status",
                            "Kind of value", "Measured by us", "Estimated by us"]
         page.get_by_role("button", name="Value ± uncertainty").click()
-        values = [float(v) for v in page.locator("#results tbody tr td:nth-child(3)").evaluate_all(
-            "cells => cells.map(c => c.dataset.sort)")]
+        # By value, within each comparability key only: the keys in one order, the canonical values rising in each.
+        values = [(key, float(number)) for key, number in (v.split("\u2063") for v in page.locator(
+            "#results tbody tr td:nth-child(3)").evaluate_all("cells => cells.map(c => c.dataset.sort)"))]
         assert values == sorted(values) and len(values) == TOTAL
+        keys = [key for key, _ in values]
+        assert keys == sorted(keys, key=keys.index) and sorted(set(keys)) == list(dict.fromkeys(keys))
         assert page.locator("th[data-key=value]").get_attribute("aria-sort") == "ascending"
         page.get_by_role("button", name="Value ± uncertainty").click()
-        first = page.locator("#results tbody tr").first.locator("td").nth(2).get_attribute("data-sort")
-        assert float(first) == max(values)
+        descending = [(key, float(number)) for key, number in (v.split("\u2063") for v in page.locator(
+            "#results tbody tr td:nth-child(3)").evaluate_all("cells => cells.map(c => c.dataset.sort)"))]
+        assert [key for key, _ in descending] == keys  # the keys keep their order; each key's values fall
+        assert descending == sorted(values, key=lambda item: (keys.index(item[0]), -item[1]))
         assert page.locator("th[data-key=value]").get_attribute("aria-sort") == "descending"
         assert "sort=value&order=descending" in page.url
         page.get_by_role("button", name="Model").click()

@@ -19,6 +19,10 @@ INVALID = DATA / "invalid"
 #: case folder under tests/data/invalid -> (expected code, a fragment its message must hold, file it must name)
 CASES: dict[str, tuple[str, str, str]] = {
     "yaml-syntax": ("yaml-syntax", "not valid YAML", "result-broken.yaml:2"),
+    "benchmark-same-external-id": ("benchmark-same-external-id", "hf_dataset 'fixture-org/random-dna' is also the "
+                                   "hf_dataset of saadat-fellay-20261015-benchmark-dna-b", "benchmark-dna-a.yaml:5"),
+    "dataset-benchmark-unlinked": ("dataset-benchmark-unlinked", "the dataset is named like the benchmark "
+                                   "saadat-fellay-20261015-benchmark-synthetic-dna", "dataset-synthetic-uniform"),
     "empty-file": ("empty-file", "holds no YAML document", "result-empty.yaml"),
     "not-a-mapping": ("not-a-mapping", "holds a list", "result-list.yaml:1"),
     "binary-file": ("binary-file", "looks binary", "result-binary.yaml"),

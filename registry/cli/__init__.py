@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-from registry.cli import core, curate, db, export, new, reproduce, site, table, watch
+from registry.cli import core, curate, db, export, leaderboard, new, reproduce, site, table, watch
 from registry.cli import review as review_cli
 from registry.cli.options import CommandGroup
 
@@ -47,6 +47,7 @@ def _root(
 
 
 core.register(app)
+leaderboard.register(app)
 db.register(app)
 review_cli.register(app)
 table.register(app)

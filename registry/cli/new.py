@@ -204,12 +204,13 @@ def new_record(model: type[Record], values: dict[tuple[str, ...], Any], *, sets:
             console.print(f"Listed as not transcribed (give them, or --missing FIELD=REASON): "
                           f"{', '.join(draft.listed_missing)}", soft_wrap=True)
         path = draft.staged.path
-        if dry_run:
-            console.print(f"# {path} (dry run: nothing written)", soft_wrap=True, markup=False)
-            sys.stdout.write(draft.staged.text)
-            return
-        written = write_checked(records, [draft.staged], rejected=RejectedRecordsError)
-        report_recovery(written.recovered)
+        if not dry_run:
+            written = write_checked(records, [draft.staged], rejected=RejectedRecordsError)
+            report_recovery(written.recovered)
+    if dry_run:  # a dry run shows the record, and what validation warns of it, all the same
+        console.print(f"# {path} (dry run: nothing written)", soft_wrap=True, markup=False)
+        sys.stdout.write(draft.staged.text)
+    else:
         console.print(f"Wrote {draft.record.kind_token} {draft.record.id} to {path}", soft_wrap=True, markup=False)
     for issue in draft.warnings:
         err_console.print(f"warning {issue.code}: {issue.text(FLAGS)}", soft_wrap=True, markup=False)

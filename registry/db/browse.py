@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from registry.db.search import SEARCH_TABLE
+from registry.db.search import MATCH_TERMS, ROWID_COLUMN, SEARCH_TABLE
 
 #: Facets Datasette offers on a table or view, by name.
 FACETS: dict[str, tuple[str, ...]] = {
@@ -44,8 +44,9 @@ UNITS: dict[str, dict[str, str]] = {
                      "hardware_memory_bytes": "byte", "duration_s": "s"},
     "reproductions_side_by_side": {"our_value_gib": "GiB"},
 }
-#: Full-text search: the table whose rows ``SEARCH_TABLE`` indexes (by rowid).
-SEARCHABLE = {"result": SEARCH_TABLE}
+#: Full-text search: (the search table, the column holding its rowid) of each table or view Datasette's ``_search``
+#: searches (Datasette escapes what is typed there itself).
+SEARCHABLE = {"result": (SEARCH_TABLE, "rowid"), "results_flat": (SEARCH_TABLE, ROWID_COLUMN)}
 
 
 @dataclass(frozen=True)
@@ -113,12 +114,13 @@ QUERIES: dict[str, Query] = {
         (("result", "f.result_id"),)),
     "search": Query(
         "Search the results",
-        "Full-text search (SQLite FTS5) over names, qualifiers, quotes, uncertainty and hardware: for example "
-        "H3K4me3, H100, \"standard deviation\" or \"NT 2.5B\".",
+        "Full-text search (SQLite FTS5) over names, qualifiers, quotes, uncertainty and hardware: type words as "
+        "they are printed (for example H3K4me3, H100, NT 2.5B, Lumen-B or ProtoCLIP-B/16); every word must be "
+        "found. Hyphens, slashes, dots and quotes are read as text, never as search syntax.",
         f"SELECT f.result_id, f.configuration_name, f.dataset_name, f.metric, f.metric_qualifier, f.printed_value, "
         f"f.unit_symbol, f.uncertainty_printed, f.value_role, f.review_label\n"
         f"FROM {SEARCH_TABLE} s JOIN results_flat f ON f.result_id = s.result_id\n"
-        f"WHERE {SEARCH_TABLE} MATCH :q\n"
+        f"WHERE {SEARCH_TABLE} MATCH {MATCH_TERMS}\n"
         f"ORDER BY s.rank, f.result_id",
         (("result", "f.result_id"),)),
 }

@@ -30,6 +30,19 @@ VIEWS: dict[str, str] = {
         "Every result, current or not, as results_flat shows it, with its status ('current', 'superseded', "
         "'retracted') and, for a superseded one, the result that replaced it."
     ),
+    "comparability": (
+        "One row per current result: its comparability key (benchmark, split, metric, canonical unit, setting, "
+        "aggregate, input length and, for speed and memory, hardware: registry.comparability), each facet in a "
+        "column of its own, its value in the metric's canonical unit (canonical_value, a double for ranking), "
+        "and not_ranked_because: why it is on no leaderboard (a bound, a range, one fold of a mean, a difference), "
+        "empty where it is ranked."
+    ),
+    "leaderboard": (
+        "One row per value that may be ranked: its comparability key, its rank within that key (1 is best by the "
+        "metric's direction; ties share a rank), its value in the canonical unit and as printed, its review "
+        "status, model and source. Values of different keys are never ranked together: filter on "
+        "comparability_key (or benchmark and metric) and read rank."
+    ),
     "missing_metadata_all": (
         "Every field any record leaves empty on purpose, with the record's kind and file, the reason and the "
         "note."
@@ -48,6 +61,8 @@ VIEWS: dict[str, str] = {
 VIEW_COLUMNS: dict[str, str] = {
     "record_id": "The record's id.",
     "result_id": "The result's id.",
+    "result_rowid": "The result's rowid in the result table (SQLite only): the full-text search table's key, so "
+                    "that ?_search= finds results here.",
     "reproduction_id": "The reproduction's (our run's) id.",
     "recipe_id": "The recipe our run followed.",
     "kind": "The record's kind (result, config, review, ...).",
@@ -95,6 +110,27 @@ VIEW_COLUMNS: dict[str, str] = {
     "our_value_float": "Our value as a double, for arithmetic and sorting.",
     "difference_float": "The difference as a double, for arithmetic and sorting.",
     "ratio_float": "The ratio as a double, for arithmetic and sorting.",
+    "benchmark": "The benchmark the value is on: the benchmark record its dataset points to, shared across "
+                 "papers, else the dataset record's id.",
+    "canonical_unit": "The unit values of the metric are compared in (registry.metrics): the metric's declared "
+                      "unit, else its dimension's base unit; a value no scale converts keeps its own.",
+    "canonical_value": "The value in the canonical unit, as a double (for ranking and sorting; the printed "
+                       "value is printed_value).",
+    "aggregate": "What the value is computed over: 'single value', 'mean over 10 folds', 'aggregate over 5 "
+                 "seeds', 'single fold of 10' (one fold of a printed mean).",
+    "setting": "How the model met the task ('zero-shot', 'few-shot (5 shots)', 'fine-tuned', ...; 'unstated' "
+               "where the evaluation does not say).",
+    "input_length": "The input length the evaluation states ('400 bp'), or 'unstated'.",
+    "hardware": "For speed and memory, the hardware the value was measured on ('8 × NVIDIA H100', 'unstated'); "
+                "'any' for metrics that do not depend on it.",
+    "comparability_key": "Every facet of the comparability key, 'benchmark=...; split=...; metric=...; unit=...; "
+                         "setting=...; aggregate=...; input_length=...; hardware=...': values with equal keys "
+                         "may be ranked together, others never.",
+    "direction": "Which way is better for the metric ('higher' or 'lower'): the declared metric's, else the "
+                 "result's metric_direction.",
+    "not_ranked_because": "Why the value is on no leaderboard (a bound, a range, one fold of a printed mean, a "
+                          "difference, no direction); empty where it is ranked.",
+    "rank": "The value's rank within its comparability key: 1 is best by the metric's direction; ties share one.",
     "result_page": "The result's page on the published site (a link), where the database was built with "
                    "--base-url; empty otherwise.",
     "record_page": "The record's page on the published site (a link), where the database was built with "

@@ -118,8 +118,8 @@ def datasette_metadata(database_name: str, base_url: str | None = None) -> dict[
         tables[name]["label_column"] = column
     for name, units in browse.UNITS.items():
         tables[name]["units"] = units
-    for name, search in browse.SEARCHABLE.items():
-        tables[name].update(fts_table=search, fts_pk="rowid")
+    for name, (search, key) in browse.SEARCHABLE.items():
+        tables[name].update(fts_table=search, fts_pk=key)
     database: dict[str, Any] = {"title": TITLE, "tables": tables, "queries": browse.canned_queries(base_url)}
     if base_url:
         database["source_url"] = base_url

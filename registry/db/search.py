@@ -1,8 +1,9 @@
 """Full-text search over the current results (SQLite FTS5): names, qualifiers, quotes, hardware.
 
 ``results_search`` holds one row per row of ``results_flat``, its rowid the result's own rowid in the
-``result`` table, so that Datasette's ``_search`` on ``result`` (``fts_table`` in the metadata) and a
-plain ``MATCH`` both find a result by any of the words a researcher would type: the model, dataset,
+``result`` table (``results_flat.result_rowid``), so that Datasette's ``_search`` on ``result`` and on
+``results_flat`` (``fts_table`` and ``fts_pk`` in the metadata), the canned ``search`` query (each word typed
+quoted: ``MATCH_TERMS``) and a plain ``MATCH`` all find a result by any of the words a researcher would type: the model, dataset,
 protocol and family names, the metric and its qualifier, the quote the value was printed in, the
 uncertainty as printed, the hardware. PostgreSQL has its own text search and gets no such table.
 """
@@ -31,6 +32,17 @@ SEARCHED: dict[str, str] = {
     "hardware_accelerator": "The accelerator the source names for the value.",
     "source_title": "The source's title.",
 }
+
+
+#: ``:q`` as FTS5 terms, in SQL (so that the canned query runs in ``registry query`` as in Datasette): each
+#: space-separated word a quoted string, so that what FTS5 would parse as syntax ('Birds-200', 'Lumen-B',
+#: 'ProtoCLIP-B/16', 'NT 2.5B', AND, a stray quote) is read as text; every word must be found. Runs of up to
+#: eight spaces count as one (an empty string matches nothing).
+MATCH_TERMS = ("'\"' || replace(replace(replace(replace(trim(:q), '\"', '\"\"'), '  ', ' '), '  ', ' '), ' ', "
+               "'\" \"') || '\"'")
+#: The column of ``results_flat`` (SQLite only) that holds the result's rowid, the search table's key, so that
+#: Datasette's ``?_search=`` on the view (``fts_pk``) finds the same rows.
+ROWID_COLUMN = "result_rowid"
 
 
 def search_ddl() -> str:

@@ -21,6 +21,8 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
 from registry.db.catalog import VIEWS
+from registry.db.comparable import comparability_select, leaderboard_select
+from registry.db.search import ROWID_COLUMN
 from registry.db.tables import Mirror, mirror
 from registry.models.records import ReviewStatus
 from registry.models.values import BINARY_OPERATIONS, Operation
@@ -143,9 +145,10 @@ def _results_select(tables: Mirror, dialect: str, *, history: bool) -> str:
     """The results as ``results_flat`` lists them; with ``history``, every version and its status."""
     status = ("       hs.status,\n       hs.superseded_by,\n" if history else "")
     current = "" if history else "\nWHERE hs.status = 'current'"
+    rowid = f"       r.rowid AS {ROWID_COLUMN},\n" if dialect == "sqlite" else ""  # the search table's key
     return f"""
 SELECT r.id AS result_id,
-{status}{_result_columns(tables)}
+{rowid}{status}{_result_columns(tables)}
        {_role_case()} AS value_role,
        u.dimension AS unit_dimension,
        u.symbol AS unit_symbol,
@@ -238,6 +241,8 @@ FROM record rec) q""",
         "record_status": _STATUS_SELECT,
         "results_flat": _results_select(tables, dialect, history=False),
         "results_all": _results_select(tables, dialect, history=True),
+        "comparability": comparability_select(),
+        "leaderboard": leaderboard_select(),
         "missing_metadata_all": f"""
 SELECT m.record_id,
        rec.kind,

@@ -38,7 +38,7 @@ class Format:
 FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("every-eval-ever", "Every Eval Ever JSON (schema 0.3.0), one file per configuration",
            "registry.export.every_eval_ever"),
-    Format("prov", "W3C PROV-JSON: the PDF, the transcription, the reviews and our runs as activities",
+    Format("prov", "W3C PROV-JSON and PROV-XML: the PDF, the transcription, the reviews and our runs as activities",
            "registry.export.provenance", ("prov",)),
     Format("hf", "Hugging Face .eval_results YAML, for results that map to a Hub model and benchmark",
            "registry.export.hf_eval_results", ("huggingface_hub",)),

@@ -33,13 +33,16 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from decimal import Decimal
 import uuid
 from pathlib import Path
 from typing import Any
 
+from registry.comparability import place
 from registry.export import Written, dump_json
 from registry.export.fields import ResultFields
 from registry.ids import slugify, split_id
+from registry.metrics import Canonical, identity, to_canonical
 from registry.models import Configuration, Dataset, Evaluation, ModelFamily, Result, Source, parse_id
 from registry.models.records import Direction, Independence
 from registry.models.values import UncertaintyKind
@@ -160,7 +163,9 @@ def evaluation_log(registry: Registry, configuration: Configuration, dataset: Da
                                                         "and no record names who did"
     return {
         "schema_version": SCHEMA_VERSION,
-        "evaluation_id": f"{split_id(dataset.id).slug}/{model_id}/{int(created.timestamp())}",
+        # eval_name/model_id/<the log's own UUID>: two configurations of one model (zero-shot and fine-tuned)
+        # have one model_id and one date, and the datastore's statistics count logs by this id.
+        "evaluation_id": f"{split_id(dataset.id).slug}/{model_id}/{log_uuid(configuration.id, dataset.id)}",
         "retrieved_timestamp": str(int(created.timestamp())),
         "source_metadata": {
             "source_name": source.citation,
@@ -211,9 +216,10 @@ def _texts(record: Any, values: dict[str, Any], optional: tuple[str, ...] = ()) 
     return found
 
 
-def score_bounds(result: Result, role: Role) -> tuple[float | str, float | str, str]:
-    """The range a continuous score lies in, and the rule that gave it (no record states a metric's range)."""
-    kind = dimension(result.unit)
+def score_bounds(result: Result, role: Role, unit: str | None = None) -> tuple[float | str, float | str, str]:
+    """The range a continuous score in ``unit`` (default: the result's) lies in, and the rule that gave it (no
+    record states a metric's range)."""
+    kind = dimension(unit or result.unit)
     if role is Role.DERIVED:
         return "-Infinity", "Infinity", "a change between two values: unbounded"
     if kind is Dimension.PERCENTAGE:
@@ -226,16 +232,21 @@ def score_bounds(result: Result, role: Role) -> tuple[float | str, float | str, 
 def _result(registry: Registry, result: Result) -> dict[str, Any]:
     evaluation, _, protocol, dataset = d.result_context(registry, result)
     role = role_of(registry, result)
-    low, high, bounds_rule = score_bounds(result, role)
+    placed = place(registry, result)
+    scaled = placed.canonical
+    low, high, bounds_rule = score_bounds(result, role, scaled.unit)
     metric_details = {"metric_qualifier": result.metric_qualifier, "protocol_record": protocol.id}
     if result.unit_detail:
         metric_details["unit_detail"] = result.unit_detail
     source = registry.get_as(result.source, Source)
     score: dict[str, Any] = {
-        "score": float(result.numeric_value),
+        "score": float(scaled.value),
         "details": {
             "printed_value": result.printed_value,
+            "printed_unit": result.unit,
             "exact_value": str(result.numeric_value),
+            "exact_score": str(scaled.value),
+            "comparability_key": placed.facets.key,
             "value_role": role.value,
             "value_role_detail": role_text(registry, result),
             "is_fold_value": "yes" if role is Role.MEMBER else "no",
@@ -253,7 +264,7 @@ def _result(registry: Registry, result: Result) -> dict[str, Any]:
                if (earlier := replacing(registry, result.id)) else {}),
         },
     }
-    uncertainty = _uncertainty(result)
+    uncertainty = _uncertainty(result, to_canonical(result.metric, result.unit, registry.units) or Decimal(1))
     if uncertainty:
         score["uncertainty"] = uncertainty
     return {
@@ -266,9 +277,9 @@ def _result(registry: Registry, result: Result) -> dict[str, Any]:
         },
         "metric_config": {
             "evaluation_description": protocol.name,
-            "metric_id": result.metric,
-            "metric_name": d.metric_label(result.metric),
-            "metric_unit": result.unit,
+            "metric_id": metric_id(result.metric, scaled),
+            "metric_name": d.metric_label(identity(result.metric).token),
+            "metric_unit": scaled.unit,
             "lower_is_better": result.metric_direction is Direction.LOWER,
             "score_type": "continuous",
             "min_score": low,
@@ -279,23 +290,34 @@ def _result(registry: Registry, result: Result) -> dict[str, Any]:
     }
 
 
-def _uncertainty(result: Result) -> dict[str, Any]:
-    """The schema's uncertainty for what the source printed (empty: it printed none the schema can hold)."""
+def metric_id(metric: str, scaled: Canonical) -> str:
+    """The declared metric a result's slug names ('top1' -> 'accuracy'), its values all in one unit; a metric the
+    registry does not declare, or a value no scale converts, is named with its unit ('win-rate (percent)'), so
+    that a percent and a fraction of it never share an id."""
+    named = identity(metric)
+    if named.declared is not None and scaled.unit == named.declared.canonical_unit:
+        return named.token
+    return f"{named.token} ({scaled.unit})"
+
+
+def _uncertainty(result: Result, factor: Decimal) -> dict[str, Any]:
+    """The schema's uncertainty for what the source printed (empty: it printed none the schema can hold), in the
+    score's unit (``factor`` converts the printed one)."""
     printed = result.uncertainty
     if printed is None:
         return {}
     found: dict[str, Any] = {}
     kind = printed.kind
     if kind is UncertaintyKind.STANDARD_ERROR and printed.half_width is not None:
-        found["standard_error"] = {"value": float(printed.half_width), "method": "as printed by the source"}
+        found["standard_error"] = {"value": float(printed.half_width * factor), "method": "as printed by the source"}
     elif kind is UncertaintyKind.STANDARD_DEVIATION and printed.half_width is not None:
-        found["standard_deviation"] = float(printed.half_width)
+        found["standard_deviation"] = float(printed.half_width * factor)
     elif kind is UncertaintyKind.CONFIDENCE_INTERVAL:
         lower, upper = printed.lower, printed.upper
         if printed.half_width is not None:
             lower, upper = result.numeric_value - printed.half_width, result.numeric_value + printed.half_width
         if lower is not None and upper is not None:
-            found["confidence_interval"] = {"lower": float(lower), "upper": float(upper),
+            found["confidence_interval"] = {"lower": float(lower * factor), "upper": float(upper * factor),
                                             "method": "as printed by the source"}
             if printed.level is not None:
                 found["confidence_interval"]["confidence_level"] = float(printed.level / 100)

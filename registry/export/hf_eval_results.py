@@ -4,12 +4,18 @@ The format holds a Hub model (the repository the file lives in), a Hub benchmark
 its task, and one number; a Hub page shows one value per model, benchmark and task. So a value is
 exported only where it is that score:
 
-- **One task per (dataset, metric).** ``--hub-ids`` maps a dataset (or protocol) to Hub benchmark
-  tasks, each naming the registry metric it scores; a result whose metric no task of its dataset
-  names is refused (splice-site accuracies are not written under an MCC task), and a mapping that
-  gives one task two metrics, or one metric two tasks, is an error.
+- **One task per (dataset, metric).** ``--hub-ids`` maps a dataset (or the benchmark record it points
+  to, or its protocol) to Hub benchmark tasks, each naming the registry metric it scores (by any of its
+  names: 'top1' scores accuracy); a result whose metric no task of its dataset names is refused
+  (splice-site accuracies are not written under an MCC task), and a mapping that gives one task two
+  metrics, or one metric two tasks, is an error.
 - **Headline values only.** A fold of a printed mean, and a difference, ratio or speed-up of two
   values, are no model's score (``registry.status.value_roles``): they are listed, not written.
+- **One scale and one comparability key per task.** A value is written in its metric's canonical unit
+  (``registry.metrics``: an accuracy printed as 0.91 is written as 91, beside others' 91.2 %), and a task's
+  values must share one comparability key but for the dataset record (``registry.comparability``: split,
+  setting, aggregate, input length, hardware); where they do not, none of the task's values is written, each
+  listed with the keys, since a Hub page would rank them together. The notes keep the value as printed.
 - **One value per model, benchmark and task.** Where two current results would land on the same
   (Hub model, benchmark, task) (two sizes or a LoRA run mapped to one Hub model through their
   family), none is written: each is listed with the others, for the user to map each configuration
@@ -33,7 +39,7 @@ is a YAML file::
 
     models:      # configuration or model-family id -> Hub model repository
       <id>: org/model
-    benchmarks:  # dataset or protocol id -> Hub benchmark tasks, each with the registry metric it scores
+    benchmarks:  # dataset, benchmark or protocol id -> Hub benchmark tasks, each with the registry metric it scores
       <id>: {id: org/benchmark, task_id: default, metric: accuracy, revision: <optional sha>}
       <id2>:
         - {id: org/benchmark, task_id: mcc, metric: mcc}
@@ -48,9 +54,11 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from registry.comparability import FACETS, Facets, place
 from registry.errors import RegistryError
 from registry.export import Written
 from registry.export.fields import ResultFields
+from registry.metrics import identity
 from registry.models import Result, Source
 from registry.page import display as d
 from registry.status import provenance
@@ -68,7 +76,7 @@ RESULT_FIELDS = ResultFields(carried={
     "evaluation": "the file's Hub model and dataset_id (its configuration and dataset, mapped by --hub-ids)",
     "metric": "task_id (the benchmark task that scores it)",
     "printed_value": "notes",
-    "numeric_value": "value (a float)",
+    "numeric_value": "value (a float, in the metric's canonical unit: registry.metrics)",
     "unit": "notes",
     "uncertainty": "notes",
     "metric_qualifier": "notes",
@@ -108,11 +116,13 @@ def write(registry: Registry, out: Path, *, hub_ids: Path | None = None, **_: An
             written.not_carried.append({"record": result.id, "exported": False, "reason": reason})
             continue
         model, task = target
-        entry = EvalResultEntry(dataset_id=task.benchmark, task_id=task.task_id, value=float(result.numeric_value),
+        value = place(registry, result).canonical.value
+        entry = EvalResultEntry(dataset_id=task.benchmark, task_id=task.task_id, value=float(value),
                                 dataset_revision=task.revision, date=_date(registry, result),
                                 **_source_fields(registry.get_as(result.source, Source)),
                                 notes=_notes(registry, result))
         placed.setdefault((model, task.benchmark, task.task_id), []).append((result, entry))
+    _refuse_mixed_keys(registry, placed, written)
     files: dict[PurePosixPath, list[Any]] = {}
     for (model, benchmark, task_id), entries in sorted(placed.items()):
         if len(entries) > 1:  # a Hub page shows one value per model, benchmark and task: which is not ours to pick
@@ -126,14 +136,39 @@ def write(registry: Registry, out: Path, *, hub_ids: Path | None = None, **_: An
         ((result, entry),) = entries
         files.setdefault(eval_results_path(model, benchmark), []).append(entry)
         lost = RESULT_FIELDS.lost()
-        if repr(float(result.numeric_value)) != str(result.numeric_value):
-            lost.append(f"the exact value {result.numeric_value} (written as {float(result.numeric_value)!r})")
+        exact = place(registry, result).canonical.value
+        if repr(float(exact)) != str(exact):
+            lost.append(f"the exact value {exact} (written as {float(exact)!r})")
         written.not_carried.append({"record": result.id, "exported": True, "model": model, "benchmark": benchmark,
                                     "task_id": task_id, "fields": lost})
     for path, file_entries in sorted(files.items()):
         _write_entries(out, path, file_entries)
         written.files.append(path.as_posix())
     return written
+
+
+def _refuse_mixed_keys(registry: Registry, placed: dict[tuple[str, str, str], list[tuple[Result, Any]]],
+                       written: Written) -> None:
+    """Take out of ``placed`` every value of a Hub task whose values hold more than one comparability key (but
+    for the dataset record, which two papers each have of one benchmark), listing each with the keys."""
+    by_task: dict[tuple[str, str], dict[str, list[Result]]] = {}
+    for (_, benchmark, task_id), entries in placed.items():
+        for result, _ in entries:
+            key = _key_but_benchmark(place(registry, result).facets)
+            by_task.setdefault((benchmark, task_id), {}).setdefault(key, []).append(result)
+    for (benchmark, task_id), keys in by_task.items():
+        if len(keys) < 2:
+            continue
+        listed = " | ".join(sorted(keys))
+        for slot in [slot for slot in placed if slot[1:] == (benchmark, task_id)]:
+            for result, _ in placed.pop(slot):
+                written.not_carried.append({"record": result.id, "exported": False, "reason": (
+                    f"the values of {benchmark} task {task_id} are not comparable (comparability keys: {listed}); "
+                    "a Hub page would rank them together: map each key's dataset to a task of its own")})
+
+
+def _key_but_benchmark(facets: Facets) -> str:
+    return "; ".join(f"{name}={getattr(facets, name)}" for name in FACETS if name != "benchmark")
 
 
 def _target(registry: Registry, result: Result, models: dict[str, str],
@@ -151,7 +186,8 @@ def _target(registry: Registry, result: Result, models: dict[str, str],
     _, configuration, protocol, dataset = d.result_context(registry, result)
     model = _hub_model(configuration.checkpoint) or models.get(configuration.id) or \
         models.get(configuration.model_family)
-    tasks = benchmarks.get(dataset.id) or benchmarks.get(protocol.id)
+    tasks = benchmarks.get(dataset.id) or (benchmarks.get(dataset.benchmark) if dataset.benchmark else None) or \
+        benchmarks.get(protocol.id)
     reasons = []
     if model is None:
         reasons.append("its configuration names no Hub model (checkpoint: "
@@ -159,7 +195,7 @@ def _target(registry: Registry, result: Result, models: dict[str, str],
     if tasks is None:
         reasons.append(f"its dataset {dataset.id} maps to no Hub benchmark")
     else:
-        matching = [task for task in tasks if task.metric == result.metric]
+        matching = [task for task in tasks if identity(task.metric).token == identity(result.metric).token]
         if not matching:
             reasons.append(f"its metric {result.metric} is scored by no task its dataset maps to (tasks: "
                            + ", ".join(f"{t.benchmark} {t.task_id} scores {t.metric}" for t in tasks) + ")")
@@ -202,8 +238,10 @@ def _notes(registry: Registry, result: Result) -> str:
     uncertainty = result.uncertainty.text if result.uncertainty else \
         f"uncertainty: {d.missing_phrase(result, 'uncertainty')}"
     cited = "" if _source_url(source) else f"; source: {source.citation} (no retrieval URL)"
+    scaled = place(registry, result).canonical
+    converted = "" if scaled.unit == result.unit else f" (written as {with_unit(str(scaled.value), scaled.unit)})"
     return (f"{d.metric_label(result.metric)} ({result.metric_qualifier}), "
-            f"{with_unit(result.as_printed, result.unit)} as printed, {uncertainty}; "
+            f"{with_unit(result.as_printed, result.unit)} as printed{converted}, {uncertainty}; "
             f"{provenance.status_label(registry, result.id)}; registry record {result.id}{cited}")
 
 

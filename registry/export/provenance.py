@@ -1,4 +1,9 @@
-"""W3C PROV-JSON: where every value came from, as the ``prov`` package writes and reads it.
+"""W3C PROV-JSON and PROV-XML: where every value came from, as the ``prov`` package writes and reads it.
+
+The two files (``provenance.json``, ``provenance.xml``) hold one document; the XML is valid against W3C's
+``prov.xsd``: every identifier is a QName whose local part is an id or slug (a namespace per kind of thing:
+``pdf:``, ``check:`` for a review's activity, ``run:``, ``transcription:``, ``agent:``, ``correcting:``,
+``retracting:``, and ``rec:`` for a record, or, with the site's address, one per kind of record: ``result:<id>.html``).
 
 - Each source's pinned PDF is an entity (its SHA-256, URL, version, and its DOI, arXiv and
   OpenReview addresses where it has them).
@@ -10,18 +15,22 @@
   ``reg:value_role`` (headline, aggregate, a fold of a mean, derived), and ``reg:hardware`` the
   hardware the source says it ran on (a configuration too).
 - Each review is an activity that used the PDF and the records it checked, associated with its
-  reviewer, with each method an entry of its own (``reg:method``), and generated the review record.
+  reviewer (an agent of type ``reg:Reviewer``; a review that names none has an agent saying so), with each
+  method an entry of its own (``reg:method``), and generated the review record.
 - Each correction is an activity (by its curator) whose replacement ``prov:wasRevisionOf`` the
   record it supersedes; each retraction an activity that invalidates (``prov:wasInvalidatedBy``)
   the record it withdraws. Every transcribed record's ``reg:status`` says whether it is current,
   superseded or retracted.
-- Each of our runs is an activity that used its recipe and generated the reproduction, whose
+- Each of our runs is an activity that used its recipe, was carried out by ``registry reproduce`` at the
+  commit it records (a ``prov:SoftwareAgent``), and generated the reproduction, whose
   value is an ``xsd:decimal`` too; ``reg:reproduces`` names the result, which it never replaces
   (it is not derived from it, nor an alternate of it).
 
-Every agent is declared once, however many activities it is associated with. Identifiers resolve
-where the site's address is given (``--base-url``): each record is ``rec:<kind>/<id>.html``, its page
-on the site; without it, ``rec:`` is ``urn:registry:record:`` and names the record by id only.
+Every agent is declared once, with its ``prov:type`` (``prov:Person`` for a batch's curator, ``reg:Reviewer``,
+``reg:Curator`` for who filed a correction or retraction, ``prov:SoftwareAgent`` for our runs), however many
+activities it is associated with. Identifiers resolve where the site's address is given (``--base-url``): each
+record is ``<kind>:<id>.html``, its page on the site; without it, ``rec:`` is ``urn:registry:record:`` and names
+the record by id only.
 ``registry-export.json`` lists, for each result, the fields ``RESULT_FIELDS`` does not declare carried.
 """
 
@@ -57,6 +66,13 @@ from registry.store.loader import Registry
 NAMESPACE = ("reg", "urn:registry:")
 RECORDS_URN = "urn:registry:record:"
 FILE = "provenance.json"
+XML_FILE = "provenance.xml"
+#: The namespaces of what is not a record (a prefix each, so that every identifier is a QName whose local part is
+#: an id: PROV-XML's schema allows no '/' there). With the site's address, each kind of record has its own too,
+#: its pages' folder ('result:<id>.html').
+SPACES = {"pdf": "urn:registry:pdf:", "check": "urn:registry:review:", "run": "urn:registry:run:",
+          "transcription": "urn:registry:transcription:", "agent": "urn:registry:agent:",
+          "correcting": "urn:registry:correction:", "retracting": "urn:registry:retraction:"}
 
 
 #: Where the document holds each field of a result; every other field is listed as not carried.
@@ -78,8 +94,9 @@ RESULT_FIELDS = ResultFields(carried={
 def write(registry: Registry, out: Path, *, base_url: str | None = None, **_: Any) -> Written:
     document = build_document(registry, base_url)
     (out / FILE).write_text(document.serialize(indent=2) + "\n", encoding="utf-8")
+    (out / XML_FILE).write_bytes(document.serialize(format="xml").encode("utf-8"))
     lost = RESULT_FIELDS.lost()
-    return Written(files=[FILE], result_fields=RESULT_FIELDS, not_carried=[
+    return Written(files=[FILE, XML_FILE], result_fields=RESULT_FIELDS, not_carried=[
         {"fields": "missing_metadata entries are kept as reg:missing attributes (text), not as PROV terms"},
         *({"record": result.id, "fields": lost} for result in registry.of_kind(Result))])
 
@@ -106,7 +123,12 @@ class _Builder:
         self.base_url = base_url
         self.doc = pm.ProvDocument()
         self.doc.add_namespace(*NAMESPACE)
-        self.doc.add_namespace("rec", base_url or RECORDS_URN)
+        for prefix, uri in SPACES.items():
+            self.doc.add_namespace(prefix, uri)
+        self.doc.add_namespace("rec", RECORDS_URN)
+        if base_url:
+            for kind in sorted({record.kind_token for record in registry.records.values()}):
+                self.doc.add_namespace(kind, f"{base_url}{kind}/")
         self.agents: set[str] = set()
         self.transcriptions: set[str] = set()
 
@@ -115,14 +137,14 @@ class _Builder:
 
     def rec(self, record_id: str) -> str:
         """The record's identifier: its page on the site where the site's address is given, else its id."""
-        if not self.base_url:
-            return f"rec:{record_id}"
-        return f"rec:{page_path(self.registry.records[record_id].kind_token, record_id)}" \
-            if record_id in self.registry.records else f"rec:{record_id}"
+        if self.base_url and record_id in self.registry.records:
+            kind = self.registry.records[record_id].kind_token
+            return f"{kind}:{_local(page_path(kind, record_id).removeprefix(kind + '/'))}"
+        return f"rec:{_local(record_id)}"
 
     def agent(self, name: str, attributes: dict[str, Any]) -> str:
-        """The agent's identifier, declaring it the first time only."""
-        identifier = f"reg:agent/{slugify(name)}"
+        """The agent's identifier, declaring it the first time only (``attributes`` give its ``prov:type``)."""
+        identifier = f"agent:{_local(slugify(name))}"
         if identifier not in self.agents:
             self.agents.add(identifier)
             self.doc.agent(identifier, attributes)
@@ -181,7 +203,7 @@ class _Builder:
         """Each review an activity that used the PDF and its subjects, and generated the review record."""
         doc, rec = self.doc, self.rec
         for review in self.registry.of_kind(Review):
-            activity = f"reg:review/{review.id}"
+            activity = f"check:{_local(review.id)}"
             doc.activity(activity, review.reviewed_at, None, [
                 ("prov:type", "reg:SourceCheck"), ("reg:status", review.status.value),
                 *(("reg:method", method.value) for method in review.methods),
@@ -190,8 +212,10 @@ class _Builder:
             doc.used(activity, _pdf(review.source))
             for subject in review.subjects:
                 doc.used(activity, rec(subject))
-            if review.reviewer:
-                doc.wasAssociatedWith(activity, self.agent(review.reviewer, {"prov:label": review.reviewer}))
+            reviewer = review.reviewer or f"unnamed reviewer of {review.id}"
+            doc.wasAssociatedWith(activity, self.agent(reviewer, {
+                "prov:type": "reg:Reviewer", "prov:label": review.reviewer or
+                f"The reviewer of {review.id}: {d.missing_phrase(review, 'reviewer')}"}))
             doc.entity(rec(review.id), {"prov:type": "reg:review"})
             doc.wasGeneratedBy(rec(review.id), activity)
 
@@ -201,13 +225,17 @@ class _Builder:
         for recipe in self.registry.of_kind(Recipe):
             doc.entity(rec(recipe.id), {"prov:type": "reg:recipe", "reg:result": rec(recipe.result)})
         for run in self.registry.of_kind(Reproduction):
-            activity = f"reg:run/{run.id}"
+            activity = f"run:{_local(run.id)}"
             ended = run.started_at + dt.timedelta(seconds=run.duration_s)
             doc.activity(activity, run.started_at, ended, {
                 "prov:type": f"reg:{run.method.value}", "reg:hardware": run.hardware.name,
                 "reg:git_commit": run.git_commit or "not recorded", "reg:command": run.command,
             })
             doc.used(activity, rec(run.recipe))
+            commit = run.git_commit or "an unrecorded commit"
+            doc.wasAssociatedWith(activity, self.agent(f"registry reproduce at {commit}", {
+                "prov:type": "prov:SoftwareAgent", "prov:label": f"'registry reproduce' (the measure/ harness) at "
+                f"{commit}, the program that ran the recipe"}))
             attributes = {"prov:type": f"reg:{run.method.value}-value", "reg:reproduces": rec(run.result),
                           "reg:outcome": run.outcome.value}
             if run.value is not None:
@@ -221,7 +249,7 @@ def _transcription(doc: Any, registry: Registry, source_id: str, record_id: str,
     """The activity that transcribed ``record_id``: its batch's reading of the source, declared once per
     (source, batch), carried out by the batch's curator and ended on the batch's date."""
     parsed = parse_id(record_id)
-    activity = f"reg:transcription/{source_id}/{parsed.batch}-{parsed.date}"
+    activity = f"transcription:{_local(source_id)}.{parsed.batch}-{parsed.date}"
     if activity in made:
         return activity
     made.add(activity)
@@ -246,23 +274,29 @@ def _history(doc: Any, registry: Registry, rec: Callable[[str], str],
     def filed(activity: str, record: Correction | Retraction, who: str, when: Any, reason: str) -> None:
         doc.activity(activity, when, when, {"prov:type": f"reg:{record.kind_token.capitalize()}",
                                             "reg:reason": reason})
-        doc.wasAssociatedWith(activity, agent(who, {"prov:label": who}))
+        doc.wasAssociatedWith(activity, agent(who, {"prov:type": "reg:Curator", "prov:label": who}))
         doc.entity(rec(record.id), {"prov:type": f"reg:{record.kind_token}", "reg:reason": reason})
         doc.wasGeneratedBy(rec(record.id), activity, when)
 
     for correction in registry.of_kind(Correction):
-        activity = f"reg:correction/{correction.id}"
+        activity = f"correcting:{_local(correction.id)}"
         filed(activity, correction, correction.corrected_by, correction.corrected_at, correction.reason)
         doc.used(activity, rec(correction.supersedes))
         doc.wasRevisionOf(rec(correction.replacement), rec(correction.supersedes), activity)
     for retraction in registry.of_kind(Retraction):
-        activity = f"reg:retraction/{retraction.id}"
+        activity = f"retracting:{_local(retraction.id)}"
         filed(activity, retraction, retraction.retracted_by, retraction.retracted_at, retraction.reason)
         doc.wasInvalidatedBy(rec(retraction.retracts), activity, retraction.retracted_at)
 
 
 def _pdf(source_id: str) -> str:
-    return f"reg:pdf/{source_id}"
+    return f"pdf:{_local(source_id)}"
+
+
+def _local(text: str) -> str:
+    """``text`` as the local part of a QName (an NCName): ids and slugs are letters, digits, '-' and '.', but may
+    start with a digit, which an NCName may not ('_' is put before it)."""
+    return text if text[:1].isalpha() or text[:1] == "_" else f"_{text}"
 
 
 def _source_of(registry: Registry, record: Record) -> str | None:

@@ -154,6 +154,14 @@ REVIEW_UNVERIFIABLE = _declare("review-unverifiable", R, "a source-checked revie
                                "add the SHA-256 of the file the review checked", WARNING)
 REVIEW_URL_MISMATCH = _declare("review-url-mismatch", R, "a review retrieved its file from another URL than the "
                                "source's", "check that both name the same file", WARNING)
+BENCHMARK_SAME_EXTERNAL_ID = _declare(
+    "benchmark-same-external-id", R, "two benchmark records give the same external identifier (Hugging Face dataset, "
+    "Papers with Code slug, DOI or URL): they are one benchmark", "keep one record and point the datasets to it, or "
+    "correct the identifier", WARNING)
+DATASET_BENCHMARK_UNLINKED = _declare(
+    "dataset-benchmark-unlinked", R, "a dataset record is named like a benchmark record but points to no "
+    "benchmark, and does not say why", "add `benchmark: <id>`, or a missing_metadata entry for `benchmark` saying "
+    "why it is not that benchmark (a private split)", WARNING)
 RELEASE_MEMBER_LATER = _declare("release-member-later", R, "a release lists a record whose id is dated after the "
                                 "release (a batch filed later cannot have been published in it)",
                                 "remove the record from the release's members, or correct the release")

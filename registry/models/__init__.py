@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from registry.ids import StableId, split_id
 from registry.models.base import MissingMetadata, MissingReason, Record
+from registry.models.benchmark import Benchmark
 from registry.models.fields import field_plan, transcribed_kinds
 from registry.models.history import Correction, Retraction
 from registry.models.records import (
@@ -44,6 +45,7 @@ KINDS_IN_ORDER: tuple[type[Record], ...] = (
     Correction,
     Retraction,
     UnitRecord,
+    Benchmark,
 )
 
 #: Record model for each kind token.
@@ -110,6 +112,7 @@ __all__ = [
     "Review",
     "Source",
     "UnitRecord",
+    "Benchmark",
 ]
 
 

@@ -167,6 +167,10 @@ class Dataset(Record, transcribed=True):
         "The splits the source describes, with their sizes.", many=True)
     folds: PositiveInt | None = Field(None, description="Number of cross-validation folds, where the data is used "
                                       "in cross-validation.")
+    benchmark: str | None = ref(
+        "benchmark", default=None, description="The benchmark this data is (a registry-wide benchmark record), so "
+        "that other papers' values on it share its leaderboard; empty where it is none, with why in "
+        "missing_metadata where a benchmark exists (for example a private split).")
 
     @field_validator("splits")
     @classmethod
@@ -192,6 +196,21 @@ class UpdateMode(StrEnum):
     LORA = "lora"
 
 
+class Setting(StrEnum):
+    """How the model met the evaluation's task: a facet of the comparability key (``registry.comparability``)."""
+
+    ZERO_SHOT = "zero-shot"
+    """No example of the task and no training on it."""
+    FEW_SHOT = "few-shot"
+    """A few examples of the task in the prompt or context, no training on it (``shots`` says how many)."""
+    LINEAR_PROBE = "linear-probe"
+    """Frozen weights, a linear head trained on the task."""
+    FINE_TUNED = "fine-tuned"
+    """Weights trained on the task (fully or with an adapter)."""
+    FROM_SCRATCH = "from-scratch"
+    """Trained on the task from random weights."""
+
+
 class Evaluation(Record, transcribed=True):
     """One configuration run under one protocol on one dataset."""
 
@@ -210,9 +229,20 @@ class Evaluation(Record, transcribed=True):
     adaptation: Text | None = reportable("What the model did during the evaluation (for example 'Training step').")
     update_mode: UpdateMode | None = reportable("Whether a training step updates all weights or a LoRA adapter.")
     scoring_implementation: Text | None = reportable("The code that computed the metric.")
+    setting: Setting | None = Field(
+        None, description="How the model met the task: zero-shot, few-shot, linear-probe, fine-tuned or "
+        "from-scratch, as the source says. Values of different settings are never ranked together; empty: the "
+        "comparability key says 'setting unstated'.")
+    shots: PositiveInt | None = Field(None, description="How many examples a few-shot evaluation gives the model.")
+    input_length: Text | None = Field(
+        None, description="The length of each input as the source states it (for example '400 bp' or '2048 "
+        "tokens'), where it changes the number; values of different input lengths are never ranked together.")
 
     @model_validator(mode="after")
     def _coverage_is_ordered(self) -> Evaluation:
+        if self.shots is not None and self.setting is not Setting.FEW_SHOT:
+            raise ValueError(f"shots ({self.shots}) belong to a few-shot evaluation: set 'setting: few-shot' or "
+                             "leave 'shots' out")
         if self.coverage_scored is not None and self.coverage_eligible is not None:
             if self.coverage_scored > self.coverage_eligible:
                 raise ValueError(

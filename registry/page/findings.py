@@ -60,6 +60,22 @@ def findings_table(registry: Registry, evaluations: Iterable[Evaluation], *, own
     return Table(columns, tuple(rows), title=title, lines=True, expand=True, filter="evaluations")
 
 
+def source_findings(registry: Registry, source: Source) -> Table | Paragraph:
+    """Every current value a source prints, each with its model, protocol and dataset, metric and locator: the
+    findings rows of the results whose ``source`` it is, in the order of their evaluations."""
+    natural_key = d.natural_key
+    results = current_only(registry, registry.referrers(source.id, Result, "source"))
+    evaluations = {result.evaluation: registry.get_as(result.evaluation, Evaluation) for result in results}
+    ordered = sorted(results, key=lambda r: (natural_key(evaluations[r.evaluation].name),
+                                              natural_key(r.metric_qualifier), natural_key(r.id)))
+    if not ordered:
+        return Paragraph(plain("No current value of this source is recorded."), Style.NOTE)
+    rows = tuple(finding_row(registry, evaluations[r.evaluation], r) for r in ordered)
+    return Table((Column("Tested configuration"), Column("Protocol and dataset"), Column("Finding"),
+                  Column("Evidence and details")), rows, title="Values printed in this source", lines=True,
+                 expand=True, filter="values")
+
+
 def finding_row(registry: Registry, evaluation: Evaluation, result: Result) -> tuple[Content, ...]:
     """A current result's row in the findings tables, made once per registry: the same row stands on the pages of
     its configuration, dataset, protocol and model family."""

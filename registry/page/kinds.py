@@ -18,6 +18,7 @@ import functools
 from collections.abc import Iterable
 
 from registry.models import (
+    Benchmark,
     Configuration,
     Dataset,
     Evaluation,
@@ -43,7 +44,8 @@ from registry.page.blocks import (
 )
 from registry.page.citation import bibtex, links
 from registry.page.evidence import evidence_blocks
-from registry.page.findings import findings_table, results_of
+from registry.page.findings import findings_table, results_of, source_findings
+from registry.page.leaderboard import leaderboard_blocks
 from registry.page.history import earlier_versions, history_blocks, status_banner
 from registry.page.metadata import TECHNICAL_METADATA, technical_metadata
 from registry.page.runs import recipes_and_reproductions
@@ -103,7 +105,24 @@ def _results_of_page(registry: Registry, record: Record, field: str) -> Page:
 
 @build_page.register
 def _dataset_page(dataset: Dataset, registry: Registry) -> Page:
-    return _results_of_page(registry, dataset, "dataset")
+    """A dataset's results; where it points to no benchmark record, it is its own benchmark: its leaderboard too."""
+    page = _results_of_page(registry, dataset, "dataset")
+    if dataset.benchmark is not None:
+        return page
+    return Page(page.record_id, page.kind, page.title,
+                (*page.blocks, Section("Leaderboard", leaderboard_blocks(registry, dataset.id))))
+
+
+@build_page.register
+def _benchmark_page(benchmark: Benchmark, registry: Registry) -> Page:
+    """A benchmark shared across papers: its identifiers, each paper's dataset record of it, its leaderboard."""
+    datasets = registry.referrers(benchmark.id, Dataset, "benchmark")
+    accounts = Section("Papers' records of this benchmark", (
+        Items(tuple((*d.record_link(dataset), Piece(" · "), *d.record_link(registry.records[dataset.source]))
+                    for dataset in datasets)) if datasets
+        else Paragraph(plain("No dataset record points to this benchmark yet."), Style.NOTE),))
+    return Page(benchmark.id, benchmark.kind_token, d.record_name(benchmark), _generic_blocks(
+        registry, benchmark, accounts, Section("Leaderboard", leaderboard_blocks(registry, benchmark.id))))
 
 
 @build_page.register
@@ -114,8 +133,9 @@ def _protocol_page(protocol: Protocol, registry: Registry) -> Page:
 @build_page.register
 def _source_page(source: Source, registry: Registry) -> Page:
     citation = Paragraph(plain(f"{source.citation}\nOriginal source · {source.version_statement}"))
+    printed = Section("Values printed in this source", (source_findings(registry, source),))
     return Page(source.id, source.kind_token, d.record_name(source),
-                (citation, read_and_cite(source), *_generic_blocks(registry, source)))
+                (citation, read_and_cite(source), *_generic_blocks(registry, source, printed)))
 
 
 def read_and_cite(source: Source) -> Section:

@@ -173,13 +173,14 @@ def _fields(block: Fields, links: Links, level: int) -> str:
 
 def _table(block: Table, links: Links, level: int) -> str:
     """A table with its title as caption; one of more than ``LONG_TABLE`` rows is folded under its title."""
-    numeric = [' class="num"' if column.right else "" for column in block.columns]
+    labels = [f' data-label="{_escape(column.header)}"' + (' class="num"' if column.right else "")
+              for column in block.columns]  # a phone shows each row as a card, each cell under its header
     head = "".join(f'<th scope="col">{_escape(column.header)}</th>' for column in block.columns)
-    body = "".join("<tr>" + "".join(f"<td{numeric[i]}>{inline(cell, links)}</td>" for i, cell in enumerate(row))
+    body = "".join("<tr>" + "".join(f"<td{labels[i]}>{inline(cell, links)}</td>" for i, cell in enumerate(row))
                    + "</tr>\n" for row in block.rows)
     caption = f"<caption>{_escape(block.title)}</caption>\n" if block.title else ""
     note = f'<p class="table-note">{_escape(block.caption)}</p>\n' if block.caption else ""
-    table = f"<table>\n{caption}<thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody>\n</table>\n{note}"
+    table = f"<table class=\"cards\">\n{caption}<thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody>\n</table>\n{note}"
     if len(block.rows) > LONG_TABLE:
         summary = _escape(f"{block.title or 'Table'} ({len(block.rows)} rows)")
         table = f"<details><summary>{summary}</summary>\n{table}</details>\n"

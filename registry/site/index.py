@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from measure.outcome import Method
+from registry.comparability import place
 from registry.models import Reproduction, Result, Source
 from registry.page import display as d
 from registry.page.blocks import Content, Piece, Style, plain, text_of
@@ -30,7 +31,7 @@ FACETS = (("family", "Model family"), ("metric", "Metric"), ("dataset", "Dataset
 class IndexRow:
     cells: tuple[Content, ...]
     sort: tuple[str, ...]
-    """Each cell's sort key: its text, or the exact number of a value column."""
+    """Each cell's sort key: its text, or, for the value column, the comparability key and the canonical value."""
     facets: tuple[tuple[str, str], ...]
     search: str
 
@@ -90,7 +91,7 @@ def _row(registry: Registry, result: Result) -> IndexRow:
         *((Piece(runs_summary(by_method[m], unit), tag=d.runs_tag(m, by_method[m])),) if by_method[m]
           else plain("none") for m in (Method.MEASURED, Method.ESTIMATED)),
     )
-    sort = tuple(str(result.numeric_value) if key == "value" else text_of(cell).lower()
+    sort = tuple(value_sort_key(registry, result) if key == "value" else text_of(cell).lower()
                  for (key, _), cell in zip(COLUMNS, cells, strict=True))
     facets = (("family", d.record_name(family)), ("metric", metric), ("dataset", d.record_name(dataset)),
               ("status", status), ("kind", kind), ("reproduced", reproduced))
@@ -98,6 +99,20 @@ def _row(registry: Registry, result: Result) -> IndexRow:
               d.hardware_text(result), source.citation, d.result_display(result)]
     search = searchable(" ".join([*hidden, *(text_of(cell) for cell in cells), *(v for _, v in facets)]))
     return IndexRow(cells, sort, facets, search)
+
+
+#: Between a value's comparability key and its number in the value column's sort key (``site.js`` splits there): an
+#: invisible separator, which no key holds and HTML allows in an attribute (a control character it does not).
+SORT_GROUP = "\u2063"
+
+
+def value_sort_key(registry: Registry, result: Result) -> str:
+    """The value column's sort key: the comparability key, then the value in the metric's canonical unit, so that
+    sorting by value ranks only within a key (a fraction of accuracy converted to percent beside the percents;
+    a zero-shot value, a single seed, a bound or a fold of a mean never among the others' ranks)."""
+    placed = place(registry, result)
+    group = placed.facets.key if placed.why_not is None else f"~ not ranked ({placed.why_not}): {placed.facets.key}"
+    return f"{group}{SORT_GROUP}{placed.canonical.value}"
 
 
 def _what(result: Result) -> str:

@@ -19,6 +19,7 @@ from registry.issues.report import Report, format_path
 from registry.models import Record
 from registry.store.loader import Registry, display_path
 from registry.validate.rules import (
+    benchmarks,
     evidence,
     history,
     identity,
@@ -33,7 +34,7 @@ from registry.validate.rules_registry import kind_rules, record_rules, registry_
 
 #: The rule modules, listed once: each registers its rules as it is imported (``rules.derived`` is called by
 #: ``rules.values`` and registers none). A new module of rules is one more entry here.
-RULE_MODULES = (identity, references, metadata, values, sources, evidence, reproduction, units, history)
+RULE_MODULES = (identity, references, metadata, values, sources, evidence, reproduction, units, history, benchmarks)
 
 
 def check_registry(registry: Registry, report: Report, *, now: dt.datetime | None = None) -> Report:

@@ -15,6 +15,11 @@
   const sorters = Array.from(table.querySelectorAll("button.sort"));
   const facetKeys = Array.from(form.querySelectorAll("fieldset[data-facet]"), (f) => f.dataset.facet);
   for (const input of [search, clear, ...boxes, ...sorters]) input.disabled = false;
+  // On a narrow screen the facets fold behind their summary, so that the first result is on the first screen;
+  // a view whose link chose facets keeps them open. Without scripts they stay open.
+  const panel = document.getElementById("facet-panel");
+  const chosenInUrl = Array.from(new URLSearchParams(location.search).keys()).some((k) => facetKeys.includes(k));
+  if (panel && window.matchMedia("(max-width: 40rem)").matches && !chosenInUrl) panel.open = false;
   let sort = { key: null, descending: false };
 
   // The same rule as registry.site.index.searchable: lower case, hyphens, slashes and brackets as spaces.
@@ -80,10 +85,17 @@
     sort = { key: key, descending: descending };
     const numeric = key === "value";
     const keyOf = (row) => row.cells[column].dataset.sort;
+    // A value sorts within its comparability key only ('key\u2063number'): the keys stay in one order, the
+    // numbers in each key go up or down; values of two keys are never interleaved.
     const ordered = rows.slice().sort((a, b) => {
       const x = keyOf(a), y = keyOf(b);
-      const order = numeric ? Number(x) - Number(y) : x.localeCompare(y, undefined, { numeric: true });
-      return descending ? -order : order;
+      if (!numeric) {
+        const order = x.localeCompare(y, undefined, { numeric: true });
+        return descending ? -order : order;
+      }
+      const [gx, nx] = x.split("\u2063"), [gy, ny] = y.split("\u2063");
+      if (gx !== gy) return gx < gy ? -1 : 1;
+      return descending ? Number(ny) - Number(nx) : Number(nx) - Number(ny);
     });
     for (const row of ordered) body.appendChild(row);
     for (const button of sorters) {

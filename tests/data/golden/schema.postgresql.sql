@@ -93,10 +93,12 @@ CREATE TABLE dataset (
 	seed BIGINT,
 	version VARCHAR,
 	folds BIGINT,
+	benchmark VARCHAR,
 	derivation VARCHAR,
 	PRIMARY KEY (id),
 	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED,
-	FOREIGN KEY(source) REFERENCES source (id) DEFERRABLE INITIALLY DEFERRED
+	FOREIGN KEY(source) REFERENCES source (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(benchmark) REFERENCES benchmark (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE evaluation (
@@ -115,6 +117,9 @@ CREATE TABLE evaluation (
 	adaptation VARCHAR,
 	update_mode VARCHAR,
 	scoring_implementation VARCHAR,
+	setting VARCHAR,
+	shots BIGINT,
+	input_length VARCHAR,
 	derivation VARCHAR,
 	PRIMARY KEY (id),
 	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED,
@@ -347,6 +352,22 @@ CREATE TABLE unit_record (
 	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED
 );
 
+CREATE TABLE benchmark (
+	id VARCHAR NOT NULL,
+	name VARCHAR NOT NULL,
+	task VARCHAR,
+	split VARCHAR,
+	version VARCHAR,
+	hf_dataset VARCHAR,
+	paperswithcode VARCHAR,
+	doi VARCHAR,
+	url VARCHAR,
+	note VARCHAR,
+	derivation VARCHAR,
+	PRIMARY KEY (id),
+	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED
+);
+
 CREATE TABLE missing_metadata (
 	record_id VARCHAR NOT NULL,
 	position BIGINT NOT NULL,
@@ -535,6 +556,14 @@ CREATE TABLE unit_record_word (
 	FOREIGN KEY(unit_record_id) REFERENCES unit_record (id) DEFERRABLE INITIALLY DEFERRED
 );
 
+CREATE TABLE benchmark_alias (
+	benchmark_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	alias VARCHAR NOT NULL,
+	PRIMARY KEY (benchmark_id, position),
+	FOREIGN KEY(benchmark_id) REFERENCES benchmark (id) DEFERRABLE INITIALLY DEFERRED
+);
+
 CREATE TABLE registry_meta (
 	key VARCHAR NOT NULL,
 	value VARCHAR NOT NULL,
@@ -550,6 +579,8 @@ CREATE INDEX ix_config_model_family ON config (model_family);
 CREATE INDEX ix_config_source ON config (source);
 
 CREATE INDEX ix_protocol_source ON protocol (source);
+
+CREATE INDEX ix_dataset_benchmark ON dataset (benchmark);
 
 CREATE INDEX ix_dataset_source ON dataset (source);
 
@@ -869,6 +900,174 @@ JOIN source s ON s.id = r.source
 JOIN record_review_status st ON st.record_id = r.id
 JOIN record_status hs ON hs.record_id = r.id
 LEFT JOIN unit u ON u.token = r.unit;
+
+CREATE VIEW comparability AS
+SELECT z.result_id,
+       z.benchmark,
+       z.split,
+       z.metric,
+       z.canonical_unit,
+       z.setting,
+       z.aggregate,
+       z.input_length,
+       z.hardware,
+       z.canonical_value,
+       z.direction,
+       z.printed_value,
+       z.unit,
+       z.value_role,
+       z.review_status,
+       z.review_label,
+       z.not_ranked_because,
+       'benchmark=' || z.benchmark || '; split=' || z.split || '; metric=' || z.metric
+       || '; unit=' || z.canonical_unit || '; setting=' || z.setting || '; aggregate=' || z.aggregate
+       || '; input_length=' || z.input_length || '; hardware=' || z.hardware AS comparability_key
+FROM (SELECT q.result_id,
+       q.benchmark,
+       COALESCE(lower(trim(q.split_raw)), 'unstated') AS split,
+       q.metric,
+       CASE WHEN CASE WHEN q.canonical_token = q.unit THEN 1.0
+            WHEN u.scale_float IS NULL OR cu.scale_float IS NULL THEN NULL
+            WHEN u.dimension = cu.dimension THEN u.scale_float / cu.scale_float
+            WHEN q.proportion = 1 AND u.dimension = 'percentage' AND cu.dimension = 'dimensionless'
+                 THEN u.scale_float / cu.scale_float / 100
+            WHEN q.proportion = 1 AND u.dimension = 'dimensionless' AND cu.dimension = 'percentage'
+                 THEN u.scale_float / cu.scale_float * 100
+            ELSE NULL END IS NULL THEN q.unit ELSE q.canonical_token END AS canonical_unit,
+       CASE WHEN q.setting_raw IS NULL THEN 'unstated'
+            WHEN q.shots IS NOT NULL THEN q.setting_raw || ' (' || CAST(q.shots AS TEXT) || ' shots)'
+            ELSE q.setting_raw END AS setting,
+       CASE WHEN q.value_role = 'member' AND q.over_kind IS NULL THEN 'single run'
+            WHEN q.value_role = 'member' THEN 'single ' || substr(q.over_kind, 1, length(q.over_kind) - 1) || CASE WHEN q.over_count IS NOT NULL THEN ' of ' || CAST(q.over_count AS TEXT) ELSE '' END
+            WHEN q.over_kind IS NULL THEN 'single value'
+            WHEN q.value_role = 'aggregate' OR lower(ltrim(q.aggregation)) LIKE 'mean%'
+                 OR lower(ltrim(q.aggregation)) LIKE 'average%' THEN 'mean over ' || CASE WHEN q.over_count IS NOT NULL THEN CAST(q.over_count AS TEXT) || ' ' ELSE '' END || q.over_kind
+            ELSE 'aggregate over ' || CASE WHEN q.over_count IS NOT NULL THEN CAST(q.over_count AS TEXT) || ' ' ELSE '' END || q.over_kind END AS aggregate,
+       COALESCE(trim(q.input_length_raw), 'unstated') AS input_length,
+       CASE WHEN u.dimension IS NULL OR u.dimension NOT IN ('compute-rate', 'energy', 'memory', 'power', 'throughput', 'time') THEN 'any'
+            ELSE COALESCE((SELECT CASE WHEN h.count IS NOT NULL THEN CAST(h.count AS TEXT) || ' × ' || h.accelerator ELSE h.accelerator END FROM result_hardware h WHERE h.result_id = q.result_id ORDER BY h.position LIMIT 1),
+                          (SELECT CASE WHEN h.count IS NOT NULL THEN CAST(h.count AS TEXT) || ' × ' || h.accelerator ELSE h.accelerator END FROM config_hardware h WHERE h.config_id = q.config_id ORDER BY h.position LIMIT 1),
+                          'unstated') END AS hardware,
+       q.numeric_value_float * (CASE WHEN q.canonical_token = q.unit THEN 1.0
+            WHEN u.scale_float IS NULL OR cu.scale_float IS NULL THEN NULL
+            WHEN u.dimension = cu.dimension THEN u.scale_float / cu.scale_float
+            WHEN q.proportion = 1 AND u.dimension = 'percentage' AND cu.dimension = 'dimensionless'
+                 THEN u.scale_float / cu.scale_float / 100
+            WHEN q.proportion = 1 AND u.dimension = 'dimensionless' AND cu.dimension = 'percentage'
+                 THEN u.scale_float / cu.scale_float * 100
+            ELSE NULL END) AS canonical_value,
+       q.direction,
+       q.printed_value,
+       q.unit,
+       q.value_role,
+       q.review_status,
+       q.review_label,
+       CASE WHEN q.bound IS NOT NULL THEN 'it is a bound (''' || q.bound || ' ' || q.printed_value || '''), not one value'
+            WHEN q.range_upper IS NOT NULL
+                 THEN 'it is a range (''' || q.printed_value || '–' || q.range_upper || '''), not one value'
+            WHEN q.value_role = 'member'
+                 THEN 'it is one of the values a printed mean is taken over (one fold or seed); the mean is ranked'
+            WHEN q.value_role = 'derived'
+                 THEN 'it is derived from other values (a difference, ratio or speed-up), not a score'
+            WHEN q.direction IS NULL THEN 'no direction is better for ' || q.metric_slug
+            ELSE NULL END AS not_ranked_because
+FROM (
+SELECT f.result_id,
+       f.printed_value,
+       f.numeric_value_float,
+       f.unit,
+       f.bound,
+       f.range_upper_printed_value AS range_upper,
+       f.metric AS metric_slug,
+       f.value_role,
+       f.review_status,
+       f.review_label,
+       f.configuration_id AS config_id,
+       COALESCE(d.benchmark, f.dataset_id) AS benchmark,
+       e.split AS split_raw,
+       e.setting AS setting_raw,
+       e.shots,
+       e.input_length AS input_length_raw,
+       e.aggregation,
+       CASE WHEN e.aggregated_over_kind IS NOT NULL THEN e.aggregated_over_kind
+            WHEN f.uncertainty_over_kind IN ('folds', 'runs', 'seeds') THEN f.uncertainty_over_kind END AS over_kind,
+       CASE WHEN e.aggregated_over_kind IS NOT NULL THEN e.aggregated_over_count
+            WHEN f.uncertainty_over_kind IN ('folds', 'runs', 'seeds') THEN f.uncertainty_over_count END AS over_count,
+       COALESCE(m.column2, f.metric) AS metric,
+       m.column4 AS proportion,
+       CASE WHEN m.column1 IS NOT NULL THEN m.column5 ELSE f.metric_direction END AS direction,
+       COALESCE(m.column3,
+                CASE WHEN fu.scale IS NULL THEN f.unit
+                     ELSE COALESCE((SELECT MIN(b.token) FROM unit b WHERE b.dimension = fu.dimension
+                                    AND b.scale_float = 1), f.unit) END) AS canonical_token
+FROM results_flat f
+JOIN evaluation e ON e.id = f.evaluation_id
+JOIN dataset d ON d.id = f.dataset_id
+LEFT JOIN unit fu ON fu.token = f.unit
+LEFT JOIN (VALUES ('accuracy', 'accuracy', 'percent', 1, 'higher'),
+               ('acc', 'accuracy', 'percent', 1, 'higher'),
+               ('top1', 'accuracy', 'percent', 1, 'higher'),
+               ('top-1', 'accuracy', 'percent', 1, 'higher'),
+               ('top-1-accuracy', 'accuracy', 'percent', 1, 'higher'),
+               ('top1-accuracy', 'accuracy', 'percent', 1, 'higher'),
+               ('top-5-accuracy', 'top-5-accuracy', 'percent', 1, 'higher'),
+               ('top5', 'top-5-accuracy', 'percent', 1, 'higher'),
+               ('top-5', 'top-5-accuracy', 'percent', 1, 'higher'),
+               ('top5-accuracy', 'top-5-accuracy', 'percent', 1, 'higher'),
+               ('balanced-accuracy', 'balanced-accuracy', 'percent', 1, 'higher'),
+               ('f1', 'f1', 'percent', 1, 'higher'),
+               ('f1-score', 'f1', 'percent', 1, 'higher'),
+               ('macro-f1', 'f1', 'percent', 1, 'higher'),
+               ('f1-macro', 'f1', 'percent', 1, 'higher'),
+               ('precision', 'precision', 'percent', 1, 'higher'),
+               ('recall', 'recall', 'percent', 1, 'higher'),
+               ('mcc', 'mcc', 'dimensionless', 1, 'higher'),
+               ('matthews-correlation', 'mcc', 'dimensionless', 1, 'higher'),
+               ('auroc', 'auroc', 'dimensionless', 1, 'higher'),
+               ('auc', 'auroc', 'dimensionless', 1, 'higher'),
+               ('roc-auc', 'auroc', 'dimensionless', 1, 'higher'),
+               ('auc-roc', 'auroc', 'dimensionless', 1, 'higher'),
+               ('auprc', 'auprc', 'dimensionless', 1, 'higher'),
+               ('pr-auc', 'auprc', 'dimensionless', 1, 'higher'),
+               ('average-precision', 'auprc', 'dimensionless', 1, 'higher'),
+               ('perplexity', 'perplexity', 'dimensionless', 0, 'lower'),
+               ('ppl', 'perplexity', 'dimensionless', 0, 'lower'),
+               ('peak-memory', 'peak-memory', 'gigabyte', 0, 'lower'),
+               ('memory', 'peak-memory', 'gigabyte', 0, 'lower'),
+               ('max-memory', 'peak-memory', 'gigabyte', 0, 'lower'),
+               ('latency', 'latency', 'millisecond', 0, 'lower'),
+               ('step-time', 'step-time', 'second', 0, 'lower'),
+               ('p-value', 'p-value', 'dimensionless', 0, NULL)) m ON m.column1 = f.metric) q
+LEFT JOIN unit u ON u.token = q.unit
+LEFT JOIN unit cu ON cu.token = q.canonical_token) z;
+
+CREATE VIEW leaderboard AS
+SELECT k.comparability_key,
+       k.benchmark,
+       k.metric,
+       RANK() OVER (PARTITION BY k.comparability_key ORDER BY CASE WHEN k.direction = 'higher' THEN -k.canonical_value ELSE k.canonical_value END) AS rank,
+       k.canonical_value,
+       k.canonical_unit,
+       k.direction,
+       k.printed_value,
+       k.unit,
+       k.review_status,
+       k.review_label,
+       f.reported_name,
+       f.configuration_name,
+       f.model_family_name,
+       f.source_id,
+       f.source_locator_page,
+       k.split,
+       k.setting,
+       k.aggregate,
+       k.input_length,
+       k.hardware,
+       k.result_id,
+       f.result_page
+FROM comparability k
+JOIN results_flat f ON f.result_id = k.result_id
+WHERE k.not_ranked_because IS NULL;
 
 CREATE VIEW missing_metadata_all AS
 SELECT m.record_id,
