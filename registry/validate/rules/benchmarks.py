@@ -13,7 +13,7 @@ import re
 
 from registry.models import Dataset
 from registry.models.benchmark import Benchmark
-from registry.validate import codes
+from registry.issues import codes
 from registry.validate.rules_registry import RecordCheck, kind_rules
 
 
