@@ -193,8 +193,9 @@ class Table:
 
 
 def caption_pattern(label: str) -> re.Pattern[str]:
-    """A caption's start for ``label`` ('Table 1' matches 'Table1:', 'Table1.', 'Table1(continued)'), squeezed."""
-    return re.compile(re.escape(squeezed(label)) + r"(?:[:.|\u2014\u2013]|\(continued\)|\(cont(?:'d|\.)\))",
+    """A caption's start for ``label`` ('Table 1' matches 'Table1:', 'Table1.', 'Table1(continued)', 'Table1-' as a
+    caption typed in a web page or a word processor sets it, where no digit follows: 'Table 1-3' is a range), squeezed."""
+    return re.compile(re.escape(squeezed(label)) + r"(?:[:.|\u2014\u2013]|-(?!\d)|\(continued\)|\(cont(?:'d|\.)\))",
                       re.IGNORECASE)
 
 
@@ -465,10 +466,11 @@ def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, w
     spans.sort(key=lambda s: s[0] if down else -s[1])
     kept: list[Line | Word] = []
     reach: float | None = None
+    paces = _paces([item for _, _, item in spans])
     numbers = False  # whether the block holds a line of numbers yet
     previous = False  # whether the line kept last holds numbers
     bounded = False
-    for top, bottom, item in spans:
+    for index, (top, bottom, item) in enumerate(spans):
         if down and top < edge - 0.5 or not down and bottom > edge + 0.5:
             continue
         if isinstance(item, Line) and (starts_caption(item) or is_prose(item, width)):
@@ -486,7 +488,7 @@ def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, w
                 rule = True  # a subtable's title, set apart from the subtables around it as a header is
             row = isinstance(item, Line) and sum(is_value(w) for w in item.words) >= 2
             allowed = max(GAP, 3 * (bottom - top)) if rule else max(GAP, 2.2 * (bottom - top)) if row else GAP
-            if (top - reach if down else reach - bottom) > allowed:
+            if (top - reach if down else reach - bottom) > max(allowed, paces[index]):
                 break
         previous = isinstance(item, Line) and any(is_value(w) for w in item.words)
         numbers = numbers or previous
@@ -498,6 +500,30 @@ def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, w
         return None
     block_lines = sorted((k for k in kept if isinstance(k, Line)), key=lambda ln: ln.top)
     return block_lines, [k for k in kept if isinstance(k, Word)], bounded
+
+
+#: Rows of numbers set at one pitch, this many in a row, are a table's body whatever the pitch.
+PACED_ROWS = 3
+
+
+def _paces(items: list[Line | Word]) -> list[float]:
+    """For each item of a block's lines (in reading order away from the caption): the pitch of the run of
+    ``PACED_ROWS`` rows of numbers it leads up to or lies in, where they are set at one pitch (within a tenth),
+    else 0. A
+    table drawn with cell padding (a word processor's, a web page's) sets its rows farther apart than ``GAP``, and
+    its header and titles as far from them: a gap no wider than the pitch of the rows that follow it is inside the
+    table."""
+    rows = [(i, item.top) for i, item in enumerate(items)
+            if isinstance(item, Line) and sum(is_value(w) for w in item.words) >= 2]
+    paces = [0.0] * len(items)
+    for k in range(len(rows) - PACED_ROWS + 1):
+        tops = [top for _, top in rows[k:k + PACED_ROWS]]
+        steps = [abs(b - a) for a, b in zip(tops, tops[1:], strict=False)]
+        if max(steps) <= 1.1 * min(steps):
+            start = rows[k - 1][0] + 1 if k else 0
+            for i in range(start, rows[k + PACED_ROWS - 1][0] + 1):
+                paces[i] = max(paces[i], min(steps))
+    return paces
 
 
 #: A gap (points) between words wider than this is no space of running text, even justified.
@@ -590,6 +616,9 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
     if True not in numeric:
         return None
     first_body = numeric.index(True)
+    if _ordinals(lines[first_body]) and True in numeric[first_body + 1:]:
+        numeric[first_body] = False  # columns named by their numbers ('Month 1 2 ... 12'): a header
+        first_body = numeric.index(True)
     left_edge = min(ln.x0 for ln, n in zip(lines, numeric, strict=True) if n)
     right_edge = max(ln.x1 for ln, n in zip(lines, numeric, strict=True) if n)
     if first_body > 0 and (_group_line(lines[first_body - 1], left_edge, rotated)
@@ -597,6 +626,8 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
             len(_clusters(ln)) > 1 for ln in lines[:first_body - 1]):
         first_body -= 1
     header, body = lines[:first_body], lines[first_body:]
+    if subcaption is None and len(header) > 1 and _heading(header[0], lines[1:], left_edge):
+        subcaption, header = header[0].text, header[1:]
     columns, stub = _columns(header, rotated, left_edge, body)
     labels, columns = _label_columns(columns, body)
     if not columns:
@@ -609,6 +640,7 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
     if stub is None and labels:
         stub = labels[-1]
     data_lo = columns[0].x0 + 1  # a row label ends before the first column's header starts
+    body = unwrapped_labels(body, data_lo)
     right = max(ln.x1 for ln in body)
     rows: list[Row] = []
     notes: list[str] = []
@@ -645,6 +677,108 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
                  open_group=group, carried_from=carried_from if carried else None, words=words, subcaption=subcaption)
 
 
+#: A title is set in letters at least this much taller than the table's own.
+LARGER = 1.25
+
+
+def _heading(line: Line, rest: list[Line], left_edge: float) -> bool:
+    """Whether a table's first line is a heading over it, not a header: one label, no number, from the table's
+    left edge, in larger letters than every line after it (a document's heading set between the caption and the
+    table, as a web page or a word processor sets one over each of several tables under one caption). It titles
+    the table's rows, as a subcaption does."""
+    if len(_label_clusters(line.words)) != 1 or any(is_value(w) for w in line.words) or line.x0 > left_edge + 3:
+        return False
+    size = sorted(w.height for w in line.words)[len(line.words) // 2]
+    return all(size > LARGER * sorted(w.height for w in ln.words)[len(ln.words) // 2] for ln in rest)
+
+
+#: A label's lines are set closer than this share of the space on their other side (the space between rows).
+WRAP_RATIO = 0.75
+
+
+def unwrapped_labels(body: list[Line], data_lo: float) -> list[Line]:
+    """The body's lines with each row label set over several lines read as one label on its row's line.
+
+    A label too long for its column wraps: its lines follow one another at the font's line spacing, closer than
+    the space that sets rows (and the group labels over them) apart. A line of label words alone (no number cell,
+    nothing right of the labels) belongs with its neighbour above or below where it is set clearly closer to that
+    one than to the other (``WRAP_RATIO``) and, where two rows of numbers follow one another in the body, closer
+    than they are. Lines so held together that hold one row of numbers are that row: the label's lines above it
+    (a label centred on its row) and below it (a label set at its row's top) join its label, line by line in
+    its label column. Lines held together with no row, or with several, are left as they are (a group label).
+    Where the spaces on both sides are alike (a table set without padding), a line that starts in lower case
+    goes on from the line above it (``_goes_on``)."""
+    is_row = [any(_number_cell(c) for c in _label_clusters(ln.words)) or _unit_row(ln) for ln in body]
+    label_only = [not r and ln.x1 <= data_lo for ln, r in zip(body, is_row, strict=True)]
+    if not any(label_only):
+        return body
+    gaps = [b.top - a.bottom for a, b in zip(body, body[1:], strict=False)]
+    between_rows = sorted(g for g, r0, r1 in zip(gaps, is_row, is_row[1:], strict=False) if r0 and r1)
+    row_gap = between_rows[len(between_rows) // 2] if between_rows else float("inf")
+    parent = list(range(len(body)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    for i, alone in enumerate(label_only):
+        if not alone:
+            continue
+        up = gaps[i - 1] if i > 0 else float("inf")
+        down = gaps[i] if i < len(gaps) else float("inf")
+        near_up, near_down = up < WRAP_RATIO * row_gap, down < WRAP_RATIO * row_gap
+        if near_up and _goes_on(body[i]):
+            parent[root(i)] = root(i - 1)
+        elif near_down and _goes_on(body[i + 1]):
+            parent[root(i)] = root(i + 1)
+        elif near_up and up < WRAP_RATIO * down:
+            parent[root(i)] = root(i - 1)
+        elif near_down and down < WRAP_RATIO * up:
+            parent[root(i)] = root(i + 1)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(body)):
+        groups.setdefault(root(i), []).append(i)
+    out: dict[int, Line] = {}
+    dropped: set[int] = set()
+    for members in groups.values():
+        rows = [i for i in members if is_row[i]]
+        if len(members) == 1 or len(rows) != 1 or any(not is_row[i] and not label_only[i] for i in members):
+            continue
+        out[rows[0]] = _with_label_lines(body[rows[0]], [body[i] for i in sorted(members)], data_lo)
+        dropped.update(i for i in members if i != rows[0])
+    return [out.get(i, line) for i, line in enumerate(body) if i not in dropped]
+
+
+def _goes_on(line: Line) -> bool:
+    """Whether a line's first word starts in lower case: the rest of a phrase begun on the line above."""
+    first = next((c for c in line.words[0].text if c.isalpha()), "")
+    return first.islower()
+
+
+def _with_label_lines(row: Line, lines: list[Line], data_lo: float) -> Line:
+    """``row`` with the label words of ``lines`` (its own among them, top to bottom) joined, in each label column,
+    into one word: the column's words line by line (``joined_lines``)."""
+    labels = [w for ln in lines for w in (ln.words if ln is not row else ln.words[:_label_end(ln.words, data_lo)])]
+    columns: list[list[Word]] = []  # words of one label column, overlapping from line to line
+    for word in sorted(labels, key=lambda w: w.x0):
+        if columns and word.x0 < max(w.x1 for w in columns[-1]) + LABEL_GAP:
+            columns[-1].append(word)
+        else:
+            columns.append([word])
+    joined: list[Word] = []
+    for words in columns:
+        by_line = [[w for w in ln.words if w in words] for ln in lines]
+        texts = [_text(part) for part in by_line if part]
+        text = texts[0]
+        for more in texts[1:]:
+            text = joined_lines(text, more)
+        joined.append(Word(text, min(w.x0 for w in words), min(w.top for w in words), max(w.x1 for w in words),
+                           max(w.bottom for w in words), all(w.bold for w in words)))
+    cells = row.words[_label_end(row.words, data_lo):]
+    return Line(tuple(joined) + cells)
+
+
 _BRACKETED = re.compile(rf"^[(\[]?{SIGN}?(?:\d[\d,]*(?:\.\d+)?|\.\d+)%?[)\],;]*$")
 
 
@@ -660,6 +794,18 @@ def _numbers_line(line: Line) -> bool:
         return False  # every number is part of a name in its cell ('Case 1', '95% CI'): a header
     rest = _without_notes(words[first:])
     return 2 * sum(1 for w in rest if is_value(w) or _BRACKETED.match(squeezed(w.text))) >= len(rest)
+
+
+#: Column numbers counted this far (1, 2, 3) name columns.
+ORDINALS = 3
+
+
+def _ordinals(line: Line) -> bool:
+    """Whether a line's numbers count columns, 1, 2, 3 ... (at least ``ORDINALS`` of them, each one more than the
+    one before): a header that names columns by their number (a run, a month, a fold), not a row of values."""
+    numbers = [w.text for w in line.words if is_value(w)]
+    return len(numbers) >= ORDINALS and all(t.isdigit() for t in numbers) and [int(t) for t in numbers] == list(
+        range(int(numbers[0]), int(numbers[0]) + len(numbers))) and int(numbers[0]) in (0, 1)
 
 
 def _without_notes(words: tuple[Word, ...]) -> list[Word]:

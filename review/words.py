@@ -24,7 +24,8 @@ from registry.numbers import MINUS_SIGNS, SIGN
 
 #: Characters PDFium or poppler may print for a minus sign, read as '-' when comparing text.
 _MINUS = str.maketrans({**dict.fromkeys(MINUS_SIGNS + "\u2010\u2011", "-"), "\u2019": "'", "\u2018": "'"})
-#: PDFium marks a hyphen at a line end it joined with U+FFFE; poppler never does.
+#: PDFium gives a hyphen printed at a line's end as U+FFFE (and joins the lines' words); read as the '-' it prints,
+#: ending its word, as poppler gives it.
 _SOFT_BREAK = "\ufffe"
 #: Digits set raised and smaller after a number ('10⁴', '2.10³'), given as the Unicode superscripts they print.
 SUPERSCRIPTS = str.maketrans("0123456789-\u2212+", "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"
@@ -33,6 +34,9 @@ SUPERSCRIPTS = str.maketrans("0123456789-\u2212+", "\u2070\u00b9\u00b2\u00b3\u20
 #: ``RAISED`` of that height.
 SMALLER = 0.85
 RAISED = 0.2
+#: Radians: a slant up to this is an oblique face, not a turned word (oblique faces lean 10-20 degrees; a turned
+#: header is set at 45 degrees or more).
+OBLIQUE = 0.4
 #: A weight from this on is bold (the OpenType scale: 400 regular, 700 bold).
 BOLD_WEIGHT = 600
 
@@ -206,7 +210,7 @@ def _page_words(textpage: object, raw: object, height: float) -> list[Word]:
             chars.clear()
 
     for i, char in enumerate(text):
-        if char.isspace() or char == _SOFT_BREAK or not char:
+        if char.isspace() or not char:
             flush()
             continue
         box = textpage.get_charbox(i)  # type: ignore[attr-defined]
@@ -217,6 +221,10 @@ def _page_words(textpage: object, raw: object, height: float) -> list[Word]:
         bold = raw.FPDFText_GetFontWeight(handle, i) >= BOLD_WEIGHT  # type: ignore[attr-defined]
         if char.isdigit() and not rotated and _raised(tuple(box), chars):  # type: ignore[arg-type]
             char = char.translate(SUPERSCRIPTS)
+        if char == _SOFT_BREAK:  # the hyphen printed at the line's end, which ends the word there
+            chars.append(("-", tuple(box), bold, rotated))  # type: ignore[arg-type]
+            flush()
+            continue
         chars.append((char, tuple(box), bold, rotated))  # type: ignore[arg-type]
     flush()
     return words
@@ -234,11 +242,13 @@ def _raised(box: tuple[float, float, float, float],
 
 
 def _quarter_turned(angle: float) -> bool:
-    """Whether a character's angle (radians, PDFium's) turns it off the horizontal."""
+    """Whether a character's angle (radians, PDFium's) turns it off the horizontal: by more than ``OBLIQUE``, the
+    slant of an oblique face drawn with a skewed text matrix (a synthetic italic, as a browser prints one), which
+    PDFium reports as an angle although its characters run across the page."""
     if angle < 0:
         return False  # PDFium answers -1 where it cannot tell
     turned = angle % (2 * math.pi)
-    return min(turned, 2 * math.pi - turned) > 0.2 and abs(turned - math.pi) > 0.2
+    return min(turned, 2 * math.pi - turned) > OBLIQUE and abs(turned - math.pi) > OBLIQUE
 
 
 def _bold(chars: list[tuple[str, tuple[float, float, float, float], bool, bool]]) -> bool:

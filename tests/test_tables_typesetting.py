@@ -1,0 +1,200 @@
+"""How producers other than TeX set tables, read from extractors' word coordinates (``review.tables``).
+
+Each test is a synthetic page (words with boxes, as PDFium or poppler give them) holding one phenomenon of
+typesetting seen on pages printed by a browser, a word processor, Typst or a publisher's pipeline: a row label
+wrapped over several lines, rows set far apart by cell padding, a heading over a table, a caption typed with a
+hyphen, an oblique face. Each fails with its rule switched off.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from review import tables
+from review.tables import Table, find_columns, find_rows, read_tables
+from review.words import PageWords, Word, _quarter_turned
+
+CHAR = 5.0
+
+
+def _line(top: float, *words: tuple[str, float], height: float = 7.0) -> list[Word]:
+    return [Word(text, x0, top, x0 + CHAR * len(text), top + height) for text, x0 in words]
+
+
+def _page(*lines: list[Word]) -> PageWords:
+    return PageWords(1, 600.0, 800.0, tuple(w for line in lines for w in line))
+
+
+CAPTION = _line(100, ("Table", 150), ("1.", 180), ("Average", 195), ("precision", 235), ("per", 285),
+                ("model.", 305))
+HEADER = _line(120, ("Model", 150), ("N", 240), ("AP", 300))
+
+
+def _table(page: PageWords) -> Table:
+    read = read_tables(page, "Table 1")
+    assert len(read) == 1, read
+    return read[0]
+
+
+def _value(table: Table, row: str, column: str) -> str:
+    rows, columns = find_rows(table, row), find_columns(table, column)
+    assert len(rows) == 1 and len(columns) == 1, ([r.name for r in table.rows], [c.name for c in table.columns])
+    return table.cell(rows[0], columns[0]).text
+
+
+# A Typst table with cell padding: each model's name wraps after its hyphen, its second line 5 points under the
+# first, the next row 10 points further down.
+WRAPPED = [_line(140, ("Llama-3.1-8B-", 150), ("2652", 240), ("0.877", 300)),
+           _line(152, ("Instruct", 150)),
+           _line(169, ("Llama-3.2-3B-", 150), ("1946", 240), ("0.915", 300)),
+           _line(181, ("Instruct", 150)),
+           _line(198, ("Qwen3-8B", 150), ("1544", 240), ("0.878", 300))]
+
+
+def test_a_row_label_wrapped_under_its_row_is_one_label() -> None:
+    table = _table(_page(CAPTION, HEADER, *WRAPPED))
+    assert [r.name for r in table.rows] == ["Llama-3.1-8B-Instruct", "Llama-3.2-3B-Instruct", "Qwen3-8B"]
+    assert _value(table, "Llama-3.2-3B-Instruct", "AP") == "0.915"
+
+
+def test_without_the_rule_a_wrapped_label_is_read_as_a_group(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tables, "unwrapped_labels", lambda body, data_lo: body)
+    table = _table(_page(CAPTION, HEADER, *WRAPPED))
+    assert "Llama-3.2-3B-Instruct" not in [r.name for r in table.rows]
+
+
+def test_a_row_label_centred_on_its_row_over_three_lines_is_one_label() -> None:
+    """A browser centres a cell's lines on its row: the label's first line above the numbers, its last below."""
+    page = _page(CAPTION, _line(128, ("Model", 150), ("N", 240), ("AP", 300)),
+                 _line(140, ("Synaptoso", 150)), _line(149, ("me", 150), ("C1", 165), ("0.44", 300), ("223", 240)),
+                 _line(158, ("(train)", 150)),
+                 _line(180, ("Synaptoso", 150)), _line(189, ("me", 150), ("C2", 165), ("0.80", 300), ("105", 240)),
+                 _line(198, ("(train)", 150)),
+                 _line(220, ("Average", 150), ("0.62", 300), ("164", 240)))
+    table = _table(page)
+    assert [r.name for r in table.rows] == ["Synaptoso me C1 (train)", "Synaptoso me C2 (train)", "Average"]
+    assert _value(table, "Synaptosome C2 (train)", "AP") == "0.80"  # names compare without spaces
+
+
+def test_a_group_label_set_at_the_rows_spacing_stays_a_group() -> None:
+    """TeX sets a group's label on a line of its own at the rows' own spacing: no wrapped label."""
+    page = _page(CAPTION, HEADER,
+                 _line(132, ("Zero-shot", 150)),
+                 _line(144, ("Ours", 150), ("120", 240), ("0.61", 300)),
+                 _line(156, ("Base", 150), ("118", 240), ("0.58", 300)),
+                 _line(168, ("Fine-tuned", 150)),
+                 _line(180, ("Ours", 150), ("121", 240), ("0.73", 300)),
+                 _line(192, ("Base", 150), ("119", 240), ("0.70", 300)))
+    table = _table(page)
+    assert [r.name for r in table.rows] == ["Zero-shot / Ours", "Zero-shot / Base", "Fine-tuned / Ours",
+                                            "Fine-tuned / Base"]
+
+
+def test_a_group_label_closer_to_its_first_row_than_rows_are_to_each_other_stays_a_group() -> None:
+    """A group label after a rule: farther from the row above than from its first row, yet set at the rows'
+    own spacing from it, as every row is from the next: not a wrapped label."""
+    page = _page(CAPTION, HEADER,
+                 _line(132, ("Ours", 150), ("120", 240), ("0.61", 300)),
+                 _line(144, ("Base", 150), ("118", 240), ("0.58", 300)),
+                 _line(160, ("Fine-tuned", 150)),
+                 _line(172, ("Ours", 150), ("121", 240), ("0.73", 300)),
+                 _line(184, ("Base", 150), ("119", 240), ("0.70", 300)))
+    assert [r.name for r in _table(page).rows] == ["Ours", "Base", "Fine-tuned / Ours", "Fine-tuned / Base"]
+
+
+# A word processor's boxed table: its rows 36 points apart, its header as far under the caption and over them.
+PADDED = [_line(150, ("Model", 150), ("N", 240), ("AP", 300)),
+          *[_line(186 + 36 * k, (name, 150), (f"{100 + k}", 240), (f"0.9{k}", 300))
+            for k, name in enumerate(["MobileNet", "ResNet50", "Xception", "VGG16"])]]
+
+
+def test_rows_set_far_apart_at_one_pitch_are_one_table() -> None:
+    table = _table(_page(CAPTION, *PADDED))
+    assert [r.name for r in table.rows] == ["MobileNet", "ResNet50", "Xception", "VGG16"]
+    assert _value(table, "VGG16", "AP") == "0.93"
+
+
+def test_without_the_pitch_rows_set_far_apart_are_no_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tables, "_paces", lambda items: [0.0] * len(items))
+    assert read_tables(_page(CAPTION, *PADDED), "Table 1") == []
+
+
+def test_a_number_line_far_under_a_table_is_not_one_of_its_rows() -> None:
+    """Two lines of numbers at another pitch, far under the rows: no part of the table."""
+    page = _page(CAPTION, *PADDED, _line(360, ("12", 150), ("13", 240)), _line(400, ("14", 150), ("15", 240)))
+    assert [r.name for r in _table(page).rows] == ["MobileNet", "ResNet50", "Xception", "VGG16"]
+
+
+def test_a_heading_in_larger_letters_over_a_table_names_its_rows() -> None:
+    page = _page(CAPTION,
+                 _line(118, ("Train", 145), ("Dataset", 175), height=10.5),
+                 _line(134, ("Dataset", 150), ("N", 240), ("AP", 300)),
+                 _line(148, ("C1", 150), ("223", 240), ("0.44", 300)),
+                 _line(160, ("C2", 150), ("105", 240), ("0.80", 300)))
+    table = _table(page)
+    assert [c.name for c in table.columns] == ["N", "AP"]
+    assert _value(table, "Train Dataset / C2", "AP") == "0.80"
+
+
+def test_a_first_header_line_in_the_tables_own_letters_is_a_header() -> None:
+    page = _page(CAPTION,
+                 _line(118, ("Train", 145), ("Dataset", 175)),
+                 _line(130, ("Dataset", 150), ("N", 240), ("AP", 300)),
+                 _line(142, ("C1", 150), ("223", 240), ("0.44", 300)))
+    assert [r.name for r in _table(page).rows] == ["C1"]
+
+
+@pytest.mark.parametrize(("first", "second", "caption"), [
+    ("Table", "1-", True),  # 'Table 1- Evaluation of ...' as a web page's paragraph types it
+    ("Table", "1.", True),
+    ("Table", "1-3", False),  # a range of tables in running text
+])
+def test_a_caption_typed_with_a_hyphen_after_its_number(first: str, second: str, caption: bool) -> None:
+    page = _page(_line(100, (first, 150), (second, 180), ("Evaluation", 200)),
+                 _line(120, ("Model", 150), ("N", 240), ("AP", 300)),
+                 _line(132, ("Ours", 150), ("120", 240), ("0.61", 300)))
+    assert bool(read_tables(page, "Table 1")) is caption
+
+
+@pytest.mark.parametrize(("angle", "turned"), [
+    (0.0, False),
+    (0.245, False),  # a synthetic oblique (14 degrees), as Chromium prints an italic header
+    (2 * math.pi - 0.245, False),
+    (math.pi / 4, True),
+    (math.pi / 2, True),
+    (3 * math.pi / 2, True),
+    (-1.0, False),  # PDFium cannot tell
+])
+def test_an_oblique_face_is_no_turned_word(angle: float, turned: bool) -> None:
+    assert _quarter_turned(angle) is turned
+
+
+def test_a_label_line_that_the_next_line_goes_on_from_in_lower_case_is_its_first_line() -> None:
+    """A table set without padding: a label's two lines as close to each other as to the row above, the values on
+    the label's last line. The lower-case start says which line goes on from which."""
+    page = _page(CAPTION, HEADER,
+                 _line(130, ("Coal", 150), ("output", 175), ("6732.9", 240), ("8016.3", 300)),
+                 _line(139, ("The", 150), ("difference", 170)),
+                 _line(148, ("from", 150), ("the", 175), ("mean", 195), ("1283.3", 240), ("459.1", 300)))
+    table = _table(page)
+    assert [r.name for r in table.rows] == ["Coal output", "The difference from the mean"]
+
+
+def test_columns_named_by_their_numbers_are_a_header() -> None:
+    page = _page(CAPTION,
+                 _line(120, ("Month", 150), ("1", 240), ("2", 270), ("3", 300), ("Mean", 330)),
+                 _line(132, ("Coal", 150), ("6732.9", 230), ("6732.9", 260), ("8282.8", 290), ("7249.2", 325)),
+                 _line(144, ("Oil", 150), ("12.5", 235), ("13.1", 265), ("12.9", 295), ("12.8", 330)))
+    table = _table(page)
+    assert [c.name for c in table.columns] == ["1", "2", "3", "Mean"]
+    assert _value(table, "Oil", "2") == "13.1"
+
+
+def test_a_first_row_of_values_that_do_not_count_up_is_a_row() -> None:
+    page = _page(CAPTION,
+                 _line(120, ("Model", 150), ("A", 240), ("B", 270), ("C", 300)),
+                 _line(132, ("Ours", 150), ("1", 240), ("2", 270), ("4", 300)),
+                 _line(144, ("Base", 150), ("3", 240), ("5", 270), ("6", 300)))
+    assert [r.name for r in _table(page).rows] == ["Ours", "Base"]
