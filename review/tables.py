@@ -419,7 +419,19 @@ def _page_column(page: PageWords, line: Line, start: int) -> tuple[float, float]
     while end + 1 < len(words) and words[end + 1].x0 - words[end].x1 < 8:
         end += 1
     lo, hi = _column_of(page, words[start].x0, words[end].x1)
+    if hi - lo < page.width and _caption_runs_across(page, line, start):
+        lo, hi = 0.0, page.width
     return _beside_text(line, start, lo, hi)
+
+
+def _caption_runs_across(page: PageWords, line: Line, start: int) -> bool:
+    """Whether the caption's paragraph, begun on ``line`` by a label set alone there ('Table 2', as a publisher
+    sets it on a line of its own), runs on under it across the page's middle: the caption, and its table, take
+    the page's width."""
+    mid, first = page.width / 2, line.words[start]
+    return any(ln.top > line.top and ln.top - line.bottom < line.height and abs(ln.x0 - first.x0) < 3
+               and ln.x0 < mid < ln.x1
+               and _running(ln) for ln in lines_of(page.words))
 
 
 def _column_of(page: PageWords, x0: float, x1: float) -> tuple[float, float]:
@@ -1046,6 +1058,11 @@ def _columns(header: list[Line], rotated: list[Word], left_edge: float, body: li
         lower = [spanned[id(o)] for o in uppers if o.line > upper.line and id(o) in spanned]
         spanned[id(upper)] = _spanned(upper, bottoms, [o for o in uppers if o.line == upper.line and o is not upper],
                                       stub_first, lower)
+    tiled: set[int] = set()  # headers set flush left over their groups: each a level of its own
+    for line in {u.line for u in uppers}:
+        groups = _tiled(sorted((u for u in uppers if u.line == line), key=lambda u: u.x0), bottoms, stub_first)
+        spanned.update(groups)
+        tiled.update(groups)
     named: list[tuple[_Piece, tuple[str, ...]]] = []
     for i, piece in enumerate(bottoms):
         levels: list[str] = [piece.text]
@@ -1053,8 +1070,9 @@ def _columns(header: list[Line], rotated: list[Word], left_edge: float, body: li
         last: set[int] = {i}
         for upper in sorted(above, key=lambda p: -p.line):
             grouping = any(len(spanned[id(u)]) > 1 for u in uppers if u.line == upper.line)
-            if spanned[id(upper)] == last and not (grouping and last == {i} and len(spanned[id(upper)]) == 1
-                                                     and upper.x1 - upper.x0 > 1.5 * (piece.x1 - piece.x0)):
+            if spanned[id(upper)] == last and id(upper) not in tiled and not (
+                    grouping and last == {i} and len(spanned[id(upper)]) == 1
+                    and upper.x1 - upper.x0 > 1.5 * (piece.x1 - piece.x0)):
                 levels[0] = joined_lines(upper.text, levels[0])
             else:
                 levels.insert(0, upper.text)  # a header over several columns: a level of its own
@@ -1072,6 +1090,26 @@ def _columns(header: list[Line], rotated: list[Word], left_edge: float, body: li
         hi = (piece.x1 + right) / 2 if right is not None else float("inf")
         columns.append(Column(names, piece.x0, piece.x1, lo, hi))
     return columns, stub
+
+
+def _tiled(line: list[_Piece], bottoms: list[_Piece], stub_first: bool) -> dict[int, set[int]]:
+    """The columns each header of one line spans where the line's headers are set flush left over their groups
+    of columns (a publisher's style: 'Reconstruction-based' from its first column's left edge, narrower than
+    the three columns under it): each starts at a column's left edge, the first at the first column of data,
+    and at least two of them overlap several columns; then each spans from its column up to the next one's.
+    Empty where the line is not so set (centred spanning headers are ``_spanned``'s)."""
+    first = 1 if stub_first else 0
+    starts = [next((i for i, b in enumerate(bottoms) if b.line > u.line and abs(b.x0 - u.x0) <= 2 * EDGE), None)
+              for u in line]
+    line = [u for u, s in zip(line, starts, strict=True) if s is None or s >= first]  # the stub's own header aside
+    starts = [s for s in starts if s is None or s >= first]
+    if len(line) < 2 or None in starts or starts[0] != first or starts != sorted(set(starts)):  # type: ignore[type-var]
+        return {}
+    wide = sum(1 for u in line if sum(1 for b in bottoms if min(u.x1, b.x1) - max(u.x0, b.x0) > 2) >= 2)
+    if wide < 2:
+        return {}
+    ends = [*starts[1:], len(bottoms)]
+    return {id(u): set(range(a, b)) for u, a, b in zip(line, starts, ends, strict=True)}  # type: ignore[arg-type]
 
 
 def joined_lines(upper: str, lower: str) -> str:

@@ -198,3 +198,55 @@ def test_a_first_row_of_values_that_do_not_count_up_is_a_row() -> None:
                  _line(132, ("Ours", 150), ("1", 240), ("2", 270), ("4", 300)),
                  _line(144, ("Base", 150), ("3", 240), ("5", 270), ("6", 300)))
     assert [r.name for r in _table(page).rows] == ["Ours", "Base"]
+
+
+def _running_text(top: float, x0: float, text: str) -> list[Word]:
+    """A line of running text: its words one space (3 points) apart."""
+    placed = []
+    for word in text.split():
+        placed.append((word, x0))
+        x0 += CHAR * len(word) + 3
+    return _line(top, *placed)
+
+
+def _two_column_page(*lines: list[Word]) -> PageWords:
+    """A two-column page: running text in each column (words that never cross the middle, at x = 300)."""
+    text = [_line(400 + 12 * k, *((w, 40 + 45 * j) for j, w in enumerate(["left", "column", "text", "runs", "on"])))
+            for k in range(12)]
+    text += [_line(400 + 12 * k, *((w, 320 + 45 * j) for j, w in enumerate(["right", "column", "text", "runs"])))
+             for k in range(12)]
+    return _page(*lines, *text)
+
+
+# A publisher's table across both columns: 'Table 1' alone on its line in the left column, its caption running on
+# under it across the page; its group headers set flush left over their columns.
+ACROSS = [_line(100, ("Table", 40), ("1", 70)),
+          _running_text(110, 40, "Comparison of image-level AUROC for anomaly detection on the MPDD dataset."),
+          _line(124, ("Type", 44), ("Reconstruction", 108), ("Embedding-based", 300), ("Ours", 500)),
+          _line(136, ("Model", 44), ("DMAD", 108), ("DDAD", 170), ("GLAD", 232), ("MemKD", 300), ("CFLOW", 370),
+                ("PatchCore", 430), ("RSAD", 500)),
+          _line(148, ("Black", 44), ("80.5", 108), ("98.7", 170), ("98.0", 232), ("95.7", 300), ("72.7", 370),
+                ("81.9", 430), ("94.3", 500)),
+          _line(160, ("Brown", 44), ("94.5", 108), ("92.7", 170), ("90.7", 232), ("98.9", 300), ("88.8", 370),
+                ("78.4", 430), ("99.7", 500))]
+
+
+def test_a_label_alone_on_its_line_heads_a_caption_and_a_table_across_the_page() -> None:
+    table = _table(_two_column_page(*ACROSS))
+    assert _value(table, "Brown", "Ours / RSAD") == "99.7"
+
+
+def test_group_headers_set_flush_left_span_their_columns_up_to_the_next_group() -> None:
+    table = _table(_two_column_page(*ACROSS))
+    assert [c.name for c in table.columns] == [
+        "Reconstruction / DMAD", "Reconstruction / DDAD", "Reconstruction / GLAD", "Embedding-based / MemKD",
+        "Embedding-based / CFLOW", "Embedding-based / PatchCore", "Ours / RSAD"]
+    assert _value(table, "Black", "Reconstruction / GLAD") == "98.0"
+
+
+def test_two_line_headers_set_flush_left_span_no_more_than_their_own_column() -> None:
+    page = _page(CAPTION,
+                 _line(118, ("Number", 200), ("of", 235), ("Mean", 320)),
+                 _line(127, ("Model", 150), ("queries", 200), ("Acc", 260), ("scores", 320)),
+                 _line(140, ("Ours", 150), ("120", 200), ("71.4", 260), ("0.61", 320)))
+    assert [c.name for c in _table(page).columns] == ["Number of queries", "Acc", "Mean scores"]
