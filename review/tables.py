@@ -478,7 +478,8 @@ def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, w
     spans.sort(key=lambda s: s[0] if down else -s[1])
     kept: list[Line | Word] = []
     reach: float | None = None
-    paces = _paces([item for _, _, item in spans])
+    paces = _paces([item for _, _, item in spans], 1 if down else 2)
+    spacing = 0.0  # the widest gap kept between two lines of numbers
     numbers = False  # whether the block holds a line of numbers yet
     previous = False  # whether the line kept last holds numbers
     bounded = False
@@ -500,8 +501,12 @@ def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, w
                 rule = True  # a subtable's title, set apart from the subtables around it as a header is
             row = isinstance(item, Line) and sum(is_value(w) for w in item.words) >= 2
             allowed = max(GAP, 3 * (bottom - top)) if rule else max(GAP, 2.2 * (bottom - top)) if row else GAP
-            if (top - reach if down else reach - bottom) > max(allowed, paces[index]):
+            gap = top - reach if down else reach - bottom
+            valued_line = isinstance(item, Line) and any(is_value(w) for w in item.words)
+            if gap > max(allowed, paces[index], spacing if valued_line else 0.0):
                 break
+            if valued_line and previous:
+                spacing = max(spacing, gap)  # rows already kept this far apart: the table's own spacing
         previous = isinstance(item, Line) and any(is_value(w) for w in item.words)
         numbers = numbers or previous
         kept.append(item)
@@ -518,15 +523,16 @@ def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, w
 PACED_ROWS = 3
 
 
-def _paces(items: list[Line | Word]) -> list[float]:
+def _paces(items: list[Line | Word], values: int = 2) -> list[float]:
     """For each item of a block's lines (in reading order away from the caption): the pitch of the run of
     ``PACED_ROWS`` rows of numbers it leads up to or lies in, where they are set at one pitch (within a tenth),
     else 0. A
     table drawn with cell padding (a word processor's, a web page's) sets its rows farther apart than ``GAP``, and
     its header and titles as far from them: a gap no wider than the pitch of the rows that follow it is inside the
-    table."""
+    table. A row is a line of ``values`` numbers or more: under a caption, one (a table of one column of numbers,
+    as word processors set it under its caption); over one, two (a figure's axis prints one number a line)."""
     rows = [(i, item.top) for i, item in enumerate(items)
-            if isinstance(item, Line) and sum(is_value(w) for w in item.words) >= 2]
+            if isinstance(item, Line) and sum(is_value(w) for w in item.words) >= values]
     paces = [0.0] * len(items)
     for k in range(len(rows) - PACED_ROWS + 1):
         tops = [top for _, top in rows[k:k + PACED_ROWS]]

@@ -117,7 +117,7 @@ def test_rows_set_far_apart_at_one_pitch_are_one_table() -> None:
 
 
 def test_without_the_pitch_rows_set_far_apart_are_no_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tables, "_paces", lambda items: [0.0] * len(items))
+    monkeypatch.setattr(tables, "_paces", lambda items, values=2: [0.0] * len(items))
     assert read_tables(_page(CAPTION, *PADDED), "Table 1") == []
 
 
@@ -250,3 +250,17 @@ def test_two_line_headers_set_flush_left_span_no_more_than_their_own_column() ->
                  _line(127, ("Model", 150), ("queries", 200), ("Acc", 260), ("scores", 320)),
                  _line(140, ("Ours", 150), ("120", 200), ("71.4", 260), ("0.61", 320)))
     assert [c.name for c in _table(page).columns] == ["Number of queries", "Acc", "Mean scores"]
+
+
+def test_a_table_of_one_column_of_numbers_set_far_apart_is_read_whole() -> None:
+    """A word processor's table of counts: one number a row, the rows 21 points apart, and the last one after a
+    row set between two others (a group's total on its middle line) as far from the row before it."""
+    lines = [_line(120, ("Class", 150), ("Images", 240), ("Total", 300))]
+    tops = [141, 162, 183, 194, 204, 225]
+    for k, top in enumerate(tops):
+        if k == 3:
+            lines.append(_line(top, ("Test", 110), ("385", 300)))
+        else:
+            lines.append(_line(top, (f"Class{k}", 150), (f"{90 + k}", 240)))
+    table = _table(_page(CAPTION, *lines))
+    assert _value(table, "Class5", "Images") == "95"
