@@ -49,7 +49,7 @@ from dataclasses import dataclass, field, replace
 
 from registry.numbers import SIGN, glued_unit
 from review.figures import note_words
-from review.words import Line, PageWords, Word, lines_of, squeezed
+from review.words import ANNOTATION, Line, PageWords, Word, lines_of, squeezed
 
 #: A vertical gap (points) wider than this ends a table: rules and spacing inside tables stay under it.
 GAP = 12.5
@@ -66,11 +66,13 @@ _CELL = re.compile(
     rf"(?:[\[(](?P<lo>{_NUMBER})[,;-](?P<hi>{_NUMBER})[\])])?"
     r"(?P<rest>.*)$")
 _PRINTED = re.compile(rf"\s*({SIGN}?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE]{SIGN}?\d+)?)")
-_VALUE_WORD = re.compile(rf"^(?:\u00b1)?{_NUMBER}%?[{_AFTER}]*(?:\u00b1{_NUMBER}[{_AFTER}]*)?$")
+_VALUE_WORD = re.compile(rf"^(?:\u00b1)?{_NUMBER}%?[{_AFTER}]*(?:\u00b1{_NUMBER}[{_AFTER}]*)?"
+                         rf"(?:{ANNOTATION[0]}[^{ANNOTATION[1]}]*{ANNOTATION[1]})?$")
 
 
 def is_value(word: Word) -> bool:
-    """Whether a word is a printed number as a cell prints it ('0.681', '−0.021', '0.702†', '±0.019', '3e-5')."""
+    """Whether a word is a printed number as a cell prints it ('0.681', '−0.021', '0.702†', '±0.019', '3e-5'),
+    a raised annotation glued to it included ('71.2⟨+10.8%⟩', ``review.words.ANNOTATION``)."""
     return bool(_VALUE_WORD.match(squeezed(word.text)))
 
 

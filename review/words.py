@@ -148,17 +148,30 @@ def _superscripts(words: list[Word]) -> tuple[Word, ...]:
     out: list[Word] = []
     for word in words:
         last = out[-1] if out else None
-        if (last is not None and _SUPERSCRIPT_TEXT.match(word.text) and last.text[-1:].isdigit()
-                and word.x0 - last.x1 < 1.0 and word.height < SMALLER * last.height
-                and word.bottom < last.bottom - RAISED * last.height):
+        raised = (last is not None and word.height < SMALLER * last.height
+                  and word.bottom < last.bottom - RAISED * last.height)
+        if raised and _SUPERSCRIPT_TEXT.match(word.text) and last.text[-1:].isdigit() and word.x0 - last.x1 < 1.0:
             out[-1] = Word(last.text + word.text.translate(SUPERSCRIPTS), last.x0, min(last.top, word.top),
+                           max(last.x1, word.x1), last.bottom, last.bold, last.rotated)
+        elif (raised and _ANNOTATION_TEXT.match(word.text) and _VALUE_END.search(last.text)
+              and word.x0 - last.x1 < ANNOTATION_GAP * last.height):
+            out[-1] = Word(f"{last.text}{ANNOTATION[0]}{word.text}{ANNOTATION[1]}", last.x0, min(last.top, word.top),
                            max(last.x1, word.x1), last.bottom, last.bold, last.rotated)
         else:
             out.append(word)
     return tuple(out)
 
 
+_SIGNS = frozenset("+-" + MINUS_SIGNS)
 _SUPERSCRIPT_TEXT = re.compile(rf"^{SIGN}?\d{{1,3}}$")
+#: A raised, smaller number set after a value that is no power of ten ('+10.8%', '−42.3%', '(+2.1)' printed as a
+#: superscript: a relative change, a difference to a baseline) annotates the value: it is glued to the value's
+#: word between these brackets, so that no reader takes it for a cell of its own, nor its sign for a subtraction.
+ANNOTATION = ("\u27e8", "\u27e9")
+_ANNOTATION_TEXT = re.compile(rf"^[(\[]?{SIGN}?(?:\d[\d,]*(?:\.\d+)?|\.\d+)%?[)\]]?$")
+_VALUE_END = re.compile(r"\d%?[*\u2020\u2021\u00a7]*$")
+#: An annotation is set at most this share of its value's height after it (a browser's or word processor's space).
+ANNOTATION_GAP = 0.6
 
 
 # -- PDFium ---------------------------------------------------------------------------------------
@@ -219,7 +232,9 @@ def _page_words(textpage: object, raw: object, height: float) -> list[Word]:
         if chars and chars[-1][3] != rotated:
             flush()
         bold = raw.FPDFText_GetFontWeight(handle, i) >= BOLD_WEIGHT  # type: ignore[attr-defined]
-        if char.isdigit() and not rotated and _raised(tuple(box), chars):  # type: ignore[arg-type]
+        if char in _SIGNS and not rotated and _raised(tuple(box), chars):  # type: ignore[arg-type]
+            flush()  # a raised sign starts a superscript of its own ('10⁻³', an annotation '+10.8%')
+        elif char.isdigit() and not rotated and _raised(tuple(box), chars):  # type: ignore[arg-type]
             char = char.translate(SUPERSCRIPTS)
         if char == _SOFT_BREAK:  # the hyphen printed at the line's end, which ends the word there
             chars.append(("-", tuple(box), bold, rotated))  # type: ignore[arg-type]

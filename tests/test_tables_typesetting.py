@@ -264,3 +264,37 @@ def test_a_table_of_one_column_of_numbers_set_far_apart_is_read_whole() -> None:
             lines.append(_line(top, (f"Class{k}", 150), (f"{90 + k}", 240)))
     table = _table(_page(CAPTION, *lines))
     assert _value(table, "Class5", "Images") == "95"
+
+
+def _raised(text: str, x0: float, top: float) -> Word:
+    """A superscript: smaller letters whose foot is raised above the value's."""
+    return Word(text, x0, top - 2.0, x0 + 3.5 * len(text), top + 3.0)
+
+
+@pytest.mark.parametrize("annotation", ["+10.8%", "\u221242.3%", "(+2.1)"])
+def test_a_raised_annotation_after_a_value_is_part_of_its_cell(annotation: str) -> None:
+    """A relative change set as a superscript after each value: the value is the cell's, the annotation is no
+    cell of its own, and a minus in it is no subtraction."""
+    row = [*_line(140, ("Ours", 150), ("71.2", 240)), _raised(annotation, 260.5, 140),
+           *_line(140, ("0.61", 320))]
+    page = _page(CAPTION, _line(120, ("Model", 150), ("Acc", 240), ("F1", 320)),
+                 _line(130, ("Base", 150), ("64.3", 240), ("0.55", 320)), row)
+    table = _table(page)
+    assert [c.name for c in table.columns] == ["Acc", "F1"]
+    cell = table.cell(find_rows(table, "Ours")[0], find_columns(table, "Acc")[0])
+    assert cell.value == "71.2" and annotation.strip("()").lstrip("+\u2212") in cell.rest
+    assert _value(table, "Ours", "F1") == "0.61"
+
+
+def test_a_raised_annotation_is_glued_to_its_value_word() -> None:
+    from review.words import ANNOTATION, lines_of
+
+    words = [*_line(140, ("71.2", 240)), _raised("\u221242.3%", 260.5, 140)]
+    assert [w.text for w in lines_of(words)[0].words] == [f"71.2{ANNOTATION[0]}\u221242.3%{ANNOTATION[1]}"]
+
+
+def test_a_number_on_the_line_in_the_values_own_letters_is_no_annotation() -> None:
+    from review.words import lines_of
+
+    words = _line(140, ("71.2", 240), ("-42.3", 262))
+    assert [w.text for w in lines_of(words)[0].words] == ["71.2", "-42.3"]
