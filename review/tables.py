@@ -345,6 +345,56 @@ def read_tables(page: PageWords, label: str, previous: PageWords | None = None) 
     return tables
 
 
+def continued_tables(page: PageWords, label: str, before: Table, previous: PageWords) -> list[Table]:
+    """The tables of ``label`` that ``page`` continues without a caption of its own: a table broken across pages
+    whose caption is printed once, on the page before (a browser prints a long web-page table so, a word
+    processor too), read where ``before`` (its last reading there) runs to the foot of ``previous``: no running
+    text under it. The continuation is the block at the top of ``page``; a heading in larger letters in it
+    starts a new table under the same caption (``_headings``), and the rows before the first one keep the title
+    of ``before``, or of a heading left alone at the foot of ``previous``."""
+    if not before.words:
+        return []
+    page, previous = upright(page), upright(previous)
+    bottom = max(w.bottom for w in before.words)
+    width = max(w.x1 for w in before.words) - min(w.x0 for w in before.words)
+    under = [ln for ln in lines_of(previous.words) if ln.top > bottom]
+    if any(is_prose(ln, width) and not _larger(ln, before.words) or starts_caption(ln) for ln in under) or len(
+            under) > 3:
+        return []
+    title = next((ln.text for ln in under if _larger(ln, before.words)), before.subcaption)
+    lines = lines_of(page.words)
+    rotated = [w for w in page.words if w.rotated]
+    if not lines:
+        return []
+    block = _block(lines, rotated, lines[0].top - 0.5, down=True, width=width)
+    if block is None:
+        return []
+    block_lines, block_rotated, _ = block
+    starts = _headings(block_lines)
+    parts = [(block_lines[:starts[0]] if starts else block_lines, title)]
+    ends = [*starts[1:], len(block_lines)] if starts else []
+    parts += [(block_lines[i + 1:end], block_lines[i].text) for i, end in zip(starts, ends, strict=True)]
+    read = [_table(label, page.number, before.caption, True, part, block_rotated, None, None, name)
+            for part, name in parts if part]
+    return _siblings([t for t in read if t is not None])
+
+
+def _larger(line: Line, words: tuple[Word, ...] | list[Word]) -> bool:
+    """Whether a line of one label is set in larger letters (``LARGER``) than ``words``: a heading."""
+    if len(_label_clusters(line.words)) != 1 or _numbers_line(line) or not words:
+        return False
+    size = sorted(w.height for w in line.words)[len(line.words) // 2]
+    return size > LARGER * sorted(w.height for w in words)[len(words) // 2]
+
+
+def _headings(lines: list[Line]) -> list[int]:
+    """The lines of a block that are headings over the tables under them: one label in larger letters than the
+    block's other lines (``_larger``), a line of numbers after it."""
+    words = [w for ln in lines for w in ln.words]
+    return [i for i, ln in enumerate(lines[:-1]) if _larger(ln, words) and any(
+        _numbers_line(after) for after in lines[i + 1:])]
+
+
 def _siblings(tables: list[Table]) -> list[Table]:
     """Subtables under one caption, each knowing the others' rows (``Table.others``), so that a row label printed
     in several of them is found ambiguous rather than looked up in the first."""
@@ -533,8 +583,12 @@ def _paces(items: list[Line | Word], values: int = 2) -> list[float]:
     its header and titles as far from them: a gap no wider than the pitch of the rows that follow it is inside the
     table. A row is a line of ``values`` numbers or more: under a caption, one (a table of one column of numbers,
     as word processors set it under its caption); over one, two (a figure's axis prints one number a line)."""
-    rows = [(i, item.top) for i, item in enumerate(items)
-            if isinstance(item, Line) and sum(is_value(w) for w in item.words) >= values]
+    rows: list[tuple[int, float]] = []
+    for i, item in enumerate(items):
+        if isinstance(item, Line) and sum(is_value(w) for w in item.words) >= values and _numbers_line(item):
+            if rows and abs(item.top - rows[-1][1]) < item.height:
+                continue  # a line of the same row (a label's number under its values, '133' of 'Neuron 133')
+            rows.append((i, item.top))
     paces = [0.0] * len(items)
     for k in range(len(rows) - PACED_ROWS + 1):
         tops = [top for _, top in rows[k:k + PACED_ROWS]]
@@ -552,12 +606,20 @@ PROSE_GAP = 8.0
 
 def is_prose(line: Line, width: float) -> bool:
     """Whether a line is running text: at least six words, no wide gap between them, fewer than half of them
-    numbers, and nearly as wide as the text column (``width``), which a table's line spanning the column is not
+    numbers, and nearly as wide as the text column (``width``) or ending a sentence (``_sentence_end``: a
+    paragraph's last line), which a table's line spanning the column is not
     without gaps between its cells (a row of numbers set as close as words, 8 points apart, is no prose)."""
     words = line.words
-    if len(words) < 6 or width <= 0 or line.x1 - line.x0 < 0.8 * width:
+    if len(words) < 6 or width <= 0 or line.x1 - line.x0 < 0.8 * width and not _sentence_end(line):
         return False
     return 2 * sum(1 for w in words if is_value(w)) < len(words) and _running(line)
+
+
+def _sentence_end(line: Line) -> bool:
+    """Whether a line ends a sentence of running text: the last line of a paragraph, shorter than the column, its
+    last word ending in a full stop (a table's header or row label of six words run together never does)."""
+    last = line.words[-1].text
+    return last.endswith(".") and len(last) > 2 and not is_value(line.words[-1])
 
 
 _ANY_CAPTION = re.compile(r"^(?:table|figure|fig\.|tab\.)\S*?[:.|]", re.IGNORECASE)
@@ -706,7 +768,7 @@ def _heading(line: Line, rest: list[Line], left_edge: float) -> bool:
     left edge, in larger letters than every line after it (a document's heading set between the caption and the
     table, as a web page or a word processor sets one over each of several tables under one caption). It titles
     the table's rows, as a subcaption does."""
-    if len(_label_clusters(line.words)) != 1 or any(is_value(w) for w in line.words) or line.x0 > left_edge + 3:
+    if len(_label_clusters(line.words)) != 1 or _numbers_line(line) or line.x0 > left_edge + 3:
         return False
     size = sorted(w.height for w in line.words)[len(line.words) // 2]
     return all(size > LARGER * sorted(w.height for w in ln.words)[len(ln.words) // 2] for ln in rest)
@@ -728,8 +790,9 @@ def unwrapped_labels(body: list[Line], data_lo: float) -> list[Line]:
     its label column. Lines held together with no row, or with several, are left as they are (a group label).
     Where the spaces on both sides are alike (a table set without padding), a line that starts in lower case
     goes on from the line above it (``_goes_on``)."""
-    is_row = [any(_number_cell(c) for c in _label_clusters(ln.words)) or _unit_row(ln) for ln in body]
-    label_only = [not r and ln.x1 <= data_lo for ln, r in zip(body, is_row, strict=True)]
+    label_only = [ln.x1 <= data_lo for ln in body]  # a label's line holds no cell ('Neuron' over '116')
+    is_row = [not alone and (any(_number_cell(c) for c in _label_clusters(ln.words)) or _unit_row(ln))
+              for ln, alone in zip(body, label_only, strict=True)]
     if not any(label_only):
         return body
     gaps = [b.top - a.bottom for a, b in zip(body, body[1:], strict=False)]
@@ -907,11 +970,22 @@ def _label_columns(columns: list[Column], body: list[Line]) -> tuple[list[Column
     'Domain', 'Dataset'); the rest hold data."""
     labels: list[Column] = []
     for column in columns[:-1]:
-        words = [w for line in body for w in line.words if column.lo <= w.centre < column.hi]
-        if any(is_value(w) for w in words):
+        # a line with words in this column alone is a label's line, its number part of a name ('116' under
+        # 'Neuron', ``unwrapped_labels``)
+        cells = [[w for w in line.words if column.lo <= w.centre < column.hi] for line in body
+                 if not all(column.lo <= w.centre < column.hi for w in line.words)]
+        if any(is_value(w) and not _stacked(w, cell) for cell in cells for w in cell):
             break
         labels.append(column)
     return labels, columns[len(labels):]
+
+
+def _stacked(word: Word, words: list[Word]) -> bool:
+    """Whether a word is set under or over a word of a name among its line's words in its cell (a wrapped
+    label's '133' under 'Neuron', which poppler gives on one line with it): part of the name."""
+    return any(w is not word and not is_value(w) and w.x0 < word.x1 and w.x1 > word.x0
+               and (w.bottom <= word.top + 1 or w.top >= word.bottom - 1) and abs(w.top - word.top) < 2 * word.height
+               for w in words)
 
 
 #: A gap (points) wider than this between a row's label words separates label columns (an interword space is

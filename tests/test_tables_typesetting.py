@@ -298,3 +298,56 @@ def test_a_number_on_the_line_in_the_values_own_letters_is_no_annotation() -> No
 
     words = _line(140, ("71.2", 240), ("-42.3", 262))
     assert [w.text for w in lines_of(words)[0].words] == ["71.2", "-42.3"]
+
+
+def _on(number: int, *lines: list[Word]) -> PageWords:
+    return PageWords(number, 600.0, 800.0, tuple(w for line in lines for w in line))
+
+
+FIRST_PAGE = [CAPTION, HEADER, *(_line(132 + 12 * k, (f"Run{k}", 150), (f"{100 + k}", 240), (f"0.6{k}", 300))
+                                  for k in range(5)),
+              _line(760, ("Test", 145), ("set", 170), height=10.5)]  # a heading left alone at the page's foot
+NEXT_PAGE = [HEADER,
+             *(_line(132 + 12 * k, (f"Run{k}", 150), (f"{200 + k}", 240), (f"0.7{k}", 300)) for k in range(3)),
+             _line(180, ("Held-out", 145), ("set", 190), height=10.5),
+             _line(196, ("Model", 150), ("N", 240), ("AP", 300)),
+             *(_line(208 + 12 * k, (f"Run{k}", 150), (f"{300 + k}", 240), (f"0.8{k}", 300)) for k in range(3))]
+
+
+def test_a_table_broken_across_pages_is_read_on_the_page_without_its_caption() -> None:
+    first = _on(1, *FIRST_PAGE)
+    (before,) = read_tables(first, "Table 1")
+    assert read_tables(_on(2, *NEXT_PAGE), "Table 1") == []
+    parts = tables.continued_tables(_on(2, *NEXT_PAGE), "Table 1", before, first)
+    assert [t.subcaption for t in parts] == ["Test set", "Held-out set"]
+    assert _value(parts[0], "Test set / Run2", "AP") == "0.72"
+    assert _value(parts[1], "Held-out set / Run2", "AP") == "0.82"
+
+
+def test_a_table_followed_by_running_text_is_not_continued_on_the_next_page() -> None:
+    prose = _running_text(700, 150, "The results above show that the method holds across every run we made here.")
+    first = _on(1, *FIRST_PAGE[:-1], prose)
+    (before,) = read_tables(first, "Table 1")
+    assert tables.continued_tables(_on(2, *NEXT_PAGE), "Table 1", before, first) == []
+
+
+def test_the_review_finds_a_cell_of_a_table_continued_without_a_caption() -> None:
+    from review.cells import tables_on
+    from review.pdftext import Extraction
+
+    doc = Extraction(pages=("one", "two"), extractor="test", words=(_on(1, *FIRST_PAGE), _on(2, *NEXT_PAGE)))
+    assert [t.subcaption for t in tables_on(doc, 2, "Table 1")] == ["Test set", "Held-out set"]
+
+
+def test_a_number_set_under_a_label_in_its_cell_is_part_of_the_label() -> None:
+    """poppler gives a label wrapped over three lines ('Neuron' over the values' line, '133' under it) as one
+    line: the number under the name is no value, and the label column stays a label column."""
+    def stacked(top: float, number: str, value: str) -> list[Word]:
+        return [Word("Neuron", 150, top - 6, 180, top + 1), Word(number, 150, top + 6, 165, top + 13),
+                *_line(top, (value, 240), ("0.5", 300))]
+
+    page = _page(CAPTION, _line(120, ("Dataset", 150), ("N", 240), ("AP", 300)),
+                 stacked(140, "133", "523"), stacked(170, "123", "66"), stacked(200, "84", "498"))
+    table = _table(page)
+    assert [c.name for c in table.columns] == ["N", "AP"]
+    assert _value(table, "Neuron 123", "N") == "66"
