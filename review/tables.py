@@ -966,15 +966,17 @@ def _cell_end(words: tuple[Word, ...], start: int) -> float:
 
 
 def _label_columns(columns: list[Column], body: list[Line]) -> tuple[list[Column], list[Column]]:
-    """The leading columns whose cells hold no number at all are row labels (a stub of several columns: 'Task',
-    'Domain', 'Dataset'); the rest hold data."""
+    """The leading columns whose cells print no number are row labels (a stub of several columns: 'Task',
+    'Domain', 'Dataset'); the rest hold data. A number in a name ('Suffix 3', ``_number_cell``), or set under a
+    name in its cell, is no number of the cell."""
     labels: list[Column] = []
     for column in columns[:-1]:
         # a line with words in this column alone is a label's line, its number part of a name ('116' under
         # 'Neuron', ``unwrapped_labels``)
         cells = [[w for w in line.words if column.lo <= w.centre < column.hi] for line in body
                  if not all(column.lo <= w.centre < column.hi for w in line.words)]
-        if any(is_value(w) and not _stacked(w, cell) for cell in cells for w in cell):
+        if any(_number_cell(cluster) and not _stacked(cluster[0], cell)
+               for cell in cells for cluster in _label_clusters(tuple(cell))):
             break
         labels.append(column)
     return labels, columns[len(labels):]

@@ -351,3 +351,17 @@ def test_a_number_set_under_a_label_in_its_cell_is_part_of_the_label() -> None:
     table = _table(page)
     assert [c.name for c in table.columns] == ["N", "AP"]
     assert _value(table, "Neuron 123", "N") == "66"
+
+
+def test_a_name_holding_a_number_keeps_its_column_a_label_column() -> None:
+    """An attack named 'Suffix 3' in a second label column: the number is part of the name, the column labels the
+    rows, and its names wrapped over two lines are one name."""
+    page = _page(CAPTION, _line(120, ("Model", 150), ("Attack", 200), ("N", 290), ("AP", 330)),
+                 _line(132, ("Llama", 150), ("LLM-Attacks", 200), ("101", 290), ("0.09", 330)),
+                 _line(141, ("Suffix", 200), ("3", 232)),
+                 _line(155, ("StruQ", 200), ("Suffix", 232), ("2", 264), ("62", 290), ("0.21", 330)),
+                 _line(169, ("Escape", 200), ("60", 290), ("0.05", 330)))
+    table = _table(page)
+    assert [c.name for c in table.columns] == ["N", "AP"]
+    assert _value(table, "LLM-Attacks Suffix 3", "AP") == "0.09"
+    assert _value(table, "StruQ Suffix 2", "N") == "62"
