@@ -1076,7 +1076,7 @@ def _runs(ys: list[float], labels: list[tuple[float, str]]) -> list[str]:
     on_rows = [min(range(len(ys)), key=lambda i: abs(ys[i] - y)) for y, _ in labels]
     on_lines = all(abs(ys[r] - y) < 0.3 * pitch for r, (y, _) in zip(on_rows, labels, strict=True))
     out = [""] * len(ys)
-    if on_lines and on_rows[0] == 0:  # top-aligned: each label starts its run
+    if on_lines and (on_rows[0] == 0 or not _centred_runs(on_rows, len(ys))):  # top-aligned: each starts its run
         for k, (r, (_, text)) in enumerate(zip(on_rows, labels, strict=True)):
             end = on_rows[k + 1] if k + 1 < len(labels) else len(ys)
             for i in range(r, end):
@@ -1095,6 +1095,19 @@ def _runs(ys: list[float], labels: list[tuple[float, str]]) -> list[str]:
             out[i] = text
         start = end + 1
     return out
+
+
+def _centred_runs(on_rows: list[int], rows: int) -> bool:
+    """Whether labels on the rows ``on_rows`` can each be centred on a run of rows, the runs following one another
+    from the first row to the last: otherwise they are set at their runs' tops, and the rows over the first label
+    belong to a label printed before them (on the page before, where the table began)."""
+    start = 0
+    for k, row in enumerate(on_rows):
+        end = 2 * row - start
+        if end < row or (k + 1 < len(on_rows) and end >= on_rows[k + 1]) or end >= rows:
+            return False
+        start = end + 1
+    return start == rows
 
 
 def _centred_group(line: Line, left_edge: float, right: float) -> bool:
@@ -1154,7 +1167,7 @@ def _columns(header: list[Line], rotated: list[Word], left_edge: float, body: li
         last: set[int] = {i}
         for upper in sorted(above, key=lambda p: -p.line):
             grouping = any(len(spanned[id(u)]) > 1 for u in uppers if u.line == upper.line)
-            if spanned[id(upper)] == last and id(upper) not in tiled and not (
+            if spanned[id(upper)] == last and not (id(upper) in tiled and last == {i}) and not (
                     grouping and last == {i} and len(spanned[id(upper)]) == 1
                     and upper.x1 - upper.x0 > 1.5 * (piece.x1 - piece.x0)):
                 levels[0] = joined_lines(upper.text, levels[0])

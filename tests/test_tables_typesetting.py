@@ -365,3 +365,20 @@ def test_a_name_holding_a_number_keeps_its_column_a_label_column() -> None:
     assert [c.name for c in table.columns] == ["N", "AP"]
     assert _value(table, "LLM-Attacks Suffix 3", "AP") == "0.09"
     assert _value(table, "StruQ Suffix 2", "N") == "62"
+
+
+@pytest.mark.parametrize(("on_rows", "rows", "centred"), [
+    ([1, 4], 6, True),  # two labels, each centred on three rows
+    ([0, 3], 6, True),
+    ([1, 11], 16, False),  # the first row's label was printed on the page before: top-aligned labels
+    ([2], 5, True),
+])
+def test_labels_that_cannot_each_be_centred_on_their_rows_start_their_runs(on_rows: list[int], rows: int,
+                                                                           centred: bool) -> None:
+    assert tables._centred_runs(on_rows, rows) is centred
+
+
+def test_rows_over_the_first_top_aligned_label_keep_no_label_of_the_rows_under_it() -> None:
+    ys = [10.0 * k for k in range(8)]
+    assert tables._runs(ys, [(10.0, "Llama"), (60.0, "Qwen")]) == ["", "Llama", "Llama", "Llama", "Llama",
+                                                                   "Llama", "Qwen", "Qwen"]
