@@ -606,20 +606,12 @@ PROSE_GAP = 8.0
 
 def is_prose(line: Line, width: float) -> bool:
     """Whether a line is running text: at least six words, no wide gap between them, fewer than half of them
-    numbers, and nearly as wide as the text column (``width``) or ending a sentence (``_sentence_end``: a
-    paragraph's last line), which a table's line spanning the column is not
+    numbers, and nearly as wide as the text column (``width``), which a table's line spanning the column is not
     without gaps between its cells (a row of numbers set as close as words, 8 points apart, is no prose)."""
     words = line.words
-    if len(words) < 6 or width <= 0 or line.x1 - line.x0 < 0.8 * width and not _sentence_end(line):
+    if len(words) < 6 or width <= 0 or line.x1 - line.x0 < 0.8 * width:
         return False
     return 2 * sum(1 for w in words if is_value(w)) < len(words) and _running(line)
-
-
-def _sentence_end(line: Line) -> bool:
-    """Whether a line ends a sentence of running text: the last line of a paragraph, shorter than the column, its
-    last word ending in a full stop (a table's header or row label of six words run together never does)."""
-    last = line.words[-1].text
-    return last.endswith(".") and len(last) > 2 and not is_value(line.words[-1])
 
 
 _ANY_CAPTION = re.compile(r"^(?:table|figure|fig\.|tab\.)\S*?[:.|]", re.IGNORECASE)
