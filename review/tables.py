@@ -774,10 +774,10 @@ def unwrapped_labels(body: list[Line], data_lo: float) -> list[Line]:
     """The body's lines with each row label set over several lines read as one label on its row's line.
 
     A label too long for its column wraps: its lines follow one another at the font's line spacing, closer than
-    the space that sets rows (and the group labels over them) apart. A line of label words alone (no number cell,
-    nothing right of the labels) belongs with its neighbour above or below where it is set clearly closer to that
-    one than to the other (``WRAP_RATIO``) and, where two rows of numbers follow one another in the body, closer
-    than they are. Lines so held together that hold one row of numbers are that row: the label's lines above it
+    the space that sets rows (and the group labels over them) apart. A line of label words alone (nothing right of
+    the labels) belongs with its neighbour above or below where it is set clearly closer to that one than to the
+    other (``WRAP_RATIO``, the space between their boxes) and, where two rows of numbers follow one another in the
+    body, at a pitch (top to top, which a descender does not change) clearly under theirs. Lines so held together that hold one row of numbers are that row: the label's lines above it
     (a label centred on its row) and below it (a label set at its row's top) join its label, line by line in
     its label column. Lines held together with no row, or with several, are left as they are (a group label).
     Where the spaces on both sides are alike (a table set without padding), a line that starts in lower case
@@ -788,8 +788,9 @@ def unwrapped_labels(body: list[Line], data_lo: float) -> list[Line]:
     if not any(label_only):
         return body
     gaps = [b.top - a.bottom for a, b in zip(body, body[1:], strict=False)]
-    between_rows = sorted(g for g, r0, r1 in zip(gaps, is_row, is_row[1:], strict=False) if r0 and r1)
-    row_gap = between_rows[len(between_rows) // 2] if between_rows else float("inf")
+    pitches = [b.top - a.top for a, b in zip(body, body[1:], strict=False)]
+    between_rows = sorted(g for g, r0, r1 in zip(pitches, is_row, is_row[1:], strict=False) if r0 and r1)
+    row_pitch = between_rows[len(between_rows) // 2] if between_rows else float("inf")
     parent = list(range(len(body)))
 
     def root(i: int) -> int:
@@ -802,7 +803,8 @@ def unwrapped_labels(body: list[Line], data_lo: float) -> list[Line]:
             continue
         up = gaps[i - 1] if i > 0 else float("inf")
         down = gaps[i] if i < len(gaps) else float("inf")
-        near_up, near_down = up < WRAP_RATIO * row_gap, down < WRAP_RATIO * row_gap
+        near_up = i > 0 and pitches[i - 1] < WRAP_RATIO * row_pitch
+        near_down = i < len(pitches) and pitches[i] < WRAP_RATIO * row_pitch
         if near_up and _goes_on(body[i]):
             parent[root(i)] = root(i - 1)
         elif near_down and _goes_on(body[i + 1]):

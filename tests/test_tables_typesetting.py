@@ -382,3 +382,15 @@ def test_rows_over_the_first_top_aligned_label_keep_no_label_of_the_rows_under_i
     ys = [10.0 * k for k in range(8)]
     assert tables._runs(ys, [(10.0, "Llama"), (60.0, "Qwen")]) == ["", "Llama", "Llama", "Llama", "Llama",
                                                                    "Llama", "Qwen", "Qwen"]
+
+
+def test_a_group_label_with_a_descender_at_the_rows_pitch_stays_a_group() -> None:
+    """'HyenaDNA' hangs lower than a line of digits (its 'y'), so its box is closer to the row under it than the
+    rows' boxes are to each other, yet it is set at the rows' own pitch: a group, not a wrapped label."""
+    rows = [_line(100 + 12 * k, (str(k + 1), 150), (f"0.6{k}", 240), (f"0.9{k}", 300)) for k in range(3)]
+    group = [Word("HyenaDNA", 145, 136.0, 190, 145.0)]
+    after = [_line(148 + 12 * k, (str(k + 1), 150), (f"0.7{k}", 240), (f"0.8{k}", 300)) for k in range(3)]
+    page = _page(_line(70, ("Table", 150), ("1.", 180), ("Per-fold", 195), ("MCC.", 240)),
+                 _line(88, ("fold", 150), ("H3K4", 240), ("H3K27", 300)), *rows, group, *after)
+    names = [r.name for r in _table(page).rows]
+    assert names[3:] == ["HyenaDNA / 1", "HyenaDNA / 2", "HyenaDNA / 3"]
