@@ -779,12 +779,18 @@ def unwrapped_labels(body: list[Line], data_lo: float) -> list[Line]:
     other (``WRAP_RATIO``, the space between their boxes) and, where two rows of numbers follow one another in the
     body, at a pitch (top to top, which a descender does not change) clearly under theirs. Lines so held together that hold one row of numbers are that row: the label's lines above it
     (a label centred on its row) and below it (a label set at its row's top) join its label, line by line in
-    its label column. Lines held together with no row, or with several, are left as they are (a group label).
+    its label column. A line of a few numbers alone (no label, at most half the words of the body's lines) joins a row
+    so too: a cell's text wrapped in its cell ('96.30' over '%'). Lines held together with no row, or with several,
+    are left as they are (a group label).
     Where the spaces on both sides are alike (a table set without padding), a line that starts in lower case
     goes on from the line above it (``_goes_on``)."""
     label_only = [ln.x1 <= data_lo for ln in body]  # a label's line holds no cell ('Neuron' over '116')
-    is_row = [not alone and (any(_number_cell(c) for c in _label_clusters(ln.words)) or _unit_row(ln))
-              for ln, alone in zip(body, label_only, strict=True)]
+    widths = sorted(len(ln.words) for ln in body)
+    fragment = [ln.x0 >= data_lo and 2 * len(ln.words) <= widths[len(widths) // 2]
+                and any(is_value(w) for w in ln.words) for ln in body]  # a group's name across the table is none
+    is_row = [not alone and not part and (any(_number_cell(c) for c in _label_clusters(ln.words)) or _unit_row(ln))
+              for ln, alone, part in zip(body, label_only, fragment, strict=True)]
+    label_only = [a or b for a, b in zip(label_only, fragment, strict=True)]  # lines that join a row
     if not any(label_only):
         return body
     gaps = [b.top - a.bottom for a, b in zip(body, body[1:], strict=False)]
@@ -835,8 +841,10 @@ def _goes_on(line: Line) -> bool:
 
 def _with_label_lines(row: Line, lines: list[Line], data_lo: float) -> Line:
     """``row`` with the label words of ``lines`` (its own among them, top to bottom) joined, in each label column,
-    into one word: the column's words line by line (``joined_lines``)."""
-    labels = [w for ln in lines for w in (ln.words if ln is not row else ln.words[:_label_end(ln.words, data_lo)])]
+    into one word: the column's words line by line (``joined_lines``); and the words of a line of a few cells
+    alone joined with the row's word in their cell."""
+    labels = [w for ln in lines for w in (ln.words[:_label_end(ln.words, data_lo)] if ln is row else
+                                          [w for w in ln.words if w.x0 < data_lo])]
     columns: list[list[Word]] = []  # words of one label column, overlapping from line to line
     for word in sorted(labels, key=lambda w: w.x0):
         if columns and word.x0 < max(w.x1 for w in columns[-1]) + LABEL_GAP:
@@ -852,8 +860,19 @@ def _with_label_lines(row: Line, lines: list[Line], data_lo: float) -> Line:
             text = joined_lines(text, more)
         joined.append(Word(text, min(w.x0 for w in words), min(w.top for w in words), max(w.x1 for w in words),
                            max(w.bottom for w in words), all(w.bold for w in words)))
-    cells = row.words[_label_end(row.words, data_lo):]
-    return Line(tuple(joined) + cells)
+    cells = list(row.words[_label_end(row.words, data_lo):])
+    for line in lines:  # a cell's text wrapped in its cell ('96.30' over '%'): joined with its row's word there
+        if line is row:
+            continue
+        for word in (w for w in line.words if w.x0 >= data_lo):
+            at = next((k for k, c in enumerate(cells) if c.x0 < word.x1 and c.x1 > word.x0), None)
+            if at is None:
+                cells.append(word)
+                continue
+            upper, lower = (word, cells[at]) if word.top < cells[at].top else (cells[at], word)
+            cells[at] = Word(joined_lines(upper.text, lower.text), min(word.x0, upper.x0, lower.x0),
+                             upper.top, max(upper.x1, lower.x1), lower.bottom, upper.bold and lower.bold)
+    return Line(tuple(joined) + tuple(sorted(cells, key=lambda w: w.x0)))
 
 
 _BRACKETED = re.compile(rf"^[(\[]?{SIGN}?(?:\d[\d,]*(?:\.\d+)?|\.\d+)%?[)\],;]*$")

@@ -34,6 +34,9 @@ SUPERSCRIPTS = str.maketrans("0123456789-\u2212+", "\u2070\u00b9\u00b2\u00b3\u20
 #: ``RAISED`` of that height.
 SMALLER = 0.85
 RAISED = 0.2
+#: A sign is a superscript's where its foot stands this high on the digits' height: a minus or a hyphen on the
+#: line is small and off the baseline too ('3e-5'), but under the digits' middle.
+SIGN_RAISED = 0.5
 #: Radians: a slant up to this is an oblique face, not a turned word (oblique faces lean 10-20 degrees; a turned
 #: header is set at 45 degrees or more).
 OBLIQUE = 0.4
@@ -232,7 +235,7 @@ def _page_words(textpage: object, raw: object, height: float) -> list[Word]:
         if chars and chars[-1][3] != rotated:
             flush()
         bold = raw.FPDFText_GetFontWeight(handle, i) >= BOLD_WEIGHT  # type: ignore[attr-defined]
-        if char in _SIGNS and not rotated and _raised(tuple(box), chars):  # type: ignore[arg-type]
+        if char in _SIGNS and not rotated and _raised(tuple(box), chars, SIGN_RAISED):  # type: ignore[arg-type]
             flush()  # a raised sign starts a superscript of its own ('10⁻³', an annotation '+10.8%')
         elif char.isdigit() and not rotated and _raised(tuple(box), chars):  # type: ignore[arg-type]
             char = char.translate(SUPERSCRIPTS)
@@ -246,14 +249,14 @@ def _page_words(textpage: object, raw: object, height: float) -> list[Word]:
 
 
 def _raised(box: tuple[float, float, float, float],
-            chars: list[tuple[str, tuple[float, float, float, float], bool, bool]]) -> bool:
+            chars: list[tuple[str, tuple[float, float, float, float], bool, bool]], raised: float = RAISED) -> bool:
     """Whether a digit is a superscript of the number before it in its word: smaller than that number's last
-    digit and raised above its foot (PDFium gives '2.10³' as one word '2.103')."""
+    digit and raised above its foot by ``raised`` of its height (PDFium gives '2.10³' as one word '2.103')."""
     digit = next((b for c, b, _, _ in reversed(chars) if c.isdigit()), None)
     if digit is None:
         return False
     height = digit[3] - digit[1]
-    return box[3] - box[1] < SMALLER * height and box[1] > digit[1] + RAISED * height
+    return box[3] - box[1] < SMALLER * height and box[1] > digit[1] + raised * height
 
 
 def _quarter_turned(angle: float) -> bool:

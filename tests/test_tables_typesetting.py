@@ -9,6 +9,7 @@ hyphen, an oblique face. Each fails with its rule switched off.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -394,3 +395,42 @@ def test_a_group_label_with_a_descender_at_the_rows_pitch_stays_a_group() -> Non
                  _line(88, ("fold", 150), ("H3K4", 240), ("H3K27", 300)), *rows, group, *after)
     names = [r.name for r in _table(page).rows]
     assert names[3:] == ["HyenaDNA / 1", "HyenaDNA / 2", "HyenaDNA / 3"]
+
+
+def test_a_cells_text_wrapped_in_its_cell_is_read_with_its_row() -> None:
+    """A browser wraps '96.30%' in a narrow cell: '96.30' on a line of its own just over the row, '%' on the row's
+    line beside the other cells. The two are one cell of that row, not a row of their own."""
+    page = _page(CAPTION, _line(128, ("Model", 150), ("N", 240), ("TP", 300), ("FP", 340)),
+                 _line(140, ("Run1", 150), ("77", 240), ("74", 300), ("6", 340)),
+                 _line(152, ("Run2", 150), ("78", 240), ("75", 300), ("5", 340)),
+                 _line(170, ("96.30", 298)),
+                 _line(176, ("Average", 150), ("286.56", 230), ("%", 305), ("6.10%", 335)))
+    table = _table(page)
+    assert [r.name for r in table.rows] == ["Run1", "Run2", "Average"]
+    assert _value(table, "Average", "TP") == "96.30 %"
+
+
+def test_pdfium_reads_a_raised_annotation_set_against_its_value_apart_from_a_minus_on_the_line(tmp_path: Path) -> None:
+    """A PDF printing '71.2' with '−42.3%' raised and smaller right against it, and '3e-5' on the line: PDFium
+    starts a word at the raised sign (the annotation, glued back to its value as one), not at the minus on the
+    line."""
+    from fpdf import FPDF
+
+    from review.words import ANNOTATION, lines_of, pdfium_words
+    from tests.test_review_support import needs_unicode_font
+
+    pdf = FPDF(unit="pt", format="A4")
+    pdf.add_page()
+    pdf.add_font("Body", "", str(needs_unicode_font()))
+    pdf.set_font("Body", size=10)
+    pdf.text(100, 100, "71.2")
+    width = pdf.get_string_width("71.2")
+    pdf.set_font("Body", size=6)
+    pdf.text(100 + width, 95, "\u221242.3%")
+    pdf.set_font("Body", size=10)
+    pdf.text(200, 100, "3e-5")
+    path = tmp_path / "raised.pdf"
+    pdf.output(str(path))
+    (page,) = pdfium_words(path.read_bytes())
+    texts = [w.text for w in lines_of(page.words)[0].words]
+    assert texts == [f"71.2{ANNOTATION[0]}\u221242.3%{ANNOTATION[1]}", "3e-5"]
