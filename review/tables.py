@@ -766,6 +766,9 @@ def _heading(line: Line, rest: list[Line], left_edge: float) -> bool:
     return all(size > LARGER * sorted(w.height for w in ln.words)[len(ln.words) // 2] for ln in rest)
 
 
+#: A label's lines are set at a pitch under this share of the rows' own pitch (the font's line spacing, where a
+#: row's pitch adds the cell's padding).
+PITCH_RATIO = 0.85
 #: A label's lines are set closer than this share of the space on their other side (the space between rows).
 WRAP_RATIO = 0.75
 
@@ -777,7 +780,7 @@ def unwrapped_labels(body: list[Line], data_lo: float) -> list[Line]:
     the space that sets rows (and the group labels over them) apart. A line of label words alone (nothing right of
     the labels) belongs with its neighbour above or below where it is set clearly closer to that one than to the
     other (``WRAP_RATIO``, the space between their boxes) and, where two rows of numbers follow one another in the
-    body, at a pitch (top to top, which a descender does not change) clearly under theirs. Lines so held together that hold one row of numbers are that row: the label's lines above it
+    body, at a pitch (top to top, which a descender does not change) under theirs (``PITCH_RATIO``). Lines so held together that hold one row of numbers are that row: the label's lines above it
     (a label centred on its row) and below it (a label set at its row's top) join its label, line by line in
     its label column. A line of a few numbers alone (no label, at most half the words of the body's lines) joins a row
     so too: a cell's text wrapped in its cell ('96.30' over '%'). Lines held together with no row, or with several,
@@ -809,8 +812,8 @@ def unwrapped_labels(body: list[Line], data_lo: float) -> list[Line]:
             continue
         up = gaps[i - 1] if i > 0 else float("inf")
         down = gaps[i] if i < len(gaps) else float("inf")
-        near_up = i > 0 and pitches[i - 1] < WRAP_RATIO * row_pitch
-        near_down = i < len(pitches) and pitches[i] < WRAP_RATIO * row_pitch
+        near_up = i > 0 and pitches[i - 1] < PITCH_RATIO * row_pitch
+        near_down = i < len(pitches) and pitches[i] < PITCH_RATIO * row_pitch
         if near_up and _goes_on(body[i]):
             parent[root(i)] = root(i - 1)
         elif near_down and _goes_on(body[i + 1]):
