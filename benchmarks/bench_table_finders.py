@@ -10,7 +10,9 @@ neighbouring row, of the neighbouring column; caught = not pass):
   the same question;
 - ``pdfplumber-lines``: ``page.find_tables()`` with pdfplumber's default settings (ruling lines);
 - ``pdfplumber-text``: ``page.find_tables({"vertical_strategy": "text", "horizontal_strategy": "text"})``;
-- ``camelot-stream``: ``camelot.read_pdf(path, pages=N, flavor="stream")``.
+- ``camelot-stream``: ``camelot.read_pdf(path, pages=N, flavor="stream")``;
+- ``camelot-lattice``: ``camelot.read_pdf(path, pages=N, flavor="lattice")`` (the grid drawn with rules: boxed
+  tables of word processors, web pages and Typst).
 
 A finder gives grids of cell texts with their regions on the page; the same reading turns each into rows and
 columns for all three (``read_grid``), and the same rules locate the cited cell (``locate``):
@@ -146,12 +148,19 @@ def _plumber(settings: dict[str, str]) -> Callable[[Path, object, int], list[Gri
     return find
 
 
-def _camelot(path: Path, pdf: object, page_number: int) -> list[Grid]:
+def _camelot(flavor: str) -> Callable[[Path, object, int], list[Grid]]:
+    def find(path: Path, pdf: object, page_number: int) -> list[Grid]:
+        return _camelot_grids(path, pdf, page_number, flavor)
+
+    return find
+
+
+def _camelot_grids(path: Path, pdf: object, page_number: int, flavor: str) -> list[Grid]:
     import camelot
 
     height = float(pdf.pages[page_number - 1].height)  # type: ignore[attr-defined]
     grids = []
-    for table in camelot.read_pdf(str(path), pages=str(page_number), flavor="stream"):
+    for table in camelot.read_pdf(str(path), pages=str(page_number), flavor=flavor):
         x1, y1, x2, y2 = table._bbox  # PDF points from the bottom-left corner
         grids.append(Grid.of((x1, height - y2, x2, height - y1), table.df.values.tolist(),
                              [(height - top, height - bottom) for top, bottom in table.rows]))
@@ -163,7 +172,8 @@ FINDERS = (
     REGISTRY,
     Finder("pdfplumber-lines", "pdfplumber", _plumber({})),
     Finder("pdfplumber-text", "pdfplumber", _plumber({"vertical_strategy": "text", "horizontal_strategy": "text"})),
-    Finder("camelot-stream", "camelot", _camelot),
+    Finder("camelot-stream", "camelot", _camelot("stream")),
+    Finder("camelot-lattice", "camelot", _camelot("lattice")),
 )
 
 

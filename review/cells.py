@@ -51,6 +51,7 @@ from review.tables import (
     Row,
     Table,
     caption_texts,
+    continued_tables,
     find_columns,
     find_rows,
     footnote_texts,
@@ -102,6 +103,9 @@ def tables_on(doc: Extraction, page: int, label: str) -> list[Table]:
         words = doc.page_words(page)
         previous = doc.page_words(page - 1) if page > 1 else None
         held[key] = read_tables(words, label, previous) if words is not None else []
+        if not held[key] and words is not None and previous is not None:
+            before = tables_on(doc, page - 1, label)  # a table broken across pages, its caption on one of them
+            held[key] = continued_tables(words, label, before[-1], previous) if before else []
     return held[key]
 
 

@@ -430,6 +430,9 @@ class CreationDate(Claim):
     reads_text: ClassVar[bool] = False  # the PDF's metadata, as pypdf reads it
 
     def check(self, doc: Extraction) -> Assertion:
+        if doc.creation_date_unread is not None:
+            return self._unreadable(self.expected, None, f"the PDF's CreationDate reads '{doc.creation_date_unread}', "
+                                    "which is not a date in the PDF's form (D:YYYYMMDD...)")
         if doc.creation_date is None:
             return self._result(self.expected, False, detail="the PDF states no CreationDate")
         found = {doc.creation_date, doc.creation_date_utc}

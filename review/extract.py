@@ -49,12 +49,14 @@ class Readings:
 
 
 def _plain(extraction: Extraction) -> tuple[Any, ...]:
-    return (list(extraction.pages), extraction.extractor, extraction.creation_date, extraction.creation_date_utc)
+    return (list(extraction.pages), extraction.extractor, extraction.creation_date, extraction.creation_date_utc,
+            extraction.creation_date_unread)
 
 
 def _extraction(fields: tuple[Any, ...] | list[Any]) -> Extraction:
-    pages, extractor, created, created_utc = fields
-    return Extraction(pages=tuple(pages), extractor=extractor, creation_date=created, creation_date_utc=created_utc)
+    pages, extractor, created, created_utc, unread = fields
+    return Extraction(pages=tuple(pages), extractor=extractor, creation_date=created, creation_date_utc=created_utc,
+                      creation_date_unread=unread)
 
 
 def read_pdf(source: Path | bytes, *, name: str | None = None, max_page_chars: int = MAX_PAGE_CHARS,

@@ -43,6 +43,10 @@ from review.errors import PdfError
 from review.fetch import sniff
 
 if TYPE_CHECKING:
+    import datetime as dt
+
+    import pypdf
+
     from review.words import PageWords
 
 PAGE_SEPARATOR = "\f"
@@ -79,6 +83,9 @@ class Extraction:
     creation_date: str | None = None
     """The PDF's CreationDate as an ISO date (its own time zone), where it has one."""
     creation_date_utc: str | None = None
+    creation_date_unread: str | None = None
+    """The CreationDate as the PDF states it, where it is not a date in the PDF's own form (``D:YYYYMMDD...``, as
+    '12th May 2025'): shown, never read as a date (a metadata field never rejects a document)."""
     words: tuple[PageWords, ...] = ()
     """Every page's positioned words, where the extractor gives them (``review.words``); empty where not."""
 
@@ -186,7 +193,7 @@ def _extract(data: bytes, path: Path, max_page_chars: int) -> Extraction:
                                "5,000): it is not a paper's page", "if this is the pinned paper, allow more with "
                                "{max_page_chars}")
             pages.append(text)
-        created = reader.metadata.creation_date if reader.metadata is not None else None
+        created, unread = _creation_date(reader)
     except PdfError:
         raise
     except FileNotDecryptedError as exc:
@@ -219,7 +226,22 @@ def _extract(data: bytes, path: Path, max_page_chars: int) -> Extraction:
         except OverflowError:  # a date at the end of the calendar, with a zone: its UTC day does not exist
             creation_utc = creation
     return Extraction(pages=tuple(pages), extractor=f"pypdf {pypdf.__version__}", creation_date=creation,
-                      creation_date_utc=creation_utc)
+                      creation_date_utc=creation_utc, creation_date_unread=unread)
+
+
+def _creation_date(reader: pypdf.PdfReader) -> tuple[dt.datetime | None, str | None]:
+    """The PDF's CreationDate as a datetime (None where it states none), and its text where it states one that is
+    not a PDF date: the metadata describes the file and is never its content, so a field pypdf cannot parse leaves
+    the date unknown and the document readable."""
+    try:
+        metadata = reader.metadata
+        stated = metadata.get("/CreationDate") if metadata is not None else None
+        return (metadata.creation_date if stated is not None else None), None
+    except (ValueError, TypeError, KeyError, AttributeError, OverflowError) as exc:
+        try:
+            return None, str(reader.metadata.get("/CreationDate"))[:100]
+        except Exception:  # noqa: BLE001 - a metadata dictionary that cannot be read at all states no date
+            return None, f"unreadable ({type(exc).__name__})"
 
 
 def _encrypted(reader: object) -> bool:

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field, replace
 
 from registry.numbers import SIGN, glued_unit
 from review.figures import note_words
-from review.words import Line, PageWords, Word, lines_of, squeezed
+from review.words import ANNOTATION, Line, PageWords, Word, lines_of, squeezed
 
 #: A vertical gap (points) wider than this ends a table: rules and spacing inside tables stay under it.
 GAP = 12.5
@@ -66,11 +66,13 @@ _CELL = re.compile(
     rf"(?:[\[(](?P<lo>{_NUMBER})[,;-](?P<hi>{_NUMBER})[\])])?"
     r"(?P<rest>.*)$")
 _PRINTED = re.compile(rf"\s*({SIGN}?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE]{SIGN}?\d+)?)")
-_VALUE_WORD = re.compile(rf"^(?:\u00b1)?{_NUMBER}%?[{_AFTER}]*(?:\u00b1{_NUMBER}[{_AFTER}]*)?$")
+_VALUE_WORD = re.compile(rf"^(?:\u00b1)?{_NUMBER}%?[{_AFTER}]*(?:\u00b1{_NUMBER}[{_AFTER}]*)?"
+                         rf"(?:{ANNOTATION[0]}[^{ANNOTATION[1]}]*{ANNOTATION[1]})?$")
 
 
 def is_value(word: Word) -> bool:
-    """Whether a word is a printed number as a cell prints it ('0.681', '−0.021', '0.702†', '±0.019', '3e-5')."""
+    """Whether a word is a printed number as a cell prints it ('0.681', '−0.021', '0.702†', '±0.019', '3e-5'),
+    a raised annotation glued to it included ('71.2⟨+10.8%⟩', ``review.words.ANNOTATION``)."""
     return bool(_VALUE_WORD.match(squeezed(word.text)))
 
 
@@ -193,8 +195,9 @@ class Table:
 
 
 def caption_pattern(label: str) -> re.Pattern[str]:
-    """A caption's start for ``label`` ('Table 1' matches 'Table1:', 'Table1.', 'Table1(continued)'), squeezed."""
-    return re.compile(re.escape(squeezed(label)) + r"(?:[:.|\u2014\u2013]|\(continued\)|\(cont(?:'d|\.)\))",
+    """A caption's start for ``label`` ('Table 1' matches 'Table1:', 'Table1.', 'Table1(continued)', 'Table1-' as a
+    caption typed in a web page or a word processor sets it, where no digit follows: 'Table 1-3' is a range), squeezed."""
+    return re.compile(re.escape(squeezed(label)) + r"(?:[:.|\u2014\u2013]|-(?!\d)|\(continued\)|\(cont(?:'d|\.)\))",
                       re.IGNORECASE)
 
 
@@ -342,6 +345,56 @@ def read_tables(page: PageWords, label: str, previous: PageWords | None = None) 
     return tables
 
 
+def continued_tables(page: PageWords, label: str, before: Table, previous: PageWords) -> list[Table]:
+    """The tables of ``label`` that ``page`` continues without a caption of its own: a table broken across pages
+    whose caption is printed once, on the page before (a browser prints a long web-page table so, a word
+    processor too), read where ``before`` (its last reading there) runs to the foot of ``previous``: no running
+    text under it. The continuation is the block at the top of ``page``; a heading in larger letters in it
+    starts a new table under the same caption (``_headings``), and the rows before the first one keep the title
+    of ``before``, or of a heading left alone at the foot of ``previous``."""
+    if not before.words:
+        return []
+    page, previous = upright(page), upright(previous)
+    bottom = max(w.bottom for w in before.words)
+    width = max(w.x1 for w in before.words) - min(w.x0 for w in before.words)
+    under = [ln for ln in lines_of(previous.words) if ln.top > bottom]
+    if any(is_prose(ln, width) and not _larger(ln, before.words) or starts_caption(ln) for ln in under) or len(
+            under) > 3:
+        return []
+    title = next((ln.text for ln in under if _larger(ln, before.words)), before.subcaption)
+    lines = lines_of(page.words)
+    rotated = [w for w in page.words if w.rotated]
+    if not lines:
+        return []
+    block = _block(lines, rotated, lines[0].top - 0.5, down=True, width=width)
+    if block is None:
+        return []
+    block_lines, block_rotated, _ = block
+    starts = _headings(block_lines)
+    parts = [(block_lines[:starts[0]] if starts else block_lines, title)]
+    ends = [*starts[1:], len(block_lines)] if starts else []
+    parts += [(block_lines[i + 1:end], block_lines[i].text) for i, end in zip(starts, ends, strict=True)]
+    read = [_table(label, page.number, before.caption, True, part, block_rotated, None, None, name)
+            for part, name in parts if part]
+    return _siblings([t for t in read if t is not None])
+
+
+def _larger(line: Line, words: tuple[Word, ...] | list[Word]) -> bool:
+    """Whether a line of one label is set in larger letters (``LARGER``) than ``words``: a heading."""
+    if len(_label_clusters(line.words)) != 1 or _numbers_line(line) or not words:
+        return False
+    size = sorted(w.height for w in line.words)[len(line.words) // 2]
+    return size > LARGER * sorted(w.height for w in words)[len(words) // 2]
+
+
+def _headings(lines: list[Line]) -> list[int]:
+    """The lines of a block that are headings over the tables under them: one label in larger letters than the
+    block's other lines (``_larger``), a line of numbers after it."""
+    words = [w for ln in lines for w in ln.words]
+    return [i for i, ln in enumerate(lines[:-1]) if _larger(ln, words) and any(
+        _numbers_line(after) for after in lines[i + 1:])]
+
+
 def _siblings(tables: list[Table]) -> list[Table]:
     """Subtables under one caption, each knowing the others' rows (``Table.others``), so that a row label printed
     in several of them is found ambiguous rather than looked up in the first."""
@@ -418,7 +471,19 @@ def _page_column(page: PageWords, line: Line, start: int) -> tuple[float, float]
     while end + 1 < len(words) and words[end + 1].x0 - words[end].x1 < 8:
         end += 1
     lo, hi = _column_of(page, words[start].x0, words[end].x1)
+    if hi - lo < page.width and _caption_runs_across(page, line, start):
+        lo, hi = 0.0, page.width
     return _beside_text(line, start, lo, hi)
+
+
+def _caption_runs_across(page: PageWords, line: Line, start: int) -> bool:
+    """Whether the caption's paragraph, begun on ``line`` by a label set alone there ('Table 2', as a publisher
+    sets it on a line of its own), runs on under it across the page's middle: the caption, and its table, take
+    the page's width."""
+    mid, first = page.width / 2, line.words[start]
+    return any(ln.top > line.top and ln.top - line.bottom < line.height and abs(ln.x0 - first.x0) < 3
+               and ln.x0 < mid < ln.x1
+               and _running(ln) for ln in lines_of(page.words))
 
 
 def _column_of(page: PageWords, x0: float, x1: float) -> tuple[float, float]:
@@ -465,10 +530,12 @@ def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, w
     spans.sort(key=lambda s: s[0] if down else -s[1])
     kept: list[Line | Word] = []
     reach: float | None = None
+    paces = _paces([item for _, _, item in spans], 1 if down else 2)
+    spacing = 0.0  # the widest gap kept between two lines of numbers
     numbers = False  # whether the block holds a line of numbers yet
     previous = False  # whether the line kept last holds numbers
     bounded = False
-    for top, bottom, item in spans:
+    for index, (top, bottom, item) in enumerate(spans):
         if down and top < edge - 0.5 or not down and bottom > edge + 0.5:
             continue
         if isinstance(item, Line) and (starts_caption(item) or is_prose(item, width)):
@@ -486,8 +553,12 @@ def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, w
                 rule = True  # a subtable's title, set apart from the subtables around it as a header is
             row = isinstance(item, Line) and sum(is_value(w) for w in item.words) >= 2
             allowed = max(GAP, 3 * (bottom - top)) if rule else max(GAP, 2.2 * (bottom - top)) if row else GAP
-            if (top - reach if down else reach - bottom) > allowed:
+            gap = top - reach if down else reach - bottom
+            valued_line = isinstance(item, Line) and any(is_value(w) for w in item.words)
+            if gap > max(allowed, paces[index], spacing if valued_line else 0.0):
                 break
+            if valued_line and previous:
+                spacing = max(spacing, gap)  # rows already kept this far apart: the table's own spacing
         previous = isinstance(item, Line) and any(is_value(w) for w in item.words)
         numbers = numbers or previous
         kept.append(item)
@@ -498,6 +569,35 @@ def _block(lines: list[Line], rotated: list[Word], edge: float, *, down: bool, w
         return None
     block_lines = sorted((k for k in kept if isinstance(k, Line)), key=lambda ln: ln.top)
     return block_lines, [k for k in kept if isinstance(k, Word)], bounded
+
+
+#: Rows of numbers set at one pitch, this many in a row, are a table's body whatever the pitch.
+PACED_ROWS = 3
+
+
+def _paces(items: list[Line | Word], values: int = 2) -> list[float]:
+    """For each item of a block's lines (in reading order away from the caption): the pitch of the run of
+    ``PACED_ROWS`` rows of numbers it leads up to or lies in, where they are set at one pitch (within a tenth),
+    else 0. A
+    table drawn with cell padding (a word processor's, a web page's) sets its rows farther apart than ``GAP``, and
+    its header and titles as far from them: a gap no wider than the pitch of the rows that follow it is inside the
+    table. A row is a line of ``values`` numbers or more: under a caption, one (a table of one column of numbers,
+    as word processors set it under its caption); over one, two (a figure's axis prints one number a line)."""
+    rows: list[tuple[int, float]] = []
+    for i, item in enumerate(items):
+        if isinstance(item, Line) and sum(is_value(w) for w in item.words) >= values and _numbers_line(item):
+            if rows and abs(item.top - rows[-1][1]) < item.height:
+                continue  # a line of the same row (a label's number under its values, '133' of 'Neuron 133')
+            rows.append((i, item.top))
+    paces = [0.0] * len(items)
+    for k in range(len(rows) - PACED_ROWS + 1):
+        tops = [top for _, top in rows[k:k + PACED_ROWS]]
+        steps = [abs(b - a) for a, b in zip(tops, tops[1:], strict=False)]
+        if max(steps) <= 1.1 * min(steps):
+            start = rows[k - 1][0] + 1 if k else 0
+            for i in range(start, rows[k + PACED_ROWS - 1][0] + 1):
+                paces[i] = max(paces[i], min(steps))
+    return paces
 
 
 #: A gap (points) between words wider than this is no space of running text, even justified.
@@ -590,6 +690,9 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
     if True not in numeric:
         return None
     first_body = numeric.index(True)
+    if _ordinals(lines[first_body]) and True in numeric[first_body + 1:]:
+        numeric[first_body] = False  # columns named by their numbers ('Month 1 2 ... 12'): a header
+        first_body = numeric.index(True)
     left_edge = min(ln.x0 for ln, n in zip(lines, numeric, strict=True) if n)
     right_edge = max(ln.x1 for ln, n in zip(lines, numeric, strict=True) if n)
     if first_body > 0 and (_group_line(lines[first_body - 1], left_edge, rotated)
@@ -597,6 +700,8 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
             len(_clusters(ln)) > 1 for ln in lines[:first_body - 1]):
         first_body -= 1
     header, body = lines[:first_body], lines[first_body:]
+    if subcaption is None and len(header) > 1 and _heading(header[0], lines[1:], left_edge):
+        subcaption, header = header[0].text, header[1:]
     columns, stub = _columns(header, rotated, left_edge, body)
     labels, columns = _label_columns(columns, body)
     if not columns:
@@ -609,6 +714,7 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
     if stub is None and labels:
         stub = labels[-1]
     data_lo = columns[0].x0 + 1  # a row label ends before the first column's header starts
+    body = unwrapped_labels(body, data_lo)
     right = max(ln.x1 for ln in body)
     rows: list[Row] = []
     notes: list[str] = []
@@ -645,6 +751,133 @@ def _table(label: str, page: int, caption: str, continued: bool, lines: list[Lin
                  open_group=group, carried_from=carried_from if carried else None, words=words, subcaption=subcaption)
 
 
+#: A title is set in letters at least this much taller than the table's own.
+LARGER = 1.25
+
+
+def _heading(line: Line, rest: list[Line], left_edge: float) -> bool:
+    """Whether a table's first line is a heading over it, not a header: one label, no number, from the table's
+    left edge, in larger letters than every line after it (a document's heading set between the caption and the
+    table, as a web page or a word processor sets one over each of several tables under one caption). It titles
+    the table's rows, as a subcaption does."""
+    if len(_label_clusters(line.words)) != 1 or _numbers_line(line) or line.x0 > left_edge + 3:
+        return False
+    size = sorted(w.height for w in line.words)[len(line.words) // 2]
+    return all(size > LARGER * sorted(w.height for w in ln.words)[len(ln.words) // 2] for ln in rest)
+
+
+#: A label's lines are set at a pitch under this share of the rows' own pitch (the font's line spacing, where a
+#: row's pitch adds the cell's padding).
+PITCH_RATIO = 0.85
+#: A label's lines are set closer than this share of the space on their other side (the space between rows).
+WRAP_RATIO = 0.75
+
+
+def unwrapped_labels(body: list[Line], data_lo: float) -> list[Line]:
+    """The body's lines with each row label set over several lines read as one label on its row's line.
+
+    A label too long for its column wraps: its lines follow one another at the font's line spacing, closer than
+    the space that sets rows (and the group labels over them) apart. A line of label words alone (nothing right of
+    the labels) belongs with its neighbour above or below where it is set clearly closer to that one than to the
+    other (``WRAP_RATIO``, the space between their boxes) and, where two rows of numbers follow one another in the
+    body, at a pitch (top to top, which a descender does not change) under theirs (``PITCH_RATIO``). Lines so held together that hold one row of numbers are that row: the label's lines above it
+    (a label centred on its row) and below it (a label set at its row's top) join its label, line by line in
+    its label column. A line of a few numbers alone (no label, at most half the words of the body's lines) joins a row
+    so too: a cell's text wrapped in its cell ('96.30' over '%'). Lines held together with no row, or with several,
+    are left as they are (a group label).
+    Where the spaces on both sides are alike (a table set without padding), a line that starts in lower case
+    goes on from the line above it (``_goes_on``)."""
+    label_only = [ln.x1 <= data_lo for ln in body]  # a label's line holds no cell ('Neuron' over '116')
+    widths = sorted(len(ln.words) for ln in body)
+    fragment = [ln.x0 >= data_lo and 2 * len(ln.words) <= widths[len(widths) // 2]
+                and any(is_value(w) for w in ln.words) for ln in body]  # a group's name across the table is none
+    is_row = [not alone and not part and (any(_number_cell(c) for c in _label_clusters(ln.words)) or _unit_row(ln))
+              for ln, alone, part in zip(body, label_only, fragment, strict=True)]
+    label_only = [a or b for a, b in zip(label_only, fragment, strict=True)]  # lines that join a row
+    if not any(label_only):
+        return body
+    gaps = [b.top - a.bottom for a, b in zip(body, body[1:], strict=False)]
+    pitches = [b.top - a.top for a, b in zip(body, body[1:], strict=False)]
+    between_rows = sorted(g for g, r0, r1 in zip(pitches, is_row, is_row[1:], strict=False) if r0 and r1)
+    row_pitch = between_rows[len(between_rows) // 2] if between_rows else float("inf")
+    parent = list(range(len(body)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    for i, alone in enumerate(label_only):
+        if not alone:
+            continue
+        up = gaps[i - 1] if i > 0 else float("inf")
+        down = gaps[i] if i < len(gaps) else float("inf")
+        near_up = i > 0 and pitches[i - 1] < PITCH_RATIO * row_pitch
+        near_down = i < len(pitches) and pitches[i] < PITCH_RATIO * row_pitch
+        if near_up and _goes_on(body[i]):
+            parent[root(i)] = root(i - 1)
+        elif near_down and _goes_on(body[i + 1]):
+            parent[root(i)] = root(i + 1)
+        elif near_up and up < WRAP_RATIO * down:
+            parent[root(i)] = root(i - 1)
+        elif near_down and down < WRAP_RATIO * up:
+            parent[root(i)] = root(i + 1)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(body)):
+        groups.setdefault(root(i), []).append(i)
+    out: dict[int, Line] = {}
+    dropped: set[int] = set()
+    for members in groups.values():
+        rows = [i for i in members if is_row[i]]
+        if len(members) == 1 or len(rows) != 1 or any(not is_row[i] and not label_only[i] for i in members):
+            continue
+        out[rows[0]] = _with_label_lines(body[rows[0]], [body[i] for i in sorted(members)], data_lo)
+        dropped.update(i for i in members if i != rows[0])
+    return [out.get(i, line) for i, line in enumerate(body) if i not in dropped]
+
+
+def _goes_on(line: Line) -> bool:
+    """Whether a line's first word starts in lower case: the rest of a phrase begun on the line above."""
+    first = next((c for c in line.words[0].text if c.isalpha()), "")
+    return first.islower()
+
+
+def _with_label_lines(row: Line, lines: list[Line], data_lo: float) -> Line:
+    """``row`` with the label words of ``lines`` (its own among them, top to bottom) joined, in each label column,
+    into one word: the column's words line by line (``joined_lines``); and the words of a line of a few cells
+    alone joined with the row's word in their cell."""
+    labels = [w for ln in lines for w in (ln.words[:_label_end(ln.words, data_lo)] if ln is row else
+                                          [w for w in ln.words if w.x0 < data_lo])]
+    columns: list[list[Word]] = []  # words of one label column, overlapping from line to line
+    for word in sorted(labels, key=lambda w: w.x0):
+        if columns and word.x0 < max(w.x1 for w in columns[-1]) + LABEL_GAP:
+            columns[-1].append(word)
+        else:
+            columns.append([word])
+    joined: list[Word] = []
+    for words in columns:
+        by_line = [[w for w in ln.words if w in words] for ln in lines]
+        texts = [_text(part) for part in by_line if part]
+        text = texts[0]
+        for more in texts[1:]:
+            text = joined_lines(text, more)
+        joined.append(Word(text, min(w.x0 for w in words), min(w.top for w in words), max(w.x1 for w in words),
+                           max(w.bottom for w in words), all(w.bold for w in words)))
+    cells = list(row.words[_label_end(row.words, data_lo):])
+    for line in lines:  # a cell's text wrapped in its cell ('96.30' over '%'): joined with its row's word there
+        if line is row:
+            continue
+        for word in (w for w in line.words if w.x0 >= data_lo):
+            at = next((k for k, c in enumerate(cells) if c.x0 < word.x1 and c.x1 > word.x0), None)
+            if at is None:
+                cells.append(word)
+                continue
+            upper, lower = (word, cells[at]) if word.top < cells[at].top else (cells[at], word)
+            cells[at] = Word(joined_lines(upper.text, lower.text), min(word.x0, upper.x0, lower.x0),
+                             upper.top, max(upper.x1, lower.x1), lower.bottom, upper.bold and lower.bold)
+    return Line(tuple(joined) + tuple(sorted(cells, key=lambda w: w.x0)))
+
+
 _BRACKETED = re.compile(rf"^[(\[]?{SIGN}?(?:\d[\d,]*(?:\.\d+)?|\.\d+)%?[)\],;]*$")
 
 
@@ -660,6 +893,18 @@ def _numbers_line(line: Line) -> bool:
         return False  # every number is part of a name in its cell ('Case 1', '95% CI'): a header
     rest = _without_notes(words[first:])
     return 2 * sum(1 for w in rest if is_value(w) or _BRACKETED.match(squeezed(w.text))) >= len(rest)
+
+
+#: Column numbers counted this far (1, 2, 3) name columns.
+ORDINALS = 3
+
+
+def _ordinals(line: Line) -> bool:
+    """Whether a line's numbers count columns, 1, 2, 3 ... (at least ``ORDINALS`` of them, each one more than the
+    one before): a header that names columns by their number (a run, a month, a fold), not a row of values."""
+    numbers = [w.text for w in line.words if is_value(w)]
+    return len(numbers) >= ORDINALS and all(t.isdigit() for t in numbers) and [int(t) for t in numbers] == list(
+        range(int(numbers[0]), int(numbers[0]) + len(numbers))) and int(numbers[0]) in (0, 1)
 
 
 def _without_notes(words: tuple[Word, ...]) -> list[Word]:
@@ -737,15 +982,28 @@ def _cell_end(words: tuple[Word, ...], start: int) -> float:
 
 
 def _label_columns(columns: list[Column], body: list[Line]) -> tuple[list[Column], list[Column]]:
-    """The leading columns whose cells hold no number at all are row labels (a stub of several columns: 'Task',
-    'Domain', 'Dataset'); the rest hold data."""
+    """The leading columns whose cells print no number are row labels (a stub of several columns: 'Task',
+    'Domain', 'Dataset'); the rest hold data. A number in a name ('Suffix 3', ``_number_cell``), or set under a
+    name in its cell, is no number of the cell."""
     labels: list[Column] = []
     for column in columns[:-1]:
-        words = [w for line in body for w in line.words if column.lo <= w.centre < column.hi]
-        if any(is_value(w) for w in words):
+        # a line with words in this column alone is a label's line, its number part of a name ('116' under
+        # 'Neuron', ``unwrapped_labels``)
+        cells = [[w for w in line.words if column.lo <= w.centre < column.hi] for line in body
+                 if not all(column.lo <= w.centre < column.hi for w in line.words)]
+        if any(_number_cell(cluster) and not _stacked(cluster[0], cell)
+               for cell in cells for cluster in _label_clusters(tuple(cell))):
             break
         labels.append(column)
     return labels, columns[len(labels):]
+
+
+def _stacked(word: Word, words: list[Word]) -> bool:
+    """Whether a word is set under or over a word of a name among its line's words in its cell (a wrapped
+    label's '133' under 'Neuron', which poppler gives on one line with it): part of the name."""
+    return any(w is not word and not is_value(w) and w.x0 < word.x1 and w.x1 > word.x0
+               and (w.bottom <= word.top + 1 or w.top >= word.bottom - 1) and abs(w.top - word.top) < 2 * word.height
+               for w in words)
 
 
 #: A gap (points) wider than this between a row's label words separates label columns (an interword space is
@@ -834,7 +1092,7 @@ def _runs(ys: list[float], labels: list[tuple[float, str]]) -> list[str]:
     on_rows = [min(range(len(ys)), key=lambda i: abs(ys[i] - y)) for y, _ in labels]
     on_lines = all(abs(ys[r] - y) < 0.3 * pitch for r, (y, _) in zip(on_rows, labels, strict=True))
     out = [""] * len(ys)
-    if on_lines and on_rows[0] == 0:  # top-aligned: each label starts its run
+    if on_lines and (on_rows[0] == 0 or not _centred_runs(on_rows, len(ys))):  # top-aligned: each starts its run
         for k, (r, (_, text)) in enumerate(zip(on_rows, labels, strict=True)):
             end = on_rows[k + 1] if k + 1 < len(labels) else len(ys)
             for i in range(r, end):
@@ -853,6 +1111,19 @@ def _runs(ys: list[float], labels: list[tuple[float, str]]) -> list[str]:
             out[i] = text
         start = end + 1
     return out
+
+
+def _centred_runs(on_rows: list[int], rows: int) -> bool:
+    """Whether labels on the rows ``on_rows`` can each be centred on a run of rows, the runs following one another
+    from the first row to the last: otherwise they are set at their runs' tops, and the rows over the first label
+    belong to a label printed before them (on the page before, where the table began)."""
+    start = 0
+    for k, row in enumerate(on_rows):
+        end = 2 * row - start
+        if end < row or (k + 1 < len(on_rows) and end >= on_rows[k + 1]) or end >= rows:
+            return False
+        start = end + 1
+    return start == rows
 
 
 def _centred_group(line: Line, left_edge: float, right: float) -> bool:
@@ -900,6 +1171,11 @@ def _columns(header: list[Line], rotated: list[Word], left_edge: float, body: li
         lower = [spanned[id(o)] for o in uppers if o.line > upper.line and id(o) in spanned]
         spanned[id(upper)] = _spanned(upper, bottoms, [o for o in uppers if o.line == upper.line and o is not upper],
                                       stub_first, lower)
+    tiled: set[int] = set()  # headers set flush left over their groups: each a level of its own
+    for line in {u.line for u in uppers}:
+        groups = _tiled(sorted((u for u in uppers if u.line == line), key=lambda u: u.x0), bottoms, stub_first)
+        spanned.update(groups)
+        tiled.update(groups)
     named: list[tuple[_Piece, tuple[str, ...]]] = []
     for i, piece in enumerate(bottoms):
         levels: list[str] = [piece.text]
@@ -907,8 +1183,9 @@ def _columns(header: list[Line], rotated: list[Word], left_edge: float, body: li
         last: set[int] = {i}
         for upper in sorted(above, key=lambda p: -p.line):
             grouping = any(len(spanned[id(u)]) > 1 for u in uppers if u.line == upper.line)
-            if spanned[id(upper)] == last and not (grouping and last == {i} and len(spanned[id(upper)]) == 1
-                                                     and upper.x1 - upper.x0 > 1.5 * (piece.x1 - piece.x0)):
+            if spanned[id(upper)] == last and not (id(upper) in tiled and last == {i}) and not (
+                    grouping and last == {i} and len(spanned[id(upper)]) == 1
+                    and upper.x1 - upper.x0 > 1.5 * (piece.x1 - piece.x0)):
                 levels[0] = joined_lines(upper.text, levels[0])
             else:
                 levels.insert(0, upper.text)  # a header over several columns: a level of its own
@@ -926,6 +1203,26 @@ def _columns(header: list[Line], rotated: list[Word], left_edge: float, body: li
         hi = (piece.x1 + right) / 2 if right is not None else float("inf")
         columns.append(Column(names, piece.x0, piece.x1, lo, hi))
     return columns, stub
+
+
+def _tiled(line: list[_Piece], bottoms: list[_Piece], stub_first: bool) -> dict[int, set[int]]:
+    """The columns each header of one line spans where the line's headers are set flush left over their groups
+    of columns (a publisher's style: 'Reconstruction-based' from its first column's left edge, narrower than
+    the three columns under it): each starts at a column's left edge, the first at the first column of data,
+    and at least two of them overlap several columns; then each spans from its column up to the next one's.
+    Empty where the line is not so set (centred spanning headers are ``_spanned``'s)."""
+    first = 1 if stub_first else 0
+    starts = [next((i for i, b in enumerate(bottoms) if b.line > u.line and abs(b.x0 - u.x0) <= 2 * EDGE), None)
+              for u in line]
+    line = [u for u, s in zip(line, starts, strict=True) if s is None or s >= first]  # the stub's own header aside
+    starts = [s for s in starts if s is None or s >= first]
+    if len(line) < 2 or None in starts or starts[0] != first or starts != sorted(set(starts)):  # type: ignore[type-var]
+        return {}
+    wide = sum(1 for u in line if sum(1 for b in bottoms if min(u.x1, b.x1) - max(u.x0, b.x0) > 2) >= 2)
+    if wide < 2:
+        return {}
+    ends = [*starts[1:], len(bottoms)]
+    return {id(u): set(range(a, b)) for u, a, b in zip(line, starts, ends, strict=True)}  # type: ignore[arg-type]
 
 
 def joined_lines(upper: str, lower: str) -> str:

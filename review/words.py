@@ -24,7 +24,8 @@ from registry.numbers import MINUS_SIGNS, SIGN
 
 #: Characters PDFium or poppler may print for a minus sign, read as '-' when comparing text.
 _MINUS = str.maketrans({**dict.fromkeys(MINUS_SIGNS + "\u2010\u2011", "-"), "\u2019": "'", "\u2018": "'"})
-#: PDFium marks a hyphen at a line end it joined with U+FFFE; poppler never does.
+#: PDFium gives a hyphen printed at a line's end as U+FFFE (and joins the lines' words); read as the '-' it prints,
+#: ending its word, as poppler gives it.
 _SOFT_BREAK = "\ufffe"
 #: Digits set raised and smaller after a number ('10⁴', '2.10³'), given as the Unicode superscripts they print.
 SUPERSCRIPTS = str.maketrans("0123456789-\u2212+", "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"
@@ -33,6 +34,12 @@ SUPERSCRIPTS = str.maketrans("0123456789-\u2212+", "\u2070\u00b9\u00b2\u00b3\u20
 #: ``RAISED`` of that height.
 SMALLER = 0.85
 RAISED = 0.2
+#: A sign is a superscript's where its foot stands this high on the digits' height: a minus or a hyphen on the
+#: line is small and off the baseline too ('3e-5'), but under the digits' middle.
+SIGN_RAISED = 0.5
+#: Radians: a slant up to this is an oblique face, not a turned word (oblique faces lean 10-20 degrees; a turned
+#: header is set at 45 degrees or more).
+OBLIQUE = 0.4
 #: A weight from this on is bold (the OpenType scale: 400 regular, 700 bold).
 BOLD_WEIGHT = 600
 
@@ -144,17 +151,30 @@ def _superscripts(words: list[Word]) -> tuple[Word, ...]:
     out: list[Word] = []
     for word in words:
         last = out[-1] if out else None
-        if (last is not None and _SUPERSCRIPT_TEXT.match(word.text) and last.text[-1:].isdigit()
-                and word.x0 - last.x1 < 1.0 and word.height < SMALLER * last.height
-                and word.bottom < last.bottom - RAISED * last.height):
+        raised = (last is not None and word.height < SMALLER * last.height
+                  and word.bottom < last.bottom - RAISED * last.height)
+        if raised and _SUPERSCRIPT_TEXT.match(word.text) and last.text[-1:].isdigit() and word.x0 - last.x1 < 1.0:
             out[-1] = Word(last.text + word.text.translate(SUPERSCRIPTS), last.x0, min(last.top, word.top),
+                           max(last.x1, word.x1), last.bottom, last.bold, last.rotated)
+        elif (raised and _ANNOTATION_TEXT.match(word.text) and _VALUE_END.search(last.text)
+              and word.x0 - last.x1 < ANNOTATION_GAP * last.height):
+            out[-1] = Word(f"{last.text}{ANNOTATION[0]}{word.text}{ANNOTATION[1]}", last.x0, min(last.top, word.top),
                            max(last.x1, word.x1), last.bottom, last.bold, last.rotated)
         else:
             out.append(word)
     return tuple(out)
 
 
+_SIGNS = frozenset("+-" + MINUS_SIGNS)
 _SUPERSCRIPT_TEXT = re.compile(rf"^{SIGN}?\d{{1,3}}$")
+#: A raised, smaller number set after a value that is no power of ten ('+10.8%', '−42.3%', '(+2.1)' printed as a
+#: superscript: a relative change, a difference to a baseline) annotates the value: it is glued to the value's
+#: word between these brackets, so that no reader takes it for a cell of its own, nor its sign for a subtraction.
+ANNOTATION = ("\u27e8", "\u27e9")
+_ANNOTATION_TEXT = re.compile(rf"^[(\[]?{SIGN}?(?:\d[\d,]*(?:\.\d+)?|\.\d+)%?[)\]]?$")
+_VALUE_END = re.compile(r"\d%?[*\u2020\u2021\u00a7]*$")
+#: An annotation is set at most this share of its value's height after it (a browser's or word processor's space).
+ANNOTATION_GAP = 0.6
 
 
 # -- PDFium ---------------------------------------------------------------------------------------
@@ -206,7 +226,7 @@ def _page_words(textpage: object, raw: object, height: float) -> list[Word]:
             chars.clear()
 
     for i, char in enumerate(text):
-        if char.isspace() or char == _SOFT_BREAK or not char:
+        if char.isspace() or not char:
             flush()
             continue
         box = textpage.get_charbox(i)  # type: ignore[attr-defined]
@@ -215,30 +235,38 @@ def _page_words(textpage: object, raw: object, height: float) -> list[Word]:
         if chars and chars[-1][3] != rotated:
             flush()
         bold = raw.FPDFText_GetFontWeight(handle, i) >= BOLD_WEIGHT  # type: ignore[attr-defined]
-        if char.isdigit() and not rotated and _raised(tuple(box), chars):  # type: ignore[arg-type]
+        if char in _SIGNS and not rotated and _raised(tuple(box), chars, SIGN_RAISED):  # type: ignore[arg-type]
+            flush()  # a raised sign starts a superscript of its own ('10⁻³', an annotation '+10.8%')
+        elif char.isdigit() and not rotated and _raised(tuple(box), chars):  # type: ignore[arg-type]
             char = char.translate(SUPERSCRIPTS)
+        if char == _SOFT_BREAK:  # the hyphen printed at the line's end, which ends the word there
+            chars.append(("-", tuple(box), bold, rotated))  # type: ignore[arg-type]
+            flush()
+            continue
         chars.append((char, tuple(box), bold, rotated))  # type: ignore[arg-type]
     flush()
     return words
 
 
 def _raised(box: tuple[float, float, float, float],
-            chars: list[tuple[str, tuple[float, float, float, float], bool, bool]]) -> bool:
+            chars: list[tuple[str, tuple[float, float, float, float], bool, bool]], raised: float = RAISED) -> bool:
     """Whether a digit is a superscript of the number before it in its word: smaller than that number's last
-    digit and raised above its foot (PDFium gives '2.10³' as one word '2.103')."""
+    digit and raised above its foot by ``raised`` of its height (PDFium gives '2.10³' as one word '2.103')."""
     digit = next((b for c, b, _, _ in reversed(chars) if c.isdigit()), None)
     if digit is None:
         return False
     height = digit[3] - digit[1]
-    return box[3] - box[1] < SMALLER * height and box[1] > digit[1] + RAISED * height
+    return box[3] - box[1] < SMALLER * height and box[1] > digit[1] + raised * height
 
 
 def _quarter_turned(angle: float) -> bool:
-    """Whether a character's angle (radians, PDFium's) turns it off the horizontal."""
+    """Whether a character's angle (radians, PDFium's) turns it off the horizontal: by more than ``OBLIQUE``, the
+    slant of an oblique face drawn with a skewed text matrix (a synthetic italic, as a browser prints one), which
+    PDFium reports as an angle although its characters run across the page."""
     if angle < 0:
         return False  # PDFium answers -1 where it cannot tell
     turned = angle % (2 * math.pi)
-    return min(turned, 2 * math.pi - turned) > 0.2 and abs(turned - math.pi) > 0.2
+    return min(turned, 2 * math.pi - turned) > OBLIQUE and abs(turned - math.pi) > OBLIQUE
 
 
 def _bold(chars: list[tuple[str, tuple[float, float, float, float], bool, bool]]) -> bool:

@@ -450,6 +450,24 @@ def test_the_source_record_must_describe_the_file(tmp_path: Path) -> None:
     assert failed[(SOURCE, "creation date")] == "the PDF's CreationDate is 2025-01-01"
 
 
+def test_a_creation_date_that_is_no_pdf_date_never_rejects_the_document(tmp_path: Path) -> None:
+    """A publisher's pipeline wrote '12th May 2025' as the CreationDate: pypdf cannot parse it, and the document is
+    still read; the source's creation date is then 'cannot check', with what the PDF states."""
+    import pypdf
+
+    from review.claims import CreationDate
+
+    writer = pypdf.PdfWriter(clone_from=source_like_pdf(tmp_path / "good.pdf"))
+    writer.add_metadata({"/CreationDate": "12th May 2025"})
+    bad = tmp_path / "dated.pdf"
+    with bad.open("wb") as handle:
+        writer.write(handle)
+    doc = extract_pdf(bad)
+    assert doc.page_count == 11 and doc.creation_date is None and doc.creation_date_unread == "12th May 2025"
+    got = CreationDate(SOURCE, "creation date", "2025-05-12").check(doc)
+    assert got.outcome == "cannot check" and "'12th May 2025'" in got.detail
+
+
 def test_the_extraction_hash_is_the_kept_text(tmp_path: Path) -> None:
     pdf = source_like_pdf(tmp_path / "paper.pdf")
     run = _run(tmp_path, pdf)

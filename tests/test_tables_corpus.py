@@ -77,6 +77,22 @@ CASES = [
     ("vieira-isklearn-2021", "TABLE III", 7),
     # a table of parameters: every cell prints 'name = value' ('S_max = 96', 'p_elim−pot = 1.36e−4')
     ("lim-plasticity-2024", "Table 1", 9),
+    # papers not made by TeX (docs/table-reading.md):
+    # Chromium: 'Table 1-' caption, a heading over the table naming its rows, an oblique header, rows set far apart,
+    # labels centred on their rows over two lines ('Synaptoso' / 'me C1')
+    ("khosrozadeh-vesicles-2022", "Table 1", 6),
+    # Chromium: the same table broken across pages, its caption on the page before; a heading carried over
+    ("khosrozadeh-vesicles-2022", "Table 1", 8),
+    # Elsevier (Acrobat Distiller): 'Table 2' alone on its line, its caption across both columns; group headers set
+    # flush left over their columns
+    ("li-rsad-2025", "Table 2", 6),
+    # Typst: model names wrapped after a hyphen under their rows
+    ("becker-injections-2025", "Table 1", 8),
+    # Arbortext/PDFlib: columns named 1 ... 12; a label whose first line has no values ('The difference' / 'from
+    # the mean')
+    ("li-train-2023", "Table 7", 12),
+    # Word: one count a row, rows 21 points apart, group labels centred on their rows beside a total
+    ("samyuktha-leukemia-2024", "Table 3", 8),
 ]
 
 
