@@ -116,6 +116,8 @@ class Assertion:
     unreadable: bool = False
     """The claim could not be checked (its table, row or column could not be read): neither passed nor failed.
     ``passed`` is False, so that nothing counts it as checked."""
+    first: Opinion | None = None
+    """The primary extractor's own verdict, where a second extractor read the claim too (beside ``second``)."""
 
     @property
     def outcome(self) -> str:
@@ -131,9 +133,10 @@ class Assertion:
     @classmethod
     def from_plain(cls, fields: tuple[Any, ...] | list[Any]) -> Assertion:
         """The assertion ``plain`` gave."""
-        record_id, claim, expected, passed, page, matched, detail, found, second, unreadable = fields
+        record_id, claim, expected, passed, page, matched, detail, found, second, unreadable, first = fields
         return cls(record_id, claim, expected, passed, page, matched, detail, found,
-                   Opinion(*second) if second is not None else None, unreadable)
+                   Opinion(*second) if second is not None else None, unreadable,
+                   Opinion(*first) if first is not None else None)
 
 
 #: The three verdicts of a claim.
@@ -149,6 +152,13 @@ class Opinion:
     """None: this claim does not read the text (it compares records or reads the PDF's metadata)."""
     matched: str = ""
     detail: str = ""
+    unreadable: bool = False
+    """It could not read what the claim rests on (a table, row or column)."""
+
+    @property
+    def outcome(self) -> str:
+        """This extractor's own verdict: 'pass', 'fail' or 'cannot check' (as ``Assertion.outcome``)."""
+        return PASS if self.passed else CANNOT_CHECK if self.unreadable else FAIL
 
 
 @dataclass(frozen=True)

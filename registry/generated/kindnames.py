@@ -36,6 +36,7 @@ KIND_SUMMARIES: dict[str, str] = {
     "retraction": "One record withdrawn without a replacement (a value the source does not print, a duplicate); it "
                   "stays.",
     "unit": "A unit the registry declares beside the built-in ones: its token, dimension, scale and printed forms.",
+    "attestation": "One person's dated statement that confirms, disputes or corrects one value.",
 }
 
 #: Every built-in kind token, in order.

@@ -9,6 +9,7 @@ database read them.
 from __future__ import annotations
 
 from registry.ids import StableId, split_id
+from registry.models.attestation import Attestation
 from registry.models.base import MissingMetadata, MissingReason, Record
 from registry.models.fields import field_plan, transcribed_kinds
 from registry.models.history import Correction, Retraction
@@ -44,6 +45,7 @@ KINDS_IN_ORDER: tuple[type[Record], ...] = (
     Correction,
     Retraction,
     UnitRecord,
+    Attestation,
 )
 
 #: Record model for each kind token.
@@ -92,6 +94,7 @@ __all__ = [
     "TRANSCRIBED_KINDS",
     "register",
     "unregister",
+    "Attestation",
     "Configuration",
     "Correction",
     "Dataset",

@@ -19,6 +19,7 @@ from registry.validate import codes
 from registry.validate.codes import Code
 from registry.validate.report import Report, format_path
 from registry.validate.rules import (
+    attestations,
     evidence,
     history,
     identity,
@@ -33,7 +34,8 @@ from registry.validate.rules_registry import kind_rules, record_rules, registry_
 
 #: The rule modules, listed once: each registers its rules as it is imported (``rules.derived`` is called by
 #: ``rules.values`` and registers none). A new module of rules is one more entry here.
-RULE_MODULES = (identity, references, metadata, values, sources, evidence, reproduction, units, history)
+RULE_MODULES = (identity, references, metadata, values, sources, evidence, reproduction, units, history,
+                attestations)
 
 
 def check_registry(registry: Registry, report: Report, *, now: dt.datetime | None = None) -> Report:
