@@ -22,6 +22,11 @@ VIEWS: dict[str, str] = {
         "failed or not checkable review found, claim by claim; standing lists every fact the registry states about "
         "the value (as registry.status.standing does); confirmed_by and disputed_by name the people who said so."
     ),
+    "failed_claims": (
+        "Every claim that a record's deciding review did not pass (the record's status is 'review-failed' or "
+        "'could-not-be-checked'): what was asserted, the verdict ('fail' or 'cannot-check'), the page, what the "
+        "page printed there and why, with the review's reviewer, date and the SHA-256 of the file it checked."
+    ),
     "results_flat": (
         "One row per current result (neither superseded nor retracted), with its evaluation, configuration, "
         "model family, protocol, dataset, source and review status; value_role tells a headline value from a "
@@ -75,6 +80,11 @@ VIEW_COLUMNS: dict[str, str] = {
                               "else 0.",
     "review_label": "The review status as the pages word it ('source checked (no artifact hash)').",
     "review_count": "How many reviews check the record.",
+    "review_id": "The review that checked the claim.",
+    "claim_position": "The claim's place in the review's list of claims (from 0).",
+    "record_printed_value": "The result's value as transcribed (what the review asserted), for a result.",
+    "record_unit": "The result's unit, for a result.",
+    "source_id": "The source the result cites.",
     "value_role": "What the value is in its table: 'headline' (as printed), 'aggregate' (a mean over values the "
                   "source prints too, such as folds), 'member' (one fold or seed of such a mean) or 'derived' (a "
                   "difference, ratio, relative change, reduction or speed-up of two printed values).",

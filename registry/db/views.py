@@ -335,6 +335,32 @@ FROM (SELECT rec.id AS record_id,
        {page_url_sql("rec.kind", "rec.id")} AS record_page
 FROM record rec JOIN record_status hs ON hs.record_id = rec.id) q""",
         "record_status": _STATUS_SELECT,
+        "failed_claims": f"""
+SELECT q.record_id,
+       q.kind,
+       q.review_status,
+       v.id AS review_id,
+       v.reviewer,
+       v.reviewed_at,
+       v.artifact_sha256,
+       c.position AS claim_position,
+       c.claim,
+       c.asserted,
+       c.verdict,
+       c.page,
+       c.printed,
+       c.detail,
+       r.printed_value AS record_printed_value,
+       r.unit AS record_unit,
+       r.source AS source_id,
+       q.record_page
+FROM record_review_status q
+JOIN review_subject s ON s.subject = q.record_id
+JOIN review v ON v.id = s.review_id AND v.status = q.review_status
+JOIN review_claim c ON c.review_id = v.id
+LEFT JOIN result r ON r.id = q.record_id
+WHERE q.review_status IN ('{ReviewStatus.REVIEW_FAILED.value}', '{ReviewStatus.NOT_CHECKABLE.value}')
+  AND c.verdict <> '{ClaimVerdict.PASS.value}' AND {_current('q.record_id')}""",
         "results_flat": _results_select(tables, dialect, history=False),
         "results_all": _results_select(tables, dialect, history=True),
         "missing_metadata_all": f"""
