@@ -13,9 +13,9 @@ from registry.validate import codes
 from registry.validate.rules_registry import RecordCheck, kind_rules
 
 
-@kind_rules.register
-def _review_supersedes(review: Review, check: RecordCheck) -> None:
-    """A later review of a record supersedes the earlier reviews of that record, and nothing else."""
+def review_supersedes(review: Review, check: RecordCheck) -> None:
+    """A later review of a record supersedes the earlier reviews of that record, and nothing else (called by the
+    review's own rule, ``registry.validate.rules.evidence``: a kind has one registered rule)."""
     for index, earlier_id in enumerate(review.supersedes):
         earlier = check.registry.records.get(earlier_id)
         if earlier_id == review.id:
