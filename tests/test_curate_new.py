@@ -76,6 +76,11 @@ KIND_ARGS: dict[str, tuple[list[str], str]] = {
     "unit": (["--token", "images-per-second", "--name", "images per second", "--symbol", "img/s", "--dimension",
               "throughput", "--printed", "img/s", "--printed", "images/s", "--batch", "saadat-fellay"],
              f"saadat-fellay-{TODAY}-unit-images-per-second"),
+    "attestation": (["--subject", RESULT_11, "--person", "A. Test", "--relation", "reader", "--stated-at", "now",
+                     "--channel-kind", "link", "--channel-reference", "https://example.org/1", "--stance", "disputes",
+                     "--believed-value", "11.94", "--reason", "a test"],
+                    f"saadat-fellay-{TODAY}-attestation-nt-2-5b-training-peak-memory-flashattention-checkpointing-"
+                    "zero2-disputes"),
 }
 #: Kinds whose record needs another new record first.
 NEEDS = {"correction": "result"}
