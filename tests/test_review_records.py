@@ -131,3 +131,28 @@ def test_the_hub_export_carries_the_standing_in_its_notes(reviewed: tuple[Path, 
     _, registry, _ = reviewed
     notes = _notes(registry, registry.get_as(WRONG, Result))
     assert "review failed: table cell" in notes and PRINTED in notes
+
+
+def test_a_failed_review_of_a_corrected_values_replacement_is_filed(reviewed: tuple[Path, Registry, Any],
+                                                                     tmp_path: Path) -> None:
+    """An author's erratum replaces a source-checked value; the pinned PDF still prints the old one, so the review
+    of the replacement fails, and that review is filed (it is the replacement's own review, whatever its verdict)."""
+    from typer.testing import CliRunner
+
+    from registry.cli import app
+
+    records = tmp_path / "records"
+    shutil.copytree(reviewed[0], records)
+    overlay = DATA / "attestations"
+    for path in overlay.rglob("*.yaml"):
+        (records / path.relative_to(overlay)).parent.mkdir(exist_ok=True)
+        shutil.copyfile(path, records / path.relative_to(overlay))
+    erratum = "fixture-genomic-20261205-result-t3-nt-500m-latency-erratum"
+    result = CliRunner().invoke(app, ["review", erratum, "--records", str(records), "--pdf", str(PAPER),
+                                      "--cache-dir", str(tmp_path / "cache"), "--write"])
+    assert result.exit_code == 1 and "(review failed)" in result.output, result.output
+    registry, report = validate(records)
+    assert report.valid, [(i.code, i.message) for i in report.errors]
+    assert not [i for i in report.issues if i.code == "correction-unreviewed"], "it has a review of its own"
+    standing = standing_of(registry, registry.records[erratum])
+    assert standing.review_label == "review failed" and any("17.4" in f.words for f in standing.findings)
