@@ -21,7 +21,7 @@ number in the paper. This package makes that check a program anyone can re-run:
   table``, and its CSV for ``registry import``), and the command a cell check that cannot read its cell names;
 - ``consistency``: derived values recomputed at their printed rounding (``registry.derived``, the
   arithmetic ``registry validate`` runs too), and GRIM;
-- ``review``: run the whole check and build the review record it earns.
+- ``review``: run the whole check and build the review records it files, one per checked record, of any verdict.
 
 **Why PDFium for positioned words** (measured on the fixture papers, tests/data/papers/EXTRACTORS.md,
 344 table cells of 11 pages): pypdfium2 (PDFium) found 328 with a simple locator, at 16 ms a page,

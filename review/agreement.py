@@ -34,7 +34,9 @@ def check_both(claim: Claim, readings: Readings) -> Assertion:
     if not claim.reads_text:
         return dataclasses.replace(first, second=Opinion(second.extractor, None, detail="reads no text"))
     other = claim.check(second)
-    opinion = Opinion(second.extractor, other.passed, other.matched, other.detail)
+    opinion = Opinion(second.extractor, other.passed, other.matched, other.detail, other.unreadable)
+    first = dataclasses.replace(first, first=Opinion(readings.primary.extractor, first.passed, first.matched,
+                                                     first.detail, first.unreadable))
     name = second.extractor.split(" ")[0]
     if first.outcome == other.outcome:
         if first.absent and other.absent and first.detail == other.detail:  # both read the table alike: a witness

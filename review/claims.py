@@ -123,6 +123,8 @@ class Assertion:
     unprinted: bool = False
     """The unit is printed nowhere near the value (not with it, nor in its cell, header, row label, caption, table
     note or citing sentence): 'unit not printed', kept apart from a failure, since the page shows no other unit."""
+    first: Opinion | None = None
+    """The primary extractor's own verdict, where a second extractor read the claim too (beside ``second``)."""
 
     @property
     def outcome(self) -> str:
@@ -140,9 +142,11 @@ class Assertion:
     @classmethod
     def from_plain(cls, fields: tuple[Any, ...] | list[Any]) -> Assertion:
         """The assertion ``plain`` gave."""
-        record_id, claim, expected, passed, page, matched, detail, found, second, *flags = fields
+        record_id, claim, expected, passed, page, matched, detail, found, second, unreadable, absent, unprinted, \
+            first = fields
         return cls(record_id, claim, expected, passed, page, matched, detail, found,
-                   Opinion(*second) if second is not None else None, *flags)
+                   Opinion(*second) if second is not None else None, unreadable, absent, unprinted,
+                   Opinion(*first) if first is not None else None)
 
 
 #: The verdicts of a claim. A FAIL needs a witness on the page (docs/review-verdicts.md); 'unit not printed' is
@@ -159,6 +163,13 @@ class Opinion:
     """None: this claim does not read the text (it compares records or reads the PDF's metadata)."""
     matched: str = ""
     detail: str = ""
+    unreadable: bool = False
+    """It could not read what the claim rests on (a table, row or column)."""
+
+    @property
+    def outcome(self) -> str:
+        """This extractor's own verdict: 'pass', 'fail' or 'cannot check' (as ``Assertion.outcome``)."""
+        return PASS if self.passed else CANNOT_CHECK if self.unreadable else FAIL
 
 
 @dataclass(frozen=True)

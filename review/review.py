@@ -1,8 +1,9 @@
 """One source check from start to end: choose the records, get the PDF, check every claim, build the review.
 
-``run_review`` does the checking and returns every assertion; ``write_review`` turns a
-run in which every assertion passed into a new review record, written beside the
-existing reviews (never over them) with ``registry.store.writer.write_record``.
+``run_review`` does the checking and returns every assertion; ``write_reviews`` turns a
+run into one review record per checked record, whatever its verdict (source checked,
+review failed, could not be checked), each with its claims and what the PDF showed,
+written beside the existing reviews (never over them) as one batch.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from registry import limits
 from registry.errors import RegistryError
 from registry.textsafe import excerpt
-from review.claims import CANNOT_CHECK, FAIL, UNIT_NOT_PRINTED, Assertion, Claim, locator_of
+from review.claims import CANNOT_CHECK, FAIL, PASS, UNIT_NOT_PRINTED, Assertion, Claim, locator_of
 from review.dispatch import record_claims, source_claims
 from review.errors import NotCheckableError, ReviewLimitError
 from review.pdftext import MAX_PAGE_CHARS
@@ -277,13 +278,13 @@ def keep_text(cache_dir: Path, pdf_sha256: str, extraction: Extraction) -> Path 
 # -- the review record ---------------------------------------------------------------------------
 
 
-def review_id(registry: Registry, run: ReviewRun, today: dt.date) -> str:
-    """'<batch>-<yyyymmdd>-review-<subject>-pdf-check', with '-2', '-3', ... if that id is taken."""
+def review_id(registry: Registry, run: ReviewRun, today: dt.date, subject: str, taken: set[str] = frozenset()) -> str:
+    """'<batch>-<yyyymmdd>-review-<subject>-pdf-check', with '-2', '-3', ... if that id is taken (in the registry,
+    on disk, or by ``taken``: the other reviews of the same batch)."""
     from registry.ids import MAX_ID_LENGTH, compose_id
     from registry.models import parse_id
 
     source = parse_id(run.plan.source.id)
-    subject = run.plan.subjects[0] if len(run.plan.subjects) == 1 else run.plan.source.id
     parsed = parse_id(subject)
     head = compose_id(source.batch, f"{today:%Y%m%d}", "review", "")
     tail = "-pdf-check"
@@ -293,34 +294,60 @@ def review_id(registry: Registry, run: ReviewRun, today: dt.date) -> str:
         slug = slug[:room].rsplit("-", 1)[0]
     base = f"{head}{slug}{tail}"
     candidate, number = base, 1
-    while candidate in registry.records or (registry.root / "review" / f"{candidate}.yaml").exists():
+    while candidate in registry.records or candidate in taken or (registry.root / "review" / f"{candidate}.yaml"
+                                                                   ).exists():
         number += 1
         candidate = f"{base}-{number}"
     return candidate
 
 
+def build_reviews(registry: Registry, run: ReviewRun, *, now: dt.datetime | None = None) -> list[Review]:
+    """One review record per checked record, whatever its verdict: each lists the record's claims with what the
+    PDF showed, and supersedes the record's current reviews (which stay as its history)."""
+    now = (now or dt.datetime.now(dt.UTC)).replace(microsecond=0)
+    by_record: dict[str, list[Assertion]] = {}
+    for assertion in run.assertions:
+        by_record.setdefault(assertion.record_id, []).append(assertion)
+    source_id = run.plan.source.id
+    identity = [] if source_id in run.plan.subjects else by_record.get(source_id, [])
+    taken: set[str] = set()
+    reviews = []
+    for subject in run.plan.subjects:
+        assertions = [*identity, *by_record.get(subject, [])] if subject != source_id else by_record.get(subject, [])
+        if by_record.get(subject):
+            review = _review_of(registry, run, subject, assertions, now, taken)
+            taken.add(review.id)
+            reviews.append(review)
+    return reviews
+
+
 def build_review(registry: Registry, run: ReviewRun, *, now: dt.datetime | None = None) -> Review:
-    """The review record a fully passing run earns; RegistryError if any assertion failed."""
+    """The review of a run that checked one record (``build_reviews``' only review)."""
+    (review,) = build_reviews(registry, run, now=now)
+    return review
+
+
+#: The verdict of a claim on record, by the review's word for it (``review.claims``).
+VERDICTS = {PASS: "pass", FAIL: "fail", CANNOT_CHECK: "cannot-check", UNIT_NOT_PRINTED: "unit-not-printed"}
+
+
+def _review_of(registry: Registry, run: ReviewRun, subject: str, assertions: list[Assertion], now: dt.datetime,
+               taken: set[str]) -> Review:
     from registry.models import Review
-    from registry.models.records import ReviewMethod, ReviewStatus
+    from registry.models.checks import CheckedClaim, ClaimVerdict
+    from registry.models.records import ReviewMethod, status_of_verdicts
+    from registry.status.provenance import current_reviews
     from review import REVIEWER
 
-    if not run.passed:
-        failed = ", ".join(sorted({a.claim for a in run.failures + run.unchecked + run.unprinted}))
-        raise RegistryError(
-            f"not writing a review: {verdicts(run)} ({failed})",
-            "a 'source-checked' review is written only when every assertion passes; fix the record or check "
-            "that the PDF is the one the source pins, then run again",
-        )
-    now = (now or dt.datetime.now(dt.UTC)).replace(microsecond=0)
-    source = run.plan.source
+    claims = [_checked(a) for a in assertions]
+    status = status_of_verdicts([claim.verdict for claim in claims])
     retrieval_url, missing = _retrieval(run)
     return Review(
         kind="review",
-        id=review_id(registry, run, now.date()),
-        subjects=list(run.plan.subjects),
-        source=source.id,
-        status=ReviewStatus.SOURCE_CHECKED,
+        id=review_id(registry, run, now.date(), subject, taken),
+        subjects=[subject],
+        source=run.plan.source.id,
+        status=status,
         reviewer=REVIEWER,
         reviewer_note=(
             "The registry's review script, run by whoever ran 'registry review'; no human review claimed. "
@@ -332,16 +359,57 @@ def build_review(registry: Registry, run: ReviewRun, *, now: dt.datetime | None 
         second_extraction_sha256=run.second.sha256 if run.second is not None else None,
         retrieval_url=retrieval_url,
         methods=[ReviewMethod.SOURCE_HASH_VERIFICATION, ReviewMethod.PDF_TEXT_PARSE,
-                 *([ReviewMethod.INDEPENDENT_CELL_CHECK] if run.cells_checked else [])],
-        method_note=method_note(run),
+                 *([ReviewMethod.INDEPENDENT_CELL_CHECK] if any(a.claim == "table cell" for a in assertions) else [])],
+        method_note=method_note(run, assertions),
         derivation=(
             "Written by 'registry review'; the id is built by the batch convention from the source's batch, the "
             "date of the review and the checked record (a numeric suffix where that id was taken)."
         ),
-        note=(f"All {len(run.assertions)} assertions passed: the quoted text, printed values and units match "
-              "the cited pages of the pinned PDF."),
+        note=_conclusion(assertions),
+        extractors=[reading.extractor for reading in (run.readings.all if run.readings is not None
+                                                      else (run.extraction,))],
+        claims=claims,
+        supersedes=[review.id for review in current_reviews(registry, subject)],
         missing_metadata=missing,
     )
+
+
+def _shown(text: str) -> str | None:
+    return " ".join(text.split()) or None
+
+
+def _checked(assertion: Assertion) -> Any:
+    """The assertion as a review lists it, with each extractor's own reading where a second one read it too (none:
+    the claim's verdict is the one extractor's). A witness's reading or detail is left out where it is the claim's
+    own, so that agreeing extractors are not written out twice."""
+    from registry.models.checks import CheckedClaim, ClaimVerdict, Witness, WitnessKind
+
+    a = assertion
+    printed, detail = _shown(a.found or a.matched), _shown(a.detail)
+    opinions = () if a.first is None or a.second is None or a.second.passed is None else (a.first, a.second)
+    witnesses = [Witness(witness=o.extractor, kind=WitnessKind.PDF_TEXT, verdict=ClaimVerdict(VERDICTS[o.outcome]),
+                         read=None if _shown(o.matched) in (printed, None) else _shown(o.matched),
+                         detail=None if _shown(o.detail) == detail else _shown(o.detail)) for o in opinions]
+    return CheckedClaim(claim=a.claim, asserted=a.expected or "(empty)", verdict=ClaimVerdict(VERDICTS[a.outcome]),
+                        page=a.page, printed=printed, detail=detail, witnesses=witnesses)
+
+
+def _conclusion(assertions: list[Assertion]) -> str:
+    failed = [a for a in assertions if a.outcome == FAIL]
+    unchecked = [a for a in assertions if a.outcome == CANNOT_CHECK]
+    unprinted = [a for a in assertions if a.outcome == UNIT_NOT_PRINTED]
+    if not failed and not unchecked and not unprinted:
+        return (f"All {len(assertions)} assertions passed: the quoted text, printed values and units match the cited "
+                "pages of the pinned PDF.")
+    parts = [f"{len(failed)} of {len(assertions)} assertions failed: the pinned PDF prints something else"] if failed \
+        else []
+    if unchecked:
+        parts.append(f"{len(unchecked)} of {len(assertions)} could not be checked (the review could not read the "
+                     "table, row or column they rest on)")
+    if unprinted:
+        parts.append(f"{len(unprinted)} of {len(assertions)} named a unit the page does not print with the value (no "
+                     "other unit is printed either: the unit is the record's own reading)")
+    return "; ".join(parts) + ". Each claim says what the page showed."
 
 
 #: Where a checked file came from, when this run did not download it.
@@ -368,8 +436,8 @@ def _retrieval(run: ReviewRun) -> tuple[str | None, list[MissingMetadata]]:
     return None, [MissingMetadata(field="retrieval_url", reason=MissingReason.NOT_APPLICABLE, note=note)]
 
 
-def method_note(run: ReviewRun) -> str:
-    """What was asserted and how each quote matched, in words."""
+def method_note(run: ReviewRun, assertions: list[Assertion]) -> str:
+    """What the review of ``assertions`` did, in words (the review lists what was asserted as its claims)."""
     if run.pdf.origin == "download":
         origin = f"downloaded by this run from {run.pdf.url}"
     else:
@@ -387,42 +455,33 @@ def method_note(run: ReviewRun) -> str:
                      "An assertion passed only where both extractors agreed.")
     elif run.readings is not None and run.readings.second_missing:
         lines.append(f"Not checked with a second extractor: {run.readings.second_missing}.")
-    if run.cells_checked:
-        lines.append(f"{run.cells_checked} table cells were located from positioned words (row label by column "
+    cells = sum(1 for a in assertions if a.claim == "table cell")
+    if cells:
+        lines.append(f"{cells} table cells were located from positioned words (row label by column "
                      "header) and their values, uncertainties and units read from the cell, its header, its row "
                      "label and the caption.")
-    lines.append("Asserted:")
-    by_record: dict[str, list[Assertion]] = {}
-    for assertion in run.assertions:
-        by_record.setdefault(assertion.record_id, []).append(assertion)
-    for record_id, assertions in by_record.items():
-        parts = []
-        for a in assertions:
-            if a.claim == "page":
-                parts.append(f"page {a.page} exists ({a.detail})")
-                continue
-            where = f" on page {a.page}" if a.page is not None else ""
-            how = f" ({a.detail})" if a.detail else ""
-            parts.append(f"{a.claim} {a.expected}{where}{how}")
-        lines.append(f"- {record_id}: " + "; ".join(parts) + ".")
+    lines.append("What was asserted, and what each extractor read, is listed claim by claim.")
     return "\n".join(lines)
 
 
-def write_review(root: Path, registry: Registry, run: ReviewRun, *, now: dt.datetime | None = None) -> tuple[
-        Review, Path]:
-    """Write the review a passing run earns beside the existing reviews; the registry must stay valid."""
-    from registry.store.writer import write_record
-    from registry.validate.runner import validate
+def write_reviews(root: Path, registry: Registry, run: ReviewRun, *, now: dt.datetime | None = None) -> list[
+        tuple[Review, Path]]:
+    """Write one review per checked record, whatever its verdict, beside the existing reviews, as one batch (all or
+    none), checked against the registry as it is when written: it must stay valid."""
+    from registry.curate.precheck import Staged, write_checked
+    from registry.store.writer import checked_yaml, record_path
 
-    review = build_review(registry, run, now=now)
-    path = write_record(root, review, comment="Written by 'registry review': an automated source check.")
-    _, report = validate(root)
-    if not report.valid:
-        path.unlink(missing_ok=True)
+    reviews = build_reviews(registry, run, now=now)
+    comment = "Written by 'registry review': an automated source check."
+    staged = [Staged(review, record_path(root, review), checked_yaml(review, comment)) for review in reviews]
+    write_checked(root, staged, rejected=_invalid_with(reviews), now=now)
+    return [(item.record, item.path) for item in staged]  # type: ignore[misc]
+
+
+def _invalid_with(reviews: list[Review]) -> Any:
+    def rejected(report: Any) -> RegistryError:
         first = report.errors[0]
-        raise RegistryError(
-            f"the review {review.id} would leave the registry invalid ({first.code}: {first.message}); "
-            "it was not kept",
-            "run 'registry validate' and fix the problems it lists, then run again",
-        )
-    return review, path
+        return RegistryError(
+            f"the {len(reviews)} reviews would leave the registry invalid ({first.code}: {first.message}); none "
+            "was written", "run 'registry validate' and fix the problems it lists, then run again")
+    return rejected

@@ -78,6 +78,11 @@ KIND_ARGS: dict[str, tuple[list[str], str]] = {
              f"saadat-fellay-{TODAY}-unit-images-per-second"),
     "benchmark": (["--name", "Random DNA 1k", "--aliases", "RandDNA-1k", "--hf-dataset", "fixture-org/random-dna-1k",
                    "--batch", "saadat-fellay"], f"saadat-fellay-{TODAY}-benchmark-random-dna-1k"),
+    "attestation": (["--subject", RESULT_11, "--person", "A. Test", "--relation", "reader", "--stated-at", "now",
+                     "--channel-kind", "link", "--channel-reference", "https://example.org/1", "--stance", "disputes",
+                     "--believed-value", "11.94", "--reason", "a test"],
+                    f"saadat-fellay-{TODAY}-attestation-nt-2-5b-training-peak-memory-flashattention-checkpointing-"
+                    "zero2-disputes"),
 }
 #: Kinds whose record needs another new record first.
 NEEDS = {"correction": "result"}

@@ -18,7 +18,7 @@ import pytest
 
 from registry.db import build as build_module
 from registry.db.tables import mirror
-from registry.db.views import NOT_REVIEWED, STATUS_STRENGTH, views
+from registry.db.views import NOT_REVIEWED, views
 from registry.models import KIND_MODELS, Recipe, Reproduction, Result
 from registry.models.records import ReviewStatus
 from registry.models.reproduction import Comparison, FixedConditions, Knob, RunHardware, ratio
@@ -107,8 +107,8 @@ def add_reproduction(records: Path, value: str = "30.12") -> Reproduction:
 # -- the views' vocabulary ----------------------------------------------------------------
 
 
-def test_every_review_status_has_a_strength() -> None:
-    assert set(STATUS_STRENGTH) == set(ReviewStatus)
+def test_every_review_status_has_a_precedence_and_a_label() -> None:
+    assert set(provenance.STATUS_PRECEDENCE) == set(ReviewStatus) == set(provenance.STATUS_LABELS) - {None}
 
 
 # -- the command ----------------------------------------------------------------------------
@@ -654,7 +654,9 @@ def test_the_review_status_of_each_record_is_looked_up_by_index(built_once: tupl
     0.1 s now). Only the records (or results) listed may be scanned; every review is found by an index."""
     built, _ = built_once
     plan = [row[3] for row in query(built, f"EXPLAIN QUERY PLAN {sql}")]
-    scans = [step for step in plan if step.startswith("SCAN ") and step.split()[1] not in ("rec", "r")]
+    # a record's own rows, gathered by index into an ordered subquery for group_concat, are scanned there: fine
+    scans = [step for step in plan if step.startswith("SCAN ") and step.split()[1] not in ("rec", "r")
+             and not step.startswith("SCAN (subquery-")]
     assert not scans and not any("COMPOUND" in step for step in plan), plan
 
 

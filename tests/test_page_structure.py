@@ -49,8 +49,8 @@ def test_each_kind_has_one_builder_chosen_by_its_class(registry: Registry) -> No
                                                               "ModelFamily", "Dataset", "Protocol", "Benchmark"}
     result = build_page(registry.records[RESULT_11], registry)
     assert [s.title for s in result.sections()] == [
-        "Methods", "Reproduction", "Evidence", "Sources and history", "Technical metadata and extraction receipts",
-        "Related records"]
+        "What the registry says about this value", "Methods", "Reproduction", "Evidence", "Sources and history",
+        "Technical metadata and extraction receipts", "Related records"]
     config = build_page(registry.records[CONFIG_33], registry)
     assert [s.title for s in config.sections()][:2] == ["Overview", "Evaluations and results"]
     family = build_page(registry.records[FAMILY], registry)  # the generic page with its results (finding R4)

@@ -160,12 +160,20 @@ def test_write_adds_a_review_beside_the_existing_ones(cli, pinned: Path, paper: 
     assert "a local file given with --pdf" in (missing.note or "")
     note = written.method_note  # type: ignore[attr-defined]
     assert note.startswith("Checked file: a local file given with --pdf, not downloaded by this run")
-    assert "quote 'the NT 2.5B checkpoint (33.88 \u2192 11.49 GB)' on page 6" in note
-    assert "hyphenation at a line end joined" in note and f"heading '{HEADING}' on page 1" in note
+    claims = {(c.claim, c.asserted): c for c in written.claims}  # type: ignore[attr-defined]
+    quote = claims[("quote", "'the NT 2.5B checkpoint (33.88 \u2192 11.49 GB)'")]
+    assert quote.page == 6 and "hyphenation at a line end joined" in (quote.detail or "")
+    assert claims[("heading", f"'{HEADING}'")].page == 1, "the source's own claims tie the file to the source"
+    assert all(c.verdict.value == "pass" for c in claims.values())
+    assert [e.split(" ")[0] for e in written.extractors] == ["pypdf", "pdftotext"]  # type: ignore[attr-defined]
+    earlier = sorted(r.id for r in registry.referrers(RESULT_11, type(written), "subjects") if r.id != new_id)
+    assert earlier and written.supersedes == earlier, "the bundled review stays, as history"  # type: ignore[attr-defined]
 
     again = review(cli, pinned, tmp_path, RESULT_11, "--pdf", paper, "--write")
     assert again.exit_code == 0 and f"Wrote review {new_id}-2" in " ".join(again.output.split())
-    assert validate(pinned)[1].valid
+    registry, report = validate(pinned)
+    assert report.valid
+    assert registry.records[f"{new_id}-2"].supersedes == [new_id]  # type: ignore[attr-defined]
 
 
 def _written(records: Path, before: set[str]):  # type: ignore[no-untyped-def]
@@ -218,9 +226,9 @@ def test_write_from_the_cache_records_no_url(cli, pinned: Path, paper: Path, tmp
     assert shown.exit_code == 0, shown.output
 
 
-def test_write_is_refused_when_the_unit_is_only_elsewhere_on_the_page(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_write_files_a_review_that_could_not_check_a_unit_printed_only_elsewhere(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """A unit printed on the page but not with the value is 'unit not printed' (no witness of another unit, so no
-    failure), and no review is written."""
+    failure); the review filed says so, and could not check the result."""
     pdf = build_pdf(tmp_path / "unitless.pdf", {6: [
         "ZeRO offload lowers the peak further for the NT 2.5B checkpoint (33.88 \u2192 11.49),",
         "at the cost of a slower step; the CPU then holds 5 GB of optimizer state.",
@@ -235,19 +243,30 @@ def test_write_is_refused_when_the_unit_is_only_elsewhere_on_the_page(cli, tmp_p
     out = " ".join(result.output.split())
     assert "UNIT NOT PRINTED" in out and "Unit not printed (no other unit is printed with the value" in out
     assert "'GB' is printed on page 6, but not with '11.49' nor in the citing sentence" in out
-    assert "Error: not writing a review: 1 of 9 assertions named a unit the page does not print (unit)" in out
-    assert not any((records / "review").glob("*pdf-check*"))
+    (path,) = (records / "review").glob("*pdf-check*")
+    assert f"Wrote review {path.stem} (could not be checked)" in out
+    written = _written(records, {p.stem for p in (records / "review").glob("*.yaml")} - {path.stem})
+    assert written.status.value == "could-not-be-checked"
+    (unit,) = [c for c in written.claims if c.verdict.value != "pass"]
+    assert unit.claim == "unit" and unit.verdict.value == "unit-not-printed"
+    assert "'GB' is printed on page 6, but not with '11.49'" in (unit.detail or "")
 
 
-def test_write_is_refused_when_an_assertion_fails(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_write_files_a_failed_review_that_supersedes_the_pass_before_it(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     pdf = source_like_pdf(tmp_path / "changed.pdf", value="33.89")
     records = fresh_records(tmp_path)
     pin(records, pdf)
+    before = {p.stem for p in (records / "review").glob("*.yaml")}
     result = review(cli, records, tmp_path, RESULT_33, "--pdf", pdf, "--write")
     assert result.exit_code == 1
-    assert ("Error: not writing a review: 2 of 9 assertions failed and 1 could not be checked (printed value, quote, "
-            "unit)") in result.output
-    assert not any((records / "review").glob("*pdf-check*"))
+    assert "Error" not in result.output and "(review failed)" in result.output
+    written = _written(records, before)
+    assert written.status.value == "review-failed" and written.subjects == [RESULT_33]
+    assert sorted(c.claim for c in written.claims if c.verdict.value == "fail") == ["printed value", "quote"]
+    assert [c.claim for c in written.claims if c.verdict.value == "cannot-check"] == ["unit"]
+    assert written.supersedes and set(written.supersedes) <= before, "the earlier source check stays, as history"
+    shown = cli("show", RESULT_33, "--records", records)
+    assert shown.exit_code == 0 and "review failed" in shown.output
 
 
 def _bad_pdf(kind: str, good: Path, path: Path) -> Path:

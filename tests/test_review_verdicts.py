@@ -183,14 +183,20 @@ def test_the_command_counts_cannot_check_apart_exits_3_and_points_to_the_table(t
 
 @pytest.mark.pdf
 @needs_pdftotext
-def test_write_files_no_review_over_a_claim_that_could_not_be_checked(tmp_path: Path) -> None:
+def test_write_files_a_review_that_could_not_check_never_a_pass(tmp_path: Path) -> None:
     records = _records(tmp_path, "unreadable-row")
     result = CliRunner().invoke(app, ["review", UNREAD, "--records", str(records), "--pdf", str(PAPER),
                                       "--cache-dir", str(tmp_path / "cache"), "--write"])
-    assert result.exit_code != 0
-    assert not (records / "review").exists() or not list((records / "review").glob("*.yaml"))
+    assert result.exit_code == EXIT_CANNOT_CHECK, result.output
+    (path,) = (records / "review").glob("*.yaml")
     out = " ".join(result.output.split())
-    assert "not writing a review: 4 of 12 assertions could not be checked (" in out
+    assert f"Wrote review {path.stem} (could not be checked) to {path}" in out
+    registry, report = validate(records)
+    assert report.valid, [i.message for i in report.errors]
+    review = registry.records[path.stem]
+    assert review.status.value == "could-not-be-checked" and review.subjects == [UNREAD]  # type: ignore[attr-defined]
+    unread = [c for c in review.claims if c.verdict.value == "cannot-check"]  # type: ignore[attr-defined]
+    assert len(unread) == 4 and all("no row 'NT 9B' in Table 1 on page 2" in (c.detail or "") for c in unread)
 
 
 @pytest.mark.pdf

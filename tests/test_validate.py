@@ -18,6 +18,10 @@ INVALID = DATA / "invalid"
 
 #: case folder under tests/data/invalid -> (expected code, a fragment its message must hold, file it must name)
 CASES: dict[str, tuple[str, str, str]] = {
+    "review-supersedes-mismatch": ("review-supersedes-mismatch", "none of this review's subjects",
+                                   "review-result-33-again.yaml:11"),
+    "attestation-correction-mismatch": ("attestation-correction-mismatch", "not the attested result",
+                                        "attestation-result-11-corrects.yaml:13"),
     "yaml-syntax": ("yaml-syntax", "not valid YAML", "result-broken.yaml:2"),
     "benchmark-same-external-id": ("benchmark-same-external-id", "hf_dataset 'fixture-org/random-dna' is also the "
                                    "hf_dataset of saadat-fellay-20261015-benchmark-dna-b", "benchmark-dna-a.yaml:5"),

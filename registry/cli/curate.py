@@ -27,8 +27,10 @@ def import_command(
     date: str | None = DateOption,
     independence: str | None = typer.Option(None, "--independence", help="'developer' or 'independent-external', "
                                             "for rows whose 'independence' cell is empty."),
-    review: str | None = typer.Option(None, "--review", metavar="ID", help="A review that checked the table's results:"
-                                      " each result it lists gets its evidence row."),
+    review: str | None = typer.Option(None, "--review", metavar="ID", help="A review that checked the table's results, "
+                                      "or the part of an id the reviews of one 'registry review --write' run share "
+                                      "('pdf-check'): each result a current source-checked one lists gets its "
+                                      "evidence row."),
     reason: str | None = typer.Option(None, "--reason", help="Why the values that changed since the last import are "
                                       "corrected (needed when any did)."),
     curator: str | None = typer.Option(None, "--curator", help="Who files the corrections (needed when any value "

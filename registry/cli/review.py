@@ -1,8 +1,8 @@
 """``registry review ID``: re-parse the pinned PDF and check every transcribed claim against its page.
 
 The command parses arguments, calls ``review.review.run_review`` and renders its
-assertions; ``--write`` adds the review record a fully passing run earns. pypdf and
-httpx are imported only when the command runs.
+assertions; ``--write`` files one review record per checked record, whatever its verdict
+(``review.review.write_reviews``). pypdf and httpx are imported only when the command runs.
 """
 
 from __future__ import annotations
@@ -36,7 +36,9 @@ def review_command(
     ),
     write: bool = typer.Option(
         False, "--write",
-        help="If every assertion passes, add a 'source-checked' review record beside the existing reviews.",
+        help="File a review record for each checked record, whatever its verdict ('source-checked', 'review-failed' "
+             "or 'could-not-be-checked'), with every claim and what the PDF showed; it supersedes the record's "
+             "earlier reviews, which stay as its history.",
     ),
     cache_dir: Path | None = typer.Option(
         None, "--cache-dir", metavar="DIR", envvar="REGISTRY_CACHE_DIR", file_okay=False,
@@ -74,7 +76,7 @@ def review_command(
 
     with user_errors(debug):
         from registry.errors import RegistryError
-        from review.review import ReviewLimits, run_review, write_review
+        from review.review import ReviewLimits, run_review, write_reviews
 
         if output_format not in ("table", "json"):
             raise RegistryError(f"unknown format {output_format!r}", "use --format table or --format json")
@@ -86,18 +88,33 @@ def review_command(
             if output_format == "json" and not debug:  # a tool reading the report must see that there is none
                 echo_json({"passed": False, "error": failure_json(exc)["error"]})
             raise
-        written = write_review(records, registry, run) if write and run.passed else None
+        written = write_reviews(records, registry, run) if write else []
         if output_format == "json":
             data = run_json(run)
-            data["review_written"] = str(written[1]) if written else None
+            data["reviews_written"] = [{"id": review.id, "status": review.status.value, "path": str(path)}
+                                       for review, path in written]
             echo_json(data)
         else:
             render_run(run, console)
-        if write and not run.passed:
-            write_review(records, registry, run)  # raises: says why no review is written
-        if written and output_format != "json":
-            console.print(f"Wrote review {written[0].id} to {written[1]}")
+            render_written(written, console)
     raise typer.Exit(exit_status(run))
+
+
+def render_written(written: list[tuple[Any, Path]], console: Console) -> None:
+    """'Wrote review ID (review failed) to PATH' for each review written, or a count of each status for many."""
+    from collections import Counter
+
+    from rich.text import Text
+
+    from registry.status.provenance import STATUS_LABELS
+
+    if len(written) <= 3:
+        for review, path in written:
+            console.print(Text(f"Wrote review {review.id} ({STATUS_LABELS[review.status]}) to {path}"))
+        return
+    counts = Counter(STATUS_LABELS[review.status] for review, _ in written)
+    shown = ", ".join(f"{count} {label}" for label, count in sorted(counts.items()))
+    console.print(Text(f"Wrote {len(written)} reviews ({shown}) to {written[0][1].parent}"))
 
 
 #: The exit status of a run in which nothing failed but some claim could not be checked.

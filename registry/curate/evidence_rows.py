@@ -1,4 +1,10 @@
-"""The evidence rows an import files: one for each of the table's results that the given review checked."""
+"""The evidence rows an import files: one for each of the table's results that the given review checked.
+
+``registry review --write`` files one review per checked record, so ``--review`` names one review or the part
+of an id that the reviews of one run share ('pdf-check', '20261207-review'): each result gets its row from the
+current source-checked review among them that lists it (a failed review, or one a later review superseded, checks
+nothing a row could cite).
+"""
 
 from __future__ import annotations
 
@@ -20,15 +26,13 @@ def evidence(filing: Filing) -> None:
         new = sum(1 for p in filing.plan.written if p.action is Action.NEW and isinstance(p.staged.record, Result))
         if new:
             filing.plan.notes.append(f"{new} new result(s) get no evidence row yet: no review has checked them")
-        review_id, _ = complete_reference(filing.registry, filing.options.review, ["review"], "review")
-        review = filing.registry.get_as(review_id, Review)
-        if review.source != filing.source.id:
-            raise RegistryError(f"review {review.id!r} checked {review.source!r}, not {filing.source.id!r}",
-                                "give a review of the table's source")
+        given = filing.options.review.strip()
+        named = _named(filing, given)
         for result_id, rows in filing.current_results.items():
-            if result_id not in review.subjects:
-                filing.plan.notes.append(f"row {rows[0]}: {result_id} is not among the subjects of {review.id}: no "
-                                       "evidence row")
+            review = _checking(filing, named, result_id)
+            if review is None:
+                filing.plan.notes.append(f"row {rows[0]}: no current source-checked review among those {given!r} names "
+                                         f"lists {result_id}: no evidence row")
                 continue
             if any(e.review == review.id and e.property.value == "reported-result"
                    for e in filing.registry.referrers(result_id, Evidence, "subject")):
@@ -59,3 +63,25 @@ def evidence(filing: Filing) -> None:
             record = filing.typed(None, "evidence", data)
             if record is not None:
                 filing.add(record, Action.EVIDENCE, rows)
+
+
+def _named(filing: Filing, given: str) -> list[Review]:
+    """The reviews of the table's source that ``given`` names: the review with that id, else every review of the source
+    whose id holds it; a RegistryError where it names none or a review of another source."""
+    of_source = [r for r in filing.registry.of_kind(Review) if r.source == filing.source.id]
+    named = [r for r in of_source if r.id == given] or [r for r in of_source if given and given in r.id]
+    if named:
+        return named
+    review_id, _ = complete_reference(filing.registry, given, ["review"], "review")
+    review = filing.registry.get_as(review_id, Review)
+    raise RegistryError(f"review {review.id!r} checked {review.source!r}, not {filing.source.id!r}",
+                        "give a review of the table's source")
+
+
+def _checking(filing: Filing, named: list[Review], result_id: str) -> Review | None:
+    """The current source-checked review among ``named`` that lists the result (the latest id, where several do)."""
+    from registry.status.provenance import checking_reviews
+
+    checking = {review.id for review in checking_reviews(filing.registry, result_id)}
+    listing = [review for review in named if result_id in review.subjects and review.id in checking]
+    return max(listing, key=lambda review: review.id) if listing else None

@@ -29,6 +29,7 @@ SLUG_FROM: dict[str, tuple[str, ...]] = {
     "correction": ("@@supersedes",),
     "unit": ("token",),
     "retraction": ("@@retracts",),
+    "attestation": ("@subject", "stance"),
 }
 
 _CITATION = re.compile(r"\s*\([^()]*\)\s*$")

@@ -15,11 +15,14 @@ from registry.db.search import MATCH_TERMS, ROWID_COLUMN, SEARCH_TABLE
 
 #: Facets Datasette offers on a table or view, by name.
 FACETS: dict[str, tuple[str, ...]] = {
-    "results_flat": ("value_role", "unit_dimension", "metric", "review_status", "dataset_name", "model_family_name",
+    "results_flat": ("value_role", "unit_dimension", "metric", "review_status", "standing", "dataset_name",
+                     "model_family_name",
                      "hardware_accelerator"),
     "results_all": ("status", "value_role", "metric", "review_status"),
     "missing_metadata_all": ("kind", "field", "reason"),
-    "record_review_status": ("kind", "review_status"),
+    "record_review_status": ("kind", "review_status", "standing"),
+    "failed_claims": ("review_status", "claim", "verdict", "kind"),
+    "attestation": ("stance", "relation", "person"),
     "record_status": ("kind", "status"),
     "reproductions_side_by_side": ("method", "outcome", "hardware_name"),
     "review": ("status", "reviewer"),

@@ -9,15 +9,23 @@ from __future__ import annotations
 
 #: View name -> what it shows. Created in this order.
 VIEWS: dict[str, str] = {
-    "record_review_status": (
-        "Every record's review status: the strongest status any review grants it, or 'not-reviewed'; "
-        "artifact_pinned is 1 where a review granting it names the SHA-256 of the file it checked; "
-        "review_label words both as the pages do ('source checked (no artifact hash)')."
-    ),
     "record_status": (
         "Where every record stands in its chain of versions: 'current', 'superseded' (a correction replaced "
         "it: superseded_by names the replacement, correction_id the correction) or 'retracted' (retraction_id "
         "withdrew it)."
+    ),
+    "record_review_status": (
+        "Every record's review status: that of its current reviews (those no later review of it supersedes), a "
+        "failure first, then 'could-not-be-checked', then 'source-checked', or 'not-reviewed'; artifact_pinned is 1 "
+        "where a review granting 'source-checked' names the SHA-256 of the file it checked; review_label words the "
+        "status as the pages do ('source checked (no artifact hash)', 'review failed'); review_found says what a "
+        "failed or not checkable review found, claim by claim; standing lists every fact the registry states about "
+        "the value (as registry.status.standing does); confirmed_by and disputed_by name the people who said so."
+    ),
+    "failed_claims": (
+        "Every claim that a record's deciding review did not pass (the record's status is 'review-failed' or "
+        "'could-not-be-checked'): what was asserted, the verdict ('fail' or 'cannot-check'), the page, what the "
+        "page printed there and why, with the review's reviewer, date and the SHA-256 of the file it checked."
     ),
     "results_flat": (
         "One row per current result (neither superseded nor retracted), with its evaluation, configuration, "
@@ -74,12 +82,24 @@ VIEW_COLUMNS: dict[str, str] = {
     "superseded_by": "For a superseded record, the record that replaced it (empty otherwise).",
     "correction_id": "The correction that superseded the record (empty otherwise).",
     "retraction_id": "The retraction that withdrew the record (empty otherwise).",
-    "review_status": "The strongest status any review grants the record ('source-checked'), or 'not-reviewed'.",
+    "review_status": "The status of the record's current reviews: 'review-failed', 'could-not-be-checked' or "
+                     "'source-checked' (in that order where they differ), or 'not-reviewed'.",
+    "review_found": "What the review that failed (or could not check) found, claim by claim: what was asserted, on "
+                    "which page, and what the page printed; empty for a record that passed or has no review.",
+    "standing": "Every fact the registry states about the value, in words of registry.status.standing.Fact "
+                "('checked-against-pdf, confirmed-by-author, disputed'): never merged into one.",
+    "confirmed_by": "The people who confirmed the value, each with how they relate to its source.",
+    "disputed_by": "The people who dispute the value, each with the value they believe (never the result's value).",
     "artifact_pinned": "1 where a review granting the status names the SHA-256 of the file it checked, else 0.",
     "review_artifact_pinned": "1 where a review granting the status names the SHA-256 of the file it checked, "
                               "else 0.",
     "review_label": "The review status as the pages word it ('source checked (no artifact hash)').",
     "review_count": "How many reviews check the record.",
+    "review_id": "The review that checked the claim.",
+    "claim_position": "The claim's place in the review's list of claims (from 0).",
+    "record_printed_value": "The result's value as transcribed (what the review asserted), for a result.",
+    "record_unit": "The result's unit, for a result.",
+    "source_id": "The source the result cites.",
     "value_role": "What the value is in its table: 'headline' (as printed), 'aggregate' (a mean over values the "
                   "source prints too, such as folds), 'member' (one fold or seed of such a mean) or 'derived' (a "
                   "difference, ratio, relative change, reduction or speed-up of two printed values).",

@@ -206,13 +206,15 @@ def _view_columns(select: str) -> dict[str, str]:
     """Descriptions of a view's columns: a result's own fields, '<kind>_<field>' for the joined records, and
     ``VIEW_COLUMNS`` for the rest (computed columns, and fields shown under a name of their own)."""
     from registry.db.catalog import VIEW_COLUMNS
+    from registry.models.checks import CheckedClaim
 
     prefixes = {"evaluation": "evaluation", "configuration": "config", "model_family": "family",
                 "protocol": "protocol", "dataset": "dataset", "source": "source", "transcribed": "result",
                 "reproduced": "reproduction"}
     columns: dict[str, str] = {}
     for alias in _aliases(select):
-        text = describe_column(KIND_MODELS["result"], alias) or describe_column(KIND_MODELS["reproduction"], alias)
+        text = (describe_column(KIND_MODELS["result"], alias) or describe_column(KIND_MODELS["reproduction"], alias)
+                or describe_column(KIND_MODELS["review"], alias) or describe_column(CheckedClaim, alias))
         for prefix, kind in prefixes.items():
             if text is None and alias.startswith(f"{prefix}_"):
                 text = describe_column(KIND_MODELS[kind], alias[len(prefix) + 1:])

@@ -24,24 +24,27 @@ from registry.db.catalog import VIEWS
 from registry.db.comparable import comparability_select, leaderboard_select
 from registry.db.search import ROWID_COLUMN
 from registry.db.tables import Mirror, mirror
+from measure.outcome import Method
+from registry.models import KIND_MODELS
+from registry.models.attestation import Relation, Stance
+from registry.models.checks import ClaimVerdict, WitnessKind
 from registry.models.records import ReviewStatus
 from registry.models.values import BINARY_OPERATIONS, Operation
 from registry.site.links import page_url_sql
-from registry.status.provenance import STATUS_LABELS, UNVERIFIABLE_NOTE
+from registry.status.provenance import STATUS_LABELS, STATUS_PRECEDENCE, UNVERIFIABLE_NOTE
+from registry.status.standing import Fact
 from registry.status.value_roles import Role
 
-#: Review statuses from strongest to weakest; every status must be listed (a test checks it).
-STATUS_STRENGTH: tuple[ReviewStatus, ...] = (ReviewStatus.SOURCE_CHECKED,)
 NOT_REVIEWED = "not-reviewed"
+_PINNED = ReviewStatus.SOURCE_CHECKED
 
 
 def _label_case() -> str:
     """The status as the pages word it ('source checked (no artifact hash)'), from the inner query's columns."""
-    pinned = STATUS_STRENGTH[0].value
     whens = "\n".join(f"         WHEN q.review_status = '{status.value}' THEN '{STATUS_LABELS[status]}'"
-                       for status in STATUS_STRENGTH)
-    return (f"CASE\n         WHEN q.review_status = '{pinned}' AND q.artifact_pinned = 0 "
-            f"THEN '{STATUS_LABELS[STATUS_STRENGTH[0]]} {UNVERIFIABLE_NOTE}'\n{whens}\n"
+                       for status in STATUS_PRECEDENCE)
+    return (f"CASE\n         WHEN q.review_status = '{_PINNED.value}' AND q.artifact_pinned = 0 "
+            f"THEN '{STATUS_LABELS[_PINNED]} {UNVERIFIABLE_NOTE}'\n{whens}\n"
             f"         ELSE '{STATUS_LABELS[None]}' END")
 
 
@@ -52,11 +55,25 @@ def _label_case() -> str:
 REVIEWS_OF = (("review_subject", "subject", "review_id"), ("evidence", "id", "review"))
 
 
-def _any_review(condition: str) -> str:
-    """'EXISTS (...) OR EXISTS (...)': some review that checks ``rec`` meets ``condition`` (on ``v``, the review)."""
+def _checks(review: str, record: str, alias: str) -> str:
+    """'EXISTS (...) OR EXISTS (...)': the review whose id is ``review`` checks the record whose id is ``record``."""
+    return " OR ".join(f"EXISTS (SELECT 1 FROM {table} {alias} WHERE {alias}.{col} = {record} AND "
+                       f"{alias}.{rev} = {review})" for table, col, rev in REVIEWS_OF)
+
+
+def _current(record: str = "rec.id") -> str:
+    """The review ``v`` is one of the record's current reviews: no other review of the record supersedes it
+    (``registry.status.provenance.current_reviews``)."""
+    return (f"NOT EXISTS (SELECT 1 FROM review_superseded ss WHERE ss.superseded = v.id\n"
+            f"                          AND ({_checks('ss.review_id', record, 'sc')}))")
+
+
+def _any_review(condition: str, record: str = "rec.id") -> str:
+    """'EXISTS (...) OR EXISTS (...)': some current review that checks ``record`` meets ``condition`` (on ``v``,
+    the review)."""
     return " OR ".join(f"EXISTS (SELECT 1 FROM {table} s JOIN review v ON v.id = s.{review}\n"
-                       f"                      WHERE s.{record} = rec.id AND {condition})"
-                       for table, record, review in REVIEWS_OF)
+                       f"                      WHERE s.{col} = {record} AND {condition} AND {_current(record)})"
+                       for table, col, review in REVIEWS_OF)
 
 
 def _review_count() -> str:
@@ -74,9 +91,85 @@ def _status_is(status: ReviewStatus) -> str:
 
 
 def _status_case() -> str:
+    """The status of the record's current reviews, first of ``STATUS_PRECEDENCE``."""
     whens = "\n".join(f"         WHEN {_any_review(_status_is(status))} THEN '{status.value}'"
-                      for status in STATUS_STRENGTH)
+                       for status in STATUS_PRECEDENCE)
     return f"CASE\n{whens}\n         ELSE '{NOT_REVIEWED}' END"
+
+
+def _source_only_review() -> str:
+    """The review ``v`` rests on the source document alone for some claim (``provenance.source_only``)."""
+    def witnessed(kind: WitnessKind) -> str:
+        return (f"EXISTS (SELECT 1 FROM review_claim_witness w WHERE w.review_id = v.id AND w.claim_position = "
+                f"c.position AND w.kind = '{kind.value}' AND w.verdict = '{ClaimVerdict.PASS.value}')")
+    return (f"EXISTS (SELECT 1 FROM review_claim c WHERE c.review_id = v.id AND NOT {witnessed(WitnessKind.PDF_TEXT)}"
+            f" AND {witnessed(WitnessKind.SOURCE_DOCUMENT)})")
+
+
+def _fact(fact: Fact, condition: str) -> str:
+    return f"CASE WHEN {condition} THEN '{fact.value}, ' ELSE '' END"
+
+
+def _facts() -> str:
+    """``registry.status.standing.Standing.facts`` as 'fact, fact' from ``q`` (the record's review status) and the
+    records that speak of it, in the order of ``Fact``."""
+    checked = f"q.review_status = '{_PINNED.value}'"
+    passing_on_pdf = _any_review(f"{_status_is(_PINNED)} AND NOT {_source_only_review()}", "q.record_id")
+    source_only = f"{checked} AND NOT ({passing_on_pdf})"
+    def said(stance: Stance, extra: str = "") -> str:
+        return (f"EXISTS (SELECT 1 FROM attestation a WHERE a.subject = q.record_id AND a.stance = '{stance.value}'"
+                f"{extra})")
+    def ran(method: Method) -> str:
+        return f"EXISTS (SELECT 1 FROM reproduction rp WHERE rp.result = q.record_id AND rp.method = '{method.value}')"
+    author = f" AND a.relation = '{Relation.AUTHOR.value}'"
+    pieces = [
+        _fact(Fact.TRANSCRIBED, f"q.transcribed = 1 AND q.review_status = '{NOT_REVIEWED}'"),
+        _fact(Fact.CHECKED_AGAINST_PDF, f"{checked} AND NOT ({source_only})"),
+        _fact(Fact.CHECKED_AGAINST_SOURCE_ONLY, source_only),
+        _fact(Fact.REVIEW_FAILED, f"q.review_status = '{ReviewStatus.REVIEW_FAILED.value}'"),
+        _fact(Fact.COULD_NOT_BE_CHECKED, f"q.review_status = '{ReviewStatus.NOT_CHECKABLE.value}'"),
+        _fact(Fact.CONFIRMED_BY_AUTHOR, said(Stance.CONFIRMS, author)),
+        _fact(Fact.CONFIRMED, said(Stance.CONFIRMS, f" AND a.relation <> '{Relation.AUTHOR.value}'")),
+        _fact(Fact.DISPUTED, said(Stance.DISPUTES)),
+        _fact(Fact.CORRECTED, f"q.version = 'superseded' OR {said(Stance.CORRECTS)}"),
+        _fact(Fact.RETRACTED, "q.version = 'retracted'"),
+        _fact(Fact.REPRODUCED, f"q.kind = 'reproduction' AND q.method = '{Method.MEASURED.value}' OR "
+                               f"{ran(Method.MEASURED)}"),
+        _fact(Fact.ESTIMATED, f"q.kind = 'reproduction' AND q.method = '{Method.ESTIMATED.value}' OR "
+                              f"{ran(Method.ESTIMATED)}"),
+    ]
+    return "rtrim(" + "\n       || ".join(pieces) + ", ', ')"
+
+
+def _transcribed_kinds() -> str:
+    return ", ".join(f"'{model.kind_token}'" for model in KIND_MODELS.values() if model.transcribed)
+
+
+def _aggregate(item: str, source: str, order: str, dialect: str) -> str:
+    """'a; b; ...' of ``item`` over the rows of ``source`` (a FROM ... WHERE ...) in ``order``: each dialect's own
+    string aggregate (SQLite's group_concat over an ordered subquery, PostgreSQL's string_agg)."""
+    if dialect == "postgresql":
+        return f"(SELECT string_agg({item}, '; ' ORDER BY {order}) {source})"
+    return f"(SELECT group_concat(t, '; ') FROM (SELECT {item} AS t {source} ORDER BY {order}))"
+
+
+def _findings(dialect: str) -> str:
+    """What the reviews that decide a failed or not checkable record's status found: each claim that did not pass,
+    with what the page showed (``registry.status.standing.findings``)."""
+    shown = "COALESCE(c.printed || '; ' || c.detail, c.printed, c.detail, '(nothing recorded)')"
+    item = f"c.claim || ' ' || c.asserted || COALESCE(' on page ' || c.page, '') || ': ' || {shown}"
+    source = (f"FROM review_subject s JOIN review v ON v.id = s.review_id JOIN review_claim c ON c.review_id = v.id "
+              f"WHERE s.subject = q.record_id AND v.status = q.review_status AND v.status IN "
+              f"('{ReviewStatus.REVIEW_FAILED.value}', '{ReviewStatus.NOT_CHECKABLE.value}') AND c.verdict <> "
+              f"'{ClaimVerdict.PASS.value}' AND {_current('q.record_id')}")
+    return _aggregate(item, source, "v.id, c.position", dialect)
+
+
+def _people(stance: Stance, what: str, dialect: str) -> str:
+    """'person (relation)...; ...' of the attestations of ``stance`` about the record."""
+    return _aggregate(f"a.person || ' (' || a.relation || ')'{what}",
+                      f"FROM attestation a WHERE a.subject = q.record_id AND a.stance = '{stance.value}'", "a.id",
+                      dialect)
 
 
 #: The result's columns that ``results_flat`` lists first (the value as printed, then its unit); every
@@ -107,14 +200,9 @@ def _latest_review(column: str) -> str:
 
 
 def _missing_fields(dialect: str) -> str:
-    """'field: reason; ...' of the result's missing-metadata entries, in their order (each dialect's own
-    string aggregate: SQLite's group_concat over an ordered subquery, PostgreSQL's string_agg)."""
-    item = "m.field || ': ' || m.reason"
-    if dialect == "postgresql":
-        return (f"(SELECT string_agg({item}, '; ' ORDER BY m.position) FROM missing_metadata m "
-                f"WHERE m.record_id = r.id)")
-    return (f"(SELECT group_concat(t, '; ') FROM (SELECT {item} AS t FROM missing_metadata m "
-            f"WHERE m.record_id = r.id ORDER BY m.position))")
+    """'field: reason; ...' of the result's missing-metadata entries, in their order."""
+    return _aggregate("m.field || ': ' || m.reason", "FROM missing_metadata m WHERE m.record_id = r.id", "m.position",
+                      dialect)
 
 
 def _result_columns(tables: Mirror) -> str:
@@ -158,6 +246,10 @@ SELECT r.id AS result_id,
        st.review_status,
        st.artifact_pinned AS review_artifact_pinned,
        st.review_label,
+       st.review_found,
+       st.standing,
+       st.confirmed_by,
+       st.disputed_by,
        {_latest_review("id")} AS latest_review_id,
        {_latest_review("reviewer")} AS latest_reviewer,
        {_latest_review("reviewed_at")} AS latest_reviewed_at,
@@ -229,16 +321,49 @@ SELECT q.record_id,
        q.artifact_pinned,
        {_label_case()} AS review_label,
        q.review_count,
+       {_findings(dialect)} AS review_found,
+       {_facts()} AS standing,
+       {_people(Stance.CONFIRMS, "", dialect)} AS confirmed_by,
+       {_people(Stance.DISPUTES, " || ': ' || a.believed_value", dialect)} AS disputed_by,
        q.record_page
 FROM (SELECT rec.id AS record_id,
        rec.kind AS kind,
        {_status_case()} AS review_status,
-       CASE WHEN {_any_review(_status_is(STATUS_STRENGTH[0]) + " AND v.artifact_sha256 IS NOT NULL")}
+       CASE WHEN {_any_review(_status_is(_PINNED) + " AND v.artifact_sha256 IS NOT NULL")}
             THEN 1 ELSE 0 END AS artifact_pinned,
        {_review_count()} AS review_count,
+       CASE WHEN rec.kind IN ({_transcribed_kinds()}) THEN 1 ELSE 0 END AS transcribed,
+       hs.status AS version,
+       (SELECT rp.method FROM reproduction rp WHERE rp.id = rec.id) AS method,
        {page_url_sql("rec.kind", "rec.id")} AS record_page
-FROM record rec) q""",
+FROM record rec JOIN record_status hs ON hs.record_id = rec.id) q""",
         "record_status": _STATUS_SELECT,
+        "failed_claims": f"""
+SELECT q.record_id,
+       q.kind,
+       q.review_status,
+       v.id AS review_id,
+       v.reviewer,
+       v.reviewed_at,
+       v.artifact_sha256,
+       c.position AS claim_position,
+       c.claim,
+       c.asserted,
+       c.verdict,
+       c.page,
+       c.printed,
+       c.detail,
+       r.printed_value AS record_printed_value,
+       r.unit AS record_unit,
+       r.source AS source_id,
+       q.record_page
+FROM record_review_status q
+JOIN review_subject s ON s.subject = q.record_id
+JOIN review v ON v.id = s.review_id AND v.status = q.review_status
+JOIN review_claim c ON c.review_id = v.id
+LEFT JOIN result r ON r.id = q.record_id
+WHERE q.review_status IN ('{ReviewStatus.REVIEW_FAILED.value}', '{ReviewStatus.NOT_CHECKABLE.value}')
+  AND c.verdict <> '{ClaimVerdict.PASS.value}' AND {_current('q.record_id')}""",
         "results_flat": _results_select(tables, dialect, history=False),
         "results_all": _results_select(tables, dialect, history=True),
         "comparability": comparability_select(),

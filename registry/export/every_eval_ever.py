@@ -48,6 +48,7 @@ from registry.models.records import Direction, Independence
 from registry.models.values import UncertaintyKind
 from registry.page import display as d
 from registry.status import provenance
+from registry.status.standing import standing_of
 from registry.status.value_roles import Role, not_one_value, role_of, role_text
 from registry.status.versions import current_only, replacing, status_of, version_note
 from registry.store.loader import Registry
@@ -255,6 +256,7 @@ def _result(registry: Registry, result: Result) -> dict[str, Any]:
             "source_url": source.retrieval_url or d.missing_phrase(source, "retrieval_url"),
             "source_locator": result.source_locator.text,
             "review_status": provenance.status_label(registry, result.id),
+            "standing": standing_of(registry, result).summary,
             "hardware": d.hardware_text(result),
             "uncertainty": result.uncertainty.text if result.uncertainty else
             d.missing_phrase(result, "uncertainty"),

@@ -37,7 +37,8 @@ TYPES = {"VARCHAR": "string", "TEXT": "string", "DOUBLE": "number", "FLOAT": "nu
          "BIGINT": "integer", "INTEGER": "integer", "BOOLEAN": "boolean", "DATETIME": "string", "DATE": "date"}
 COMPUTED = {"value_role": "string", "hardware_entries": "integer", "review_status": "string",
             "review_artifact_pinned": "boolean", "review_label": "string", "missing_metadata_count": "integer",
-            "missing_metadata": "string"}
+            "missing_metadata": "string", "review_found": "string", "standing": "string", "confirmed_by": "string",
+            "disputed_by": "string"}
 #: The view's columns the export leaves out: its page links, which ``ADDED`` gives from the export's base URL.
 VIEW_LINKS = frozenset({"result_page"})
 #: Columns the export adds to the view's: where the result's page is.

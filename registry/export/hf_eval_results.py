@@ -61,7 +61,7 @@ from registry.export.fields import ResultFields
 from registry.metrics import identity
 from registry.models import Result, Source
 from registry.page import display as d
-from registry.status import provenance
+from registry.status.standing import standing_of
 from registry.status.value_roles import SCORES, not_one_value, role_of, role_text
 from registry.status.versions import version_note
 from registry.store.loader import Registry
@@ -242,7 +242,7 @@ def _notes(registry: Registry, result: Result) -> str:
     converted = "" if scaled.unit == result.unit else f" (written as {with_unit(str(scaled.value), scaled.unit)})"
     return (f"{d.metric_label(result.metric)} ({result.metric_qualifier}), "
             f"{with_unit(result.as_printed, result.unit)} as printed{converted}, {uncertainty}; "
-            f"{provenance.status_label(registry, result.id)}; registry record {result.id}{cited}")
+            f"{standing_of(registry, result).summary}; registry record {result.id}{cited}")
 
 
 def _date(registry: Registry, result: Result) -> str:

@@ -59,6 +59,7 @@ from registry.models import (
 from registry.page import display as d
 from registry.site.links import page_path
 from registry.status import provenance
+from registry.status.standing import standing_of
 from registry.status.value_roles import role_text
 from registry.status.versions import status_of
 from registry.store.loader import Registry
@@ -185,6 +186,7 @@ class _Builder:
         registry = self.registry
         attributes: dict[str, Any] = {"prov:type": f"reg:{record.kind_token}", "prov:label": d.record_name(record),
                                       "reg:review_status": provenance.status_label(registry, record.id),
+                                      "reg:standing": standing_of(registry, record).summary,
                                       "reg:status": status_of(registry, record.id).value}
         if isinstance(record, Result):
             attributes.update({"reg:printed_value": record.printed_value, "reg:numeric_value":

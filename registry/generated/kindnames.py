@@ -37,6 +37,7 @@ KIND_SUMMARIES: dict[str, str] = {
                   "stays.",
     "unit": "A unit the registry declares beside the built-in ones: its token, dimension, scale and printed forms.",
     "benchmark": "A benchmark shared across papers: its name, task and split, and the identifiers others know it by.",
+    "attestation": "One person's dated statement that confirms, disputes or corrects one value.",
 }
 
 #: Every built-in kind token, in order.

@@ -172,6 +172,12 @@ EVIDENCE_STATEMENT_MISMATCH = _declare("evidence-statement-mismatch", R, "an evi
                                        "its result prints", "make the statement the result's printed value")
 EVIDENCE_REVIEW_MISMATCH = _declare("evidence-review-mismatch", R, "an evidence row cites a review that did not check "
                                     "its subject, or checked another source", "cite the review that checked it")
+REVIEW_SUPERSEDES_MISMATCH = _declare(
+    "review-supersedes-mismatch", R, "a review supersedes itself, or a review that checked none of its subjects",
+    "name only earlier reviews of the same record")
+ATTESTATION_CORRECTION_MISMATCH = _declare(
+    "attestation-correction-mismatch", R, "an attestation that corrects a value names a correction that does not "
+    "supersede that value", "name the correction that supersedes the attested result")
 REPRODUCTION_COMPARISON_MISMATCH = _declare(
     "reproduction-comparison-mismatch", R, "a reproduction's value disagrees with its bytes, or its comparison with "
     "its result", "file the run again: values are derived from the bytes and the result")

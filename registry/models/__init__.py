@@ -9,6 +9,7 @@ database read them.
 from __future__ import annotations
 
 from registry.ids import StableId, split_id
+from registry.models.attestation import Attestation
 from registry.models.base import MissingMetadata, MissingReason, Record
 from registry.models.benchmark import Benchmark
 from registry.models.fields import field_plan, transcribed_kinds
@@ -46,6 +47,7 @@ KINDS_IN_ORDER: tuple[type[Record], ...] = (
     Retraction,
     UnitRecord,
     Benchmark,
+    Attestation,
 )
 
 #: Record model for each kind token.
@@ -94,6 +96,7 @@ __all__ = [
     "TRANSCRIBED_KINDS",
     "register",
     "unregister",
+    "Attestation",
     "Configuration",
     "Correction",
     "Dataset",

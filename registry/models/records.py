@@ -2,9 +2,9 @@
 
 A source is the paper; a model family and a configuration say what was tested; a
 protocol and a dataset say how; an evaluation joins them; a result is one printed
-number; a review says who checked what against the pinned PDF; an evidence row ties
-one statement to its place in the source; a release names a published state of the
-registry.
+number; a review says who checked what against the pinned PDF, and what it found (of any
+verdict); an evidence row ties one statement to its place in the source; a release names a
+published state of the registry.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from registry.models.base import (
     refs,
     reportable,
 )
+from registry.models.checks import CheckedClaim, ClaimVerdict
 from registry.models.unit import UnitToken
 from registry.models.values import (
     Aggregate,
@@ -359,9 +360,25 @@ class Result(Record, transcribed=True):
 
 
 class ReviewStatus(StrEnum):
-    """What a review establishes. Source checking is not reproduction."""
+    """What a review found, for every record it names. Source checking is not reproduction."""
 
     SOURCE_CHECKED = "source-checked"
+    """Every claim passed: the pinned source prints what the record says."""
+    REVIEW_FAILED = "review-failed"
+    """A claim failed: the source prints something else (the review's claims say what)."""
+    NOT_CHECKABLE = "could-not-be-checked"
+    """No claim failed, but one could not be checked (a table, row or column that could not be read), or the page
+    prints no unit for a value whose record names one ('unit not printed')."""
+
+
+def status_of_verdicts(verdicts: list[ClaimVerdict]) -> ReviewStatus:
+    """The status a review's claims earn: failed if one failed, else not checkable if one could not be checked or
+    names a unit the page does not print, else source checked."""
+    if ClaimVerdict.FAIL in verdicts:
+        return ReviewStatus.REVIEW_FAILED
+    if ClaimVerdict.CANNOT_CHECK in verdicts or ClaimVerdict.UNIT_NOT_PRINTED in verdicts:
+        return ReviewStatus.NOT_CHECKABLE
+    return ReviewStatus.SOURCE_CHECKED
 
 
 class ReviewMethod(StrEnum):
@@ -386,7 +403,9 @@ class Review(Record):
         "against its source; our own reproductions and estimates are never source-checked).",
     )
     source: str = ref("source", description="The source the records were checked against.")
-    status: ReviewStatus = Field(description="The status this review grants its subjects.")
+    status: ReviewStatus = Field(description="What the review found for its subjects: 'source-checked', "
+                                 "'review-failed' or 'could-not-be-checked'; where it lists its claims, the status "
+                                 "their verdicts earn.")
     reviewer: Text | None = reportable("Who reviewed: a person, an agent or a script with its version.")
     reviewer_note: Text | None = Field(None, description="Who the reviewer is and what kind of review this was.")
     reviewed_at: Timestamp | None = reportable("When the review was done (with a time zone).")
@@ -404,6 +423,16 @@ class Review(Record):
     )
     method_note: Text | None = Field(None, description="What the methods did, in detail.")
     note: Text | None = Field(None, description="The review's conclusion.")
+    extractors: Annotated[list[Text], Sql(singular="extractor")] = Field(
+        default_factory=list, description="The programs that read the source, each with its version (for example "
+        "'pypdf 5.1.0 with PDFium 6996', 'pdftotext 24.02.0').")
+    claims: Annotated[list[CheckedClaim], Sql(singular="claim")] = Field(
+        default_factory=list, description="Every claim checked, with what the record asserted, what the source "
+        "showed and the verdict: a failed review says here what the page printed instead. A review that lists its "
+        "claims has one subject.")
+    supersedes: Annotated[list[str], Sql(singular="superseded")] = refs(
+        "review", description="Earlier reviews of the same subject that this one supersedes: they stay as its "
+        "history, and the subject's status is this review's.")
 
     @field_validator("subjects")
     @classmethod
@@ -411,6 +440,18 @@ class Review(Record):
         if not value:
             raise ValueError("a review must name at least one subject record")
         return value
+
+    @model_validator(mode="after")
+    def _claims_earn_the_status(self) -> Review:
+        if not self.claims:
+            return self
+        if len(self.subjects) != 1:
+            raise ValueError(f"a review that lists its claims has one subject, not {len(self.subjects)}: write one "
+                             "review per record")
+        earned = status_of_verdicts([claim.verdict for claim in self.claims])
+        if earned is not self.status:
+            raise ValueError(f"status is {self.status.value!r}, but its claims' verdicts earn {earned.value!r}")
+        return self
 
 
 class EvidenceProperty(StrEnum):

@@ -33,7 +33,7 @@ from registry.per_registry import memo
 from registry.status.provenance import (
     RUN_PROVENANCE,
     Provenance,
-    checking_reviews,
+    deciding_reviews,
     provenance_of,
     status_label,
 )
@@ -325,12 +325,12 @@ def record_tag(registry: Registry, record: Record) -> Tag | None:
 
 def _record_tag(registry: Registry, record: Record) -> Tag:
     provenance = provenance_of(registry, record)
-    if provenance is Provenance.SOURCE_CHECKED:
+    if provenance is not None and provenance is not Provenance.TRANSCRIBED:
         details = tuple(
             (f"review {r.id}", "; ".join(part for part in (
                 r.reviewer or "", r.reviewed_at.isoformat().replace("+00:00", "Z") if r.reviewed_at else "",
                 f"artifact sha256 {r.artifact_sha256}" if r.artifact_sha256 else "no artifact hash") if part))
-            for r in checking_reviews(registry, record.id)
+            for r in deciding_reviews(registry, record.id)
         )
         return Tag(provenance, status_label(registry, record.id), details)
     return Tag(Provenance.TRANSCRIBED, "transcribed, not reviewed")

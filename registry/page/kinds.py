@@ -49,6 +49,7 @@ from registry.page.leaderboard import leaderboard_blocks
 from registry.page.history import earlier_versions, history_blocks, status_banner
 from registry.page.metadata import TECHNICAL_METADATA, technical_metadata
 from registry.page.runs import recipes_and_reproductions
+from registry.page.standing import standing_section
 from registry.status import provenance
 from registry.status.versions import Status, current_only, not_current, status_of
 from registry.store.loader import Registry
@@ -192,6 +193,7 @@ def _result_page(result: Result, registry: Registry) -> Page:
     blocks: list[Block] = [
         *status_banner(registry, result),
         headline,
+        standing_section(registry, result),
         Section("Methods", (
             methods,
             Paragraph(plain(

@@ -43,14 +43,19 @@ def record_path(root: Path, record: Record) -> Path:
     return root / record.kind_token / f"{record.id}.yaml"
 
 
-def write_record(root: Path, record: Record, comment: str | None = None) -> Path:
-    """Write ``record`` to ``<root>/<kind>/<id>.yaml``; refuses to replace an existing file."""
-    path = record_path(root, record)
+def checked_yaml(record: Record, comment: str | None = None) -> str:
+    """``record_to_yaml``, round-tripped: what lands on disk must load back as the same record."""
     text = record_to_yaml(record, comment)
-    # Round-trip before writing: what lands on disk must load back as the same record.
     reloaded = KIND_MODELS[record.kind_token].model_validate(parse_yaml(text).data)
     if reloaded != record:
         raise RegistryError(f"record {record.id} does not survive a YAML round trip; nothing was written")
+    return text
+
+
+def write_record(root: Path, record: Record, comment: str | None = None) -> Path:
+    """Write ``record`` to ``<root>/<kind>/<id>.yaml``; refuses to replace an existing file."""
+    path = record_path(root, record)
+    text = checked_yaml(record, comment)
     try:
         write_atomic(path, text)
     except FileExistsError as exc:

@@ -20,6 +20,7 @@ from registry.models import Record
 from registry.store.loader import Registry, display_path
 from registry.validate.rules import (
     benchmarks,
+    attestations,
     evidence,
     history,
     identity,
@@ -34,7 +35,8 @@ from registry.validate.rules_registry import kind_rules, record_rules, registry_
 
 #: The rule modules, listed once: each registers its rules as it is imported (``rules.derived`` is called by
 #: ``rules.values`` and registers none). A new module of rules is one more entry here.
-RULE_MODULES = (identity, references, metadata, values, sources, evidence, reproduction, units, history, benchmarks)
+RULE_MODULES = (identity, references, metadata, values, sources, evidence, reproduction, units, history, benchmarks,
+                attestations)
 
 
 def check_registry(registry: Registry, report: Report, *, now: dt.datetime | None = None) -> Report:

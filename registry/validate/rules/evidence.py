@@ -10,6 +10,7 @@ from registry.models import Evidence, Result, Review
 from registry.models.fields import utc_day
 from registry.models.records import EvidenceProperty, ReviewStatus
 from registry.textsafe import excerpt
+from registry.validate.rules.attestations import review_supersedes
 from registry.validate.rules.sources import sources_of
 from registry.validate.rules_registry import RecordCheck, kind_rules
 
@@ -45,6 +46,7 @@ def _review_source(review: Review, check: RecordCheck) -> None:
                       "review "
                       f"checked {excerpt(review.source)}; a review can only source-check records of the source it read",
                       ("subjects", index))
+    review_supersedes(review, check)
 
 
 @kind_rules.register

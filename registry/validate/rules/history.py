@@ -96,7 +96,8 @@ def _replacement_reviews(correction: Correction, check: RecordCheck) -> None:
                   f"review {review.id!r} source-checks both {correction.supersedes!r} and its replacement "
                   f"{correction.replacement!r}, which hold different values, so it cannot have found both in the "
                   f"source; {_own_review(registry, correction.replacement)}", ("replacement",))
-    if checked_old and not for_new and not retractions(registry, correction.replacement):  # withdrawn: read by none
+    reviewed_new = reviews_of(registry, correction.replacement)  # a review of any verdict: it reads as it found
+    if checked_old and not reviewed_new and not retractions(registry, correction.replacement):  # withdrawn: none
         check.add(codes.CORRECTION_UNREVIEWED,
                   f"{correction.supersedes!r} was source checked, but its replacement {correction.replacement!r} has "
                   "no review of its own: it reads 'not reviewed' until a review checks it against the source",

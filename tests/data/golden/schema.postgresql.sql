@@ -368,6 +368,28 @@ CREATE TABLE benchmark (
 	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED
 );
 
+CREATE TABLE attestation (
+	id VARCHAR NOT NULL,
+	subject VARCHAR NOT NULL,
+	person VARCHAR NOT NULL,
+	relation VARCHAR NOT NULL,
+	stated_at TIMESTAMP WITH TIME ZONE NOT NULL,
+	channel_kind VARCHAR NOT NULL,
+	channel_reference VARCHAR NOT NULL,
+	stance VARCHAR NOT NULL,
+	meaning VARCHAR,
+	believed_value VARCHAR,
+	reason VARCHAR,
+	erratum VARCHAR,
+	correction VARCHAR,
+	note VARCHAR,
+	derivation VARCHAR,
+	PRIMARY KEY (id),
+	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(subject) REFERENCES result (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(correction) REFERENCES correction (id) DEFERRABLE INITIALLY DEFERRED
+);
+
 CREATE TABLE missing_metadata (
 	record_id VARCHAR NOT NULL,
 	position BIGINT NOT NULL,
@@ -485,6 +507,49 @@ CREATE TABLE review_method (
 	method VARCHAR NOT NULL,
 	PRIMARY KEY (review_id, position),
 	FOREIGN KEY(review_id) REFERENCES review (id) DEFERRABLE INITIALLY DEFERRED
+);
+
+CREATE TABLE review_extractor (
+	review_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	extractor VARCHAR NOT NULL,
+	PRIMARY KEY (review_id, position),
+	FOREIGN KEY(review_id) REFERENCES review (id) DEFERRABLE INITIALLY DEFERRED
+);
+
+CREATE TABLE review_claim (
+	review_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	claim VARCHAR NOT NULL,
+	asserted VARCHAR NOT NULL,
+	verdict VARCHAR NOT NULL,
+	page BIGINT,
+	printed VARCHAR,
+	detail VARCHAR,
+	PRIMARY KEY (review_id, position),
+	FOREIGN KEY(review_id) REFERENCES review (id) DEFERRABLE INITIALLY DEFERRED
+);
+
+CREATE TABLE review_claim_witness (
+	review_id VARCHAR NOT NULL,
+	claim_position BIGINT NOT NULL,
+	position BIGINT NOT NULL,
+	witness VARCHAR NOT NULL,
+	kind VARCHAR NOT NULL,
+	verdict VARCHAR,
+	read VARCHAR,
+	detail VARCHAR,
+	PRIMARY KEY (review_id, claim_position, position),
+	FOREIGN KEY(review_id, claim_position) REFERENCES review_claim (review_id, position) DEFERRABLE INITIALLY DEFERRED
+);
+
+CREATE TABLE review_superseded (
+	review_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	superseded VARCHAR NOT NULL,
+	PRIMARY KEY (review_id, position),
+	FOREIGN KEY(review_id) REFERENCES review (id) DEFERRABLE INITIALLY DEFERRED,
+	FOREIGN KEY(superseded) REFERENCES review (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE release_member (
@@ -624,6 +689,10 @@ CREATE INDEX ix_retraction_retracts ON retraction (retracts);
 
 CREATE INDEX ix_unit_record_token ON unit_record (token);
 
+CREATE INDEX ix_attestation_correction ON attestation (correction);
+
+CREATE INDEX ix_attestation_subject ON attestation (subject);
+
 CREATE INDEX ix_missing_metadata_field ON missing_metadata (field);
 
 CREATE INDEX ix_missing_metadata_reason ON missing_metadata (reason);
@@ -640,33 +709,9 @@ CREATE INDEX ix_review_subject_subject ON review_subject (subject);
 
 CREATE INDEX ix_review_method_method ON review_method (method);
 
-CREATE INDEX ix_release_member_member ON release_member (member);
+CREATE INDEX ix_review_superseded_superseded ON review_superseded (superseded);
 
-CREATE VIEW record_review_status AS
-SELECT q.record_id,
-       q.kind,
-       q.review_status,
-       q.artifact_pinned,
-       CASE
-         WHEN q.review_status = 'source-checked' AND q.artifact_pinned = 0 THEN 'source checked (no artifact hash)'
-         WHEN q.review_status = 'source-checked' THEN 'source checked'
-         ELSE 'not reviewed' END AS review_label,
-       q.review_count,
-       q.record_page
-FROM (SELECT rec.id AS record_id,
-       rec.kind AS kind,
-       CASE
-         WHEN EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id
-                      WHERE s.subject = rec.id AND v.status = 'source-checked') OR EXISTS (SELECT 1 FROM evidence s JOIN review v ON v.id = s.review
-                      WHERE s.id = rec.id AND v.status = 'source-checked') THEN 'source-checked'
-         ELSE 'not-reviewed' END AS review_status,
-       CASE WHEN EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id
-                      WHERE s.subject = rec.id AND v.status = 'source-checked' AND v.artifact_sha256 IS NOT NULL) OR EXISTS (SELECT 1 FROM evidence s JOIN review v ON v.id = s.review
-                      WHERE s.id = rec.id AND v.status = 'source-checked' AND v.artifact_sha256 IS NOT NULL)
-            THEN 1 ELSE 0 END AS artifact_pinned,
-       (SELECT COUNT(DISTINCT s.review_id) FROM review_subject s WHERE s.subject = rec.id) + (SELECT COUNT(DISTINCT s.review) FROM evidence s WHERE s.id = rec.id AND NOT EXISTS (SELECT 1 FROM review_subject o WHERE o.subject = rec.id AND o.review_id = s.review)) AS review_count,
-       (SELECT m.value FROM registry_meta m WHERE m.key = 'site_url') || rec.kind || '/' || rec.id || '.html' AS record_page
-FROM record rec) q;
+CREATE INDEX ix_release_member_member ON release_member (member);
 
 CREATE VIEW record_status AS
 SELECT rec.id AS record_id,
@@ -679,6 +724,103 @@ SELECT rec.id AS record_id,
        (SELECT MIN(t.id) FROM retraction t WHERE t.retracts = rec.id) AS retraction_id,
        (SELECT m.value FROM registry_meta m WHERE m.key = 'site_url') || rec.kind || '/' || rec.id || '.html' AS record_page
 FROM record rec;
+
+CREATE VIEW record_review_status AS
+SELECT q.record_id,
+       q.kind,
+       q.review_status,
+       q.artifact_pinned,
+       CASE
+         WHEN q.review_status = 'source-checked' AND q.artifact_pinned = 0 THEN 'source checked (no artifact hash)'
+         WHEN q.review_status = 'review-failed' THEN 'review failed'
+         WHEN q.review_status = 'could-not-be-checked' THEN 'could not be checked'
+         WHEN q.review_status = 'source-checked' THEN 'source checked'
+         ELSE 'not reviewed' END AS review_label,
+       q.review_count,
+       (SELECT string_agg(c.claim || ' ' || c.asserted || COALESCE(' on page ' || c.page, '') || ': ' || COALESCE(c.printed || '; ' || c.detail, c.printed, c.detail, '(nothing recorded)'), '; ' ORDER BY v.id, c.position) FROM review_subject s JOIN review v ON v.id = s.review_id JOIN review_claim c ON c.review_id = v.id WHERE s.subject = q.record_id AND v.status = q.review_status AND v.status IN ('review-failed', 'could-not-be-checked') AND c.verdict <> 'pass' AND NOT EXISTS (SELECT 1 FROM review_superseded ss WHERE ss.superseded = v.id
+                          AND (EXISTS (SELECT 1 FROM review_subject sc WHERE sc.subject = q.record_id AND sc.review_id = ss.review_id) OR EXISTS (SELECT 1 FROM evidence sc WHERE sc.id = q.record_id AND sc.review = ss.review_id)))) AS review_found,
+       rtrim(CASE WHEN q.transcribed = 1 AND q.review_status = 'not-reviewed' THEN 'transcribed, ' ELSE '' END
+       || CASE WHEN q.review_status = 'source-checked' AND NOT (q.review_status = 'source-checked' AND NOT (EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id
+                      WHERE s.subject = q.record_id AND v.status = 'source-checked' AND NOT EXISTS (SELECT 1 FROM review_claim c WHERE c.review_id = v.id AND NOT EXISTS (SELECT 1 FROM review_claim_witness w WHERE w.review_id = v.id AND w.claim_position = c.position AND w.kind = 'pdf-text' AND w.verdict = 'pass') AND EXISTS (SELECT 1 FROM review_claim_witness w WHERE w.review_id = v.id AND w.claim_position = c.position AND w.kind = 'source-document' AND w.verdict = 'pass')) AND NOT EXISTS (SELECT 1 FROM review_superseded ss WHERE ss.superseded = v.id
+                          AND (EXISTS (SELECT 1 FROM review_subject sc WHERE sc.subject = q.record_id AND sc.review_id = ss.review_id) OR EXISTS (SELECT 1 FROM evidence sc WHERE sc.id = q.record_id AND sc.review = ss.review_id)))) OR EXISTS (SELECT 1 FROM evidence s JOIN review v ON v.id = s.review
+                      WHERE s.id = q.record_id AND v.status = 'source-checked' AND NOT EXISTS (SELECT 1 FROM review_claim c WHERE c.review_id = v.id AND NOT EXISTS (SELECT 1 FROM review_claim_witness w WHERE w.review_id = v.id AND w.claim_position = c.position AND w.kind = 'pdf-text' AND w.verdict = 'pass') AND EXISTS (SELECT 1 FROM review_claim_witness w WHERE w.review_id = v.id AND w.claim_position = c.position AND w.kind = 'source-document' AND w.verdict = 'pass')) AND NOT EXISTS (SELECT 1 FROM review_superseded ss WHERE ss.superseded = v.id
+                          AND (EXISTS (SELECT 1 FROM review_subject sc WHERE sc.subject = q.record_id AND sc.review_id = ss.review_id) OR EXISTS (SELECT 1 FROM evidence sc WHERE sc.id = q.record_id AND sc.review = ss.review_id)))))) THEN 'checked-against-pdf, ' ELSE '' END
+       || CASE WHEN q.review_status = 'source-checked' AND NOT (EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id
+                      WHERE s.subject = q.record_id AND v.status = 'source-checked' AND NOT EXISTS (SELECT 1 FROM review_claim c WHERE c.review_id = v.id AND NOT EXISTS (SELECT 1 FROM review_claim_witness w WHERE w.review_id = v.id AND w.claim_position = c.position AND w.kind = 'pdf-text' AND w.verdict = 'pass') AND EXISTS (SELECT 1 FROM review_claim_witness w WHERE w.review_id = v.id AND w.claim_position = c.position AND w.kind = 'source-document' AND w.verdict = 'pass')) AND NOT EXISTS (SELECT 1 FROM review_superseded ss WHERE ss.superseded = v.id
+                          AND (EXISTS (SELECT 1 FROM review_subject sc WHERE sc.subject = q.record_id AND sc.review_id = ss.review_id) OR EXISTS (SELECT 1 FROM evidence sc WHERE sc.id = q.record_id AND sc.review = ss.review_id)))) OR EXISTS (SELECT 1 FROM evidence s JOIN review v ON v.id = s.review
+                      WHERE s.id = q.record_id AND v.status = 'source-checked' AND NOT EXISTS (SELECT 1 FROM review_claim c WHERE c.review_id = v.id AND NOT EXISTS (SELECT 1 FROM review_claim_witness w WHERE w.review_id = v.id AND w.claim_position = c.position AND w.kind = 'pdf-text' AND w.verdict = 'pass') AND EXISTS (SELECT 1 FROM review_claim_witness w WHERE w.review_id = v.id AND w.claim_position = c.position AND w.kind = 'source-document' AND w.verdict = 'pass')) AND NOT EXISTS (SELECT 1 FROM review_superseded ss WHERE ss.superseded = v.id
+                          AND (EXISTS (SELECT 1 FROM review_subject sc WHERE sc.subject = q.record_id AND sc.review_id = ss.review_id) OR EXISTS (SELECT 1 FROM evidence sc WHERE sc.id = q.record_id AND sc.review = ss.review_id))))) THEN 'checked-against-source-only, ' ELSE '' END
+       || CASE WHEN q.review_status = 'review-failed' THEN 'review-failed, ' ELSE '' END
+       || CASE WHEN q.review_status = 'could-not-be-checked' THEN 'could-not-be-checked, ' ELSE '' END
+       || CASE WHEN EXISTS (SELECT 1 FROM attestation a WHERE a.subject = q.record_id AND a.stance = 'confirms' AND a.relation = 'author') THEN 'confirmed-by-author, ' ELSE '' END
+       || CASE WHEN EXISTS (SELECT 1 FROM attestation a WHERE a.subject = q.record_id AND a.stance = 'confirms' AND a.relation <> 'author') THEN 'confirmed, ' ELSE '' END
+       || CASE WHEN EXISTS (SELECT 1 FROM attestation a WHERE a.subject = q.record_id AND a.stance = 'disputes') THEN 'disputed, ' ELSE '' END
+       || CASE WHEN q.version = 'superseded' OR EXISTS (SELECT 1 FROM attestation a WHERE a.subject = q.record_id AND a.stance = 'corrects') THEN 'corrected, ' ELSE '' END
+       || CASE WHEN q.version = 'retracted' THEN 'retracted, ' ELSE '' END
+       || CASE WHEN q.kind = 'reproduction' AND q.method = 'measured' OR EXISTS (SELECT 1 FROM reproduction rp WHERE rp.result = q.record_id AND rp.method = 'measured') THEN 'reproduced, ' ELSE '' END
+       || CASE WHEN q.kind = 'reproduction' AND q.method = 'estimated' OR EXISTS (SELECT 1 FROM reproduction rp WHERE rp.result = q.record_id AND rp.method = 'estimated') THEN 'estimated, ' ELSE '' END, ', ') AS standing,
+       (SELECT string_agg(a.person || ' (' || a.relation || ')', '; ' ORDER BY a.id) FROM attestation a WHERE a.subject = q.record_id AND a.stance = 'confirms') AS confirmed_by,
+       (SELECT string_agg(a.person || ' (' || a.relation || ')' || ': ' || a.believed_value, '; ' ORDER BY a.id) FROM attestation a WHERE a.subject = q.record_id AND a.stance = 'disputes') AS disputed_by,
+       q.record_page
+FROM (SELECT rec.id AS record_id,
+       rec.kind AS kind,
+       CASE
+         WHEN EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id
+                      WHERE s.subject = rec.id AND v.status = 'review-failed' AND NOT EXISTS (SELECT 1 FROM review_superseded ss WHERE ss.superseded = v.id
+                          AND (EXISTS (SELECT 1 FROM review_subject sc WHERE sc.subject = rec.id AND sc.review_id = ss.review_id) OR EXISTS (SELECT 1 FROM evidence sc WHERE sc.id = rec.id AND sc.review = ss.review_id)))) OR EXISTS (SELECT 1 FROM evidence s JOIN review v ON v.id = s.review
+                      WHERE s.id = rec.id AND v.status = 'review-failed' AND NOT EXISTS (SELECT 1 FROM review_superseded ss WHERE ss.superseded = v.id
+                          AND (EXISTS (SELECT 1 FROM review_subject sc WHERE sc.subject = rec.id AND sc.review_id = ss.review_id) OR EXISTS (SELECT 1 FROM evidence sc WHERE sc.id = rec.id AND sc.review = ss.review_id)))) THEN 'review-failed'
+         WHEN EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id
+                      WHERE s.subject = rec.id AND v.status = 'could-not-be-checked' AND NOT EXISTS (SELECT 1 FROM review_superseded ss WHERE ss.superseded = v.id
+                          AND (EXISTS (SELECT 1 FROM review_subject sc WHERE sc.subject = rec.id AND sc.review_id = ss.review_id) OR EXISTS (SELECT 1 FROM evidence sc WHERE sc.id = rec.id AND sc.review = ss.review_id)))) OR EXISTS (SELECT 1 FROM evidence s JOIN review v ON v.id = s.review
+                      WHERE s.id = rec.id AND v.status = 'could-not-be-checked' AND NOT EXISTS (SELECT 1 FROM review_superseded ss WHERE ss.superseded = v.id
+                          AND (EXISTS (SELECT 1 FROM review_subject sc WHERE sc.subject = rec.id AND sc.review_id = ss.review_id) OR EXISTS (SELECT 1 FROM evidence sc WHERE sc.id = rec.id AND sc.review = ss.review_id)))) THEN 'could-not-be-checked'
+         WHEN EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id
+                      WHERE s.subject = rec.id AND v.status = 'source-checked' AND NOT EXISTS (SELECT 1 FROM review_superseded ss WHERE ss.superseded = v.id
+                          AND (EXISTS (SELECT 1 FROM review_subject sc WHERE sc.subject = rec.id AND sc.review_id = ss.review_id) OR EXISTS (SELECT 1 FROM evidence sc WHERE sc.id = rec.id AND sc.review = ss.review_id)))) OR EXISTS (SELECT 1 FROM evidence s JOIN review v ON v.id = s.review
+                      WHERE s.id = rec.id AND v.status = 'source-checked' AND NOT EXISTS (SELECT 1 FROM review_superseded ss WHERE ss.superseded = v.id
+                          AND (EXISTS (SELECT 1 FROM review_subject sc WHERE sc.subject = rec.id AND sc.review_id = ss.review_id) OR EXISTS (SELECT 1 FROM evidence sc WHERE sc.id = rec.id AND sc.review = ss.review_id)))) THEN 'source-checked'
+         ELSE 'not-reviewed' END AS review_status,
+       CASE WHEN EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id
+                      WHERE s.subject = rec.id AND v.status = 'source-checked' AND v.artifact_sha256 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM review_superseded ss WHERE ss.superseded = v.id
+                          AND (EXISTS (SELECT 1 FROM review_subject sc WHERE sc.subject = rec.id AND sc.review_id = ss.review_id) OR EXISTS (SELECT 1 FROM evidence sc WHERE sc.id = rec.id AND sc.review = ss.review_id)))) OR EXISTS (SELECT 1 FROM evidence s JOIN review v ON v.id = s.review
+                      WHERE s.id = rec.id AND v.status = 'source-checked' AND v.artifact_sha256 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM review_superseded ss WHERE ss.superseded = v.id
+                          AND (EXISTS (SELECT 1 FROM review_subject sc WHERE sc.subject = rec.id AND sc.review_id = ss.review_id) OR EXISTS (SELECT 1 FROM evidence sc WHERE sc.id = rec.id AND sc.review = ss.review_id))))
+            THEN 1 ELSE 0 END AS artifact_pinned,
+       (SELECT COUNT(DISTINCT s.review_id) FROM review_subject s WHERE s.subject = rec.id) + (SELECT COUNT(DISTINCT s.review) FROM evidence s WHERE s.id = rec.id AND NOT EXISTS (SELECT 1 FROM review_subject o WHERE o.subject = rec.id AND o.review_id = s.review)) AS review_count,
+       CASE WHEN rec.kind IN ('source', 'family', 'config', 'protocol', 'dataset', 'evaluation', 'result', 'evidence') THEN 1 ELSE 0 END AS transcribed,
+       hs.status AS version,
+       (SELECT rp.method FROM reproduction rp WHERE rp.id = rec.id) AS method,
+       (SELECT m.value FROM registry_meta m WHERE m.key = 'site_url') || rec.kind || '/' || rec.id || '.html' AS record_page
+FROM record rec JOIN record_status hs ON hs.record_id = rec.id) q;
+
+CREATE VIEW failed_claims AS
+SELECT q.record_id,
+       q.kind,
+       q.review_status,
+       v.id AS review_id,
+       v.reviewer,
+       v.reviewed_at,
+       v.artifact_sha256,
+       c.position AS claim_position,
+       c.claim,
+       c.asserted,
+       c.verdict,
+       c.page,
+       c.printed,
+       c.detail,
+       r.printed_value AS record_printed_value,
+       r.unit AS record_unit,
+       r.source AS source_id,
+       q.record_page
+FROM record_review_status q
+JOIN review_subject s ON s.subject = q.record_id
+JOIN review v ON v.id = s.review_id AND v.status = q.review_status
+JOIN review_claim c ON c.review_id = v.id
+LEFT JOIN result r ON r.id = q.record_id
+WHERE q.review_status IN ('review-failed', 'could-not-be-checked')
+  AND c.verdict <> 'pass' AND NOT EXISTS (SELECT 1 FROM review_superseded ss WHERE ss.superseded = v.id
+                          AND (EXISTS (SELECT 1 FROM review_subject sc WHERE sc.subject = q.record_id AND sc.review_id = ss.review_id) OR EXISTS (SELECT 1 FROM evidence sc WHERE sc.id = q.record_id AND sc.review = ss.review_id)));
 
 CREATE VIEW results_flat AS
 SELECT r.id AS result_id,
@@ -741,6 +883,10 @@ SELECT r.id AS result_id,
        st.review_status,
        st.artifact_pinned AS review_artifact_pinned,
        st.review_label,
+       st.review_found,
+       st.standing,
+       st.confirmed_by,
+       st.disputed_by,
        (SELECT v.id FROM review_subject s JOIN review v ON v.id = s.review_id WHERE s.subject = r.id
         ORDER BY v.reviewed_at IS NULL, v.reviewed_at DESC, v.id LIMIT 1) AS latest_review_id,
        (SELECT v.reviewer FROM review_subject s JOIN review v ON v.id = s.review_id WHERE s.subject = r.id
@@ -853,6 +999,10 @@ SELECT r.id AS result_id,
        st.review_status,
        st.artifact_pinned AS review_artifact_pinned,
        st.review_label,
+       st.review_found,
+       st.standing,
+       st.confirmed_by,
+       st.disputed_by,
        (SELECT v.id FROM review_subject s JOIN review v ON v.id = s.review_id WHERE s.subject = r.id
         ORDER BY v.reviewed_at IS NULL, v.reviewed_at DESC, v.id LIMIT 1) AS latest_review_id,
        (SELECT v.reviewer FROM review_subject s JOIN review v ON v.id = s.review_id WHERE s.subject = r.id
