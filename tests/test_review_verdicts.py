@@ -196,7 +196,7 @@ def test_write_files_a_review_that_could_not_check_never_a_pass(tmp_path: Path) 
     review = registry.records[path.stem]
     assert review.status.value == "could-not-be-checked" and review.subjects == [UNREAD]  # type: ignore[attr-defined]
     unread = [c for c in review.claims if c.verdict.value == "cannot-check"]  # type: ignore[attr-defined]
-    assert len(unread) == 4 and all("no row 'NT 9B' in Table 1 on page 2" in (c.detail or "") for c in unread)
+    assert len(unread) == 4 and all("no row 'NT 2.5' in Table 1 on page 2" in (c.detail or "") for c in unread)
 
 
 @pytest.mark.pdf
