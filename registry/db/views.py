@@ -20,9 +20,9 @@ from functools import cache
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
+from measure.outcome import Method
 from registry.db.catalog import VIEWS
 from registry.db.tables import Mirror, mirror
-from measure.outcome import Method
 from registry.models import KIND_MODELS
 from registry.models.attestation import Relation, Stance
 from registry.models.checks import ClaimVerdict, WitnessKind

@@ -53,7 +53,6 @@ from registry.export import Written
 from registry.export.fields import ResultFields
 from registry.models import Result, Source
 from registry.page import display as d
-from registry.status import provenance
 from registry.status.standing import standing_of
 from registry.status.value_roles import SCORES, not_one_value, role_of, role_text
 from registry.status.versions import version_note
