@@ -700,6 +700,11 @@ SELECT q.record_id,
        q.review_status,
        q.artifact_pinned,
        CASE
+         WHEN q.review_status = 'source-checked' AND NOT (EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id
+                      WHERE s.subject = q.record_id AND v.status = 'source-checked' AND NOT EXISTS (SELECT 1 FROM review_claim c WHERE c.review_id = v.id AND NOT EXISTS (SELECT 1 FROM review_claim_witness w WHERE w.review_id = v.id AND w.claim_position = c.position AND w.kind = 'pdf-text' AND w.verdict = 'pass') AND EXISTS (SELECT 1 FROM review_claim_witness w WHERE w.review_id = v.id AND w.claim_position = c.position AND w.kind = 'source-document' AND w.verdict = 'pass')) AND NOT EXISTS (SELECT 1 FROM review_superseded ss WHERE ss.superseded = v.id
+                          AND (EXISTS (SELECT 1 FROM review_subject sc WHERE sc.subject = q.record_id AND sc.review_id = ss.review_id) OR EXISTS (SELECT 1 FROM evidence sc WHERE sc.id = q.record_id AND sc.review = ss.review_id)))) OR EXISTS (SELECT 1 FROM evidence s JOIN review v ON v.id = s.review
+                      WHERE s.id = q.record_id AND v.status = 'source-checked' AND NOT EXISTS (SELECT 1 FROM review_claim c WHERE c.review_id = v.id AND NOT EXISTS (SELECT 1 FROM review_claim_witness w WHERE w.review_id = v.id AND w.claim_position = c.position AND w.kind = 'pdf-text' AND w.verdict = 'pass') AND EXISTS (SELECT 1 FROM review_claim_witness w WHERE w.review_id = v.id AND w.claim_position = c.position AND w.kind = 'source-document' AND w.verdict = 'pass')) AND NOT EXISTS (SELECT 1 FROM review_superseded ss WHERE ss.superseded = v.id
+                          AND (EXISTS (SELECT 1 FROM review_subject sc WHERE sc.subject = q.record_id AND sc.review_id = ss.review_id) OR EXISTS (SELECT 1 FROM evidence sc WHERE sc.id = q.record_id AND sc.review = ss.review_id))))) THEN 'checked against the source only'
          WHEN q.review_status = 'source-checked' AND q.artifact_pinned = 0 THEN 'source checked (no artifact hash)'
          WHEN q.review_status = 'review-failed' THEN 'review failed'
          WHEN q.review_status = 'could-not-be-checked' THEN 'could not be checked'
@@ -763,6 +768,34 @@ FROM (SELECT rec.id AS record_id,
        (SELECT m.value FROM registry_meta m WHERE m.key = 'site_url') || rec.kind || '/' || rec.id || '.html' AS record_page
 FROM record rec JOIN record_status hs ON hs.record_id = rec.id) q;
 
+CREATE VIEW failed_claims AS
+SELECT q.record_id,
+       q.kind,
+       q.review_status,
+       v.id AS review_id,
+       v.reviewer,
+       v.reviewed_at,
+       v.artifact_sha256,
+       c.position AS claim_position,
+       c.claim,
+       c.asserted,
+       c.verdict,
+       c.page,
+       c.printed,
+       c.detail,
+       r.printed_value AS record_printed_value,
+       r.unit AS record_unit,
+       r.source AS source_id,
+       q.record_page
+FROM record_review_status q
+JOIN review_subject s ON s.subject = q.record_id
+JOIN review v ON v.id = s.review_id AND v.status = q.review_status
+JOIN review_claim c ON c.review_id = v.id
+LEFT JOIN result r ON r.id = q.record_id
+WHERE q.review_status IN ('review-failed', 'could-not-be-checked')
+  AND c.verdict <> 'pass' AND NOT EXISTS (SELECT 1 FROM review_superseded ss WHERE ss.superseded = v.id
+                          AND (EXISTS (SELECT 1 FROM review_subject sc WHERE sc.subject = q.record_id AND sc.review_id = ss.review_id) OR EXISTS (SELECT 1 FROM evidence sc WHERE sc.id = q.record_id AND sc.review = ss.review_id)));
+
 CREATE VIEW results_flat AS
 SELECT r.id AS result_id,
        r.printed_value,
@@ -824,6 +857,10 @@ SELECT r.id AS result_id,
        st.review_status,
        st.artifact_pinned AS review_artifact_pinned,
        st.review_label,
+       st.review_found,
+       st.standing,
+       st.confirmed_by,
+       st.disputed_by,
        (SELECT v.id FROM review_subject s JOIN review v ON v.id = s.review_id WHERE s.subject = r.id
         ORDER BY v.reviewed_at IS NULL, v.reviewed_at DESC, v.id LIMIT 1) AS latest_review_id,
        (SELECT v.reviewer FROM review_subject s JOIN review v ON v.id = s.review_id WHERE s.subject = r.id
@@ -936,6 +973,10 @@ SELECT r.id AS result_id,
        st.review_status,
        st.artifact_pinned AS review_artifact_pinned,
        st.review_label,
+       st.review_found,
+       st.standing,
+       st.confirmed_by,
+       st.disputed_by,
        (SELECT v.id FROM review_subject s JOIN review v ON v.id = s.review_id WHERE s.subject = r.id
         ORDER BY v.reviewed_at IS NULL, v.reviewed_at DESC, v.id LIMIT 1) AS latest_review_id,
        (SELECT v.reviewer FROM review_subject s JOIN review v ON v.id = s.review_id WHERE s.subject = r.id
