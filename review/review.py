@@ -278,7 +278,8 @@ def keep_text(cache_dir: Path, pdf_sha256: str, extraction: Extraction) -> Path 
 # -- the review record ---------------------------------------------------------------------------
 
 
-def review_id(registry: Registry, run: ReviewRun, today: dt.date, subject: str, taken: set[str] = frozenset()) -> str:
+def review_id(registry: Registry, run: ReviewRun, today: dt.date, subject: str,
+              taken: frozenset[str] | set[str] = frozenset()) -> str:
     """'<batch>-<yyyymmdd>-review-<subject>-pdf-check', with '-2', '-3', ... if that id is taken (in the registry,
     on disk, or by ``taken``: the other reviews of the same batch)."""
     from registry.ids import MAX_ID_LENGTH, compose_id
@@ -321,12 +322,6 @@ def build_reviews(registry: Registry, run: ReviewRun, *, now: dt.datetime | None
     return reviews
 
 
-def build_review(registry: Registry, run: ReviewRun, *, now: dt.datetime | None = None) -> Review:
-    """The review of a run that checked one record (``build_reviews``' only review)."""
-    (review,) = build_reviews(registry, run, now=now)
-    return review
-
-
 #: The verdict of a claim on record, by the review's word for it (``review.claims``).
 VERDICTS = {PASS: "pass", FAIL: "fail", CANNOT_CHECK: "cannot-check", UNIT_NOT_PRINTED: "unit-not-printed"}
 
@@ -334,7 +329,6 @@ VERDICTS = {PASS: "pass", FAIL: "fail", CANNOT_CHECK: "cannot-check", UNIT_NOT_P
 def _review_of(registry: Registry, run: ReviewRun, subject: str, assertions: list[Assertion], now: dt.datetime,
                taken: set[str]) -> Review:
     from registry.models import Review
-    from registry.models.checks import CheckedClaim, ClaimVerdict
     from registry.models.records import ReviewMethod, status_of_verdicts
     from registry.status.provenance import current_reviews
     from review import REVIEWER

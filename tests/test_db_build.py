@@ -640,7 +640,7 @@ def test_the_build_help_names_every_view(cli) -> None:  # type: ignore[no-untype
 
     assert list(VIEWS) == list(views())
     text = " ".join(cli("db", "build", "--help").output.split())
-    assert ", ".join(VIEWS) in text and len(VIEWS) == 8
+    assert ", ".join(VIEWS) in text and len(VIEWS) == 9
 
 
 @pytest.mark.parametrize("sql", [

@@ -9,9 +9,9 @@ Table 1's NT 500M value filed for NT 2.5B, with another uncertainty); the review
 from __future__ import annotations
 
 import json
-from html import unescape
 import shutil
 import sqlite3
+from html import unescape
 from pathlib import Path
 from typing import Any
 

@@ -133,6 +133,9 @@ def test_every_combination_of_review_attestations_version_and_runs(combined: tup
         review, said, version, _ = combination
         if review == "failed":
             assert words.startswith("review failed: printed value '11.49' on page 6 failed: 11.94; the page prints 11.94")
+        assert standing.review_label == {"none": "not reviewed", "pdf": "source checked", "failed": "review failed",
+                                         "source-only": "checked against the source only",
+                                         "unchecked": "could not be checked"}[review]
         if "disputes" in said:
             assert "disputed by a reader (A. Person, 2026-12-05, link https://x.org/1), who believes 11.94" in words
         if version == "superseded":
@@ -146,6 +149,8 @@ def test_sql_derives_the_same_standing_for_every_combination(combined: tuple[Reg
     database = tmp_path / "combined.db"
     build_sqlite(registry, database, cache=False, full=True)
     with sqlite3.connect(database) as connection:
-        found = dict(connection.execute("SELECT record_id, standing FROM record_review_status").fetchall())
+        found = {row[0]: row[1:] for row in connection.execute(
+            "SELECT record_id, standing, review_label FROM record_review_status").fetchall()}
     for rid in made:
-        assert found[rid] == ", ".join(standing_of(registry, registry.records[rid]).facts), (rid, made[rid])
+        standing = standing_of(registry, registry.records[rid])
+        assert found[rid] == (", ".join(standing.facts), standing.review_label), (rid, made[rid])

@@ -20,18 +20,18 @@ from functools import cache
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
+from measure.outcome import Method
 from registry.db.catalog import VIEWS
 from registry.db.comparable import comparability_select, leaderboard_select
 from registry.db.search import ROWID_COLUMN
 from registry.db.tables import Mirror, mirror
-from measure.outcome import Method
 from registry.models import KIND_MODELS
 from registry.models.attestation import Relation, Stance
 from registry.models.checks import ClaimVerdict, WitnessKind
 from registry.models.records import ReviewStatus
 from registry.models.values import BINARY_OPERATIONS, Operation
 from registry.site.links import page_url_sql
-from registry.status.provenance import STATUS_LABELS, STATUS_PRECEDENCE, UNVERIFIABLE_NOTE
+from registry.status.provenance import SOURCE_ONLY_LABEL, STATUS_LABELS, STATUS_PRECEDENCE, UNVERIFIABLE_NOTE
 from registry.status.standing import Fact
 from registry.status.value_roles import Role
 
@@ -43,7 +43,8 @@ def _label_case() -> str:
     """The status as the pages word it ('source checked (no artifact hash)'), from the inner query's columns."""
     whens = "\n".join(f"         WHEN q.review_status = '{status.value}' THEN '{STATUS_LABELS[status]}'"
                        for status in STATUS_PRECEDENCE)
-    return (f"CASE\n         WHEN q.review_status = '{_PINNED.value}' AND q.artifact_pinned = 0 "
+    return (f"CASE\n         WHEN {_source_only()} THEN '{SOURCE_ONLY_LABEL}'\n"
+            f"         WHEN q.review_status = '{_PINNED.value}' AND q.artifact_pinned = 0 "
             f"THEN '{STATUS_LABELS[_PINNED]} {UNVERIFIABLE_NOTE}'\n{whens}\n"
             f"         ELSE '{STATUS_LABELS[None]}' END")
 
@@ -106,6 +107,13 @@ def _source_only_review() -> str:
             f" AND {witnessed(WitnessKind.SOURCE_DOCUMENT)})")
 
 
+def _source_only() -> str:
+    """The record ``q`` is source checked, and every current passing review of it rests on the source document
+    for some claim (``provenance.provenance_of``'s SOURCE_ONLY)."""
+    passing_on_pdf = _any_review(f"{_status_is(_PINNED)} AND NOT {_source_only_review()}", "q.record_id")
+    return f"q.review_status = '{_PINNED.value}' AND NOT ({passing_on_pdf})"
+
+
 def _fact(fact: Fact, condition: str) -> str:
     return f"CASE WHEN {condition} THEN '{fact.value}, ' ELSE '' END"
 
@@ -114,8 +122,7 @@ def _facts() -> str:
     """``registry.status.standing.Standing.facts`` as 'fact, fact' from ``q`` (the record's review status) and the
     records that speak of it, in the order of ``Fact``."""
     checked = f"q.review_status = '{_PINNED.value}'"
-    passing_on_pdf = _any_review(f"{_status_is(_PINNED)} AND NOT {_source_only_review()}", "q.record_id")
-    source_only = f"{checked} AND NOT ({passing_on_pdf})"
+    source_only = _source_only()
     def said(stance: Stance, extra: str = "") -> str:
         return (f"EXISTS (SELECT 1 FROM attestation a WHERE a.subject = q.record_id AND a.stance = '{stance.value}'"
                 f"{extra})")

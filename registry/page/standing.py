@@ -45,7 +45,7 @@ def review_history(registry: Registry, record_id: str) -> list[Content]:
     reviews = provenance.reviews_of(registry, record_id)
     current = {review.id for review in provenance.current_reviews(registry, record_id)}
     later = {old: review.id for review in reviews for old in review.supersedes}
-    rows = []
+    rows: list[Content] = []
     for review in sorted(reviews, key=_when, reverse=True):
         when = review.reviewed_at.isoformat().replace("+00:00", "Z") if review.reviewed_at else "undated"
         status = provenance.STATUS_LABELS[review.status]

@@ -72,6 +72,7 @@ REVIEW_PROVENANCE = {ReviewStatus.SOURCE_CHECKED: Provenance.SOURCE_CHECKED,
                      ReviewStatus.REVIEW_FAILED: Provenance.REVIEW_FAILED,
                      ReviewStatus.NOT_CHECKABLE: Provenance.NOT_CHECKABLE, None: Provenance.TRANSCRIBED}
 UNVERIFIABLE_NOTE = "(no artifact hash)"
+SOURCE_ONLY_LABEL = "checked against the source only"
 
 
 def provenance_of(registry: Registry, record: Record) -> Provenance | None:
@@ -135,8 +136,9 @@ def review_status(registry: Registry, record_id: str) -> ReviewStatus | None:
 
 
 def status_label(registry: Registry, record_id: str) -> str:
-    """'source checked', 'not reviewed', or, where no granting review names the file it checked,
-    'source checked (no artifact hash)': a check nobody can repeat is never shown like one they can."""
+    """'source checked', 'review failed', 'could not be checked', 'not reviewed'; 'checked against the source only'
+    where the passing reviews rest on the source document, not the PDF; or, where no granting review names the file
+    it checked, 'source checked (no artifact hash)': a check nobody can repeat is never shown like one they can."""
     cache = memo(registry, "status_label")  # asked dozens of times per record by a site build
     if record_id not in cache:
         cache[record_id] = _status_label(registry, record_id)
@@ -145,6 +147,8 @@ def status_label(registry: Registry, record_id: str) -> str:
 
 def _status_label(registry: Registry, record_id: str) -> str:
     status = review_status(registry, record_id)
+    if status is ReviewStatus.SOURCE_CHECKED and all(source_only(r) for r in checking_reviews(registry, record_id)):
+        return SOURCE_ONLY_LABEL
     if status is ReviewStatus.SOURCE_CHECKED and not any(
         review.artifact_sha256 for review in checking_reviews(registry, record_id)
     ):

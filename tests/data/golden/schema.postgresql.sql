@@ -731,6 +731,11 @@ SELECT q.record_id,
        q.review_status,
        q.artifact_pinned,
        CASE
+         WHEN q.review_status = 'source-checked' AND NOT (EXISTS (SELECT 1 FROM review_subject s JOIN review v ON v.id = s.review_id
+                      WHERE s.subject = q.record_id AND v.status = 'source-checked' AND NOT EXISTS (SELECT 1 FROM review_claim c WHERE c.review_id = v.id AND NOT EXISTS (SELECT 1 FROM review_claim_witness w WHERE w.review_id = v.id AND w.claim_position = c.position AND w.kind = 'pdf-text' AND w.verdict = 'pass') AND EXISTS (SELECT 1 FROM review_claim_witness w WHERE w.review_id = v.id AND w.claim_position = c.position AND w.kind = 'source-document' AND w.verdict = 'pass')) AND NOT EXISTS (SELECT 1 FROM review_superseded ss WHERE ss.superseded = v.id
+                          AND (EXISTS (SELECT 1 FROM review_subject sc WHERE sc.subject = q.record_id AND sc.review_id = ss.review_id) OR EXISTS (SELECT 1 FROM evidence sc WHERE sc.id = q.record_id AND sc.review = ss.review_id)))) OR EXISTS (SELECT 1 FROM evidence s JOIN review v ON v.id = s.review
+                      WHERE s.id = q.record_id AND v.status = 'source-checked' AND NOT EXISTS (SELECT 1 FROM review_claim c WHERE c.review_id = v.id AND NOT EXISTS (SELECT 1 FROM review_claim_witness w WHERE w.review_id = v.id AND w.claim_position = c.position AND w.kind = 'pdf-text' AND w.verdict = 'pass') AND EXISTS (SELECT 1 FROM review_claim_witness w WHERE w.review_id = v.id AND w.claim_position = c.position AND w.kind = 'source-document' AND w.verdict = 'pass')) AND NOT EXISTS (SELECT 1 FROM review_superseded ss WHERE ss.superseded = v.id
+                          AND (EXISTS (SELECT 1 FROM review_subject sc WHERE sc.subject = q.record_id AND sc.review_id = ss.review_id) OR EXISTS (SELECT 1 FROM evidence sc WHERE sc.id = q.record_id AND sc.review = ss.review_id))))) THEN 'checked against the source only'
          WHEN q.review_status = 'source-checked' AND q.artifact_pinned = 0 THEN 'source checked (no artifact hash)'
          WHEN q.review_status = 'review-failed' THEN 'review failed'
          WHEN q.review_status = 'could-not-be-checked' THEN 'could not be checked'
