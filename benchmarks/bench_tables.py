@@ -237,8 +237,8 @@ def run_paper(folder: Path) -> PaperResult:
                 table_regions(words, label)
     reading = (time.perf_counter() - started) / table_pages
     seconds = (extracted * table_pages / page_count + checked) / table_pages
-    return PaperResult(folder.name, producer_of(folder), right, caught, kinds, seconds, reading, table_pages, len(gold), unpassed,
-                       passed_slips)
+    return PaperResult(folder.name, producer_of(folder), right, caught, kinds, seconds, reading, table_pages,
+                       len(gold), unpassed, passed_slips)
 
 
 #: Producer families, by a word the PDF's Producer or Creator prints (first match wins): the program that set the
@@ -263,8 +263,8 @@ def _metadata_producer(pdf: Path) -> str:
     import pypdf
 
     try:
-        metadata = pypdf.PdfReader(pdf).metadata or {}
-        return f"{metadata.get('/Producer', '')} {metadata.get('/Creator', '')}"
+        metadata = pypdf.PdfReader(pdf).metadata
+        return "" if metadata is None else f"{metadata.get('/Producer', '')} {metadata.get('/Creator', '')}"
     except Exception:  # noqa: BLE001 - a PDF whose metadata cannot be read has no producer to name
         return ""
 

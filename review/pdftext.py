@@ -235,11 +235,13 @@ def _creation_date(reader: pypdf.PdfReader) -> tuple[dt.datetime | None, str | N
     the date unknown and the document readable."""
     try:
         metadata = reader.metadata
-        stated = metadata.get("/CreationDate") if metadata is not None else None
-        return (metadata.creation_date if stated is not None else None), None
+        if metadata is None or metadata.get("/CreationDate") is None:
+            return None, None
+        return metadata.creation_date, None
     except (ValueError, TypeError, KeyError, AttributeError, OverflowError) as exc:
         try:
-            return None, str(reader.metadata.get("/CreationDate"))[:100]
+            stated = reader.metadata.get("/CreationDate") if reader.metadata is not None else None
+            return None, str(stated)[:100]
         except Exception:  # noqa: BLE001 - a metadata dictionary that cannot be read at all states no date
             return None, f"unreadable ({type(exc).__name__})"
 

@@ -195,8 +195,8 @@ class Table:
 
 
 def caption_pattern(label: str) -> re.Pattern[str]:
-    """A caption's start for ``label`` ('Table 1' matches 'Table1:', 'Table1.', 'Table1(continued)', 'Table1-' as a
-    caption typed in a web page or a word processor sets it, where no digit follows: 'Table 1-3' is a range), squeezed."""
+    """A caption's start for ``label`` ('Table 1' matches 'Table1:', 'Table1.', 'Table1(continued)', and 'Table1-'
+    as a web page or a word processor sets it, where no digit follows: 'Table 1-3' is a range), squeezed."""
     return re.compile(re.escape(squeezed(label)) + r"(?:[:.|\u2014\u2013]|-(?!\d)|\(continued\)|\(cont(?:'d|\.)\))",
                       re.IGNORECASE)
 
@@ -780,13 +780,13 @@ def unwrapped_labels(body: list[Line], data_lo: float) -> list[Line]:
     the space that sets rows (and the group labels over them) apart. A line of label words alone (nothing right of
     the labels) belongs with its neighbour above or below where it is set clearly closer to that one than to the
     other (``WRAP_RATIO``, the space between their boxes) and, where two rows of numbers follow one another in the
-    body, at a pitch (top to top, which a descender does not change) under theirs (``PITCH_RATIO``). Lines so held together that hold one row of numbers are that row: the label's lines above it
-    (a label centred on its row) and below it (a label set at its row's top) join its label, line by line in
-    its label column. A line of a few numbers alone (no label, at most half the words of the body's lines) joins a row
-    so too: a cell's text wrapped in its cell ('96.30' over '%'). Lines held together with no row, or with several,
-    are left as they are (a group label).
-    Where the spaces on both sides are alike (a table set without padding), a line that starts in lower case
-    goes on from the line above it (``_goes_on``)."""
+    body, at a pitch (top to top, which a descender does not change) under theirs (``PITCH_RATIO``). Where the
+    spaces on both sides are alike (a table set without padding), a line that starts in lower case goes on from
+    the line above it (``_goes_on``). Lines so held together that hold one row of numbers are that row: the
+    label's lines above it (a label centred on its row) and below it (a label set at its row's top) join its
+    label, line by line in its label column. A line of a few numbers alone (no label, at most half the words of
+    the body's lines) joins a row so too: a cell's text wrapped in its cell ('96.30' over '%'). Lines held
+    together with no row, or with several, are left as they are (a group label)."""
     label_only = [ln.x1 <= data_lo for ln in body]  # a label's line holds no cell ('Neuron' over '116')
     widths = sorted(len(ln.words) for ln in body)
     fragment = [ln.x0 >= data_lo and 2 * len(ln.words) <= widths[len(widths) // 2]
@@ -1172,8 +1172,8 @@ def _columns(header: list[Line], rotated: list[Word], left_edge: float, body: li
         spanned[id(upper)] = _spanned(upper, bottoms, [o for o in uppers if o.line == upper.line and o is not upper],
                                       stub_first, lower)
     tiled: set[int] = set()  # headers set flush left over their groups: each a level of its own
-    for line in {u.line for u in uppers}:
-        groups = _tiled(sorted((u for u in uppers if u.line == line), key=lambda u: u.x0), bottoms, stub_first)
+    for level in {u.line for u in uppers}:
+        groups = _tiled(sorted((u for u in uppers if u.line == level), key=lambda u: u.x0), bottoms, stub_first)
         spanned.update(groups)
         tiled.update(groups)
     named: list[tuple[_Piece, tuple[str, ...]]] = []

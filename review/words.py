@@ -151,12 +151,12 @@ def _superscripts(words: list[Word]) -> tuple[Word, ...]:
     out: list[Word] = []
     for word in words:
         last = out[-1] if out else None
-        raised = (last is not None and word.height < SMALLER * last.height
-                  and word.bottom < last.bottom - RAISED * last.height)
-        if raised and _SUPERSCRIPT_TEXT.match(word.text) and last.text[-1:].isdigit() and word.x0 - last.x1 < 1.0:
+        if last is None or word.height >= SMALLER * last.height or word.bottom >= last.bottom - RAISED * last.height:
+            out.append(word)  # not raised over a word before it
+        elif _SUPERSCRIPT_TEXT.match(word.text) and last.text[-1:].isdigit() and word.x0 - last.x1 < 1.0:
             out[-1] = Word(last.text + word.text.translate(SUPERSCRIPTS), last.x0, min(last.top, word.top),
                            max(last.x1, word.x1), last.bottom, last.bold, last.rotated)
-        elif (raised and _ANNOTATION_TEXT.match(word.text) and _VALUE_END.search(last.text)
+        elif (_ANNOTATION_TEXT.match(word.text) and _VALUE_END.search(last.text)
               and word.x0 - last.x1 < ANNOTATION_GAP * last.height):
             out[-1] = Word(f"{last.text}{ANNOTATION[0]}{word.text}{ANNOTATION[1]}", last.x0, min(last.top, word.top),
                            max(last.x1, word.x1), last.bottom, last.bold, last.rotated)

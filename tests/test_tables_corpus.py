@@ -149,7 +149,8 @@ def test_two_tables_stacked_on_a_page_are_each_read_under_their_own_caption() ->
 def test_a_fraction_in_a_header_and_a_turned_group_label() -> None:
     """macha-classification-2023's Table 6.2 heads its shares '\\frac{n^+}{n}' beside a count headed 'n', both
     under 'Train', 'Validation' and 'Test'; robinson-facebias-2020's Table 4 sets its row group 'Human' turned a
-    quarter beside rows CM to WM (its CF row, above the turned words, is left out here: see the history of benchmarks/RESULTS-tables.md)."""
+    quarter beside rows CM to WM (its CF row, above the turned words, is left out here: see the history of
+    benchmarks/RESULTS-tables.md in git)."""
     cases = [("macha-classification-2023", "Table 6.2", 68, lambda c: c["column"].endswith("n+/n")),
              ("robinson-facebias-2020", "Table 4", 8, lambda c: c["row"].startswith("Human /")
               and c["row"] != "Human / CF")]
