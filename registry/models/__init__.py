@@ -34,6 +34,7 @@ KINDS_IN_ORDER: tuple[type[Record], ...] = (
     ModelFamily,
     Configuration,
     Protocol,
+    Benchmark,
     Dataset,
     Evaluation,
     Result,
@@ -45,7 +46,6 @@ KINDS_IN_ORDER: tuple[type[Record], ...] = (
     Correction,
     Retraction,
     UnitRecord,
-    Benchmark,
 )
 
 #: Record model for each kind token.
