@@ -253,6 +253,10 @@ def test_search_takes_ordinary_terms_on_the_canned_query_and_the_view(tmp_path: 
         for term in ("Birds-200", "ProtoCLIP-B/16", 'a "stray quote', "NOT zzz"):  # no error, nothing found
             assert canned(term) == [] and view(term) == [], term
         assert {h["result_id"] for h in canned("AND")} == {r["result_id"] for r in view("AND")}  # the word 'and'
+        best = httpx.get(f"{base}/two/best_comparable.json", params={"_shape": "array"}, timeout=10).json()
+        accuracy = [r for r in best if r["benchmark"] == "fixture-shared-20261202-benchmark-splice-sites"
+                    and r["metric"] == "accuracy"]
+        assert sorted(r["printed_value"] for r in accuracy) == ["0.951", "61.0"]  # one per key: setting unstated, zero-shot
         assert canned("   ") == []
     finally:
         server.terminate()

@@ -115,6 +115,17 @@ QUERIES: dict[str, Query] = {
         "WHERE f.unit_dimension IN ('throughput', 'time')\n"
         "ORDER BY f.unit_dimension, f.metric, f.configuration_name, h.position",
         (("result", "f.result_id"),)),
+    "best_comparable": Query(
+        "Best comparable value per benchmark and metric",
+        "The value ranked first within each comparability key (benchmark, split, metric in one unit, setting, "
+        "aggregate, input length, hardware): values of different keys are never ranked together; ties share "
+        "rank 1. The value as printed, its canonical value and its review status.",
+        "SELECT l.benchmark, l.metric, l.comparability_key, l.reported_name, l.configuration_name, l.printed_value, "
+        "l.unit, l.canonical_value, l.canonical_unit, l.review_label, l.source_id, l.result_id\n"
+        "FROM leaderboard l\n"
+        "WHERE l.rank = 1\n"
+        "ORDER BY l.benchmark, l.metric, l.comparability_key, l.result_id",
+        (("result", "l.result_id"),)),
     "search": Query(
         "Search the results",
         "Full-text search (SQLite FTS5) over names, qualifiers, quotes, uncertainty and hardware: type words as "

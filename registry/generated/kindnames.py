@@ -24,6 +24,7 @@ KIND_SUMMARIES: dict[str, str] = {
     "family": "A family of models, for example the Nucleotide Transformer.",
     "config": "One tested configuration: a model in a specific setup, as one source ran it.",
     "protocol": "How an evaluation is carried out, as the source describes it.",
+    "benchmark": "A benchmark shared across papers: its name, task and split, and the identifiers others know it by.",
     "dataset": "The data an evaluation runs on.",
     "evaluation": "One configuration run under one protocol on one dataset.",
     "result": "One number as a source printed it, with what it measures and where it was printed.",
@@ -36,7 +37,6 @@ KIND_SUMMARIES: dict[str, str] = {
     "retraction": "One record withdrawn without a replacement (a value the source does not print, a duplicate); it "
                   "stays.",
     "unit": "A unit the registry declares beside the built-in ones: its token, dimension, scale and printed forms.",
-    "benchmark": "A benchmark shared across papers: its name, task and split, and the identifiers others know it by.",
     "attestation": "One person's dated statement that confirms, disputes or corrects one value.",
 }
 

@@ -35,6 +35,7 @@ KINDS_IN_ORDER: tuple[type[Record], ...] = (
     ModelFamily,
     Configuration,
     Protocol,
+    Benchmark,
     Dataset,
     Evaluation,
     Result,
@@ -46,7 +47,6 @@ KINDS_IN_ORDER: tuple[type[Record], ...] = (
     Correction,
     Retraction,
     UnitRecord,
-    Benchmark,
     Attestation,
 )
 

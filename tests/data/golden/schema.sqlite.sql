@@ -86,6 +86,22 @@ CREATE TABLE protocol (
 	FOREIGN KEY(source) REFERENCES source (id) DEFERRABLE INITIALLY DEFERRED
 );
 
+CREATE TABLE benchmark (
+	id VARCHAR NOT NULL,
+	name VARCHAR NOT NULL,
+	task VARCHAR,
+	split VARCHAR,
+	version VARCHAR,
+	hf_dataset VARCHAR,
+	paperswithcode VARCHAR,
+	doi VARCHAR,
+	url VARCHAR,
+	note VARCHAR,
+	derivation VARCHAR,
+	PRIMARY KEY (id),
+	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED
+);
+
 CREATE TABLE dataset (
 	id VARCHAR NOT NULL,
 	name VARCHAR NOT NULL,
@@ -352,22 +368,6 @@ CREATE TABLE unit_record (
 	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED
 );
 
-CREATE TABLE benchmark (
-	id VARCHAR NOT NULL,
-	name VARCHAR NOT NULL,
-	task VARCHAR,
-	split VARCHAR,
-	version VARCHAR,
-	hf_dataset VARCHAR,
-	paperswithcode VARCHAR,
-	doi VARCHAR,
-	url VARCHAR,
-	note VARCHAR,
-	derivation VARCHAR,
-	PRIMARY KEY (id),
-	FOREIGN KEY(id) REFERENCES record (id) DEFERRABLE INITIALLY DEFERRED
-);
-
 CREATE TABLE attestation (
 	id VARCHAR NOT NULL,
 	subject VARCHAR NOT NULL,
@@ -445,6 +445,14 @@ CREATE TABLE config_hardware (
 	location VARCHAR,
 	PRIMARY KEY (config_id, position),
 	FOREIGN KEY(config_id) REFERENCES config (id) DEFERRABLE INITIALLY DEFERRED
+);
+
+CREATE TABLE benchmark_alias (
+	benchmark_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	alias VARCHAR NOT NULL,
+	PRIMARY KEY (benchmark_id, position),
+	FOREIGN KEY(benchmark_id) REFERENCES benchmark (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE dataset_split (
@@ -619,14 +627,6 @@ CREATE TABLE unit_record_word (
 	word VARCHAR NOT NULL,
 	PRIMARY KEY (unit_record_id, position),
 	FOREIGN KEY(unit_record_id) REFERENCES unit_record (id) DEFERRABLE INITIALLY DEFERRED
-);
-
-CREATE TABLE benchmark_alias (
-	benchmark_id VARCHAR NOT NULL,
-	position BIGINT NOT NULL,
-	alias VARCHAR NOT NULL,
-	PRIMARY KEY (benchmark_id, position),
-	FOREIGN KEY(benchmark_id) REFERENCES benchmark (id) DEFERRABLE INITIALLY DEFERRED
 );
 
 CREATE TABLE registry_meta (
