@@ -14,9 +14,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from registry.errors import RegistryError
 from review.cells import CellAt, Located, tables_on
+from review.extract import pdfium_version
+from review.limited import ReviewLimits, page_chars_checked, run_reading
 from review.pdftext import Extraction
 from review.tables import CellText, Table
 from review.words import PageWords, lines_of, squeezed
@@ -120,15 +123,68 @@ def labels_on(words: PageWords) -> list[str]:
     return labels
 
 
-def read_page(pdf: Path, page: int, label: str | None = None, *, second: bool = True) -> PageGrid:
+def read_page(pdf: Path, page: int, label: str | None = None, *, second: bool = True,
+              limits: ReviewLimits = ReviewLimits()) -> PageGrid:
     """The tables on ``page`` of ``pdf`` (only ``label``'s, where given) as both extractors read them.
 
-    Only the page and the one before it (where a continued table's open row group is printed) are read, by
-    PDFium and by poppler's ``pdftotext -bbox-layout``, the two readings the review's cell checks use: a page of
-    a 137-page thesis is shown in a fraction of a second, not in the time the whole text takes. Raises
-    ``PdfError`` for a file that is no readable PDF, ``GridError`` for a page past the end, a page without a
-    table, or a label not on the page (naming the tables that are, or the pages it is on)."""
-    primary, other, missing = page_readings(pdf, page, second=second)
+    Read as the review reads a PDF (``review.limited``): the file refused past ``limits.max_pdf_bytes``
+    before it is read, the reading done in a process of its own killed past ``limits.timeout`` or
+    ``limits.max_memory_mb`` (``pdftotext`` with it), a page of more than ``limits.max_page_chars``
+    characters refused; a limit reached is a ``ReviewLimitError``. Only the page and the one before it (where
+    a continued table's open row group is printed) are read, by PDFium and by poppler's ``pdftotext
+    -bbox-layout``, the two readings the review's cell checks use. Raises ``PdfError`` for a file that is no
+    readable PDF, ``RegistryError`` for a page past the end, a page without a table, or a label not on the
+    page (naming the tables that are, or the pages it is on)."""
+    import time
+
+    from review.errors import FetchError, PdfError
+    from review.fetch import read_pdf
+
+    started = time.monotonic()
+    try:
+        data = read_pdf(pdf, limits.max_pdf_bytes)
+    except FetchError as exc:
+        raise FetchError(exc.message, "give the PDF of the source; a paper's PDF is a few megabytes") from None
+    except OSError as exc:
+        raise PdfError(pdf, f"cannot read {pdf}: {exc.strerror}", "check the file's permissions") from exc
+    request = PageRequest(data, str(pdf), page, label, second, limits.timeout - (time.monotonic() - started),
+                          limits.max_page_chars)
+    plain = run_reading("review.grid:page_grid", request, limits, what=f"reading page {page} of {pdf}",
+                        started=started)
+    return _from_plain(plain)
+
+
+@dataclass(frozen=True)
+class PageRequest:
+    """What the reading process is sent: the file's bytes, how to name them, the page, and its limits."""
+
+    data: bytes = field(repr=False)
+    name: str
+    page: int
+    label: str | None
+    second: bool
+    timeout: float
+    """Seconds left: what pdftotext, run by the reading process, may take at most."""
+    max_page_chars: int
+
+
+def page_grid(request: PageRequest) -> dict[str, Any]:
+    """What the reading process runs (``read_page``): the page's tables, as plain data."""
+    from dataclasses import asdict
+
+    return asdict(grid_of(request))
+
+
+def _from_plain(plain: dict[str, Any]) -> PageGrid:
+    tables = tuple(GridTable(**{**table, "cells": tuple(GridCell(**cell) for cell in table["cells"])})
+                   for table in plain["tables"])
+    return PageGrid(**{**plain, "tables": tables})
+
+
+def grid_of(request: PageRequest) -> PageGrid:
+    """The tables of the page ``request`` names, read in this process."""
+    pdf, page, label = Path(request.name), request.page, request.label
+    primary, other, missing = page_readings(request)
     found = [name for name in _candidates((primary, other) if other else (primary,), page)
              if tables_on(primary, page, name)]
     if label is not None:
@@ -138,7 +194,7 @@ def read_page(pdf: Path, page: int, label: str | None = None, *, second: bool = 
                                 + ", ".join(repr(n) for n in found), "give one of them with the table option, or "
                                 "leave it out to see them all", found=tuple(found))
             raise GridError(f"no table {label!r} on page {page} of {pdf}, and no other table: no caption of a "
-                            "table with a table of numbers under or over it", _elsewhere(pdf, label, page))
+                            "table with a table of numbers under or over it", _elsewhere(request.data, label, page))
         found = [label]
     elif not found:
         raise GridError(f"no table on page {page} of {pdf}: no caption of a table ('Table 1:', 'TABLE II') with a "
@@ -149,30 +205,28 @@ def read_page(pdf: Path, page: int, label: str | None = None, *, second: bool = 
     return PageGrid(str(pdf), page, primary.page_count, extractors, missing, tables)
 
 
-def page_readings(pdf: Path, page: int, *, second: bool = True) -> tuple[Extraction, Extraction | None, str | None]:
-    """PDFium's and pdftotext's positioned words of ``page`` and the page before it, as extractions of the whole
-    document whose other pages hold no words; and why the second is missing, where it is."""
+def page_readings(request: PageRequest) -> tuple[Extraction, Extraction | None, str | None]:
+    """PDFium's and pdftotext's positioned words of the page and the page before it, as extractions of the whole
+    document whose other pages hold no words; and why the second is missing, where it is. A page of more
+    characters than the request allows is refused before pdftotext starts."""
     from review import poppler
-    from review.pdftext import pdf_bytes
 
-    data, _ = pdf_bytes(pdf, str(pdf))
-    count, words = _pdfium_pages(data, pdf, page)
+    pdf, page = Path(request.name), request.page
+    count, words = _pdfium_pages(request.data, pdf, page)
     if not 1 <= page <= count:
         raise GridError(f"page {page} does not exist: {pdf} has {count} pages", f"give a page from 1 to {count}")
-    primary = _extraction(count, words, f"PDFium ({_pdfium_version()})")
-    program = poppler.find_pdftotext() if second else None
+    for of_page in words:
+        page_chars_checked(sum(len(w.text) for w in of_page.words), of_page.number, str(pdf), request.max_page_chars)
+    primary = _extraction(count, words, f"PDFium ({pdfium_version()})")
+    program = poppler.find_pdftotext() if request.second else None
     if program is None:
-        why = None if not second else (f"poppler's {poppler.PROGRAM} is not installed (Debian package "
-                                       f"{poppler.PACKAGE}), so the cells are read by PDFium alone")
+        why = None if not request.second else (f"poppler's {poppler.PROGRAM} is not installed (Debian package "
+                                               f"{poppler.PACKAGE}), so the cells are read by PDFium alone")
         return primary, None, why
-    first = max(1, page - 1)
-    done = _run(program, ["-q", "-f", str(first), "-l", str(page), "-enc", "UTF-8", "-bbox-layout", "-", "-"], data,
-                pdf)
-    import dataclasses
-
-    pages = [dataclasses.replace(words_of, number=first + i) for i, words_of in enumerate(
-        poppler.parse_bbox_layout(done))]
-    return primary, _extraction(count, pages, poppler.version(program)), None
+    with poppler.Reading(request.data, program, str(pdf), request.timeout, pages=(max(1, page - 1), page),
+                         text=False) as reading:
+        other = reading.result()
+    return primary, _extraction(count, list(other.words), other.extractor), None
 
 
 def _pdfium_pages(data: bytes, pdf: Path, page: int) -> tuple[int, list[PageWords]]:
@@ -214,30 +268,11 @@ def _pdfium_pages(data: bytes, pdf: Path, page: int) -> tuple[int, list[PageWord
     return count, [dataclasses.replace(w, number=first + i) for i, w in enumerate(pdfium_words(buffer.getvalue()))]
 
 
-def _run(program: str, options: list[str], data: bytes, pdf: Path) -> str:
-    import subprocess
-
-    from review.errors import PdfError
-
-    done = subprocess.run([program, *options], input=data, capture_output=True, check=False)
-    if done.returncode != 0:
-        raise PdfError(pdf, f"{program} failed on {pdf} (exit status {done.returncode}): "
-                       f"{done.stderr.decode('utf-8', 'replace').strip()[-300:] or 'no message'}",
-                       "check that the file opens in a PDF viewer")
-    return done.stdout.decode("utf-8", "replace")
-
-
 def _extraction(count: int, pages: list[PageWords], extractor: str) -> Extraction:
     """An extraction of ``count`` pages holding only ``pages``' words (the others empty, so no table is read there)."""
     held = {p.number: p for p in pages}
     words = tuple(held.get(n, PageWords(n, 0.0, 0.0, ())) for n in range(1, count + 1))
     return Extraction(pages=("",) * count, extractor=extractor, words=words)
-
-
-def _pdfium_version() -> str:
-    from pypdfium2.version import PYPDFIUM_INFO
-
-    return f"pypdfium2 {PYPDFIUM_INFO}"
 
 
 def _candidates(docs: tuple[Extraction, ...], page: int) -> list[str]:
@@ -250,12 +285,11 @@ def _candidates(docs: tuple[Extraction, ...], page: int) -> list[str]:
     return names
 
 
-def _elsewhere(pdf: Path, label: str, page: int) -> str:
+def _elsewhere(data: bytes, label: str, page: int) -> str:
     """Where ``label`` is, read from every page's PDFium words (only on this error's path: the whole file)."""
-    from review.pdftext import pdf_bytes
     from review.words import pdfium_words
 
-    words = pdfium_words(pdf_bytes(pdf, str(pdf))[0])
+    words = pdfium_words(data)
     doc = _extraction(len(words), list(words), "PDFium")
     pages = [n for n in range(1, doc.page_count + 1) if n != page and tables_on(doc, n, label)]
     if pages:

@@ -39,8 +39,9 @@ from typing import TYPE_CHECKING
 from registry import limits
 from registry.numbers import MINUS_SIGNS, RANGE_DASH
 from registry.textsafe import excerpt
-from review.errors import PdfError
+from review.errors import PdfError, ReviewLimitError
 from review.fetch import sniff
+from review.limited import page_chars_checked
 
 if TYPE_CHECKING:
     from review.words import PageWords
@@ -151,7 +152,7 @@ def _extract(data: bytes, path: Path, max_page_chars: int) -> Extraction:
     import io
 
     import pypdf
-    from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError, PyPdfError
+    from pypdf.errors import DependencyError, FileNotDecryptedError, LimitReachedError, PdfReadError, PyPdfError
 
     kind = sniff(data[:1024])
     if kind == "html":
@@ -175,20 +176,19 @@ def _extract(data: bytes, path: Path, max_page_chars: int) -> Extraction:
         for index, page in enumerate(reader.pages, start=1):
             try:
                 text = page.extract_text() or ""
-            except (DependencyError, NotImplementedError, FileNotDecryptedError):
+            except (DependencyError, NotImplementedError, FileNotDecryptedError, LimitReachedError):
                 raise
             except broken as exc:
                 raise PdfError(path, f"page {index} of {path} cannot be read: {type(exc).__name__}: "
                                f"{excerpt(str(exc), 200)[1:-1]}", corrupt_hint) from exc
-            if len(text) > max_page_chars:
-                raise PdfError(path, f"page {index} of {path} holds {len(text):,} characters of text, more than "
-                               f"the {max_page_chars:,} a page is allowed (a dense page of a paper holds about "
-                               "5,000): it is not a paper's page", "if this is the pinned paper, allow more with "
-                               "{max_page_chars}")
+            page_chars_checked(len(text), index, str(path), max_page_chars)
             pages.append(text)
         created = reader.metadata.creation_date if reader.metadata is not None else None
-    except PdfError:
+    except (PdfError, ReviewLimitError):
         raise
+    except LimitReachedError as exc:  # one of pypdf's own bounds (pages, objects, a stream's size): not damage
+        raise ReviewLimitError(f"{path} goes past a limit of the PDF reader pypdf: {excerpt(str(exc), 200)[1:-1]}",
+                               "a paper's PDF stays well inside it; check that this is the pinned paper") from exc
     except FileNotDecryptedError as exc:
         raise PdfError(path, f"{path} is an encrypted PDF that needs a password to open", _ENCRYPTED_HINT) from exc
     except DependencyError as exc:

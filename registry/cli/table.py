@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from registry.cli._errors import err_console, user_errors
-from registry.cli.options import DebugOption
+from registry.cli.options import DebugOption, PdfMaxMemoryOption, PdfMaxPageCharsOption, PdfTimeoutOption
 
 if TYPE_CHECKING:
     from rich.console import Console, Group
@@ -34,6 +34,9 @@ def table_command(
     settings: list[str] = typer.Option([], "--set", metavar="COLUMN=VALUE", help="With --format csv: fill an import "
                                        "column the page cannot ('dataset=ImageNet', 'unit=percent'); VALUE may name "
                                        "{row}, {column}, {row_last}, {column_last}, {model}, {table}, {page}."),
+    timeout: float = PdfTimeoutOption,
+    max_memory: int = PdfMaxMemoryOption,
+    max_page_chars: int = PdfMaxPageCharsOption,
     debug: bool = DebugOption,
 ) -> None:
     """Show the tables on a page of a PDF as 'registry review' reads them: each cell's row path and column path
@@ -43,13 +46,16 @@ def table_command(
     A cell check that cannot find its row or column is explained here: the rows and columns read are the names a
     record must cite. --format csv writes the cells as rows of an import table (value, uncertainty, table, row,
     column, page from the PDF; --set fills the rest), leaving out, with why, each cell the review could not find
-    again or the two extractors read differently. Exit status 0 when the page was read, 1 otherwise.
+    again or the two extractors read differently. The PDF is read as 'registry review' reads it, in a process of
+    its own under the same limits (--timeout, --max-memory, --max-page-chars). Exit status 0 when the page was
+    read, 1 otherwise.
     """
     from registry.cli.output import console, echo_json
 
     with user_errors(debug):
         from registry.errors import RegistryError
         from review.grid import import_rows, read_page
+        from review.limited import ReviewLimits
 
         if output_format not in FORMATS:
             raise RegistryError(f"unknown format {output_format!r}", "use --format table, json or csv")
@@ -60,7 +66,7 @@ def table_command(
         if not pdf.is_file():
             raise RegistryError(f"no file {pdf}" if not pdf.exists() else f"{pdf} is not a file",
                                 "give the path of the PDF")
-        grid = read_page(pdf, page, label)
+        grid = read_page(pdf, page, label, limits=ReviewLimits(timeout, max_memory, max_page_chars))
         if output_format == "json":
             from dataclasses import asdict
 
