@@ -128,7 +128,7 @@ class Reading:
         except subprocess.TimeoutExpired:
             process.kill()
             process.communicate()
-            raise ReviewLimitError(f"{what} ran past the {self._timeout:g} s left for the review on {self._name} and "
+            raise ReviewLimitError(f"{what} ran past the {self._timeout:g} s left for reading {self._name} and "
                                    "was stopped") from None
         except BrokenPipeError:  # it ended before reading all of the PDF; its status says why
             out, err = b"", b""
