@@ -10,7 +10,11 @@ the row limit, and an import of a table at the limit (10,000 rows, a dry run); t
 generated registry killed (SIGKILL) eight times part-way, the bytes its hidden folders hold after the
 kills, and after the next (complete) build.
 
-Usage: ``python benchmarks/bench_hostile.py [queries|writers|imports|kills]`` (default: all; ``writers``
+The table cases (issues 36 and 40): ``registry table`` on hostile pages, read under the review's limits
+(``review.limited``): a page of 300 by 300 numbers with the default limits, with its characters allowed
+(then the time stops it), and under a memory limit; a pdftotext that never answers; a sparse 6 GB file.
+
+Usage: ``python benchmarks/bench_hostile.py [queries|writers|imports|kills|tables]`` (default: all; ``writers``
 is ``imports`` and ``kills``). A benchmark to run by hand, not a timed test.
 """
 
@@ -57,11 +61,12 @@ _MEASURE = (
 )
 
 
-def run(arguments: list[str], cwd: Path) -> tuple[float, float, int]:
+def run(arguments: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, float, int]:
     """(wall seconds, peak resident MB of the command and its children, exit status) of one command."""
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", _MEASURE, sys.executable, "-m", "registry", *arguments], cwd=cwd,
-                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True)
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+                          check=True)
     seconds = time.perf_counter() - started
     peak_kb, status = done.stdout.split()
     return seconds, int(peak_kb) / 1024, int(status)
@@ -75,6 +80,8 @@ def main() -> None:
         queries_and_pdfs()
     if which in ("both", "writers", "imports", "kills"):
         writers(imports=which != "kills", kills_too=which != "imports")
+    if which in ("both", "tables"):
+        tables()
 
 
 def queries_and_pdfs() -> None:
@@ -101,6 +108,47 @@ def queries_and_pdfs() -> None:
                                          "--cache-dir", str(work / "cache"), *options], work)
             print(f"{'review: 50 MB of text in one string, ' + what:<48} {seconds:>8.1f} {peak:>8.0f} {status:>4}  "
                   "over 180 s")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+# -- registry table on hostile pages (issues 36 and 40) ---------------------------------------------------------
+
+
+def tables() -> None:
+    from tests.test_review_support import grid_pdf
+
+    work = Path(tempfile.mkdtemp(prefix="registry-hostile-tables-"))
+    try:
+        grid = work / "grid-300.pdf"
+        grid.write_bytes(grid_pdf(300, 300))
+        sparse = work / "sparse.pdf"
+        with sparse.open("wb") as handle:
+            handle.write(b"%PDF-1.4\n")
+            handle.truncate(6 * 1024**3)
+        hanging = work / "bin"
+        hanging.mkdir()
+        (hanging / "pdftotext").write_text("#!/bin/sh\nexec sleep 3600\n", encoding="utf-8")
+        (hanging / "pdftotext").chmod(0o755)
+        fixture = ROOT / "tests" / "data" / "papers" / "genomic-benchmarks-fixture" / "paper.pdf"
+        print(f"{'case':<48} {'seconds':>8} {'peak MB':>8} {'exit':>4}  before (audit)")
+        cases = [
+            (f"300x300 grid ({grid.stat().st_size / 1e6:.2f} MB), default limits", [str(grid)], {}, "7 min 25 s"),
+            ("300x300 grid, --max-page-chars 1e7", [str(grid), "--max-page-chars", "10000000"], {},
+             "7 min 25 s (pdftotext), 81 s (grid)"),
+            ("300x300 grid, --max-page-chars 1e7 --timeout 10", [str(grid), "--max-page-chars", "10000000",
+                                                                 "--timeout", "10"], {}, "(no limit)"),
+            ("300x300 grid, --max-page-chars 1e7 --max-memory 256", [str(grid), "--max-page-chars", "10000000",
+                                                                     "--max-memory", "256"], {}, "(no limit)"),
+            ("a pdftotext that never answers, --timeout 10", [str(fixture), "--timeout", "10"],
+             {"PATH": f"{hanging}{os.pathsep}{os.environ.get('PATH', '')}"}, "for ever"),
+            ("a sparse 6 GB file", [str(sparse)], {}, "6.2 GB"),
+            ("the fixture paper's page 2 (a real page)", [str(fixture)], {}, "(for comparison)"),
+        ]
+        for what, arguments, env, before in cases:
+            page = ["--page", "2"] if str(fixture) in arguments else ["--page", "1"]
+            seconds, peak, status = run(["table", arguments[0], *page, *arguments[1:]], work, env)
+            print(f"{'table: ' + what:<48} {seconds:>8.1f} {peak:>8.0f} {status:>4}  {before}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -56,6 +56,23 @@ class GridCell:
     """None where a record citing this row and column would be looked up in this very cell; else why not."""
     second: str | None
     """None where the second extractor reads the same; else what it reads there (or why it finds no cell)."""
+    number: str | None = None
+    """The number the review reads in the cell ('-0.04e-2' for '−0.04 e−2'; ``value`` is its first number as
+    printed), where it reads one."""
+
+    @property
+    def as_printed(self) -> str:
+        """The value as the page prints it, for an import: the cell's text before its ± or interval, without its
+        marks, its spaces as one ('< 0.001', '12–15', '−0.04 e−2' kept whole; '0.702† ± 0.021' gives '0.702')."""
+        text = " ".join(self.text.split())
+        cut = [text.find(sign) for sign in ("\u00b1", "+/-", "+-") if sign in text] if self.plus_minus else []
+        if (self.interval is not None or (self.plus_minus is not None and not cut)) and text.rfind(" ") > 0:
+            cut.append(max(text.rfind(" [", 0), text.rfind(" (", 0), text.rfind("[", 1), text.rfind("(", 1)))
+        cut = [at for at in cut if at > 0]
+        text = text[:min(cut)].strip() if cut else text
+        while text and self.marks and text[-1] in self.marks:
+            text = text[:-1].rstrip()
+        return text
 
     @property
     def uncertainty(self) -> str | None:
@@ -341,7 +358,7 @@ def _cell(primary: Extraction, second: Extraction | None, table: Table, row_inde
         again = None
     return GridCell(row.name, column.name, cell.text, cell.printed_value, cell.plus_minus, cell.interval,
                     cell.marks, cell.bold, cell.rest.strip(), again,
-                    _second_reading(cell, probe, second) if second is not None else None)
+                    _second_reading(cell, probe, second) if second is not None else None, cell.value)
 
 
 def _second_reading(cell: CellText, probe: CellAt, second: Extraction) -> str | None:
@@ -419,12 +436,35 @@ def import_rows(grid: PageGrid, settings: Mapping[str, str] | None = None) -> Im
 def _why_left_out(cell: GridCell) -> str | None:
     if cell.value is None:
         return "no number"
-    if cell.rest:
-        return f"it prints more than a number and its uncertainty: '{cell.rest}'"
+    inexact = _read_exactly(cell)
+    if inexact is not None:
+        return inexact
     if cell.found_again is not None:
         return f"a record citing it would not find it: {cell.found_again}"
     if cell.second is not None:
         return f"the second extractor {cell.second}"
+    return None
+
+
+def _read_exactly(cell: GridCell) -> str | None:
+    """Why the import would not read the cell's printed value as the number the review reads there; None where it
+    would. The CSV writes the value as printed ('< 0.001', '12–15', '3.2 × 10⁻⁴'), never a part of it: a cell
+    printing '−0.04 e−2' is never written '−0.04'."""
+    from registry.curate.values import split_printed
+    from registry.numbers import parse_printed
+
+    printed = cell.as_printed
+    bound, value, ends = split_printed(printed)
+    imported = parse_printed(value)
+    if imported is None and cell.rest and bound is None and ends is None:
+        return f"it prints more than a number and its uncertainty: '{cell.rest}'"
+    if imported is None:
+        return (f"the import cannot read '{printed}' as one number exactly, and writing '{cell.value}' alone would "
+                "change what the page prints; transcribe it by hand")
+    read = parse_printed(cell.number or cell.value or "")
+    if imported != read:
+        return (f"the import would read '{printed}' as {imported}, the review reads the cell as "
+                f"{cell.number or cell.value}; transcribe it by hand")
     return None
 
 
@@ -433,7 +473,7 @@ def _row(table: GridTable, cell: GridCell, settings: Mapping[str, str]) -> dict[
     fields = {"row": cell.row, "column": cell.column, "row_last": row_last,
               "column_last": cell.column.split(" / ")[-1], "model": row_last, "table": table.label,
               "page": str(table.page)}
-    row = {"model": row_last, "value": cell.value or "", "uncertainty": cell.uncertainty or "",
+    row = {"model": row_last, "value": cell.as_printed, "uncertainty": cell.uncertainty or "",
            "table": table.label, "row": cell.row, "column": cell.column, "page": str(table.page)}
     from registry.curate.table import BY_NAME
 
