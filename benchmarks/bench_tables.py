@@ -24,7 +24,8 @@ table's grid alone), ``crossing`` (where the row's line and the column's header 
 
 Usage: ``python benchmarks/bench_tables.py [--papers DIR | --layouts] [--only SLUG,...] [--show N]
 [--reader grid|crossing|both]``
-(``--layouts`` measures the generated layouts of ``tests/data/layouts`` instead of the real papers)
+(``--layouts`` measures the generated layouts of ``tests/data/layouts`` and ``tests/data/producers`` instead of
+the real papers; every run reports per producer too)
 (``--show`` prints the first N right cells that did not pass, with the review's message, per paper).
 A benchmark to run by hand, not a timed test.
 """
@@ -47,6 +48,25 @@ if not PAPERS.is_dir():
     PAPERS = Path("/work/shared/papers")
 # The second corpus: generated LaTeX layouts the real papers lack (test fixtures, invented numbers; build.sh there)
 LAYOUTS = ROOT / "tests" / "data" / "layouts"
+# The third: one gold table typeset by several producers (test fixtures; generate.py there), measured with --layouts
+PRODUCERS = ROOT / "tests" / "data" / "producers"
+
+
+def producer_of(folder: Path) -> str:
+    """Who typeset a measured PDF: a generated layout's producer (its folder under ``PRODUCERS``; every folder of
+    ``LAYOUTS`` is LaTeX), else the PDF's own /Producer (or /Creator) as pypdf reads it."""
+    if folder.parent == PRODUCERS:
+        return folder.name
+    if folder.parent == LAYOUTS:
+        return "latex"
+    import pypdf
+
+    try:
+        info = pypdf.PdfReader(folder / "paper.pdf").metadata or {}
+        named = str(info.get("/Producer") or info.get("/Creator") or "unknown")
+    except Exception:  # noqa: BLE001 - a producer unknown is not a reason to stop measuring
+        named = "unknown"
+    return named.split()[0] if named.strip() else "unknown"
 
 _PLUS_MINUS = re.compile(r"(?:\u00b1|\+/-)\s*(\d[\d,]*(?:\.\d+)?|\.\d+)|\((\d[\d,]*(?:\.\d+)?|\.\d+)\)")
 _FIRST_NUMBER = re.compile(r"[-+\u2212\u2013]?(?:\d{1,3}(?:[ \u2009\u202f]\d{3})+(?![\d,])(?:\.\d+)?"
@@ -259,14 +279,14 @@ def main(argv: list[str] | None = None) -> int:
 
     review.cells.READINGS = _READERS[args.reader]
     print(f"reader: {args.reader} ({' then '.join(review.cells.READINGS)})")
-    if args.layouts:
-        args.papers = LAYOUTS
-    folders = sorted(p for p in args.papers.iterdir() if (p / "cells.tsv").is_file() and (p / "paper.pdf").is_file())
+    roots = [LAYOUTS, PRODUCERS] if args.layouts else [args.papers]
+    folders = sorted((p for root in roots for p in root.iterdir()
+                      if (p / "cells.tsv").is_file() and (p / "paper.pdf").is_file()), key=lambda p: p.name)
     if args.only:
         wanted = set(args.only.split(","))
         folders = [f for f in folders if f.name in wanted]
     if not folders:
-        print(f"no papers with cells.tsv and paper.pdf under {args.papers}")
+        print(f"no papers with cells.tsv and paper.pdf under {', '.join(map(str, roots))}")
         return 1
     results = []
     print(f"{'paper':28s} {'right claims (cell value and ±)':58s} {'slips':52s} s/page read s/page")
@@ -290,6 +310,12 @@ def main(argv: list[str] | None = None) -> int:
     pages = sum(r.table_pages for r in results)
     seconds = sum(r.seconds * r.table_pages for r in results) / max(pages, 1)
     reading = sum(r.reading * r.table_pages for r in results) / max(pages, 1)
+    by_producer: dict[str, list[PaperResult]] = defaultdict(list)
+    for folder, r in zip(folders, results, strict=True):
+        by_producer[producer_of(folder)].append(r)
+    for producer, of_producer in sorted(by_producer.items()):
+        print(f"{'producer ' + producer:28s} {_right(sum((r.right for r in of_producer), Counter())):58s} "
+              f"{_slips(sum((r.slips for r in of_producer), Counter())):52s}")
     print(f"{'overall':28s} {_right(right):58s} {_slips(caught):52s} {seconds:.3f}  {reading:.3f}")
     for kind, c in sorted(kinds.items()):
         print(f"    slips, {kind:22s} {_slips(c)}")

@@ -34,7 +34,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from registry import limits
 from registry.numbers import MINUS_SIGNS, RANGE_DASH
@@ -183,7 +183,7 @@ def _extract(data: bytes, path: Path, max_page_chars: int) -> Extraction:
                                f"{excerpt(str(exc), 200)[1:-1]}", corrupt_hint) from exc
             page_chars_checked(len(text), index, str(path), max_page_chars)
             pages.append(text)
-        created = reader.metadata.creation_date if reader.metadata is not None else None
+        created = _creation_date(reader)
     except (PdfError, ReviewLimitError):
         raise
     except LimitReachedError as exc:  # one of pypdf's own bounds (pages, objects, a stream's size): not damage
@@ -216,6 +216,16 @@ def _extract(data: bytes, path: Path, max_page_chars: int) -> Extraction:
             creation_utc = creation
     return Extraction(pages=tuple(pages), extractor=f"pypdf {pypdf.__version__}", creation_date=creation,
                       creation_date_utc=creation_utc)
+
+
+def _creation_date(reader: object) -> Any:
+    """The document's CreationDate as pypdf reads it; None where it has none, or one pypdf cannot read ('12th May
+    2025', a zone written "Z'"): a date in the metadata is no reason to refuse the text."""
+    try:
+        metadata = getattr(reader, "metadata", None)
+        return metadata.creation_date if metadata is not None else None
+    except (ValueError, TypeError, OverflowError):
+        return None
 
 
 def _encrypted(reader: object) -> bool:

@@ -150,3 +150,14 @@ def test_the_gold_values_are_the_printed_numbers() -> None:
     assert peak["printed"] == "\u22120.04 e\u22122" and Decimal(peak["value"]) == Decimal("-0.0004")
     power = gold[("Decoder-only models / Large decoder trained with a long context window", "Peak")]
     assert Decimal(power["value"]) == Decimal("3.2e-4") and "\u00d7 10\u207b\u2074" in power["printed"]
+
+
+def test_a_creation_date_pypdf_cannot_read_is_no_damage() -> None:
+    """LibreOffice writes CreationDate as "D:20261207191741Z'", which pypdf cannot convert: the text is read all
+    the same, without a date (it was 'a corrupt PDF: ValueError: Can not convert date')."""
+    from review.pdftext import extract_pdf
+
+    pdf = PRODUCERS / "libreoffice" / "paper.pdf"
+    assert b"Z')" in pdf.read_bytes() or b"Z'" in pdf.read_bytes()
+    extraction = extract_pdf(pdf)
+    assert "test fixture of the registry" in extraction.pages[0] and extraction.creation_date is None
