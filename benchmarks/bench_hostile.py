@@ -116,7 +116,7 @@ def queries_and_pdfs() -> None:
 
 
 def tables() -> None:
-    from tests.test_review_support import grid_pdf
+    from tests.test_review_support import grid_pdf, many_pages_pdf
 
     work = Path(tempfile.mkdtemp(prefix="registry-hostile-tables-"))
     try:
@@ -126,6 +126,8 @@ def tables() -> None:
         with sparse.open("wb") as handle:
             handle.write(b"%PDF-1.4\n")
             handle.truncate(6 * 1024**3)
+        pages = work / "pages.pdf"
+        pages.write_bytes(many_pages_pdf(1_000_000))
         hanging = work / "bin"
         hanging.mkdir()
         (hanging / "pdftotext").write_text("#!/bin/sh\nexec sleep 3600\n", encoding="utf-8")
@@ -143,6 +145,7 @@ def tables() -> None:
             ("a pdftotext that never answers, --timeout 10", [str(fixture), "--timeout", "10"],
              {"PATH": f"{hanging}{os.pathsep}{os.environ.get('PATH', '')}"}, "for ever"),
             ("a sparse 6 GB file", [str(sparse)], {}, "6.2 GB"),
+            (f"1,000,000 empty pages ({pages.stat().st_size / 1e6:.0f} MB)", [str(pages)], {}, "1.8-2.4 GB"),
             ("the fixture paper's page 2 (a real page)", [str(fixture)], {}, "(for comparison)"),
         ]
         for what, arguments, env, before in cases:

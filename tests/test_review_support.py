@@ -197,6 +197,28 @@ def grid_pdf(rows: int, columns: int) -> bytes:
     return one_page_pdf(b"\n".join(parts), (width, height))
 
 
+def many_pages_pdf(count: int) -> bytes:
+    """A PDF of ``count`` empty pages, each a page object of its own under one page tree node (a valid file:
+    issue 36's 200,000 pages that the review called corrupt, its 1,000,000 pages that grew memory)."""
+    out = bytearray(b"%PDF-1.4\n% a test fixture of the registry: empty pages\n")
+    offsets = []
+
+    def written(body: bytes) -> None:
+        offsets.append(len(out))
+        out.extend(b"%d 0 obj\n" % len(offsets) + body + b"\nendobj\n")
+
+    written(b"<< /Type /Catalog /Pages 2 0 R >>")
+    written(b"<< /Type /Pages /Kids [" + b" ".join(b"%d 0 R" % (3 + i) for i in range(count))
+            + b"] /Count %d /MediaBox [0 0 612 792] >>" % count)
+    for _ in range(count):
+        written(b"<< /Type /Page /Parent 2 0 R >>")
+    xref = len(out)
+    out.extend(b"xref\n0 %d\n0000000000 65535 f \n" % (len(offsets) + 1))
+    out.extend(b"".join(b"%010d 00000 n \n" % offset for offset in offsets))
+    out.extend(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(offsets) + 1, xref))
+    return bytes(out)
+
+
 def one_page_pdf(content: bytes, size: tuple[int, int] = (612, 792)) -> bytes:
     """A one-page PDF drawing ``content`` (a content stream, compressed here) in Helvetica."""
     content = zlib.compress(content, 9)

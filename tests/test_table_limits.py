@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import DATA
-from tests.test_review_support import fresh_records, grid_pdf, pin
+from tests.test_review_support import fresh_records, grid_pdf, many_pages_pdf, pin
 
 pytestmark = pytest.mark.pdf  # starts PDFium and pdftotext in a process of their own
 
@@ -120,3 +120,17 @@ def test_a_pipe_is_refused_without_waiting(cli, tmp_path: Path) -> None:  # type
     os.mkfifo(pipe)
     result = cli("table", pipe, "--page", "1")
     assert result.exit_code == 1 and "is not a file" in result.output
+
+
+def test_a_bound_of_pypdf_is_a_limit_not_damage(tmp_path: Path) -> None:
+    """200,000 empty pages: a valid PDF past pypdf's own bound on an array's length (it was 'a corrupt PDF:
+    LimitReachedError')."""
+    from review.errors import ReviewLimitError
+    from review.pdftext import extract_pdf
+
+    pdf = tmp_path / "pages.pdf"
+    pdf.write_bytes(many_pages_pdf(200_000))
+    with pytest.raises(ReviewLimitError) as caught:
+        extract_pdf(pdf)
+    assert "goes past a limit of the PDF reader pypdf" in caught.value.message
+    assert "corrupt" not in caught.value.message
