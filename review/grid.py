@@ -65,6 +65,8 @@ class GridCell:
         """The value as the page prints it, for an import: the cell's text before its ± or interval, without its
         marks, its spaces as one ('< 0.001', '12–15', '−0.04 e−2' kept whole; '0.702† ± 0.021' gives '0.702')."""
         text = " ".join(self.text.split())
+        if self.only_interval:  # '[0.61, 0.67]' alone: a range of two numbers, no point value claimed
+            return text
         cut = [text.find(sign) for sign in ("\u00b1", "+/-", "+-") if sign in text] if self.plus_minus else []
         if (self.interval is not None or (self.plus_minus is not None and not cut)) and text.rfind(" ") > 0:
             cut.append(max(text.rfind(" [", 0), text.rfind(" (", 0), text.rfind("[", 1), text.rfind("(", 1)))
@@ -73,6 +75,11 @@ class GridCell:
         while text and self.marks and text[-1] in self.marks:
             text = text[:-1].rstrip()
         return text
+
+    @property
+    def only_interval(self) -> bool:
+        """Whether the cell prints an interval and no value before it ('[0.61, 0.67]')."""
+        return self.interval is not None and self.text.lstrip()[:1] in "[("
 
     @property
     def uncertainty(self) -> str | None:
@@ -473,7 +480,8 @@ def _row(table: GridTable, cell: GridCell, settings: Mapping[str, str]) -> dict[
     fields = {"row": cell.row, "column": cell.column, "row_last": row_last,
               "column_last": cell.column.split(" / ")[-1], "model": row_last, "table": table.label,
               "page": str(table.page)}
-    row = {"model": row_last, "value": cell.as_printed, "uncertainty": cell.uncertainty or "",
+    row = {"model": row_last, "value": cell.as_printed,
+           "uncertainty": "" if cell.only_interval else cell.uncertainty or "",
            "table": table.label, "row": cell.row, "column": cell.column, "page": str(table.page)}
     from registry.curate.table import BY_NAME
 

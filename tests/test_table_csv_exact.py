@@ -32,11 +32,16 @@ def _imported(cell: GridCell) -> tuple[dict[str, str] | None, str | None]:
     (_cell("< 0.001", "0.001", "0.001"), "< 0.001"),  # the bound's sign kept: the import files it as a bound
     (_cell("12\u201315", "12", "12", rest="\u201315"), "12\u201315"),  # a range: both ends
     (_cell("3.2 \u00d7 10\u207b\u2074", "3.2", "3.2\u00d710\u207b\u2074"), "3.2 \u00d7 10\u207b\u2074"),
+    # only an interval: a range of two numbers, no point value claimed, however the grid split it
+    (_cell("[0.61, 0.67]", "0.61", "0.61", interval=("0.61", "0.67")), "[0.61, 0.67]"),
+    (_cell("[70.5, 71.9]", "70.5", "70.5", rest=",71.9]"), "[70.5, 71.9]"),
 ])
 def test_a_cell_is_written_as_printed(cell: GridCell, written: str) -> None:
     row, why = _imported(cell)
     assert why is None and row is not None
     assert row["value"] == written
+    if written.startswith("["):
+        assert row.get("uncertainty", "") == "", "the interval is the value's range, not also its uncertainty"
 
 
 def test_a_plus_minus_is_written_beside_the_value() -> None:
