@@ -88,6 +88,16 @@ def gold_rows() -> list[dict[str, str]]:
 # -- sources, one per producer ----------------------------------------------------------------------------------
 
 
+def body_lines(group_line, row_line) -> list[str]:  # type: ignore[no-untyped-def]
+    """The table's body in one producer's markup: a group's line before its first row, then each row's line."""
+    lines = []
+    for index, (group, label, cells) in enumerate(TABLE):
+        if index == 0 or TABLE[index - 1][0] != group:
+            lines.append(group_line(group))
+        lines.append(row_line(label, cells))
+    return lines
+
+
 def latex(cell: Cell) -> str:
     text = f"${cell.power[0]} \\times 10^{{{cell.power[1].replace(chr(0x2212), '-')}}}$" if cell.power else \
         cell.value.replace("\u2212", "$-$").replace("\u2013", "--")
@@ -96,12 +106,8 @@ def latex(cell: Cell) -> str:
 
 
 def latex_source() -> str:
-    body = []
-    for index, (group, label, cells) in enumerate(TABLE):
-        if index == 0 or TABLE[index - 1][0] != group:
-            body.append(f"\\multicolumn{{4}}{{l}}{{\\textit{{{group}}}}} \\\\")
-        body.append(f"{label} & " + " & ".join(latex(c) for c in cells) + " \\\\")
-    rows = "\n".join(body)
+    rows = "\n".join(body_lines(lambda group: f"\\multicolumn{{4}}{{l}}{{\\textit{{{group}}}}} \\\\",
+                                 lambda label, cells: f"{label} & " + " & ".join(map(latex, cells)) + " \\\\"))
     return f"""% {FIXTURE}
 \\documentclass{{article}}
 \\usepackage{{array}}
@@ -133,11 +139,9 @@ def markdown_source() -> str:
         return text + (f"^{c.sup}^" if c.sup else "") + (f" \u00b1 {c.plus_minus}" if c.plus_minus else "")
 
     lines = [f"<!-- {FIXTURE} -->", "", FIXTURE, "", "| Model | " + " | ".join(COLUMNS) + " |",
-             "|:---------------------|-----:|-----:|-----:|"]
-    for index, (group, label, cells) in enumerate(TABLE):
-        if index == 0 or TABLE[index - 1][0] != group:
-            lines.append(f"| *{group}* | | | |")
-        lines.append(f"| {label} | " + " | ".join(cell(c) for c in cells) + " |")
+             "|:---------------------|-----:|-----:|-----:|",
+             *body_lines(lambda group: f"| *{group}* | | | |",
+                         lambda label, cells: f"| {label} | " + " | ".join(map(cell, cells)) + " |")]
     return "\n".join([*lines, "", f"Table: {CAPTION.removeprefix('Table 1: ')}", "", NOTES, ""])
 
 
@@ -146,12 +150,9 @@ def html_source() -> str:
         text = f"{c.power[0]} \u00d7 10<sup>{c.power[1]}</sup>" if c.power else c.value
         return text + (f"<sup>{c.sup}</sup>" if c.sup else "") + (f" \u00b1 {c.plus_minus}" if c.plus_minus else "")
 
-    body = []
-    for index, (group, label, cells) in enumerate(TABLE):
-        if index == 0 or TABLE[index - 1][0] != group:
-            body.append(f'<tr><td colspan="4"><i>{group}</i></td></tr>')
-        body.append(f'<tr><td class="label">{label}</td>' + "".join(f"<td>{cell(c)}</td>" for c in cells) + "</tr>")
-    rows = "\n".join(body)
+    rows = "\n".join(body_lines(lambda group: f'<tr><td colspan="4"><i>{group}</i></td></tr>',
+                                 lambda label, cells: f'<tr><td class="label">{label}</td>'
+                                 + "".join(f"<td>{cell(c)}</td>" for c in cells) + "</tr>"))
     return f"""<!DOCTYPE html>
 <!-- {FIXTURE} -->
 <html lang="en"><head><meta charset="utf-8"><title>Test fixture</title>
@@ -184,12 +185,8 @@ def typst_source() -> str:
         return "[" + text + (f"#super[{c.sup}]" if c.sup else "") + (f" ± {c.plus_minus}" if c.plus_minus else "") \
             + "]"
 
-    body = []
-    for index, (group, label, cells) in enumerate(TABLE):
-        if index == 0 or TABLE[index - 1][0] != group:
-            body.append(f"  table.cell(colspan: 4)[_{group}_],")
-        body.append(f"  [{label}], " + ", ".join(cell(c) for c in cells) + ",")
-    rows = "\n".join(body)
+    rows = "\n".join(body_lines(lambda group: f"  table.cell(colspan: 4)[_{group}_],",
+                                 lambda label, cells: f"  [{label}], " + ", ".join(map(cell, cells)) + ","))
     return f"""// {FIXTURE}
 #set page(paper: "a4")
 #set text(font: "DejaVu Serif", size: 10pt)
