@@ -425,7 +425,7 @@ def import_rows(grid: PageGrid, settings: Mapping[str, str] | None = None) -> Im
     left_out: list[tuple[GridCell, str]] = []
     for table in grid.tables:
         for cell in table.cells:
-            why = _why_left_out(cell)
+            why = why_not_imported(cell)
             if why is not None:
                 left_out.append((cell, why))
                 continue
@@ -440,7 +440,8 @@ def import_rows(grid: PageGrid, settings: Mapping[str, str] | None = None) -> Im
     return ImportTable(header, rows, tuple(left_out))
 
 
-def _why_left_out(cell: GridCell) -> str | None:
+def why_not_imported(cell: GridCell) -> str | None:
+    """Why ``import_rows`` leaves the cell out of the CSV; None where it writes it."""
     if cell.value is None:
         return "no number"
     inexact = _read_exactly(cell)
