@@ -56,7 +56,7 @@ def producer_of(folder: Path) -> str:
     """Who typeset a measured PDF: a generated layout's producer (its folder under ``PRODUCERS``; every folder of
     ``LAYOUTS`` is LaTeX), else the PDF's own /Producer (or /Creator) as pypdf reads it."""
     if folder.parent == PRODUCERS:
-        return folder.name
+        return folder.name.split("-")[0]  # libreoffice-odt: LibreOffice
     if folder.parent == LAYOUTS:
         return "latex"
     import pypdf

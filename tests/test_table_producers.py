@@ -26,7 +26,7 @@ from review import poppler
 from tests.conftest import DATA
 
 PRODUCERS = DATA / "producers"
-NAMES = ("latex", "pandoc", "html", "typst", "libreoffice")
+NAMES = ("latex", "pandoc", "html", "typst", "libreoffice", "libreoffice-odt")
 SOURCE_ID = "fixture-{name}-20261207-source-latency-of-generated-models"
 #: What a curator fills that the page cannot (the unit is printed only in the caption: milliseconds).
 SETTINGS = ("family=Generated models", "dataset=Latency benchmark", "metric={column_last}", "direction=lower",
@@ -37,6 +37,9 @@ UNREAD: dict[str, str] = {
     "libreoffice": "LibreOffice sets the column headers 'Batch 1' 'Batch 8' 'Peak' close together and the row labels "
                    "wrapped over two to four lines: the reader merges neighbouring columns ('31.7 0.52') and takes a "
                    "wrapped label's second line for a row group, so no cell is found again as a record would cite it",
+    "libreoffice-odt": "the same table with its numeric headers flush right: the reader finds no table under the "
+                       "caption at all (the lines of the wrapped row labels, between the rows of numbers, break it "
+                       "up), so 'registry table' says 'no table on page 1'",
 }
 
 pytestmark = [pytest.mark.pdf, pytest.mark.skipif(poppler.find_pdftotext() is None,
@@ -88,7 +91,7 @@ def test_every_producer_has_its_source_pdf_and_gold() -> None:
         assert (folder / "paper.pdf").is_file() and source.is_file(), name
         with (folder / "cells.tsv").open(encoding="utf-8", newline="") as handle:
             assert list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)) == gold, name
-        if source.suffix != ".docx":
+        if source.suffix not in generate.BINARY:
             assert generate.FIXTURE in source.read_text(encoding="utf-8"), name
 
 

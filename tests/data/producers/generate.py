@@ -8,8 +8,9 @@ annotations after a value, the unit only in the caption, a power of ten, a manti
 apart, a range, a bound in words, a ± after a value.
 
 Producers: ``latex`` (pdflatex, booktabs), ``pandoc`` (Markdown through pandoc's LaTeX writer), ``html``
-(Chromium's print to PDF), ``libreoffice`` (a .docx written with python-docx, converted by LibreOffice
-headless), ``typst`` (the ``typst`` package from PyPI). Usage: ``python generate.py`` writes every source and
+(Chromium's print to PDF), ``libreoffice`` (a .docx written with python-docx, its headers as Word sets them,
+flush left) and ``libreoffice-odt`` (an OpenDocument text written with odfpy, numeric headers flush right),
+both converted by LibreOffice headless, ``typst`` (the ``typst`` package from PyPI). Usage: ``python generate.py`` writes every source and
 gold; ``python generate.py --render [PRODUCER...]`` renders the PDFs too (each producer where it is
 installed). The tests read the committed PDFs; where a producer is installed, a test renders again and
 compares the text.
@@ -254,14 +255,74 @@ def docx(path: Path) -> None:
     document.save(str(path))
 
 
+def odt(path: Path) -> None:
+    """The table as an OpenDocument text (odfpy), for LibreOffice to print: numeric columns and their headers set
+    flush right, the row-label column 4.5 cm wide, a group label spanning the row."""
+    from odf import opendocument, style, table, text
+
+    document = opendocument.OpenDocumentText()
+    document.meta.addElement(__import__("odf.dc", fromlist=["Description"]).Description(text=FIXTURE))
+
+    def automatic(name: str, family: str, *properties) -> style.Style:  # type: ignore[no-untyped-def]
+        made = style.Style(name=name, family=family)
+        for item in properties:
+            made.addElement(item)
+        document.automaticstyles.addElement(made)
+        return made
+
+    right = automatic("Right", "paragraph", style.ParagraphProperties(textalign="end"))
+    sup = automatic("Sup", "text", style.TextProperties(textposition="super 58%"))
+    italic = automatic("Italic", "text", style.TextProperties(fontstyle="italic"))
+    wide = automatic("Wide", "table-column", style.TableColumnProperties(columnwidth="4.5cm"))
+    narrow = automatic("Narrow", "table-column", style.TableColumnProperties(columnwidth="2.5cm"))
+    whole = automatic("Whole", "table", style.TableProperties(width="12cm", align="left"))
+    document.text.addElement(text.P(text=FIXTURE))
+    document.text.addElement(text.P(text=CAPTION))
+    grid = table.Table(name="Table1", stylename=whole)
+    grid.addElement(table.TableColumn(stylename=wide))
+    grid.addElement(table.TableColumn(stylename=narrow, numbercolumnsrepeated=3))
+
+    def row_of(*cells: table.TableCell) -> None:
+        line = table.TableRow()
+        for cell in cells:
+            line.addElement(cell)
+        grid.addElement(line)
+
+    def cell_of(*parts: tuple[str, style.Style | None], align: style.Style | None = None) -> table.TableCell:
+        made = table.TableCell()
+        paragraph = text.P(stylename=align) if align is not None else text.P()
+        for words, how in parts:
+            paragraph.addElement(text.Span(text=words, stylename=how) if how is not None else text.Span(text=words))
+        made.addElement(paragraph)
+        return made
+
+    row_of(cell_of(("Model", None)), *(cell_of((name, None), align=right) for name in COLUMNS))
+    for index, (group, label, cells) in enumerate(TABLE):
+        if index == 0 or TABLE[index - 1][0] != group:
+            spanning = cell_of((group, italic))
+            spanning.setAttribute("numbercolumnsspanned", 4)
+            row_of(spanning, *(table.CoveredTableCell() for _ in COLUMNS))
+        parts = [[(f"{c.power[0]} \u00d7 10", None), (c.power[1], sup)] if c.power else [(c.value, None)]
+                 for c in cells]
+        for c, made in zip(cells, parts, strict=True):
+            made += [(c.sup, sup)] if c.sup else []
+            made += [(f" \u00b1 {c.plus_minus}", None)] if c.plus_minus else []
+        row_of(cell_of((label, None)), *(cell_of(*made, align=right) for made in parts))
+    document.text.addElement(grid)
+    document.text.addElement(text.P(text=NOTES))
+    document.save(str(path))
+
+
 # -- rendering ---------------------------------------------------------------------------------------------------
 
 SOURCES = {"latex": ("paper.tex", latex_source), "pandoc": ("paper.md", markdown_source),
            "html": ("paper.html", html_source), "typst": ("paper.typ", typst_source),
-           "libreoffice": ("paper.docx", None)}
+           "libreoffice": ("paper.docx", docx), "libreoffice-odt": ("paper.odt", odt)}
+#: The sources written as files of their own (zipped XML), not as text.
+BINARY = (".docx", ".odt")
 #: What each producer needs installed to render again.
 NEEDS = {"latex": ("pdflatex",), "pandoc": ("pandoc", "pdflatex"), "html": ("chromium",),
-         "libreoffice": ("soffice",), "typst": ()}
+         "libreoffice": ("soffice",), "libreoffice-odt": ("soffice",), "typst": ()}
 
 
 def installed(producer: str) -> bool:
@@ -278,8 +339,8 @@ def write_sources() -> None:
     for producer, (name, make) in SOURCES.items():
         folder = HERE / producer
         folder.mkdir(exist_ok=True)
-        if make is None:
-            docx(folder / name)
+        if name.endswith(BINARY):
+            make(folder / name)
         else:
             (folder / name).write_text(make(), encoding="utf-8")
         with (folder / "cells.tsv").open("w", encoding="utf-8", newline="") as handle:
@@ -311,7 +372,7 @@ def render(producer: str, folder: Path, out: Path) -> None:
             subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
                             f"--user-data-dir={work / 'profile'}", f"--print-to-pdf={work / 'paper.pdf'}",
                             (work / name).as_uri()], cwd=work, env=env, check=True, capture_output=True, timeout=300)
-        elif producer == "libreoffice":
+        elif producer.startswith("libreoffice"):
             subprocess.run(["soffice", f"-env:UserInstallation={(work / 'profile').as_uri()}", "--headless",
                             "--convert-to", "pdf", "--outdir", str(work), str(work / name)], cwd=work, env=env,
                            check=True, capture_output=True, timeout=300)
