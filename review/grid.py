@@ -330,11 +330,48 @@ def _grids(primary: Extraction, second: Extraction | None, page: int, label: str
         cells = tuple(_cell(primary, second, table, row_index, column_index)
                       for row_index, row in enumerate(table.rows) for column_index, column in enumerate(table.columns)
                       if table.cell(row, column).text)
+        crossed = _crossed(primary, second, table, other, cells) if index == 0 else ()
         grids.append(GridTable(label, page, table.caption, table.continued,
                                table.stub.name if table.stub is not None else None,
-                               tuple(c.name for c in table.columns), tuple(r.name for r in table.rows), cells,
+                               _names([c.name for c in table.columns], [c.column for c in crossed]),
+                               _names([r.name for r in table.rows], [c.row for c in crossed]), cells + crossed,
                                table.notes, _shape_differs(table, other, second), index + 1))
     return grids
+
+
+def _crossed(primary: Extraction, second: Extraction | None, table: Table, other: Table | None,
+             cells: tuple[GridCell, ...]) -> tuple[GridCell, ...]:
+    """The cells the review finds under a row or column name only the second extractor's grid reads (a header
+    'Batch 1' that PDFium's grid splits in two): read where the row and the column cross (``review.crossing``),
+    as a record citing them is looked up, and shown only where both extractors read the cell alike and the CSV
+    does not carry the same text in that row already (the same cell under the split name)."""
+    if other is None or second is None:
+        return ()
+    rows = _names([r.name for r in table.rows], [r.name for r in other.rows])
+    columns = _names([c.name for c in table.columns], [c.name for c in other.columns])
+    mine = {r.name for r in table.rows}, {c.name for c in table.columns}
+    have = {(c.row, c.column) for c in cells}
+    carried = {(c.row, c.text) for c in cells if why_not_imported(c) is None}  # the grid's, under a split name
+    found = []
+    for row in rows:
+        for column in columns:
+            if (row in mine[0] and column in mine[1]) or (row, column) in have:
+                continue
+            probe = CellAt("", "table cell", table.page, table.label, row, column)
+            spot = probe.locate(primary)
+            if not isinstance(spot, Located) or spot.row.name != row or spot.column.name != column:
+                continue
+            cell = spot.cell
+            if cell.value is None or (row, cell.text) in carried or _second_reading(cell, probe, second) is not None:
+                continue
+            found.append(GridCell(row, column, cell.text, cell.printed_value, cell.plus_minus, cell.interval,
+                                  cell.marks, cell.bold, cell.rest.strip(), None, None, cell.value))
+    return tuple(found)
+
+
+def _names(first: list[str], more: list[str]) -> tuple[str, ...]:
+    """``first``, then each name of ``more`` not among them, in order."""
+    return tuple(dict.fromkeys([*first, *more]))
 
 
 def _shape_differs(table: Table, other: Table | None, second: Extraction | None) -> str | None:

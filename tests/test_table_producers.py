@@ -127,6 +127,31 @@ def test_table_csv_imported_then_reviewed(cli, tmp_path: Path, name: str) -> Non
     print(f"{name}: {len(rows)} of {len(gold)} gold cells written and reviewed")
 
 
+#: Producers whose CSV writes a row under a path the page does not print (the review, reading as the table
+#: command does, passes it all the same): strict expected failures naming the misreading.
+MISNAMED: dict[str, str] = {
+    "latex": "the second line of a wrapped row label ('from the base model') is read as the group of the next row: "
+             "'from the base model / Base encoder'",
+    "html": "a row label wrapped over three lines is cut to its middle line ('distilled from the'), and the header "
+            "'Batch 1' split in two names a column '1'",
+    "typst": "the last line of a wrapped row label ('base model') is read as the group of the next row",
+}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=MISNAMED[name])) if name in MISNAMED else name
+    for name in NAMES if name not in UNREAD])
+def test_every_row_of_the_csv_names_a_gold_cell(cli, name: str) -> None:  # type: ignore[no-untyped-def]
+    """The review passes what the CSV writes because it reads the page as the table command does: the gold,
+    written from the source, says whether the row and column paths are the ones the page prints."""
+    made = cli("table", PRODUCERS / name / "paper.pdf", "--page", "1", "--table", "Table 1", "--format", "csv")
+    assert made.exit_code == 0, made.output
+    gold = {(g["row"], g["column"]) for g in csv.DictReader((PRODUCERS / name / "cells.tsv").open(
+        encoding="utf-8"), delimiter="\t", quoting=csv.QUOTE_NONE)}
+    written = [(r["row"], r["column"]) for r in csv.DictReader(io.StringIO(made.stdout))]
+    assert written and not [at for at in written if at not in gold], [at for at in written if at not in gold]
+
+
 def _text(pdf: Path) -> str:
     done = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True)
     return " ".join(done.stdout.split())
