@@ -196,7 +196,19 @@ def page_grid(request: PageRequest) -> dict[str, Any]:
     """What the reading process runs (``read_page``): the page's tables, as plain data."""
     from dataclasses import asdict
 
-    return asdict(grid_of(request))
+    return plain_data(asdict(grid_of(request)))
+
+
+def plain_data(value: Any) -> Any:
+    """``value`` with every text of a ``str`` subclass (``review.cells.Unread``, why a cell cannot be read) made a
+    plain ``str``, inside lists, tuples and dicts: the reading process may answer with plain values only."""
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, dict):
+        return {plain_data(k): plain_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(plain_data(item) for item in value)
+    return value
 
 
 def _from_plain(plain: dict[str, Any]) -> PageGrid:

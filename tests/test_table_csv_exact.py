@@ -68,3 +68,28 @@ def test_a_number_the_review_reads_otherwise_is_left_out() -> None:
 def test_a_unit_after_the_number_is_named() -> None:
     row, why = _imported(_cell("71.2 ms", "71.2", "71.2", rest="ms"))
     assert row is None and why == "it prints more than a number and its uncertainty: 'ms'"
+
+
+def test_the_reading_process_answers_with_plain_values_only() -> None:
+    """Why a cell cannot be found again is a ``str`` subclass (``Unread``): the page's grid crosses from the reading
+    process to the command as plain text, never as an object the sandbox refuses to read."""
+    import io
+    import pickle
+
+    from registry.sandbox import Plain
+    from review.cells import Unread
+    from review.grid import plain_data
+
+    answer = {"tables": ({"cells": [{"found_again": Unread("no row 'A' in Table 1")}], "rows": ("A",)},)}
+    with pytest.raises(pickle.UnpicklingError):
+        Plain(io.BytesIO(pickle.dumps(answer))).load()
+    plain = Plain(io.BytesIO(pickle.dumps(plain_data(answer)))).load()
+    assert plain == answer and type(plain["tables"][0]["cells"][0]["found_again"]) is str
+
+
+def test_an_answer_of_objects_is_named_as_such() -> None:
+    from registry.sandbox import ChildFailed, run_limited
+
+    with pytest.raises(ChildFailed) as caught:
+        run_limited("review.cells:Unread", "why", timeout=60, memory_mb=None)
+    assert caught.value.error_type == "UnpicklingError" and "more than plain values" in caught.value.message
