@@ -353,22 +353,20 @@ def _grids(primary: Extraction, second: Extraction | None, page: int, label: str
 
 def _crossed(primary: Extraction, second: Extraction | None, table: Table, other: Table | None,
              cells: tuple[GridCell, ...]) -> tuple[GridCell, ...]:
-    """The cells the review finds under a row or column name only the second extractor's grid reads (a header
-    'Batch 1' that PDFium's grid splits in two): read where the row and the column cross (``review.crossing``),
-    as a record citing them is looked up, and shown only where both extractors read the cell alike and the CSV
-    does not carry the same text in that row already (the same cell under the split name)."""
+    """The cells the review finds in the first reading's rows under a column name only the second extractor's grid
+    reads (a header 'Batch 1' that PDFium's grid splits in two): read where the row and the column cross
+    (``review.crossing``), as a record citing them is looked up, and shown only where both extractors read the cell
+    alike and the CSV does not carry the same text in that row already (the same cell under the split name). Row
+    names only the second reading has are not tried: a row misread there would name cells the page never labels
+    so."""
     if other is None or second is None:
         return ()
-    rows = _names([r.name for r in table.rows], [r.name for r in other.rows])
-    columns = _names([c.name for c in table.columns], [c.name for c in other.columns])
-    mine = {r.name for r in table.rows}, {c.name for c in table.columns}
-    have = {(c.row, c.column) for c in cells}
+    mine = {c.name for c in table.columns}
+    columns = [c.name for c in other.columns if c.name not in mine]
     carried = {(c.row, c.text) for c in cells if why_not_imported(c) is None}  # the grid's, under a split name
     found = []
-    for row in rows:
+    for row in (r.name for r in table.rows):
         for column in columns:
-            if (row in mine[0] and column in mine[1]) or (row, column) in have:
-                continue
             probe = CellAt("", "table cell", table.page, table.label, row, column)
             spot = probe.locate(primary)
             if not isinstance(spot, Located) or spot.row.name != row or spot.column.name != column:
