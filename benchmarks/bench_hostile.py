@@ -15,7 +15,12 @@ line of 200 MiB, 100,000 nested brackets, attachments announced, an idle connect
 a stopped watcher): the time each takes to be answered or refused, the watcher's peak and resident memory after
 it (``/proc``: VmHWM, VmRSS), and the time of the next 'registry validate' (answered by the watcher, from its index).
 
-Usage: ``python benchmarks/bench_hostile.py [queries|writers|imports|kills|watcher]`` (default: all; ``writers``
+
+The table cases (issues 36 and 40): ``registry table`` on hostile pages, read under the review's limits
+(``review.limited``): a page of 300 by 300 numbers with the default limits, with its characters allowed
+(then the time stops it), and under a memory limit; a pdftotext that never answers; a sparse 6 GB file.
+
+Usage: ``python benchmarks/bench_hostile.py [queries|writers|imports|kills|watcher|tables]`` (default: all; ``writers``
 is ``imports`` and ``kills``). A benchmark to run by hand, not a timed test.
 """
 
@@ -62,11 +67,12 @@ _MEASURE = (
 )
 
 
-def run(arguments: list[str], cwd: Path) -> tuple[float, float, int]:
+def run(arguments: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, float, int]:
     """(wall seconds, peak resident MB of the command and its children, exit status) of one command."""
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", _MEASURE, sys.executable, "-m", "registry", *arguments], cwd=cwd,
-                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True)
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+                          check=True)
     seconds = time.perf_counter() - started
     peak_kb, status = done.stdout.split()
     return seconds, int(peak_kb) / 1024, int(status)
@@ -82,6 +88,8 @@ def main() -> None:
         writers(imports=which != "kills", kills_too=which != "imports")
     if which in ("both", "watcher"):
         watcher_requests()
+    if which in ("both", "tables"):
+        tables()
 
 
 def queries_and_pdfs() -> None:
@@ -108,6 +116,50 @@ def queries_and_pdfs() -> None:
                                          "--cache-dir", str(work / "cache"), *options], work)
             print(f"{'review: 50 MB of text in one string, ' + what:<48} {seconds:>8.1f} {peak:>8.0f} {status:>4}  "
                   "over 180 s")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+# -- registry table on hostile pages (issues 36 and 40) ---------------------------------------------------------
+
+
+def tables() -> None:
+    from tests.test_review_support import grid_pdf, many_pages_pdf
+
+    work = Path(tempfile.mkdtemp(prefix="registry-hostile-tables-"))
+    try:
+        grid = work / "grid-300.pdf"
+        grid.write_bytes(grid_pdf(300, 300))
+        sparse = work / "sparse.pdf"
+        with sparse.open("wb") as handle:
+            handle.write(b"%PDF-1.4\n")
+            handle.truncate(6 * 1024**3)
+        pages = work / "pages.pdf"
+        pages.write_bytes(many_pages_pdf(1_000_000))
+        hanging = work / "bin"
+        hanging.mkdir()
+        (hanging / "pdftotext").write_text("#!/bin/sh\nexec sleep 3600\n", encoding="utf-8")
+        (hanging / "pdftotext").chmod(0o755)
+        fixture = ROOT / "tests" / "data" / "papers" / "genomic-benchmarks-fixture" / "paper.pdf"
+        print(f"{'case':<48} {'seconds':>8} {'peak MB':>8} {'exit':>4}  before (audit)")
+        cases = [
+            (f"300x300 grid ({grid.stat().st_size / 1e6:.2f} MB), default limits", [str(grid)], {}, "7 min 25 s"),
+            ("300x300 grid, --max-page-chars 1e7", [str(grid), "--max-page-chars", "10000000"], {},
+             "7 min 25 s (pdftotext), 81 s (grid)"),
+            ("300x300 grid, --max-page-chars 1e7 --timeout 10", [str(grid), "--max-page-chars", "10000000",
+                                                                 "--timeout", "10"], {}, "(no limit)"),
+            ("300x300 grid, --max-page-chars 1e7 --max-memory 256", [str(grid), "--max-page-chars", "10000000",
+                                                                     "--max-memory", "256"], {}, "(no limit)"),
+            ("a pdftotext that never answers, --timeout 10", [str(fixture), "--timeout", "10"],
+             {"PATH": f"{hanging}{os.pathsep}{os.environ.get('PATH', '')}"}, "for ever"),
+            ("a sparse 6 GB file", [str(sparse)], {}, "6.2 GB"),
+            (f"1,000,000 empty pages ({pages.stat().st_size / 1e6:.0f} MB)", [str(pages)], {}, "1.8-2.4 GB"),
+            ("the fixture paper's page 2 (a real page)", [str(fixture)], {}, "(for comparison)"),
+        ]
+        for what, arguments, env, before in cases:
+            page = ["--page", "2"] if str(fixture) in arguments else ["--page", "1"]
+            seconds, peak, status = run(["table", arguments[0], *page, *arguments[1:]], work, env)
+            print(f"{'table: ' + what:<48} {seconds:>8.1f} {peak:>8.0f} {status:>4}  {before}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

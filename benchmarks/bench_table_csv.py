@@ -33,9 +33,13 @@ sys.path.insert(0, str(ROOT))  # this checkout's code, not an installed copy
 
 
 def _number(text: str) -> Decimal | None:
+    """The number the import reads in a value as printed (a range's lower end, a bound's number, a power)."""
+    from registry.curate.values import split_printed
+    from registry.numbers import parse_printed
+
     try:
-        return Decimal(text.replace(",", "").replace("\u2212", "-"))
-    except InvalidOperation:
+        return parse_printed(split_printed(text)[1]) if text else None
+    except (InvalidOperation, ValueError):
         return None
 
 

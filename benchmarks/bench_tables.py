@@ -30,7 +30,8 @@ table's grid alone), ``crossing`` (where the row's line and the column's header 
 
 Usage: ``python benchmarks/bench_tables.py [--papers DIR | --layouts] [--only SLUG,...] [--held-out SLUG,...]
 [--no-held-out] [--show N] [--reader grid|crossing|both]``
-(``--layouts`` measures the generated layouts of ``tests/data/layouts`` instead of the real papers)
+(``--layouts`` measures the generated layouts of ``tests/data/layouts`` and ``tests/data/producers`` instead of
+the real papers; every run reports per producer too)
 (``--show`` prints the first N right cells that did not pass, with the review's message, per paper).
 A benchmark to run by hand, not a timed test.
 """
@@ -53,6 +54,9 @@ if not PAPERS.is_dir():
     PAPERS = Path("/work/shared/papers")
 # The second corpus: generated LaTeX layouts the real papers lack (test fixtures, invented numbers; build.sh there)
 LAYOUTS = ROOT / "tests" / "data" / "layouts"
+# The third: one gold table typeset by several producers (test fixtures; generate.py there), measured with --layouts
+PRODUCERS = ROOT / "tests" / "data" / "producers"
+
 
 _PLUS_MINUS = re.compile(r"(?:\u00b1|\+/-)\s*(\d[\d,]*(?:\.\d+)?|\.\d+)|\((\d[\d,]*(?:\.\d+)?|\.\d+)\)")
 _FIRST_NUMBER = re.compile(r"[-+\u2212\u2013]?(?:\d{1,3}(?:[ \u2009\u202f]\d{3})+(?![\d,])(?:\.\d+)?"
@@ -250,8 +254,13 @@ _STATED = re.compile(r"PDF producer / creator[^:]*:\*\*(.*)", re.IGNORECASE)
 
 
 def producer_of(folder: Path) -> str:
-    """The family of the program that made ``folder``'s PDF: as its SOURCE.md states it, else as the PDF's metadata
+    """The family of the program that made ``folder``'s PDF: a generated layout's producer (its folder under
+    ``PRODUCERS``; every folder of ``LAYOUTS`` is TeX), else as its SOURCE.md states it, else as the PDF's metadata
     (Producer, Creator) names it; 'unknown' where neither says."""
+    if folder.parent == PRODUCERS:  # a generated layout: its folder names its producer (libreoffice-odt)
+        return folder.name.split("-")[0]
+    if folder.parent == LAYOUTS:
+        return "TeX"
     source = folder / "SOURCE.md"
     stated = _STATED.search(source.read_text(encoding="utf-8")) if source.is_file() else None
     text = stated.group(1) if stated else _metadata_producer(folder / "paper.pdf")
@@ -345,14 +354,14 @@ def main(argv: list[str] | None = None) -> int:
 
     review.cells.READINGS = _READERS[args.reader]
     print(f"reader: {args.reader} ({' then '.join(review.cells.READINGS)})")
-    if args.layouts:
-        args.papers = LAYOUTS
-    folders = sorted(p for p in args.papers.iterdir() if (p / "cells.tsv").is_file() and (p / "paper.pdf").is_file())
+    roots = [LAYOUTS, PRODUCERS] if args.layouts else [args.papers]
+    folders = sorted((p for root in roots for p in root.iterdir()
+                      if (p / "cells.tsv").is_file() and (p / "paper.pdf").is_file()), key=lambda p: p.name)
     if args.only:
         wanted = set(args.only.split(","))
         folders = [f for f in folders if f.name in wanted]
     if not folders:
-        print(f"no papers with cells.tsv and paper.pdf under {args.papers}")
+        print(f"no papers with cells.tsv and paper.pdf under {', '.join(map(str, roots))}")
         return 1
     held_out = {slug for slug in args.held_out.split(",") if slug}
     if args.no_held_out:

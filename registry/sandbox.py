@@ -138,7 +138,10 @@ def run_limited(target: str, argument: Any, *, timeout: float, memory_mb: int | 
             pass  # it ended already; its answer (or none) says why
         try:
             answer = Plain(process.stdout).load()
-        except (EOFError, pickle.UnpicklingError, OSError):
+        except pickle.UnpicklingError as exc:  # an answer, but not of plain values: a bug of the function's
+            raise ChildFailed("UnpicklingError", f"the worker process answered with more than plain values: "
+                              f"{exc}") from None
+        except (EOFError, OSError):
             process.wait()
             if killed.is_set():
                 raise LimitExceeded("time") from None

@@ -96,10 +96,10 @@ def primary_reading(data: bytes, name: str, max_page_chars: int = MAX_PAGE_CHARS
         raise PdfError(path, f"PDFium cannot read the positioned text of {name}: {type(exc).__name__}: "
                        f"{excerpt(str(exc), 200)[1:-1]}",
                        "the file may be damaged; download the PDF again, or check it opens in a PDF viewer") from exc
-    return dataclasses.replace(text, extractor=f"{text.extractor} (words: {_pdfium_version()})", words=words)
+    return dataclasses.replace(text, extractor=f"{text.extractor} (words: {pdfium_version()})", words=words)
 
 
-def _pdfium_version() -> str:
+def pdfium_version() -> str:
     from pypdfium2.version import PYPDFIUM_INFO
 
     return f"pypdfium2 {PYPDFIUM_INFO}"

@@ -84,10 +84,23 @@ def sha256_file(path: Path) -> str:
 
 
 def read_pdf(path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
-    """The whole file, read once (OSError if it cannot be; FetchError if it is larger than a paper can be)."""
-    with path.open("rb") as handle:
+    """The whole file, read once (OSError if it cannot be; FetchError if it is larger than a paper can be).
+
+    A file larger than ``max_bytes`` is refused before any of it is read (a sparse file of gigabytes costs
+    nothing), and so is anything that is not a regular file (a FIFO would block the read)."""
+    import os
+    import stat
+
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(descriptor, "rb") as handle:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            raise FetchError(f"{path} is not a regular file", "pass the PDF file itself with {pdf}")
+        if status.st_size > max_bytes:
+            raise FetchError(f"{path} is {status.st_size:,} bytes, larger than the {max_bytes:,} a paper's PDF can "
+                             "be", "pass the PDF of the source with {pdf}")
         data = handle.read(max_bytes + 1)
-    if len(data) > max_bytes:
+    if len(data) > max_bytes:  # it grew while it was read
         raise FetchError(f"{path} is larger than {max_bytes:,} bytes, more than a paper's PDF can be",
                          "pass the PDF of the source with {pdf}")
     return data

@@ -14,9 +14,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from registry.errors import RegistryError
 from review.cells import CellAt, Located, tables_on
+from review.extract import pdfium_version
+from review.limited import ReviewLimits, page_chars_checked, run_reading
 from review.pdftext import Extraction
 from review.tables import CellText, Table
 from review.words import PageWords, lines_of, squeezed
@@ -53,6 +56,30 @@ class GridCell:
     """None where a record citing this row and column would be looked up in this very cell; else why not."""
     second: str | None
     """None where the second extractor reads the same; else what it reads there (or why it finds no cell)."""
+    number: str | None = None
+    """The number the review reads in the cell ('-0.04e-2' for '−0.04 e−2'; ``value`` is its first number as
+    printed), where it reads one."""
+
+    @property
+    def as_printed(self) -> str:
+        """The value as the page prints it, for an import: the cell's text before its ± or interval, without its
+        marks, its spaces as one ('< 0.001', '12–15', '−0.04 e−2' kept whole; '0.702† ± 0.021' gives '0.702')."""
+        text = " ".join(self.text.split())
+        if self.only_interval:  # '[0.61, 0.67]' alone: a range of two numbers, no point value claimed
+            return text
+        cut = [text.find(sign) for sign in ("\u00b1", "+/-", "+-") if sign in text] if self.plus_minus else []
+        if (self.interval is not None or (self.plus_minus is not None and not cut)) and text.rfind(" ") > 0:
+            cut.append(max(text.rfind(" [", 0), text.rfind(" (", 0), text.rfind("[", 1), text.rfind("(", 1)))
+        cut = [at for at in cut if at > 0]
+        text = text[:min(cut)].strip() if cut else text
+        while text and self.marks and text[-1] in self.marks:
+            text = text[:-1].rstrip()
+        return text
+
+    @property
+    def only_interval(self) -> bool:
+        """Whether the cell prints an interval and no value before it ('[0.61, 0.67]')."""
+        return self.interval is not None and self.text.lstrip()[:1] in "[("
 
     @property
     def uncertainty(self) -> str | None:
@@ -120,15 +147,80 @@ def labels_on(words: PageWords) -> list[str]:
     return labels
 
 
-def read_page(pdf: Path, page: int, label: str | None = None, *, second: bool = True) -> PageGrid:
+def read_page(pdf: Path, page: int, label: str | None = None, *, second: bool = True,
+              limits: ReviewLimits = ReviewLimits()) -> PageGrid:
     """The tables on ``page`` of ``pdf`` (only ``label``'s, where given) as both extractors read them.
 
-    Only the page and the one before it (where a continued table's open row group is printed) are read, by
-    PDFium and by poppler's ``pdftotext -bbox-layout``, the two readings the review's cell checks use: a page of
-    a 137-page thesis is shown in a fraction of a second, not in the time the whole text takes. Raises
-    ``PdfError`` for a file that is no readable PDF, ``GridError`` for a page past the end, a page without a
-    table, or a label not on the page (naming the tables that are, or the pages it is on)."""
-    primary, other, missing = page_readings(pdf, page, second=second)
+    Read as the review reads a PDF (``review.limited``): the file refused past ``limits.max_pdf_bytes``
+    before it is read, the reading done in a process of its own killed past ``limits.timeout`` or
+    ``limits.max_memory_mb`` (``pdftotext`` with it), a page of more than ``limits.max_page_chars``
+    characters refused; a limit reached is a ``ReviewLimitError``. Only the page and the one before it (where
+    a continued table's open row group is printed) are read, by PDFium and by poppler's ``pdftotext
+    -bbox-layout``, the two readings the review's cell checks use. Raises ``PdfError`` for a file that is no
+    readable PDF, ``RegistryError`` for a page past the end, a page without a table, or a label not on the
+    page (naming the tables that are, or the pages it is on)."""
+    import time
+
+    from review.errors import FetchError, PdfError
+    from review.fetch import read_pdf
+
+    started = time.monotonic()
+    try:
+        data = read_pdf(pdf, limits.max_pdf_bytes)
+    except FetchError as exc:
+        raise FetchError(exc.message, "give the PDF of the source; a paper's PDF is a few megabytes") from None
+    except OSError as exc:
+        raise PdfError(pdf, f"cannot read {pdf}: {exc.strerror}", "check the file's permissions") from exc
+    request = PageRequest(data, str(pdf), page, label, second, limits.timeout - (time.monotonic() - started),
+                          limits.max_page_chars)
+    plain = run_reading("review.grid:page_grid", request, limits, what=f"reading page {page} of {pdf}",
+                        started=started)
+    return _from_plain(plain)
+
+
+@dataclass(frozen=True)
+class PageRequest:
+    """What the reading process is sent: the file's bytes, how to name them, the page, and its limits."""
+
+    data: bytes = field(repr=False)
+    name: str
+    page: int
+    label: str | None
+    second: bool
+    timeout: float
+    """Seconds left: what pdftotext, run by the reading process, may take at most."""
+    max_page_chars: int
+
+
+def page_grid(request: PageRequest) -> dict[str, Any]:
+    """What the reading process runs (``read_page``): the page's tables, as plain data."""
+    from dataclasses import asdict
+
+    return plain_data(asdict(grid_of(request)))
+
+
+def plain_data(value: Any) -> Any:
+    """``value`` with every text of a ``str`` subclass (``review.cells.Unread``, why a cell cannot be read) made a
+    plain ``str``, inside lists, tuples and dicts: the reading process may answer with plain values only."""
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, dict):
+        return {plain_data(k): plain_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(plain_data(item) for item in value)
+    return value
+
+
+def _from_plain(plain: dict[str, Any]) -> PageGrid:
+    tables = tuple(GridTable(**{**table, "cells": tuple(GridCell(**cell) for cell in table["cells"])})
+                   for table in plain["tables"])
+    return PageGrid(**{**plain, "tables": tables})
+
+
+def grid_of(request: PageRequest) -> PageGrid:
+    """The tables of the page ``request`` names, read in this process."""
+    pdf, page, label = Path(request.name), request.page, request.label
+    primary, other, missing = page_readings(request)
     found = [name for name in _candidates((primary, other) if other else (primary,), page)
              if tables_on(primary, page, name)]
     if label is not None:
@@ -138,7 +230,7 @@ def read_page(pdf: Path, page: int, label: str | None = None, *, second: bool = 
                                 + ", ".join(repr(n) for n in found), "give one of them with the table option, or "
                                 "leave it out to see them all", found=tuple(found))
             raise GridError(f"no table {label!r} on page {page} of {pdf}, and no other table: no caption of a "
-                            "table with a table of numbers under or over it", _elsewhere(pdf, label, page))
+                            "table with a table of numbers under or over it", _elsewhere(request.data, label, page))
         found = [label]
     elif not found:
         raise GridError(f"no table on page {page} of {pdf}: no caption of a table ('Table 1:', 'TABLE II') with a "
@@ -149,30 +241,28 @@ def read_page(pdf: Path, page: int, label: str | None = None, *, second: bool = 
     return PageGrid(str(pdf), page, primary.page_count, extractors, missing, tables)
 
 
-def page_readings(pdf: Path, page: int, *, second: bool = True) -> tuple[Extraction, Extraction | None, str | None]:
-    """PDFium's and pdftotext's positioned words of ``page`` and the page before it, as extractions of the whole
-    document whose other pages hold no words; and why the second is missing, where it is."""
+def page_readings(request: PageRequest) -> tuple[Extraction, Extraction | None, str | None]:
+    """PDFium's and pdftotext's positioned words of the page and the page before it, as extractions of the whole
+    document whose other pages hold no words; and why the second is missing, where it is. A page of more
+    characters than the request allows is refused before pdftotext starts."""
     from review import poppler
-    from review.pdftext import pdf_bytes
 
-    data, _ = pdf_bytes(pdf, str(pdf))
-    count, words = _pdfium_pages(data, pdf, page)
+    pdf, page = Path(request.name), request.page
+    count, words = _pdfium_pages(request.data, pdf, page)
     if not 1 <= page <= count:
         raise GridError(f"page {page} does not exist: {pdf} has {count} pages", f"give a page from 1 to {count}")
-    primary = _extraction(count, words, f"PDFium ({_pdfium_version()})")
-    program = poppler.find_pdftotext() if second else None
+    for of_page in words:
+        page_chars_checked(sum(len(w.text) for w in of_page.words), of_page.number, str(pdf), request.max_page_chars)
+    primary = _extraction(count, words, f"PDFium ({pdfium_version()})")
+    program = poppler.find_pdftotext() if request.second else None
     if program is None:
-        why = None if not second else (f"poppler's {poppler.PROGRAM} is not installed (Debian package "
-                                       f"{poppler.PACKAGE}), so the cells are read by PDFium alone")
+        why = None if not request.second else (f"poppler's {poppler.PROGRAM} is not installed (Debian package "
+                                               f"{poppler.PACKAGE}), so the cells are read by PDFium alone")
         return primary, None, why
-    first = max(1, page - 1)
-    done = _run(program, ["-q", "-f", str(first), "-l", str(page), "-enc", "UTF-8", "-bbox-layout", "-", "-"], data,
-                pdf)
-    import dataclasses
-
-    pages = [dataclasses.replace(words_of, number=first + i) for i, words_of in enumerate(
-        poppler.parse_bbox_layout(done))]
-    return primary, _extraction(count, pages, poppler.version(program)), None
+    with poppler.Reading(request.data, program, str(pdf), request.timeout, pages=(max(1, page - 1), page),
+                         text=False) as reading:
+        other = reading.result()
+    return primary, _extraction(count, list(other.words), other.extractor), None
 
 
 def _pdfium_pages(data: bytes, pdf: Path, page: int) -> tuple[int, list[PageWords]]:
@@ -214,30 +304,11 @@ def _pdfium_pages(data: bytes, pdf: Path, page: int) -> tuple[int, list[PageWord
     return count, [dataclasses.replace(w, number=first + i) for i, w in enumerate(pdfium_words(buffer.getvalue()))]
 
 
-def _run(program: str, options: list[str], data: bytes, pdf: Path) -> str:
-    import subprocess
-
-    from review.errors import PdfError
-
-    done = subprocess.run([program, *options], input=data, capture_output=True, check=False)
-    if done.returncode != 0:
-        raise PdfError(pdf, f"{program} failed on {pdf} (exit status {done.returncode}): "
-                       f"{done.stderr.decode('utf-8', 'replace').strip()[-300:] or 'no message'}",
-                       "check that the file opens in a PDF viewer")
-    return done.stdout.decode("utf-8", "replace")
-
-
 def _extraction(count: int, pages: list[PageWords], extractor: str) -> Extraction:
     """An extraction of ``count`` pages holding only ``pages``' words (the others empty, so no table is read there)."""
     held = {p.number: p for p in pages}
     words = tuple(held.get(n, PageWords(n, 0.0, 0.0, ())) for n in range(1, count + 1))
     return Extraction(pages=("",) * count, extractor=extractor, words=words)
-
-
-def _pdfium_version() -> str:
-    from pypdfium2.version import PYPDFIUM_INFO
-
-    return f"pypdfium2 {PYPDFIUM_INFO}"
 
 
 def _candidates(docs: tuple[Extraction, ...], page: int) -> list[str]:
@@ -250,12 +321,11 @@ def _candidates(docs: tuple[Extraction, ...], page: int) -> list[str]:
     return names
 
 
-def _elsewhere(pdf: Path, label: str, page: int) -> str:
+def _elsewhere(data: bytes, label: str, page: int) -> str:
     """Where ``label`` is, read from every page's PDFium words (only on this error's path: the whole file)."""
-    from review.pdftext import pdf_bytes
     from review.words import pdfium_words
 
-    words = pdfium_words(pdf_bytes(pdf, str(pdf))[0])
+    words = pdfium_words(data)
     doc = _extraction(len(words), list(words), "PDFium")
     pages = [n for n in range(1, doc.page_count + 1) if n != page and tables_on(doc, n, label)]
     if pages:
@@ -272,11 +342,46 @@ def _grids(primary: Extraction, second: Extraction | None, page: int, label: str
         cells = tuple(_cell(primary, second, table, row_index, column_index)
                       for row_index, row in enumerate(table.rows) for column_index, column in enumerate(table.columns)
                       if table.cell(row, column).text)
+        crossed = _crossed(primary, second, table, other, cells) if index == 0 else ()
         grids.append(GridTable(label, page, table.caption, table.continued,
                                table.stub.name if table.stub is not None else None,
-                               tuple(c.name for c in table.columns), tuple(r.name for r in table.rows), cells,
+                               _names([c.name for c in table.columns], [c.column for c in crossed]),
+                               _names([r.name for r in table.rows], [c.row for c in crossed]), cells + crossed,
                                table.notes, _shape_differs(table, other, second), index + 1))
     return grids
+
+
+def _crossed(primary: Extraction, second: Extraction | None, table: Table, other: Table | None,
+             cells: tuple[GridCell, ...]) -> tuple[GridCell, ...]:
+    """The cells the review finds in the first reading's rows under a column name only the second extractor's grid
+    reads (a header 'Batch 1' that PDFium's grid splits in two): read where the row and the column cross
+    (``review.crossing``), as a record citing them is looked up, and shown only where both extractors read the cell
+    alike and the CSV does not carry the same text in that row already (the same cell under the split name). Row
+    names only the second reading has are not tried: a row misread there would name cells the page never labels
+    so."""
+    if other is None or second is None:
+        return ()
+    mine = {c.name for c in table.columns}
+    columns = [c.name for c in other.columns if c.name not in mine]
+    carried = {(c.row, c.text) for c in cells if why_not_imported(c) is None}  # the grid's, under a split name
+    found = []
+    for row in (r.name for r in table.rows):
+        for column in columns:
+            probe = CellAt("", "table cell", table.page, table.label, row, column)
+            spot = probe.locate(primary)
+            if not isinstance(spot, Located) or spot.row.name != row or spot.column.name != column:
+                continue
+            cell = spot.cell
+            if cell.value is None or (row, cell.text) in carried or _second_reading(cell, probe, second) is not None:
+                continue
+            found.append(GridCell(row, column, cell.text, cell.printed_value, cell.plus_minus, cell.interval,
+                                  cell.marks, cell.bold, cell.rest.strip(), None, None, cell.value))
+    return tuple(found)
+
+
+def _names(first: list[str], more: list[str]) -> tuple[str, ...]:
+    """``first``, then each name of ``more`` not among them, in order."""
+    return tuple(dict.fromkeys([*first, *more]))
 
 
 def _shape_differs(table: Table, other: Table | None, second: Extraction | None) -> str | None:
@@ -307,7 +412,7 @@ def _cell(primary: Extraction, second: Extraction | None, table: Table, row_inde
         again = None
     return GridCell(row.name, column.name, cell.text, cell.printed_value, cell.plus_minus, cell.interval,
                     cell.marks, cell.bold, cell.rest.strip(), again,
-                    _second_reading(cell, probe, second) if second is not None else None)
+                    _second_reading(cell, probe, second) if second is not None else None, cell.value)
 
 
 def _second_reading(cell: CellText, probe: CellAt, second: Extraction) -> str | None:
@@ -367,7 +472,7 @@ def import_rows(grid: PageGrid, settings: Mapping[str, str] | None = None) -> Im
     left_out: list[tuple[GridCell, str]] = []
     for table in grid.tables:
         for cell in table.cells:
-            why = _why_left_out(cell)
+            why = why_not_imported(cell)
             if why is not None:
                 left_out.append((cell, why))
                 continue
@@ -382,15 +487,39 @@ def import_rows(grid: PageGrid, settings: Mapping[str, str] | None = None) -> Im
     return ImportTable(header, rows, tuple(left_out))
 
 
-def _why_left_out(cell: GridCell) -> str | None:
+def why_not_imported(cell: GridCell) -> str | None:
+    """Why ``import_rows`` leaves the cell out of the CSV; None where it writes it."""
     if cell.value is None:
         return "no number"
-    if cell.rest:
-        return f"it prints more than a number and its uncertainty: '{cell.rest}'"
+    inexact = _read_exactly(cell)
+    if inexact is not None:
+        return inexact
     if cell.found_again is not None:
         return f"a record citing it would not find it: {cell.found_again}"
     if cell.second is not None:
         return f"the second extractor {cell.second}"
+    return None
+
+
+def _read_exactly(cell: GridCell) -> str | None:
+    """Why the import would not read the cell's printed value as the number the review reads there; None where it
+    would. The CSV writes the value as printed ('< 0.001', '12–15', '3.2 × 10⁻⁴'), never a part of it: a cell
+    printing '−0.04 e−2' is never written '−0.04'."""
+    from registry.curate.values import split_printed
+    from registry.numbers import parse_printed
+
+    printed = cell.as_printed
+    bound, value, ends = split_printed(printed)
+    imported = parse_printed(value)
+    if imported is None and cell.rest and bound is None and ends is None:
+        return f"it prints more than a number and its uncertainty: '{cell.rest}'"
+    if imported is None:
+        return (f"the import cannot read '{printed}' as one number exactly, and writing '{cell.value}' alone would "
+                "change what the page prints; transcribe it by hand")
+    read = parse_printed(cell.number or cell.value or "")
+    if imported != read:
+        return (f"the import would read '{printed}' as {imported}, the review reads the cell as "
+                f"{cell.number or cell.value}; transcribe it by hand")
     return None
 
 
@@ -399,7 +528,8 @@ def _row(table: GridTable, cell: GridCell, settings: Mapping[str, str]) -> dict[
     fields = {"row": cell.row, "column": cell.column, "row_last": row_last,
               "column_last": cell.column.split(" / ")[-1], "model": row_last, "table": table.label,
               "page": str(table.page)}
-    row = {"model": row_last, "value": cell.value or "", "uncertainty": cell.uncertainty or "",
+    row = {"model": row_last, "value": cell.as_printed,
+           "uncertainty": "" if cell.only_interval else cell.uncertainty or "",
            "table": table.label, "row": cell.row, "column": cell.column, "page": str(table.page)}
     from registry.curate.table import BY_NAME
 

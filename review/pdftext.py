@@ -34,13 +34,14 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from registry import limits
 from registry.numbers import MINUS_SIGNS, RANGE_DASH
 from registry.textsafe import excerpt
-from review.errors import PdfError
+from review.errors import PdfError, ReviewLimitError
 from review.fetch import sniff
+from review.limited import page_chars_checked
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -187,15 +188,14 @@ def _extract(data: bytes, path: Path, max_page_chars: int) -> Extraction:
             except broken as exc:
                 raise PdfError(path, f"page {index} of {path} cannot be read: {type(exc).__name__}: "
                                f"{excerpt(str(exc), 200)[1:-1]}", corrupt_hint) from exc
-            if len(text) > max_page_chars:
-                raise PdfError(path, f"page {index} of {path} holds {len(text):,} characters of text, more than "
-                               f"the {max_page_chars:,} a page is allowed (a dense page of a paper holds about "
-                               "5,000): it is not a paper's page", "if this is the pinned paper, allow more with "
-                               "{max_page_chars}")
+            page_chars_checked(len(text), index, str(path), max_page_chars)
             pages.append(text)
         created, unread = _creation_date(reader)
-    except PdfError:
+    except (PdfError, ReviewLimitError):
         raise
+    except LimitReachedError as exc:  # one of pypdf's own bounds (pages, objects, a stream's size): not damage
+        raise ReviewLimitError(f"{path} goes past a limit of the PDF reader pypdf: {excerpt(str(exc), 200)[1:-1]}",
+                               "a paper's PDF stays well inside it; check that this is the pinned paper") from exc
     except FileNotDecryptedError as exc:
         raise PdfError(path, f"{path} is an encrypted PDF that needs a password to open", _ENCRYPTED_HINT) from exc
     except DependencyError as exc:

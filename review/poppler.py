@@ -14,6 +14,7 @@ answers None and the review says so and checks with one extractor.
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import html
 import re
@@ -71,16 +72,22 @@ class Reading:
     or the time is up), so no pdftotext outlives the review.
     """
 
-    def __init__(self, data: bytes, program: str, name: str, timeout: float | None = None) -> None:
+    def __init__(self, data: bytes, program: str, name: str, timeout: float | None = None, *,
+                 pages: tuple[int, int] | None = None, text: bool = True) -> None:
+        """``pages``: the first and last page to read (default: all); ``text``: the page text too, not only the
+        positioned words (``registry table`` needs the words alone)."""
         self._name = name
         self._timeout = timeout
         self._program = program
+        self._first = pages[0] if pages is not None else 1
         self._processes: list[subprocess.Popen[bytes]] = []
-        self._pool = ThreadPoolExecutor(max_workers=len(_RUNS))
+        runs = _RUNS if text else _RUNS[1:]
+        self._pool = ThreadPoolExecutor(max_workers=len(runs))
         self._runs = []
-        for what, options in _RUNS:
+        chosen = ("-f", str(pages[0]), "-l", str(pages[1])) if pages is not None else ()
+        for what, options in runs:
             try:
-                process = subprocess.Popen([program, *options], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                process = subprocess.Popen([program, *chosen, *options], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                            stderr=subprocess.PIPE)
             except OSError as exc:
                 self.close()
@@ -106,11 +113,13 @@ class Reading:
     def result(self) -> Extraction:
         """The text of every page and every page's positioned words; PdfError (or ReviewLimitError) if pdftotext
         failed or ran past the time left."""
-        raw, layout = (run.result() for run in self._runs)
-        pages = raw.decode("utf-8", "replace").split("\f")
-        if pages and pages[-1] == "":
-            pages.pop()  # pdftotext ends every page, the last one too, with a form feed
+        *raw, layout = (run.result() for run in self._runs)
         words = parse_bbox_layout(layout.decode("utf-8", "replace"))
+        if self._first != 1:  # pages counted as the PDF counts them, not from the first one read
+            words = tuple(dataclasses.replace(page, number=self._first + i) for i, page in enumerate(words))
+        pages = raw[0].decode("utf-8", "replace").split("\f") if raw else [""] * len(words)
+        if raw and pages and pages[-1] == "":
+            pages.pop()  # pdftotext ends every page, the last one too, with a form feed
         return Extraction(pages=tuple(pages), extractor=version(self._program), words=words)
 
     def _finish(self, process: subprocess.Popen[bytes], data: bytes, what: str) -> bytes:
@@ -119,7 +128,7 @@ class Reading:
         except subprocess.TimeoutExpired:
             process.kill()
             process.communicate()
-            raise ReviewLimitError(f"{what} ran past the {self._timeout:g} s left for the review on {self._name} and "
+            raise ReviewLimitError(f"{what} ran past the {self._timeout:g} s left for reading {self._name} and "
                                    "was stopped") from None
         except BrokenPipeError:  # it ended before reading all of the PDF; its status says why
             out, err = b"", b""

@@ -17,11 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from registry import limits
 from registry.errors import RegistryError
-from registry.textsafe import excerpt
 from review.claims import CANNOT_CHECK, FAIL, PASS, UNIT_NOT_PRINTED, Assertion, Claim, locator_of
 from review.dispatch import record_claims, source_claims
-from review.errors import NotCheckableError, ReviewLimitError
-from review.pdftext import MAX_PAGE_CHARS
+from review.errors import NotCheckableError
+from review.limited import ReviewLimits, run_reading
 
 if TYPE_CHECKING:
     from registry.models import MissingMetadata, Record, Review, Source
@@ -149,18 +148,6 @@ DEFAULT_TIMEOUT_S = limits.REVIEW_TIMEOUT_S
 DEFAULT_MAX_MEMORY_MB = limits.REVIEW_MAX_MEMORY_MB
 
 
-@dataclass(frozen=True)
-class ReviewLimits:
-    """What one review may take: the text and the checks run in a process of their own, killed past these."""
-
-    timeout: float = DEFAULT_TIMEOUT_S
-    """Seconds for the whole review: getting the PDF, reading its text, checking every claim."""
-    max_memory_mb: int = DEFAULT_MAX_MEMORY_MB
-    """Megabytes the process that reads the PDF and checks the claims may use."""
-    max_page_chars: int = MAX_PAGE_CHARS
-    """The most characters of text one page may hold (``review.pdftext.MAX_PAGE_CHARS``)."""
-
-
 def run_review(
     registry: Registry,
     record_id: str,
@@ -183,9 +170,9 @@ def run_review(
     started = time.monotonic()
     plan = plan_review(registry, record_id)
     cache_dir = cache_dir if cache_dir is not None else default_cache_dir()
+    fetch_options.setdefault("max_bytes", limits.max_pdf_bytes)
     artifact = acquire_pdf(plan.source, pdf=pdf, cache_dir=cache_dir, **fetch_options)
-    remaining = limits.timeout - (time.monotonic() - started)
-    readings, assertions = _check_limited(artifact, plan.claims, limits, remaining, second)
+    readings, assertions = _check_limited(artifact, plan.claims, limits, started, second)
     text_path = keep_text(cache_dir, artifact.sha256, readings.primary)
     return ReviewRun(plan=plan, pdf=artifact, extraction=readings.primary, assertions=assertions, text_path=text_path,
                      readings=readings)
@@ -204,38 +191,17 @@ class CheckRequest:
     second: bool
 
 
-def _check_limited(artifact: PdfArtifact, claims: list[Claim], limits: ReviewLimits, remaining: float,
+def _check_limited(artifact: PdfArtifact, claims: list[Claim], limits: ReviewLimits, started: float,
                    second: bool) -> tuple[Readings, list[Assertion]]:
-    """``check_pdf`` in a child process with the time left and the memory limit; its failures as messages."""
-    from registry.sandbox import ChildFailed, LimitExceeded, run_limited
-    from review.errors import PdfError
+    """``check_pdf`` in a child process with the time left and the memory limit (``review.limited``, the one
+    reader ``registry table`` reads through too); its failures as messages."""
     from review.extract import Readings
 
-    if remaining <= 0:
-        raise ReviewLimitError(_over_time(limits))
+    remaining = limits.timeout - (time.monotonic() - started)
     request = CheckRequest(artifact.data, str(artifact.path), claims, limits.max_page_chars, remaining, second)
-    try:
-        readings, checked = run_limited("review.review:check_pdf", request, timeout=remaining,
-                                        memory_mb=limits.max_memory_mb)
-    except LimitExceeded as exc:
-        if exc.kind == "time":
-            raise ReviewLimitError(_over_time(limits)) from None
-        raise ReviewLimitError(
-            f"reading {artifact.path} and checking its claims needed more than {limits.max_memory_mb:,} MB of "
-            "memory and was stopped", "allow more with {max_memory} MB, if this is the pinned paper") from None
-    except ChildFailed as exc:
-        if exc.error_type == "PdfError":
-            raise PdfError(artifact.path, exc.message, exc.hint) from None
-        if exc.error_type == "ReviewLimitError":
-            raise ReviewLimitError(exc.message, *([exc.hint] if exc.hint else [])) from None
-        raise RegistryError(f"checking {artifact.path} failed: {exc.error_type}: {excerpt(exc.message, 300)[1:-1]}",
-                            "run again with {debug} for the details, and report it") from None
+    readings, checked = run_reading("review.review:check_pdf", request, limits, what="the review",
+                                    doing="reading the PDF's text and checking its claims", started=started)
     return Readings.from_plain(readings), [Assertion.from_plain(fields) for fields in checked]
-
-
-def _over_time(limits: ReviewLimits) -> str:
-    return (f"the review ran longer than {limits.timeout:g} s (reading the PDF's text and checking its claims) and "
-            "was stopped")
 
 
 def check_pdf(request: CheckRequest) -> tuple[Any, ...]:

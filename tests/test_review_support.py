@@ -178,12 +178,55 @@ def huge_text_pdf(chars: int) -> bytes:
     """A one-page PDF whose page text is one string of ``chars`` characters, saying it is a test fixture."""
     lead = b"This is a test fixture of the registry: one string of %d characters. " % chars
     text = lead + b"x" * (chars - len(lead))
-    content = zlib.compress(b"BT /F1 12 Tf 72 720 Td (" + text + b") Tj ET", 9)
+    return one_page_pdf(b"BT /F1 12 Tf 72 720 Td (" + text + b") Tj ET")
+
+
+def grid_pdf(rows: int, columns: int) -> bytes:
+    """A one-page PDF of one table: a caption saying it is a test fixture, a header row and ``rows`` rows of
+    ``columns`` numbers (300 by 300 is the hostile page of issue 36, on which pdftotext ran for minutes)."""
+    width, height = 40 * (columns + 2), 12 * (rows + 6)
+    parts = [b"BT /F1 9 Tf 40 %d Td (Table 1: A grid of %d by %d numbers, a test fixture of the registry) Tj ET"
+             % (height - 30, rows, columns)]
+    top = height - 60
+    parts += [b"BT /F1 7 Tf %d %d Td (C%d) Tj ET" % (80 + 40 * c, top, c + 1) for c in range(columns)]
+    for r in range(rows):
+        y = top - 12 * (r + 1)
+        parts.append(b"BT /F1 7 Tf 20 %d Td (Row %d) Tj ET" % (y, r + 1))
+        parts += [b"BT /F1 7 Tf %d %d Td (%d.%d) Tj ET" % (80 + 40 * c, y, (r * 7 + c) % 100, (r + c) % 10)
+                  for c in range(columns)]
+    return one_page_pdf(b"\n".join(parts), (width, height))
+
+
+def many_pages_pdf(count: int) -> bytes:
+    """A PDF of ``count`` empty pages, each a page object of its own under one page tree node (a valid file:
+    issue 36's 200,000 pages that the review called corrupt, its 1,000,000 pages that grew memory)."""
+    out = bytearray(b"%PDF-1.4\n% a test fixture of the registry: empty pages\n")
+    offsets = []
+
+    def written(body: bytes) -> None:
+        offsets.append(len(out))
+        out.extend(b"%d 0 obj\n" % len(offsets) + body + b"\nendobj\n")
+
+    written(b"<< /Type /Catalog /Pages 2 0 R >>")
+    written(b"<< /Type /Pages /Kids [" + b" ".join(b"%d 0 R" % (3 + i) for i in range(count))
+            + b"] /Count %d /MediaBox [0 0 612 792] >>" % count)
+    for _ in range(count):
+        written(b"<< /Type /Page /Parent 2 0 R >>")
+    xref = len(out)
+    out.extend(b"xref\n0 %d\n0000000000 65535 f \n" % (len(offsets) + 1))
+    out.extend(b"".join(b"%010d 00000 n \n" % offset for offset in offsets))
+    out.extend(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(offsets) + 1, xref))
+    return bytes(out)
+
+
+def one_page_pdf(content: bytes, size: tuple[int, int] = (612, 792)) -> bytes:
+    """A one-page PDF drawing ``content`` (a content stream, compressed here) in Helvetica."""
+    content = zlib.compress(content, 9)
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>" % size,
         b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(content) + content + b"\nendstream",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]

@@ -281,3 +281,22 @@ def test_hint_quotes_for_the_shell() -> None:
 
     assert hint("my paper.pdf", 4, "Table 3") == "registry table 'my paper.pdf' --page 4 --table 'Table 3'"
     assert hint(None, 2) == "registry table PDF --page 2"
+
+
+@pytest.mark.pdf
+@pytest.mark.parametrize("width", ["100", "250"])
+def test_each_cell_says_whether_the_csv_carries_it_and_as_what(width: str) -> None:
+    """A mantissa and its exponent set apart ('−0.04 e−2', a generated layout of tests/data/producers) is shown
+    with the number the review reads, and the CSV either carries it whole or says why not: never '−0.04'."""
+    from typer.testing import CliRunner
+
+    from registry.cli import app
+
+    pdf = DATA / "producers" / "pandoc" / "paper.pdf"
+    result = CliRunner().invoke(app, ["table", str(pdf), "--page", "1"], env={"COLUMNS": width})
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.replace("\u2502", " ").split())
+    assert "\u22120.04 (read as -0.04e-2)" in out
+    assert ("import cannot read '\u22120.04 e\u22122' as one number exactly" in out
+            or "as '\u22120.04 e\u22122'" in out), out
+    assert "as '47.2'" in out  # a plain cell: carried as printed

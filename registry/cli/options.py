@@ -8,6 +8,8 @@ from typing import Any
 import typer
 from typer.core import TyperCommand, TyperGroup
 
+from registry import limits
+
 RecordsOption = typer.Option(
     Path("records"),
     "--records",
@@ -26,6 +28,21 @@ NoCacheOption = typer.Option(
 DateOption = typer.Option(None, "--date", help="The batch date of the new ids, yyyymmdd (default: today, UTC).")
 DryRunOption = typer.Option(False, "--dry-run", help="Check everything and show what would be written, writing "
                             "nothing.")
+
+# The limits of reading a PDF, the same for 'registry review' and 'registry table' (``review.limited``), declared once.
+PdfTimeoutOption = typer.Option(
+    limits.REVIEW_TIMEOUT_S, "--timeout", min=1, metavar="SECONDS",
+    help="Stop after this long (getting the PDF, reading it with both extractors, and for a review checking the "
+    "claims).",
+)
+PdfMaxMemoryOption = typer.Option(
+    limits.REVIEW_MAX_MEMORY_MB, "--max-memory", min=64, metavar="MB",
+    help="Stop reading the PDF (and checking its claims) past this much memory (each extractor's process).",
+)
+PdfMaxPageCharsOption = typer.Option(
+    limits.REVIEW_MAX_PAGE_CHARS, "--max-page-chars", min=1, metavar="N",
+    help="Refuse a page holding more text than this (a dense page of a paper holds about 5,000 characters).",
+)
 
 #: How the command line names each input that library messages refer to (``registry.errors.INPUTS``).
 FLAGS: dict[str, str] = {

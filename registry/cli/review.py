@@ -12,9 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from registry import limits
 from registry.cli._errors import user_errors
-from registry.cli.options import DebugOption, RecordsOption
+from registry.cli.options import DebugOption, PdfMaxMemoryOption, PdfMaxPageCharsOption, PdfTimeoutOption, RecordsOption
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -47,19 +46,9 @@ def review_command(
     output_format: str = typer.Option(
         "table", "--format", metavar="FORMAT", help="'table' (default) or 'json' (every assertion, for other tools).",
     ),
-    timeout: float = typer.Option(
-        limits.REVIEW_TIMEOUT_S, "--timeout", min=1, metavar="SECONDS",
-        help="Stop the review after this long (getting the PDF, reading it with both extractors, checking the "
-             "claims).",
-    ),
-    max_memory: int = typer.Option(
-        limits.REVIEW_MAX_MEMORY_MB, "--max-memory", min=64, metavar="MB",
-        help="Stop reading the PDF and checking its claims past this much memory (each extractor's process).",
-    ),
-    max_page_chars: int = typer.Option(
-        limits.REVIEW_MAX_PAGE_CHARS, "--max-page-chars", min=1, metavar="N",
-        help="Refuse a page holding more text than this (a dense page of a paper holds about 5,000 characters).",
-    ),
+    timeout: float = PdfTimeoutOption,
+    max_memory: int = PdfMaxMemoryOption,
+    max_page_chars: int = PdfMaxPageCharsOption,
     records: Path = RecordsOption,
     debug: bool = DebugOption,
 ) -> None:

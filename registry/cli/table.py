@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from registry.cli._errors import err_console, user_errors
-from registry.cli.options import DebugOption
+from registry.cli.options import DebugOption, PdfMaxMemoryOption, PdfMaxPageCharsOption, PdfTimeoutOption
 
 if TYPE_CHECKING:
     from rich.console import Console, Group
@@ -34,6 +34,9 @@ def table_command(
     settings: list[str] = typer.Option([], "--set", metavar="COLUMN=VALUE", help="With --format csv: fill an import "
                                        "column the page cannot ('dataset=ImageNet', 'unit=percent'); VALUE may name "
                                        "{row}, {column}, {row_last}, {column_last}, {model}, {table}, {page}."),
+    timeout: float = PdfTimeoutOption,
+    max_memory: int = PdfMaxMemoryOption,
+    max_page_chars: int = PdfMaxPageCharsOption,
     debug: bool = DebugOption,
 ) -> None:
     """Show the tables on a page of a PDF as 'registry review' reads them: each cell's row path and column path
@@ -43,13 +46,16 @@ def table_command(
     A cell check that cannot find its row or column is explained here: the rows and columns read are the names a
     record must cite. --format csv writes the cells as rows of an import table (value, uncertainty, table, row,
     column, page from the PDF; --set fills the rest), leaving out, with why, each cell the review could not find
-    again or the two extractors read differently. Exit status 0 when the page was read, 1 otherwise.
+    again or the two extractors read differently. The PDF is read as 'registry review' reads it, in a process of
+    its own under the same limits (--timeout, --max-memory, --max-page-chars). Exit status 0 when the page was
+    read, 1 otherwise.
     """
     from registry.cli.output import console, echo_json
 
     with user_errors(debug):
         from registry.errors import RegistryError
         from review.grid import import_rows, read_page
+        from review.limited import ReviewLimits
 
         if output_format not in FORMATS:
             raise RegistryError(f"unknown format {output_format!r}", "use --format table, json or csv")
@@ -60,7 +66,7 @@ def table_command(
         if not pdf.is_file():
             raise RegistryError(f"no file {pdf}" if not pdf.exists() else f"{pdf} is not a file",
                                 "give the path of the PDF")
-        grid = read_page(pdf, page, label)
+        grid = read_page(pdf, page, label, limits=ReviewLimits(timeout, max_memory, max_page_chars))
         if output_format == "json":
             from dataclasses import asdict
 
@@ -118,6 +124,8 @@ def _listing(table: GridTable, grid: PageGrid, console_width: int) -> Group:
     from rich.table import Table
     from rich.text import Text
 
+    from review.grid import why_not_imported
+
     second = grid.extractors[1].split(" ")[0] if len(grid.extractors) > 1 else None
     continued = " (continued)" if table.continued else ""
     reading = (f" (reading {table.reading}: the review looks here for a row only where the first reading lacks it)"
@@ -137,14 +145,18 @@ def _listing(table: GridTable, grid: PageGrid, console_width: int) -> Group:
             cells.add_column(name, overflow="fold")
         if second is not None:
             cells.add_column(second, overflow="fold")
+        cells.add_column("In the CSV", overflow="fold")
         for cell in table.cells:
-            values = [Text(cell.row), Text(cell.column), Text(cell.text), Text(cell.value or "-"),
+            values = [Text(cell.row), Text(cell.column), Text(cell.text), Text(_value(cell)),
                       Text(cell.uncertainty or ""), Text(cell.marks), "bold" if cell.bold else "",
                       Text("yes", style="green") if cell.found_again is None else Text(cell.found_again,
                                                                                          style="yellow")]
             if second is not None:
                 values.append(Text("agrees", style="green") if cell.second is None else Text(cell.second,
                                                                                               style="yellow"))
+            left_out = why_not_imported(cell)
+            values.append(Text(f"as '{cell.as_printed}'", style="green") if left_out is None else
+                          Text(f"no: {left_out}", style="yellow"))
             cells.add_row(*values)
     notes = [Text(f"Note: {note}") for note in table.notes]
     return Group(*head, cells, *notes, Text(""))
@@ -155,10 +167,12 @@ WIDE = 120
 
 
 def _line(cell: GridCell, second: str | None) -> Text:
-    """One cell for a narrow terminal: where, what it prints, how it was read."""
+    """One cell for a narrow terminal: where, what it prints, how it was read, whether the CSV carries it."""
     from rich.text import Text
 
-    parts = [f"value {cell.value}" if cell.value is not None else "no number"]
+    from review.grid import why_not_imported
+
+    parts = [f"value {_value(cell)}" if cell.value is not None else "no number"]
     if cell.uncertainty:
         parts.append(cell.uncertainty)
     if cell.marks:
@@ -169,7 +183,22 @@ def _line(cell: GridCell, second: str | None) -> Text:
         parts.append(f"not found as cited: {cell.found_again}")
     if second is not None and cell.second is not None:
         parts.append(f"{second} {cell.second}")
+    left_out = why_not_imported(cell) if cell.value is not None else None
+    if cell.value is not None:
+        parts.append(f"in the CSV as '{cell.as_printed}'" if left_out is None else f"not in the CSV: {left_out}")
     return Text(f"- row '{cell.row}', column '{cell.column}': '{cell.text}': " + ", ".join(parts))
+
+
+def _value(cell: GridCell) -> str:
+    """The cell's value as printed, and the number the review reads where that is another ('−0.04 e−2': the
+    printed '−0.04' is read as -0.04e-2)."""
+    if cell.value is None:
+        return "-"
+    from registry.numbers import parse_printed
+
+    if cell.number is not None and parse_printed(cell.number) != parse_printed(cell.value):
+        return f"{cell.value} (read as {cell.number})"
+    return cell.value
 
 
 def register(app: typer.Typer) -> None:

@@ -15,14 +15,14 @@ from registry.curate.fields import field_columns
 from registry.curate.filing import Filing, column_of, norm
 from registry.curate.plan import Action
 from registry.curate.table import COLUMNS, Row
-from registry.curate.values import read_unit
+from registry.curate.values import read_unit, split_printed
 from registry.ids import slugify, split_id
 from registry.models import KIND_MODELS, Result
 from registry.models.fields import field_plan
 from registry.models.records import Direction
 from registry.models.uncertainty_kinds import INTERVALS
 from registry.models.values import Repeats, UncertaintyKind
-from registry.numbers import parse_printed, read_bound, read_range, why_not_a_number
+from registry.numbers import parse_printed, why_not_a_number
 from registry.numbers_in_text import numbers_in
 from registry.status.versions import changes, same_values
 
@@ -102,17 +102,9 @@ class ResultRows:
             self.filing.problem(row, "direction", f"{direction!r} is not 'higher' or 'lower'")
         printed = self.filing.required(row, "value")
         unit = self.unit(row)
-        bound = read_bound(printed) if printed is not None else None
-        if bound is not None and parse_printed(bound[1]) is not None:  # '< 0.001': a bound, its sign kept apart
-            printed = bound[1]
-        else:
-            bound = None
-        # '12–15': a range, its lower end the value and its upper end kept beside it (a unit after it is refused,
-        # as a value's is: the table's unit column names it).
-        ends = read_range(printed) if printed is not None and bound is None and parse_printed(printed) is None \
-            else None
-        if ends is not None:
-            printed = ends[0]
+        # '< 0.001': a bound, its sign kept apart; '12–15': a range, its lower end the value and its upper end kept
+        # beside it (a unit after it is refused, as a value's is: the table's unit column names it).
+        bound, printed, ends = split_printed(printed) if printed is not None else (None, None, None)
         exact = parse_printed(printed) if printed is not None else None
         if printed is not None and exact is None:
             self.filing.problem(row, "value", why_not_a_number(printed, unit))
