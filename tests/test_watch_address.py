@@ -44,3 +44,30 @@ def test_a_message_cut_short_or_misdescribed_is_no_message() -> None:
     assert through({}, json.dumps({"op": "status"}).encode()) is None  # no line's end: cut short
     assert through({}, b"[1, 2]\n") is None
     assert through({"op": "status"}) == {"op": "status"}
+
+
+def request_through(raw: bytes) -> dict | str:  # type: ignore[type-arg]
+    """``raw`` read as a request by the watcher's side (``receive_request``), or why it was refused."""
+    from registry.watch.address import Malformed, receive_request
+
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        writer = threading.Thread(target=lambda: (ours.sendall(raw), ours.shutdown(socket.SHUT_WR)))
+        writer.start()
+        try:
+            return receive_request(theirs)
+        except Malformed as exc:
+            return str(exc)
+        finally:
+            writer.join()
+
+
+def test_a_request_is_bounded_in_length_depth_and_attachments() -> None:
+    ok = {"op": "validate", "now": "2026-01-01T00:00:00+00:00", "folder": [1, 2], "note": "[[[[[[{{{{"}
+    assert request_through(json.dumps(ok).encode() + b"\n") == ok  # brackets inside a string are not nesting
+    assert request_through(b"[[[[[1]]]]]\n") == "a request nested deeper than 4"
+    assert request_through(b"[" * 60_000 + b"\n") == "a request nested deeper than 4"
+    assert request_through(b'{"a": "' + b"x" * 70_000 + b'"}\n') == "a request longer than 65,536 bytes"
+    assert request_through(json.dumps({ATTACHED: [4]}).encode() + b"\nabcd") == "a request with attached bytes"
+    assert request_through(b'{"op": "status"}') == "the request was cut short"
+    assert request_through(b"[1]\n") == "not a JSON object"
