@@ -34,7 +34,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from registry import limits
 from registry.numbers import MINUS_SIGNS, RANGE_DASH
@@ -193,9 +193,11 @@ def _extract(data: bytes, path: Path, max_page_chars: int) -> Extraction:
         created, unread = _creation_date(reader)
     except (PdfError, ReviewLimitError):
         raise
-    except LimitReachedError as exc:  # one of pypdf's own bounds (pages, objects, a stream's size): not damage
-        raise ReviewLimitError(f"{path} goes past a limit of the PDF reader pypdf: {excerpt(str(exc), 200)[1:-1]}",
-                               "a paper's PDF stays well inside it; check that this is the pinned paper") from exc
+    except LimitReachedError as exc:  # one of pypdf's own bounds (a 200,000-page PDF is valid): a limit, not damage
+        raise ReviewLimitError(f"{path} goes past a limit of the PDF reader (pypdf: {excerpt(str(exc), 200)[1:-1]}): "
+                               "the file may well be a sound PDF, larger or more deeply nested than the reader reads",
+                               "pass a copy holding only the pages the records cite (print those pages to PDF)"
+                               ) from exc
     except FileNotDecryptedError as exc:
         raise PdfError(path, f"{path} is an encrypted PDF that needs a password to open", _ENCRYPTED_HINT) from exc
     except DependencyError as exc:
@@ -206,10 +208,6 @@ def _extract(data: bytes, path: Path, max_page_chars: int) -> Extraction:
         what = "is encrypted in a way pypdf cannot decrypt" if reader is None or _encrypted(reader) else \
             "uses a PDF feature pypdf cannot read"
         raise PdfError(path, f"{path} {what} ({excerpt(str(exc), 120)[1:-1]})", _ENCRYPTED_HINT) from exc
-    except LimitReachedError as exc:  # a limit of the reader (a 200,000-page PDF is valid), not damage
-        raise PdfError(path, f"{path} goes past a limit of the PDF reader (pypdf: {excerpt(str(exc), 200)[1:-1]}): "
-                       "the file may well be a sound PDF, larger or more deeply nested than the reader reads",
-                       "pass a copy holding only the pages the records cite (print those pages to PDF)") from exc
     except broken as exc:
         raise PdfError(path, f"{path} is a corrupt PDF: {type(exc).__name__}: {excerpt(str(exc), 200)[1:-1]}",
                        corrupt_hint) from exc

@@ -132,5 +132,5 @@ def test_a_bound_of_pypdf_is_a_limit_not_damage(tmp_path: Path) -> None:
     pdf.write_bytes(many_pages_pdf(200_000))
     with pytest.raises(ReviewLimitError) as caught:
         extract_pdf(pdf)
-    assert "goes past a limit of the PDF reader pypdf" in caught.value.message
+    assert "goes past a limit of the PDF reader (pypdf" in caught.value.message
     assert "corrupt" not in caught.value.message
