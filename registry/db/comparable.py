@@ -66,7 +66,8 @@ def _hardware() -> str:
 
 def _why_not(role: str) -> str:
     """``registry.comparability._why_not``: why a value is not ranked, NULL where it is."""
-    return f"""CASE WHEN q.bound IS NOT NULL THEN 'it is a bound (''' || q.bound || ' ' || q.printed_value || '''), not one value'
+    return f"""CASE WHEN q.bound IS NOT NULL
+                 THEN 'it is a bound (''' || q.bound || ' ' || q.printed_value || '''), not one value'
             WHEN q.range_upper IS NOT NULL
                  THEN 'it is a range (''' || q.printed_value || '\u2013' || q.range_upper || '''), not one value'
             WHEN {role} = '{Role.MEMBER.value}'

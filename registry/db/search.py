@@ -3,8 +3,8 @@
 ``results_search`` holds one row per row of ``results_flat``, its rowid the result's own rowid in the
 ``result`` table (``results_flat.result_rowid``), so that Datasette's ``_search`` on ``result`` and on
 ``results_flat`` (``fts_table`` and ``fts_pk`` in the metadata), the canned ``search`` query (each word typed
-quoted: ``MATCH_TERMS``) and a plain ``MATCH`` all find a result by any of the words a researcher would type: the model, dataset,
-protocol and family names, the metric and its qualifier, the quote the value was printed in, the
+quoted: ``MATCH_TERMS``) and a plain ``MATCH`` all find a result by any of the words a researcher would type: the
+model, dataset, protocol and family names, the metric and its qualifier, the quote the value was printed in, the
 uncertainty as printed, the hardware. PostgreSQL has its own text search and gets no such table.
 """
 

@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from decimal import Decimal
 import uuid
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 

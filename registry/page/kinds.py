@@ -45,8 +45,8 @@ from registry.page.blocks import (
 from registry.page.citation import bibtex, links
 from registry.page.evidence import evidence_blocks
 from registry.page.findings import findings_table, results_of, source_findings
-from registry.page.leaderboard import leaderboard_blocks
 from registry.page.history import earlier_versions, history_blocks, status_banner
+from registry.page.leaderboard import leaderboard_blocks
 from registry.page.metadata import TECHNICAL_METADATA, technical_metadata
 from registry.page.runs import recipes_and_reproductions
 from registry.page.standing import standing_section

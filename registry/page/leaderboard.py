@@ -8,7 +8,7 @@ what the rank is taken over.
 
 from __future__ import annotations
 
-from registry.comparability import FACETS, Board, Facets, Leaderboard, Placed, leaderboard, placed, why_apart
+from registry.comparability import FACETS, Board, Facets, Leaderboard, Placed, leaderboard, placed
 from registry.errors import RegistryError
 from registry.models import Configuration, Evaluation, Source
 from registry.page.blocks import Block, Column, Content, Items, Page, Paragraph, Piece, Section, Style, Table, plain
@@ -73,8 +73,8 @@ def _apart(registry: Registry, board: Leaderboard) -> list[Section]:
     """The values of the benchmark on no board, each with why."""
     if not board.not_comparable:
         return []
-    items = tuple((*_model(registry, p), Piece(": "), *_printed(registry, p), Piece(f" {metric_label(p.facets.metric)}"),
-                   Piece(f", {_facet_words(p.facets)}"), Piece(f" \u2014 {why}", style=Style.NOTE))
+    items = tuple((*_model(registry, p), Piece(": "), *_printed(registry, p),
+                   Piece(f" {metric_label(p.facets.metric)}"), Piece(f", {_facet_words(p.facets)}"), Piece(f" \u2014 {why}", style=Style.NOTE))
                   for p, why in board.not_comparable)
     return [Section(f"Not comparable because \u2026 ({len(items)})", (Items(items),))]
 

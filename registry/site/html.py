@@ -180,7 +180,8 @@ def _table(block: Table, links: Links, level: int) -> str:
                    + "</tr>\n" for row in block.rows)
     caption = f"<caption>{_escape(block.title)}</caption>\n" if block.title else ""
     note = f'<p class="table-note">{_escape(block.caption)}</p>\n' if block.caption else ""
-    table = f"<table class=\"cards\">\n{caption}<thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody>\n</table>\n{note}"
+    table = (f"<table class=\"cards\">\n{caption}<thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody>\n</table>\n"
+             f"{note}")
     if len(block.rows) > LONG_TABLE:
         summary = _escape(f"{block.title or 'Table'} ({len(block.rows)} rows)")
         table = f"<details><summary>{summary}</summary>\n{table}</details>\n"

@@ -19,8 +19,8 @@ from registry.issues.report import Report, format_path
 from registry.models import Record
 from registry.store.loader import Registry, display_path
 from registry.validate.rules import (
-    benchmarks,
     attestations,
+    benchmarks,
     evidence,
     history,
     identity,

@@ -7,9 +7,9 @@ lists this module. Each reports under a code declared in ``registry.issues.codes
 
 from __future__ import annotations
 
+from registry.issues import codes
 from registry.models import Attestation, Correction, Review
 from registry.models.attestation import Stance
-from registry.issues import codes
 from registry.validate.rules_registry import RecordCheck, kind_rules
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
+from registry.issues import codes
 from registry.models import Dataset
 from registry.models.benchmark import Benchmark
-from registry.issues import codes
 from registry.validate.rules_registry import RecordCheck, kind_rules
 
 
