@@ -74,7 +74,8 @@ def _apart(registry: Registry, board: Leaderboard) -> list[Section]:
     if not board.not_comparable:
         return []
     items = tuple((*_model(registry, p), Piece(": "), *_printed(registry, p),
-                   Piece(f" {metric_label(p.facets.metric)}"), Piece(f", {_facet_words(p.facets)}"), Piece(f" \u2014 {why}", style=Style.NOTE))
+                   Piece(f" {metric_label(p.facets.metric)}"), Piece(f", {_facet_words(p.facets)}"),
+                   Piece(f" \u2014 {why}", style=Style.NOTE))
                   for p, why in board.not_comparable)
     return [Section(f"Not comparable because \u2026 ({len(items)})", (Items(items),))]
 
