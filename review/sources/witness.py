@@ -1,0 +1,240 @@
+"""The source witness: a cited table cell checked against the table as the document's source states it.
+
+The PDF is what readers see and cite; the source it was typeset from (LaTeX, JATS XML, HTML, Word) is a second,
+independent witness of the same numbers. A claim about a table cell (``review.cells.TableCell``,
+``review.cells.CellUncertainty``) is checked here against the source's tables:
+
+- **which table**: the source's floats are numbered as the typesetter numbers them; each is matched to the PDF's
+  caption by its label and the first words of its caption (``label_tables``), so that a table the PDF prints as
+  'Table 3' is the source's 'Table 3' even where an earlier float was not counted as the reader counts;
+- **which page**: the source has no pages; the cited page must be where the PDF prints the table's caption, or a
+  page after it that prints the row's label and the cell (a table continued): a table whose caption is found on
+  other pages only is cited on the wrong page, a fail;
+- **which cell**: the row and the column by the names the PDF reader matches (``review.tables.matches``; a
+  repeated label's ' #N' counts its rows from the top); the cell read as the PDF reader reads a printed cell.
+
+Verdicts: **pass** where the cell prints the value (or its ±); **fail** where it prints another, where the table
+prints the value nowhere while the cited row or column is not in it, or where the page is wrong; **cannot check**
+where the source has no such table, or the row or column is not found but the value is printed somewhere in the
+table (a name the curator spelled otherwise), or the row is ambiguous.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from review.claims import CANNOT_CHECK, FAIL, PASS
+from review.sources.model import SourceCell, SourceColumn, SourceRow, SourceTable
+from review.tables import matches
+from review.words import squeezed
+
+
+@dataclass(frozen=True)
+class Witness:
+    """One witness's verdict on a claim: 'pdf' (the printed page) or 'source' (the document's source)."""
+
+    name: str
+    outcome: str
+    """'pass', 'fail' or 'cannot check'."""
+    matched: str = ""
+    """What the witness read in the cell."""
+    detail: str = ""
+    document: str = ""
+    """The file the witness read ('paper.pdf', 'main.tex')."""
+
+    @property
+    def verdict(self) -> str:
+        """'source: pass', as the review shows it."""
+        return f"{self.name}: {self.outcome}"
+
+
+@dataclass
+class SourceTables:
+    """A source's tables, labelled as the PDF prints them, with the pages where each caption is printed."""
+
+    document: str
+    tables: list[SourceTable]
+    pages: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    """For each table (by its index in ``tables``), the PDF pages printing its caption; absent: not looked up."""
+    page_texts: list[str] = field(default_factory=list)
+    """The PDF's pages' text, squeezed and lower-cased, for the page check."""
+
+
+_LABEL = re.compile(r"(?<![a-z])(table|tab\.)\s*([a-z]?\d+|[ivxlc]+)\s*(?:[:.|\u2014\u2013-]|\(continued\))?",
+                    re.IGNORECASE)
+
+
+def _letters(text: str) -> str:
+    return "".join(c for c in text.lower() if c.isalpha())
+
+
+def label_tables(document: str, tables: list[SourceTable], page_texts: list[str] | None) -> SourceTables:
+    """The tables labelled as the PDF prints them: where the PDF prints a table label followed by the first words
+    of a source table's caption, that label is the table's; the pages where it does are the table's pages."""
+    found = SourceTables(document, tables)
+    if not page_texts:
+        return found
+    found.page_texts = [squeezed(t).lower() for t in page_texts]
+    heads: list[tuple[int, str, str]] = []  # page, printed label, the caption's letters after it
+    for number, text in enumerate(page_texts, start=1):
+        for hit in _LABEL.finditer(text):
+            heads.append((number, f"{hit.group(1).capitalize()} {hit.group(2)}",
+                          _letters(text[hit.end():hit.end() + 400])))
+    for index, table in enumerate(tables):
+        key = _letters(table.caption)[:24]
+        if len(key) < 8:
+            continue
+        hits = [(page, label) for page, label, after in heads if after.startswith(key)]
+        if not hits:
+            continue
+        labels = {squeezed(label).lower() for _, label in hits}
+        if len(labels) == 1:
+            table.label = "Table " + hits[0][1].split(" ", 1)[1] if hits[0][1].lower().startswith("tab") else \
+                hits[0][1]
+        found.pages[index] = tuple(sorted({page for page, _ in hits}))
+    return found
+
+
+def same_label(a: str, b: str) -> bool:
+    return squeezed(a).lower().rstrip(".:") == squeezed(b).lower().rstrip(".:")
+
+
+_NTH = re.compile(r"^(?P<name>.*?)\s+#(?P<n>\d+)$")
+
+
+#: A citation as the PDF prints it after a name ('MMTL [7]', 'BERT (Devlin et al., 2019)'): the source writes
+#: ``\cite``, which prints what the bibliography gives, so a cited name is also looked up without it.
+_CITATION = re.compile(r"\s*(?:\[[^\]]*\d[^\]]*\]|\([^()]*\d{4}[a-z]?\))")
+
+
+def _named(levels: tuple[str, ...], wanted: str) -> bool:
+    if matches(levels, wanted):
+        return True
+    uncited = _CITATION.sub("", wanted)
+    return uncited != wanted and matches(tuple(_CITATION.sub("", level) for level in levels), uncited)
+
+
+def _rows(table: SourceTable, wanted: str) -> list[SourceRow]:
+    nth = _NTH.match(wanted)
+    name = nth["name"] if nth else wanted
+    rows = [row for row in table.rows if _named(row.levels, name)]
+    if nth is None:
+        return rows
+    n = int(nth["n"])
+    return rows[n - 1:n] if 0 < n <= len(rows) else []
+
+
+def _columns(table: SourceTable, wanted: str) -> list[int]:
+    return [i for i, column in enumerate(table.columns) if _named(column.levels, wanted)]
+
+
+def _value(text: str) -> str:
+    from review.pdftext import normalize_quote
+
+    return squeezed(normalize_quote(text)).replace(",", "")
+
+
+@dataclass(frozen=True)
+class _Spot:
+    table: SourceTable
+    row: SourceRow
+    column: SourceColumn
+    cell: SourceCell
+
+    @property
+    def where(self) -> str:
+        return f"row '{self.row.name}', column '{self.column.name}' of {self.table.label} ({self.table.where})"
+
+
+def check_cell(source: SourceTables, claim: object) -> Witness:
+    """The source witness's verdict on a table cell claim (``TableCell`` or ``CellUncertainty``)."""
+    table_label: str = getattr(claim, "table")
+    page: int = getattr(claim, "page")
+    row_name: str = getattr(claim, "row")
+    column_name: str = getattr(claim, "column")
+    value = getattr(claim, "value", None)
+    candidates = [(i, t) for i, t in enumerate(source.tables) if same_label(t.label, table_label)]
+    if not candidates:
+        return _witness(source, CANNOT_CHECK, detail=f"the source has no {table_label} (it has "
+                        f"{', '.join(sorted({t.label for t in source.tables}, key=_order)) or 'no tables'})")
+    spots: list[_Spot] = []
+    missing: list[str] = []
+    for _, table in candidates:
+        rows = _rows(table, row_name)
+        columns = _columns(table, column_name)
+        if not rows:
+            missing.append(f"no row '{row_name}'")
+        elif not columns:
+            missing.append(f"no column '{column_name}'")
+        spots += [_Spot(table, row, table.columns[c], row.cells[c]) for row in rows for c in columns]
+    wrong_page = _page_check(source, candidates, page, spots, row_name)
+    if wrong_page:
+        return _witness(source, FAIL, detail=wrong_page)
+    if not spots:
+        printed = _printed_anywhere(candidates, value) if value is not None else []
+        what = "; ".join(sorted(set(missing)))
+        if value is not None and not printed:
+            return _witness(source, FAIL, detail=f"{table_label} in the source has {what}, and prints "
+                            f"'{value}' nowhere")
+        also = f"; '{value}' is printed at {printed[0].where}" if printed else ""
+        return _witness(source, CANNOT_CHECK, detail=f"{table_label} in the source has {what}{also}")
+    if len(spots) > 1 and len({(s.cell.text) for s in spots}) > 1:
+        return _witness(source, CANNOT_CHECK, detail=f"{len(spots)} cells of {table_label} in the source are "
+                        f"named row '{row_name}', column '{column_name}': name the row with its group")
+    spot = spots[0]
+    reading = spot.cell.reading
+    if value is not None:
+        if reading.value is not None and _value(reading.value) == _value(value):
+            return _witness(source, PASS, spot.cell.text, f"in {spot.where}")
+        printed = spot.cell.text or "nothing"
+        return _witness(source, FAIL, spot.cell.text, f"the source prints {printed!r} in {spot.where}, not "
+                        f"'{value}'")
+    return _uncertainty(source, claim, spot)
+
+
+def _uncertainty(source: SourceTables, claim: object, spot: _Spot) -> Witness:
+    from registry.numbers_in_text import numbers_in
+    from review.pdftext import normalize_quote
+
+    reading = spot.cell.reading
+    interval = bool(getattr(claim, "interval", False))
+    own = bool(getattr(claim, "own_column", False))
+    found = (reading.interval if interval else (reading.plus_minus,) if reading.plus_minus else
+             (reading.value,) if own and reading.value else None)
+    wanted = [_value(n) for n in numbers_in(normalize_quote(getattr(claim, "printed")))][: 2 if interval else 1]
+    if found is not None and [_value(f) for f in found] == wanted:
+        return _witness(source, PASS, spot.cell.text, f"printed with the value in {spot.where}")
+    return _witness(source, FAIL, spot.cell.text, f"the source prints {spot.cell.text!r} in {spot.where}, not "
+                    f"{getattr(claim, 'printed')!r}")
+
+
+def _page_check(source: SourceTables, candidates: list[tuple[int, SourceTable]], page: int, spots: list[_Spot],
+                row_name: str) -> str:
+    """Why the cited page is not where the PDF prints the table; '' where it is, or where that cannot be said."""
+    pages = sorted({p for i, _ in candidates for p in source.pages.get(i, ())})
+    if not pages or page in pages:
+        return ""
+    text = source.page_texts[page - 1] if 0 < page <= len(source.page_texts) else ""
+    after = any(p < page <= p + 3 for p in pages)
+    label = squeezed(row_name.split(" / ")[-1].split(" #")[0]).lower()
+    if after and spots and label in text and any(squeezed(s.cell.text).lower() in text for s in spots if s.cell.text):
+        return ""  # a table continued on the next page
+    label_name = candidates[0][1].label
+    return (f"the PDF prints the caption of {label_name} on page {', '.join(map(str, pages))}, and page {page} "
+            "does not print this cell")
+
+
+def _printed_anywhere(candidates: list[tuple[int, SourceTable]], value: str) -> list[_Spot]:
+    wanted = _value(value)
+    return [_Spot(t, row, column, cell) for _, t in candidates for row, column, cell in t.values()
+            if cell.reading.value is not None and _value(cell.reading.value) == wanted]
+
+
+def _witness(source: SourceTables, outcome: str, matched: str = "", detail: str = "") -> Witness:
+    return Witness("source", outcome, matched, detail, source.document)
+
+
+def _order(label: str) -> tuple[int, str]:
+    digits = "".join(c for c in label if c.isdigit())
+    return (int(digits) if digits else 0, label)
