@@ -87,7 +87,7 @@ def _context(user: dict[str, _Macro]):  # type: ignore[no-untyped-def]
              "scalebox": "{[{", "num": "[{", "SI": "[{[{", "si": "[{", "qty": "[{{", "unit": "[{",
              "tablenum": "[{", "cmidrule": "[{", "cline": "{", "makecell": "[{", "thead": "[{", "shortstack": "[{",
              "rotatebox": "[{{", "textcolor": "{{", "colorbox": "{{", "cellcolor": "[{", "rowcolor": "[{",
-             "color": "[{", "specialrule": "{{{", "adjustbox": "{{", "tnote": "{", "subcaption": "[{",
+             "color": "[{", "specialrule": "{{{", "Block": "[{{", "frac": "{{", "dfrac": "{{", "tfrac": "{{", "adjustbox": "{{", "tnote": "{", "subcaption": "[{",
              "phantom": "{", "hphantom": "{", "vphantom": "{", "raisebox": "{[[{", "parbox": "[[[{{",
              "input": "{", "include": "{", "subfile": "{", "subfloat": "[[{", "addlinespace": "[",
              "hspace": "*{", "vspace": "*{", "newcommand": "*{[[{", "renewcommand": "*{[[{",
@@ -326,13 +326,18 @@ def read_latex(path: Path) -> list[Grid]:
 
 
 def grids_of(document: Document) -> list[Grid]:
-    """Every captioned table float of the document, in order, each of its tabulars a grid."""
+    """Every captioned table float of the document, in order, each of its tabulars a grid. The paper's macros are
+    expanded inside each float (not over the whole document: a thesis defines hundreds, and uses few in tables)."""
     lt = _types()
-    text = expand(document.text, document.macros)
-    nodes = _walk(text, {})
     grids: list[Grid] = []
     number = 0
-    for node in _floats(nodes):
+    for found in _floats(_walk(document.text, {})):
+        line = document.text.count("\n", 0, found.pos) + 1
+        text = expand(found.latex_verbatim(), document.macros)
+        nodes = [n for n in _walk(text, {}) if n.isNodeType(lt.LatexEnvironmentNode)]
+        if not nodes:
+            continue
+        node = nodes[0]
         caption = _caption(node)
         if caption is None:
             continue
@@ -342,7 +347,6 @@ def grids_of(document: Document) -> list[Grid]:
                     and n.environmentname in TABULARS and n is not node] or (
             [node] if node.environmentname in TABULARS else [])
         tabulars = [t for t in tabulars if not any(t is not o and _inside(t, o) for o in tabulars)]
-        line = text.count("\n", 0, node.pos) + 1
         for tabular in tabulars:
             rows, heads = _rows(tabular)
             grids.append(Grid(label, caption, rows, heads, where=f"{document.name}:{line}", reserve=False))
@@ -449,7 +453,13 @@ def _rows(tabular) -> tuple[list[list[GridCell]], int | None]:  # type: ignore[n
             rows.append(list(cells))
         cells.clear()
 
+    coding = False
     for node in tabular.nodelist or []:
+        if node.isNodeType(lt.LatexMacroNode) and node.macroname in ("CodeBefore", "Body"):
+            coding = node.macroname == "CodeBefore"  # NiceTabular's code before its body prints nothing
+            continue
+        if coding:
+            continue
         if skip_group and node.isNodeType(lt.LatexCharsNode) and node.chars.strip().startswith("("):
             rest = node.chars.split(")", 1)
             if len(rest) == 2 and rest[1].strip():
@@ -487,7 +497,7 @@ def _plain(node) -> str:  # type: ignore[no-untyped-def]
 def _cell(nodes: list, column_type: str) -> GridCell:  # type: ignore[type-arg]
     """One cell: its text and bold, and the spans its ``\\multicolumn``/``\\multirow`` give."""
     lt = _types()
-    colspan = rowspan = 1
+    colspan = rowspan = fill = 1
     body = nodes
     for node in nodes:
         if node.isNodeType(lt.LatexMacroNode) and node.macroname == "multicolumn":
@@ -497,13 +507,19 @@ def _cell(nodes: list, column_type: str) -> GridCell:  # type: ignore[type-arg]
             body = _unwrapped(inner)
             column_type = (_column_types(_verbatim(args[1])) or ["l"])[0]
             break
-    nested = [n for n in body if n.isNodeType(lt.LatexMacroNode) and n.macroname == "multirow"]
-    if nested:
+    nested = [n for n in body if n.isNodeType(lt.LatexMacroNode) and n.macroname in ("multirow", "Block")]
+    if nested and nested[0].macroname == "Block":  # NiceTabular's \Block{rows-columns}{text}
+        args = _args(nested[0])
+        shape = _verbatim(args[1]).strip().split("-")
+        rowspan = int(shape[0]) if shape[0].isdigit() else 1
+        fill = int(shape[1]) if len(shape) > 1 and shape[1].isdigit() else 1
+        body = _unwrapped(args[2])
+    elif nested:
         args = _args(nested[0])
         rowspan = _int(args[1]) or 1
         body = _unwrapped(args[5])
     text, bold = cell_text(body, siunitx=column_type == "S")
-    return GridCell(" ".join(text.split()), bold, colspan, rowspan)
+    return GridCell(" ".join(text.split()), bold, colspan, rowspan, fill_columns=fill)
 
 
 def _unwrapped(node) -> list:  # type: ignore[no-untyped-def,type-arg]
@@ -596,6 +612,11 @@ class _Text:
             inner.visit(args, bold, math)
             raised = "".join(inner.parts)
             self._add(raised.translate(_SUPERSCRIPTS) if raised.strip().isdigit() else raised, bold)
+            return
+        if name in ("frac", "dfrac", "tfrac") and len(args) == 2:
+            self.visit([args[0]], bold, math)
+            self._add("/", bold)
+            self.visit([args[1]], bold, math)
             return
         if name in ("tnote",):
             self._add(cell_text(_unwrapped(args[-1]))[0] if args else "", bold)

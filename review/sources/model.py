@@ -27,6 +27,9 @@ class GridCell:
     colspan: int = 1
     rowspan: int = 1
     header: bool = False
+    fill_columns: int = 1
+    """Columns the cell's text covers to its right, where the source writes their (empty) cells (NiceTabular's
+    ``\\Block{2-3}``): filled, not shifted, as a ``\\multirow`` fills the rows below."""
 
 
 @dataclass
@@ -43,6 +46,9 @@ class Grid:
     """Where in the source the table is written ('paper.tex:120'), for messages."""
     label_given: bool = False
     """Whether the source prints the label itself (JATS ``<label>``, HTML's 'Table 2:'), not counted from floats."""
+    group: str = ""
+    """A title the source sets over this table's rows, under the caption (a heading between caption and table):
+    the outermost level of every row's name."""
     reserve: bool = True
     """Whether a cell spanning rows takes its place in the rows below (HTML, JATS, Word), or the rows below write
     an empty cell there (LaTeX's ``\\multirow``)."""
@@ -142,16 +148,17 @@ def _fill_multirows(matrix: list[list[GridCell | None]]) -> None:
     """A multirow's text over the empty cells it spans, below it (or above it, for a negative span)."""
     for r, line in enumerate(matrix):
         for c, cell in enumerate(line):
-            if cell is None or cell.rowspan in (0, 1) or not cell.text.strip() or (c and line[c - 1] is cell):
+            if cell is None or (cell.rowspan in (0, 1) and cell.fill_columns == 1) or not cell.text.strip() or (
+                    c and line[c - 1] is cell):
                 continue
             step = 1 if cell.rowspan > 0 else -1
-            for k in range(1, abs(cell.rowspan)):
+            for k in range(0, max(abs(cell.rowspan), 1)):
                 rr = r + step * k
                 if not 0 <= rr < len(matrix):
                     break
-                for cc in range(c, c + max(cell.colspan, 1)):
+                for cc in range(c, c + max(cell.colspan, cell.fill_columns, 1)):
                     other = matrix[rr][cc] if cc < len(matrix[rr]) else None
-                    if other is None or not other.text.strip():
+                    if other is not cell and (other is None or not other.text.strip()) and cc < len(matrix[rr]):
                         matrix[rr][cc] = cell
 
 
@@ -208,6 +215,42 @@ def _group_line(line: list[GridCell | None], width: int) -> str | None:
     return None if _numeric(text) else text
 
 
+def _cell(line: list[GridCell | None], c: int, stub: int) -> SourceCell:
+    cell = line[c]
+    if cell is None or (c > stub and line[c - 1] is cell):
+        return SourceCell("")
+    return SourceCell(_text(cell), cell.bold)
+
+
+def _down(body: list[list[GridCell | None]], at: int, c: int) -> int:
+    """How many body lines from ``at`` the cell at column ``c`` spans down (0: it began on a line above)."""
+    cell = body[at][c]
+    if cell is None or not cell.text.strip():
+        return 1
+    if at and body[at - 1][c] is cell:
+        return 0
+    n = 1
+    while at + n < len(body) and body[at + n][c] is cell:
+        n += 1
+    return n
+
+
+def _spanning(body: list[list[GridCell | None]], at: int, stub: int) -> tuple[int, set[int]] | None:
+    """The data cells of line ``at`` merged down several lines, where a label is merged over the same lines."""
+    width = len(body[at])
+    down = {c: _down(body, at, c) for c in range(stub, width)}
+    for extent in sorted({d for d in down.values() if d > 1}):
+        if any(_down(body, at, c) == extent for c in range(stub)):
+            return extent, {c for c, d in down.items() if d == extent}
+    return None
+
+
+def _serial(lines: list[list[GridCell | None]], c: int) -> bool:
+    """Whether a column counts the rows (1, 2, 3, ...): a serial number, part of the rows' labels."""
+    texts = [_text(line[c]) for line in lines if _text(line[c]).isdigit()]
+    return len(texts) > 1 and texts == [str(n) for n in range(1, len(texts) + 1)] and len(texts) >= len(lines) - 2
+
+
 def table_of(grid: Grid) -> SourceTable:
     """A grid's rows and columns named as the PDF reader names a printed table's (module docstring)."""
     matrix = _expanded(grid.rows, grid.reserve)
@@ -220,23 +263,28 @@ def table_of(grid: Grid) -> SourceTable:
     groups = [_group_line(line, width) for line in body]
     data = [line for line, group in zip(body, groups, strict=True) if group is None]
     stub = 0
-    while stub < width - 1 and not any(_numeric(_text(line[stub])) for line in data):
+    while stub < width - 1 and (not any(_numeric(_text(line[stub])) for line in data) or _serial(data, stub)):
         stub += 1
     stub = max(stub, 1) if width > 1 else 0
     columns = tuple(SourceColumn(_header_levels(header, c)) for c in range(stub, width))
     rows: list[SourceRow] = []
     group: str | None = None
-    for line, line_group in zip(body, groups, strict=True):
+    for at, (line, line_group) in enumerate(zip(body, groups, strict=True)):
         if line_group is not None:
             group = line_group
             continue
         labels = [_text(line[c]) for c in range(stub)]
-        cells = tuple(SourceCell(_text(line[c]), bool(line[c] and line[c].bold))  # type: ignore[union-attr]
-                      if line[c] is not None and (c == 0 or line[c] is not line[c - 1] or c == stub) else
-                      SourceCell("") for c in range(stub, width))
+        spanning = _spanning(body, at, stub)
+        if spanning:  # cells merged down several rows belong to the label merged over the same rows
+            extent, columns_down = spanning
+            outer = [_text(line[c]) for c in range(stub) if _down(body, at, c) == extent]
+            rows.append(SourceRow(_levels([grid.group, group or "", *outer]), tuple(
+                _cell(line, c, stub) if c in columns_down else SourceCell("") for c in range(stub, width))))
+        cells = tuple(SourceCell("") if _down(body, at, c) > 1 or _down(body, at, c) == 0 else _cell(line, c, stub)
+                      for c in range(stub, width))
         if not any(cell.text for cell in cells) and not any(labels):
             continue
-        rows.append(SourceRow(_levels([group or "", *labels]), cells))
+        rows.append(SourceRow(_levels([grid.group, group or "", *labels]), cells))
     return SourceTable(grid.label, grid.caption, columns, tuple(rows), grid.where, grid.label_given)
 
 

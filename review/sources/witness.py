@@ -61,7 +61,7 @@ class SourceTables:
     """The PDF's pages' text, squeezed and lower-cased, for the page check."""
 
 
-_LABEL = re.compile(r"(?<![a-z])(table|tab\.)\s*([a-z]?\d+|[ivxlc]+)\s*(?:[:.|\u2014\u2013-]|\(continued\))?",
+_LABEL = re.compile(r"(?<![a-z])(table|tab\.)\s*([a-z]?\d+(?:\.\d+)?|[ivxlc]+)\s*(?:[:.|\u2014\u2013-]|\(continued\))?",
                     re.IGNORECASE)
 
 
@@ -168,9 +168,6 @@ def check_cell(source: SourceTables, claim: object) -> Witness:
         elif not columns:
             missing.append(f"no column '{column_name}'")
         spots += [_Spot(table, row, table.columns[c], row.cells[c]) for row in rows for c in columns]
-    wrong_page = _page_check(source, candidates, page, spots, row_name)
-    if wrong_page:
-        return _witness(source, FAIL, detail=wrong_page)
     if not spots:
         printed = _printed_anywhere(candidates, value) if value is not None else []
         what = "; ".join(sorted(set(missing)))
@@ -179,6 +176,10 @@ def check_cell(source: SourceTables, claim: object) -> Witness:
                             f"'{value}' nowhere")
         also = f"; '{value}' is printed at {printed[0].where}" if printed else ""
         return _witness(source, CANNOT_CHECK, detail=f"{table_label} in the source has {what}{also}")
+    spots = [s for s in spots if s.cell.text] or spots  # a column named twice where a merged cell covers one
+    page_verdict, why = _page_check(source, candidates, page, spots, row_name)
+    if page_verdict:
+        return _witness(source, page_verdict, detail=why)
     if len(spots) > 1 and len({(s.cell.text) for s in spots}) > 1:
         return _witness(source, CANNOT_CHECK, detail=f"{len(spots)} cells of {table_label} in the source are "
                         f"named row '{row_name}', column '{column_name}': name the row with its group")
@@ -210,19 +211,43 @@ def _uncertainty(source: SourceTables, claim: object, spot: _Spot) -> Witness:
 
 
 def _page_check(source: SourceTables, candidates: list[tuple[int, SourceTable]], page: int, spots: list[_Spot],
-                row_name: str) -> str:
-    """Why the cited page is not where the PDF prints the table; '' where it is, or where that cannot be said."""
+                row_name: str) -> tuple[str, str]:
+    """Whether the cited page is where the PDF prints the cell. The source has no pages: the page is the table's
+    where it prints the row's label and the cell's number and is the page of the table's caption, or one of the
+    three after it (a table continued), or any page where the PDF's text gives no caption of the table. Else
+    (FAIL, why) where the PDF prints the caption elsewhere; (CANNOT_CHECK, why) where it gives none, or the PDF's
+    text was not given."""
+    if not source.page_texts:
+        return CANNOT_CHECK, "the PDF's text was not given, so the page cannot be matched to the source's table"
     pages = sorted({p for i, _ in candidates for p in source.pages.get(i, ())})
-    if not pages or page in pages:
-        return ""
     text = source.page_texts[page - 1] if 0 < page <= len(source.page_texts) else ""
-    after = any(p < page <= p + 3 for p in pages)
-    label = squeezed(row_name.split(" / ")[-1].split(" #")[0]).lower()
-    if after and spots and label in text and any(squeezed(s.cell.text).lower() in text for s in spots if s.cell.text):
-        return ""  # a table continued on the next page
+    if _prints(text, spots, row_name) and (not pages or page in pages or any(p < page <= p + 3 for p in pages)):
+        return "", ""  # the caption's page, a page the table goes on to, or a table whose caption was not found
     label_name = candidates[0][1].label
-    return (f"the PDF prints the caption of {label_name} on page {', '.join(map(str, pages))}, and page {page} "
-            "does not print this cell")
+    if pages:
+        return FAIL, (f"the PDF prints the caption of {label_name} on page {', '.join(map(str, pages))}, and page "
+                      f"{page} does not print this cell")
+    return CANNOT_CHECK, (f"the PDF's text gives no caption of {label_name} beginning as the source's does, and page "
+                          f"{page} does not print this cell's label and text")
+
+
+def _words(text: str) -> str:
+    """Letters and digits alone, each run of anything else one space, with a space at either end."""
+    import unicodedata
+
+    plain = unicodedata.normalize("NFKC", text).lower()
+    return " " + " ".join("".join(c if c.isalnum() else " " for c in plain).split()) + " "
+
+
+def _prints(page_text: str, spots: list[_Spot], row_name: str) -> bool:
+    """Whether a page's text prints the row's label and the cell's number (letters and digits compared alone, so
+    that a label's math or a line break between its words does not hide it)."""
+    if not spots:
+        return False
+    printed = _words(page_text)
+    label = _words(_NTH.sub(r"\g<name>", row_name).split(" / ")[-1])
+    numbers = [_words(s.cell.reading.value or s.cell.text) for s in spots if s.cell.text]
+    return label in printed and any(n.strip() and n in printed for n in numbers)
 
 
 def _printed_anywhere(candidates: list[tuple[int, SourceTable]], value: str) -> list[_Spot]:
