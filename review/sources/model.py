@@ -245,6 +245,12 @@ def _spanning(body: list[list[GridCell | None]], at: int, stub: int) -> tuple[in
     return None
 
 
+def _prose(lines: list[list[GridCell | None]], c: int) -> bool:
+    """Whether a column holds sentences (a summary, an example): text the table reports, not its rows' labels."""
+    texts = [_text(line[c]) for line in lines if _text(line[c])]
+    return bool(texts) and sum(len(t.split()) > 6 for t in texts) * 2 > len(texts)
+
+
 def _serial(lines: list[list[GridCell | None]], c: int) -> bool:
     """Whether a column counts the rows (1, 2, 3, ...): a serial number, part of the rows' labels."""
     texts = [_text(line[c]) for line in lines if _text(line[c]).isdigit()]
@@ -263,7 +269,8 @@ def table_of(grid: Grid) -> SourceTable:
     groups = [_group_line(line, width) for line in body]
     data = [line for line, group in zip(body, groups, strict=True) if group is None]
     stub = 0
-    while stub < width - 1 and (not any(_numeric(_text(line[stub])) for line in data) or _serial(data, stub)):
+    while stub < width - 1 and (not any(_numeric(_text(line[stub])) for line in data) or _serial(data, stub)) and (
+            not stub or not _prose(data, stub)):
         stub += 1
     stub = max(stub, 1) if width > 1 else 0
     columns = tuple(SourceColumn(_header_levels(header, c)) for c in range(stub, width))

@@ -58,7 +58,7 @@ class SourceTables:
     pages: dict[int, tuple[int, ...]] = field(default_factory=dict)
     """For each table (by its index in ``tables``), the PDF pages printing its caption; absent: not looked up."""
     page_texts: list[str] = field(default_factory=list)
-    """The PDF's pages' text, squeezed and lower-cased, for the page check."""
+    """The PDF's pages' text, for the page check."""
 
 
 _LABEL = re.compile(r"(?<![a-z])(table|tab\.)\s*([a-z]?\d+(?:\.\d+)?|[ivxlc]+)\s*(?:[:.|\u2014\u2013-]|\(continued\))?",
@@ -66,7 +66,9 @@ _LABEL = re.compile(r"(?<![a-z])(table|tab\.)\s*([a-z]?\d+(?:\.\d+)?|[ivxlc]+)\s
 
 
 def _letters(text: str) -> str:
-    return "".join(c for c in text.lower() if c.isalpha())
+    import unicodedata
+
+    return "".join(c for c in unicodedata.normalize("NFKC", text).lower() if c.isalpha())
 
 
 def label_tables(document: str, tables: list[SourceTable], page_texts: list[str] | None) -> SourceTables:
@@ -75,7 +77,7 @@ def label_tables(document: str, tables: list[SourceTable], page_texts: list[str]
     found = SourceTables(document, tables)
     if not page_texts:
         return found
-    found.page_texts = [squeezed(t).lower() for t in page_texts]
+    found.page_texts = list(page_texts)
     heads: list[tuple[int, str, str]] = []  # page, printed label, the caption's letters after it
     for number, text in enumerate(page_texts, start=1):
         for hit in _LABEL.finditer(text):
@@ -105,7 +107,8 @@ _NTH = re.compile(r"^(?P<name>.*?)\s+#(?P<n>\d+)$")
 
 #: A citation as the PDF prints it after a name ('MMTL [7]', 'BERT (Devlin et al., 2019)'): the source writes
 #: ``\cite``, which prints what the bibliography gives, so a cited name is also looked up without it.
-_CITATION = re.compile(r"\s*(?:\[[^\]]*\d[^\]]*\]|\([^()]*\d{4}[a-z]?\))")
+_CITATION = re.compile(r"\s*(?:\[[^\]]*\d[^\]]*\]|(?:[A-Z][\w'-]+(?:\s+(?:et\s+al\.?|and|&)(?:\s+[A-Z][\w'-]+)?)*\s*)?"
+                       r"\((?:[^()]*\s)?\d{4}[a-z]?\))")
 
 
 def _named(levels: tuple[str, ...], wanted: str) -> bool:
@@ -160,22 +163,18 @@ def check_cell(source: SourceTables, claim: object) -> Witness:
                         f"{', '.join(sorted({t.label for t in source.tables}, key=_order)) or 'no tables'})")
     spots: list[_Spot] = []
     missing: list[str] = []
+    lines: list[tuple[SourceTable, list[SourceRow], list[int]]] = []
     for _, table in candidates:
         rows = _rows(table, row_name)
         columns = _columns(table, column_name)
         if not rows:
             missing.append(f"no row '{row_name}'")
-        elif not columns:
+        if not columns:
             missing.append(f"no column '{column_name}'")
+        lines.append((table, rows, columns))
         spots += [_Spot(table, row, table.columns[c], row.cells[c]) for row in rows for c in columns]
     if not spots:
-        printed = _printed_anywhere(candidates, value) if value is not None else []
-        what = "; ".join(sorted(set(missing)))
-        if value is not None and not printed:
-            return _witness(source, FAIL, detail=f"{table_label} in the source has {what}, and prints "
-                            f"'{value}' nowhere")
-        also = f"; '{value}' is printed at {printed[0].where}" if printed else ""
-        return _witness(source, CANNOT_CHECK, detail=f"{table_label} in the source has {what}{also}")
+        return _not_found(source, candidates, lines, value, table_label, " and ".join(dict.fromkeys(missing)))
     spots = [s for s in spots if s.cell.text] or spots  # a column named twice where a merged cell covers one
     page_verdict, why = _page_check(source, candidates, page, spots, row_name)
     if page_verdict:
@@ -192,6 +191,27 @@ def check_cell(source: SourceTables, claim: object) -> Witness:
         return _witness(source, FAIL, spot.cell.text, f"the source prints {printed!r} in {spot.where}, not "
                         f"'{value}'")
     return _uncertainty(source, claim, spot)
+
+
+def _not_found(source: SourceTables, candidates: list[tuple[int, SourceTable]],
+               lines: list[tuple[SourceTable, list[SourceRow], list[int]]], value: str | None, label: str,
+               missing: str) -> Witness:
+    """A cited row or column the source's table does not have. The source states the table whole: where the row
+    (or the column) is there and prints the value in none of its cells, or neither is there and the table prints
+    the value nowhere, the claim is wrong (fail); where the value is printed in the row or column that is there, or
+    anywhere in a table where neither is, the other name may be spelled otherwise (cannot check)."""
+    if value is None:
+        return _witness(source, CANNOT_CHECK, detail=f"{label} in the source has {missing}")
+    found = _printed_anywhere(candidates, value)
+    near = [s for s in found for table, rows, columns in lines if s.table is table and (
+        s.row in rows or any(s.column is table.columns[c] for c in columns))]
+    named = any(rows or columns for _, rows, columns in lines)
+    if near if named else found:
+        return _witness(source, CANNOT_CHECK, detail=f"{label} in the source has {missing}; '{value}' is printed at "
+                        f"{(near or found)[0].where}")
+    scope = "the row or column it has" if named else "any cell"
+    return _witness(source, FAIL, detail=f"{label} in the source has {missing}, and prints '{value}' in no cell of "
+                    f"{scope}")
 
 
 def _uncertainty(source: SourceTables, claim: object, spot: _Spot) -> Witness:
