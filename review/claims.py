@@ -35,6 +35,7 @@ from registry.models.values import Locator
 from registry.units import other_units_printed_as, printed_forms, table
 from registry.units import symbol as unit_symbol
 from review.errors import NotCheckableError
+from review.witnesses import Witness
 from review.pdftext import (
     Extraction,
     TextMatch,
@@ -116,6 +117,9 @@ class Assertion:
     unreadable: bool = False
     """The claim could not be checked (its table, row or column could not be read): neither passed nor failed.
     ``passed`` is False, so that nothing counts it as checked."""
+    witnesses: tuple[Witness, ...] = ()
+    """Each witness's own verdict ('pdf', 'source'), where the source record pins source files beside the PDF
+    (``review.witnesses``); empty where the PDF is the only witness."""
 
     @property
     def outcome(self) -> str:
@@ -131,9 +135,15 @@ class Assertion:
     @classmethod
     def from_plain(cls, fields: tuple[Any, ...] | list[Any]) -> Assertion:
         """The assertion ``plain`` gave."""
-        record_id, claim, expected, passed, page, matched, detail, found, second, unreadable = fields
+        record_id, claim, expected, passed, page, matched, detail, found, second, unreadable, *rest = fields
+        witnesses = tuple(Witness(*w) for w in rest[0]) if rest else ()
         return cls(record_id, claim, expected, passed, page, matched, detail, found,
-                   Opinion(*second) if second is not None else None, unreadable)
+                   Opinion(*second) if second is not None else None, unreadable, witnesses)
+
+    @property
+    def verdicts(self) -> str:
+        """Each witness's verdict side by side ('pdf: pass, source: pass'); the outcome where there is one."""
+        return ", ".join(w.verdict for w in self.witnesses) or f"pdf: {self.outcome}"
 
 
 #: The three verdicts of a claim.

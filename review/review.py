@@ -53,6 +53,8 @@ class ReviewRun:
     readings: Readings | None = None
     """Both extractions (the second None where pdftotext is missing); ``extraction`` is the primary. Their page
     texts only: the positioned words stayed in the child process, where the claims were checked."""
+    source_files: list[str] = field(default_factory=list)
+    """The pinned source files read as the second witness ('main.tex (latex, SHA-256 ...)'); empty: the PDF alone."""
 
     @property
     def second(self) -> Extraction | None:
@@ -72,6 +74,14 @@ class ReviewRun:
     def unchecked(self) -> list[Assertion]:
         """The assertions that could not be checked (a table, row or column not read): never a pass."""
         return [a for a in self.assertions if a.outcome == CANNOT_CHECK]
+
+    @property
+    def source_only(self) -> list[Assertion]:
+        """The assertions the PDF could not check and the source confirmed: checked against the source, not the
+        PDF (``review.witnesses``), counted apart from passes."""
+        from review.witnesses import confirmed_by
+
+        return [a for a in self.assertions if confirmed_by(a) == "source"]
 
     @property
     def passed(self) -> bool:
@@ -160,6 +170,7 @@ def run_review(
     cache_dir: Path | None = None,
     limits: ReviewLimits = ReviewLimits(),
     second: bool = True,
+    sources: list[Path] | None = None,
     **fetch_options: Any,
 ) -> ReviewRun:
     """Plan, fetch and verify the PDF, read it with both extractors (``second=False``: with pypdf and PDFium
@@ -178,8 +189,22 @@ def run_review(
     remaining = limits.timeout - (time.monotonic() - started)
     readings, assertions = _check_limited(artifact, plan.claims, limits, remaining, second)
     text_path = keep_text(cache_dir, artifact.sha256, readings.primary)
+    witnessed: list[str] = []
+    if plan.source.source_files:  # the second witness: the document's own source, where the record pins it
+        from review.sources.pinned import read_pinned, verified, witness
+
+        files = verified(plan.source, sources or [], cache_dir)
+        tables = read_pinned(plan.source, files, readings.primary)
+        assertions = witness(plan.claims, assertions, tables, artifact.path.name)
+        witnessed = [f"{f.path.name} ({f.format}, SHA-256 {f.sha256})" for f in files]
+    elif sources:
+        from review.sources.pinned import SourceFileError
+
+        raise SourceFileError(f"the source {plan.source.id} pins no source files, so {sources[0].name} cannot be "
+                              "checked against a pin", "add it to the source record's source_files (its SHA-256 "
+                              "and where it was retrieved), then run again")
     return ReviewRun(plan=plan, pdf=artifact, extraction=readings.primary, assertions=assertions, text_path=text_path,
-                     readings=readings)
+                     readings=readings, source_files=witnessed)
 
 
 @dataclass(frozen=True)

@@ -89,7 +89,7 @@ def _context(user: dict[str, _Macro]):  # type: ignore[no-untyped-def]
              "rotatebox": "[{{", "textcolor": "{{", "colorbox": "{{", "cellcolor": "[{", "rowcolor": "[{",
              "color": "[{", "specialrule": "{{{", "Block": "[{{", "frac": "{{", "dfrac": "{{", "tfrac": "{{", "adjustbox": "{{", "tnote": "{", "subcaption": "[{",
              "phantom": "{", "hphantom": "{", "vphantom": "{", "raisebox": "{[[{", "parbox": "[[[{{",
-             "input": "{", "include": "{", "subfile": "{", "subfloat": "[[{", "addlinespace": "[",
+             "input": "{", "include": "{", "subfile": "{", "subfloat": "[[{", "subcaptionbox": "*[{[[[{", "addlinespace": "[",
              "hspace": "*{", "vspace": "*{", "newcommand": "*{[[{", "renewcommand": "*{[[{",
              "providecommand": "*{[[{", "DeclareRobustCommand": "*{[[{", "setlength": "{{", "textsuperscript": "{",
              "textsubscript": "{", "ensuremath": "{", "mathbf": "{", "bm": "{", "boldsymbol": "{", "underline": "{",
@@ -179,12 +179,16 @@ class Document:
     text: str
     macros: dict[str, _Macro] = field(default_factory=dict)
     name: str = ""
+    loaded: list[str] = field(default_factory=list)
+    """Every file spliced in, the main one first (paths relative to the main file's folder)."""
 
 
-def _load(files: dict[str, str], name: str, seen: tuple[str, ...] = ()) -> str:
+def _load(files: dict[str, str], name: str, seen: tuple[str, ...] = (), loaded: list[str] | None = None) -> str:
     """``name``'s text with every ``\\input``/``\\include`` it makes replaced by that file's (spliced itself)."""
     if name in seen or len(seen) > _MAX_DEPTH:
         raise LatexError(f"{name} inputs itself (through {' → '.join(seen)})")
+    if loaded is not None:
+        loaded.append(name)
     text = files[name]
     lt = _types()
     spans: list[tuple[int, int, str]] = []
@@ -196,7 +200,7 @@ def _load(files: dict[str, str], name: str, seen: tuple[str, ...] = ()) -> str:
             wanted = _verbatim(args[-1]).strip()
             found = _resolve(files, name, wanted)
             if found is not None:
-                spans.append((node.pos, node.pos + node.len, _load(files, found, (*seen, name))))
+                spans.append((node.pos, node.pos + node.len, _load(files, found, (*seen, name), loaded)))
     for start, end, inserted in sorted(spans, reverse=True):
         text = text[:start] + "\n" + inserted + "\n" + text[end:]
     return text
@@ -252,8 +256,9 @@ def _collect_macros(text: str) -> dict[str, _Macro]:
 
 
 def read_files(files: dict[str, str], main: str) -> Document:
-    text = _load(files, main)
-    return Document(text, _collect_macros(text), main)
+    loaded: list[str] = []
+    text = _load(files, main, loaded=loaded)
+    return Document(text, _collect_macros(text), main, loaded)
 
 
 def read_path(path: Path) -> Document:
@@ -347,10 +352,40 @@ def grids_of(document: Document) -> list[Grid]:
                     and n.environmentname in TABULARS and n is not node] or (
             [node] if node.environmentname in TABULARS else [])
         tabulars = [t for t in tabulars if not any(t is not o and _inside(t, o) for o in tabulars)]
+        panels = _panels(node)
         for tabular in tabulars:
             rows, heads = _rows(tabular)
-            grids.append(Grid(label, caption, rows, heads, where=f"{document.name}:{line}", reserve=False))
+            title = next((f"({chr(ord('a') + i)}) {text}" for i, (panel, text) in enumerate(panels)
+                          if _inside(tabular, panel)), "")
+            grids.append(Grid(label, caption, rows, heads, where=f"{document.name}:{line}", reserve=False,
+                              group=title, breakable=node.environmentname in _BREAKABLE))
     return grids
+
+
+#: The tabulars that break across pages; a float is set on one page.
+_BREAKABLE = frozenset({"longtable", "longtable*", "supertabular", "xltabular", "longtabu"})
+_PANELS = frozenset({"subtable", "subfigure"})
+
+
+def _panels(node) -> list:  # type: ignore[no-untyped-def,type-arg]
+    """The sub-tables of a float with their captions, in order: a ``subtable`` environment's ``\\caption``, a
+    ``\\subfloat[caption]``'s or a ``\\subcaptionbox{caption}``'s; printed '(a) caption' under the float's."""
+    lt = _types()
+    out = []
+    for inner in _all(_children(node)):
+        if inner.isNodeType(lt.LatexEnvironmentNode) and inner.environmentname in _PANELS:
+            captions = [n for n in _all(_children(inner)) if n.isNodeType(lt.LatexMacroNode)
+                        and n.macroname == "caption"]
+            if captions:
+                body = _args(captions[0])[-1]
+                out.append((inner, " ".join(cell_text(_unwrapped(body))[0].split())))
+        elif inner.isNodeType(lt.LatexMacroNode) and inner.macroname in ("subfloat", "subcaptionbox"):
+            args = _args(inner)
+            title = ((args[1] or args[0]) if inner.macroname == "subfloat" and len(args) > 1 else
+                     args[1] if inner.macroname == "subcaptionbox" and len(args) > 1 else None)
+            if title is not None:
+                out.append((inner, " ".join(cell_text(_unwrapped(title))[0].split())))
+    return out
 
 
 def _inside(inner, outer) -> bool:  # type: ignore[no-untyped-def]
@@ -370,8 +405,10 @@ def _floats(nodes) -> list:  # type: ignore[no-untyped-def,type-arg]
 def _caption(node) -> str | None:  # type: ignore[no-untyped-def]
     """A float's caption text (``\\caption`` or ``\\captionof{table}``); None where it has none to number."""
     lt = _types()
+    panels = [p for p, _ in _panels(node)]
     for inner in _all(_children(node)):
-        if inner.isNodeType(lt.LatexMacroNode) and inner.macroname in ("caption", "captionof"):
+        if inner.isNodeType(lt.LatexMacroNode) and inner.macroname in ("caption", "captionof") and not any(
+                _inside(inner, panel) for panel in panels):
             args = _args(inner)
             if args and args[0] is not None:  # \caption*: not numbered
                 continue
@@ -562,7 +599,9 @@ class _Text:
                 continue
             if node.isNodeType(lt.LatexCharsNode):
                 chars = node.chars
-                if not math:
+                if math:  # TeX sets no space it reads in math
+                    chars = "".join(chars.split())
+                else:
                     chars = chars.replace("~", " ").replace("---", "\u2014").replace("--", "\u2013")
                 self._add(chars, bold)
             elif node.isNodeType(lt.LatexGroupNode):
@@ -625,6 +664,9 @@ class _Text:
             return
         if name in _SYMBOLS:
             self._add(_SYMBOLS[name], bold)
+            return
+        if name in ("text", "textrm", "mbox", "textnormal", "textup", "textit", "emph") and math and args:
+            self.visit([args[-1]], bold, False)  # text inside math keeps its spaces
             return
         if name in ("makecell", "thead", "shortstack", "textcolor", "colorbox", "rotatebox", "resizebox",
                     "scalebox", "adjustbox", "parbox", "pbox", "diagbox", "href"):

@@ -49,9 +49,15 @@ class Grid:
     group: str = ""
     """A title the source sets over this table's rows, under the caption (a heading between caption and table):
     the outermost level of every row's name."""
+    breakable: bool = True
+    """Whether the table may go on over the next pages (a LaTeX ``longtable``, any HTML or Word table); a LaTeX
+    float is set on one page."""
     reserve: bool = True
     """Whether a cell spanning rows takes its place in the rows below (HTML, JATS, Word), or the rows below write
     an empty cell there (LaTeX's ``\\multirow``)."""
+
+
+_KEYED = re.compile(r"^([^=<>\d][^=<>]*?)\s*=\s*([-+\u2212]?[\d.].*)$")
 
 
 @dataclass(frozen=True)
@@ -62,8 +68,17 @@ class SourceCell:
     bold: bool = False
 
     @property
+    def key(self) -> str | None:
+        """The name a cell prints before its value, where it prints 'name = value' ('S_max = 96'), else None."""
+        found = _KEYED.match(self.text)
+        return found.group(1).strip() if found else None
+
+    @property
     def reading(self) -> CellText:
-        return read_cell([Word(self.text, 0.0, 0.0, 0.0, 0.0, self.bold)]) if self.text else CellText("", None)
+        """The cell read as a printed cell is (its value after the '=' of 'name = value')."""
+        found = _KEYED.match(self.text)
+        text = found.group(2) if found else self.text
+        return read_cell([Word(text, 0.0, 0.0, 0.0, 0.0, self.bold)]) if text else CellText("", None)
 
 
 @dataclass(frozen=True)
@@ -96,6 +111,7 @@ class SourceTable:
     rows: tuple[SourceRow, ...]
     where: str = ""
     label_given: bool = False
+    breakable: bool = True
     others: list[SourceTable] = field(default_factory=list, repr=False)
     """The other tabulars under the same caption (sub-tables)."""
 
@@ -251,6 +267,12 @@ def _prose(lines: list[list[GridCell | None]], c: int) -> bool:
     return bool(texts) and sum(len(t.split()) > 6 for t in texts) * 2 > len(texts)
 
 
+def _keyed(lines: list[list[GridCell | None]], c: int) -> bool:
+    """Whether a column's cells print 'name = value' (a table of settings): data, not the rows' labels."""
+    texts = [_text(line[c]) for line in lines if _text(line[c])]
+    return bool(texts) and sum(SourceCell(t).key is not None for t in texts) * 2 > len(texts)
+
+
 def _serial(lines: list[list[GridCell | None]], c: int) -> bool:
     """Whether a column counts the rows (1, 2, 3, ...): a serial number, part of the rows' labels."""
     texts = [_text(line[c]) for line in lines if _text(line[c]).isdigit()]
@@ -270,9 +292,9 @@ def table_of(grid: Grid) -> SourceTable:
     data = [line for line, group in zip(body, groups, strict=True) if group is None]
     stub = 0
     while stub < width - 1 and (not any(_numeric(_text(line[stub])) for line in data) or _serial(data, stub)) and (
-            not stub or not _prose(data, stub)):
+            not stub or not _prose(data, stub)) and not _keyed(data, stub):
         stub += 1
-    stub = max(stub, 1) if width > 1 else 0
+    stub = max(stub, 1) if width > 1 and not _keyed(data, 0) else stub if width > 1 else 0
     columns = tuple(SourceColumn(_header_levels(header, c)) for c in range(stub, width))
     rows: list[SourceRow] = []
     group: str | None = None
@@ -292,7 +314,7 @@ def table_of(grid: Grid) -> SourceTable:
         if not any(cell.text for cell in cells) and not any(labels):
             continue
         rows.append(SourceRow(_levels([grid.group, group or "", *labels]), cells))
-    return SourceTable(grid.label, grid.caption, columns, tuple(rows), grid.where, grid.label_given)
+    return SourceTable(grid.label, grid.caption, columns, tuple(rows), grid.where, grid.label_given, grid.breakable)
 
 
 def tables_of(grids: list[Grid]) -> list[SourceTable]:

@@ -27,26 +27,8 @@ from dataclasses import dataclass, field
 from review.claims import CANNOT_CHECK, FAIL, PASS
 from review.sources.model import SourceCell, SourceColumn, SourceRow, SourceTable
 from review.tables import matches
+from review.witnesses import Witness
 from review.words import squeezed
-
-
-@dataclass(frozen=True)
-class Witness:
-    """One witness's verdict on a claim: 'pdf' (the printed page) or 'source' (the document's source)."""
-
-    name: str
-    outcome: str
-    """'pass', 'fail' or 'cannot check'."""
-    matched: str = ""
-    """What the witness read in the cell."""
-    detail: str = ""
-    document: str = ""
-    """The file the witness read ('paper.pdf', 'main.tex')."""
-
-    @property
-    def verdict(self) -> str:
-        """'source: pass', as the review shows it."""
-        return f"{self.name}: {self.outcome}"
 
 
 @dataclass
@@ -173,6 +155,9 @@ def check_cell(source: SourceTables, claim: object) -> Witness:
             missing.append(f"no column '{column_name}'")
         lines.append((table, rows, columns))
         spots += [_Spot(table, row, table.columns[c], row.cells[c]) for row in rows for c in columns]
+        if not rows:  # a cell printing 'name = value' under the column, the name the row's
+            spots += [_Spot(table, row, table.columns[c], row.cells[c]) for row in table.rows for c in columns
+                      if row.cells[c].key is not None and _named((row.cells[c].key,), row_name)]
     if not spots:
         return _not_found(source, candidates, lines, value, table_label, " and ".join(dict.fromkeys(missing)))
     spots = [s for s in spots if s.cell.text] or spots  # a column named twice where a merged cell covers one
@@ -241,8 +226,11 @@ def _page_check(source: SourceTables, candidates: list[tuple[int, SourceTable]],
         return CANNOT_CHECK, "the PDF's text was not given, so the page cannot be matched to the source's table"
     pages = sorted({p for i, _ in candidates for p in source.pages.get(i, ())})
     text = source.page_texts[page - 1] if 0 < page <= len(source.page_texts) else ""
-    if _prints(text, spots, row_name) and (not pages or page in pages or any(p < page <= p + 3 for p in pages)):
-        return "", ""  # the caption's page, a page the table goes on to, or a table whose caption was not found
+    if _prints(text, spots, row_name) and (not pages or page in pages):
+        return "", ""  # the caption's page, or any page where the table's caption was not found
+    breakable = all(t.breakable for _, t in candidates)
+    if breakable and _prints(text, spots, row_name) and any(p < page <= p + 3 for p in pages):
+        return "", ""  # a table that breaks across pages, going on to this one
     label_name = candidates[0][1].label
     if pages:
         return FAIL, (f"the PDF prints the caption of {label_name} on page {', '.join(map(str, pages))}, and page "
@@ -251,23 +239,46 @@ def _page_check(source: SourceTables, candidates: list[tuple[int, SourceTable]],
                           f"{page} does not print this cell's label and text")
 
 
-def _words(text: str) -> str:
-    """Letters and digits alone, each run of anything else one space, with a space at either end."""
-    import unicodedata
-
-    plain = unicodedata.normalize("NFKC", text).lower()
-    return " " + " ".join("".join(c if c.isalnum() else " " for c in plain).split()) + " "
-
-
 def _prints(page_text: str, spots: list[_Spot], row_name: str) -> bool:
-    """Whether a page's text prints the row's label and the cell's number (letters and digits compared alone, so
-    that a label's math or a line break between its words does not hide it)."""
+    """Whether a page's text prints the row's label with the cell's number after it, close by (the rest of the row's
+    line: ``_ROW_REACH`` characters), letters and digits compared alone (``_label_printed``)."""
     if not spots:
         return False
-    printed = _words(page_text)
-    label = _words(_NTH.sub(r"\g<name>", row_name).split(" / ")[-1])
-    numbers = [_words(s.cell.reading.value or s.cell.text) for s in spots if s.cell.text]
-    return label in printed and any(n.strip() and n in printed for n in numbers)
+    import unicodedata
+
+    text = unicodedata.normalize("NFKC", page_text).lower().replace("\u2212", "-")
+    label = _NTH.sub(r"\g<name>", row_name).split(" / ")[-1]
+    for start in _label_ends(text, label):
+        if any(_number_printed(text[start:start + _ROW_REACH], s.cell) for s in spots if s.cell.text):
+            return True
+    return False
+
+
+#: How far after a row's label its cells are looked for in a page's text: a row of a wide table, as extractors
+#: write it (a label broken over lines, the cells after it).
+_ROW_REACH = 400
+
+
+def _label_ends(text: str, label: str) -> list[int]:
+    """Where a label printed in a page's (normalised) text ends: its letters and digits in order, anything but
+    letters and digits between them (a line break inside a word, 'S_max' printed 'Smax'), none just before or
+    after."""
+    import unicodedata
+
+    characters = [c for c in unicodedata.normalize("NFKC", label).lower() if c.isalnum()]
+    if not characters:
+        return [0]
+    pattern = r"[\W_]*".join(re.escape(c) for c in characters)
+    return [m.end() for m in re.finditer(rf"(?<![^\W_]){pattern}(?![^\W_])", text)]
+
+
+def _number_printed(page_text: str, cell: SourceCell) -> bool:
+    """Whether a (normalised) text prints a cell's number (not as part of a longer one), or its whole text."""
+    text = page_text
+    value = (cell.reading.value or "").lstrip("+-\u2212")
+    if value and re.search(rf"(?<![\d.]){re.escape(value)}(?!\d)", text):
+        return True
+    return bool(cell.text) and squeezed(cell.text).lower() in squeezed(text)
 
 
 def _printed_anywhere(candidates: list[tuple[int, SourceTable]], value: str) -> list[_Spot]:
