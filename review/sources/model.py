@@ -228,7 +228,7 @@ def _group_line(line: list[GridCell | None], width: int) -> str | None:
     if len(owners) != 1 or width < 2:
         return None
     text = owners[0].text.strip()
-    return None if _numeric(text) else text
+    return None if _numeric(text) or SourceCell(text).key is not None else text
 
 
 def _cell(line: list[GridCell | None], c: int, stub: int) -> SourceCell:

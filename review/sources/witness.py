@@ -232,6 +232,14 @@ def _page_check(source: SourceTables, candidates: list[tuple[int, SourceTable]],
     if breakable and _prints(text, spots, row_name) and any(p < page <= p + 3 for p in pages):
         return "", ""  # a table that breaks across pages, going on to this one
     label_name = candidates[0][1].label
+    reach = {q for p in pages for q in range(p, p + (4 if breakable else 1))} - {page}
+    elsewhere = [q for q in sorted(reach) if 0 < q <= len(source.page_texts)
+                 and _prints(source.page_texts[q - 1], spots, row_name)]
+    if elsewhere:
+        return FAIL, f"the PDF prints this cell of {label_name} on page {', '.join(map(str, elsewhere))}, not {page}"
+    if page in pages:
+        return CANNOT_CHECK, (f"page {page} prints the caption of {label_name}, but its text does not show this "
+                              "row's label with its numbers")
     if pages:
         return FAIL, (f"the PDF prints the caption of {label_name} on page {', '.join(map(str, pages))}, and page "
                       f"{page} does not print this cell")
@@ -240,8 +248,9 @@ def _page_check(source: SourceTables, candidates: list[tuple[int, SourceTable]],
 
 
 def _prints(page_text: str, spots: list[_Spot], row_name: str) -> bool:
-    """Whether a page's text prints the row's label with the cell's number after it, close by (the rest of the row's
-    line: ``_ROW_REACH`` characters), letters and digits compared alone (``_label_printed``)."""
+    """Whether a page's text prints the row's label with the cell's number after it, and every other number of the
+    row, close by (the rest of the row's line: ``_ROW_REACH`` characters): the label's letters and digits compared
+    alone (``_label_ends``)."""
     if not spots:
         return False
     import unicodedata
@@ -249,14 +258,18 @@ def _prints(page_text: str, spots: list[_Spot], row_name: str) -> bool:
     text = unicodedata.normalize("NFKC", page_text).lower().replace("\u2212", "-")
     label = _NTH.sub(r"\g<name>", row_name).split(" / ")[-1]
     for start in _label_ends(text, label):
-        if any(_number_printed(text[start:start + _ROW_REACH], s.cell) for s in spots if s.cell.text):
-            return True
+        after = text[start:start + _ROW_REACH]
+        for spot in spots:
+            numbers = [spot.cell] if spot.cell.key is not None else [
+                c for c in spot.row.cells if c.reading.value is not None and c.key is None]
+            if spot.cell.text and _number_printed(after, spot.cell) and all(_number_printed(after, c) for c in numbers):
+                return True
     return False
 
 
 #: How far after a row's label its cells are looked for in a page's text: a row of a wide table, as extractors
 #: write it (a label broken over lines, the cells after it).
-_ROW_REACH = 400
+_ROW_REACH = 600
 
 
 def _label_ends(text: str, label: str) -> list[int]:
