@@ -599,11 +599,18 @@ class _Text:
                 continue
             if node.isNodeType(lt.LatexCharsNode):
                 chars = node.chars
-                if math:  # TeX sets no space it reads in math
-                    chars = "".join(chars.split())
-                else:
-                    chars = chars.replace("~", " ").replace("---", "\u2014").replace("--", "\u2013")
-                self._add(chars, bold)
+                if not math:
+                    self._add(chars.replace("~", " ").replace("---", "\u2014").replace("--", "\u2013"), bold)
+                    continue
+                chars = "".join(chars.split())  # TeX sets no space it reads in math
+                if chars[-1:] in ("^", "_") and at < len(nodes):  # '10^{-4}': the script is the next node
+                    self._math_chars(chars[:-1], bold)
+                    inner = _Text()
+                    inner.visit([nodes[at]], bold, math)
+                    at += 1
+                    self._script(chars[-1], "".join(inner.parts), bold)
+                    continue
+                self._math_chars(chars, bold)
             elif node.isNodeType(lt.LatexGroupNode):
                 self.visit(node.nodelist, bold, math)
             elif node.isNodeType(lt.LatexMathNode):
@@ -663,7 +670,8 @@ class _Text:
         if name in _DROP:
             return
         if name in _SYMBOLS:
-            self._add(_SYMBOLS[name], bold)
+            spaced = math and name in ("pm", "mp", "times", "cdot")  # a binary operator: set with space around it
+            self._add(f" {_SYMBOLS[name]} " if spaced else _SYMBOLS[name], bold)
             return
         if name in ("text", "textrm", "mbox", "textnormal", "textup", "textit", "emph") and math and args:
             self.visit([args[-1]], bold, False)  # text inside math keeps its spaces
@@ -678,6 +686,24 @@ class _Text:
             self.visit([args[-1]] if len(args) == 1 else args[-1:], bold, math)
             return
         self._add(_symbol(node), bold)
+
+    def _math_chars(self, chars: str, bold: bool) -> None:
+        """Math text: a one-character script written without braces ('10^4', 'x_i') raised or lowered in place."""
+        at = 0
+        while at < len(chars):
+            if chars[at] in "^_" and at + 1 < len(chars):
+                self._script(chars[at], chars[at + 1], bold)
+                at += 2
+                continue
+            self._add(chars[at], bold)
+            at += 1
+
+    def _script(self, mark: str, raised: str, bold: bool) -> None:
+        """A superscript of digits as superscript digits ('10⁻⁴'); any other script as its text ('n_+', 'S_max')."""
+        if mark == "^" and raised.strip().lstrip("-+\u2212").isdigit():
+            self._add(raised.strip().translate(_SUPERSCRIPTS), bold)
+        else:
+            self._add(("_" if mark == "_" else "") + raised, bold)
 
     def _add(self, text: str, bold: bool) -> None:
         if bold and any(c.isdigit() for c in text):

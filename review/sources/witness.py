@@ -217,34 +217,38 @@ def _uncertainty(source: SourceTables, claim: object, spot: _Spot) -> Witness:
 
 def _page_check(source: SourceTables, candidates: list[tuple[int, SourceTable]], page: int, spots: list[_Spot],
                 row_name: str) -> tuple[str, str]:
-    """Whether the cited page is where the PDF prints the cell. The source has no pages: the page is the table's
-    where it prints the row's label and the cell's number and is the page of the table's caption, or one of the
-    three after it (a table continued), or any page where the PDF's text gives no caption of the table. Else
-    (FAIL, why) where the PDF prints the caption elsewhere; (CANNOT_CHECK, why) where it gives none, or the PDF's
-    text was not given."""
+    """Whether the cited page is where the PDF prints the cell. The source has no pages, so the PDF's text says:
+
+    - the page printing the table's caption is the table's, unless the table breaks across pages (a LaTeX
+      ``longtable``, any HTML or Word table) and a page after it prints this row's label with its numbers;
+    - a page after the caption's (up to three) is the table's where the table breaks across pages and the page
+      prints the row's label with its numbers;
+    - any other page: a fail where the PDF prints the table's caption elsewhere; where the PDF's text gives no
+      caption of the table, the page must print the row's label with its numbers, else cannot check.
+
+    Returns ('', '') for the table's page, else (FAIL or CANNOT_CHECK, why)."""
     if not source.page_texts:
         return CANNOT_CHECK, "the PDF's text was not given, so the page cannot be matched to the source's table"
     pages = sorted({p for i, _ in candidates for p in source.pages.get(i, ())})
-    text = source.page_texts[page - 1] if 0 < page <= len(source.page_texts) else ""
-    if _prints(text, spots, row_name) and (not pages or page in pages):
-        return "", ""  # the caption's page, or any page where the table's caption was not found
-    breakable = all(t.breakable for _, t in candidates)
-    if breakable and _prints(text, spots, row_name) and any(p < page <= p + 3 for p in pages):
-        return "", ""  # a table that breaks across pages, going on to this one
     label_name = candidates[0][1].label
-    reach = {q for p in pages for q in range(p, p + (4 if breakable else 1))} - {page}
-    elsewhere = [q for q in sorted(reach) if 0 < q <= len(source.page_texts)
-                 and _prints(source.page_texts[q - 1], spots, row_name)]
+    breakable = all(t.breakable for _, t in candidates)
+    text = source.page_texts[page - 1] if 0 < page <= len(source.page_texts) else ""
+    if not pages:
+        if _prints(text, spots, row_name):
+            return "", ""
+        return CANNOT_CHECK, (f"the PDF's text gives no caption of {label_name} beginning as the source's does, and "
+                              f"page {page} does not print this cell's label and text")
+    reach = {q for p in pages for q in range(p, p + (4 if breakable else 1))}
+    elsewhere = [q for q in sorted(reach - {page}) if 0 < q <= len(source.page_texts) and q not in pages
+                 and _prints(source.page_texts[q - 1], spots, row_name)] if breakable else []
+    if page in pages and not elsewhere:
+        return "", ""
+    if page in reach and page not in pages and _prints(text, spots, row_name):
+        return "", ""  # a table that breaks across pages, going on to this one
     if elsewhere:
         return FAIL, f"the PDF prints this cell of {label_name} on page {', '.join(map(str, elsewhere))}, not {page}"
-    if page in pages:
-        return CANNOT_CHECK, (f"page {page} prints the caption of {label_name}, but its text does not show this "
-                              "row's label with its numbers")
-    if pages:
-        return FAIL, (f"the PDF prints the caption of {label_name} on page {', '.join(map(str, pages))}, and page "
-                      f"{page} does not print this cell")
-    return CANNOT_CHECK, (f"the PDF's text gives no caption of {label_name} beginning as the source's does, and page "
-                          f"{page} does not print this cell's label and text")
+    return FAIL, (f"the PDF prints the caption of {label_name} on page {', '.join(map(str, pages))}, and page {page} "
+                  "does not print this cell")
 
 
 def _prints(page_text: str, spots: list[_Spot], row_name: str) -> bool:
