@@ -89,6 +89,25 @@ def test_each_fixture_is_read_by_the_pdf_witness_too(fixture: str) -> None:
     assert "fail" not in outcomes, outcomes
 
 
+def test_the_fixtures_render_from_their_sources(tmp_path: Path) -> None:
+    """build.py renders each source afresh (pdflatex, Chromium, LibreOffice; CI installs them) to a PDF that prints
+    the cells the committed fixture prints."""
+    import importlib.util
+
+    for program in ("pdflatex", "chromium", "soffice"):
+        if shutil.which(program) is None:
+            pytest.skip(f"{program} is not installed (.ci/run installs it)")
+    spec = importlib.util.spec_from_file_location("build_sources", SOURCES / "build.py")
+    assert spec is not None and spec.loader is not None
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    assert build.main(["--out", str(tmp_path)]) == 0
+    for fixture, (_, cells) in CELLS.items():
+        text = " ".join(_pages(tmp_path / fixture / "paper.pdf"))
+        for _, row, _, value in cells:
+            assert row.split(" / ")[-1] in text, (fixture, row)
+
+
 def test_latex_macros_inputs_spans_and_powers_are_read() -> None:
     tables = read_source(SOURCES / "latex" / "paper.tex")
     first = next(t for t in tables if t.label == "Table 1")

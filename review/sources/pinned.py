@@ -91,6 +91,9 @@ def read_pinned(source: Source, files: list[PinnedFile], extraction: Extraction 
                 grids = read_grids(pinned.path, pinned.format)
         except SourceFileError:
             raise
+        except ImportError as exc:
+            raise SourceFileError(f"reading {pinned.path.name} needs {exc.name}, which is not installed",
+                                  "install the registry's 'sources' extra: pip install 'registry[sources]'") from None
         except Exception as exc:  # noqa: BLE001 - a reader's failure is the file's, said with its name
             raise SourceFileError(f"{pinned.path.name} cannot be read as {pinned.format}: {exc}",
                                   "check that the file is the one the source pins, and its format") from None

@@ -21,6 +21,9 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+#: Where the PDFs are written: beside their sources (the committed fixtures), or another folder (``--out DIR``, as
+#: tests/test_sources.py renders them afresh where the programs are installed).
+OUT = HERE
 
 
 def latex() -> None:
@@ -29,7 +32,7 @@ def latex() -> None:
         for _ in range(2):
             subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", f"-output-directory={out}",
                             "paper.tex"], cwd=folder, check=True, stdout=subprocess.DEVNULL)
-        shutil.copy(Path(out) / "paper.pdf", folder / "paper.pdf")
+        shutil.copy(Path(out) / "paper.pdf", _out("latex"))
 
 
 def chromium(html: Path, pdf: Path) -> None:
@@ -91,24 +94,36 @@ def docx() -> None:
             second.cell(r, c).text = value
     second.cell(2, 1).paragraphs[0].runs[0].bold = True
     folder = HERE / "docx"
-    document.save(str(folder / "paper.docx"))
+    if OUT == HERE:
+        document.save(str(folder / "paper.docx"))
     with tempfile.TemporaryDirectory() as profile:
         subprocess.run(["soffice", f"-env:UserInstallation=file://{profile}", "--headless", "--convert-to", "pdf",
-                        "--outdir", str(folder), str(folder / "paper.docx")], check=True, stdout=subprocess.DEVNULL)
+                        "--outdir", str(_out("docx").parent), str(folder / "paper.docx")], check=True,
+                       stdout=subprocess.DEVNULL)
     # LibreOffice writes its dates as '(D:...Z')' (an apostrophe after the Z), which pypdf 7 cannot read (a fault of
     # the reading, fixed apart); the fixture's dates end at the Z, a space after the string keeping the length, so
     # that the file's offsets stay right and the tests read the PDF whichever pypdf reads it
-    pdf = folder / "paper.pdf"
+    pdf = _out("docx")
     pdf.write_bytes(re.sub(rb"\((D:\d{14}Z)[' ]\)", rb"(\1) ", pdf.read_bytes()))
 
 
-def main() -> int:
+def _out(fixture: str) -> Path:
+    folder = OUT / fixture
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / "paper.pdf"
+
+
+def main(argv: list[str] | None = None) -> int:
+    global OUT
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--out"] and len(args) == 2:
+        OUT = Path(args[1]).resolve()
     latex()
-    chromium(HERE / "html" / "paper.html", HERE / "html" / "paper.pdf")
+    chromium(HERE / "html" / "paper.html", _out("html"))
     with tempfile.TemporaryDirectory() as tmp:
         page = Path(tmp) / "paper.html"
         page.write_text(jats_html(), encoding="utf-8")
-        chromium(page, HERE / "jats" / "paper.pdf")
+        chromium(page, _out("jats"))
     docx()
     return 0
 
