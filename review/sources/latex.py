@@ -87,7 +87,7 @@ def _context(user: dict[str, _Macro]):  # type: ignore[no-untyped-def]
              "scalebox": "{[{", "num": "[{", "SI": "[{[{", "si": "[{", "qty": "[{{", "unit": "[{",
              "tablenum": "[{", "cmidrule": "[{", "cline": "{", "makecell": "[{", "thead": "[{", "shortstack": "[{",
              "rotatebox": "[{{", "textcolor": "{{", "colorbox": "{{", "cellcolor": "[{", "rowcolor": "[{",
-             "color": "[{", "specialrule": "{{{", "Block": "[{{", "frac": "{{", "dfrac": "{{", "tfrac": "{{", "adjustbox": "{{", "tnote": "{", "subcaption": "[{",
+             "color": "[{", "specialrule": "{{{", "rule": "[{{", "raggedright": "", "arraybackslash": "", "Block": "[{{", "frac": "{{", "dfrac": "{{", "tfrac": "{{", "adjustbox": "{{", "tnote": "{", "subcaption": "[{",
              "phantom": "{", "hphantom": "{", "vphantom": "{", "raisebox": "{[[{", "parbox": "[[[{{",
              "input": "{", "include": "{", "subfile": "{", "subfloat": "[[{", "subcaptionbox": "*[{[[[{", "addlinespace": "[",
              "hspace": "*{", "vspace": "*{", "newcommand": "*{[[{", "renewcommand": "*{[[{",

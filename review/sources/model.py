@@ -190,6 +190,12 @@ def _levels(texts: list[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _path(title: str, group: str | None, labels: list[str]) -> tuple[str, ...]:
+    """A row's name, outermost first: the title over its table, the group line over it, its labels (a label the
+    same as its group's is printed twice, and named twice: 'Clean / Clean')."""
+    return tuple(level for level in (title, group or "", *labels) if level)
+
+
 def _extent(line: list[GridCell | None], c: int) -> tuple[int, int]:
     cell = line[c]
     lo = hi = c
@@ -267,6 +273,13 @@ def _prose(lines: list[list[GridCell | None]], c: int) -> bool:
     return bool(texts) and sum(len(t.split()) > 6 for t in texts) * 2 > len(texts)
 
 
+def _names_each(lines: list[list[GridCell | None]], c: int) -> bool:
+    """Whether a column gives every row a label of its own: none empty, none repeated, none spanning rows."""
+    cells = [line[c] for line in lines]
+    texts = [_text(cell) for cell in cells]
+    return all(texts) and len(set(texts)) == len(texts) and len({id(cell) for cell in cells}) == len(cells)
+
+
 def _keyed(lines: list[list[GridCell | None]], c: int) -> bool:
     """Whether a column's cells print 'name = value' (a table of settings): data, not the rows' labels."""
     texts = [_text(line[c]) for line in lines if _text(line[c])]
@@ -295,6 +308,8 @@ def table_of(grid: Grid) -> SourceTable:
             not stub or not _prose(data, stub)) and not _keyed(data, stub):
         stub += 1
     stub = max(stub, 1) if width > 1 and not _keyed(data, 0) else stub if width > 1 else 0
+    if stub > 1 and _names_each(data, 0):
+        stub = 1  # the first column names every row alone: the text columns after it are data ('Language')
     columns = tuple(SourceColumn(_header_levels(header, c)) for c in range(stub, width))
     rows: list[SourceRow] = []
     group: str | None = None
@@ -302,18 +317,18 @@ def table_of(grid: Grid) -> SourceTable:
         if line_group is not None:
             group = line_group
             continue
-        labels = [_text(line[c]) for c in range(stub)]
+        labels = [_text(line[c]) for c in range(stub) if not c or line[c] is not line[c - 1]]
         spanning = _spanning(body, at, stub)
         if spanning:  # cells merged down several rows belong to the label merged over the same rows
             extent, columns_down = spanning
             outer = [_text(line[c]) for c in range(stub) if _down(body, at, c) == extent]
-            rows.append(SourceRow(_levels([grid.group, group or "", *outer]), tuple(
+            rows.append(SourceRow(_path(grid.group, group, outer), tuple(
                 _cell(line, c, stub) if c in columns_down else SourceCell("") for c in range(stub, width))))
         cells = tuple(SourceCell("") if _down(body, at, c) > 1 or _down(body, at, c) == 0 else _cell(line, c, stub)
                       for c in range(stub, width))
         if not any(cell.text for cell in cells) and not any(labels):
             continue
-        rows.append(SourceRow(_levels([grid.group, group or "", *labels]), cells))
+        rows.append(SourceRow(_path(grid.group, group, labels), cells))
     return SourceTable(grid.label, grid.caption, columns, tuple(rows), grid.where, grid.label_given, grid.breakable)
 
 

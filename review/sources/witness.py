@@ -182,21 +182,23 @@ def _not_found(source: SourceTables, candidates: list[tuple[int, SourceTable]],
                lines: list[tuple[SourceTable, list[SourceRow], list[int]]], value: str | None, label: str,
                missing: str) -> Witness:
     """A cited row or column the source's table does not have. The source states the table whole: where the row
-    (or the column) is there and prints the value in none of its cells, or neither is there and the table prints
-    the value nowhere, the claim is wrong (fail); where the value is printed in the row or column that is there, or
-    anywhere in a table where neither is, the other name may be spelled otherwise (cannot check)."""
+    (or the column) is there and prints the value in none of its cells, the claim is wrong (fail); where the value
+    is printed in the row or column that is there, the other name may be spelled otherwise, and where neither name
+    is there, the names or the table may be (cannot check)."""
     if value is None:
         return _witness(source, CANNOT_CHECK, detail=f"{label} in the source has {missing}")
     found = _printed_anywhere(candidates, value)
     near = [s for s in found for table, rows, columns in lines if s.table is table and (
         s.row in rows or any(s.column is table.columns[c] for c in columns))]
     named = any(rows or columns for _, rows, columns in lines)
-    if near if named else found:
+    if not named:  # neither name is in the table: the claim may cite another table, or name both otherwise
+        where = f"; '{value}' is printed at {found[0].where}" if found else ""
+        return _witness(source, CANNOT_CHECK, detail=f"{label} in the source has {missing}{where}")
+    if near:
         return _witness(source, CANNOT_CHECK, detail=f"{label} in the source has {missing}; '{value}' is printed at "
                         f"{(near or found)[0].where}")
-    scope = "the row or column it has" if named else "any cell"
     return _witness(source, FAIL, detail=f"{label} in the source has {missing}, and prints '{value}' in no cell of "
-                    f"{scope}")
+                    "the row or column it has")
 
 
 def _uncertainty(source: SourceTables, claim: object, spot: _Spot) -> Witness:
