@@ -19,10 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from review.sources.html import CAPTION, local
-from review.sources.model import Grid, GridCell
+from review.sources.model import Grid, GridCell, raised
 
-_SUPERSCRIPTS = str.maketrans("0123456789-+\u2212", "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"
-                              "\u207b\u207a\u207b")
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 
 
@@ -67,10 +65,10 @@ def _paragraph_text(paragraph: Any) -> tuple[str, bool]:
     for run in paragraph.iter(f"{_W}r"):
         text = "".join(t.text or "" for t in run.iter(f"{_W}t", f"{_W}tab"))
         properties = run.find(f"{_W}rPr")
-        raised = properties is not None and any(
+        superscript = properties is not None and any(
             v.get(f"{_W}val") == "superscript" for v in properties.iter(f"{_W}vertAlign"))
-        if raised and text.strip().lstrip("-+").isdigit():
-            text = text.translate(_SUPERSCRIPTS)
+        if superscript:
+            text = raised(text)
         if properties is not None and any(b.get(f"{_W}val") not in ("0", "false") for b in
                                           properties.iter(f"{_W}b")) and any(c.isdigit() for c in text):
             bold = True

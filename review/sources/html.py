@@ -20,10 +20,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from review.sources.model import Grid, GridCell
+from review.sources.model import Grid, GridCell, raised
 
-_SUPERSCRIPTS = str.maketrans("0123456789-+\u2212", "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"
-                              "\u207b\u207a\u207b")
 CAPTION = re.compile(r"^\s*(TABLE|Table|Tab\.)\s*([A-Z]?\d+(?:\.\d+)?|[IVXLC]+)\s*[:.\-\u2013\u2014|]?\s*")
 _BOLD_TAGS = frozenset({"b", "strong", "bold"})
 _TITLES = frozenset({"h4", "h5", "h6"})
@@ -56,7 +54,7 @@ def cell_text(element: Any, bold: bool = False) -> tuple[str, bool]:
         text = node.text or ""
         if tag == "sup":
             inner = "".join(node.itertext())
-            parts.append(inner.translate(_SUPERSCRIPTS) if inner.strip().lstrip("-+\u2212").isdigit() else inner)
+            parts.append(raised(inner))
             if bold_here and any(c.isdigit() for c in inner):
                 is_bold[0] = True
         else:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from review.sources.model import Grid, GridCell
+from review.sources.model import raised as to_superscript
 
 FLOATS = frozenset({"table", "table*", "sidewaystable", "sidewaystable*", "wraptable", "longtable", "longtable*",
                     "xltabular"})
@@ -64,8 +65,6 @@ _SYMBOLS = {"pm": "\u00b1", "mp": "\u2213", "times": "\u00d7", "cdot": "\u00b7",
             ":": " ", "!": "", " ": " ", "quad": " ", "qquad": " ", "enspace": " ", "thinspace": " ",
             "nobreakspace": " ", "newline": " ", "\\": " ", "par": " ", "linebreak": " ", "textbackslash": "\\",
             "neq": "\u2260", "ne": "\u2260", "textsuperscript": ""}
-_SUPERSCRIPTS = str.maketrans("0123456789-+\u2212", "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"
-                              "\u207b\u207a\u207b")
 _MAX_DEPTH = 32
 
 
@@ -622,8 +621,7 @@ class _Text:
                     inner = _Text()
                     inner.visit([script], bold, math)
                     raised = "".join(inner.parts)
-                    self._add(raised.translate(_SUPERSCRIPTS) if node.specials_chars == "^" and
-                              raised.strip().lstrip("-+\u2212").isdigit() else raised, bold)
+                    self._add(to_superscript(raised) if node.specials_chars == "^" else raised, bold)
                 elif node.specials_chars == "~":
                     self._add(" ", bold)
                 elif node.specials_chars in ("--", "---"):
@@ -657,7 +655,7 @@ class _Text:
             inner = _Text()
             inner.visit(args, bold, math)
             raised = "".join(inner.parts)
-            self._add(raised.translate(_SUPERSCRIPTS) if raised.strip().isdigit() else raised, bold)
+            self._add(to_superscript(raised), bold)
             return
         if name in ("frac", "dfrac", "tfrac") and len(args) == 2:
             self.visit([args[0]], bold, math)
@@ -700,8 +698,8 @@ class _Text:
 
     def _script(self, mark: str, raised: str, bold: bool) -> None:
         """A superscript of digits as superscript digits ('10⁻⁴'); any other script as its text ('n_+', 'S_max')."""
-        if mark == "^" and raised.strip().lstrip("-+\u2212").isdigit():
-            self._add(raised.strip().translate(_SUPERSCRIPTS), bold)
+        if mark == "^":
+            self._add(to_superscript(raised), bold)
         else:
             self._add(("_" if mark == "_" else "") + raised, bold)
 
@@ -731,6 +729,6 @@ def _siunitx(text: str) -> str:
             mantissa, _, exponent = text.partition(marker)
             exponent = exponent.strip().lstrip("+")
             if exponent.lstrip("-").isdigit():
-                power = "10" + exponent.translate(_SUPERSCRIPTS)
+                power = "10" + to_superscript(exponent)
                 return f"{mantissa.strip()} \u00d7 {power}" if mantissa.strip() else power
     return text

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from registry.numbers import SIGN, SUPERSCRIPT
 from review.tables import CellText, read_cell
 from review.words import Word, squeezed
 
@@ -57,7 +58,16 @@ class Grid:
     an empty cell there (LaTeX's ``\\multirow``)."""
 
 
-_KEYED = re.compile(r"^([^=<>\d][^=<>]*?)\s*=\s*([-+\u2212]?[\d.].*)$")
+_KEYED = re.compile(rf"^([^=<>\d][^=<>]*?)\s*=\s*({SIGN}?[\d.].*)$")
+
+_TO_SUPERSCRIPT = str.maketrans("0123456789-+\u2212", SUPERSCRIPT + "\u207b\u207a\u207b")
+
+
+def raised(text: str) -> str:
+    """A superscript as printed: digits (and their sign) as superscript digits ('-4' is '⁻⁴', so that '10' with it
+    reads as a power of ten); any other superscript ('a', '*', '†') as its text, a mark."""
+    plain = text.strip()
+    return plain.translate(_TO_SUPERSCRIPT) if plain.lstrip("-+\u2212").isdigit() else text
 
 
 @dataclass(frozen=True)
