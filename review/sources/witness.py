@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from review.cells import _value  # the one comparison of a cited number with a cell's
 from review.claims import CANNOT_CHECK, FAIL, PASS
 from review.sources.model import SourceCell, SourceColumn, SourceRow, SourceTable
 from review.tables import matches
@@ -114,12 +115,6 @@ def _columns(table: SourceTable, wanted: str) -> list[int]:
     return [i for i, column in enumerate(table.columns) if _named(column.levels, wanted)]
 
 
-def _value(text: str) -> str:
-    from review.pdftext import normalize_quote
-
-    return squeezed(normalize_quote(text)).replace(",", "")
-
-
 @dataclass(frozen=True)
 class _Spot:
     table: SourceTable
@@ -182,18 +177,22 @@ def _not_found(source: SourceTables, candidates: list[tuple[int, SourceTable]],
                lines: list[tuple[SourceTable, list[SourceRow], list[int]]], value: str | None, label: str,
                missing: str) -> Witness:
     """A cited row or column the source's table does not have. The source states the table whole: where the row
-    (or the column) is there and prints the value in none of its cells, the claim is wrong (fail); where the value
-    is printed in the row or column that is there, the other name may be spelled otherwise, and where neither name
-    is there, the names or the table may be (cannot check)."""
+    (or the column) is there and prints the value in none of its cells, or neither is there and the table prints
+    the value in no cell, the claim is wrong (fail); where the value is printed in the row or column that is there,
+    or anywhere in a table where neither is, a name may be spelled otherwise (cannot check). Numbers are compared
+    as numbers ('2.6e-3' is '2.6 × 10⁻³')."""
     if value is None:
         return _witness(source, CANNOT_CHECK, detail=f"{label} in the source has {missing}")
     found = _printed_anywhere(candidates, value)
     near = [s for s in found for table, rows, columns in lines if s.table is table and (
         s.row in rows or any(s.column is table.columns[c] for c in columns))]
     named = any(rows or columns for _, rows, columns in lines)
-    if not named:  # neither name is in the table: the claim may cite another table, or name both otherwise
-        where = f"; '{value}' is printed at {found[0].where}" if found else ""
-        return _witness(source, CANNOT_CHECK, detail=f"{label} in the source has {missing}{where}")
+    if not named and found:  # neither name is in the table, which prints the value: names spelled otherwise
+        return _witness(source, CANNOT_CHECK, detail=f"{label} in the source has {missing}; '{value}' is printed at "
+                        f"{found[0].where}")
+    if not named:
+        return _witness(source, FAIL, detail=f"{label} in the source has {missing}, and prints '{value}' in no "
+                        "cell")
     if near:
         return _witness(source, CANNOT_CHECK, detail=f"{label} in the source has {missing}; '{value}' is printed at "
                         f"{(near or found)[0].where}")
@@ -301,9 +300,18 @@ def _number_printed(page_text: str, cell: SourceCell) -> bool:
 
 
 def _printed_anywhere(candidates: list[tuple[int, SourceTable]], value: str) -> list[_Spot]:
-    wanted = _value(value)
     return [_Spot(t, row, column, cell) for _, t in candidates for row, column, cell in t.values()
-            if cell.reading.value is not None and _value(cell.reading.value) == wanted]
+            if cell.reading.value is not None and _same_number(cell.reading.value, value)]
+
+
+def _same_number(printed: str, wanted: str) -> bool:
+    """Whether two printed numbers are one: as printed, or as the project's one reading of numbers reads them."""
+    if _value(printed) == _value(wanted):
+        return True
+    from registry.numbers import read_number
+
+    one, other = read_number(printed).value, read_number(wanted).value
+    return one is not None and one == other
 
 
 def _witness(source: SourceTables, outcome: str, matched: str = "", detail: str = "") -> Witness:
