@@ -315,3 +315,31 @@ def test_registry_table_from_the_source_names_a_missing_table(cli) -> None:  # t
     result = cli("table", "--source", str(SOURCES / "html" / "paper.html"), "--table", "Table 9")
     assert result.exit_code == 1
     assert "has no table 'Table 9'" in result.output and "Table 1" in result.output
+
+
+def test_validate_names_a_source_file_without_where_it_came_from(cli, tmp_path: Path) -> None:  # type: ignore
+    records = _registry(tmp_path, "html", "html/paper.html", CELLS["html"][1][0])
+    source_path = next((records / "source").glob("*.yaml"))
+    source = yaml.safe_load(source_path.read_text(encoding="utf-8"))
+    del source["source_files"][0]["retrieval_note"]
+    source_path.write_text(yaml.safe_dump(source, sort_keys=False), encoding="utf-8")
+    result = cli("validate", "--records", str(records))
+    assert result.exit_code == 1
+    assert "source_files" in result.output and "retrieval_note" in " ".join(result.output.split())
+
+
+def test_registry_new_source_takes_source_files(cli, tmp_path: Path) -> None:  # type: ignore
+    records = tmp_path / "records"
+    shutil.copytree(DATA / "fixture-registry", records)
+    digest = _sha(SOURCES / "latex" / "paper.tex")
+    result = cli("new", "source", "--records", str(records), "--dry-run", "--batch", "fixture-genomic",
+                 "--date", "20261201", "--slug", "with-sources", "--title", "A fixture", "--authors", "Suite",
+                 "--year", "2026", "--venue", "none", "--role", "original", "--host", "the test suite",
+                 "--heading", "A fixture", "--page-count", "1", "--pdf-creation-date", "2026-12-07",
+                 "--sha256", "0" * 64, "--missing", "retrieval_url=not-applicable:a fixture",
+                 "--missing", "hash_scope=unreported",
+                 "--set", "source_files[0].path=paper.tex", "--set", "source_files[0].format=latex",
+                 "--set", f"source_files[0].sha256={digest}",
+                 "--set", "source_files[0].retrieval_note=a test fixture")
+    assert result.exit_code == 0, result.output
+    assert f"sha256: {digest}" in result.output and "format: latex" in result.output
