@@ -365,6 +365,18 @@ CREATE TABLE source_author (
 	FOREIGN KEY(source_id) REFERENCES source (id) DEFERRABLE INITIALLY DEFERRED
 );
 
+CREATE TABLE source_source_file (
+	source_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	path VARCHAR NOT NULL,
+	format VARCHAR NOT NULL,
+	sha256 VARCHAR NOT NULL,
+	retrieval_url VARCHAR,
+	retrieval_note VARCHAR,
+	PRIMARY KEY (source_id, position),
+	FOREIGN KEY(source_id) REFERENCES source (id) DEFERRABLE INITIALLY DEFERRED
+);
+
 CREATE TABLE config_area (
 	config_id VARCHAR NOT NULL,
 	position BIGINT NOT NULL,
