@@ -318,7 +318,7 @@ def table_of(grid: Grid) -> SourceTable:
             not stub or not _prose(data, stub)) and not _keyed(data, stub):
         stub += 1
     stub = max(stub, 1) if width > 1 and not _keyed(data, 0) else stub if width > 1 else 0
-    if stub > 1 and _names_each(data, 0):
+    if stub > 1 and _names_each(data, 0) and not _serial(data, 0):
         stub = 1  # the first column names every row alone: the text columns after it are data ('Language')
     columns = tuple(SourceColumn(_header_levels(header, c)) for c in range(stub, width))
     rows: list[SourceRow] = []

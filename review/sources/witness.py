@@ -187,6 +187,9 @@ def _not_found(source: SourceTables, candidates: list[tuple[int, SourceTable]],
     near = [s for s in found for table, rows, columns in lines if s.table is table and (
         s.row in rows or any(s.column is table.columns[c] for c in columns))]
     named = any(rows or columns for _, rows, columns in lines)
+    if not found:  # a cell the reader could not split (a table nested in a cell) may print it among others
+        found = [_Spot(t, row, column, cell) for _, t in candidates for row, column, cell in t.values()
+                 if _number_printed(cell.text, SourceCell(value))]
     if not named and found:  # neither name is in the table, which prints the value: names spelled otherwise
         return _witness(source, CANNOT_CHECK, detail=f"{label} in the source has {missing}; '{value}' is printed at "
                         f"{found[0].where}")
@@ -222,8 +225,8 @@ def _page_check(source: SourceTables, candidates: list[tuple[int, SourceTable]],
 
     - the page printing the table's caption is the table's, unless the table breaks across pages (a LaTeX
       ``longtable``, any HTML or Word table) and a page after it prints this row's label with its numbers;
-    - a page after the caption's (up to three) is the table's where the table breaks across pages and the page
-      prints the row's label with its numbers;
+    - a page after the caption's (up to three, none printing another table's caption) is the table's where the
+      table breaks across pages and the page prints the row's label with its numbers;
     - any other page: a fail where the PDF prints the table's caption elsewhere; where the PDF's text gives no
       caption of the table, the page must print the row's label with its numbers, else cannot check.
 
@@ -239,7 +242,8 @@ def _page_check(source: SourceTables, candidates: list[tuple[int, SourceTable]],
             return "", ""
         return CANNOT_CHECK, (f"the PDF's text gives no caption of {label_name} beginning as the source's does, and "
                               f"page {page} does not print this cell's label and text")
-    reach = {q for p in pages for q in range(p, p + (4 if breakable else 1))}
+    others = {p for i, pp in source.pages.items() if all(i != c for c, _ in candidates) for p in pp}
+    reach = {q for p in pages for q in range(p, p + (4 if breakable else 1)) if q == p or q not in others}
     elsewhere = [q for q in sorted(reach - {page}) if 0 < q <= len(source.page_texts) and q not in pages
                  and _prints(source.page_texts[q - 1], spots, row_name)] if breakable else []
     if page in pages and not elsewhere:
