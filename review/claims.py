@@ -35,7 +35,6 @@ from registry.models.values import Locator
 from registry.units import other_units_printed_as, printed_forms, table
 from registry.units import symbol as unit_symbol
 from review.errors import NotCheckableError
-from review.witnesses import Witness
 from review.pdftext import (
     Extraction,
     TextMatch,
@@ -47,6 +46,7 @@ from review.pdftext import (
     number_pattern,
     unit_pattern,
 )
+from review.witnesses import Witness
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -104,7 +104,7 @@ def test_the_fixtures_render_from_their_sources(tmp_path: Path) -> None:
     assert build.main(["--out", str(tmp_path)]) == 0
     for fixture, (_, cells) in CELLS.items():
         text = " ".join(_pages(tmp_path / fixture / "paper.pdf"))
-        for _, row, _, value in cells:
+        for _, row, _, _ in cells:
             assert row.split(" / ")[-1] in text, (fixture, row)
 
 

@@ -130,7 +130,7 @@ def read_odt(path: Path) -> list[Grid]:
     with zipfile.ZipFile(path) as archive:
         content = archive.read("content.xml")
     root = etree.fromstring(content, etree.XMLParser(resolve_entities=False, no_network=True))
-    text_root = root.find(f".//{{urn:oasis:names:tc:opendocument:xmlns:office:1.0}}text")
+    text_root = root.find(".//{urn:oasis:names:tc:opendocument:xmlns:office:1.0}text")
     blocks: list[tuple[str, Any]] = []
     for element in (text_root.iter() if text_root is not None else []):
         tag = local(element.tag)

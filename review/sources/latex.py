@@ -42,7 +42,7 @@ _RULES = frozenset({"hline", "toprule", "midrule", "bottomrule", "cmidrule", "cl
                     "arrayrulecolor", "rowcolor", "rowcolors", "noalign", "endhead", "endfirsthead", "endfoot",
                     "endlastfoot", "pagebreak", "nopagebreak", "newpage", "tabucline", "rule", "vspace",
                     "centering", "raggedright", "raggedleft", "small", "footnotesize", "scriptsize", "tiny",
-                    "normalsize", "large", "Large", "label", "hfill", "toprule", "bottomrule"})
+                    "normalsize", "large", "Large", "label", "hfill"})
 _HEADER_END = frozenset({"midrule", "hline", "Xhline", "thickhline", "specialrule", "endhead", "endfirsthead"})
 _BOLD = frozenset({"textbf", "mathbf", "bm", "boldsymbol", "mathbold", "pmb", "bfseries", "bf", "textbfit"})
 _DROP = frozenset({"phantom", "hphantom", "vphantom", "label", "cite", "citep", "citet", "ref", "eqref",
@@ -86,9 +86,12 @@ def _context(user: dict[str, _Macro]):  # type: ignore[no-untyped-def]
              "scalebox": "{[{", "num": "[{", "SI": "[{[{", "si": "[{", "qty": "[{{", "unit": "[{",
              "tablenum": "[{", "cmidrule": "[{", "cline": "{", "makecell": "[{", "thead": "[{", "shortstack": "[{",
              "rotatebox": "[{{", "textcolor": "{{", "colorbox": "{{", "cellcolor": "[{", "rowcolor": "[{",
-             "color": "[{", "specialrule": "{{{", "rule": "[{{", "raggedright": "", "arraybackslash": "", "Block": "[{{", "frac": "{{", "dfrac": "{{", "tfrac": "{{", "adjustbox": "{{", "tnote": "{", "subcaption": "[{",
+             "color": "[{", "specialrule": "{{{", "rule": "[{{", "raggedright": "", "arraybackslash": "",
+             "Block": "[{{", "frac": "{{", "dfrac": "{{", "tfrac": "{{", "adjustbox": "{{", "tnote": "{",
+             "subcaption": "[{",
              "phantom": "{", "hphantom": "{", "vphantom": "{", "raisebox": "{[[{", "parbox": "[[[{{",
-             "input": "{", "include": "{", "subfile": "{", "subfloat": "[[{", "subcaptionbox": "*[{[[[{", "addlinespace": "[",
+             "input": "{", "include": "{", "subfile": "{", "subfloat": "[[{", "subcaptionbox": "*[{[[[{",
+             "addlinespace": "[",
              "hspace": "*{", "vspace": "*{", "newcommand": "*{[[{", "renewcommand": "*{[[{",
              "providecommand": "*{[[{", "DeclareRobustCommand": "*{[[{", "setlength": "{{", "textsuperscript": "{",
              "textsubscript": "{", "ensuremath": "{", "mathbf": "{", "bm": "{", "boldsymbol": "{", "underline": "{",

@@ -129,10 +129,10 @@ class _Spot:
 
 def check_cell(source: SourceTables, claim: object) -> Witness:
     """The source witness's verdict on a table cell claim (``TableCell`` or ``CellUncertainty``)."""
-    table_label: str = getattr(claim, "table")
-    page: int = getattr(claim, "page")
-    row_name: str = getattr(claim, "row")
-    column_name: str = getattr(claim, "column")
+    table_label: str = claim.table
+    page: int = claim.page
+    row_name: str = claim.row
+    column_name: str = claim.column
     value = getattr(claim, "value", None)
     candidates = [(i, t) for i, t in enumerate(source.tables) if same_label(t.label, table_label)]
     if not candidates:
@@ -212,11 +212,11 @@ def _uncertainty(source: SourceTables, claim: object, spot: _Spot) -> Witness:
     own = bool(getattr(claim, "own_column", False))
     found = (reading.interval if interval else (reading.plus_minus,) if reading.plus_minus else
              (reading.value,) if own and reading.value else None)
-    wanted = [_value(n) for n in numbers_in(normalize_quote(getattr(claim, "printed")))][: 2 if interval else 1]
+    wanted = [_value(n) for n in numbers_in(normalize_quote(claim.printed))][: 2 if interval else 1]
     if found is not None and [_value(f) for f in found] == wanted:
         return _witness(source, PASS, spot.cell.text, f"printed with the value in {spot.where}")
     return _witness(source, FAIL, spot.cell.text, f"the source prints {spot.cell.text!r} in {spot.where}, not "
-                    f"{getattr(claim, 'printed')!r}")
+                    f"{claim.printed!r}")
 
 
 def _page_check(source: SourceTables, candidates: list[tuple[int, SourceTable]], page: int, spots: list[_Spot],
