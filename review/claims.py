@@ -47,6 +47,7 @@ from review.pdftext import (
     number_pattern,
     unit_pattern,
 )
+from review.witnesses import Witness
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -125,6 +126,9 @@ class Assertion:
     note or citing sentence): 'unit not printed', kept apart from a failure, since the page shows no other unit."""
     first: Opinion | None = None
     """The primary extractor's own verdict, where a second extractor read the claim too (beside ``second``)."""
+    witnesses: tuple[Witness, ...] = ()
+    """Each witness's own verdict ('pdf', 'source'), where the source record pins source files beside the PDF
+    (``review.witnesses``); empty where the PDF is the only witness."""
 
     @property
     def outcome(self) -> str:
@@ -143,10 +147,16 @@ class Assertion:
     def from_plain(cls, fields: tuple[Any, ...] | list[Any]) -> Assertion:
         """The assertion ``plain`` gave."""
         record_id, claim, expected, passed, page, matched, detail, found, second, unreadable, absent, unprinted, \
-            first = fields
+            first, *rest = fields
+        witnesses = tuple(Witness(*w) for w in rest[0]) if rest else ()
         return cls(record_id, claim, expected, passed, page, matched, detail, found,
                    Opinion(*second) if second is not None else None, unreadable, absent, unprinted,
-                   Opinion(*first) if first is not None else None)
+                   Opinion(*first) if first is not None else None, witnesses)
+
+    @property
+    def verdicts(self) -> str:
+        """Each witness's verdict side by side ('pdf: pass, source: pass'); the outcome where there is one."""
+        return ", ".join(w.verdict for w in self.witnesses) or f"pdf: {self.outcome}"
 
 
 #: The verdicts of a claim. A FAIL needs a witness on the page (docs/review-verdicts.md); 'unit not printed' is

@@ -53,6 +53,8 @@ class ReviewRun:
     readings: Readings | None = None
     """Both extractions (the second None where pdftotext is missing); ``extraction`` is the primary. Their page
     texts only: the positioned words stayed in the child process, where the claims were checked."""
+    source_files: list[str] = field(default_factory=list)
+    """The pinned source files read as the second witness ('main.tex (latex, SHA-256 ...)'); empty: the PDF alone."""
 
     @property
     def second(self) -> Extraction | None:
@@ -77,6 +79,14 @@ class ReviewRun:
     def unprinted(self) -> list[Assertion]:
         """The units printed nowhere near their value: reported apart, neither a pass nor a failure of the value."""
         return [a for a in self.assertions if a.outcome == UNIT_NOT_PRINTED]
+
+    @property
+    def source_only(self) -> list[Assertion]:
+        """The assertions the PDF could not check and the source confirmed: checked against the source, not the
+        PDF (``review.witnesses``), counted apart from passes."""
+        from review.witnesses import confirmed_by
+
+        return [a for a in self.assertions if confirmed_by(a) == "source"]
 
     @property
     def passed(self) -> bool:
@@ -156,6 +166,7 @@ def run_review(
     cache_dir: Path | None = None,
     limits: ReviewLimits = ReviewLimits(),
     second: bool = True,
+    sources: list[Path] | None = None,
     **fetch_options: Any,
 ) -> ReviewRun:
     """Plan, fetch and verify the PDF, read it with both extractors (``second=False``: with pypdf and PDFium
@@ -174,8 +185,22 @@ def run_review(
     artifact = acquire_pdf(plan.source, pdf=pdf, cache_dir=cache_dir, **fetch_options)
     readings, assertions = _check_limited(artifact, plan.claims, limits, started, second)
     text_path = keep_text(cache_dir, artifact.sha256, readings.primary)
+    witnessed: list[str] = []
+    if plan.source.source_files:  # the second witness: the document's own source, where the record pins it
+        from review.sources.pinned import read_pinned, verified, witness
+
+        files = verified(plan.source, sources or [], cache_dir)
+        tables = read_pinned(plan.source, files, readings.primary)
+        assertions = witness(plan.claims, assertions, tables, artifact.path.name)
+        witnessed = [f"{f.path.name} ({f.format}, SHA-256 {f.sha256})" for f in files]
+    elif sources:
+        from review.sources.pinned import SourceFileError
+
+        raise SourceFileError(f"the source {plan.source.id} pins no source files, so {sources[0].name} cannot be "
+                              "checked against a pin", "add it to the source record's source_files (its SHA-256 "
+                              "and where it was retrieved), then run again")
     return ReviewRun(plan=plan, pdf=artifact, extraction=readings.primary, assertions=assertions, text_path=text_path,
-                     readings=readings)
+                     readings=readings, source_files=witnessed)
 
 
 @dataclass(frozen=True)
@@ -343,6 +368,7 @@ def _checked(assertion: Assertion) -> Any:
     the claim's verdict is the one extractor's). A witness's reading or detail is left out where it is the claim's
     own, so that agreeing extractors are not written out twice."""
     from registry.models.checks import CheckedClaim, ClaimVerdict, Witness, WitnessKind
+    from review.witnesses import confirmed_by
 
     a = assertion
     printed, detail = _shown(a.found or a.matched), _shown(a.detail)
@@ -350,7 +376,17 @@ def _checked(assertion: Assertion) -> Any:
     witnesses = [Witness(witness=o.extractor, kind=WitnessKind.PDF_TEXT, verdict=ClaimVerdict(VERDICTS[o.outcome]),
                          read=None if _shown(o.matched) in (printed, None) else _shown(o.matched),
                          detail=None if _shown(o.detail) == detail else _shown(o.detail)) for o in opinions]
-    return CheckedClaim(claim=a.claim, asserted=a.expected or "(empty)", verdict=ClaimVerdict(VERDICTS[a.outcome]),
+    for w in a.witnesses:  # the document's source beside the PDF (``review.witnesses``): each verdict kept apart
+        if w.name == "pdf" and opinions:
+            continue  # the extractors' own readings are listed already
+        kind = WitnessKind.SOURCE_DOCUMENT if w.name == "source" else WitnessKind.PDF_TEXT
+        witnesses.append(Witness(witness=f"{'the source' if w.name == 'source' else 'the PDF'} {w.document}".strip(),
+                                 kind=kind, verdict=ClaimVerdict(VERDICTS[w.outcome]), read=_shown(w.matched),
+                                 detail=_shown(w.detail)))
+    # A claim the source alone confirmed passes, all witnesses together; its witnesses say the PDF could not read it,
+    # so that the value is shown as checked against the source only (``registry.status.provenance.source_only``).
+    outcome = PASS if confirmed_by(a) == "source" else a.outcome
+    return CheckedClaim(claim=a.claim, asserted=a.expected or "(empty)", verdict=ClaimVerdict(VERDICTS[outcome]),
                         page=a.page, printed=printed, detail=detail, witnesses=witnesses)
 
 

@@ -33,6 +33,13 @@ def review_command(
         None, "--pdf", metavar="FILE",
         help="Use this copy of the PDF (for example a hand download); its SHA-256 must equal the source's.",
     ),
+    source_files: list[Path] = typer.Option(
+        [], "--source", metavar="FILE",
+        help="A source file the source record pins under source_files (a LaTeX .tar.gz or main .tex, JATS XML, "
+             "HTML, .docx, .odt): each cited table cell is also checked against it, a second witness beside the "
+             "PDF; its SHA-256 must be one the record pins. Repeatable. Pinned files cached as "
+             "'<sha256>-<name>' in --cache-dir are read too.",
+    ),
     write: bool = typer.Option(
         False, "--write",
         help="File a review record for each checked record, whatever its verdict ('source-checked', 'review-failed' "
@@ -72,7 +79,7 @@ def review_command(
         try:
             registry = load_valid(records)
             run = run_review(registry, record_id.strip(), pdf=pdf, cache_dir=cache_dir,
-                             limits=ReviewLimits(timeout, max_memory, max_page_chars))
+                             limits=ReviewLimits(timeout, max_memory, max_page_chars), sources=source_files)
         except Exception as exc:
             if output_format == "json" and not debug:  # a tool reading the report must see that there is none
                 echo_json({"passed": False, "error": failure_json(exc)["error"]})
@@ -145,6 +152,8 @@ def render_run(run: ReviewRun, console: Console) -> None:
         console.print(Text(f"Second extractor: {run.second.extractor}; extraction SHA-256 {run.second.sha256}"))
     elif run.readings is not None and run.readings.second_missing:
         console.print(Text(f"Second extractor: none; {run.readings.second_missing}", style="yellow"))
+    for described in run.source_files:
+        console.print(Text(f"Source file (second witness): {described}, matches the source's pin"))
     by_record: dict[str, list] = {}
     for assertion in run.assertions:
         by_record.setdefault(assertion.record_id, []).append(assertion)
@@ -163,12 +172,16 @@ def render_run(run: ReviewRun, console: Console) -> None:
         table.add_column("How / why", overflow="fold")
         if run.second is not None:
             table.add_column(run.second.extractor.split(" ")[0], no_wrap=True)
+        if run.source_files:
+            table.add_column("Witnesses", no_wrap=True)
         for a in assertions:
             outcome = _outcome(a)
             cells: list[Text | str] = [Text(a.claim), Text(a.expected), outcome, "" if a.page is None else str(a.page),
                      Text(a.matched), Text(a.found), Text(a.detail)]
             if run.second is not None:
                 cells.append(_second(a))
+            if run.source_files:
+                cells.append(Text(a.verdicts if a.witnesses else "pdf only", style="" if a.witnesses else "dim"))
             table.add_row(*cells)
         console.print(table)
     for record_id, why in run.plan.skipped:
@@ -198,6 +211,12 @@ def render_run(run: ReviewRun, console: Console) -> None:
         for a in run.unprinted:
             page = f" (page {a.page})" if a.page is not None else ""
             console.print(Text(f"- {a.record_id}: {a.claim}{page}: {a.expected}: {a.detail}"))
+    if run.source_only:
+        from review.witnesses import SOURCE_ONLY
+
+        console.print(Text(f"{len(run.source_only)} of {total} assertions {SOURCE_ONLY} (the PDF's cell could not be "
+                           "read; the source prints the value): a weaker status than a check against the PDF",
+                           style="yellow"))
     if not run.passed:
         console.print(Text(f"{verdicts(run)}: the records are not source checked by this PDF.",
                            style="bold red" if run.failures else "bold yellow"))
@@ -237,6 +256,8 @@ def _blocks(record_id: str, assertions: list[Assertion], second: str | None) -> 
                 grid.add_row("", Text(label, style="dim"), Text(value))
         if second is not None:
             grid.add_row("", Text(second, style="dim"), _second(a))
+        if a.witnesses:
+            grid.add_row("", Text("witnesses", style="dim"), Text(a.verdicts))
     return Group(Text(record_id, style="bold"), grid)
 
 
@@ -270,12 +291,14 @@ def run_json(run: ReviewRun) -> dict[str, Any]:
         "second_extractor_missing": readings.second_missing if readings is not None else None,
         "subjects": run.plan.subjects,
         "not_checked": [{"record": r, "why": why} for r, why in run.plan.skipped],
-        "assertions": [{**asdict(a), "outcome": a.outcome} for a in run.assertions],
+        "assertions": [{**asdict(a), "outcome": a.outcome, "verdicts": a.verdicts} for a in run.assertions],
         "cells_checked": run.cells_checked,
         "disagreements": len(disagreements(run.assertions)),
         "failed": len(run.failures),
         "cannot_check": len(run.unchecked),
         "unit_not_printed": len(run.unprinted),
+        "source_files": run.source_files,
+        "checked_against_source_only": len(run.source_only),
         "passed": run.passed,
     }
 

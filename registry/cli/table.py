@@ -24,9 +24,13 @@ FORMATS = ("table", "json", "csv")
 
 
 def table_command(
-    pdf: Path = typer.Argument(..., metavar="PDF", help="The PDF to read (the pinned file of a source)."),
-    page: int = typer.Option(..., "--page", min=1, metavar="N", help="The page, counted from 1 as the PDF counts "
-                             "it (the first page of the file is 1)."),
+    pdf: Path | None = typer.Argument(None, metavar="[PDF]", help="The PDF to read (the pinned file of a source); "
+                                      "with --source, optional: the page its caption is printed on fills 'page'."),
+    page: int | None = typer.Option(None, "--page", min=1, metavar="N", help="The page, counted from 1 as the PDF "
+                                    "counts it (the first page of the file is 1); required without --source."),
+    source: Path | None = typer.Option(None, "--source", metavar="FILE", help="Read the table from the document's "
+                                       "own source instead (LaTeX .tex or .tar.gz, JATS XML, HTML, .docx, .odt): the "
+                                       "same cells and CSV columns, from the source's structure; give --table."),
     label: str | None = typer.Option(None, "--table", metavar="LABEL", help="The table's label as its caption prints "
                                      "it ('Table 2', 'TABLE II'); default: every table on the page."),
     output_format: str = typer.Option("table", "--format", metavar="FORMAT", help="'table' (default: every cell, "
@@ -63,10 +67,21 @@ def table_command(
         if filled and output_format != "csv":
             raise RegistryError("--set fills columns of the CSV, which only --format csv writes",
                                 "add --format csv, or leave --set out")
-        if not pdf.is_file():
-            raise RegistryError(f"no file {pdf}" if not pdf.exists() else f"{pdf} is not a file",
-                                "give the path of the PDF")
-        grid = read_page(pdf, page, label, limits=ReviewLimits(timeout, max_memory, max_page_chars))
+        for given in (pdf, source):
+            if given is not None and not given.is_file():
+                raise RegistryError(f"no file {given}" if not given.exists() else f"{given} is not a file",
+                                    "give the path of the file")
+        if source is not None:
+            from review.sources.table import source_grid
+
+            if label is None:
+                raise RegistryError("--source reads one table: name it", "add --table 'Table 2'")
+            grid = source_grid(source, label, pdf)
+        elif pdf is None or page is None:
+            raise RegistryError("give the PDF and --page N (or --source FILE --table LABEL)",
+                                "for example: registry table paper.pdf --page 7")
+        else:
+            grid = read_page(pdf, page, label, limits=ReviewLimits(timeout, max_memory, max_page_chars))
         if output_format == "json":
             from dataclasses import asdict
 
@@ -112,7 +127,10 @@ def render(grid: PageGrid, console: Console) -> None:
     from rich.text import Text
 
     read_by = " and ".join(grid.extractors)
-    console.print(Text(f"PDF: {grid.pdf}, page {grid.page} of {grid.page_count}; read by {read_by}"))
+    if grid.extractors and grid.extractors[0].startswith("source: "):
+        console.print(Text(f"Source: {grid.pdf}; read by {read_by} (page from the PDF's caption, where given)"))
+    else:
+        console.print(Text(f"PDF: {grid.pdf}, page {grid.page} of {grid.page_count}; read by {read_by}"))
     if grid.second_missing:
         console.print(Text(f"Second extractor: none; {grid.second_missing}", style="yellow"))
     for table in grid.tables:

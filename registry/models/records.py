@@ -46,6 +46,39 @@ from registry.models.values import (
 from registry.numbers import RANGE_DASH
 
 
+class SourceFormat(StrEnum):
+    """The kind of a document's own source file: what ``registry review`` reads it with (``review.sources``)."""
+
+    LATEX = "latex"
+    """A LaTeX e-print: a ``.tar.gz`` (its file with ``\\documentclass`` the main one) or a main ``.tex`` whose
+    inputs sit beside it."""
+    JATS = "jats"
+    HTML = "html"
+    DOCX = "docx"
+    ODT = "odt"
+
+
+class SourceFile(Strict):
+    """One of the document's own source files (LaTeX, JATS XML, HTML, Word), pinned by its SHA-256 like the PDF: a
+    second witness of the numbers the PDF prints."""
+
+    path: Text = Field(description="The file's name as the review is given it (for example 'arXiv-2101.00001.tar.gz' "
+                       "or 'main.tex'); a main .tex with inputs is looked up beside the PDF's cache by this name.")
+    format: SourceFormat = Field(description="How the file is read: latex, jats, html, docx or odt.")
+    sha256: Sha256 = Field(description="SHA-256 of the file's bytes, as retrieved.")
+    retrieval_url: HttpsUrl | None = Field(None, description="Where the file was retrieved from.")
+    retrieval_note: Text | None = Field(
+        None, description="Why no retrieval URL can be given (for example 'sent by the authors'); required without "
+        "one.")
+
+    @model_validator(mode="after")
+    def _where_from(self) -> SourceFile:
+        if self.retrieval_url is None and self.retrieval_note is None:
+            raise ValueError(f"source file {self.path!r}: give its retrieval_url, or a retrieval_note saying why "
+                             "none can be given")
+        return self
+
+
 class Source(Record, transcribed=True):
     """A published document, pinned to one exact file by its SHA-256."""
 
@@ -73,6 +106,10 @@ class Source(Record, transcribed=True):
     openreview: OpenReviewId | None = Field(None, description="The document's OpenReview forum id, where it has one.")
     sha256: Sha256 = Field(description="SHA-256 of the pinned PDF file: the artifact every review must match.")
     hash_scope: Text | None = reportable("What bytes the SHA-256 covers (for example the whole file as downloaded).")
+    source_files: Annotated[list[SourceFile], Sql(singular="source_file")] = Field(
+        default_factory=list, description="The document's own source files (a LaTeX e-print, JATS XML, HTML, a Word "
+        "file), each pinned by its SHA-256: 'registry review' reads each cited table from them as a second witness "
+        "beside the PDF.")
 
     @property
     def authors_label(self) -> str:

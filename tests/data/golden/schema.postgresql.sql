@@ -408,6 +408,18 @@ CREATE TABLE source_author (
 	FOREIGN KEY(source_id) REFERENCES source (id) DEFERRABLE INITIALLY DEFERRED
 );
 
+CREATE TABLE source_source_file (
+	source_id VARCHAR NOT NULL,
+	position BIGINT NOT NULL,
+	path VARCHAR NOT NULL,
+	format VARCHAR NOT NULL,
+	sha256 VARCHAR NOT NULL,
+	retrieval_url VARCHAR,
+	retrieval_note VARCHAR,
+	PRIMARY KEY (source_id, position),
+	FOREIGN KEY(source_id) REFERENCES source (id) DEFERRABLE INITIALLY DEFERRED
+);
+
 CREATE TABLE config_area (
 	config_id VARCHAR NOT NULL,
 	position BIGINT NOT NULL,
@@ -1117,7 +1129,8 @@ FROM (SELECT q.result_id,
        q.value_role,
        q.review_status,
        q.review_label,
-       CASE WHEN q.bound IS NOT NULL THEN 'it is a bound (''' || q.bound || ' ' || q.printed_value || '''), not one value'
+       CASE WHEN q.bound IS NOT NULL
+                 THEN 'it is a bound (''' || q.bound || ' ' || q.printed_value || '''), not one value'
             WHEN q.range_upper IS NOT NULL
                  THEN 'it is a range (''' || q.printed_value || '–' || q.range_upper || '''), not one value'
             WHEN q.value_role = 'member'

@@ -1,0 +1,54 @@
+"""A source's table as ``registry table`` shows a PDF page's: the same cells, row and column paths and CSV columns.
+
+``source_grid(path, label)`` reads the table labelled ``label`` from a source file (``review.sources.read_source``)
+into a ``review.grid.PageGrid``, so that ``registry table --source FILE --table LABEL --format csv`` writes the same
+import columns as ``registry table PDF``: the page comes from the PDF where one is given (the page printing the
+table's caption, ``review.sources.witness.label_tables``), else it is left for the curator (``--set page=N``). A
+cell a record citing its row and column would not find again (a name printed twice) says so, as in a PDF's grid.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from review.grid import GridCell, GridError, GridTable, PageGrid
+
+
+def source_grid(path: Path, label: str | None, pdf: Path | None = None) -> PageGrid:
+    from review.sources import read_source
+    from review.sources.witness import _columns, _rows, label_tables, same_label
+
+    tables = read_source(path)
+    pages: list[str] | None = None
+    page_count = 0
+    if pdf is not None:
+        from review.extract import read_pdf
+
+        readings = read_pdf(pdf, second=False)
+        page_count = readings.primary.page_count
+        pages = [readings.primary.page(n) or "" for n in range(1, page_count + 1)]
+    labelled = label_tables(path.name, tables, pages)
+    chosen = [(i, t) for i, t in enumerate(labelled.tables) if label is None or same_label(t.label, label)]
+    if not chosen:
+        found = ", ".join(dict.fromkeys(t.label for t in labelled.tables)) or "none"
+        raise GridError(f"{path.name} has no table {label!r}", f"its tables: {found}", found=tuple(
+            dict.fromkeys(t.label for t in labelled.tables)))
+    out: list[GridTable] = []
+    for index, table in chosen:
+        page = min(labelled.pages.get(index, (0,)))
+        cells = []
+        for row in table.rows:
+            for column, cell in zip(table.columns, row.cells, strict=True):
+                if not cell.text:
+                    continue
+                reading = cell.reading
+                again = None
+                if len(_rows(table, row.name)) != 1:
+                    again = f"{len(_rows(table, row.name))} rows are named '{row.name}'"
+                elif len(_columns(table, column.name)) != 1:
+                    again = f"{len(_columns(table, column.name))} columns are named '{column.name}'"
+                cells.append(GridCell(row.name, column.name, cell.text, reading.value, reading.plus_minus,
+                                      reading.interval, reading.marks, cell.bold, reading.rest, again, None))
+        out.append(GridTable(table.label, page, table.caption, False, None, tuple(c.name for c in table.columns),
+                             tuple(r.name for r in table.rows), tuple(cells), (), None))
+    return PageGrid(str(path), out[0].page if out else 0, page_count, (f"source: {path.name}",), None, tuple(out))

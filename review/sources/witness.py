@@ -1,0 +1,327 @@
+"""The source witness: a cited table cell checked against the table as the document's source states it.
+
+The PDF is what readers see and cite; the source it was typeset from (LaTeX, JATS XML, HTML, Word) is a second,
+independent witness of the same numbers. A claim about a table cell (``review.cells.TableCell``,
+``review.cells.CellUncertainty``) is checked here against the source's tables:
+
+- **which table**: the source's floats are numbered as the typesetter numbers them; each is matched to the PDF's
+  caption by its label and the first words of its caption (``label_tables``), so that a table the PDF prints as
+  'Table 3' is the source's 'Table 3' even where an earlier float was not counted as the reader counts;
+- **which page**: the source has no pages; the cited page must be where the PDF prints the table's caption, or a
+  page after it that prints the row's label and the cell (a table continued): a table whose caption is found on
+  other pages only is cited on the wrong page, a fail;
+- **which cell**: the row and the column by the names the PDF reader matches (``review.tables.matches``; a
+  repeated label's ' #N' counts its rows from the top); the cell read as the PDF reader reads a printed cell.
+
+Verdicts: **pass** where the cell prints the value (or its ±); **fail** where it prints another, where the table
+prints the value nowhere while the cited row or column is not in it, or where the page is wrong; **cannot check**
+where the source has no such table, or the row or column is not found but the value is printed somewhere in the
+table (a name the curator spelled otherwise), or the row is ambiguous.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from review.cells import _value  # the one comparison of a cited number with a cell's
+from review.claims import CANNOT_CHECK, FAIL, PASS
+from review.sources.model import SourceCell, SourceColumn, SourceRow, SourceTable
+from review.tables import matches
+from review.witnesses import Witness
+from review.words import squeezed
+
+
+@dataclass
+class SourceTables:
+    """A source's tables, labelled as the PDF prints them, with the pages where each caption is printed."""
+
+    document: str
+    tables: list[SourceTable]
+    pages: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    """For each table (by its index in ``tables``), the PDF pages printing its caption; absent: not looked up."""
+    page_texts: list[str] = field(default_factory=list)
+    """The PDF's pages' text, for the page check."""
+
+
+_LABEL = re.compile(r"(?<![a-z])(table|tab\.)\s*([a-z]?\d+(?:\.\d+)?|[ivxlc]+)\s*(?:[:.|\u2014\u2013-]|\(continued\))?",
+                    re.IGNORECASE)
+
+
+def _letters(text: str) -> str:
+    import unicodedata
+
+    return "".join(c for c in unicodedata.normalize("NFKC", text).lower() if c.isalpha())
+
+
+def label_tables(document: str, tables: list[SourceTable], page_texts: list[str] | None) -> SourceTables:
+    """The tables labelled as the PDF prints them: where the PDF prints a table label followed by the first words
+    of a source table's caption, that label is the table's; the pages where it does are the table's pages."""
+    found = SourceTables(document, tables)
+    if not page_texts:
+        return found
+    found.page_texts = list(page_texts)
+    heads: list[tuple[int, str, str]] = []  # page, printed label, the caption's letters after it
+    for number, text in enumerate(page_texts, start=1):
+        for hit in _LABEL.finditer(text):
+            heads.append((number, f"{hit.group(1).capitalize()} {hit.group(2)}",
+                          _letters(text[hit.end():hit.end() + 400])))
+    for index, table in enumerate(tables):
+        key = _letters(table.caption)[:24]
+        if len(key) < 8:
+            continue
+        hits = [(page, label) for page, label, after in heads if after.startswith(key)]
+        if not hits:
+            continue
+        labels = {squeezed(label).lower() for _, label in hits}
+        if len(labels) == 1:
+            table.label = "Table " + hits[0][1].split(" ", 1)[1] if hits[0][1].lower().startswith("tab") else \
+                hits[0][1]
+        found.pages[index] = tuple(sorted({page for page, _ in hits}))
+    return found
+
+
+def same_label(a: str, b: str) -> bool:
+    return squeezed(a).lower().rstrip(".:") == squeezed(b).lower().rstrip(".:")
+
+
+_NTH = re.compile(r"^(?P<name>.*?)\s+#(?P<n>\d+)$")
+
+
+#: A citation as the PDF prints it after a name ('MMTL [7]', 'BERT (Devlin et al., 2019)'): the source writes
+#: ``\cite``, which prints what the bibliography gives, so a cited name is also looked up without it.
+_CITATION = re.compile(r"\s*(?:\[[^\]]*\d[^\]]*\]|(?:[A-Z][\w'-]+(?:\s+(?:et\s+al\.?|and|&)(?:\s+[A-Z][\w'-]+)?)*\s*)?"
+                       r"\((?:[^()]*\s)?\d{4}[a-z]?\))")
+
+
+def _named(levels: tuple[str, ...], wanted: str) -> bool:
+    if matches(levels, wanted):
+        return True
+    uncited = _CITATION.sub("", wanted)
+    return uncited != wanted and matches(tuple(_CITATION.sub("", level) for level in levels), uncited)
+
+
+def _rows(table: SourceTable, wanted: str) -> list[SourceRow]:
+    nth = _NTH.match(wanted)
+    name = nth["name"] if nth else wanted
+    rows = [row for row in table.rows if _named(row.levels, name)]
+    if nth is None:
+        return rows
+    n = int(nth["n"])
+    return rows[n - 1:n] if 0 < n <= len(rows) else []
+
+
+def _columns(table: SourceTable, wanted: str) -> list[int]:
+    return [i for i, column in enumerate(table.columns) if _named(column.levels, wanted)]
+
+
+@dataclass(frozen=True)
+class _Spot:
+    table: SourceTable
+    row: SourceRow
+    column: SourceColumn
+    cell: SourceCell
+
+    @property
+    def where(self) -> str:
+        return f"row '{self.row.name}', column '{self.column.name}' of {self.table.label} ({self.table.where})"
+
+
+def check_cell(source: SourceTables, claim: object) -> Witness:
+    """The source witness's verdict on a table cell claim (``TableCell`` or ``CellUncertainty``)."""
+    table_label: str = claim.table
+    page: int = claim.page
+    row_name: str = claim.row
+    column_name: str = claim.column
+    value = getattr(claim, "value", None)
+    candidates = [(i, t) for i, t in enumerate(source.tables) if same_label(t.label, table_label)]
+    if not candidates:
+        return _witness(source, CANNOT_CHECK, detail=f"the source has no {table_label} (it has "
+                        f"{', '.join(sorted({t.label for t in source.tables}, key=_order)) or 'no tables'})")
+    spots: list[_Spot] = []
+    missing: list[str] = []
+    lines: list[tuple[SourceTable, list[SourceRow], list[int]]] = []
+    for _, table in candidates:
+        rows = _rows(table, row_name)
+        columns = _columns(table, column_name)
+        if not rows:
+            missing.append(f"no row '{row_name}'")
+        if not columns:
+            missing.append(f"no column '{column_name}'")
+        lines.append((table, rows, columns))
+        spots += [_Spot(table, row, table.columns[c], row.cells[c]) for row in rows for c in columns]
+        if not rows:  # a cell printing 'name = value' under the column, the name the row's
+            spots += [_Spot(table, row, table.columns[c], row.cells[c]) for row in table.rows for c in columns
+                      if row.cells[c].key is not None and _named((row.cells[c].key,), row_name)]
+    if not spots:
+        return _not_found(source, candidates, lines, value, table_label, " and ".join(dict.fromkeys(missing)))
+    spots = [s for s in spots if s.cell.text] or spots  # a column named twice where a merged cell covers one
+    page_verdict, why = _page_check(source, candidates, page, spots, row_name)
+    if page_verdict:
+        return _witness(source, page_verdict, detail=why)
+    if len(spots) > 1 and len({(s.cell.text) for s in spots}) > 1:
+        return _witness(source, CANNOT_CHECK, detail=f"{len(spots)} cells of {table_label} in the source are "
+                        f"named row '{row_name}', column '{column_name}': name the row with its group")
+    spot = spots[0]
+    reading = spot.cell.reading
+    if value is not None:
+        if reading.value is not None and _value(reading.value) == _value(value):
+            return _witness(source, PASS, spot.cell.text, f"in {spot.where}")
+        printed = spot.cell.text or "nothing"
+        return _witness(source, FAIL, spot.cell.text, f"the source prints {printed!r} in {spot.where}, not "
+                        f"'{value}'")
+    return _uncertainty(source, claim, spot)
+
+
+def _not_found(source: SourceTables, candidates: list[tuple[int, SourceTable]],
+               lines: list[tuple[SourceTable, list[SourceRow], list[int]]], value: str | None, label: str,
+               missing: str) -> Witness:
+    """A cited row or column the source's table does not have. The source states the table whole: where the row
+    (or the column) is there and prints the value in none of its cells, or neither is there and the table prints
+    the value in no cell, the claim is wrong (fail); where the value is printed in the row or column that is there,
+    or anywhere in a table where neither is, a name may be spelled otherwise (cannot check). Numbers are compared
+    as numbers ('2.6e-3' is '2.6 × 10⁻³')."""
+    if value is None:
+        return _witness(source, CANNOT_CHECK, detail=f"{label} in the source has {missing}")
+    found = _printed_anywhere(candidates, value)
+    near = [s for s in found for table, rows, columns in lines if s.table is table and (
+        s.row in rows or any(s.column is table.columns[c] for c in columns))]
+    named = any(rows or columns for _, rows, columns in lines)
+    if not found:  # a cell the reader could not split (a table nested in a cell) may print it among others
+        found = [_Spot(t, row, column, cell) for _, t in candidates for row, column, cell in t.values()
+                 if _number_printed(cell.text, SourceCell(value))]
+    if not named and found:  # neither name is in the table, which prints the value: names spelled otherwise
+        return _witness(source, CANNOT_CHECK, detail=f"{label} in the source has {missing}; '{value}' is printed at "
+                        f"{found[0].where}")
+    if not named:
+        return _witness(source, FAIL, detail=f"{label} in the source has {missing}, and prints '{value}' in no "
+                        "cell")
+    if near:
+        return _witness(source, CANNOT_CHECK, detail=f"{label} in the source has {missing}; '{value}' is printed at "
+                        f"{(near or found)[0].where}")
+    return _witness(source, FAIL, detail=f"{label} in the source has {missing}, and prints '{value}' in no cell of "
+                    "the row or column it has")
+
+
+def _uncertainty(source: SourceTables, claim: object, spot: _Spot) -> Witness:
+    from registry.numbers_in_text import numbers_in
+    from review.pdftext import normalize_quote
+
+    reading = spot.cell.reading
+    interval = bool(getattr(claim, "interval", False))
+    own = bool(getattr(claim, "own_column", False))
+    found = (reading.interval if interval else (reading.plus_minus,) if reading.plus_minus else
+             (reading.value,) if own and reading.value else None)
+    wanted = [_value(n) for n in numbers_in(normalize_quote(claim.printed))][: 2 if interval else 1]
+    if found is not None and [_value(f) for f in found] == wanted:
+        return _witness(source, PASS, spot.cell.text, f"printed with the value in {spot.where}")
+    return _witness(source, FAIL, spot.cell.text, f"the source prints {spot.cell.text!r} in {spot.where}, not "
+                    f"{claim.printed!r}")
+
+
+def _page_check(source: SourceTables, candidates: list[tuple[int, SourceTable]], page: int, spots: list[_Spot],
+                row_name: str) -> tuple[str, str]:
+    """Whether the cited page is where the PDF prints the cell. The source has no pages, so the PDF's text says:
+
+    - the page printing the table's caption is the table's, unless the table breaks across pages (a LaTeX
+      ``longtable``, any HTML or Word table) and a page after it prints this row's label with its numbers;
+    - a page after the caption's (up to three, none printing another table's caption) is the table's where the
+      table breaks across pages and the page prints the row's label with its numbers;
+    - any other page: a fail where the PDF prints the table's caption elsewhere; where the PDF's text gives no
+      caption of the table, the page must print the row's label with its numbers, else cannot check.
+
+    Returns ('', '') for the table's page, else (FAIL or CANNOT_CHECK, why)."""
+    if not source.page_texts:
+        return CANNOT_CHECK, "the PDF's text was not given, so the page cannot be matched to the source's table"
+    pages = sorted({p for i, _ in candidates for p in source.pages.get(i, ())})
+    label_name = candidates[0][1].label
+    breakable = all(t.breakable for _, t in candidates)
+    text = source.page_texts[page - 1] if 0 < page <= len(source.page_texts) else ""
+    if not pages:
+        if _prints(text, spots, row_name):
+            return "", ""
+        return CANNOT_CHECK, (f"the PDF's text gives no caption of {label_name} beginning as the source's does, and "
+                              f"page {page} does not print this cell's label and text")
+    others = {p for i, pp in source.pages.items() if all(i != c for c, _ in candidates) for p in pp}
+    reach = {q for p in pages for q in range(p, p + (4 if breakable else 1)) if q == p or q not in others}
+    elsewhere = [q for q in sorted(reach - {page}) if 0 < q <= len(source.page_texts) and q not in pages
+                 and _prints(source.page_texts[q - 1], spots, row_name)] if breakable else []
+    if page in pages and not elsewhere:
+        return "", ""
+    if page in reach and page not in pages and _prints(text, spots, row_name):
+        return "", ""  # a table that breaks across pages, going on to this one
+    if elsewhere:
+        return FAIL, f"the PDF prints this cell of {label_name} on page {', '.join(map(str, elsewhere))}, not {page}"
+    return FAIL, (f"the PDF prints the caption of {label_name} on page {', '.join(map(str, pages))}, and page {page} "
+                  "does not print this cell")
+
+
+def _prints(page_text: str, spots: list[_Spot], row_name: str) -> bool:
+    """Whether a page's text prints the row's label with the cell's number after it, and every other number of the
+    row, close by (the rest of the row's line: ``_ROW_REACH`` characters): the label's letters and digits compared
+    alone (``_label_ends``)."""
+    if not spots:
+        return False
+    import unicodedata
+
+    text = unicodedata.normalize("NFKC", page_text).lower().replace("\u2212", "-")
+    label = _NTH.sub(r"\g<name>", row_name).split(" / ")[-1]
+    for start in _label_ends(text, label):
+        after = text[start:start + _ROW_REACH]
+        for spot in spots:
+            numbers = [spot.cell] if spot.cell.key is not None else [
+                c for c in spot.row.cells if c.reading.value is not None and c.key is None]
+            if spot.cell.text and _number_printed(after, spot.cell) and all(_number_printed(after, c) for c in numbers):
+                return True
+    return False
+
+
+#: How far after a row's label its cells are looked for in a page's text: a row of a wide table, as extractors
+#: write it (a label broken over lines, the cells after it).
+_ROW_REACH = 600
+
+
+def _label_ends(text: str, label: str) -> list[int]:
+    """Where a label printed in a page's (normalised) text ends: its letters and digits in order, anything but
+    letters and digits between them (a line break inside a word, 'S_max' printed 'Smax'), none just before or
+    after."""
+    import unicodedata
+
+    characters = [c for c in unicodedata.normalize("NFKC", label).lower() if c.isalnum()]
+    if not characters:
+        return [0]
+    pattern = r"[\W_]*".join(re.escape(c) for c in characters)
+    return [m.end() for m in re.finditer(rf"(?<![^\W_]){pattern}(?![^\W_])", text)]
+
+
+def _number_printed(page_text: str, cell: SourceCell) -> bool:
+    """Whether a (normalised) text prints a cell's number (not as part of a longer one), or its whole text."""
+    text = page_text
+    value = (cell.reading.value or "").lstrip("+-\u2212")
+    if value and re.search(rf"(?<![\d.]){re.escape(value)}(?!\d)", text):
+        return True
+    return bool(cell.text) and squeezed(cell.text).lower() in squeezed(text)
+
+
+def _printed_anywhere(candidates: list[tuple[int, SourceTable]], value: str) -> list[_Spot]:
+    return [_Spot(t, row, column, cell) for _, t in candidates for row, column, cell in t.values()
+            if cell.reading.value is not None and _same_number(cell.reading.value, value)]
+
+
+def _same_number(printed: str, wanted: str) -> bool:
+    """Whether two printed numbers are one: as printed, or as the project's one reading of numbers reads them."""
+    if _value(printed) == _value(wanted):
+        return True
+    from registry.numbers import read_number
+
+    one, other = read_number(printed).value, read_number(wanted).value
+    return one is not None and one == other
+
+
+def _witness(source: SourceTables, outcome: str, matched: str = "", detail: str = "") -> Witness:
+    return Witness("source", outcome, matched, detail, source.document)
+
+
+def _order(label: str) -> tuple[int, str]:
+    digits = "".join(c for c in label if c.isdigit())
+    return (int(digits) if digits else 0, label)
