@@ -290,6 +290,31 @@ def test_the_source_alone_confirms_as_its_own_weaker_status() -> None:
     assert failed.outcome == "fail" and confirmed_by(failed) is None
 
 
+def test_a_review_written_of_a_source_only_claim_says_checked_against_the_source_only() -> None:
+    """The review record keeps each witness's verdict: a claim only the source confirmed passes with the PDF's
+    'cannot check' beside it, so the value is checked against the source only; a claim the PDF passed too is not."""
+    from registry.models.checks import ClaimVerdict, WitnessKind
+    from registry.status.provenance import source_only
+    from review.claims import Assertion
+    from review.review import _checked
+    from review.witnesses import Witness, with_source
+
+    unread = Assertion("r", "table cell", "'1.5'", False, 1, detail="no row 'AF'", unreadable=True)
+    claim = _checked(with_source(unread, Witness("source", "pass", "1.5", "in row 'AF'", "main.tex")))
+    assert claim.verdict is ClaimVerdict.PASS
+    assert [(w.kind, w.verdict) for w in claim.witnesses] == [
+        (WitnessKind.PDF_TEXT, ClaimVerdict.CANNOT_CHECK), (WitnessKind.SOURCE_DOCUMENT, ClaimVerdict.PASS)]
+    read = Assertion("r", "table cell", "'1.5'", True, 1, matched="1.5")
+    both = _checked(with_source(read, Witness("source", "pass", "1.5", "in row 'AF'", "main.tex")))
+    assert both.verdict is ClaimVerdict.PASS
+
+    class Review:  # the two claims as a review lists them
+        def __init__(self, *claims: object) -> None:
+            self.claims = claims
+
+    assert source_only(Review(claim)) and not source_only(Review(both))  # type: ignore[arg-type]
+
+
 def test_a_source_file_needs_where_it_came_from() -> None:
     from pydantic import ValidationError
 
