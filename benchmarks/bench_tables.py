@@ -64,6 +64,7 @@ class Gold:
     printed: str
     value: str
     plus_minus: str
+    interval: str = ""
 
     @property
     def printed_plus_minus(self) -> str:
@@ -85,11 +86,26 @@ class Gold:
         return found.group(0) if found else self.value
 
 
+    @property
+    def shape(self) -> dict[str, str]:
+        """How a curator files the cell's form beside its value (``registry.printed_forms``): a range's upper end
+        where the gold gives an interval and the cell prints only it ('0.619 – 0.838'), a bound's sign ('> 1
+        hour'); {} for a value."""
+        from registry.printed_forms import read_printed
+
+        form = read_printed(self.printed)
+        if form is None:
+            return {}
+        if form.upper and self.interval:
+            return {"upper": form.upper}
+        return {"bound": form.bound} if form.bound else {}
+
+
 def read_gold(path: Path) -> list[Gold]:
     with path.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
-    return [Gold(r["table"], int(r["page"]), r["row"], r["column"], r["printed"], r["value"], r["plus_minus"] or "")
-            for r in rows]
+    return [Gold(r["table"], int(r["page"]), r["row"], r["column"], r["printed"], r["value"], r["plus_minus"] or "",
+                 r.get("interval") or "") for r in rows]
 
 
 def verdict(assertion: object) -> str:
@@ -186,7 +202,7 @@ def run_paper(folder: Path) -> PaperResult:
     unpassed: list[tuple[Gold, str, str]] = []
     for cell in gold:
         where = ("bench", "table cell", cell.page, cell.table, cell.row, cell.column)
-        claims = [TableCell(*where, cell.printed_value)]  # type: ignore[arg-type]
+        claims = [TableCell(*where, cell.printed_value, **cell.shape)]  # type: ignore[arg-type]
         if cell.plus_minus:
             claims.append(CellUncertainty("bench", "uncertainty", *where[2:], cell.printed_plus_minus, False))
         for claim in claims:
@@ -207,7 +223,8 @@ def run_paper(folder: Path) -> PaperResult:
             continue
         where = ("bench", "table cell", page, table, cell.row, cell.column)
         claim = (CellUncertainty("bench", "uncertainty", *where[2:], f"\u00b1 {value}", False)  # type: ignore[arg-type]
-                 if kind == "neighbouring \u00b1" else TableCell(*where, value))  # type: ignore[arg-type]
+                 if kind == "neighbouring \u00b1" else  # the right value elsewhere keeps the form it is filed in
+                 TableCell(*where, value, **(cell.shape if moved else {})))  # type: ignore[arg-type]
         outcome = verdict(check_both(claim, readings))
         name = "passed" if outcome == "pass" else f"caught ({outcome})"
         caught[name] += 1

@@ -34,11 +34,12 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from registry.models.uncertainty_kinds import REPEAT_WORDS, kind_words, kinds_in
 from registry.models.values import UncertaintyKind
-from registry.numbers import glued_unit
+from registry.numbers import glued_unit, parse_printed
 from registry.units import UnitTable
 from registry.units import table as unit_table
 from review import subtables
@@ -289,17 +290,30 @@ class TableCell(CellAt):
     """The printed value must be the number in the cell where the record's row and column meet."""
 
     value: str
+    upper: str | None = field(default=None, kw_only=True)
+    """The record's range's upper end (``range_upper``), where it files a range: the cell must print that range."""
+    bound: str | None = field(default=None, kw_only=True)
+    """The record's bound's sign ('<', '≤', '>', '≥'), where it files a bound: the cell must print that bound."""
 
     def check(self, doc: Extraction) -> Assertion:
         cited = f"{self.table} {self.subtable}" if self.subtable else self.table
-        expected = f"'{self.value}' in {cited}, row '{self.row}', column '{self.column}'"
+        filed = (f"{self.value}\u2013{self.upper}" if self.upper else
+                 f"{self.bound} {self.value}" if self.bound else self.value)
+        expected = f"'{filed}' in {cited}, row '{self.row}', column '{self.column}'"
         spot = self.locate(doc)
         if isinstance(spot, str):
             return _cannot(self, expected, spot) or self._result(expected, False, self.page, detail=spot)
         cell = spot.cell
         wanted = _value(self.value)
-        if cell.value is not None and _value(cell.value) == wanted:
+        if cell.value is not None and same_number(cell.value, self.value):
+            shape = self._shape(expected, spot)
+            if shape is not None:
+                return shape
             notes = [f"in {spot.where} of {self.table}"]
+            if cell.form is not None and (cell.upper or cell.bound or cell.form.approximate):
+                notes.append(f"printed as '{cell.form.shown}'")
+            if cell.form is not None and cell.form.annotation:
+                notes.append(f"with '{cell.form.annotation}' set after it, an annotation, not compared")
             if cell.bold:
                 notes.append("printed in bold")
             if cell.marks:
@@ -317,11 +331,16 @@ class TableCell(CellAt):
                 f"{spot.where} of {self.table} prints more than one number, '{cell.text}': {cell.printed_value}, read "
                 f"as the cell's value, and {second}; the review reads a cell's first number as its value and cannot "
                 "tell which one the record cites"))
+        if cell.upper is not None and same_number(cell.upper, self.value):
+            return self._result(expected, False, self.page, cell.text, (
+                f"{spot.where} of {self.table} prints the range '{cell.form.shown if cell.form else cell.text}', "
+                f"whose upper end is {self.value}: file a range, printed_value {cell.printed_value!r} (its lower "
+                f"end) and range_upper: {{printed_value: {cell.upper!r}}}"), spot.where)
         holds = cell.printed_value if cell.value is not None else (f"'{cell.text}'" if cell.text else "nothing")
         for row in spot.table.rows:
             for column in spot.table.columns:
                 other = spot.table.cell(row, column)
-                if other.value is not None and _value(other.value) == wanted:
+                if other.value is not None and same_number(other.value, self.value):
                     here = f"row '{row.name}', column '{column.name}'"
                     said = f"{self.value} is printed in {here}; {self._cited(spot, row, column)} has {holds} there"
                     if cell.value is None:  # no number where the two cross: no witness of another value
@@ -340,6 +359,38 @@ class TableCell(CellAt):
                             f"{self.value} is not printed in {cited} on page {self.page}; {spot.where} has "
                             f"{holds}{slip}{self._in_other_subtable(doc, spot, wanted)}", spot.where)
 
+    def _shape(self, expected: str, spot: Located) -> Assertion | None:
+        """Where the cell's number is the record's: a range, a bound or a value as the cell prints it against the
+        record's (``registry.printed_forms``). A failure where the cell prints another shape (a range the record
+        files as a point value, a bound it files as a value or flips); cannot check where the record files a range
+        or a bound and the cell is read without one (its other end or sign may be set apart); None where they
+        agree."""
+        cell = spot.cell
+        shown = cell.form.shown if cell.form is not None else cell.text
+        where = f"{spot.where} of {self.table}"
+        if cell.upper and self.upper is None:
+            return self._result(expected, False, self.page, cell.text, (
+                f"{where} prints the range '{shown}'; the record files its lower end {self.value} as a point value: "
+                f"file the range, with range_upper: {{printed_value: {cell.upper!r}}}"), spot.where)
+        if cell.upper and self.upper is not None and not same_number(cell.upper, self.upper):
+            return self._result(expected, False, self.page, cell.text, (
+                f"{where} prints the range '{shown}', whose upper end is {cell.upper}, not the record's "
+                f"{self.upper}"), spot.where)
+        if self.upper is not None and not cell.upper:
+            return self._unreadable(expected, self.page, (
+                f"{where} is read as '{cell.text}', no range, so the record's upper end {self.upper} cannot be "
+                "compared there"))
+        if cell.bound and cell.bound != self.bound:
+            said = (f"the record files {self.value} as a value: file the bound, with bound: '{cell.bound}'"
+                    if self.bound is None else f"a bound '{cell.bound}', not the record's '{self.bound}'")
+            return self._result(expected, False, self.page, cell.text, f"{where} prints '{shown}', {said}",
+                                spot.where)
+        if self.bound is not None and not cell.bound:
+            return self._unreadable(expected, self.page, (
+                f"{where} is read as '{cell.text}', with no bound's sign, so the record's bound '{self.bound}' "
+                "cannot be compared there"))
+        return None
+
     def _in_other_subtable(self, doc: Extraction, spot: Located, wanted: str) -> str:
         """Where another sub-table under the caption prints the value, for a value cited in the wrong one."""
         if self.subtable is None or spot.crossed:
@@ -350,7 +401,7 @@ class TableCell(CellAt):
             for row in table.rows:
                 for column in table.columns:
                     other = table.cell(row, column)
-                    if other.value is not None and _value(other.value) == wanted:
+                    if other.value is not None and same_number(other.value, self.value):
                         return (f"; it is printed in another sub-table, row '{row.name}', column '{column.name}': "
                                 "correct the locator's subtable")
         return ""
@@ -380,6 +431,20 @@ def _glued(cell: CellText) -> str:
     first = next((w for w in cell.text.split() if any(c.isdigit() for c in w)), "")
     found = glued_unit(first)
     return found[1] if found else ""
+
+
+def same_number(printed: str, filed: str) -> bool:
+    """Whether a cell's number and a record's are the same printed number: the same characters (spaces, minus
+    signs and thousands commas aside), or the same digits at the same place however a power is set ('3.2×10−⁴'
+    and '3.2 × 10^-4', '2−6' read as '2^-6' and '2^-6'; '0.70' is not '0.7')."""
+    if _value(printed) == _value(filed):
+        return True
+    ours, theirs = _exact(printed), _exact(filed)
+    return ours is not None and theirs is not None and ours.as_tuple() == theirs.as_tuple()
+
+
+def _exact(text: str) -> Decimal | None:
+    return parse_printed(text) if parse_printed(text) is not None else parse_printed(normalize_quote(text))
 
 
 def _numbers(text: str) -> list[str]:
@@ -753,7 +818,10 @@ def cell_claims(registry: Registry, result: Result, citations: list[Citation]) -
         label = locator.table or locator.figure or ""
         where = (result.id, page, label, locator.row or "", locator.column or "")
         subtable = locator.subtable  # the row is looked up in that sub-table only (``review.subtables``)
-        claims.append(TableCell(where[0], "table cell", *where[1:], result.printed_value, subtable=subtable))
+        upper = result.range_upper.printed_value if result.range_upper is not None else None
+        bound = result.bound.value if result.bound is not None else None
+        claims.append(TableCell(where[0], "table cell", *where[1:], result.printed_value, subtable=subtable,
+                                upper=upper, bound=bound))
         if uncertainty is not None:
             beside = locator.uncertainty_column  # the ± in a column of its own, in the value's row
             claims.append(CellUncertainty(where[0], "uncertainty", *where[1:4], beside or where[4], uncertainty.printed,
