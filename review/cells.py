@@ -325,17 +325,17 @@ class TableCell(CellAt):
                 notes.append(f"its group '{spot.row.levels[0]}' is printed on page {spot.row.group_page}, where the "
                              "table begins")
             return self._result(expected, True, self.page, cell.text, "; ".join(notes), spot.where)
+        if cell.upper is not None and same_number(cell.upper, self.value):
+            return self._result(expected, False, self.page, cell.text, (
+                f"{spot.where} of {self.table} prints the range '{cell.form.shown if cell.form else cell.text}', "
+                f"whose upper end is {self.value}: file a range, printed_value {cell.printed_value!r} (its lower "
+                f"end) and range_upper: {{printed_value: {cell.upper!r}}}"), spot.where)
         second = next((f for f in second_figures(cell.rest) if _value(f) == wanted), None)
         if cell.value is not None and second is not None:
             return self._unreadable(expected, self.page, (
                 f"{spot.where} of {self.table} prints more than one number, '{cell.text}': {cell.printed_value}, read "
                 f"as the cell's value, and {second}; the review reads a cell's first number as its value and cannot "
                 "tell which one the record cites"))
-        if cell.upper is not None and same_number(cell.upper, self.value):
-            return self._result(expected, False, self.page, cell.text, (
-                f"{spot.where} of {self.table} prints the range '{cell.form.shown if cell.form else cell.text}', "
-                f"whose upper end is {self.value}: file a range, printed_value {cell.printed_value!r} (its lower "
-                f"end) and range_upper: {{printed_value: {cell.upper!r}}}"), spot.where)
         holds = cell.printed_value if cell.value is not None else (f"'{cell.text}'" if cell.text else "nothing")
         for row in spot.table.rows:
             for column in spot.table.columns:
