@@ -421,7 +421,8 @@ def _printed_after(cell: CellText) -> str:
     glued = _glued(cell)
     if glued:
         return f"with the unit '{glued}' set against it"
-    if not second_figures(cell.rest):
+    shaped = cell.form is not None and (cell.upper or cell.form.annotation)  # its figures named already
+    if not second_figures(cell.form.rest if shaped and cell.form is not None else cell.rest):
         return ""
     return f"the cell prints '{cell.text}', its first number the value, the figures after it not compared"
 

@@ -67,11 +67,13 @@ _CELL = re.compile(
     rf"(?:[\[(](?P<lo>{_NUMBER})[,;-](?P<hi>{_NUMBER})[\])])?"
     r"(?P<rest>.*)$")
 _PRINTED = re.compile(rf"\s*({SIGN}?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE]{SIGN}?\d+)?)")
-_VALUE_WORD = re.compile(rf"^(?:\u00b1)?{_NUMBER}%?[{_AFTER}]*(?:\u00b1{_NUMBER}[{_AFTER}]*)?$")
+_VALUE_WORD = re.compile(rf"^(?:\u00b1|[<>\u2264\u2265])?{_NUMBER}%?[{_AFTER}]*(?:\u00b1{_NUMBER}[{_AFTER}]*"
+                         rf"|-\d*\.\d+%?)?$")
 
 
 def is_value(word: Word) -> bool:
-    """Whether a word is a printed number as a cell prints it ('0.681', '−0.021', '0.702†', '±0.019', '3e-5')."""
+    """Whether a word is a printed number as a cell prints it ('0.681', '−0.021', '0.702†', '±0.019', '3e-5'), a
+    bound ('<12', '≥0.5') or a range of decimals set as one word ('0.61–0.67'; '2014–2016' may be a label)."""
     return bool(_VALUE_WORD.match(squeezed(word.text)))
 
 
@@ -144,7 +146,7 @@ def _cell_text(words: list[Word]) -> str:
         raised = (before is not None and before.height > 0 and before.text[-1:].isdigit()
                   and before.bottom - word.bottom > RAISED * before.height and word.height < before.height)
         if raised and _EXPONENT_WORD.match(word.text) and re.search(r"(?:^|[^0-9.,])(?:[0-9]+)$", before.text):
-            parts[-1] += "^" + word.text
+            parts[-1] += "^" + squeezed(word.text)  # one minus sign, as the flattened form reads ("2^-6")
         else:
             parts.append(word.text)
     return " ".join(parts)

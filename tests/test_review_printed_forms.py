@@ -13,13 +13,20 @@ that passes, with the value the page prints.
 
 from __future__ import annotations
 
+import csv
+import functools
+import hashlib
+import io
+import json
 import re
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
 from registry.numbers import parse_printed, read_number, why_not_a_number
 from registry.printed_forms import BOUND_WORDS, printed_before, range_after, read_printed
+from review import poppler
 from review.agreement import check_both
 from review.cells import TableCell
 from review.claims import CANNOT_CHECK, FAIL, PASS, ValueInQuote
@@ -272,3 +279,104 @@ def test_what_a_sentence_prints_before_a_number(before: str, expected: tuple[str
 ])
 def test_a_range_after_a_number_in_a_sentence(number: str, after: str, upper: str) -> None:
     assert range_after(number, after) == upper
+
+
+# -- a typeset page: the extractors' own words, registry table's CSV, import and review --------------------------
+
+needs_pdftotext = pytest.mark.skipif(poppler.find_pdftotext() is None, reason="poppler-utils is not installed")
+FIXTURE = Path(__file__).parent / "data" / "printed-forms" / "paper.pdf"
+SOURCE = "fixture-forms-20261207-source-printed-forms"
+
+
+@functools.cache
+def _typeset() -> Readings:
+    from review.extract import read_pdf
+
+    return read_pdf(FIXTURE)
+
+
+#: Right records of the fixture's Table 1 (pdfTeX; PDFium gives '3.2×10−⁴' and '2−⁶', pdftotext '3.2' '×' '10' and
+#: a raised '−4', '2' and a raised '−6'), and slips of each form, none of which may pass.
+RIGHT = [("Alpha", "Score", "0.61", {"upper": "0.67"}), ("Beta", "Score", "0.58", {"upper": "0.64"}),
+         ("Gamma", "Score", "73.1", {}), ("Delta", "Score", "61.4", {}), ("Alpha", "Memory", "12", {"bound": "<"}),
+         ("Beta", "Memory", "15", {"bound": "\u2264"}), ("Gamma", "Memory", "12", {"upper": "15"}),
+         ("Delta", "Memory", "40", {"bound": ">"}), ("Alpha", "Rate", "3.2 \u00d7 10^-4", {}),
+         ("Beta", "Rate", "2^-6", {}), ("Gamma", "Rate", "-0.04 e-2", {}), ("Delta", "Rate", "2.5 \u00d7 10^-3", {}),
+         ("Alpha", "Images", "12 345", {}), ("Delta", "Images", "45 000", {})]
+SLIPS = [("Alpha", "Score", "0.61", {}), ("Alpha", "Score", "0.67", {}), ("Gamma", "Memory", "12", {}),
+         ("Alpha", "Memory", "12", {}), ("Alpha", "Memory", "12", {"bound": ">"}), ("Delta", "Memory", "40", {}),
+         ("Alpha", "Rate", "3.2", {}), ("Beta", "Rate", "2", {}), ("Gamma", "Rate", "-0.04", {}),
+         ("Delta", "Rate", "2.5", {}), ("Alpha", "Images", "12", {}), ("Gamma", "Score", "10.8", {})]
+
+
+def _typeset_check(row: str, column: str, value: str, shape: dict[str, str]) -> tuple[str, str]:
+    got = check_both(TableCell("r", "table cell", 1, "Table 1", row, column, value, **shape), _typeset())
+    return got.outcome, got.detail
+
+
+@needs_pdftotext
+@pytest.mark.pdf
+@pytest.mark.parametrize(("row", "column", "value", "shape"), RIGHT)
+def test_every_form_typeset_by_pdftex_passes_its_right_record(row: str, column: str, value: str,
+                                                              shape: dict[str, str]) -> None:
+    outcome, detail = _typeset_check(row, column, value, shape)
+    assert outcome == PASS, detail
+
+
+@needs_pdftotext
+@pytest.mark.pdf
+@pytest.mark.parametrize(("row", "column", "value", "shape"), SLIPS)
+def test_no_slip_of_a_form_typeset_by_pdftex_passes(row: str, column: str, value: str, shape: dict[str, str]) -> None:
+    outcome, detail = _typeset_check(row, column, value, shape)
+    assert outcome == FAIL, detail  # each has a witness: the cell prints another form or number
+
+
+def _source(root: Path) -> None:
+    digest = hashlib.sha256(FIXTURE.read_bytes()).hexdigest()
+    (root / "source").mkdir(parents=True)
+    (root / "source" / f"{SOURCE}.yaml").write_text(f"""\
+kind: source
+id: {SOURCE}
+title: Printed forms fixture
+authors:
+- Registry Tests
+year: 2024
+venue: test fixture of the registry (tests/data/printed-forms), invented numbers
+role: original
+host: this repository, tests/data/printed-forms/paper.pdf
+heading: Printed forms fixture
+page_count: 1
+pdf_creation_date: 2024-06-01
+sha256: {digest}
+hash_scope: The whole PDF file.
+missing_metadata:
+- field: retrieval_url
+  reason: not-applicable
+""", encoding="utf-8")
+
+
+@needs_pdftotext
+@pytest.mark.pdf
+def test_table_csv_writes_each_form_as_printed_and_imports_and_reviews(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    made = cli("table", FIXTURE, "--page", "1", "--table", "Table 1", "--format", "csv", "--set", "family=Fixture",
+               "--set", "dataset=Fixture set", "--set", "metric={column_last}", "--set", "direction=higher", "--set",
+               "unit=dimensionless")
+    assert made.exit_code == 0, made.output
+    values = {(r["row"], r["column"]): r["value"] for r in csv.DictReader(io.StringIO(made.stdout))}
+    assert values[("Alpha", "Score")] == "0.61\u20130.67"  # the range whole, never its lower end alone
+    assert values[("Alpha", "Memory")] == "< 12" and values[("Delta", "Memory")] == "> 40"  # the bound's sign kept
+    assert parse_printed(values[("Alpha", "Rate")]) == Decimal("0.00032")  # the power of ten kept
+    assert parse_printed(values[("Gamma", "Rate")]) == Decimal("-0.0004")  # the spaced exponent kept
+    assert parse_printed(values[("Alpha", "Images")]) == 12345  # the digit groups one number
+    assert values[("Gamma", "Score")] == "73.1"  # the raised annotation is no part of the value
+    records = tmp_path / "records"
+    _source(records)
+    table = tmp_path / "table-1.csv"
+    table.write_text(made.stdout, encoding="utf-8")
+    imported = cli("import", table, "--source", SOURCE, "--independence", "developer", "--records", records)
+    assert imported.exit_code == 0, imported.output
+    review = cli("review", SOURCE, "--pdf", FIXTURE, "--records", records, "--format", "json")
+    report = json.loads(review.stdout)
+    cells = [a for a in report["assertions"] if a["claim"] == "table cell"]
+    assert len(cells) == len(values) and all(a["passed"] for a in cells), [a["detail"] for a in cells
+                                                                           if not a["passed"]]
