@@ -4,9 +4,9 @@ approximation, and a signed annotation set after the value.
 ``registry.numbers`` reads one printed number; this module reads the forms a page prints around it, as a reader of
 the page does, so that a record is compared with the form the page prints, not with its first number alone:
 
-- **range**: two numbers joined by an en or em dash, a hyphen or 'to' ('0.61–0.67', '12–15 GB', '12 to 15'), or
-  an interval printed without a point value ('[0.61, 0.67]'); joined by a minus sign (U+2212, as math sets a
-  range), the two ends ascend. A record files its lower end as the value and its upper end as ``range_upper``;
+- **range**: two ascending numbers joined by an en or em dash, a hyphen, a minus sign (as math sets a range) or
+  'to' ('0.61–0.67', '12–15 GB', '12 to 15'), or an interval printed without a point value ('[0.61, 0.67]'; in
+  parentheses, '(0.046, 0.059)' may also be a pair of figures, as under '(t-value, p-value)'). A record files its lower end as the value and its upper end as ``range_upper``;
 - **bound**: a sign ('<', '≤', '>', '≥', '<=', '>=') or words before the number ('less than', 'under', 'below',
   'at most', 'over', 'more than', 'above', 'at least', 'almost', 'nearly'); a record files it with ``bound``;
 - **approximation**: '~', '≈', 'about', 'around', 'approximately', 'roughly' before the number: the number is the
@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from registry.numbers import MINUS_SIGNS, NUMBER, SUPERSCRIPT, exact_value, flattened_power, read_bound, read_number
+from registry.numbers import MINUS_SIGNS, NUMBER, RANGE_DASH, SUPERSCRIPT, exact_value, flattened_power, read_bound, read_number
 
 #: Words a page prints before a number for a bound, and the bound's sign (longest first when read).
 BOUND_WORDS: dict[str, str] = {
@@ -72,12 +72,15 @@ class Printed:
     """A signed figure printed after the value, no range's end ('+10.8%', '−42.3%')."""
     rest: str = ""
     """What is printed after the form (a unit, a mark)."""
+    paired: bool = False
+    """A range printed as two ascending numbers in parentheses ('(0.046, 0.059)'): an interval, or a pair of figures
+    under a header that names two ('(t-value, p-value)'); square brackets print an interval alone."""
 
     @property
     def shown(self) -> str:
-        """The form as a message names it: '0.61–0.67', '< 12', 'about 12', '73.1 (+10.8%)'."""
+        """The form as a message names it: '0.61–0.67', '< 12', 'under 12', 'about 12' (an annotation apart)."""
         if self.upper:
-            return f"{self.number}\u2013{self.upper}"
+            return f"{self.number}{RANGE_DASH}{self.upper}"
         if self.bound:
             return f"{self.bound_printed} {self.number}"
         if self.approximate:
@@ -103,8 +106,10 @@ def read_printed(text: str) -> Printed | None:
     interval = _INTERVAL.match(stripped)
     if interval is not None and not (bound or approximate):
         lower, upper = _whole_number(interval.group("lower")), _whole_number(interval.group("upper"))
-        if lower is not None and upper is not None:
-            return Printed(text, lower[0], lower[1], upper=upper[0], rest=interval.group("rest").strip())
+        if (lower is not None and upper is not None and lower[1] is not None and upper[1] is not None
+                and lower[1] < upper[1]):  # an interval ascends; '(14.1, .000)' is a pair of figures
+            return Printed(text, lower[0], lower[1], upper=upper[0], rest=interval.group("rest").strip(),
+                           paired=stripped[0] == "(")
     found = _number_at(stripped)
     if found is None:
         return None

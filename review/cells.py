@@ -306,7 +306,7 @@ class TableCell(CellAt):
         cell = spot.cell
         wanted = _value(self.value)
         if cell.value is not None and same_number(cell.value, self.value):
-            shape = self._shape(expected, spot)
+            shape = self._form_verdict(expected, spot)
             if shape is not None:
                 return shape
             notes = [f"in {spot.where} of {self.table}"]
@@ -359,7 +359,7 @@ class TableCell(CellAt):
                             f"{self.value} is not printed in {cited} on page {self.page}; {spot.where} has "
                             f"{holds}{slip}{self._in_other_subtable(doc, spot, wanted)}", spot.where)
 
-    def _shape(self, expected: str, spot: Located) -> Assertion | None:
+    def _form_verdict(self, expected: str, spot: Located) -> Assertion | None:
         """Where the cell's number is the record's: a range, a bound or a value as the cell prints it against the
         record's (``registry.printed_forms``). A failure where the cell prints another shape (a range the record
         files as a point value, a bound it files as a value or flips); cannot check where the record files a range
@@ -368,6 +368,14 @@ class TableCell(CellAt):
         cell = spot.cell
         shown = cell.form.shown if cell.form is not None else cell.text
         where = f"{spot.where} of {self.table}"
+        if (cell.upper and self.upper is None and cell.form is not None and cell.form.paired
+                and _PAIR_HEADER.search(spot.column.name)):
+            return None  # a pair of figures its header names ('(t-value, p-value)'): the first is the value
+        if cell.upper and self.upper is None and cell.form is not None and cell.form.paired:
+            return self._unreadable(expected, self.page, (
+                f"{where} prints '{cell.text}', an interval or a pair of figures (as under '(t-value, p-value)'); "
+                f"whether the record's point value {self.value} is the cell's value cannot be told there: where the "
+                f"cell prints an interval, file it as a range, with range_upper: {{printed_value: {cell.upper!r}}}"))
         if cell.upper and self.upper is None:
             return self._result(expected, False, self.page, cell.text, (
                 f"{where} prints the range '{shown}'; the record files its lower end {self.value} as a point value: "
@@ -413,6 +421,10 @@ class TableCell(CellAt):
         if row == spot.row:
             return f"column '{spot.column.name}'"
         return spot.where
+
+
+#: A header naming the two figures its cells print in brackets: '(t-value, p-value)', '(mean, sd)'.
+_PAIR_HEADER = re.compile(r"\(\s*[^\W\d][^,()]*,\s*[^\W\d][^,()]*\)")
 
 
 def _printed_after(cell: CellText) -> str:
