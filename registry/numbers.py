@@ -10,10 +10,13 @@ says what a number's digits may stand for ('0.681' is anything from 0.6805 to 0.
 ``registry new``: a decimal point or comma (a comma is a thousands separator only before groups of
 three digits after a first digit that is not 0: '1,843' is 1843, '0,681' and '1,84' are decimal
 commas), thousands separated by commas, spaces (thin, narrow no-break, no-break, plain) or
-apostrophes, Unicode and ASCII minus and plus signs, '1.5e-3' / '1.5E-03', powers of ten as PDF text
-gives them with its superscripts flattened ('3.2 × 10^-4', '3.2×10−4', '3.2·10⁻⁴'), a bare power
-('2^-6', '2⁻⁶'), and after the number a unit's '%' or count suffix ('7B'), footnote marks ('0.681*',
-'0.681¹') and a sentence's final punctuation ('0.592.'). A result's ``printed_value`` holds the
+apostrophes, Unicode and ASCII minus and plus signs, '1.5e-3' / '1.5E-03' (and '-0.04 e-2', a mantissa and a
+signed exponent set a space apart, as publishers' pipelines print them), powers of ten as PDF text gives them with
+its superscripts flattened ('3.2 × 10^-4', '3.2×10−4', '3.2·10⁻⁴', '3.2 × 10 −4'), a bare power ('2^-6', '2⁻⁶';
+'2−6', a power whose superscript the text set on the line, is refused with advice that keeps the exponent), and
+after the number a unit's '%' or count suffix ('7B'), footnote marks ('0.681*', '0.681¹') and a sentence's final
+punctuation ('0.592.'). What a cell or a sentence prints around one number (a range, a bound in words, an
+annotation) is read by ``registry.printed_forms``. A result's ``printed_value`` holds the
 number alone, as printed: what else a cell or a sentence prints with it is refused there with
 advice that names the number and unit to write, which always stand for the same quantity.
 """
