@@ -8,8 +8,9 @@ is checked, with both extractors as ``registry review`` checks it (``review.agre
   and column. Each must pass; the verdicts are counted apart: pass, fail, cannot check;
 - **slips** a curator makes, each of which must not pass (caught: fail or cannot check):
   the value of the neighbouring row (same column), of the neighbouring column (same row), a ± taken
-  from the neighbouring cell, and the right value cited in the wrong table (another table of the
-  paper, on its page) or on the wrong page (the page after, or before, with the same label).
+  from the neighbouring cell, the right value cited in the wrong table (another table of the
+  paper, on its page) or on the wrong page (the page after, or before, with the same label), and the form
+  dropped (a range's lower end or a bound's number filed as a point value; ``registry.printed_forms``).
   A slip whose value equals the right one is no slip and is left out.
 
 Seconds per page (``s/page``): the time to extract a paper's pages (both extractors) shared out over its
@@ -162,6 +163,8 @@ def slips(cells: list[Gold]) -> list[tuple[str, Gold, str, str]]:
             printed.get((t[0], t[1], _name(cell.row), _name(cell.column)), "x"), cell.printed_value)), None)
         if elsewhere is not None:
             out.append(("wrong table", cell, cell.printed_value, f"{elsewhere[0]}@{elsewhere[1]}"))
+        if cell.shape:  # a range's lower end or a bound's number filed as a point value: the form dropped
+            out.append(("form dropped", cell, cell.printed_value, ""))
         # the same label on another page is no slip where the table goes on there with the same cell
         wrong_page = cell.page + 1 if cell.page + 1 not in pages or cell.page == 1 else cell.page - 1
         if wrong_page != cell.page and not _same(printed.get((cell.table, wrong_page, _name(cell.row),
