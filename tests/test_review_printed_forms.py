@@ -64,17 +64,17 @@ def _cell_words(top: float, x0: float, parts: tuple[str, ...]) -> list[tuple[str
     return placed
 
 
-def _page(cell: tuple[str, ...]) -> list[list[Word]]:
+def _page(cell: tuple[str, ...], header_words: tuple[str, ...] = ("Score",)) -> list[list[Word]]:
     caption = _words(100, ("Table", 100), ("1:", 130), ("Scores", 145), ("of", 180), ("the", 195), ("models.", 215),
                      ("A", 255), ("fixture", 265), ("for", 305), ("the", 325), ("tests.", 345))
-    header = _words(115, ("Model", 100), ("Score", 200), ("Other", 300))
+    header = _words(115, ("Model", 100), *_cell_words(115, 200, header_words), ("Other", 300))
     first = _words(128, ("Baseline", 100), *_cell_words(128, 200, cell), ("72.1", 300))
     second = _words(140, ("Ours", 100), ("73.4", 200), ("74.0", 300))
     return [caption, header, first, second]
 
 
-def _readings(cell: tuple[str, ...]) -> Readings:
-    lines = _page(cell)
+def _readings(cell: tuple[str, ...], header: tuple[str, ...] = ("Score",)) -> Readings:
+    lines = _page(cell, header)
 
     def doc(extractor: str) -> Extraction:
         words = tuple(w for line in lines for w in line)
@@ -121,6 +121,21 @@ def test_a_range_with_its_unit_in_the_cell_is_read_and_its_advice_followed_passe
     upper = re.search(r"range_upper: \{printed_value: '([^']+)'\}", detail)
     assert upper is not None
     assert _check(cell, "12", upper=upper.group(1))[0] == PASS  # the advice followed: the value the page prints
+
+
+def test_a_pair_in_parentheses_is_an_interval_or_a_pair_its_header_names() -> None:
+    cell = ("(0.25,", "0.75)")
+    paired = check_both(TableCell("r", "table cell", 1, "Table 1", "Baseline", "(t, p)", "0.25"),
+                        _readings(cell, ("(t,", "p)")))
+    assert paired.outcome == PASS, paired.detail  # the header names the two figures: the first is the value
+    got = check_both(TableCell("r", "table cell", 1, "Table 1", "Baseline", "Score", "0.25"), _readings(cell))
+    assert got.outcome == CANNOT_CHECK  # rule off: fail (a range's lower end filed as a point value)
+    assert got.detail == ("row 'Baseline', column 'Score' of Table 1 prints '(0.25, 0.75)', an interval or a pair of "
+                          "figures (as under '(t-value, p-value)'); whether the record's point value 0.25 is the "
+                          "cell's value cannot be told there: where the cell prints an interval, file it as a range, "
+                          "with range_upper: {printed_value: '0.75'}")
+    assert _check(cell, "0.25", upper="0.75")[0] == PASS
+    assert not getattr(read_printed("(14.1, .000)"), "upper", "")  # descending: a pair, no interval
 
 
 def test_a_range_filed_where_the_cell_is_read_with_one_number_cannot_be_checked() -> None:
