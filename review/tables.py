@@ -47,7 +47,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
-from registry.numbers import SIGN, glued_unit
+from registry.numbers import SIGN, SUPERSCRIPT, glued_unit
 from registry.printed_forms import Printed, read_printed
 from review.figures import note_words
 from review.words import Line, PageWords, Word, lines_of, squeezed
@@ -134,19 +134,22 @@ def read_cell(words: list[Word]) -> CellText:
 #: A word set this much of its own height above the one before it is raised: a superscript ('2' then '−6', a
 #: flattened 2⁻⁶; '73.1' then '+10.8%', an annotation).
 RAISED = 0.25
+_TO_SUPERSCRIPT = str.maketrans("0123456789", SUPERSCRIPT)
 _EXPONENT_WORD = re.compile(rf"^{SIGN}?\d{{1,2}}$")
 
 
 def _cell_text(words: list[Word]) -> str:
     """A cell's words as one text; a superscript set as a word of its own after a number is read as what it is: an
-    exponent after a whole number or a power of ten's '10' ('2' '−6' is '2^−6'), else an annotation or a mark,
-    kept after a space."""
+    exponent after a whole number or a power of ten's '10' ('2' '−6' is '2^-6'), digits after a decimal a mark
+    ('0.5' '2' is '0.5²'), else an annotation kept after a space ('73.1 +10.8%')."""
     parts: list[str] = []
     for before, word in zip([None, *words], words, strict=False):
         raised = (before is not None and before.height > 0 and before.text[-1:].isdigit()
                   and before.bottom - word.bottom > RAISED * before.height and word.height < before.height)
         if raised and _EXPONENT_WORD.match(word.text) and re.search(r"(?:^|[^0-9.,])(?:[0-9]+)$", before.text):
             parts[-1] += "^" + squeezed(word.text)  # one minus sign, as the flattened form reads ("2^-6")
+        elif raised and word.text.isdigit():  # a mark after a decimal ('0.5²'), never more digits of it
+            parts[-1] += word.text.translate(_TO_SUPERSCRIPT)
         else:
             parts.append(word.text)
     return " ".join(parts)

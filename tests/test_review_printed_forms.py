@@ -395,3 +395,15 @@ def test_table_csv_writes_each_form_as_printed_and_imports_and_reviews(cli, tmp_
     cells = [a for a in report["assertions"] if a["claim"] == "table cell"]
     assert len(cells) == len(values) and all(a["passed"] for a in cells), [a["detail"] for a in cells
                                                                            if not a["passed"]]
+
+
+@pytest.mark.parametrize(("cell", "value", "upper"), [
+    (("2", "^\u22126"), "2^-6", None), (("3.2\u00d710", "^\u22124"), "3.2\u00d710^-4", None),
+    (("10", "^\u22123"), "10^-3", None), (("73.1", "^+10.8%"), "73.1", None), (("0.5", "^2"), "0.5", None),
+])
+def test_a_word_raised_after_a_number_is_read_as_the_superscript_it_is(cell: tuple[str, ...], value: str,
+                                                                        upper: str | None) -> None:
+    """A superscript an extractor gives as a word of its own (raised and smaller): an exponent after a whole number
+    or the '10' of a power (rule off: '2 −6' read as a range 2 to 6), an annotation or a mark after a decimal."""
+    read = read_cell(_words(0, *_cell_words(0, 0, cell)))
+    assert (read.value, read.upper) == (value, upper)
