@@ -355,6 +355,9 @@ class TableCell(CellAt):
         if cell.value is not None and _value(cell.value).lstrip("+-") == wanted.lstrip("+-"):
             slip = (f" (the same digits with {'a minus sign' if cell.value.startswith('-') else 'no minus sign'}"
                     "; a printed value keeps the sign the source prints)")
+        elif _dropped_power(cell, self.value):
+            slip = (f" (the same digits with a power the record drops: write printed_value {cell.printed_value!r}, "
+                    "keeping the power)")
         return self._result(expected, False, self.page, cell.text,
                             f"{self.value} is not printed in {cited} on page {self.page}; {spot.where} has "
                             f"{holds}{slip}{self._in_other_subtable(doc, spot, wanted)}", spot.where)
@@ -444,6 +447,15 @@ def _glued(cell: CellText) -> str:
     first = next((w for w in cell.text.split() if any(c.isdigit() for c in w)), "")
     found = glued_unit(first)
     return found[1] if found else ""
+
+
+def _dropped_power(cell: CellText, filed: str) -> bool:
+    """Whether a cell prints the record's number with a power of ten or an exponent after it ('3.2×10−⁴', '2^-6',
+    '-0.04 e-2' for '3.2', '2', '-0.04'): the slip that files a value the power times off."""
+    printed = cell.printed_value or ""
+    mantissa = re.match(r"\S+?(?=\s?[\u00d7\u00b7\u22c5*xX^]|\s?e[-+\u2212]|[\u207b\u207a\u2070-\u2079\u00b9\u00b2\u00b3])",
+                        printed)
+    return (mantissa is not None and parse_printed(printed) is not None and same_number(mantissa.group(0), filed))
 
 
 def same_number(printed: str, filed: str) -> bool:

@@ -157,6 +157,9 @@ def test_a_power_of_ten_in_a_cell_is_one_number(cell: tuple[str, ...]) -> None:
     assert outcome == FAIL  # rule off: pass (the mantissa)
     assert detail.startswith("3.2 is not printed in Table 1 on page 1; row 'Baseline', column 'Score' has 3.2")
     assert re.search(r"has 3\.2 ?\u00d7 ?10", detail)
+    advised = re.search(r"\(the same digits with a power the record drops: write printed_value '([^']+)', keeping the "
+                        r"power\)$", detail)
+    assert advised is not None and parse_printed(advised.group(1)) == Decimal("0.00032")  # the advice keeps it
     assert _check(cell, "3.2 \u00d7 10^-5")[0] == FAIL
 
 
@@ -407,3 +410,34 @@ def test_a_word_raised_after_a_number_is_read_as_the_superscript_it_is(cell: tup
     or the '10' of a power (rule off: '2 −6' read as a range 2 to 6), an annotation or a mark after a decimal."""
     read = read_cell(_words(0, *_cell_words(0, 0, cell)))
     assert (read.value, read.upper) == (value, upper)
+
+
+def _follow(detail: str, value: str) -> tuple[str, dict[str, str]] | None:
+    """The record a failure's advice asks for: its printed value and its form (bound, range_upper); None where the
+    message gives no advice."""
+    written = re.search(r"printed_value '([^']+)'(?: \(its lower end\))?", detail.split("range_upper")[0])
+    upper = re.search(r"range_upper: \{printed_value: '([^']+)'\}", detail)
+    bound = re.search(r"with bound: '([^']+)'", detail)
+    if not (written or upper or bound):
+        return None
+    shape = {"upper": upper.group(1)} if upper else {"bound": bound.group(1)} if bound else {}
+    return (written.group(1) if written else value), shape
+
+
+@needs_pdftotext
+@pytest.mark.pdf
+@pytest.mark.parametrize(("row", "column", "value", "shape"), SLIPS)
+def test_following_the_advice_files_the_value_the_page_prints(row: str, column: str, value: str,
+                                                              shape: dict[str, str]) -> None:
+    """Each failure that advises a record: the record it advises passes, and its value is the cell's (never a
+    lower end dropped, an exponent dropped or a bound's number changed)."""
+    _, detail = _typeset_check(row, column, value, shape)
+    advised = _follow(detail, value)
+    if advised is None:
+        assert "file" not in detail and "write" not in detail, detail
+        return
+    number, form = advised
+    outcome, said = _typeset_check(row, column, number, form)
+    assert outcome == PASS, said
+    right = next(r for r in RIGHT if r[:2] == (row, column))
+    assert parse_printed(number) == parse_printed(right[2]) and form == right[3]
