@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 
 from registry.models.uncertainty_kinds import REPEAT_WORDS, kind_words, kinds_in
 from registry.models.values import UncertaintyKind
-from registry.numbers import glued_unit, parse_printed
+from registry.numbers import SIGN, SUPERSCRIPT, TIMES, glued_unit, parse_printed
 from registry.units import UnitTable
 from registry.units import table as unit_table
 from review import subtables
@@ -453,8 +453,7 @@ def _dropped_power(cell: CellText, filed: str) -> bool:
     """Whether a cell prints the record's number with a power of ten or an exponent after it ('3.2×10−⁴', '2^-6',
     '-0.04 e-2' for '3.2', '2', '-0.04'): the slip that files a value the power times off."""
     printed = cell.printed_value or ""
-    mantissa = re.match(r"\S+?(?=\s?[\u00d7\u00b7\u22c5*xX^]|\s?e[-+\u2212]|[\u207b\u207a\u2070-\u2079\u00b9\u00b2\u00b3])",
-                        printed)
+    mantissa = re.match(rf"\S+?(?=\s?[{TIMES}^]|\s?e{SIGN}|[\u207b\u207a{SUPERSCRIPT}])", printed)
     return (mantissa is not None and parse_printed(printed) is not None and same_number(mantissa.group(0), filed))
 
 

@@ -47,7 +47,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
-from registry.numbers import SIGN, SUPERSCRIPT, glued_unit
+from registry.numbers import SIGN, SUPERSCRIPT, TIMES, glued_unit
 from registry.printed_forms import Printed, read_printed
 from review.figures import note_words
 from review.words import Line, PageWords, Word, lines_of, squeezed
@@ -112,7 +112,7 @@ class CellText:
 
 
 #: A power of ten or a bare power in a cell's value: its value is the whole form, not its first digits.
-_BROKEN_POWER = re.compile(r"[\^\u00d7\u00b7\u22c5xX*\u207b\u207a\u2070\u00b9\u00b2\u00b3\u2074-\u2079]|\d\s?e")
+_BROKEN_POWER = re.compile(rf"[\^{TIMES}\u207b\u207a{SUPERSCRIPT}]|\d\s?e")
 
 
 def read_cell(words: list[Word]) -> CellText:
