@@ -9,7 +9,9 @@ is checked, with both extractors as ``registry review`` checks it (``review.agre
 - **slips** a curator makes, each of which must fail: the value of the neighbouring row (same column), of the
   neighbouring column (same row), a ± taken from the neighbouring cell, and the right value cited in the wrong
   table (another table of the paper, on its page) or on the wrong page (the page after, or before, with the same
-  label). A slip is *caught* only where it fails: one the review "cannot check" is not caught (a curator is told
+  label), and the form dropped (a range's lower end or a bound's number filed as a point value;
+  ``registry.printed_forms``). A slip is *caught* only where it fails: one the review "cannot check" is not caught
+  (a curator is told
   nothing is wrong with it), and is counted apart. A slip whose value equals the right one is no slip and is left out.
 
 Every figure is given per paper, per producer (the program that made the PDF: its ``SOURCE.md`` line
@@ -74,6 +76,7 @@ class Gold:
     printed: str
     value: str
     plus_minus: str
+    interval: str = ""
 
     @property
     def printed_plus_minus(self) -> str:
@@ -95,11 +98,26 @@ class Gold:
         return found.group(0) if found else self.value
 
 
+    @property
+    def shape(self) -> dict[str, str]:
+        """How a curator files the cell's form beside its value (``registry.printed_forms``): a range's upper end
+        where the gold gives an interval and the cell prints only it ('0.619 – 0.838'), a bound's sign ('> 1
+        hour'); {} for a value."""
+        from registry.printed_forms import read_printed
+
+        form = read_printed(self.printed)
+        if form is None:
+            return {}
+        if form.upper and self.interval:
+            return {"upper": form.upper}
+        return {"bound": form.bound} if form.bound else {}
+
+
 def read_gold(path: Path) -> list[Gold]:
     with path.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
-    return [Gold(r["table"], int(r["page"]), r["row"], r["column"], r["printed"], r["value"], r["plus_minus"] or "")
-            for r in rows]
+    return [Gold(r["table"], int(r["page"]), r["row"], r["column"], r["printed"], r["value"], r["plus_minus"] or "",
+                 r.get("interval") or "") for r in rows]
 
 
 def verdict(assertion: object) -> str:
@@ -156,6 +174,8 @@ def slips(cells: list[Gold]) -> list[tuple[str, Gold, str, str]]:
             printed.get((t[0], t[1], _name(cell.row), _name(cell.column)), "x"), cell.printed_value)), None)
         if elsewhere is not None:
             out.append(("wrong table", cell, cell.printed_value, f"{elsewhere[0]}@{elsewhere[1]}"))
+        if cell.shape:  # a range's lower end or a bound's number filed as a point value: the form dropped
+            out.append(("form dropped", cell, cell.printed_value, ""))
         # the same label on another page is no slip where the table goes on there with the same cell
         wrong_page = cell.page + 1 if cell.page + 1 not in pages or cell.page == 1 else cell.page - 1
         if wrong_page != cell.page and not _same(printed.get((cell.table, wrong_page, _name(cell.row),
@@ -201,7 +221,7 @@ def run_paper(folder: Path) -> PaperResult:
     unpassed: list[tuple[Gold, str, str]] = []
     for cell in gold:
         where = ("bench", "table cell", cell.page, cell.table, cell.row, cell.column)
-        claims = [TableCell(*where, cell.printed_value)]  # type: ignore[arg-type]
+        claims = [TableCell(*where, cell.printed_value, **cell.shape)]  # type: ignore[arg-type]
         if cell.plus_minus:
             claims.append(CellUncertainty("bench", "uncertainty", *where[2:], cell.printed_plus_minus, False))
         for claim in claims:
@@ -222,7 +242,8 @@ def run_paper(folder: Path) -> PaperResult:
             continue
         where = ("bench", "table cell", page, table, cell.row, cell.column)
         claim = (CellUncertainty("bench", "uncertainty", *where[2:], f"\u00b1 {value}", False)  # type: ignore[arg-type]
-                 if kind == "neighbouring \u00b1" else TableCell(*where, value))  # type: ignore[arg-type]
+                 if kind == "neighbouring \u00b1" else  # the right value elsewhere keeps the form it is filed in
+                 TableCell(*where, value, **(cell.shape if moved else {})))  # type: ignore[arg-type]
         outcome = verdict(check_both(claim, readings))
         name = SLIP_VERDICTS[outcome]
         caught[name] += 1

@@ -10,10 +10,13 @@ says what a number's digits may stand for ('0.681' is anything from 0.6805 to 0.
 ``registry new``: a decimal point or comma (a comma is a thousands separator only before groups of
 three digits after a first digit that is not 0: '1,843' is 1843, '0,681' and '1,84' are decimal
 commas), thousands separated by commas, spaces (thin, narrow no-break, no-break, plain) or
-apostrophes, Unicode and ASCII minus and plus signs, '1.5e-3' / '1.5E-03', powers of ten as PDF text
-gives them with its superscripts flattened ('3.2 × 10^-4', '3.2×10−4', '3.2·10⁻⁴'), a bare power
-('2^-6', '2⁻⁶'), and after the number a unit's '%' or count suffix ('7B'), footnote marks ('0.681*',
-'0.681¹') and a sentence's final punctuation ('0.592.'). A result's ``printed_value`` holds the
+apostrophes, Unicode and ASCII minus and plus signs, '1.5e-3' / '1.5E-03' (and '-0.04 e-2', a mantissa and a
+signed exponent set a space apart, as publishers' pipelines print them), powers of ten as PDF text gives them with
+its superscripts flattened ('3.2 × 10^-4', '3.2×10−4', '3.2·10⁻⁴', '3.2 × 10 −4'), a bare power ('2^-6', '2⁻⁶';
+'2−6', a power whose superscript the text set on the line, is refused with advice that keeps the exponent), and
+after the number a unit's '%' or count suffix ('7B'), footnote marks ('0.681*', '0.681¹') and a sentence's final
+punctuation ('0.592.'). What a cell or a sentence prints around one number (a range, a bound in words, an
+annotation) is read by ``registry.printed_forms``. A result's ``printed_value`` holds the
 number alone, as printed: what else a cell or a sentence prints with it is refused there with
 advice that names the number and unit to write, which always stand for the same quantity.
 """
@@ -51,13 +54,17 @@ _MANTISSA = (
     r"|(?P<decimal_comma>[0-9]+,[0-9]+(?![0-9]))"
     r"|(?P<plain>[0-9]+(?:\.[0-9]+)?|\.[0-9]+)"
 )
+#: The sign of an exponent flattened onto the line after a space ('3.2 × 10 −4'): a sign is needed there, since
+#: '10 4' may be two numbers.
+_SIGNED = f"[{SIGN[1:-1]}\u207b\u207a]"
 _EXPONENT = rf"(?P<{{name}}sign>[{SIGN[1:-1]}\u207b\u207a])?\s*(?P<{{name}}digits>[0-9]+|[{SUPERSCRIPT}]+)"
 #: A number as printed: sign, digits, and a power of ten or a bare power, if any.
 NUMBER = re.compile(
     rf"(?P<sign>{SIGN})?\s?(?P<mantissa>{_MANTISSA})"
-    r"(?:(?P<e>[eE](?P<esign>[-+" + MINUS_SIGNS + r"])?(?P<edigits>[0-9]+))"
+    r"(?:(?P<e>(?:[eE]|[ ][eE](?=[-+" + MINUS_SIGNS + r"]))(?P<esign>[-+" + MINUS_SIGNS + r"])?(?P<edigits>[0-9]+))"
     rf"|(?P<times>\s*[{TIMES}]\s*10"
-    rf"(?:\s*\^\s*\{{?\s*{_EXPONENT.format(name='t')}\s*\}}?|(?P<flat>{_EXPONENT.format(name='f')}))?)"
+    rf"(?:\s*\^\s*\{{?\s*{_EXPONENT.format(name='t')}\s*\}}?|(?P<flat>{_EXPONENT.format(name='f')})"
+    rf"|(?P<low>[ ](?P<lsign>{_SIGNED})(?P<ldigits>[0-9]+|[{SUPERSCRIPT}]+)))?)"
     rf"|(?P<power>\s*\^\s*\{{?\s*{_EXPONENT.format(name='p')}\s*\}}?"
     rf"|(?P<super>[\u207b\u207a]?[{SUPERSCRIPT}]+)))?"
 )
@@ -134,14 +141,14 @@ def exact_value(found: re.Match[str]) -> tuple[Decimal | None, str]:
     if found.group("e"):
         exponent = _signed(found.group("esign"), found.group("edigits"))
     elif found.group("times"):
-        if found.group("tdigits") is None and found.group("fdigits") is None:
+        prefix = next((p for p in "tfl" if found.group(p + "digits") is not None), "")
+        if not prefix:
             return None, ("is a product, not a power of ten: write the power with a caret ('3.2 × 10^-4') or the "
                           "product's value")
         if found.group("fdigits") and not found.group("fsign") and found.group("fdigits")[0] in "0123456789":
             return None, (f"may be a product or a power of ten whose superscript the text flattened "
                           f"('{found.group('mantissa')} × 10^{found.group('fdigits')}'): write the power with a caret, "
                           "or the product's value")
-        prefix = "t" if found.group("tdigits") is not None else "f"
         exponent = _signed(found.group(prefix + "sign"), found.group(prefix + "digits"))
     elif found.group("power") or found.group("super"):
         if not found.group("plain") or not found.group("mantissa").isdigit():
@@ -192,6 +199,12 @@ def _with_suffix(reading: Reading, rest: str, unit: str | None) -> Reading:
     units = table()
     suffix = rest.strip()
     text, number = reading.printed, reading.number
+    power = flattened_power(text)
+    if power is not None:
+        return Reading(text, None, number, advice=(
+            f"{text!r} is a power whose superscript the text set on the line ({power[0]}^{power[1]}), not a range "
+            f"(a range is printed with a dash or 'to'): write printed_value '{power[0]}^{power[1]}', keeping the "
+            "exponent"))
     ends = read_range(text, unit)
     if ends or rest.lstrip()[:1] in ("-", "\u2013", "\u2014", "\u2212") and re.match(r"\s*\S\s*[0-9]", rest):
         write = (f": write printed_value {ends[0]!r} (its lower end) and range_upper: {{printed_value: {ends[1]!r}}} "
@@ -253,6 +266,24 @@ def glued_unit(text: str) -> tuple[str, str] | None:
     if not stripped.startswith(reading.number + reading.suffix) or not _GLUED.fullmatch(reading.suffix):
         return None
     return reading.number, reading.suffix
+
+
+#: A whole number and a negative exponent set on the line by a minus sign (not a hyphen, nor a range's dash):
+#: '2−6', '2⁻6', as an extractor gives 2⁻⁶ with its superscript flattened. A base of 2 to 99 and an exponent of one
+#: or two digits: '1995−2000' is a span of years, '1−5' no power anyone prints.
+_FLATTENED_POWER = re.compile(r"(?P<base>[2-9]|[1-9][0-9])[\u2212\u207b]"
+                              r"(?P<exponent>[1-9][0-9]?|[" + SUPERSCRIPT + r"]{1,2})")
+
+
+def flattened_power(text: str) -> tuple[str, str] | None:
+    """A power with a negative exponent whose superscript the text set on the line ('2−6' for 2⁻⁶), as (its base,
+    its exponent with the sign: '-6'); None for any other text. A minus sign (U+2212), not a hyphen or a dash,
+    joins the two: TeX and word processors set a range of whole numbers with an en dash or 'to', and a superscript
+    exponent's minus is a minus sign."""
+    found = _FLATTENED_POWER.fullmatch(text.strip())
+    if found is None:
+        return None
+    return found.group("base"), "-" + found.group("exponent").translate(FROM_SUPERSCRIPT)
 
 
 #: How a bound's sign is printed, and the sign it is ('<=' and '⩽' are '≤').

@@ -23,6 +23,7 @@ from registry.numbers import (
     read_bound,
     read_range,
 )
+from registry.printed_forms import BOUND_WORDS
 
 
 def _either(chars: str) -> str:
@@ -39,7 +40,8 @@ _ANY_SIGN = _either("-+\uff0b" + MINUS_SIGNS)
 _ANY_TIMES = _either(TIMES)
 _ANY_SPACE = _either(SPACES)
 #: After a number: no more of it (digits, a decimal part, an exponent, a power of ten the value would lack).
-_TAIL = (rf"(?![0-9]|{_either(SUPERSCRIPT)}|[.,][0-9]|[eE]{_MINUS}?[0-9]|\s*\^|\s*{_ANY_TIMES}\s*10(?:\s*\^|"
+_TAIL = (rf"(?![0-9]|{_either(SUPERSCRIPT)}|[.,][0-9]|[eE]{_MINUS}?[0-9]| [eE]{_MINUS}[0-9]|\s*\^|"
+         rf"\s*{_ANY_TIMES}\s*10(?:\s*\^|"
          rf"{_either(SUPERSCRIPT + chr(0x207b))}|\s*{_MINUS}\s*[0-9]))")
 #: Before an unsigned number: not the end of another, nor a power of ten's '10' or exponent.
 _NOT_AFTER = rf"(?<![0-9.,])(?<!{_ANY_TIMES})(?<!{_ANY_TIMES} )(?<![0-9]\^)"
@@ -61,7 +63,11 @@ def printed_pattern(printed: str, *, signed: bool = True) -> re.Pattern[str]:
         sign, rest = bound
         signs = "|".join(re.escape(s) for s, meant in sorted(BOUND_SIGNS.items(), key=lambda i: -len(i[0]))
                          if meant == sign)
-        return re.compile(rf"(?:{signs})\s*" + printed_pattern(rest, signed=signed).pattern)
+        # ... or in words ('under 12 GB', 'at least 3'), as a sentence prints it
+        words = "|".join(re.escape(w) for w, meant in sorted(BOUND_WORDS.items(), key=lambda i: -len(i[0]))
+                         if meant == sign)
+        return re.compile(rf"(?:(?:{signs})\s*|(?<![^\W\d_])(?i:{words})\s+)"
+                          + printed_pattern(rest, signed=signed).pattern)
     found = NUMBER.match(text)
     if found is None or found.end() != len(text) or exact_value(found)[1]:
         ends = read_range(text)
@@ -101,9 +107,10 @@ def _mantissa_pattern(mantissa: str) -> str:
 def _power_pattern(found: re.Match[str]) -> str:
     """A power of ten or a bare power as the text may set it: caret or superscripts or flattened."""
     if found.group("e"):
-        return "[eE]" + _exponent_pattern(found.group("esign"), found.group("edigits"))
+        return (("[eE]" if found.group("e")[0] in "eE" else " [eE]")
+                + _exponent_pattern(found.group("esign"), found.group("edigits")))
     if found.group("times"):
-        prefix = "t" if found.group("tdigits") is not None else "f"
+        prefix = next(p for p in "tfl" if found.group(p + "digits") is not None)
         return (rf"\s*{_ANY_TIMES}\s*10\s*(?:\^\s*\{{?\s*)?"
                 + _exponent_pattern(found.group(prefix + "sign"), found.group(prefix + "digits")) + r"\}?")
     if found.group("power") or found.group("super"):

@@ -34,11 +34,12 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from registry.models.uncertainty_kinds import REPEAT_WORDS, kind_words, kinds_in
 from registry.models.values import UncertaintyKind
-from registry.numbers import glued_unit
+from registry.numbers import SIGN, SUPERSCRIPT, TIMES, glued_unit, parse_printed
 from registry.units import UnitTable
 from registry.units import table as unit_table
 from review import subtables
@@ -293,17 +294,30 @@ class TableCell(CellAt):
     """The printed value must be the number in the cell where the record's row and column meet."""
 
     value: str
+    upper: str | None = field(default=None, kw_only=True)
+    """The record's range's upper end (``range_upper``), where it files a range: the cell must print that range."""
+    bound: str | None = field(default=None, kw_only=True)
+    """The record's bound's sign ('<', '≤', '>', '≥'), where it files a bound: the cell must print that bound."""
 
     def check(self, doc: Extraction) -> Assertion:
         cited = f"{self.table} {self.subtable}" if self.subtable else self.table
-        expected = f"'{self.value}' in {cited}, row '{self.row}', column '{self.column}'"
+        filed = (f"{self.value}\u2013{self.upper}" if self.upper else
+                 f"{self.bound} {self.value}" if self.bound else self.value)
+        expected = f"'{filed}' in {cited}, row '{self.row}', column '{self.column}'"
         spot = self.locate(doc)
         if isinstance(spot, str):
             return _cannot(self, expected, spot) or self._result(expected, False, self.page, detail=spot)
         cell = spot.cell
         wanted = _value(self.value)
-        if cell.value is not None and _value(cell.value) == wanted:
+        if cell.value is not None and same_number(cell.value, self.value):
+            shape = self._form_verdict(expected, spot)
+            if shape is not None:
+                return shape
             notes = [f"in {spot.where} of {self.table}"]
+            if cell.form is not None and (cell.upper or cell.bound or cell.form.approximate):
+                notes.append(f"printed as '{cell.form.shown}'")
+            if cell.form is not None and cell.form.annotation:
+                notes.append(f"with '{cell.form.annotation}' set after it, an annotation, not compared")
             if cell.bold:
                 notes.append("printed in bold")
             if cell.marks:
@@ -315,6 +329,11 @@ class TableCell(CellAt):
                 notes.append(f"its group '{spot.row.levels[0]}' is printed on page {spot.row.group_page}, where the "
                              "table begins")
             return self._result(expected, True, self.page, cell.text, "; ".join(notes), spot.where)
+        if cell.upper is not None and same_number(cell.upper, self.value):
+            return self._result(expected, False, self.page, cell.text, (
+                f"{spot.where} of {self.table} prints the range '{cell.form.shown if cell.form else cell.text}', "
+                f"whose upper end is {self.value}: file a range, printed_value {cell.printed_value!r} (its lower "
+                f"end) and range_upper: {{printed_value: {cell.upper!r}}}"), spot.where)
         second = next((f for f in second_figures(cell.rest) if _value(f) == wanted), None)
         if cell.value is not None and second is not None:
             return self._unreadable(expected, self.page, (
@@ -325,7 +344,7 @@ class TableCell(CellAt):
         for row in spot.table.rows:
             for column in spot.table.columns:
                 other = spot.table.cell(row, column)
-                if other.value is not None and _value(other.value) == wanted:
+                if other.value is not None and same_number(other.value, self.value):
                     here = f"row '{row.name}', column '{column.name}'"
                     said = f"{self.value} is printed in {here}; {self._cited(spot, row, column)} has {holds} there"
                     if cell.value is None:  # no number where the two cross: no witness of another value
@@ -340,9 +359,52 @@ class TableCell(CellAt):
         if cell.value is not None and _value(cell.value).lstrip("+-") == wanted.lstrip("+-"):
             slip = (f" (the same digits with {'a minus sign' if cell.value.startswith('-') else 'no minus sign'}"
                     "; a printed value keeps the sign the source prints)")
+        elif _dropped_power(cell, self.value):
+            slip = (f" (the same digits with a power the record drops: write printed_value {cell.printed_value!r}, "
+                    "keeping the power)")
         return self._result(expected, False, self.page, cell.text,
                             f"{self.value} is not printed in {cited} on page {self.page}; {spot.where} has "
                             f"{holds}{slip}{self._in_other_subtable(doc, spot, wanted)}", spot.where)
+
+    def _form_verdict(self, expected: str, spot: Located) -> Assertion | None:
+        """Where the cell's number is the record's: a range, a bound or a value as the cell prints it against the
+        record's (``registry.printed_forms``). A failure where the cell prints another shape (a range the record
+        files as a point value, a bound it files as a value or flips); cannot check where the record files a range
+        or a bound and the cell is read without one (its other end or sign may be set apart); None where they
+        agree."""
+        cell = spot.cell
+        shown = cell.form.shown if cell.form is not None else cell.text
+        where = f"{spot.where} of {self.table}"
+        if (cell.upper and self.upper is None and cell.form is not None and cell.form.paired
+                and _PAIR_HEADER.search(spot.column.name)):
+            return None  # a pair of figures its header names ('(t-value, p-value)'): the first is the value
+        if cell.upper and self.upper is None and cell.form is not None and cell.form.paired:
+            return self._unreadable(expected, self.page, (
+                f"{where} prints '{cell.text}', an interval or a pair of figures (as under '(t-value, p-value)'); "
+                f"whether the record's point value {self.value} is the cell's value cannot be told there: where the "
+                f"cell prints an interval, file it as a range, with range_upper: {{printed_value: {cell.upper!r}}}"))
+        if cell.upper and self.upper is None:
+            return self._result(expected, False, self.page, cell.text, (
+                f"{where} prints the range '{shown}'; the record files its lower end {self.value} as a point value: "
+                f"file the range, with range_upper: {{printed_value: {cell.upper!r}}}"), spot.where)
+        if cell.upper and self.upper is not None and not same_number(cell.upper, self.upper):
+            return self._result(expected, False, self.page, cell.text, (
+                f"{where} prints the range '{shown}', whose upper end is {cell.upper}, not the record's "
+                f"{self.upper}"), spot.where)
+        if self.upper is not None and not cell.upper:
+            return self._unreadable(expected, self.page, (
+                f"{where} is read as '{cell.text}', no range, so the record's upper end {self.upper} cannot be "
+                "compared there"))
+        if cell.bound and cell.bound != self.bound:
+            said = (f"the record files {self.value} as a value: file the bound, with bound: '{cell.bound}'"
+                    if self.bound is None else f"a bound '{cell.bound}', not the record's '{self.bound}'")
+            return self._result(expected, False, self.page, cell.text, f"{where} prints '{shown}', {said}",
+                                spot.where)
+        if self.bound is not None and not cell.bound:
+            return self._unreadable(expected, self.page, (
+                f"{where} is read as '{cell.text}', with no bound's sign, so the record's bound '{self.bound}' "
+                "cannot be compared there"))
+        return None
 
     def _in_other_subtable(self, doc: Extraction, spot: Located, wanted: str) -> str:
         """Where another sub-table under the caption prints the value, for a value cited in the wrong one."""
@@ -354,7 +416,7 @@ class TableCell(CellAt):
             for row in table.rows:
                 for column in table.columns:
                     other = table.cell(row, column)
-                    if other.value is not None and _value(other.value) == wanted:
+                    if other.value is not None and same_number(other.value, self.value):
                         return (f"; it is printed in another sub-table, row '{row.name}', column '{column.name}': "
                                 "correct the locator's subtable")
         return ""
@@ -368,13 +430,18 @@ class TableCell(CellAt):
         return spot.where
 
 
+#: A header naming the two figures its cells print in brackets: '(t-value, p-value)', '(mean, sd)'.
+_PAIR_HEADER = re.compile(r"\(\s*[^\W\d][^,()]*,\s*[^\W\d][^,()]*\)")
+
+
 def _printed_after(cell: CellText) -> str:
     """What a cell prints after its value, for a passing claim's note: a unit set against the number ('88s', checked
     by the unit's claim) or a bracketed note ('397 (1F)'), reported, never compared."""
     glued = _glued(cell)
     if glued:
         return f"with the unit '{glued}' set against it"
-    if not second_figures(cell.rest):
+    shaped = cell.form is not None and (cell.upper or cell.form.annotation)  # its figures named already
+    if not second_figures(cell.form.rest if shaped and cell.form is not None else cell.rest):
         return ""
     return f"the cell prints '{cell.text}', its first number the value, the figures after it not compared"
 
@@ -384,6 +451,28 @@ def _glued(cell: CellText) -> str:
     first = next((w for w in cell.text.split() if any(c.isdigit() for c in w)), "")
     found = glued_unit(first)
     return found[1] if found else ""
+
+
+def _dropped_power(cell: CellText, filed: str) -> bool:
+    """Whether a cell prints the record's number with a power of ten or an exponent after it ('3.2×10−⁴', '2^-6',
+    '-0.04 e-2' for '3.2', '2', '-0.04'): the slip that files a value the power times off."""
+    printed = cell.printed_value or ""
+    mantissa = re.match(rf"\S+?(?=\s?[{TIMES}^]|\s?e{SIGN}|[\u207b\u207a{SUPERSCRIPT}])", printed)
+    return (mantissa is not None and parse_printed(printed) is not None and same_number(mantissa.group(0), filed))
+
+
+def same_number(printed: str, filed: str) -> bool:
+    """Whether a cell's number and a record's are the same printed number: the same characters (spaces, minus
+    signs and thousands commas aside), or the same digits at the same place however a power is set ('3.2×10−⁴'
+    and '3.2 × 10^-4', '2−6' read as '2^-6' and '2^-6'; '0.70' is not '0.7')."""
+    if _value(printed) == _value(filed):
+        return True
+    ours, theirs = _exact(printed), _exact(filed)
+    return ours is not None and theirs is not None and ours.as_tuple() == theirs.as_tuple()
+
+
+def _exact(text: str) -> Decimal | None:
+    return parse_printed(text) if parse_printed(text) is not None else parse_printed(normalize_quote(text))
 
 
 def _numbers(text: str) -> list[str]:
@@ -757,7 +846,10 @@ def cell_claims(registry: Registry, result: Result, citations: list[Citation]) -
         label = locator.table or locator.figure or ""
         where = (result.id, page, label, locator.row or "", locator.column or "")
         subtable = locator.subtable  # the row is looked up in that sub-table only (``review.subtables``)
-        claims.append(TableCell(where[0], "table cell", *where[1:], result.printed_value, subtable=subtable))
+        upper = result.range_upper.printed_value if result.range_upper is not None else None
+        bound = result.bound.value if result.bound is not None else None
+        claims.append(TableCell(where[0], "table cell", *where[1:], result.printed_value, subtable=subtable,
+                                upper=upper, bound=bound))
         if uncertainty is not None:
             beside = locator.uncertainty_column  # the ± in a column of its own, in the value's row
             claims.append(CellUncertainty(where[0], "uncertainty", *where[1:4], beside or where[4], uncertainty.printed,

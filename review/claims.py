@@ -32,7 +32,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from registry.models import Record, Result
 from registry.models.values import Locator
-from registry.numbers import SIGN
+from registry.numbers import SIGN, flattened_power, read_bound, read_range
+from registry.printed_forms import printed_before, range_after
 from registry.units import other_units_printed_as, own_form_in, printed_forms, table
 from registry.units import symbol as unit_symbol
 from review.errors import NotCheckableError
@@ -266,6 +267,9 @@ class ValueInQuote(Claim):
         pattern = number_pattern(self.value)
         quoted = normalize_quote(self.quote)
         if not pattern.search(quoted):
+            flipped = _flipped_bound(self.value, lambda p: p.search(quoted))
+            if flipped:
+                return self._result(expected, False, self.page, detail=f"the record's own quote {flipped}")
             slip = _sign_slip(self.value, lambda p: p.search(quoted), "it")
             return self._result(expected, False, self.page,
                                 detail=f"the record's own quote '{self.quote}' does not print '{self.value}'{slip}; "
@@ -276,8 +280,17 @@ class ValueInQuote(Claim):
         match = find_text(page_text, self.quote)
         found = match.search(pattern) if match is not None else None
         if found is not None:
+            other = _other_form(self.value, found, match.raw if match is not None else "")
+            if other:
+                return self._result(expected, False, self.page, found.string[max(0, found.start() - 30):
+                                                                              found.end() + 30].strip(), other)
+            approximate = printed_before(found.string[:found.start()])
+            said = f"; printed as approximate ('{approximate[1]}')" if approximate[2] else ""
             return self._result(expected, True, self.page, found.group(),
-                                f"printed as '{self.value}' in the quoted text")
+                                f"printed as '{self.value}' in the quoted text{said}")
+        flipped = _flipped_bound(self.value, match.search) if match is not None else ""
+        if flipped:
+            return self._result(expected, False, self.page, detail=f"the quoted text {flipped}")
         on_page = normalize(page_text).text
         if pattern.search(on_page):
             return self._result(expected, False, self.page,
@@ -290,6 +303,46 @@ class ValueInQuote(Claim):
         if others:
             detail += f" (it is printed on page {', '.join(map(str, others))})"
         return self._result(expected, False, self.page, detail=detail)
+
+
+def _other_form(value: str, found: re.Match[str], raw: str) -> str:
+    """Why a number found in the quoted text is not the record's value as printed there, or '': a bound printed
+    before it that the record files as a value ('under 12 GB' for '12'), or a range it starts that the record files
+    as a point value ('12–15 GB' for '12'), or a power whose superscript the text set on the line ('2−6' for '2';
+    ``raw``, the page's text as extracted, keeps its minus sign). The sentence is the witness
+    (``registry.printed_forms``)."""
+    if read_bound(value) is not None or read_range(value) is not None:
+        return ""
+    after = found.string[found.end():found.end() + 3].rstrip(" .,;:)")  # normalized: the minus sign read as '-'
+    power = flattened_power(found.group().strip() + after.replace("-", "\u2212", 1))
+    if power is not None and f"{power[0]}\u2212{power[1][1:]}" in raw:  # a minus sign, as the page's text gives it
+        return (f"the quoted text prints '{found.group().strip()}' as the base of a power whose superscript the text "
+                f"set on the line ({power[0]}^{power[1]}), where the record files {value}: write printed_value "
+                f"'{power[0]}^{power[1]}', keeping the exponent")
+    sign, printed, approximate = printed_before(found.string[:found.start()])
+    if sign:
+        return (f"the quoted text prints '{printed} {found.group().strip()}', a bound '{sign}', where the record files "
+                f"{value} as a value: file the bound, with bound: '{sign}'")
+    upper = range_after(found.group(), found.string[found.end():])
+    if upper and not approximate:
+        return (f"the quoted text prints the range '{found.group().strip()}\u2013{upper}', where the record files its "
+                f"lower end {value} as a point value: file the range, with range_upper: {{printed_value: {upper!r}}}")
+    return ""
+
+
+def _flipped_bound(value: str, search: Callable[[re.Pattern[str]], re.Match[str] | None]) -> str:
+    """Where the record files a bound and the quoted text prints its number after another bound (or none), what
+    it prints: 'the quoted text prints 'over 12', a bound '>', not the record's '<''; '' where the number is not
+    printed there."""
+    bound = read_bound(value)
+    if bound is None:
+        return ""
+    found = search(number_pattern(bound[1]))
+    if found is None:
+        return ""
+    sign, printed, _ = printed_before(found.string[:found.start()])
+    shown = f"'{printed} {found.group()}', a bound '{sign}'" if sign else f"'{found.group()}' with no bound before it"
+    return f"prints {shown}, not the record's bound '{bound[0]}'"
 
 
 def _sign_slip(value: str, search: Callable[[re.Pattern[str]], re.Match[str] | None], where: str) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from registry.errors import RegistryError
-from review.cells import CellAt, Located, tables_on
+from review.cells import CellAt, Located, same_number, tables_on
 from review.extract import pdfium_version
 from review.limited import ReviewLimits, page_chars_checked, run_reading
 from review.pdftext import Extraction
@@ -410,9 +410,31 @@ def _cell(primary: Extraction, second: Extraction | None, table: Table, row_inde
             "" if spot.table == table else f" of another reading of {table.label}")
     else:
         again = None
-    return GridCell(row.name, column.name, cell.text, cell.printed_value, cell.plus_minus, cell.interval,
-                    cell.marks, cell.bold, cell.rest.strip(), again,
-                    _second_reading(cell, probe, second) if second is not None else None, cell.value)
+    value, marks, rest = printed_form(cell)
+    return GridCell(row.name, column.name, cell.text, value, cell.plus_minus, cell.interval, marks, cell.bold, rest,
+                    again, _second_reading(cell, probe, second) if second is not None else None, cell.value)
+
+
+def printed_form(cell: CellText) -> tuple[str | None, str, str]:
+    """A cell's value as an import table writes it, its marks, and what else it prints (which keeps it out of the
+    import): a range whole ('0.61–0.67', filed with range_upper), a bound with its sign ('< 12', filed with bound),
+    a power of ten whole ('3.2×10−⁴', '-0.04 e-2'), an annotation after the value ('+10.8%') kept with its marks;
+    an approximation ('~0.5') is no value to import and stays in what else it prints (``registry.printed_forms``)."""
+    form = cell.form
+    if form is None or cell.value is None:
+        return cell.printed_value, cell.marks, cell.rest.strip()
+    value = cell.printed_value
+    if cell.upper:
+        value = f"{value}\u2013{cell.upper}"
+    elif cell.bound:
+        value = f"{cell.bound} {value}"
+    marks = " ".join(part for part in (cell.marks, form.annotation) if part)
+    rest = cell.rest.strip()
+    if cell.upper or form.annotation:
+        rest = form.rest if not (cell.plus_minus or cell.interval) else rest
+    if form.approximate:
+        rest = f"{form.approximate} (approximate) {rest}".strip()
+    return value, marks, rest
 
 
 def _second_reading(cell: CellText, probe: CellAt, second: Extraction) -> str | None:
@@ -432,10 +454,12 @@ def _plain(text: str | None) -> str | None:
 def _same_reading(one: CellText, other: CellText) -> bool:
     def key(c: CellText) -> tuple[object, ...]:
         plain = _plain
-        return (plain(c.value), plain(c.plus_minus), tuple(map(plain, c.interval)) if c.interval else None,
-                squeezed(c.rest))
+        return (plain(c.plus_minus), tuple(map(plain, c.interval)) if c.interval else None, squeezed(c.rest))
 
-    return key(one) == key(other)
+    # one number however the extractor sets a power ('2−⁶' and '2⁻⁶', read as 2^-6 both)
+    values = one.value == other.value or (one.value is not None and other.value is not None and same_number(
+        one.value, other.value))
+    return values and key(one) == key(other)
 
 
 # -- a table to import ----------------------------------------------------------------------------

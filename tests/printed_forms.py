@@ -83,6 +83,10 @@ FORMS: tuple[Form, ...] = (
     Form("4.5 \u00d7 10^22", "flop", D("4.5e22"), page="4.5 \u00d7 10\u00b2\u00b2"),
     Form("3.2 \u00d7 10\u2074", "count", D(32000)),
     Form("10^-4", DIM, D("0.0001"), page="10\u22124"),
+    # A power of ten broken by the extractor or the publisher's pipeline: read whole, never cut to its mantissa.
+    Form("3.2 \u00d7 10 \u22124", "kilowatt-hour", D("0.00032")),
+    Form("3.2\u00d710\u2212\u2074", "kilowatt-hour", D("0.00032")),
+    Form("-0.04 e-2", DIM, D("-0.0004"), page="\u22120.04 e\u22122"),
     Form("2^-6", DIM, D("0.015625"), page="2\u22126"),
     Form("2\u207b\u2076", DIM, D("0.015625")),
     Form("2^{10}", "count", D(1024)),
@@ -115,6 +119,8 @@ FORMS: tuple[Form, ...] = (
     Form("3.2 \u00d7 104", "kilowatt-hour", None, "may be a product or a power of ten whose superscript the text "
          "flattened ('3.2 \u00d7 10^4')"),
     Form("3 \u00d7 10", "count", None, "is a product, not a power of ten"),
+    # A power whose superscript the text set on the line: no range; the advice keeps the exponent.
+    Form("2\u22126", DIM, None, "is a power whose superscript the text set on the line (2^-6), not a range"),
     # A range is no one value: its lower end is filed as the value, its upper end as range_upper.
     Form("12\u201315 GB", "gigabyte", None, "is a range of two numbers, not one value: write printed_value '12' (its "
          "lower end) and range_upper: {printed_value: '15'}"),
