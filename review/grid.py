@@ -22,7 +22,7 @@ from review.extract import pdfium_version
 from review.limited import ReviewLimits, page_chars_checked, run_reading
 from review.pdftext import Extraction
 from review.tables import CellText, Table
-from review.words import PageWords, lines_of, squeezed
+from review.words import ANNOTATION, PageWords, lines_of, squeezed
 
 #: A table's label as captions print it: 'Table 3', 'TABLE II', 'Table 6.2', 'Table A1', 'Tab. 2'.
 _LABEL = re.compile(r"^(?P<word>table|tab\.)(?P<number>(?:[A-Z]?\d+(?:\.\d+)*[a-z]?|[IVXLC]+))?[:.|]?$",
@@ -72,7 +72,14 @@ class GridCell:
             cut.append(max(text.rfind(" [", 0), text.rfind(" (", 0), text.rfind("[", 1), text.rfind("(", 1)))
         cut = [at for at in cut if at > 0]
         text = text[:min(cut)].strip() if cut else text
-        while text and self.marks and text[-1] in self.marks:
+        marks = self.marks
+        glued = re.search(rf"{_GLUED_ANNOTATIONS.pattern}$", text)  # a raised annotation: with the marks
+        if glued is not None and glued.start() > 0:
+            text = text[:glued.start()].rstrip()
+            for annotation in re.findall(_ONE_ANNOTATION, glued.group()):
+                marks = marks.replace(annotation, "")
+        marks = marks.replace(" ", "")
+        while text and marks and text[-1] in marks:
             text = text[:-1].rstrip()
         return text
 
@@ -422,7 +429,7 @@ def printed_form(cell: CellText) -> tuple[str | None, str, str]:
     an approximation ('~0.5') is no value to import and stays in what else it prints (``registry.printed_forms``)."""
     form = cell.form
     if form is None or cell.value is None:
-        return cell.printed_value, cell.marks, cell.rest.strip()
+        return _annotated(cell.printed_value, cell.marks, cell.rest.strip())
     value = cell.printed_value
     if cell.upper:
         value = f"{value}\u2013{cell.upper}"
@@ -434,7 +441,26 @@ def printed_form(cell: CellText) -> tuple[str | None, str, str]:
         rest = form.rest if not (cell.plus_minus or cell.interval) else rest
     if form.approximate:
         rest = f"{form.approximate} (approximate) {rest}".strip()
-    return value, marks, rest
+    return _annotated(value, marks, rest)
+
+
+#: What the reader glued after a value as a raised annotation ('⟨+10.8%⟩', ``review.words.ANNOTATION``), alone.
+_ONE_ANNOTATION = rf"{ANNOTATION[0]}([^{ANNOTATION[1]}]*){ANNOTATION[1]}"
+_GLUED_ANNOTATIONS = re.compile(rf"(?:{_ONE_ANNOTATION}\s*)+")
+
+
+def _annotated(value: str | None, marks: str, rest: str) -> tuple[str | None, str, str]:
+    """An annotation the reader found raised after the value ('73.1⟨+10.8%⟩') goes with the marks, as a set-after
+    one does: it is no part of the value, and nothing else the cell prints."""
+    glued: list[str] = []
+    end = re.search(rf"{_GLUED_ANNOTATIONS.pattern}$", value) if value else None
+    if value and end is not None and end.start() > 0:
+        glued += re.findall(_ONE_ANNOTATION, end.group())
+        value = value[:end.start()].rstrip()
+    if rest and _GLUED_ANNOTATIONS.fullmatch(rest):
+        glued += re.findall(_ONE_ANNOTATION, rest)
+        rest = ""
+    return value, " ".join(part for part in (marks, *glued) if part), rest
 
 
 def _second_reading(cell: CellText, probe: CellAt, second: Extraction) -> str | None:

@@ -17,7 +17,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # which knows nothing of the registry
     ("measure", "registry", "registry.text", "registry.textsafe", "registry.limits", "registry.packed",
      "registry.per_registry", "registry.sandbox", "registry.ids", "registry.issues", "registry.errors",
-     "registry.units", "registry.numbers", "registry.numbers_in_text", "registry.rounding"),
+     "registry.units", "registry.numbers", "registry.numbers_in_text", "registry.printed_forms", "registry.rounding"),
     ("registry.models", "registry.derived", "registry.metrics"),
     ("registry.store",),
     ("registry.status", "registry.comparability"),

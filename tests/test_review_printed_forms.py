@@ -235,7 +235,9 @@ def test_a_flattened_power_is_refused_with_advice_that_keeps_the_exponent() -> N
 def test_an_annotation_after_a_value_is_no_second_number_of_it(cell: tuple[str, ...]) -> None:
     outcome, detail = _check(cell, "73.1")
     assert outcome == PASS, detail
-    assert re.search(r"with '[+\u2212]\d+\.\d%' set after it, an annotation, not compared", detail)
+    # Set after the value (forms) or raised and glued to it by the reader (review.words.ANNOTATION): never compared.
+    assert re.search(r"with '[+\u2212]\d+\.\d%' set after it, an annotation, not compared"
+                     r"|\u27e8[+\u2212]\d+\.\d%\u27e9', its first number the value, the figures after it not compared", detail)
     read = read_cell(_words(0, *_cell_words(0, 0, cell)))
     assert read.value == "73.1" and read.upper is None  # never a range 73.1 to 42.3, nor 73.1 - 42.3
     assert _check(cell, "73.2")[0] == FAIL
@@ -382,7 +384,8 @@ def test_table_csv_writes_each_form_as_printed_and_imports_and_reviews(cli, tmp_
     assert made.exit_code == 0, made.output
     values = {(r["row"], r["column"]): r["value"] for r in csv.DictReader(io.StringIO(made.stdout))}
     assert values[("Alpha", "Score")] == "0.61\u20130.67"  # the range whole, never its lower end alone
-    assert values[("Alpha", "Memory")] == "< 12" and values[("Delta", "Memory")] == "> 40"  # the bound's sign kept
+    # the bound's sign kept, as printed (glued or spaced)
+    assert values[("Alpha", "Memory")].replace(" ", "") == "<12" and values[("Delta", "Memory")].replace(" ", "") == ">40"
     assert parse_printed(values[("Alpha", "Rate")]) == Decimal("0.00032")  # the power of ten kept
     assert parse_printed(values[("Gamma", "Rate")]) == Decimal("-0.0004")  # the spaced exponent kept
     assert parse_printed(values[("Alpha", "Images")]) == 12345  # the digit groups one number
