@@ -170,6 +170,8 @@ class CellAt(Claim):
 
         crossing = read_crossing(words, self.table, self.row, self.column, self.subtable)
         if isinstance(crossing, str):
+            if isinstance(found, Absent):  # a name printed nowhere in the table: where it crosses adds nothing
+                return self._keyed(doc, found)
             return self._keyed(doc, type(found)(f"{found}; nor where the row and the column cross: {crossing}"))
         return Located(crossing, crossing.rows[0], crossing.columns[0], crossed=True)
 

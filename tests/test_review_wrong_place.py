@@ -109,3 +109,36 @@ def test_a_wrong_page_one_extractor_reads_otherwise_cannot_be_checked() -> None:
     other = [[*_prose(100)], [*_table(100), *_prose(200)]]  # the second extractor reads the table on page 2
     readings = Readings(_doc(pages, "pypdf 5"), _doc(other, "pdftotext 24"))
     assert _cite(2, readings).outcome != FAIL
+
+
+# -- the wrong table --------------------------------------------------------------------------------------------
+
+
+def _header_split(lines: list[list[Word]]) -> list[list[Word]]:
+    """The table as an extractor that splits '13B' into '13' and 'B' (a space inside a label) reads it."""
+    split = []
+    for line in lines:
+        words = []
+        for w in line:
+            if w.text == "13B":
+                words += [Word("13", w.x0, w.top, w.x0 + 2 * CHAR, w.bottom),
+                          Word("B", w.x0 + 2 * CHAR + 1, w.top, w.x1 + 1, w.bottom)]
+            else:
+                words.append(w)
+        split.append(words)
+    return split
+
+
+def test_a_row_printed_nowhere_fails_where_the_extractors_space_a_label_otherwise() -> None:
+    page = [*_table(100), *_prose(200)]
+    readings = Readings(_doc([page], "pypdf 5"), _doc([_header_split(page)], "pdftotext 24"))
+    got = check_both(TableCell("r", "table cell", 1, "Table 1", "Transformer", "7B", "73.4"), readings)
+    assert got.outcome == FAIL  # rule off (the accounts compared letter for letter, '13B' and '13 B'): cannot check
+    assert "'transformer' is printed nowhere in Table 1" in got.detail
+
+
+def test_a_name_printed_nowhere_is_the_witness_alone_not_where_the_crossing_failed() -> None:
+    readings = _both([*_table(100), *_prose(200)])
+    got = check_both(TableCell("r", "table cell", 1, "Table 1", "Ours", "Sequences/s", "73.4"), readings)
+    assert got.outcome == FAIL
+    assert "nor where the row and the column cross" not in got.detail  # rule off: the crossing's reason appended
