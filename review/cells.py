@@ -82,6 +82,8 @@ class _Read:
     doc: Extraction
     tables: dict[tuple[int, str], list[Table]] = field(default_factory=dict)
     spots: dict[tuple[int, str, str, str, str | None], Located | str] = field(default_factory=dict)
+    missing: dict[tuple[int, str], Unread] = field(default_factory=dict)
+    """Why a page holds no reading of a table, per page and label (``CellAt._no_table``)."""
 
 
 _CACHE: dict[int, _Read] = {}
@@ -213,6 +215,13 @@ class CellAt(Claim):
         extractors say so alike) where the page prints no caption of the label (``label_at_line_start``: no line
         starts with it), cannot hold a part of it (``_may_hold_part``), and another page prints its caption; else
         ``Unread``."""
+        held = _read(doc).missing
+        key = (self.page, self.table)
+        if key not in held:
+            held[key] = self._why_no_table(doc)
+        return held[key]
+
+    def _why_no_table(self, doc: Extraction) -> Unread:
         elsewhere = [n for n in range(1, doc.page_count + 1) if n != self.page and tables_on(doc, n, self.table)]
         hint = f"; it is on page {', '.join(map(str, elsewhere))}" if elsewhere else ""
         why = f"no caption of {self.table} on page {self.page} (and no table of numbers under or over one){hint}"
