@@ -42,7 +42,7 @@ def check_both(claim: Claim, readings: Readings) -> Assertion:
     if first.outcome == other.outcome:
         if first.absent and other.absent and _alike(first.detail, other.detail):  # both read the table alike
             return dataclasses.replace(first, unreadable=False, absent=False, second=opinion,
-                                       detail=f"{first.detail}; {name} reads the same rows and columns")
+                                       detail=f"{first.detail}; {name} reads the same {_what(first.detail)}")
         return dataclasses.replace(first, second=opinion)
     if first.unprinted or other.unprinted:  # neither a pass nor a failure of the value, nor made one by the other
         return _unprinted(first, other, opinion, name)
@@ -71,6 +71,12 @@ def _alike(first: str, second: str) -> bool:
     """Whether two extractors' accounts of what a table holds name the same rows and columns: compared squeezed, so
     that one extractor's spacing inside a label ('M 2' for 'M2') is no disagreement."""
     return squeezed(first).lower() == squeezed(second).lower()
+
+
+def _what(detail: str) -> str:
+    """What the two extractors read alike, for a witness's message: a table's rows and columns, or the pages that
+    print a table's caption (a wrong page)."""
+    return "rows and columns" if "; read " in detail else "captions on the same pages"
 
 
 def _unprinted(first: Assertion, other: Assertion, opinion: Opinion, name: str) -> Assertion:

@@ -71,6 +71,7 @@ def test_a_value_cited_on_a_page_that_prints_no_caption_of_its_table_fails_namin
     got = _cite(2, readings)
     assert got.outcome == FAIL  # rule off: cannot check
     assert got.detail.startswith("Table 1 is printed on page 1, not on page 2: page 2 prints no caption of it")
+    assert got.detail.endswith("pdftotext reads the same captions on the same pages")
 
 
 def test_a_page_after_a_table_that_runs_to_its_foot_cannot_be_checked() -> None:
