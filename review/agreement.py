@@ -9,7 +9,8 @@ unreadable there) is never a pass: it fails where the other found the cell holdi
 and cannot be checked otherwise. A cited row or column printed nowhere in a table both extractors read
 alike (``Assertion.absent`` from each, the same rows and columns named, compared squeezed), or a table cited on a
 page whose caption both find on other pages alike, fails: the two readings are the witness. A unit one
-extractor finds nowhere near the value ('unit not printed') is no pass either, and no failure: a text without spaces between its words (pypdf's, at times) fails nothing that the other passes.
+extractor finds nowhere near the value ('unit not printed') is no pass either, and no failure: a text without
+spaces between its words (pypdf's, at times) fails nothing that the other passes.
 Claims that read no text (records compared with each other, the PDF's metadata, recomputed numbers) are
 checked once.
 """
