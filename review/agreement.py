@@ -7,9 +7,10 @@ Either way, the assertion keeps the second extractor's verdict (``Assertion.seco
 they disagree, its detail says so. A claim one extractor could not check (its table, row or column
 unreadable there) is never a pass: it fails where the other found the cell holding something else,
 and cannot be checked otherwise. A cited row or column printed nowhere in a table both extractors read
-alike (``Assertion.absent`` from each, the same rows and columns named) fails: the two readings are the
-witness. A unit one extractor finds nowhere near the value ('unit not printed') is no pass either, and no
-failure: a text without spaces between its words (pypdf's, at times) fails nothing that the other passes.
+alike (``Assertion.absent`` from each, the same rows and columns named, compared squeezed), or a table cited on a
+page whose caption both find on other pages alike, fails: the two readings are the witness. A unit one
+extractor finds nowhere near the value ('unit not printed') is no pass either, and no failure: a text without
+spaces between its words (pypdf's, at times) fails nothing that the other passes.
 Claims that read no text (records compared with each other, the PDF's metadata, recomputed numbers) are
 checked once.
 """
@@ -20,6 +21,7 @@ import dataclasses
 
 from review.claims import FAIL, Assertion, Claim, Opinion
 from review.extract import Readings
+from review.words import squeezed
 
 
 def check_readings(claims: list[Claim], readings: Readings) -> list[Assertion]:
@@ -39,9 +41,9 @@ def check_both(claim: Claim, readings: Readings) -> Assertion:
                                                      first.detail, first.unreadable))
     name = second.extractor.split(" ")[0]
     if first.outcome == other.outcome:
-        if first.absent and other.absent and first.detail == other.detail:  # both read the table alike: a witness
+        if first.absent and other.absent and _alike(first.detail, other.detail):  # both read the table alike
             return dataclasses.replace(first, unreadable=False, absent=False, second=opinion,
-                                       detail=f"{first.detail}; {name} reads the same rows and columns")
+                                       detail=f"{first.detail}; {name} reads the same {_what(first.detail)}")
         return dataclasses.replace(first, second=opinion)
     if first.unprinted or other.unprinted:  # neither a pass nor a failure of the value, nor made one by the other
         return _unprinted(first, other, opinion, name)
@@ -64,6 +66,18 @@ def check_both(claim: Claim, readings: Readings) -> Assertion:
     found = f"'{other.matched}'" if other.matched else "it"
     return dataclasses.replace(first, detail=f"{first.detail}; {name} reads {found} there and passes it "
                                "(the extractors disagree)", second=opinion)
+
+
+def _alike(first: str, second: str) -> bool:
+    """Whether two extractors' accounts of what a table holds name the same rows and columns: compared squeezed, so
+    that one extractor's spacing inside a label ('M 2' for 'M2') is no disagreement."""
+    return squeezed(first).lower() == squeezed(second).lower()
+
+
+def _what(detail: str) -> str:
+    """What the two extractors read alike, for a witness's message: a table's rows and columns, or the pages that
+    print a table's caption (a wrong page)."""
+    return "rows and columns" if "; read " in detail else "captions on the same pages"
 
 
 def _unprinted(first: Assertion, other: Assertion, opinion: Opinion, name: str) -> Assertion:

@@ -53,11 +53,15 @@ from review.tables import (
     Table,
     caption_texts,
     continued_tables,
+    find_captions,
     find_columns,
     find_rows,
     footnote_texts,
+    label_at_line_start,
     plain_glyphs,
     read_tables,
+    runs_to_foot,
+    upright,
 )
 from review.words import squeezed
 
@@ -79,6 +83,8 @@ class _Read:
     doc: Extraction
     tables: dict[tuple[int, str], list[Table]] = field(default_factory=dict)
     spots: dict[tuple[int, str, str, str, str | None], Located | str] = field(default_factory=dict)
+    missing: dict[tuple[int, str], Unread] = field(default_factory=dict)
+    """Why a page holds no reading of a table, per page and label (``CellAt._no_table``)."""
 
 
 _CACHE: dict[int, _Read] = {}
@@ -167,6 +173,8 @@ class CellAt(Claim):
 
         crossing = read_crossing(words, self.table, self.row, self.column, self.subtable)
         if isinstance(crossing, str):
+            if isinstance(found, Absent):  # a name printed nowhere in the table: where it crosses adds nothing
+                return self._keyed(doc, found)
             return self._keyed(doc, type(found)(f"{found}; nor where the row and the column cross: {crossing}"))
         return Located(crossing, crossing.rows[0], crossing.columns[0], crossed=True)
 
@@ -191,10 +199,7 @@ class CellAt(Claim):
             return Unread(f"{doc.extractor} gives no positioned words, so the cell cannot be read")
         tables = tables_on(doc, self.page, self.table)
         if not tables:
-            elsewhere = [n for n in range(1, doc.page_count + 1) if n != self.page and tables_on(doc, n, self.table)]
-            hint = f"; it is on page {', '.join(map(str, elsewhere))}" if elsewhere else ""
-            return Unread(f"no caption of {self.table} on page {self.page} (and no table of numbers under or over "
-                          f"one){hint}")
+            return self._no_table(doc)
         if self.subtable is not None:
             return self._find_in_subtable(tables)
         for table in tables:
@@ -205,6 +210,43 @@ class CellAt(Claim):
             return _not_found(f"no row '{self.row}' in {self.table} on page {self.page}; read {_shape(tables[0])}",
                               self.row, tables)
         return self._cell(table, rows, tables)
+
+    def _no_table(self, doc: Extraction) -> Unread:
+        """Why the cited page holds no reading of the table: ``Absent`` (the witness of a wrong page, where both
+        extractors say so alike) where the page prints no caption of the label (``label_at_line_start``: no line
+        starts with it), cannot hold a part of it (``_may_hold_part``), and another page prints its caption; else
+        ``Unread``."""
+        held = _read(doc).missing
+        key = (self.page, self.table)
+        if key not in held:
+            held[key] = self._why_no_table(doc)
+        return held[key]
+
+    def _why_no_table(self, doc: Extraction) -> Unread:
+        elsewhere = [n for n in range(1, doc.page_count + 1) if n != self.page and tables_on(doc, n, self.table)]
+        hint = f"; it is on page {', '.join(map(str, elsewhere))}" if elsewhere else ""
+        why = f"no caption of {self.table} on page {self.page} (and no table of numbers under or over one){hint}"
+        captioned = [n for n in elsewhere if any(not t.continued for t in tables_on(doc, n, self.table))]
+        words = doc.page_words(self.page)
+        if not captioned or words is None or label_at_line_start(words, self.table) or self._may_hold_part(doc):
+            return Unread(why)
+        pages = " and ".join(map(str, captioned))
+        return Absent(f"{self.table} is printed on page {pages}, not on page {self.page}: page {self.page} prints no "
+                      f"caption of it and no part of it carried on from another page")
+
+    def _may_hold_part(self, doc: Extraction) -> bool:
+        """Whether the cited page may hold a part of the table whose caption another page prints: the table on the
+        page before runs to its foot (a continuation, read by ``continued_tables`` where it can be), or the table
+        on the page after is set above its caption (it may begin on the cited page)."""
+        before = doc.page_words(self.page - 1) if self.page > 1 else None
+        after = doc.page_words(self.page + 1) if self.page < doc.page_count else None
+        if before is not None and any(runs_to_foot(t, before) for t in tables_on(doc, self.page - 1, self.table)):
+            return True
+        if after is None:
+            return False
+        tops = [line.top for line, _ in find_captions(upright(after), self.table)]
+        return any(t.words and min(w.top for w in t.words) < max(tops, default=0.0)
+                   for t in tables_on(doc, self.page + 1, self.table))
 
     def _find_in_subtable(self, tables: list[Table]) -> Located | str:
         """The row looked up in the cited sub-table only: a sub-table the reader did not find cannot be checked; a

@@ -381,15 +381,11 @@ def continued_tables(page: PageWords, label: str, before: Table, previous: PageW
     text under it. The continuation is the block at the top of ``page``; a heading in larger letters in it
     starts a new table under the same caption (``_headings``), and the rows before the first one keep the title
     of ``before``, or of a heading left alone at the foot of ``previous``."""
-    if not before.words:
+    if not runs_to_foot(before, previous):
         return []
     page, previous = upright(page), upright(previous)
-    bottom = max(w.bottom for w in before.words)
     width = max(w.x1 for w in before.words) - min(w.x0 for w in before.words)
-    under = [ln for ln in lines_of(previous.words) if ln.top > bottom]
-    if any(is_prose(ln, width) and not _larger(ln, before.words) or starts_caption(ln) for ln in under) or len(
-            under) > 3:
-        return []
+    under = _under(before, previous)
     title = next((ln.text for ln in under if _larger(ln, before.words)), before.subcaption)
     lines = lines_of(page.words)
     rotated = [w for w in page.words if w.rotated]
@@ -406,6 +402,41 @@ def continued_tables(page: PageWords, label: str, before: Table, previous: PageW
     read = [_table(label, page.number, before.caption, True, part, block_rotated, None, None, name)
             for part, name in parts if part]
     return _siblings([t for t in read if t is not None])
+
+
+def _under(before: Table, previous: PageWords) -> list[Line]:
+    bottom = max(w.bottom for w in before.words)
+    return [ln for ln in lines_of(previous.words) if ln.top > bottom]
+
+
+def runs_to_foot(before: Table, previous: PageWords) -> bool:
+    """Whether ``before`` (a table read on ``previous``) may go on on the next page: it runs to the foot of its
+    page, no running text nor another caption under it (at most a few lines: a page number, a footnote, a heading
+    left alone). A table with running text under it ends on its page."""
+    if not before.words:
+        return False
+    previous = upright(previous)
+    width = max(w.x1 for w in before.words) - min(w.x0 for w in before.words)
+    under = _under(before, previous)
+    return not (any(is_prose(ln, width) and not _larger(ln, before.words) or starts_caption(ln) for ln in under)
+                or len(under) > 3)
+
+
+def label_at_line_start(page: PageWords, label: str) -> bool:
+    """Whether ``label`` ('Table 3') starts a line of ``page``, or a run of words after a wide gap (the start of a
+    column's line), in any form: a caption the reader does not recognise as one (no ':' after the label, a
+    caption set otherwise) is printed so, and so is a mention that a line break puts at a line's start. Only a page
+    where this is false can be said to print no caption of the label; a mention inside a sentence is no caption."""
+    whole = squeezed(label).lower()
+    for line in lines_of(upright(page).words):
+        words = line.words
+        for j, word in enumerate(words):
+            if j and word.x0 - words[j - 1].x1 < 8:
+                continue
+            run = "".join(squeezed(w.text) for w in words[j:j + 4]).lower()
+            if run.startswith(whole) and not run[len(whole):len(whole) + 1].isdigit():
+                return True
+    return False
 
 
 def _larger(line: Line, words: tuple[Word, ...] | list[Word]) -> bool:
