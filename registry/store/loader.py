@@ -27,6 +27,7 @@ from registry.store.collector import gc_paused
 from registry.store.compact import compact
 from registry.store.filetypes import RECORD_SUFFIXES
 from registry.store.reading import documents
+from registry.store.typedfiles import typed_documents
 from registry.store.yamlio import LoadedYaml
 from registry.textsafe import EXCERPT_CHARS, excerpt
 from registry.units import BUILT_IN, UnitTable, use
@@ -221,9 +222,15 @@ def load_registry(root: Path, *, cache: bool | None = None, jobs: int | None = N
     store = ParseCache.open(root, verify=verify) if (cache_module.enabled() if cache is None else cache) else None
     try:
         with gc_paused():
-            for path, doc in documents(found, store, jobs=jobs, inside=root):
+            loaded = (documents(found, store, jobs=jobs, inside=root) if store is not None
+                      else typed_documents([path for _, path in found], jobs=jobs, inside=root))
+            for path, doc in loaded:
                 report.files += 1
-                _load_file(path, doc, registry, report)
+                if type(doc) is tuple:  # typed in a worker (``typedfiles``): its key lines only if asked for
+                    record, digest = doc
+                    _add(path, LoadedYaml(None, source=(path, digest)), registry, report, record)
+                    continue
+                _load_file(path, doc, registry, report)  # type: ignore[arg-type]
                 if isinstance(doc, LoadedYaml):
                     doc.data = None  # typed now; only its key lines may still be asked for
     finally:
@@ -309,6 +316,11 @@ def _typed(path: Path, doc: LoadedYaml, registry: Registry, report: Report, mode
         _not_typed(path, doc, registry, report, model, exc)
         return
     compact(record)  # a registry holds hundreds of thousands: equal texts and field sets are shared
+    _add(path, doc, registry, report, record)
+
+
+def _add(path: Path, doc: LoadedYaml, registry: Registry, report: Report, record: Record) -> None:
+    """Add a typed record, unless its id is taken."""
     if record.id in registry.records:
         _duplicate(path, doc, registry, report, record)
         return
