@@ -59,10 +59,11 @@ def validate_command(
                                 "size, times and inode, with the last run's (no watcher, no kept report): exact even "
                                 "after a change the file's status does not show. Slower than a warm run, faster than "
                                 "--no-cache; CI and 'registry release' check this way."),
-    jobs: int | None = typer.Option(None, "--jobs", "-j", min=1, show_default="the processors available",
-                                    help="Processes that read, parse and type the record files of a run in full "
-                                    "(--no-cache, or no kept index): the report is the same for any number. "
-                                    "Below a few thousand files one process is used unless this is given."),
+    jobs: int | None = typer.Option(None, "--jobs", "-j", min=1, metavar="N",
+                                    show_default="the processors available",
+                                    help="Processes that read, parse and type the record files with --no-cache: "
+                                    "the report is the same for any number. Below a few thousand files one "
+                                    "process is used unless this is given."),
     debug: bool = DebugOption,
 ) -> None:
     """Check every record file and the registry as a whole; list every problem at once.
