@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from registry.store import typedfiles
+from registry.store import reading, typedfiles
 from registry.store.loader import load_registry
+from registry.validate.incremental import run as incremental
 from registry.validate.runner import validate
 from tests.conftest import BUNDLED_RECORDS, DATA
 from tests.test_cache import make_registry
@@ -26,8 +27,11 @@ def own_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
 
 @pytest.fixture
 def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Chunks of a few files, so that a small registry is spread over several workers and many chunks."""
+    """Chunks of a few files, so that a small registry is spread over several workers and many chunks (the parse
+    cache's workers too: those of a first run with the cache on, ``incremental``'s run in full)."""
     monkeypatch.setattr(typedfiles, "CHUNK", 7)
+    monkeypatch.setattr(reading, "CHUNK", 7)
+    monkeypatch.setattr(reading, "PARALLEL_MIN", 10)
 
 
 def report_json(root: Path, **options: object) -> str:
@@ -38,9 +42,12 @@ def assert_same_reports(root: Path) -> str:
     files = sum(1 for _ in root.rglob("*.yaml"))
     assert typedfiles.workers_for(files, 3) == 3  # the pool runs: this process holds no other thread
     one = report_json(root, cache=False, jobs=1)
+    first = incremental.validate(root, NOW)  # a first run with the cache on: typed in the parse cache's workers
+    assert json.dumps(first.to_dict(), sort_keys=True) == one
+    assert incremental.last_run["run"] == "full"
     assert report_json(root, cache=False, jobs=3) == one
     assert report_json(root, cache=False, jobs=2) == one
-    assert report_json(root, cache=True) == one  # the parse cache's path: parsed in workers, typed here
+    assert report_json(root, cache=True) == one  # the parse cache filled: taken from it, typed here
     return one
 
 

@@ -27,7 +27,7 @@ from registry.store.collector import gc_paused
 from registry.store.compact import compact
 from registry.store.filetypes import RECORD_SUFFIXES
 from registry.store.reading import documents
-from registry.store.typedfiles import typed_documents
+from registry.store.typedfiles import Typed, typed_documents
 from registry.store.yamlio import LoadedYaml
 from registry.textsafe import EXCERPT_CHARS, excerpt
 from registry.units import BUILT_IN, UnitTable, use
@@ -226,11 +226,7 @@ def load_registry(root: Path, *, cache: bool | None = None, jobs: int | None = N
                       else typed_documents([path for _, path in found], jobs=jobs, inside=root))
             for path, doc in loaded:
                 report.files += 1
-                if type(doc) is tuple:  # typed in a worker (``typedfiles``): its key lines only if asked for
-                    record, digest = doc
-                    _add(path, LoadedYaml(None, source=(path, digest)), registry, report, record)
-                    continue
-                _load_file(path, doc, registry, report)  # type: ignore[arg-type]
+                _load_file(path, doc, registry, report)
                 if isinstance(doc, LoadedYaml):
                     doc.data = None  # typed now; only its key lines may still be asked for
     finally:
@@ -249,12 +245,15 @@ def no_records(root: Path) -> Issue:
                                   "{records} at the folder that holds '<kind>/<id>.yaml' files")
 
 
-def _load_file(path: Path, doc: LoadedYaml | RecordFileError, registry: Registry, report: Report) -> None:
+def _load_file(path: Path, doc: LoadedYaml | RecordFileError | Typed, registry: Registry, report: Report) -> None:
     """Type one file's record and add it to ``registry``, or say in ``report`` why it is not a record.
 
-    Nearly every file is a mapping of a known kind, typed at once; ``_not_a_record`` tells the others
-    apart, in the order their problems are reported.
+    Nearly every file is a mapping of a known kind, typed at once (or typed already, in a worker process:
+    ``typedfiles.Typed``); ``_not_a_record`` tells the others apart, in the order their problems are reported.
     """
+    if type(doc) is Typed:
+        _add(path, doc.doc, registry, report, doc.record)
+        return
     data = doc.data if isinstance(doc, LoadedYaml) else None
     kind = data.get("kind") if type(data) is dict else None
     model = KIND_MODELS.get(kind) if type(kind) is str else None

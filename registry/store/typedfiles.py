@@ -21,7 +21,7 @@ import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
@@ -37,8 +37,11 @@ CHUNK = 400
 #: they save below it (measured with benchmarks/bench_db.py on 2 cores; see docs/design/cold-path.md).
 PARALLEL_MIN = 3000
 
-Typed = tuple[Record, bytes]
-"""A record typed in a worker, and the digest of its file's content."""
+class Typed(NamedTuple):
+    """A record typed in a worker, and its document: no data, its key lines worked out from its file if asked for."""
+
+    record: Record
+    doc: LoadedYaml
 
 
 def available_cores() -> int:
@@ -79,7 +82,8 @@ def typed_documents(paths: list[str], *, jobs: int | None = None,
 def _outcome(path: Path, result: tuple[str, Any]) -> Typed | LoadedYaml | RecordFileError:
     kind, value = result
     if kind == "record":
-        return value  # type: ignore[no-any-return]
+        record, digest = value
+        return Typed(record, LoadedYaml(None, source=(path, digest)))
     if kind == "problem":
         code, message, line = value
         return RecordFileError(code, message, line)
@@ -122,14 +126,22 @@ def _load_one(name: str, inside: Path | None) -> tuple[str, Any]:
         data = parse_yaml(decode(raw), raw).data
     except RecordFileError as exc:
         return "problem", (exc.code, exc.message, exc.line)
+    record = typed(data)
+    if record is not None:
+        return "record", (record, digest)
+    return "data", (digest, cacheformat.encode(digest, data))
+
+
+def typed(data: Any) -> Record | None:
+    """``data`` typed as its kind's record, its texts shared (None: it names no known kind, or does not type; the
+    loader types it again and words each error with its line)."""
     kind = data.get("kind") if type(data) is dict else None
     model = KIND_MODELS.get(kind) if type(kind) is str else None
-    if model is not None:
-        try:
-            record = model.model_validate(data)
-        except ValidationError:
-            pass  # typed again by the loader, which words each error with its line
-        else:
-            compact(record)
-            return "record", (record, digest)
-    return "data", (digest, cacheformat.encode(digest, data))
+    if model is None:
+        return None
+    try:
+        record = model.model_validate(data)
+    except ValidationError:
+        return None
+    compact(record)
+    return record
