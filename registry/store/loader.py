@@ -251,7 +251,7 @@ def _load_file(path: Path, doc: LoadedYaml | RecordFileError | Typed, registry: 
     Nearly every file is a mapping of a known kind, typed at once (or typed already, in a worker process:
     ``typedfiles.Typed``); ``_not_a_record`` tells the others apart, in the order their problems are reported.
     """
-    if type(doc) is Typed:
+    if isinstance(doc, Typed):
         _add(path, doc.doc, registry, report, doc.record)
         return
     data = doc.data if isinstance(doc, LoadedYaml) else None

@@ -10,7 +10,6 @@ loader decodes in a few microseconds; typed records would cost more to send than
 
 from __future__ import annotations
 
-import collections
 import multiprocessing
 import multiprocessing.util
 import os
@@ -22,7 +21,7 @@ from typing import Any
 from registry.errors import RecordFileError
 from registry.store import cacheformat
 from registry.store.cache import DAMAGED, ParseCache, signature
-from registry.store.typedfiles import Typed
+from registry.store.typedfiles import Typed, in_order
 from registry.store.typedfiles import typed as typed_record
 from registry.store.yamlio import LoadedYaml, content_digest, decode, parse_yaml, read_record
 
@@ -175,19 +174,8 @@ def _in_workers(chunks: list[list[Task]], store: ParseCache | None, workers: int
     except OSError:  # no processes to be had (a limit, no memory): read them here
         yield from (result for chunk in chunks for result in _read_chunk(chunk, store, inside))
         return
-    try:
-        # At most two chunks a worker ahead of the loader: what is read but not yet typed stays bounded.
-        pending: collections.deque[Any] = collections.deque()
-        for chunk in chunks:
-            pending.append(pool.apply_async(_read_in_worker, (chunk, typed)))
-            if len(pending) >= 2 * workers:
-                yield from pending.popleft().get()
-        while pending:
-            yield from pending.popleft().get()
-        pool.close()
-        pool.join()  # each worker writes what it still holds to the store as it exits
-    finally:
-        pool.terminate()
+    # each worker writes what it still holds to the store as it exits (the pool is joined)
+    yield from in_order(pool, _read_in_worker, [(chunk, typed) for chunk in chunks], workers)
 
 
 _worker_store: ParseCache | None = None

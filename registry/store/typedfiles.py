@@ -19,7 +19,7 @@ import collections
 import multiprocessing
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -98,11 +98,17 @@ def _in_workers(chunks: list[list[str]], workers: int, inside: Path | None) -> I
     except OSError:  # no processes to be had (a limit, no memory): load them here
         yield from (result for chunk in chunks for result in _load_chunk(chunk, inside))
         return
+    yield from in_order(pool, _load_chunk, [(chunk, inside) for chunk in chunks], workers)
+
+
+def in_order(pool: Any, work: Callable[..., list[Any]], calls: list[tuple[Any, ...]], workers: int) -> Iterator[Any]:
+    """The results of ``work(*call)`` for each of ``calls``, run in ``pool``, one after the other in the order
+    given; the pool is closed and joined after (its workers finish what they hold), or ended on an error."""
     try:
-        # At most two chunks a worker ahead of the loader: what is typed but not yet taken stays bounded.
+        # At most two calls a worker ahead of the caller: what is done but not yet taken stays bounded.
         pending: collections.deque[Any] = collections.deque()
-        for chunk in chunks:
-            pending.append(pool.apply_async(_load_chunk, (chunk, inside)))
+        for call in calls:
+            pending.append(pool.apply_async(work, call))
             if len(pending) >= 2 * workers:
                 yield from pending.popleft().get()
         while pending:
