@@ -60,13 +60,14 @@ class Validation:
 
 
 def validation(root: Path, *, cache: bool = True, files: bool = False, verify: bool = False,
-               now: dt.datetime | None = None) -> Validation:
+               now: dt.datetime | None = None, jobs: int | None = None) -> Validation:
     """The report of the records under ``root``, made the first way that serves (see the module's docstring).
 
     ``files``: the caller needs each record's file and digest too (``Validation.folders``); a full run gives none,
     so a caller asking for them passes ``cache=True`` only where the cache is on. ``verify``: no watcher and no kept
     report; every file is read and its digest, not its status, says whether it changed (a write through a shared
-    memory map or a hard link from outside leaves the status as it was). Where the cache's folders are not the
+    memory map or a hard link from outside leaves the status as it was). ``jobs``: the processes of a run in full
+    (``registry.store.typedfiles``; None: as many as pay). Where the cache's folders are not the
     user's alone (``Validation.cache_refused``), nothing is kept: a report in full, or, for ``files``, an incremental
     run that keeps nothing."""
     from registry.store import cache as cache_module
@@ -79,7 +80,7 @@ def validation(root: Path, *, cache: bool = True, files: bool = False, verify: b
     if not cache or not cache_module.enabled() or not root.is_dir():
         from registry.validate.runner import validate
 
-        return Validation(validate(root, cache=cache, now=now)[1], Way.FULL, cache_refused=refused)
+        return Validation(validate(root, cache=cache, now=now, jobs=jobs)[1], Way.FULL, cache_refused=refused)
     if verify and not files:
         from registry.validate.incremental import run as incremental
 

@@ -344,11 +344,11 @@ def test_worker_processes_give_what_one_process_gives(tmp_path: Path, monkeypatc
     monkeypatch.setattr(reading, "_workers", lambda count, jobs: 2)  # however many processors this machine has
     started: list[int] = []
     in_workers = reading._in_workers
-    monkeypatch.setattr(reading, "_in_workers", lambda chunks, store, workers, inside: (
-        started.append(workers), in_workers(chunks, store, workers, inside))[1])
-    assert_same_run(cold, validate(root, cache=False))  # workers, no store
-    assert started == [2]
+    monkeypatch.setattr(reading, "_in_workers", lambda chunks, store, workers, *rest: (
+        started.append(workers), in_workers(chunks, store, workers, *rest))[1])
+    assert_same_run(cold, validate(root, cache=False, jobs=2))  # workers, no store (``typedfiles``)
     assert_same_run(cold, validate(root, cache=True))  # workers filling the store
+    assert started == [2]
     assert_same_run(cold, validate(root, cache=True))  # from the store
 
 

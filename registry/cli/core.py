@@ -59,6 +59,11 @@ def validate_command(
                                 "size, times and inode, with the last run's (no watcher, no kept report): exact even "
                                 "after a change the file's status does not show. Slower than a warm run, faster than "
                                 "--no-cache; CI and 'registry release' check this way."),
+    jobs: int | None = typer.Option(None, "--jobs", "-j", min=1, metavar="N",
+                                    show_default="the processors available",
+                                    help="Processes that read, parse and type the record files with --no-cache: "
+                                    "the report is the same for any number. Below a few thousand files one "
+                                    "process is used unless this is given."),
     debug: bool = DebugOption,
 ) -> None:
     """Check every record file and the registry as a whole; list every problem at once.
@@ -73,7 +78,7 @@ def validate_command(
     """
     with user_errors(debug):
         try:
-            report = _validated(records, cache=not no_cache, verify=verify)
+            report = _validated(records, cache=not no_cache, verify=verify, jobs=jobs)
         except Exception as exc:
             if format is Format.JSON and not debug:
                 echo_json(failure_json(exc))  # a tool reading the report must see that there is none
@@ -90,12 +95,12 @@ def validate_command(
     raise typer.Exit(status)
 
 
-def _validated(records: Path, *, cache: bool, verify: bool = False) -> Report:
+def _validated(records: Path, *, cache: bool, verify: bool = False, jobs: int | None = None) -> Report:
     """The report of ``records``, made the way ``registry.validation`` decides; a cache that could not be used and a
     watcher that could not serve are said on stderr."""
     from registry.validation import validation
 
-    made = validation(records, cache=cache, verify=verify)
+    made = validation(records, cache=cache, verify=verify, jobs=jobs)
     say_cache_refused(made.cache_refused)
     say_watcher_failed(records, made.watcher_failed)
     return made.report

@@ -45,7 +45,7 @@ def _loaded(root: Path, wanted: dict[str, tuple[str, bytes | None]]) -> Registry
     registry = Registry(root=root)
     report = Report()
     found = sorted((tuple(path.split("/")), str(root.joinpath(*path.split("/")))) for path, _ in wanted.values())
-    for path, doc in documents(found, None, inside=root):
+    for path, doc in documents(found, None, inside=root, typed=True):  # typed in workers where there are many
         _load_file(path, doc, registry, report)
     for record_id, (_, digest) in wanted.items():
         typed = registry.docs.get(record_id)

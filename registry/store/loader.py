@@ -27,6 +27,7 @@ from registry.store.collector import gc_paused
 from registry.store.compact import compact
 from registry.store.filetypes import RECORD_SUFFIXES
 from registry.store.reading import documents
+from registry.store.typedfiles import Typed, typed_documents
 from registry.store.yamlio import LoadedYaml
 from registry.textsafe import EXCERPT_CHARS, excerpt
 from registry.units import BUILT_IN, UnitTable, use
@@ -221,7 +222,9 @@ def load_registry(root: Path, *, cache: bool | None = None, jobs: int | None = N
     store = ParseCache.open(root, verify=verify) if (cache_module.enabled() if cache is None else cache) else None
     try:
         with gc_paused():
-            for path, doc in documents(found, store, jobs=jobs, inside=root):
+            loaded = (documents(found, store, jobs=jobs, inside=root) if store is not None
+                      else typed_documents([path for _, path in found], jobs=jobs, inside=root))
+            for path, doc in loaded:
                 report.files += 1
                 _load_file(path, doc, registry, report)
                 if isinstance(doc, LoadedYaml):
@@ -242,12 +245,15 @@ def no_records(root: Path) -> Issue:
                                   "{records} at the folder that holds '<kind>/<id>.yaml' files")
 
 
-def _load_file(path: Path, doc: LoadedYaml | RecordFileError, registry: Registry, report: Report) -> None:
+def _load_file(path: Path, doc: LoadedYaml | RecordFileError | Typed, registry: Registry, report: Report) -> None:
     """Type one file's record and add it to ``registry``, or say in ``report`` why it is not a record.
 
-    Nearly every file is a mapping of a known kind, typed at once; ``_not_a_record`` tells the others
-    apart, in the order their problems are reported.
+    Nearly every file is a mapping of a known kind, typed at once (or typed already, in a worker process:
+    ``typedfiles.Typed``); ``_not_a_record`` tells the others apart, in the order their problems are reported.
     """
+    if isinstance(doc, Typed):
+        _add(path, doc.doc, registry, report, doc.record)
+        return
     data = doc.data if isinstance(doc, LoadedYaml) else None
     kind = data.get("kind") if type(data) is dict else None
     model = KIND_MODELS.get(kind) if type(kind) is str else None
@@ -309,6 +315,11 @@ def _typed(path: Path, doc: LoadedYaml, registry: Registry, report: Report, mode
         _not_typed(path, doc, registry, report, model, exc)
         return
     compact(record)  # a registry holds hundreds of thousands: equal texts and field sets are shared
+    _add(path, doc, registry, report, record)
+
+
+def _add(path: Path, doc: LoadedYaml, registry: Registry, report: Report, record: Record) -> None:
+    """Add a typed record, unless its id is taken."""
     if record.id in registry.records:
         _duplicate(path, doc, registry, report, record)
         return

@@ -10,7 +10,6 @@ loader decodes in a few microseconds; typed records would cost more to send than
 
 from __future__ import annotations
 
-import collections
 import multiprocessing
 import multiprocessing.util
 import os
@@ -22,6 +21,8 @@ from typing import Any
 from registry.errors import RecordFileError
 from registry.store import cacheformat
 from registry.store.cache import DAMAGED, ParseCache, signature
+from registry.store.typedfiles import Typed, in_order
+from registry.store.typedfiles import typed as typed_record
 from registry.store.yamlio import LoadedYaml, content_digest, decode, parse_yaml, read_record
 
 #: Files sent to a worker at a time.
@@ -34,17 +35,18 @@ Found = tuple[tuple[str, ...], str]
 
 
 def documents(found: list[Found], store: ParseCache | None, *, jobs: int | None = None, inside: Path | None = None,
-              some: bool = False) -> Iterator[tuple[Path, LoadedYaml | RecordFileError]]:
+              some: bool = False, typed: bool = False) -> Iterator[tuple[Path, LoadedYaml | RecordFileError | Typed]]:
     """(path, document or problem) for each file of ``found`` (sorted as the loader walks), in that order.
 
     ``inside`` is the records folder: a link to a file outside it is not read (``yamlio.read_record``).
     ``some``: ``found`` is some of the folder's files, not all (an incremental run's): the store is asked
-    about those alone, and forgets none of the others.
+    about those alone, and forgets none of the others. ``typed``: a file read in a worker process comes back typed
+    where it types (``typedfiles.Typed``), not as data for the loader to type.
     """
     keys = [_key(parts) for parts, _ in found] if some else None
     known = _unchanged(found, store, keys) if store is not None and store.trust_status else {}
     to_read = [index for index in range(len(found)) if index not in known]
-    read = _read(found, to_read, store, jobs, inside)
+    read = _read(found, to_read, store, jobs, inside, typed)
     stored = _Stored(store, keys) if known and store is not None else None
     path_of = _Paths()
     for index, (parts, name) in enumerate(found):
@@ -133,20 +135,21 @@ class _Paths:
 # -- reading and parsing -----------------------------------------------------------------------
 
 Result = tuple[str, Any]
-"""What reading one file gave: ('data', (digest, payload)), ('cached', digest) or ('problem', (code, message, line))."""
+"""What reading one file gave: ('data', (digest, payload)), ('typed', (digest, record)), ('cached', digest) or
+('problem', (code, message, line))."""
 Task = tuple[str, str | None]
 """A file to read: its path and its key in the store (None without a store)."""
 
 
 def _read(found: list[Found], to_read: list[int], store: ParseCache | None, jobs: int | None,
-          inside: Path | None) -> Iterator[Result]:
+          inside: Path | None, typed: bool = False) -> Iterator[Result]:
     """The result of each file in ``to_read``, in order: in worker processes when there are many."""
     tasks = [(found[index][1], _key(found[index][0]) if store is not None else None) for index in to_read]
     chunks = [tasks[start:start + CHUNK] for start in range(0, len(tasks), CHUNK)]
     workers = _workers(len(tasks), jobs)
     if workers < 2:
         return (result for chunk in chunks for result in _read_chunk(chunk, store, inside))
-    return _in_workers(chunks, store, workers, inside)
+    return _in_workers(chunks, store, workers, inside, typed)
 
 
 def _workers(count: int, jobs: int | None) -> int:
@@ -163,7 +166,7 @@ def _workers(count: int, jobs: int | None) -> int:
 
 
 def _in_workers(chunks: list[list[Task]], store: ParseCache | None, workers: int,
-                inside: Path | None) -> Iterator[Result]:
+                inside: Path | None, typed: bool) -> Iterator[Result]:
     context = multiprocessing.get_context("fork")  # workers share the loaded code; nothing is imported again
     where = (str(store.path), store.root) if store is not None else None
     try:
@@ -171,19 +174,8 @@ def _in_workers(chunks: list[list[Task]], store: ParseCache | None, workers: int
     except OSError:  # no processes to be had (a limit, no memory): read them here
         yield from (result for chunk in chunks for result in _read_chunk(chunk, store, inside))
         return
-    try:
-        # At most two chunks a worker ahead of the loader: what is read but not yet typed stays bounded.
-        pending: collections.deque[Any] = collections.deque()
-        for chunk in chunks:
-            pending.append(pool.apply_async(_read_in_worker, (chunk,)))
-            if len(pending) >= 2 * workers:
-                yield from pending.popleft().get()
-        while pending:
-            yield from pending.popleft().get()
-        pool.close()
-        pool.join()  # each worker writes what it still holds to the store as it exits
-    finally:
-        pool.terminate()
+    # each worker writes what it still holds to the store as it exits (the pool is joined)
+    yield from in_order(pool, _read_in_worker, [(chunk, typed) for chunk in chunks], workers)
 
 
 _worker_store: ParseCache | None = None
@@ -198,12 +190,14 @@ def _start_worker(where: tuple[str, str] | None, inside: Path | None) -> None:
         multiprocessing.util.Finalize(None, _worker_store.close, exitpriority=10)
 
 
-def _read_in_worker(chunk: list[Task]) -> list[Result]:
-    return _read_chunk(chunk, _worker_store, _worker_inside)
+def _read_in_worker(chunk: list[Task], typed: bool) -> list[Result]:
+    return _read_chunk(chunk, _worker_store, _worker_inside, typed)
 
 
-def _read_chunk(chunk: list[Task], store: ParseCache | None, inside: Path | None) -> list[Result]:
-    """Read each file of ``chunk``; parse those whose content the store does not hold (telling the store)."""
+def _read_chunk(chunk: list[Task], store: ParseCache | None, inside: Path | None,
+                typed: bool = False) -> list[Result]:
+    """Read each file of ``chunk``; parse those whose content the store does not hold (telling the store), and type
+    them too where ``typed`` (what does not type is sent as data)."""
     results: list[Result | None] = [None] * len(chunk)
     read: list[tuple[int, bytes, os.stat_result, bytes]] = []
     for index, (path, _) in enumerate(chunk):
@@ -226,7 +220,8 @@ def _read_chunk(chunk: list[Task], store: ParseCache | None, inside: Path | None
                 results[index] = _problem(exc)
                 continue
             payload = cacheformat.encode(digest, doc.data)
-            results[index] = ("data", (digest, payload))
+            record = typed_record(doc.data) if typed else None
+            results[index] = ("data", (digest, payload)) if record is None else ("typed", (digest, record))
         if store is not None and key is not None:
             store.remember(key, status, digest, payload)
     return results  # type: ignore[return-value]
@@ -237,11 +232,14 @@ def _problem(exc: RecordFileError) -> Result:
 
 
 def _document(path: Path, result: Result, store: ParseCache | None,
-              inside: Path | None) -> LoadedYaml | RecordFileError:
+              inside: Path | None) -> LoadedYaml | RecordFileError | Typed:
     kind, value = result
     if kind == "problem":
         code, message, line = value
         return RecordFileError(code, message, line)
+    if kind == "typed":
+        digest, record = value
+        return Typed(record, LoadedYaml(None, source=(path, digest)))
     if kind == "cached":
         digest = value
         payload = store.payloads_of([digest]).get(digest) if store is not None else None

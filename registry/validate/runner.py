@@ -153,18 +153,19 @@ class _Checker:
 
 
 def validate(root: Any, *, now: dt.datetime | None = None, cache: bool | None = None,
-             verify: bool = False) -> tuple[Registry, Report]:
+             verify: bool = False, jobs: int | None = None) -> tuple[Registry, Report]:
     """Load and check the registry under ``root``: the one entry point for every consumer.
 
     ``cache`` and ``verify`` are passed to ``load_registry`` (False: read every file, not the parse cache; ``verify``:
-    read every file, and take from the cache only what its digest finds there).
+    read every file, and take from the cache only what its digest finds there); ``jobs``: the worker processes that
+    load the files (None: one per processor where that pays; the report is the same for any number).
     """
     from pathlib import Path
 
     from registry.store.loader import gc_paused, load_registry
 
     with gc_paused():
-        registry, report = load_registry(Path(root), cache=cache, verify=verify)
+        registry, report = load_registry(Path(root), cache=cache, verify=verify, jobs=jobs)
         check_registry(registry, report, now=now)
     return registry, report
 

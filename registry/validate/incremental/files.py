@@ -19,6 +19,7 @@ from registry.issues.report import Issue, Report, Severity
 from registry.models import Record
 from registry.packed import differing, places_of
 from registry.store.loader import Registry, _load_file
+from registry.store.typedfiles import Typed
 from registry.store.yamlio import LoadedYaml, content_digest, read_record
 from registry.validate.memo import Folder, newest_ns, tree_state
 
@@ -410,12 +411,14 @@ def _same(files: Files, key: str, path: str, status: bytes, settled_before: int,
     return False
 
 
-def outcome(root: Path, key: str, path: Path, doc: LoadedYaml | RecordFileError, sig: bytes | None,
+def outcome(root: Path, key: str, path: Path, doc: LoadedYaml | RecordFileError | Typed, sig: bytes | None,
              ) -> tuple[bytes | list[Any], Record | None]:
     """What loading one file gives, alone: its entry for the index, and the record it typed (or None)."""
     scratch = Registry(root=root)
     report = Report()
     _load_file(path, doc, scratch, report)
+    if type(doc) is Typed:
+        doc = doc.doc
     digest = doc.digest if isinstance(doc, LoadedYaml) else None
     blob = _status(sig) + (digest or b"")
     rows = [as_row(issue) for issue in report.issues]

@@ -46,6 +46,7 @@ from registry.store.cache import ParseCache
 from registry.store.collector import gc_paused
 from registry.store.loader import Registry, _duplicate, no_records
 from registry.store.reading import documents
+from registry.store.typedfiles import Typed
 from registry.store.yamlio import LoadedYaml
 from registry.units import use
 from registry.validate import runner as checks
@@ -216,13 +217,12 @@ class _Run:
         self.files.settle(folders)
         typed: dict[str, list[str]] = {}
         loaded: dict[str, tuple[Record, LoadedYaml, Path]] = {}
-        for (key, _, _, sig), (path, doc) in zip(found, documents([(p, n) for _, p, n, _ in found],
-                                                                             self.store, inside=self.root),
-                                                        strict=True):
+        read = documents([(p, n) for _, p, n, _ in found], self.store, inside=self.root, typed=True)
+        for (key, _, _, sig), (path, doc) in zip(found, read, strict=True):
             entry, record = outcome(self.root, key, path, doc, sig)
             self.files[key] = entry
             if record is not None:
-                loaded[key] = (record, doc, path)  # type: ignore[assignment]
+                loaded[key] = (record, doc.doc if type(doc) is Typed else doc, path)  # type: ignore[assignment]
                 typed.setdefault(record.id, []).append(key)
         del found
         for record_id, keys in typed.items():
