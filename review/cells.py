@@ -200,16 +200,17 @@ class CellAt(Claim):
         tables = tables_on(doc, self.page, self.table)
         if not tables:
             return self._no_table(doc)
+        page_text = doc.page(self.page) or ""
         if self.subtable is not None:
-            return self._find_in_subtable(tables)
+            return self._find_in_subtable(tables, page_text)
         for table in tables:
             rows = find_rows(table, self.row)
             if rows:
                 break
         else:
             return _not_found(f"no row '{self.row}' in {self.table} on page {self.page}; read {_shape(tables[0])}",
-                              self.row, tables)
-        return self._cell(table, rows, tables)
+                              self.row, tables, page_text)
+        return self._cell(table, rows, page_text, tables)
 
     def _no_table(self, doc: Extraction) -> Unread:
         """Why the cited page holds no reading of the table: ``Absent`` (the witness of a wrong page, where both
@@ -248,7 +249,7 @@ class CellAt(Claim):
         return any(t.words and min(w.top for w in t.words) < max(tops, default=0.0)
                    for t in tables_on(doc, self.page + 1, self.table))
 
-    def _find_in_subtable(self, tables: list[Table]) -> Located | str:
+    def _find_in_subtable(self, tables: list[Table], page_text: str) -> Located | str:
         """The row looked up in the cited sub-table only: a sub-table the reader did not find cannot be checked; a
         row printed in another sub-table but not in the cited one is a fail naming where it is printed."""
         mark = self.subtable or ""
@@ -263,9 +264,10 @@ class CellAt(Claim):
             return Unread(f"no row '{self.row}' in sub-table {mark} of {self.table} on page {self.page}; read "
                           f"{_shape(inside[0])}")
         table = next(t for t in inside if rows[0] in t.rows)
-        return self._cell(table, rows)
+        return self._cell(table, rows, page_text)
 
-    def _cell(self, table: Table, rows: list[Row], tables: list[Table] | None = None) -> Located | str:
+    def _cell(self, table: Table, rows: list[Row], page_text: str, tables: list[Table] | None = None
+              ) -> Located | str:
         if len(rows) > 1:
             names = ", ".join(f"'{r.name}'" for r in rows)
             return Unread(f"row '{self.row}' is printed {len(rows)} times in {self.table} ({names}); name the row "
@@ -275,7 +277,7 @@ class CellAt(Claim):
             read = f"in {self.table} on page {self.page}; read {_shape(table)}"
             if columns:
                 return Unread(f"{len(columns)} columns are named '{self.column}' {read}")
-            return _not_found(f"no column '{self.column}' {read}", self.column, tables or [table])
+            return _not_found(f"no column '{self.column}' {read}", self.column, tables or [table], page_text)
         return Located(table, rows[0], columns[0])
 
 
@@ -294,19 +296,28 @@ class Absent(Unread):
 _SHORTEST_WORD = 2
 
 
-def _not_found(why: str, name: str, tables: list[Table]) -> Unread:
+def _not_found(why: str, name: str, tables: list[Table], page_text: str) -> Unread:
     """Why a row or column is not found: ``Absent`` where a word of ``name`` is printed nowhere in the tables read
     under the caption on the page (nor could be on another: a table continued from the page before may print its
-    groups there), else ``Unread``. Words are compared squeezed and lower-case, so that an extractor's spacing and
-    a label wrapped over lines change nothing."""
+    groups there) and nowhere else on the page either, else ``Unread``. A word printed elsewhere on the page may be
+    part of the table that the reading did not take in (a header set apart, a table wider than the block read): no
+    witness. Words are compared squeezed and lower-case, so that an extractor's spacing and a label wrapped over lines
+    change nothing."""
     if any(t.continued or t.carried_from is not None or not t.words for t in tables):
         return Unread(why)
     printed = _flat(" ".join([*(t.caption for t in tables), *(w.text for t in tables for w in t.words)]))
-    missing = [word for word in re.findall(r"[^\W_]+", plain_glyphs(normalize_quote(name)).lower())
-               if len(word) >= _SHORTEST_WORD and _flat(word) not in printed]
+    words = [word for word in re.findall(r"[^\W_]+", plain_glyphs(normalize_quote(name)).lower())
+             if len(word) >= _SHORTEST_WORD]
+    missing = [word for word in words if _flat(word) not in printed]
     if not missing:
         return Unread(why)
-    return Absent(f"{why}; '{missing[0]}' is printed nowhere in {tables[0].label}")
+    on_page = _flat(page_text)
+    elsewhere = [word for word in missing if _flat(word) in on_page]
+    if elsewhere:
+        return Unread(f"{why}; '{elsewhere[0]}' is printed on the page outside the table as read, so the reading may "
+                      "have missed part of the table")
+    return Absent(f"{why}; '{missing[0]}' is printed nowhere in {tables[0].label}, nor elsewhere on page "
+                  f"{tables[0].page}")
 
 
 def _flat(text: str) -> str:

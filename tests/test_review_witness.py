@@ -59,6 +59,16 @@ def _both(*lines: list[Word]) -> Readings:
 # -- a row or column printed nowhere in the table --------------------------------------------------------------
 
 
+def test_a_column_word_printed_elsewhere_on_the_page_is_no_witness() -> None:
+    """A cited column whose word the page prints outside the table as read (a header set apart, a table wider than
+    the block read) may be part of the table the reading missed: cannot check, never a failure."""
+    readings = _both(*_table(("7B", "13B")), _line(400, ("Sequences/s", 100), ("of", 170), ("the", 190),
+                                                   ("runs", 210), ("above.", 240)))
+    got = check_both(TableCell("r", "table cell", 1, "Table 1", "Ours", "Sequences/s", "73.4"), readings)
+    assert got.outcome == CANNOT_CHECK  # rule off: fail
+    assert "'sequences' is printed on the page outside the table as read" in got.detail
+
+
 def test_a_column_printed_nowhere_in_a_table_both_extractors_read_alike_fails_naming_what_is_there() -> None:
     readings = _both(*_table(("7B", "13B")))
     got = check_both(TableCell("r", "table cell", 1, "Table 1", "Ours", "Sequences/s", "73.4"), readings)
