@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from review.errors import PdfError
+from review.errors import ReviewLimitError
 from review.pdftext import extract_pdf
 
 
@@ -31,7 +31,7 @@ def many_pages(path: Path, count: int) -> Path:
 
 
 def test_a_valid_pdf_past_the_readers_limit_is_a_limit_not_damage(tmp_path: Path) -> None:
-    with pytest.raises(PdfError) as raised:
+    with pytest.raises(ReviewLimitError) as raised:  # a limit, never a PdfError ('corrupt PDF')
         extract_pdf(many_pages(tmp_path / "many.pdf", 100_001))
     said = str(raised.value)
     assert "goes past a limit of the PDF reader (pypdf: Reached maximum array element count.)" in said
