@@ -87,6 +87,29 @@ def test_sql_carries_them_beside_the_value(cli, records: Path, tmp_path: Path) -
     assert corrected == ("transcribed, corrected",)
 
 
+def test_the_leaderboard_marks_a_disputed_value_and_ranks_the_value_itself(cli, records: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    database = tmp_path / "board.db"
+    assert cli("db", "build", "--records", records, "--out", database).exit_code == 0
+    with sqlite3.connect(database) as connection:
+        rows = connection.execute("SELECT result_id, printed_value, disputed_by FROM leaderboard").fetchall()
+    marked = {result_id: (printed, disputed) for result_id, printed, disputed in rows}
+    assert DISPUTED in marked, "the disputed value is still ranked, as printed"
+    printed, disputed = marked[DISPUTED]
+    assert printed == "2.5" and "B. Fixture-Reader" in (disputed or "") and "9.1" in (disputed or "")
+    assert all(d is None for r, (_, d) in marked.items() if r != DISPUTED)  # rule off: no column, or every row
+
+
+def test_registry_leaderboard_marks_the_disputed_value(cli, records: Path) -> None:  # type: ignore[no-untyped-def]
+    from registry.comparability import place
+
+    loaded, _ = validate(records)
+    benchmark = place(loaded, loaded.records[DISPUTED]).facets.benchmark  # type: ignore[arg-type]
+    shown = cli("leaderboard", benchmark, "--records", records)
+    assert shown.exit_code == 0, shown.output
+    lines = [line for line in shown.output.splitlines() if "2.5 ms" in line]
+    assert lines and all("(disputed)" in line for line in lines), shown.output  # rule off: no mark
+
+
 def test_exports_carry_them_and_score_the_value_not_the_dispute(cli, records: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "eee"
     assert cli("export", "--format", "every-eval-ever", "--records", records, "--out", out).exit_code == 0

@@ -48,7 +48,8 @@ VIEWS: dict[str, str] = {
     "leaderboard": (
         "One row per value that may be ranked: its comparability key, its rank within that key (1 is best by the "
         "metric's direction; ties share a rank), its value in the canonical unit and as printed, its review "
-        "status, model and source. Values of different keys are never ranked together: filter on "
+        "status, who disputes it (disputed_by: a dispute is marked, never ranked in its place), model and "
+        "source. Values of different keys are never ranked together: filter on "
         "comparability_key (or benchmark and metric) and read rank."
     ),
     "missing_metadata_all": (

@@ -91,9 +91,15 @@ def _model(registry: Registry, value: Placed) -> Content:
 
 
 def _printed(registry: Registry, value: Placed) -> Content:
+    """The value as printed, and 'disputed' beside it where someone disputes it (the value stays the one ranked)."""
+    from registry.status.standing import Fact, standing_of
+
     result = value.result
-    return (Piece(with_unit(result.as_printed, result.unit), style=Style.TRANSCRIBED,
-                  tag=record_tag(registry, result), exact=str(result.numeric_value)),)
+    shown = Piece(with_unit(result.as_printed, result.unit), style=Style.TRANSCRIBED,
+                  tag=record_tag(registry, result), exact=str(result.numeric_value))
+    if Fact.DISPUTED in standing_of(registry, result).facts:
+        return (shown, Piece(" (disputed)", style=Style.NOTE))
+    return (shown,)
 
 
 def _plain_number(value: Placed) -> str:
