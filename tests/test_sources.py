@@ -369,3 +369,10 @@ def test_registry_new_source_takes_source_files(cli, tmp_path: Path) -> None:  #
                  "--set", "source_files[0].retrieval_note=a test fixture")
     assert result.exit_code == 0, result.output
     assert f"sha256: {digest}" in result.output and "format: latex" in result.output
+
+
+def test_registry_table_from_a_file_of_no_known_format_says_what_to_give(cli) -> None:  # type: ignore
+    result = cli("table", "--source", DATA / "sources" / "build.py", "--table", "Table 1")
+    said = " ".join(result.output.split())
+    assert result.exit_code != 0 and "unexpected" not in said
+    assert "no reader for this kind of file" in said and "give the document's own source" in said

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from registry.errors import RegistryError
 from review.sources.model import Grid, SourceTable, tables_of
 
 #: The source formats, by how a file's name ends: what ``registry new source --source-file`` records as its format.
@@ -21,8 +22,12 @@ FORMATS = {".tex": "latex", ".tar.gz": "latex", ".tgz": "latex", ".tar": "latex"
            ".html": "html", ".htm": "html", ".xhtml": "html", ".docx": "docx", ".odt": "odt"}
 
 
-class SourceFormatError(ValueError):
-    """A file whose format no reader knows."""
+class SourceFormatError(RegistryError, ValueError):
+    """A file whose format no reader knows: the user's to correct, so the CLI words it (never 'unexpected')."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, "give the document's own source: a LaTeX .tex or e-print .tar.gz, JATS .xml, "
+                         ".html, .docx or .odt")
 
 
 def format_of(path: Path | str) -> str:
