@@ -1,4 +1,4 @@
-"""The targeted reading of one cited cell: where the row's line and the column's header cross (``review.crossing``).
+"""The targeted reading of one cited cell: where the row's line and the column's header cross (``review.tables.crossing``).
 
 Synthetic pages (word lists with boxes, as an extractor gives them) hold one rule each; real papers of
 ``../shared/papers`` (read in place, skipped where absent) hold the typesetting the grid reader leaves unread
@@ -15,15 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from review import cells, poppler
-from review.agreement import check_both
-from review.cells import CellUncertainty, CellUnit, TableCell, Unread
-from review.claims import CANNOT_CHECK, FAIL, PASS
-from review.crossing import NotCrossed, read_crossing, table_regions
-from review.extract import Readings, read_pdf
-from review.pdftext import Extraction
-from review.tables import Table
-from review.words import PageWords, Word
+from registry.checking import cells
+from registry.checking.agreement import check_both
+from registry.checking.cells import CellUncertainty, CellUnit, TableCell, Unread
+from registry.checking.claims import CANNOT_CHECK, FAIL, PASS
+from review.pdf import poppler
+from review.pdf.extract import Readings, read_pdf
+from review.pdf.pdftext import Extraction
+from review.pdf.words import PageWords, Word
+from review.tables.crossing import NotCrossed, read_crossing, table_regions
+from review.tables.read import Table
 
 HEIGHT = 8.0
 CHAR = 5.0

@@ -1,9 +1,9 @@
 """A locator's ``subtable`` ('(b)') checked for real: the cited cell's row is looked up in that sub-table only.
 
-Sub-tables under one caption are read each as a table of its own (``review.tables``), the subcaption the outer
+Sub-tables under one caption are read each as a table of its own (``review.tables.read``), the subcaption the outer
 level of its rows. A row printed in two sub-tables is found in the one cited; a mark the reader found no
 sub-table for is cannot-check naming the sub-tables read; a row not in the cited sub-table but in another is a
-fail naming where it is printed. The crossing reading (``review.crossing``) keeps the row's lines under the cited
+fail naming where it is printed. The crossing reading (``review.tables.crossing``) keeps the row's lines under the cited
 sub-table's caption, or says it cannot. Synthetic pages (word boxes as an extractor gives them, laid out as
 kula-mixture-2018 Table 2 is; stand-ins, not the paper) hold one rule each; the real paper of
 ``../shared/papers`` (read in place, skipped where absent) holds the typesetting.
@@ -17,15 +17,16 @@ from pathlib import Path
 
 import pytest
 
-from review import cells, poppler
-from review.agreement import check_both
-from review.cells import CellUnit, TableCell, Unread
-from review.claims import CANNOT_CHECK, FAIL, PASS
-from review.crossing import NotCrossed, read_crossing
-from review.extract import Readings, read_pdf
-from review.pdftext import Extraction
-from review.subtables import mark_of, names
-from review.words import PageWords, Word
+from registry.checking import cells
+from registry.checking.agreement import check_both
+from registry.checking.cells import CellUnit, TableCell, Unread
+from registry.checking.claims import CANNOT_CHECK, FAIL, PASS
+from review.pdf import poppler
+from review.pdf.extract import Readings, read_pdf
+from review.pdf.pdftext import Extraction
+from review.pdf.words import PageWords, Word
+from review.tables.crossing import NotCrossed, read_crossing
+from review.tables.subtables import mark_of, names
 
 ROOT = Path(__file__).resolve().parent.parent
 PAPERS = next((p for p in (ROOT.parent / "shared" / "papers", Path("/work/shared/papers")) if p.is_dir()),

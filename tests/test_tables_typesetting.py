@@ -1,4 +1,4 @@
-"""How producers other than TeX set tables, read from extractors' word coordinates (``review.tables``).
+"""How producers other than TeX set tables, read from extractors' word coordinates (``review.tables.read``).
 
 Each test is a synthetic page (words with boxes, as PDFium or poppler give them) holding one phenomenon of
 typesetting seen on pages printed by a browser, a word processor, Typst or a publisher's pipeline: a row label
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from review import tables
-from review.tables import Table, find_columns, find_rows, read_tables
-from review.words import PageWords, Word, _quarter_turned
+from review.pdf.words import PageWords, Word, _quarter_turned
+from review.tables import read as tables
+from review.tables.read import Table, find_columns, find_rows, read_tables
 
 CHAR = 5.0
 
@@ -288,14 +288,14 @@ def test_a_raised_annotation_after_a_value_is_part_of_its_cell(annotation: str) 
 
 
 def test_a_raised_annotation_is_glued_to_its_value_word() -> None:
-    from review.words import ANNOTATION, lines_of
+    from review.pdf.words import ANNOTATION, lines_of
 
     words = [*_line(140, ("71.2", 240)), _raised("\u221242.3%", 260.5, 140)]
     assert [w.text for w in lines_of(words)[0].words] == [f"71.2{ANNOTATION[0]}\u221242.3%{ANNOTATION[1]}"]
 
 
 def test_a_number_on_the_line_in_the_values_own_letters_is_no_annotation() -> None:
-    from review.words import lines_of
+    from review.pdf.words import lines_of
 
     words = _line(140, ("71.2", 240), ("-42.3", 262))
     assert [w.text for w in lines_of(words)[0].words] == ["71.2", "-42.3"]
@@ -333,8 +333,8 @@ def test_a_table_followed_by_running_text_is_not_continued_on_the_next_page() ->
 
 
 def test_the_review_finds_a_cell_of_a_table_continued_without_a_caption() -> None:
-    from review.cells import tables_on
-    from review.pdftext import Extraction
+    from registry.checking.cells import tables_on
+    from review.pdf.pdftext import Extraction
 
     doc = Extraction(pages=("one", "two"), extractor="test", words=(_on(1, *FIRST_PAGE), _on(2, *NEXT_PAGE)))
     assert [t.subcaption for t in tables_on(doc, 2, "Table 1")] == ["Test set", "Held-out set"]
@@ -416,7 +416,7 @@ def test_pdfium_reads_a_raised_annotation_set_against_its_value_apart_from_a_min
     line."""
     from fpdf import FPDF
 
-    from review.words import ANNOTATION, lines_of, pdfium_words
+    from review.pdf.words import ANNOTATION, lines_of, pdfium_words
     from tests.test_review_support import needs_unicode_font
 
     pdf = FPDF(unit="pt", format="A4")

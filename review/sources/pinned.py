@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING
 from registry.errors import RegistryError
 
 if TYPE_CHECKING:
+    from registry.checking.claims import Assertion, Claim
+    from registry.checking.source_witness import SourceTables
     from registry.models import Source
-    from review.claims import Assertion, Claim
-    from review.pdftext import Extraction
-    from review.sources.witness import SourceTables
+    from review.pdf.pdftext import Extraction
 
 
 class SourceFileError(RegistryError):
@@ -67,9 +67,9 @@ def verified(source: Source, given: list[Path], cache_dir: Path | None) -> list[
 
 def read_pinned(source: Source, files: list[PinnedFile], extraction: Extraction | None) -> list[SourceTables]:
     """Each pinned file's tables, labelled as the PDF prints them; a main .tex's inputs checked against the pins."""
+    from registry.checking.source_witness import label_tables
     from review.sources import read_grids
     from review.sources.model import tables_of
-    from review.sources.witness import label_tables
 
     pages = [extraction.page(n) or "" for n in range(1, extraction.page_count + 1)] if extraction else None
     pins = {pin.sha256 for pin in source.source_files}
@@ -116,11 +116,12 @@ def _declares_class(path: Path) -> bool:
 
 def witness(claims: list[Claim], assertions: list[Assertion], sources: list[SourceTables],
             pdf_name: str) -> list[Assertion]:
-    """Every table cell claim's assertion with the source witness's verdict beside the PDF's (``review.witnesses``):
+    """Every table cell claim's assertion with the source witness's verdict beside the PDF's
+    (``registry.checking.witnesses``):
     the first source file that holds the cited table is the one read."""
-    from review.cells import CellUncertainty, TableCell
-    from review.sources.witness import check_cell, same_label
-    from review.witnesses import with_source
+    from registry.checking.cells import CellUncertainty, TableCell
+    from registry.checking.source_witness import check_cell, same_label
+    from registry.checking.witnesses import with_source
 
     out: list[Assertion] = []
     for claim, assertion in zip(claims, assertions, strict=True):

@@ -1,9 +1,11 @@
 """A source's table as ``registry table`` shows a PDF page's: the same cells, row and column paths and CSV columns.
 
 ``source_grid(path, label)`` reads the table labelled ``label`` from a source file (``review.sources.read_source``)
-into a ``review.grid.PageGrid``, so that ``registry table --source FILE --table LABEL --format csv`` writes the same
+into a ``review.tables.grid.PageGrid``, so that ``registry table --source FILE --table LABEL --format csv`` writes the
+same
 import columns as ``registry table PDF``: the page comes from the PDF where one is given (the page printing the
-table's caption, ``review.sources.witness.label_tables``), else it is left for the curator (``--set page=N``). A
+table's caption, ``registry.checking.source_witness.label_tables``), else it is left for the curator (``--set
+page=N``). A
 cell a record citing its row and column would not find again (a name printed twice) says so, as in a PDF's grid.
 """
 
@@ -11,18 +13,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from review.grid import GridCell, GridError, GridTable, PageGrid
+from review.tables.grid import GridCell, GridError, GridTable, PageGrid
 
 
 def source_grid(path: Path, label: str | None, pdf: Path | None = None) -> PageGrid:
+    from registry.checking.source_witness import _columns, _rows, label_tables, same_label
     from review.sources import read_source
-    from review.sources.witness import _columns, _rows, label_tables, same_label
 
     tables = read_source(path)
     pages: list[str] | None = None
     page_count = 0
     if pdf is not None:
-        from review.extract import read_pdf
+        from review.pdf.extract import read_pdf
 
         readings = read_pdf(pdf, second=False)
         page_count = readings.primary.page_count

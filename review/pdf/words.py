@@ -4,12 +4,12 @@ Two extractors give words with boxes, independently of each other and of pypdf's
 
 - PDFium (``pypdfium2``), the primary: characters with their boxes, their rotation angle and
   their font weight, joined into words at the spaces PDFium generates between them;
-- poppler (``pdftotext -bbox-layout``, in ``review.poppler``), the second opinion: words with
+- poppler (``pdftotext -bbox-layout``, in ``review.pdf.poppler``), the second opinion: words with
   boxes inside poppler's own lines, a rotated line being tall and narrow.
 
 Coordinates are PDF points measured from the top-left corner of the page (``top`` grows downward),
 as poppler gives them; PDFium's bottom-up boxes are turned over. Nothing here knows a table:
-``review.cells`` reads tables from these words.
+``registry.checking.cells`` reads tables from these words.
 """
 
 from __future__ import annotations

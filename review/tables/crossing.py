@@ -1,9 +1,9 @@
 """A second reading of one cited cell: where the row's line and the column's header cross.
 
-The grid reader (``review.tables.read_tables``) reads a whole table before any cell can be looked up, and
+The grid reader (``review.tables.read.read_tables``) reads a whole table before any cell can be looked up, and
 one misread line (a header it cannot place, a row group it cannot see) leaves every cell of the table
 unread. Checking one cited cell needs less: the line that prints the row's label, the span of the
-column's header, and the number printed where the two cross. ``review.cells`` asks this reading only
+column's header, and the number printed where the two cross. ``registry.checking.cells`` asks this reading only
 where the grid could not read the cell, never to overrule a grid that found it.
 
 1. **Region**: the cited caption (``find_captions``; its paragraph goes on in running text only, so a header
@@ -41,7 +41,7 @@ where the grid could not read the cell, never to overrule a grid that found it.
    is not read (one number or two cells).
 
 Anything matched twice, and a crossing that holds two numbers or none, is a reason (``NotCrossed``, which
-``review.cells`` reports as ``Unread``), not a guess: the claim cannot be checked.
+``registry.checking.cells`` reports as ``Unread``), not a guess: the claim cannot be checked.
 """
 
 from __future__ import annotations
@@ -50,9 +50,9 @@ import re
 from dataclasses import dataclass
 
 from registry.numbers import SIGN
-from review.figures import opens_bracket, within_brackets
-from review.subtables import mark_of, names
-from review.tables import (
+from review.pdf.words import Line, PageWords, Word, squeezed
+from review.tables.figures import opens_bracket, within_brackets
+from review.tables.read import (
     _GROUP,
     CELL_GAP,
     LABEL_GAP,
@@ -72,7 +72,7 @@ from review.tables import (
     starts_caption,
     upright,
 )
-from review.words import Line, PageWords, Word, squeezed
+from review.tables.subtables import mark_of, names
 
 #: A vertical gap (points) wider than this ends a table's region: sub-tables stacked under one caption are set
 #: closer, the running head or a float above or below is set farther.

@@ -1,8 +1,8 @@
 """Which claims a record makes: the dispatch from a record's kind to the claim types that check it.
 
-The claim types live below this module (``review.claims`` for the page, quote, value and unit,
-``review.sentences`` for what the quoted sentence says of the device and 'respectively',
-``review.cells`` for table cells, ``review.consistency`` for the numbers among themselves); this
+The claim types live below this module (``registry.checking.claims`` for the page, quote, value and unit,
+``registry.checking.sentences`` for what the quoted sentence says of the device and 'respectively',
+``registry.checking.cells`` for table cells, ``registry.checking.consistency`` for the numbers among themselves); this
 module alone imports them all, so none of them imports another back.
 """
 
@@ -11,10 +11,8 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-from registry.models import Configuration, Evidence, Record, Result
-from registry.models.records import EvidenceProperty
-from review.cells import cell_claims, place_claims
-from review.claims import (
+from registry.checking.cells import cell_claims, place_claims
+from registry.checking.claims import (
     GRAMMAR,
     Citation,
     Claim,
@@ -30,9 +28,11 @@ from review.claims import (
     locator_of,
     parse_locator,
 )
-from review.consistency import consistency_claims
+from registry.checking.consistency import consistency_claims
+from registry.checking.sentences import sentence_claims
+from registry.models import Configuration, Evidence, Record, Result
+from registry.models.records import EvidenceProperty
 from review.errors import NotCheckableError
-from review.sentences import sentence_claims
 
 if TYPE_CHECKING:
     from registry.models import Source
@@ -103,7 +103,7 @@ def _result_claims(registry: Registry, result: Result, citations: list[Citation]
 
     cited = _citing(citations, result.as_printed)
     claims: list[Claim] = [ValueInQuote(result.id, "printed value", cited.page, cited.quote, result.as_printed)]
-    if units:  # a cell's unit is read from its header, row label or caption (review.cells)
+    if units:  # a cell's unit is read from its header, row label or caption (registry.checking.cells)
         claims += _unit_claims(result, cited)
     claims += sentence_claims(registry, result, cited.page, cited.quote)  # the device it names, 'respectively'
     evaluation = registry.records.get(result.evaluation)

@@ -1,17 +1,17 @@
 """Claims about table cells, uncertainties, units in headers, captions and footnotes.
 
 A record whose locator names a table, a row and a column (``Locator.row``/``column``; levels
-joined by ' / ') is checked in the table itself (``review.tables``), not on the page at large:
+joined by ' / ') is checked in the table itself (``review.tables.read``), not on the page at large:
 
 - **table cell**: the printed value is the number in the cell where that row and that column
   meet. A value from another cell fails, naming where it is printed and what the cited cell holds:
   "0.681 is printed in row 'NT 500M', column 'Histone marks / H3K4me3'; row 'NT 2.5B' has 0.702 there".
   Bold and footnote marks ('0.702†') are read and reported, not compared. A locator's ``subtable``
-  ('(b)') looks the row up in that sub-table only (``review.subtables``), in the grid and in the crossing.
+  ('(b)') looks the row up in that sub-table only (``review.tables.subtables``), in the grid and in the crossing.
   A cell's first number is its value: a bracketed note or pair after it ('397 (1F)', '(14.1, .000)') is
-  reported, and a record citing one of its other numbers cannot be checked (``review.figures``); a cell printing
+  reported, and a record citing one of its other numbers cannot be checked (``review.tables.figures``); a cell printing
   'name = value' in a table of parameters is read under its header where grid and crossing cannot
-  (``review.keyvalue``);
+  (``review.tables.keyvalue``);
 - **uncertainty**: the ± value or interval printed with the value equals the record's (in the cell,
   or right after the value in the quoted text), and the words the header, the row label, the caption,
   a table note or the sentence use ('s.d.', 'standard error', '95% CI') name the record's kind (and
@@ -37,16 +37,17 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from registry.checking.claims import Assertion, Citation, Claim, declared_unit, is_cell, unit_symbols
 from registry.models.uncertainty_kinds import REPEAT_WORDS, kind_words, kinds_in
 from registry.models.values import UncertaintyKind
 from registry.numbers import SIGN, SUPERSCRIPT, TIMES, glued_unit, parse_printed
 from registry.units import UnitTable
 from registry.units import table as unit_table
-from review import subtables
-from review.claims import Assertion, Citation, Claim, declared_unit, is_cell, unit_symbols
-from review.figures import second_figures
-from review.pdftext import Extraction, find_text, normalize, normalize_quote, number_pattern, unit_pattern
-from review.tables import (
+from review.pdf.pdftext import Extraction, find_text, normalize, normalize_quote, number_pattern, unit_pattern
+from review.pdf.words import squeezed
+from review.tables import subtables
+from review.tables.figures import second_figures
+from review.tables.read import (
     CellText,
     Column,
     Row,
@@ -63,7 +64,6 @@ from review.tables import (
     runs_to_foot,
     upright,
 )
-from review.words import squeezed
 
 if TYPE_CHECKING:
     from registry.models import Result
@@ -128,9 +128,9 @@ class Located:
     row: Row
     column: Column
     crossed: bool = False
-    """Read where the row's line and the column's header cross (``review.crossing``), the grid being unread."""
+    """Read where the row's line and the column's header cross (``review.tables.crossing``), the grid being unread."""
     keyed: bool = False
-    """Read as the cell under the column's header that prints 'row = value' (``review.keyvalue``)."""
+    """Read as the cell under the column's header that prints 'row = value' (``review.tables.keyvalue``)."""
 
     @property
     def where(self) -> str:
@@ -153,7 +153,7 @@ class CellAt(Claim):
     column: str
     subtable: str | None = field(default=None, kw_only=True)
     """The sub-table's mark the locator names ('(b)'): the row is looked up in that sub-table only
-    (``review.subtables``)."""
+    (``review.tables.subtables``)."""
 
     def locate(self, doc: Extraction) -> Located | str:
         """The cell, or why it cannot be found (a sentence naming what the page has instead); cached."""
@@ -169,7 +169,7 @@ class CellAt(Claim):
         words = doc.page_words(self.page)
         if not isinstance(found, Unread) or "crossing" not in READINGS or words is None:
             return found
-        from review.crossing import read_crossing
+        from review.tables.crossing import read_crossing
 
         crossing = read_crossing(words, self.table, self.row, self.column, self.subtable)
         if isinstance(crossing, str):
@@ -180,9 +180,9 @@ class CellAt(Claim):
 
     def _keyed(self, doc: Extraction, unread: Unread) -> Located | str:
         """Where neither the grid nor the crossing reads the cell, a table of parameters' cell that prints
-        'row = value' under the column's header (``review.keyvalue``); ``unread`` where the table prints no such
+        'row = value' under the column's header (``review.tables.keyvalue``); ``unread`` where the table prints no such
         cells."""
-        from review.keyvalue import read_keyed
+        from review.tables.keyvalue import read_keyed
 
         words = doc.page_words(self.page)
         keyed = read_keyed(words, self.table, self.row, self.column) if words and self.subtable is None else None
@@ -289,7 +289,7 @@ class Unread(str):
 class Absent(Unread):
     """A cited row or column printed nowhere in the table that was read: a word of its name is not among the
     table's words at all. Cannot check on one reading; the witness of a failure where both extractors read the
-    table alike (``review.agreement``)."""
+    table alike (``registry.checking.agreement``)."""
 
 
 #: Words of a cited name shorter than this are not looked for (a lone 'a' or 's' is printed in every table).
@@ -898,7 +898,7 @@ def cell_claims(registry: Registry, result: Result, citations: list[Citation]) -
     if is_cell(locator):
         label = locator.table or locator.figure or ""
         where = (result.id, page, label, locator.row or "", locator.column or "")
-        subtable = locator.subtable  # the row is looked up in that sub-table only (``review.subtables``)
+        subtable = locator.subtable  # the row is looked up in that sub-table only (``review.tables.subtables``)
         upper = result.range_upper.printed_value if result.range_upper is not None else None
         bound = result.bound.value if result.bound is not None else None
         claims.append(TableCell(where[0], "table cell", *where[1:], result.printed_value, subtable=subtable,
@@ -913,7 +913,7 @@ def cell_claims(registry: Registry, result: Result, citations: list[Citation]) -
         return [*claims, *agree, CellUnit(where[0], "unit", *where[1:], str(result.unit), symbols, subtable=subtable,
                                           quote=" ".join(locator.quote.split()) if locator.quote else None)]
     if uncertainty is not None and citations:
-        from review.claims import _citing
+        from registry.checking.claims import _citing
 
         cited = _citing(citations, result.printed_value)
         claims.append(TextUncertainty(result.id, "uncertainty", cited.page, cited.quote, result.printed_value,

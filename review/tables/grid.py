@@ -4,7 +4,7 @@ marks and bold, and where the second extractor reads it otherwise.
 ``registry table`` prints this, so that a curator can see whose mistake a failed cell check is (the
 reader's or the transcription's), and can import a table straight from the pinned PDF instead of
 retyping its numbers (``import_rows``). Every cell is looked up exactly as a record citing it would be
-(``review.cells.CellAt.locate``), in both extractions: a cell the review could not find again by its
+(``registry.checking.cells.CellAt.locate``), in both extractions: a cell the review could not find again by its
 row and column, or that the two extractors read differently, is shown but never offered for import.
 """
 
@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from registry.checking.cells import CellAt, Located, same_number, tables_on
 from registry.errors import RegistryError
-from review.cells import CellAt, Located, same_number, tables_on
-from review.extract import pdfium_version
-from review.limited import ReviewLimits, page_chars_checked, run_reading
-from review.pdftext import Extraction
-from review.tables import CellText, Table
-from review.words import ANNOTATION, PageWords, lines_of, squeezed
+from review.pdf.extract import pdfium_version
+from review.pdf.limited import ReviewLimits, page_chars_checked, run_reading
+from review.pdf.pdftext import Extraction
+from review.pdf.words import ANNOTATION, PageWords, lines_of, squeezed
+from review.tables.read import CellText, Table
 
 #: A table's label as captions print it: 'Table 3', 'TABLE II', 'Table 6.2', 'Table A1', 'Tab. 2'.
 _LABEL = re.compile(r"^(?P<word>table|tab\.)(?P<number>(?:[A-Z]?\d+(?:\.\d+)*[a-z]?|[IVXLC]+))?[:.|]?$",
@@ -158,7 +158,7 @@ def read_page(pdf: Path, page: int, label: str | None = None, *, second: bool = 
               limits: ReviewLimits = ReviewLimits()) -> PageGrid:
     """The tables on ``page`` of ``pdf`` (only ``label``'s, where given) as both extractors read them.
 
-    Read as the review reads a PDF (``review.limited``): the file refused past ``limits.max_pdf_bytes``
+    Read as the review reads a PDF (``review.pdf.limited``): the file refused past ``limits.max_pdf_bytes``
     before it is read, the reading done in a process of its own killed past ``limits.timeout`` or
     ``limits.max_memory_mb`` (``pdftotext`` with it), a page of more than ``limits.max_page_chars``
     characters refused; a limit reached is a ``ReviewLimitError``. Only the page and the one before it (where
@@ -169,7 +169,7 @@ def read_page(pdf: Path, page: int, label: str | None = None, *, second: bool = 
     import time
 
     from review.errors import FetchError, PdfError
-    from review.fetch import read_pdf
+    from review.pdf.fetch import read_pdf
 
     started = time.monotonic()
     try:
@@ -180,7 +180,7 @@ def read_page(pdf: Path, page: int, label: str | None = None, *, second: bool = 
         raise PdfError(pdf, f"cannot read {pdf}: {exc.strerror}", "check the file's permissions") from exc
     request = PageRequest(data, str(pdf), page, label, second, limits.timeout - (time.monotonic() - started),
                           limits.max_page_chars)
-    plain = run_reading("review.grid:page_grid", request, limits, what=f"reading page {page} of {pdf}",
+    plain = run_reading("review.tables.grid:page_grid", request, limits, what=f"reading page {page} of {pdf}",
                         started=started)
     return _from_plain(plain)
 
@@ -207,7 +207,8 @@ def page_grid(request: PageRequest) -> dict[str, Any]:
 
 
 def plain_data(value: Any) -> Any:
-    """``value`` with every text of a ``str`` subclass (``review.cells.Unread``, why a cell cannot be read) made a
+    """``value`` with every text of a ``str`` subclass (``registry.checking.cells.Unread``, why a cell cannot be read)
+    made a
     plain ``str``, inside lists, tuples and dicts: the reading process may answer with plain values only."""
     if isinstance(value, str):
         return str(value)
@@ -252,7 +253,7 @@ def page_readings(request: PageRequest) -> tuple[Extraction, Extraction | None, 
     """PDFium's and pdftotext's positioned words of the page and the page before it, as extractions of the whole
     document whose other pages hold no words; and why the second is missing, where it is. A page of more
     characters than the request allows is refused before pdftotext starts."""
-    from review import poppler
+    from review.pdf import poppler
 
     pdf, page = Path(request.name), request.page
     count, words = _pdfium_pages(request.data, pdf, page)
@@ -280,8 +281,8 @@ def _pdfium_pages(data: bytes, pdf: Path, page: int) -> tuple[int, list[PageWord
     import pypdfium2 as pdfium
 
     from review.errors import PdfError
-    from review.fetch import sniff
-    from review.words import pdfium_words
+    from review.pdf.fetch import sniff
+    from review.pdf.words import pdfium_words
 
     kind = sniff(data[:1024])
     if kind != "pdf":
@@ -330,7 +331,7 @@ def _candidates(docs: tuple[Extraction, ...], page: int) -> list[str]:
 
 def _elsewhere(data: bytes, label: str, page: int) -> str:
     """Where ``label`` is, read from every page's PDFium words (only on this error's path: the whole file)."""
-    from review.words import pdfium_words
+    from review.pdf.words import pdfium_words
 
     words = pdfium_words(data)
     doc = _extraction(len(words), list(words), "PDFium")
@@ -362,7 +363,8 @@ def _crossed(primary: Extraction, second: Extraction | None, table: Table, other
              cells: tuple[GridCell, ...]) -> tuple[GridCell, ...]:
     """The cells the review finds in the first reading's rows under a column name only the second extractor's grid
     reads (a header 'Batch 1' that PDFium's grid splits in two): read where the row and the column cross
-    (``review.crossing``), as a record citing them is looked up, and shown only where both extractors read the cell
+    (``review.tables.crossing``), as a record citing them is looked up, and shown only where both extractors read the
+    cell
     alike and the CSV does not carry the same text in that row already (the same cell under the split name). Row
     names only the second reading has are not tried: a row misread there would name cells the page never labels
     so."""
@@ -444,7 +446,7 @@ def printed_form(cell: CellText) -> tuple[str | None, str, str]:
     return _annotated(value, marks, rest)
 
 
-#: What the reader glued after a value as a raised annotation ('⟨+10.8%⟩', ``review.words.ANNOTATION``), alone.
+#: What the reader glued after a value as a raised annotation ('⟨+10.8%⟩', ``review.pdf.words.ANNOTATION``), alone.
 _ONE_ANNOTATION = rf"{ANNOTATION[0]}([^{ANNOTATION[1]}]*){ANNOTATION[1]}"
 _GLUED_ANNOTATIONS = re.compile(rf"(?:{_ONE_ANNOTATION}\s*)+")
 

@@ -1,8 +1,8 @@
 """The source witness: a cited table cell checked against the table as the document's source states it.
 
 The PDF is what readers see and cite; the source it was typeset from (LaTeX, JATS XML, HTML, Word) is a second,
-independent witness of the same numbers. A claim about a table cell (``review.cells.TableCell``,
-``review.cells.CellUncertainty``) is checked here against the source's tables:
+independent witness of the same numbers. A claim about a table cell (``registry.checking.cells.TableCell``,
+``registry.checking.cells.CellUncertainty``) is checked here against the source's tables:
 
 - **which table**: the source's floats are numbered as the typesetter numbers them; each is matched to the PDF's
   caption by its label and the first words of its caption (``label_tables``), so that a table the PDF prints as
@@ -10,7 +10,7 @@ independent witness of the same numbers. A claim about a table cell (``review.ce
 - **which page**: the source has no pages; the cited page must be where the PDF prints the table's caption, or a
   page after it that prints the row's label and the cell (a table continued): a table whose caption is found on
   other pages only is cited on the wrong page, a fail;
-- **which cell**: the row and the column by the names the PDF reader matches (``review.tables.matches``; a
+- **which cell**: the row and the column by the names the PDF reader matches (``review.tables.read.matches``; a
   repeated label's ' #N' counts its rows from the top); the cell read as the PDF reader reads a printed cell.
 
 Verdicts: **pass** where the cell prints the value (or its ±); **fail** where it prints another, where the table
@@ -24,12 +24,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from review.cells import _value  # the one comparison of a cited number with a cell's
-from review.claims import CANNOT_CHECK, FAIL, PASS
+from registry.checking.cells import _value  # the one comparison of a cited number with a cell's
+from registry.checking.claims import CANNOT_CHECK, FAIL, PASS
+from registry.checking.witnesses import Witness
+from review.pdf.words import squeezed
 from review.sources.model import SourceCell, SourceColumn, SourceRow, SourceTable
-from review.tables import matches
-from review.witnesses import Witness
-from review.words import squeezed
+from review.tables.read import matches
 
 
 @dataclass
@@ -205,7 +205,7 @@ def _not_found(source: SourceTables, candidates: list[tuple[int, SourceTable]],
 
 def _uncertainty(source: SourceTables, claim: object, spot: _Spot) -> Witness:
     from registry.numbers_in_text import numbers_in
-    from review.pdftext import normalize_quote
+    from review.pdf.pdftext import normalize_quote
 
     reading = spot.cell.reading
     interval = bool(getattr(claim, "interval", False))

@@ -2,7 +2,7 @@
 
 The record names a cell as a printed table label, a row label and a column header (a header over
 several levels joined by ' / ', outermost first). ``read_tables`` turns the words of one page
-(``review.words``) into that shape:
+(``review.pdf.words``) into that shape:
 
 0. **Sideways pages** (most words turned a quarter) are turned upright first (``upright``).
 1. **Caption**: a line that starts with the label followed by ':', '.' or '|', or by
@@ -49,8 +49,8 @@ from dataclasses import dataclass, field, replace
 
 from registry.numbers import SIGN, SUPERSCRIPT, TIMES, glued_unit
 from registry.printed_forms import Printed, read_printed
-from review.figures import note_words
-from review.words import ANNOTATION, Line, PageWords, Word, lines_of, squeezed
+from review.pdf.words import ANNOTATION, Line, PageWords, Word, lines_of, squeezed
+from review.tables.figures import note_words
 
 #: A vertical gap (points) wider than this ends a table: rules and spacing inside tables stay under it.
 GAP = 12.5
@@ -74,7 +74,7 @@ _VALUE_WORD = re.compile(rf"^(?:\u00b1|[<>\u2264\u2265])?{_NUMBER}%?[{_AFTER}]*(
 def is_value(word: Word) -> bool:
     """Whether a word is a printed number as a cell prints it ('0.681', '−0.021', '0.702†', '±0.019', '3e-5'), a
     bound ('<12', '≥0.5') or a range of decimals set as one word ('0.61–0.67'; '2014–2016' may be a label), a raised
-    annotation glued to it included ('71.2⟨+10.8%⟩', ``review.words.ANNOTATION``)."""
+    annotation glued to it included ('71.2⟨+10.8%⟩', ``review.pdf.words.ANNOTATION``)."""
     return bool(_VALUE_WORD.match(squeezed(word.text)))
 
 
@@ -475,7 +475,7 @@ def _title(line: Line, lines: list[Line]) -> bool:
 
 
 #: A sub-table's mark, without its parentheses: a letter or a roman numeral ('b' of '(b)', 'iv' of '(iv)'); read
-#: from a locator's ``subtable`` by ``review.subtables``.
+#: from a locator's ``subtable`` by ``review.tables.subtables``.
 SUBTABLE_MARK = r"(?:[a-z]|[ivx]+)"
 _SUBCAPTION = re.compile(rf"^\({SUBTABLE_MARK}\)\S", re.IGNORECASE)
 
@@ -969,7 +969,7 @@ def _ordinals(line: Line) -> bool:
 
 def _without_notes(words: tuple[Word, ...]) -> list[Word]:
     """A row's words less those of a bracketed note after a number ('397 (1F)', '725 (5M, 2F; 32 mins)'): the note
-    is part of its value's cell (``review.figures``), no word of a name."""
+    is part of its value's cell (``review.tables.figures``), no word of a name."""
     notes = note_words([w.text for w in words])
     return [w for k, w in enumerate(words) if k not in notes]
 
