@@ -68,9 +68,10 @@ class Counts:
 def run_paper(folder: Path, source: Path, show: int, use_pdf: bool) -> Counts:
     from registry.checking.agreement import check_both
     from registry.checking.cells import CellUncertainty, TableCell
-    from registry.checking.source_witness import check_cell, label_tables
+    from registry.checking.source_witness import check_cell
     from review.pdf.extract import read_pdf
     from review.sources import read_source
+    from review.sources.labels import label_tables
 
     counts = Counts()
     gold = read_gold(folder / "cells.tsv")

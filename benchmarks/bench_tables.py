@@ -26,7 +26,7 @@ alone (``read s/page``): reading every cited table on its page with both extract
 per page of tables (the issue's target: under 0.5 s): the grid, and the crossing's regions beside the captions, as
 ``--reader`` asks.
 
-``--reader`` picks the readings of a cited cell the review tries (``registry.checking.cells.READINGS``): ``grid`` (the
+``--reader`` picks the readings of a cited cell the review tries (``review.tables.cited.READINGS``): ``grid`` (the
 whole
 table's grid alone), ``crossing`` (where the row's line and the column's header cross, alone:
 ``review.tables.crossing``),
@@ -208,8 +208,9 @@ class PaperResult:
 
 def run_paper(folder: Path) -> PaperResult:
     from registry.checking.agreement import check_both
-    from registry.checking.cells import READINGS, CellUncertainty, TableCell
+    from registry.checking.cells import CellUncertainty, TableCell
     from review.pdf.extract import read_pdf
+    from review.tables.cited import READINGS
     from review.tables.crossing import table_regions
     from review.tables.read import read_tables
 
@@ -313,7 +314,7 @@ def _slips(c: Counter[str]) -> str:
             f"{c['passed']:4d}  cannot {c['cannot check']:5d}")
 
 
-#: ``--reader``: the readings ``registry.checking.cells`` tries, in turn.
+#: ``--reader``: the readings ``review.tables.cited`` tries, in turn.
 _READERS = {"grid": ("grid",), "crossing": ("crossing",), "both": ("grid", "crossing")}
 
 
@@ -373,10 +374,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reader", choices=sorted(_READERS), default="both",
                         help="the readings of a cited cell to measure (default: both, as the review reads)")
     args = parser.parse_args(argv)
-    import registry.checking.cells
+    import review.tables.cited
 
-    registry.checking.cells.READINGS = _READERS[args.reader]
-    print(f"reader: {args.reader} ({' then '.join(registry.checking.cells.READINGS)})")
+    review.tables.cited.READINGS = _READERS[args.reader]
+    print(f"reader: {args.reader} ({' then '.join(review.tables.cited.READINGS)})")
     roots = [LAYOUTS, PRODUCERS] if args.layouts else [args.papers]
     folders = sorted((p for root in roots for p in root.iterdir()
                       if (p / "cells.tsv").is_file() and (p / "paper.pdf").is_file()), key=lambda p: p.name)

@@ -17,12 +17,14 @@ import pytest
 
 from registry.checking import cells
 from registry.checking.agreement import check_both
-from registry.checking.cells import CellUncertainty, CellUnit, TableCell, Unread
+from registry.checking.cells import CellUncertainty, CellUnit, TableCell
 from registry.checking.claims import CANNOT_CHECK, FAIL, PASS
 from review.pdf import poppler
 from review.pdf.extract import Readings, read_pdf
 from review.pdf.pdftext import Extraction
 from review.pdf.words import PageWords, Word
+from review.tables import cited
+from review.tables.cited import Unread
 from review.tables.crossing import NotCrossed, read_crossing, table_regions
 from review.tables.read import Table
 
@@ -330,7 +332,7 @@ GRID_UNREAD = _page(CAPTION, _line(115, ("Model", 100), ("Acc", 200), ("F1", 260
 
 def test_the_review_reads_the_crossing_where_the_grid_cannot_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     doc = _doc(GRID_UNREAD)
-    monkeypatch.setattr(cells, "READINGS", ("grid", "crossing"))
+    monkeypatch.setattr(cited, "READINGS", ("grid", "crossing"))
     monkeypatch.setattr(cells.CellAt, "_find_in_grid", lambda self, doc: Unread("the grid could not"))
     passed = TableCell("r", "table cell", 1, "Table 1", "Fine-tuned / Ours", "Acc", "73.1").check(doc)
     assert passed.outcome == PASS
@@ -347,13 +349,13 @@ def test_the_review_reads_the_crossing_where_the_grid_cannot_and_says_so(monkeyp
 def test_the_crossing_never_overrules_a_grid_that_found_the_cell() -> None:
     doc = _doc(_page(CAPTION, HEADER, *ROWS))
     spot = cells.CellAt("r", "table cell", 1, "Table 1", "Ours", "F1").locate(doc)
-    assert isinstance(spot, cells.Located) and not spot.crossed
+    assert isinstance(spot, cited.Located) and not spot.crossed
     assert "read where" not in spot.where
 
 
 def test_without_the_crossing_the_grid_leaves_the_cell_unread(monkeypatch: pytest.MonkeyPatch) -> None:
     doc = _doc(GRID_UNREAD)
-    monkeypatch.setattr(cells, "READINGS", ("grid",))
+    monkeypatch.setattr(cited, "READINGS", ("grid",))
     monkeypatch.setattr(cells.CellAt, "_find_in_grid", lambda self, doc: Unread("the grid could not"))
     assert TableCell("r", "table cell", 1, "Table 1", "Fine-tuned / Ours", "Acc", "73.1").check(doc).outcome == (
         CANNOT_CHECK)

@@ -36,12 +36,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 
 
-#: Imports of the reading packages from the checking one that the move of review/ (issue 40) left and its split removes
-#: (a cell's locating and a source table's labels, read in ``registry.checking``): ignored here, a list that only shrinks.
-NOT_YET_SPLIT: frozenset[tuple[str, str]] = frozenset({("review.tables", "registry.checking"),
-                                                      ("review.sources", "registry.checking")})
-
-
 def unit_of(module: str) -> str:
     """The unit a module belongs to: its sub-package of ``registry`` (``registry.store``), a module at the top of
     ``registry`` itself (``registry.units``), its sub-package of ``review`` (``review.pdf``), or its top package
@@ -58,8 +52,7 @@ def unit_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
     units: dict[str, set[str]] = {}
     for module, imported in graph.items():
         found = units.setdefault(unit_of(module), set())
-        found.update(unit_of(target) for target in imported if unit_of(target) != unit_of(module)
-                     and (unit_of(module), unit_of(target)) not in NOT_YET_SPLIT)
+        found.update(unit_of(target) for target in imported if unit_of(target) != unit_of(module))
     return units
 
 

@@ -19,12 +19,14 @@ import pytest
 
 from registry.checking import cells
 from registry.checking.agreement import check_both
-from registry.checking.cells import CellUnit, TableCell, Unread
+from registry.checking.cells import CellUnit, TableCell
 from registry.checking.claims import CANNOT_CHECK, FAIL, PASS
 from review.pdf import poppler
 from review.pdf.extract import Readings, read_pdf
 from review.pdf.pdftext import Extraction
 from review.pdf.words import PageWords, Word
+from review.tables import cited
+from review.tables.cited import Unread
 from review.tables.crossing import NotCrossed, read_crossing
 from review.tables.subtables import mark_of, names
 
@@ -148,7 +150,7 @@ def test_a_mark_with_no_subtable_read_is_cannot_check_naming_the_subtables_read(
 
 
 def test_a_table_read_whole_has_no_subtable_to_pass_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cells, "READINGS", ("grid",))
+    monkeypatch.setattr(cited, "READINGS", ("grid",))
     got = _cell("0.0908", "(a)").check(_doc(_kula_like(marked=False)))
     assert got.outcome == CANNOT_CHECK
     assert "no sub-table (a) is read under the caption of Table 2: it is read as one table" in got.detail
@@ -177,7 +179,7 @@ def test_the_crossing_keeps_the_rows_under_the_cited_subtables_caption() -> None
 
 def test_the_review_asks_the_crossing_with_the_subtable_where_the_grid_cannot(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cells, "READINGS", ("grid", "crossing"))
+    monkeypatch.setattr(cited, "READINGS", ("grid", "crossing"))
     monkeypatch.setattr(cells.CellAt, "_find_in_grid", lambda self, doc: Unread("the grid could not"))
     doc = _doc(_kula_like())
     got = _cell("0.1200", "(b)").check(doc)

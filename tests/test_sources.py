@@ -17,8 +17,9 @@ import pytest
 import yaml
 
 from registry.checking.cells import CellUncertainty, TableCell
-from registry.checking.source_witness import check_cell, label_tables
+from registry.checking.source_witness import check_cell
 from review.sources import format_of, read_source
+from review.sources.labels import label_tables
 from review.sources.model import Grid, GridCell, table_of
 from tests.conftest import DATA
 

@@ -76,8 +76,8 @@ def test_the_reading_process_answers_with_plain_values_only() -> None:
     import io
     import pickle
 
-    from registry.checking.cells import Unread
     from registry.sandbox import Plain
+    from review.tables.cited import Unread
     from review.tables.grid import plain_data
 
     answer = {"tables": ({"cells": [{"found_again": Unread("no row 'A' in Table 1")}], "rows": ("A",)},)}
@@ -91,5 +91,5 @@ def test_an_answer_of_objects_is_named_as_such() -> None:
     from registry.sandbox import ChildFailed, run_limited
 
     with pytest.raises(ChildFailed) as caught:
-        run_limited("registry.checking.cells:Unread", "why", timeout=60, memory_mb=None)
+        run_limited("review.tables.cited:Unread", "why", timeout=60, memory_mb=None)
     assert caught.value.error_type == "UnpicklingError" and "more than plain values" in caught.value.message

@@ -333,8 +333,8 @@ def test_a_table_followed_by_running_text_is_not_continued_on_the_next_page() ->
 
 
 def test_the_review_finds_a_cell_of_a_table_continued_without_a_caption() -> None:
-    from registry.checking.cells import tables_on
     from review.pdf.pdftext import Extraction
+    from review.tables.cited import tables_on
 
     doc = Extraction(pages=("one", "two"), extractor="test", words=(_on(1, *FIRST_PAGE), _on(2, *NEXT_PAGE)))
     assert [t.subcaption for t in tables_on(doc, 2, "Table 1")] == ["Test set", "Held-out set"]

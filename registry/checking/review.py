@@ -187,7 +187,8 @@ def run_review(
     text_path = keep_text(cache_dir, artifact.sha256, readings.primary)
     witnessed: list[str] = []
     if plan.source.source_files:  # the second witness: the document's own source, where the record pins it
-        from review.sources.pinned import read_pinned, verified, witness
+        from registry.checking.source_witness import witness
+        from review.sources.pinned import read_pinned, verified
 
         files = verified(plan.source, sources or [], cache_dir)
         tables = read_pinned(plan.source, files, readings.primary)

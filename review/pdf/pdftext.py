@@ -111,6 +111,10 @@ class Extraction:
         """The positioned words of page ``number`` (1-based), or None past the end or without words."""
         return self.words[number - 1] if 1 <= number <= len(self.words) else None
 
+    def missing(self, number: int) -> str:
+        """Why page ``number`` cannot be read: the PDF has fewer pages."""
+        return f"page {number} does not exist: the PDF has {self.page_count} pages"
+
 
 #: The most text one page may hold. A dense page of a paper holds about 5,000 characters; a page
 #: past this is no paper's page (a crafted PDF can put 50 MB of text in one string), and matching

@@ -17,10 +17,9 @@ from typing import TYPE_CHECKING
 from registry.errors import RegistryError
 
 if TYPE_CHECKING:
-    from registry.checking.claims import Assertion, Claim
-    from registry.checking.source_witness import SourceTables
     from registry.models import Source
     from review.pdf.pdftext import Extraction
+    from review.sources.labels import SourceTables
 
 
 class SourceFileError(RegistryError):
@@ -67,8 +66,8 @@ def verified(source: Source, given: list[Path], cache_dir: Path | None) -> list[
 
 def read_pinned(source: Source, files: list[PinnedFile], extraction: Extraction | None) -> list[SourceTables]:
     """Each pinned file's tables, labelled as the PDF prints them; a main .tex's inputs checked against the pins."""
-    from registry.checking.source_witness import label_tables
     from review.sources import read_grids
+    from review.sources.labels import label_tables
     from review.sources.model import tables_of
 
     pages = [extraction.page(n) or "" for n in range(1, extraction.page_count + 1)] if extraction else None
@@ -113,21 +112,3 @@ def _main(pinned: PinnedFile, files: list[PinnedFile]) -> bool:
 def _declares_class(path: Path) -> bool:
     return "\\documentclass" in path.read_text(encoding="utf-8", errors="replace")
 
-
-def witness(claims: list[Claim], assertions: list[Assertion], sources: list[SourceTables],
-            pdf_name: str) -> list[Assertion]:
-    """Every table cell claim's assertion with the source witness's verdict beside the PDF's
-    (``registry.checking.witnesses``):
-    the first source file that holds the cited table is the one read."""
-    from registry.checking.cells import CellUncertainty, TableCell
-    from registry.checking.source_witness import check_cell, same_label
-    from registry.checking.witnesses import with_source
-
-    out: list[Assertion] = []
-    for claim, assertion in zip(claims, assertions, strict=True):
-        if not sources or not isinstance(claim, TableCell | CellUncertainty):
-            out.append(assertion)
-            continue
-        holding = next((s for s in sources if any(same_label(t.label, claim.table) for t in s.tables)), sources[0])
-        out.append(with_source(assertion, check_cell(holding, claim), pdf_name))
-    return out

@@ -3,7 +3,7 @@
 The grid reader (``review.tables.read.read_tables``) reads a whole table before any cell can be looked up, and
 one misread line (a header it cannot place, a row group it cannot see) leaves every cell of the table
 unread. Checking one cited cell needs less: the line that prints the row's label, the span of the
-column's header, and the number printed where the two cross. ``registry.checking.cells`` asks this reading only
+column's header, and the number printed where the two cross. ``review.tables.cited`` asks this reading only
 where the grid could not read the cell, never to overrule a grid that found it.
 
 1. **Region**: the cited caption (``find_captions``; its paragraph goes on in running text only, so a header
@@ -41,7 +41,7 @@ where the grid could not read the cell, never to overrule a grid that found it.
    is not read (one number or two cells).
 
 Anything matched twice, and a crossing that holds two numbers or none, is a reason (``NotCrossed``, which
-``registry.checking.cells`` reports as ``Unread``), not a guess: the claim cannot be checked.
+``review.tables.cited`` reports as ``Unread``), not a guess: the claim cannot be checked.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from registry.numbers import SIGN
+from registry.numbers import FIGURES, SIGN
 from review.pdf.words import Line, PageWords, Word, squeezed
 from review.tables.figures import opens_bracket, within_brackets
 from review.tables.read import (
@@ -276,7 +276,7 @@ _TEX = re.compile(r"[_^{}]")
 #: What joins two numbers into one cell, at a word's end or start: a '±' (however wide it is set), the dot of a
 #: power of ten ('1 · 10⁴'); not '×', which tables print as a cross mark as often as a product.
 _JOINER = re.compile(r"^(?:\u00b1|\+/-|\+-|\u00b7)|(?:\u00b1|\+/-|\+-|\u00b7)$")
-_SPREAD = re.compile(r"^\(" + SIGN + r"?(?:\d[\d,]*(?:\.\d+)?|\.\d+)\)$")
+_SPREAD = re.compile(rf"^\({SIGN}?{FIGURES}\)$")
 
 
 def _runs(line: Line, wanted: str) -> list[tuple[int, int]]:

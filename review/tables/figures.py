@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import re
 
-from registry.numbers import SIGN
+from registry.numbers import FIGURES, SIGN
 
 _OPENING, _CLOSING = "([", ")]"
-_FIGURE = re.compile(rf"(?<![\w.]){SIGN}?(?:\d[\d,]*(?:\.\d+)?|\.\d+)")
+_FIGURE = re.compile(rf"(?<![\w.]){SIGN}?{FIGURES}")
 
 
 def depth(text: str) -> int:

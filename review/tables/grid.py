@@ -4,7 +4,7 @@ marks and bold, and where the second extractor reads it otherwise.
 ``registry table`` prints this, so that a curator can see whose mistake a failed cell check is (the
 reader's or the transcription's), and can import a table straight from the pinned PDF instead of
 retyping its numbers (``import_rows``). Every cell is looked up exactly as a record citing it would be
-(``registry.checking.cells.CellAt.locate``), in both extractions: a cell the review could not find again by its
+(``review.tables.cited.CellLookup.locate``), in both extractions: a cell the review could not find again by its
 row and column, or that the two extractors read differently, is shown but never offered for import.
 """
 
@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from registry.checking.cells import CellAt, Located, same_number, tables_on
 from registry.errors import RegistryError
 from review.pdf.extract import pdfium_version
 from review.pdf.limited import ReviewLimits, page_chars_checked, run_reading
 from review.pdf.pdftext import Extraction
 from review.pdf.words import ANNOTATION, PageWords, lines_of, squeezed
+from review.tables.cited import CitedCell, Located, same_number, tables_on
 from review.tables.read import CellText, Table
 
 #: A table's label as captions print it: 'Table 3', 'TABLE II', 'Table 6.2', 'Table A1', 'Tab. 2'.
@@ -207,7 +207,7 @@ def page_grid(request: PageRequest) -> dict[str, Any]:
 
 
 def plain_data(value: Any) -> Any:
-    """``value`` with every text of a ``str`` subclass (``registry.checking.cells.Unread``, why a cell cannot be read)
+    """``value`` with every text of a ``str`` subclass (``review.tables.cited.Unread``, why a cell cannot be read)
     made a
     plain ``str``, inside lists, tuples and dicts: the reading process may answer with plain values only."""
     if isinstance(value, str):
@@ -376,7 +376,7 @@ def _crossed(primary: Extraction, second: Extraction | None, table: Table, other
     found = []
     for row in (r.name for r in table.rows):
         for column in columns:
-            probe = CellAt("", "table cell", table.page, table.label, row, column)
+            probe = CitedCell(table.page, table.label, row, column)
             spot = probe.locate(primary)
             if not isinstance(spot, Located) or spot.row.name != row or spot.column.name != column:
                 continue
@@ -410,7 +410,7 @@ def _cell(primary: Extraction, second: Extraction | None, table: Table, row_inde
           ) -> GridCell:
     row, column = table.rows[row_index], table.columns[column_index]
     cell = table.cell(row, column)
-    probe = CellAt("", "table cell", table.page, table.label, row.name, column.name)
+    probe = CitedCell(table.page, table.label, row.name, column.name)
     spot = probe.locate(primary)
     if isinstance(spot, str):
         again: str | None = spot
@@ -465,7 +465,7 @@ def _annotated(value: str | None, marks: str, rest: str) -> tuple[str | None, st
     return value, " ".join(part for part in (marks, *glued) if part), rest
 
 
-def _second_reading(cell: CellText, probe: CellAt, second: Extraction) -> str | None:
+def _second_reading(cell: CellText, probe: CitedCell, second: Extraction) -> str | None:
     spot = probe.locate(second)
     if not isinstance(spot, Located):
         return f"finds no such cell: {spot}"

@@ -47,7 +47,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
-from registry.numbers import SIGN, SUPERSCRIPT, TIMES, glued_unit
+from registry.numbers import FIGURES, SIGN, SUPERSCRIPT, TIMES, glued_unit
 from registry.printed_forms import Printed, read_printed
 from review.pdf.words import ANNOTATION, Line, PageWords, Word, lines_of, squeezed
 from review.tables.figures import note_words
@@ -60,13 +60,13 @@ CELL_GAP = 4.2
 MARKS = "*\u2020\u2021\u00a7\u00b6\u2016#"
 #: After a cell's number: its marks and superscripts ('0.681¹'; '10⁴' is read as a power by ``read_cell``).
 _AFTER = MARKS + "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b\u207a"
-_NUMBER = r"[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
+_NUMBER = rf"[-+]?{FIGURES}(?:[eE][-+]?\d+)?"
 _CELL = re.compile(
     rf"^(?P<bound>[<>\u2264\u2265~\u2248])?[(\[]?(?P<value>{_NUMBER})(?P<marks>[{_AFTER}]*)"
     rf"(?:(?:\u00b1|\+/-|\+-)(?P<pm>{_NUMBER})(?P<marks2>[{_AFTER}]*)|\((?P<spread>{_NUMBER})\)(?![,;]))?"
     rf"(?:[\[(](?P<lo>{_NUMBER})[,;-](?P<hi>{_NUMBER})[\])])?"
     r"(?P<rest>.*)$")
-_PRINTED = re.compile(rf"\s*({SIGN}?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:[eE]{SIGN}?\d+)?)")
+_PRINTED = re.compile(rf"\s*({SIGN}?{FIGURES}(?:[eE]{SIGN}?\d+)?)")
 _VALUE_WORD = re.compile(rf"^(?:\u00b1|[<>\u2264\u2265])?{_NUMBER}%?[{_AFTER}]*(?:\u00b1{_NUMBER}[{_AFTER}]*"
                          rf"|-\d*\.\d+%?)?(?:{ANNOTATION[0]}[^{ANNOTATION[1]}]*{ANNOTATION[1]})?$")
 
@@ -938,7 +938,7 @@ def _with_label_lines(row: Line, lines: list[Line], data_lo: float) -> Line:
     return Line(tuple(joined) + tuple(sorted(cells, key=lambda w: w.x0)))
 
 
-_BRACKETED = re.compile(rf"^[(\[]?{SIGN}?(?:\d[\d,]*(?:\.\d+)?|\.\d+)%?[)\],;]*$")
+_BRACKETED = re.compile(rf"^[(\[]?{SIGN}?{FIGURES}%?[)\],;]*$")
 
 
 def _numbers_line(line: Line) -> bool:

@@ -3,7 +3,7 @@
 The table reader (``review.tables.read``) reads sub-tables under one caption ('(a) Sequence models', '(b)
 Factorization models', or stacked titles such as 'AUC') each as a table of its own, its subcaption
 (``Table.subcaption``) the outer level of its rows. A cited cell whose locator names a sub-table is looked up
-in that sub-table only (``registry.checking.cells``), so a label printed in two of them is found in the one cited:
+in that sub-table only (``review.tables.cited``), so a label printed in two of them is found in the one cited:
 
 - the mark names a sub-table when it is that sub-table's mark, however the curator types it ('(b)', 'b)',
   'b', '(b) Factorization models'), or its whole caption or title ('AUC');
