@@ -19,7 +19,7 @@ A finder gives grids of cell texts with their regions on the page; the same read
 columns for all three (``read_grid``), and the same rules locate the cited cell (``locate``):
 
 1. **Which grid is the cited table.** The captions of the page are found with the registry's own caption rules
-   (``review.tables.read.find_captions`` and ``starts_caption``, over pdfplumber's words; a figure's caption claims
+   (``review.tables.captions.find_captions`` and ``starts_caption``, over pdfplumber's words; a figure's caption claims
    no grid). A grid that holds a caption line as one of its rows is cut there (the text strategy's grid of a
    whole page; camelot's grid that starts at the previous table's caption). A page's captions are set on one
    side of their tables, as a document's class sets them: of "every caption over its table" and "every
@@ -35,7 +35,7 @@ columns for all three (``read_grid``), and the same rules locate the cited cell 
    ``\\multirow`` centred on its rows); an empty header cell above the bottom header row takes the nearest
    header of its line, the left one on a tie (a spanning ``\\multicolumn``, set centred or flush left).
 3. **Row and column.** A row or column matches a gold path as the review's lookup does
-   (``review.tables.read.matches``: its last levels, or its levels joined), or where its last levels joined are the
+   (``review.tables.table.matches``: its last levels, or its levels joined), or where its last levels joined are the
    whole path (a header set on two lines, which a finder gives as two grid rows); exactly one row and one column
    must match, as in the review. A gold ``#N`` (the Nth printing of a repeated label) takes the Nth matching
    row, which the review's locators cannot name (so the finders get those cells, the reader cannot).
@@ -185,7 +185,8 @@ def page_captions(pdf: object, page_number: int, labels: set[str]) -> list[Capti
     """Every caption line of the page: those of ``labels`` by the review's caption rule, and any other table's
     or figure's caption start (to tell which grid is whose)."""
     from review.pdf.words import PageWords, Word, lines_of
-    from review.tables.read import find_captions, starts_caption
+    from review.tables.captions import find_captions
+    from review.tables.lines import starts_caption
 
     page = pdf.pages[page_number - 1]  # type: ignore[attr-defined]
     words = tuple(Word(w["text"], float(w["x0"]), float(w["top"]), float(w["x1"]), float(w["bottom"]),
@@ -391,10 +392,10 @@ class Found:
 
 def named(levels: tuple[str, ...], wanted: str) -> bool:
     """Whether a grid's row or column named ``levels`` is the gold's ``wanted``: as the review's lookup matches
-    (``review.tables.read.matches``), or its last levels joined are the whole path (a header or label set on two lines,
+    (``review.tables.table.matches``), or its last levels joined are the whole path (a header or label set on two lines,
     which a finder gives as two rows of its grid: 'No.' over 'classes')."""
     from review.pdf.words import squeezed
-    from review.tables.read import levels_of, matches
+    from review.tables.table import levels_of, matches
 
     if matches(levels, wanted):
         return True

@@ -26,7 +26,7 @@ from review.pdf.words import PageWords, Word
 from review.tables import cited
 from review.tables.cited import Unread
 from review.tables.crossing import NotCrossed, read_crossing, table_regions
-from review.tables.read import Table
+from review.tables.table import Table
 
 HEIGHT = 8.0
 CHAR = 5.0

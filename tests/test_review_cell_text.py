@@ -15,7 +15,9 @@ from review.pdf.words import Line, PageWords, Word
 from review.tables.crossing import NotCrossed, read_crossing
 from review.tables.figures import note_words, second_figures, within_brackets
 from review.tables.keyvalue import read_keyed
-from review.tables.read import Table, _numbers_line, find_columns, find_rows, read_tables
+from review.tables.lines import _numbers_line
+from review.tables.read import read_tables
+from review.tables.table import Table, find_columns, find_rows
 
 
 def _words(spec: list[tuple[str, float, float]], top: float, height: float = 8.0) -> list[Word]:

@@ -26,7 +26,8 @@ from registry.validate.runner import validate
 from review.pdf import poppler
 from review.pdf.extract import Readings, read_pdf
 from review.pdf.words import squeezed
-from review.tables.read import find_columns, find_rows, read_tables
+from review.tables.read import read_tables
+from review.tables.table import find_columns, find_rows
 
 pytestmark = pytest.mark.pdf  # reads or renders PDFs (pdflatex, pdftotext, PDFium): left out of make test-fast
 

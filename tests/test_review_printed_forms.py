@@ -33,7 +33,7 @@ from review.pdf import poppler
 from review.pdf.extract import Readings
 from review.pdf.pdftext import Extraction
 from review.pdf.words import PageWords, Word
-from review.tables.read import read_cell
+from review.tables.cell import read_cell
 
 HEIGHT = 8.0
 CHAR = 5.0

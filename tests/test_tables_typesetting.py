@@ -14,8 +14,11 @@ from pathlib import Path
 import pytest
 
 from review.pdf.words import PageWords, Word, _quarter_turned
+from review.tables import blocks
 from review.tables import read as tables
-from review.tables.read import Table, find_columns, find_rows, read_tables
+from review.tables import rows as row_labels
+from review.tables.read import read_tables
+from review.tables.table import Table, find_columns, find_rows
 
 CHAR = 5.0
 
@@ -118,7 +121,7 @@ def test_rows_set_far_apart_at_one_pitch_are_one_table() -> None:
 
 
 def test_without_the_pitch_rows_set_far_apart_are_no_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tables, "_paces", lambda items, values=2: [0.0] * len(items))
+    monkeypatch.setattr(blocks, "_paces", lambda items, values=2: [0.0] * len(items))
     assert read_tables(_page(CAPTION, *PADDED), "Table 1") == []
 
 
@@ -376,12 +379,12 @@ def test_a_name_holding_a_number_keeps_its_column_a_label_column() -> None:
 ])
 def test_labels_that_cannot_each_be_centred_on_their_rows_start_their_runs(on_rows: list[int], rows: int,
                                                                            centred: bool) -> None:
-    assert tables._centred_runs(on_rows, rows) is centred
+    assert row_labels._centred_runs(on_rows, rows) is centred
 
 
 def test_rows_over_the_first_top_aligned_label_keep_no_label_of_the_rows_under_it() -> None:
     ys = [10.0 * k for k in range(8)]
-    assert tables._runs(ys, [(10.0, "Llama"), (60.0, "Qwen")]) == ["", "Llama", "Llama", "Llama", "Llama",
+    assert row_labels._runs(ys, [(10.0, "Llama"), (60.0, "Qwen")]) == ["", "Llama", "Llama", "Llama", "Llama",
                                                                    "Llama", "Qwen", "Qwen"]
 
 

@@ -133,7 +133,7 @@ def test_the_exports_show_the_unit(own_unit: Path, tmp_path: Path, cli) -> None:
 def test_review_reads_a_unit_records_form_in_a_cell(units: UnitTable) -> None:
     """CellUnit on a cell that prints '1,230 img/s': the registry's unit passes; another unit is named."""
     from registry.checking.cells import CellUnit
-    from review.tables.read import CellText
+    from review.tables.cell import CellText
 
     def spot(text: str, rest: str, column: str = "Throughput") -> SimpleNamespace:
         return SimpleNamespace(cell=CellText(text, text.split()[0], rest=rest), column=SimpleNamespace(name=column),
@@ -209,7 +209,7 @@ def test_the_schema_takes_any_token_and_says_the_registry_checks_it() -> None:
 
 def test_review_reads_the_uncertainty_from_its_own_column() -> None:
     from registry.checking.cells import CellUncertainty
-    from review.tables.read import CellText
+    from review.tables.cell import CellText
 
     def check(printed: str, cell: str):  # type: ignore[no-untyped-def]
         claim = CellUncertainty("r", "uncertainty", 2, "Table 1", "NT 500M", "SE", printed, False, own_column=True)

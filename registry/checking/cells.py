@@ -43,15 +43,11 @@ from registry.numbers import FIGURES, SIGN, SUPERSCRIPT, TIMES, glued_unit, pars
 from registry.units import UnitTable
 from registry.units import table as unit_table
 from review.pdf.pdftext import Extraction, find_text, normalize, normalize_quote, number_pattern, unit_pattern
+from review.tables.captions import caption_texts, footnote_texts
+from review.tables.cell import CellText
 from review.tables.cited import Absent, CellLookup, Located, Unread, _value, same_number, tables_on
 from review.tables.figures import second_figures
-from review.tables.read import (
-    CellText,
-    Column,
-    Row,
-    caption_texts,
-    footnote_texts,
-)
+from review.tables.table import Column, Row
 
 if TYPE_CHECKING:
     from registry.models import Result

@@ -10,7 +10,7 @@ independent witness of the same numbers. A claim about a table cell (``registry.
 - **which page**: the source has no pages; the cited page must be where the PDF prints the table's caption, or a
   page after it that prints the row's label and the cell (a table continued): a table whose caption is found on
   other pages only is cited on the wrong page, a fail;
-- **which cell**: the row and the column by the names the PDF reader matches (``review.tables.read.matches``; a
+- **which cell**: the row and the column by the names the PDF reader matches (``review.tables.table.matches``; a
   repeated label's ' #N' counts its rows from the top); the cell read as the PDF reader reads a printed cell.
 
 Verdicts: **pass** where the cell prints the value (or its ±); **fail** where it prints another, where the table

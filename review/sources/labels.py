@@ -3,7 +3,7 @@
 The source's floats are numbered as its typesetter numbers them; each is matched to the PDF's caption by its label and
 the first words of its caption (``label_tables``), so that a table the PDF prints as 'Table 3' is the source's
 'Table 3' even where an earlier float was not counted as the reader counts. A row or a column is found by the names
-the PDF reader matches (``review.tables.read.matches``; a repeated label's ' #N' counts its rows from the top; a
+the PDF reader matches (``review.tables.table.matches``; a repeated label's ' #N' counts its rows from the top; a
 citation printed after a name may be left out). The source witness (``registry.checking.source_witness``) and
 ``registry table --source`` (``review.sources.table``) read a source's tables through here.
 """
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from review.pdf.words import squeezed
 from review.sources.model import SourceRow, SourceTable
-from review.tables.read import matches
+from review.tables.table import matches
 
 
 @dataclass

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from registry.numbers import SIGN, SUPERSCRIPT
 from review.pdf.words import Word, squeezed
-from review.tables.read import CellText, read_cell
+from review.tables.cell import CellText, read_cell
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ def raised(text: str) -> str:
 
 @dataclass(frozen=True)
 class SourceCell:
-    """A cell of a source table, read as the PDF reader reads a printed cell (``review.tables.read.read_cell``)."""
+    """A cell of a source table, read as the PDF reader reads a printed cell (``review.tables.cell.read_cell``)."""
 
     text: str
     bold: bool = False
@@ -219,7 +219,7 @@ def _extent(line: list[GridCell | None], c: int) -> tuple[int, int]:
 def _header_levels(header: list[list[GridCell | None]], c: int) -> tuple[str, ...]:
     """A column's header levels, outermost first: one per span; the text of cells over the same columns in
     consecutive header rows is one header set on several lines ('Non High-' over 'light-based')."""
-    from review.tables.read import joined_lines
+    from review.tables.lines import joined_lines
 
     levels: list[tuple[tuple[int, int], str, GridCell | None]] = []
     for line in header:

@@ -17,21 +17,10 @@ from registry.numbers import parse_printed
 from review.pdf.pdftext import Extraction, normalize_quote
 from review.pdf.words import squeezed
 from review.tables import subtables
-from review.tables.read import (
-    CellText,
-    Column,
-    Row,
-    Table,
-    continued_tables,
-    find_captions,
-    find_columns,
-    find_rows,
-    label_at_line_start,
-    plain_glyphs,
-    read_tables,
-    runs_to_foot,
-    upright,
-)
+from review.tables.captions import find_captions, label_at_line_start, upright
+from review.tables.cell import CellText
+from review.tables.read import continued_tables, read_tables, runs_to_foot
+from review.tables.table import Column, Row, Table, find_columns, find_rows, plain_glyphs
 
 
 @dataclass

@@ -51,28 +51,12 @@ from dataclasses import dataclass
 
 from registry.numbers import FIGURES, SIGN
 from review.pdf.words import Line, PageWords, Word, squeezed
+from review.tables.captions import _continues, caption_columns, upright
+from review.tables.cell import MARKS, is_value, read_cell
 from review.tables.figures import opens_bracket, within_brackets
-from review.tables.read import (
-    _GROUP,
-    CELL_GAP,
-    LABEL_GAP,
-    MARKS,
-    Column,
-    Row,
-    Table,
-    _continues,
-    _numbers_line,
-    _thousands,
-    caption_columns,
-    is_prose,
-    is_value,
-    levels_of,
-    plain_glyphs,
-    read_cell,
-    starts_caption,
-    upright,
-)
+from review.tables.lines import _GROUP, CELL_GAP, LABEL_GAP, _numbers_line, _thousands, is_prose, starts_caption
 from review.tables.subtables import mark_of, names
+from review.tables.table import Column, Row, Table, levels_of, plain_glyphs
 
 #: A vertical gap (points) wider than this ends a table's region: sub-tables stacked under one caption are set
 #: closer, the running head or a float above or below is set farther.

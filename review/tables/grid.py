@@ -21,8 +21,9 @@ from review.pdf.extract import pdfium_version
 from review.pdf.limited import ReviewLimits, page_chars_checked, run_reading
 from review.pdf.pdftext import Extraction
 from review.pdf.words import ANNOTATION, PageWords, lines_of, squeezed
+from review.tables.cell import CellText
 from review.tables.cited import CitedCell, Located, same_number, tables_on
-from review.tables.read import CellText, Table
+from review.tables.table import Table
 
 #: A table's label as captions print it: 'Table 3', 'TABLE II', 'Table 6.2', 'Table A1', 'Tab. 2'.
 _LABEL = re.compile(r"^(?P<word>table|tab\.)(?P<number>(?:[A-Z]?\d+(?:\.\d+)*[a-z]?|[IVXLC]+))?[:.|]?$",

@@ -16,9 +16,11 @@ A name printed in two cells under the header, a cell after '=' that prints a sec
 from __future__ import annotations
 
 from review.pdf.words import Line, PageWords, Word
+from review.tables.cell import read_cell
 from review.tables.crossing import NotCrossed, Region, _Header, _key, _regions, _runs, _spanned
 from review.tables.figures import within_brackets
-from review.tables.read import LABEL_GAP, Column, Row, Table, levels_of, read_cell
+from review.tables.lines import LABEL_GAP
+from review.tables.table import Column, Row, Table, levels_of
 
 #: The word a cell prints between a parameter's name and its value.
 EQUALS = "="

@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 
 from review.pdf.words import squeezed
-from review.tables.read import SUBTABLE_MARK, Row, Table, matches
+from review.tables.blocks import SUBTABLE_MARK
+from review.tables.table import Row, Table, matches
 
 #: A sub-table's mark at the start of its caption or of a locator's ``subtable``: a letter or a roman numeral,
 #: in parentheses or before a closing one ('(b)', 'b)', '(iv)').
