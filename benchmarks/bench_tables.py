@@ -211,7 +211,7 @@ def run_paper(folder: Path) -> PaperResult:
     from registry.checking.cells import CellUncertainty, TableCell
     from review.pdf.extract import read_pdf
     from review.tables.cited import READINGS
-    from review.tables.crossing import table_regions
+    from review.tables.crossing_region import table_regions
     from review.tables.read import read_tables
 
     gold = read_gold(folder / "cells.tsv")

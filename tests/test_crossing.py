@@ -25,7 +25,8 @@ from review.pdf.pdftext import Extraction
 from review.pdf.words import PageWords, Word
 from review.tables import cited
 from review.tables.cited import Unread
-from review.tables.crossing import NotCrossed, read_crossing, table_regions
+from review.tables.crossing import read_crossing
+from review.tables.crossing_region import NotCrossed, table_regions
 from review.tables.table import Table
 
 HEIGHT = 8.0

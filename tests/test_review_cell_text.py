@@ -12,7 +12,8 @@ from registry.checking.claims import CANNOT_CHECK, FAIL, PASS
 from registry.numbers import glued_unit
 from review.pdf.pdftext import Extraction
 from review.pdf.words import Line, PageWords, Word
-from review.tables.crossing import NotCrossed, read_crossing
+from review.tables.crossing import read_crossing
+from review.tables.crossing_region import NotCrossed
 from review.tables.figures import note_words, second_figures, within_brackets
 from review.tables.keyvalue import read_keyed
 from review.tables.lines import _numbers_line

@@ -27,7 +27,8 @@ from review.pdf.pdftext import Extraction
 from review.pdf.words import PageWords, Word
 from review.tables import cited
 from review.tables.cited import Unread
-from review.tables.crossing import NotCrossed, read_crossing
+from review.tables.crossing import read_crossing
+from review.tables.crossing_region import NotCrossed
 from review.tables.subtables import mark_of, names
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from review.pdf.words import Line, PageWords, Word
 from review.tables.cell import read_cell
-from review.tables.crossing import NotCrossed, Region, _Header, _key, _regions, _runs, _spanned
+from review.tables.crossing_header import _Header, _key, _runs, _spanned
+from review.tables.crossing_region import NotCrossed, Region, _regions
 from review.tables.figures import within_brackets
 from review.tables.lines import LABEL_GAP
 from review.tables.table import Column, Row, Table, levels_of
