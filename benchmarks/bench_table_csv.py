@@ -45,7 +45,8 @@ def _number(text: str) -> Decimal | None:
 
 def measure(paper: Path) -> tuple[Counter[str], list[float]]:
     from registry.errors import RegistryError
-    from review.tables.grid import import_rows, read_page
+    from review.tables.grid import read_page
+    from review.tables.grid_import import import_rows
 
     gold = list(csv.DictReader((paper / "cells.tsv").open(encoding="utf-8"), delimiter="\t"))
     counts: Counter[str] = Counter()

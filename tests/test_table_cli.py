@@ -270,7 +270,7 @@ def test_the_review_of_a_cell_it_cannot_read_points_to_the_table_command(tmp_pat
     ("0.64 (0.61-0.67)", ("0.61", "0.67"), "(0.61, 0.67)"),
 ])
 def test_an_interval_keeps_the_brackets_the_page_prints(text: str, interval: tuple[str, str], printed: str) -> None:
-    from review.tables.grid import GridCell
+    from review.tables.grid_cells import GridCell
 
     cell = GridCell("r", "c", text, "0.64", None, interval, "", False, "", None, None)
     assert cell.uncertainty == printed

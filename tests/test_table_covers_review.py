@@ -42,7 +42,8 @@ def _missing(folder: Path) -> tuple[str, ...]:
     from registry.errors import RegistryError
     from registry.numbers import parse_printed
     from review.pdf.extract import read_pdf
-    from review.tables.grid import import_rows, read_page
+    from review.tables.grid import read_page
+    from review.tables.grid_import import import_rows
 
     gold = read_gold(folder / "cells.tsv")
     readings = read_pdf(folder / "paper.pdf")

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from review.tables.grid import GridCell, GridTable, PageGrid, import_rows
+from review.tables.grid_cells import GridCell, GridTable, PageGrid
+from review.tables.grid_import import import_rows
 
 
 def _cell(text: str, value: str | None, number: str | None, *, rest: str = "", plus_minus: str | None = None,

@@ -1,7 +1,7 @@
 """A source's table as ``registry table`` shows a PDF page's: the same cells, row and column paths and CSV columns.
 
 ``source_grid(path, label)`` reads the table labelled ``label`` from a source file (``review.sources.read_source``)
-into a ``review.tables.grid.PageGrid``, so that ``registry table --source FILE --table LABEL --format csv`` writes the
+into a ``review.tables.grid_cells.PageGrid``, so that ``registry table --source FILE --table LABEL --format csv`` writes the
 same
 import columns as ``registry table PDF``: the page comes from the PDF where one is given (the page printing the
 table's caption, ``review.sources.labels.label_tables``), else it is left for the curator (``--set
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from review.tables.grid import GridCell, GridError, GridTable, PageGrid
+from review.tables.grid_cells import GridCell, GridError, GridTable, PageGrid
 
 
 def source_grid(path: Path, label: str | None, pdf: Path | None = None) -> PageGrid:

@@ -7,7 +7,7 @@ prints besides its value (``figures``), sub-tables under one caption (``subtable
 and column cross (``crossing``; its region, row and header in ``crossing_region``, ``crossing_row``,
 ``crossing_header``) or as 'row = value' under its header (``keyvalue``), a cited cell found again by those
 readings in turn (``cited``), and a page's tables cell by cell in both readings (``grid``, what ``registry table``
-shows).
+shows; each cell in ``grid_cells``, the rows ``registry import`` reads in ``grid_import``).
 
 Nothing here checks a claim: the checking of claims (``registry.checking``) reads through this package.
 """
