@@ -1,12 +1,11 @@
 """A source's table as ``registry table`` shows a PDF page's: the same cells, row and column paths and CSV columns.
 
 ``source_grid(path, label)`` reads the table labelled ``label`` from a source file (``review.sources.read_source``)
-into a ``review.tables.grid_cells.PageGrid``, so that ``registry table --source FILE --table LABEL --format csv`` writes the
-same
-import columns as ``registry table PDF``: the page comes from the PDF where one is given (the page printing the
-table's caption, ``review.sources.labels.label_tables``), else it is left for the curator (``--set
-page=N``). A
-cell a record citing its row and column would not find again (a name printed twice) says so, as in a PDF's grid.
+into a ``review.tables.grid_cells.PageGrid``, so that ``registry table --source FILE --table LABEL --format csv``
+writes the same import columns as ``registry table PDF``: the page comes from the PDF where one is given (the page
+printing the table's caption, ``review.sources.labels.label_tables``), else it is left for the curator (``--set
+page=N``). A cell a record citing its row and column would not find again (a name printed twice) says so, as in a
+PDF's grid.
 """
 
 from __future__ import annotations
