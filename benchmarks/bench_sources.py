@@ -67,8 +67,9 @@ class Counts:
 
 def run_paper(folder: Path, source: Path, show: int, use_pdf: bool) -> Counts:
     from registry.checking.agreement import check_both
-    from registry.checking.cells import CellUncertainty, TableCell
+    from registry.checking.cells import TableCell
     from registry.checking.source_witness import check_cell
+    from registry.checking.uncertainty import CellUncertainty
     from review.pdf.extract import read_pdf
     from review.sources import read_source
     from review.sources.labels import label_tables

@@ -208,7 +208,8 @@ class PaperResult:
 
 def run_paper(folder: Path) -> PaperResult:
     from registry.checking.agreement import check_both
-    from registry.checking.cells import CellUncertainty, TableCell
+    from registry.checking.cells import TableCell
+    from registry.checking.uncertainty import CellUncertainty
     from review.pdf.extract import read_pdf
     from review.tables.cited import READINGS
     from review.tables.crossing_region import table_regions

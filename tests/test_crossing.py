@@ -17,8 +17,10 @@ import pytest
 
 from registry.checking import cells
 from registry.checking.agreement import check_both
-from registry.checking.cells import CellUncertainty, CellUnit, TableCell
+from registry.checking.cell_units import CellUnit
+from registry.checking.cells import TableCell
 from registry.checking.claims import CANNOT_CHECK, FAIL, PASS
+from registry.checking.uncertainty import CellUncertainty
 from review.pdf import poppler
 from review.pdf.extract import Readings, read_pdf
 from review.pdf.pdftext import Extraction

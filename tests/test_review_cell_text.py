@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from registry.checking.cells import CellUnit, TableCell
+from registry.checking.cell_units import CellUnit
+from registry.checking.cells import TableCell
 from registry.checking.claims import CANNOT_CHECK, FAIL, PASS
 from registry.numbers import glued_unit
 from review.pdf.pdftext import Extraction

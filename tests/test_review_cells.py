@@ -231,7 +231,7 @@ def test_a_derived_value_with_a_wrong_input_fails(tmp_path: Path, readings: Read
     ("95% CI by bootstrap; SD of folds not shown", {"confidence-interval": "CI", "standard-deviation": "SD"}),
 ])
 def test_the_words_for_kinds_are_read_longest_first(text: str, kinds: dict[str, str]) -> None:
-    from registry.checking.cells import kinds_in
+    from registry.models.uncertainty_kinds import kinds_in
 
     assert {kind.value: word for kind, word in kinds_in(text).items()} == kinds
 
@@ -249,7 +249,7 @@ QUOTED = "0.947 \u00b1 0.004 (mean \u00b1 std. err. over 5 seeds)"
 ])
 def test_a_standard_error_is_not_read_as_a_standard_deviation(kind: str, page: str, passed: bool,
                                                                 detail: str) -> None:
-    from registry.checking.cells import UncertaintyStated
+    from registry.checking.uncertainty import UncertaintyStated
     from registry.models.values import UncertaintyKind
     from review.pdf.pdftext import Extraction
 

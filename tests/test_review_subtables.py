@@ -19,7 +19,8 @@ import pytest
 
 from registry.checking import cells
 from registry.checking.agreement import check_both
-from registry.checking.cells import CellUnit, TableCell
+from registry.checking.cell_units import CellUnit
+from registry.checking.cells import TableCell
 from registry.checking.claims import CANNOT_CHECK, FAIL, PASS
 from review.pdf import poppler
 from review.pdf.extract import Readings, read_pdf

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from registry.checking.cells import CellUncertainty, TableCell
+from registry.checking.cells import TableCell
 from registry.checking.source_witness import check_cell
+from registry.checking.uncertainty import CellUncertainty
 from review.sources import format_of, read_source
 from review.sources.labels import label_tables
 from review.sources.model import Grid, GridCell, table_of

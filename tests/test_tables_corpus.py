@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from registry.checking.agreement import check_both
-from registry.checking.cells import CellUncertainty, TableCell
+from registry.checking.cells import TableCell
 from registry.checking.claims import PASS
+from registry.checking.uncertainty import CellUncertainty
 from review.pdf import poppler
 from review.pdf.extract import Readings, read_pdf
 

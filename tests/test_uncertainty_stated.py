@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from registry.checking.cells import UncertaintyStated
+from registry.checking.uncertainty import UncertaintyStated
 from registry.models.values import Uncertainty, UncertaintyKind
 from review.pdf.pdftext import Extraction
 from tests.conftest import DATA

@@ -132,7 +132,7 @@ def test_the_exports_show_the_unit(own_unit: Path, tmp_path: Path, cli) -> None:
 
 def test_review_reads_a_unit_records_form_in_a_cell(units: UnitTable) -> None:
     """CellUnit on a cell that prints '1,230 img/s': the registry's unit passes; another unit is named."""
-    from registry.checking.cells import CellUnit
+    from registry.checking.cell_units import CellUnit
     from review.tables.cell import CellText
 
     def spot(text: str, rest: str, column: str = "Throughput") -> SimpleNamespace:
@@ -208,7 +208,7 @@ def test_the_schema_takes_any_token_and_says_the_registry_checks_it() -> None:
 
 
 def test_review_reads_the_uncertainty_from_its_own_column() -> None:
-    from registry.checking.cells import CellUncertainty
+    from registry.checking.uncertainty import CellUncertainty
     from review.tables.cell import CellText
 
     def check(printed: str, cell: str):  # type: ignore[no-untyped-def]
@@ -226,7 +226,9 @@ def test_review_reads_the_uncertainty_from_its_own_column() -> None:
 
 
 def test_the_uncertainty_column_and_the_subtable_become_claims() -> None:
-    from registry.checking.cells import CellAt, CellUncertainty, UncertaintyStated, cell_claims
+    from registry.checking.cells import CellAt
+    from registry.checking.dispatch import cell_claims
+    from registry.checking.uncertainty import CellUncertainty, UncertaintyStated
     from registry.models.values import Locator
 
     registry, _ = load_registry(DATA / "fixture-registry")

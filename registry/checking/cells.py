@@ -1,4 +1,4 @@
-"""Claims about table cells, uncertainties, units in headers, captions and footnotes.
+"""Claims about table cells, captions and footnotes.
 
 A record whose locator names a table, a row and a column (``Locator.row``/``column``; levels
 joined by ' / ') is checked in the table itself (``review.tables.read``), not on the page at large:
@@ -12,17 +12,7 @@ joined by ' / ') is checked in the table itself (``review.tables.read``), not on
   reported, and a record citing one of its other numbers cannot be checked (``review.tables.figures``); a cell printing
   'name = value' in a table of parameters is read under its header where grid and crossing cannot
   (``review.tables.keyvalue``);
-- **uncertainty**: the ± value or interval printed with the value equals the record's (in the cell,
-  or right after the value in the quoted text), and the words the header, the row label, the caption,
-  a table note or the sentence use ('s.d.', 'standard error', '95% CI') name the record's kind (and
-  its level, and the number of folds or seeds where the record gives one): the nearest that names
-  a kind decides, and it must name that one alone;
-- **unit**: the unit printed in the cell, the column header ('Throughput (Sequences/s)') or the row
-  label ('Max. input length (tokens)'), the first of them that prints one, else in the caption, a table
-  note or the sentence the locator quotes; a unit set after a number there ('Mix 50%', '95% CI') is that
-  number's, not the column's. A count or a dimensionless score must find none in the first three; a unit
-  set against the cell's number ('88s') is the cell's, and one the table of units does not read ('10m')
-  cannot be checked. Another unit printed there fails; none printed anywhere is 'unit not printed';
+- **uncertainty** and **unit**: in ``registry.checking.uncertainty`` and ``registry.checking.cell_units``;
 - **in caption / in footnote**: a locator with ``caption: true`` must quote that table's or
   figure's caption, and one with ``footnote`` the note printed under that mark.
 
@@ -31,18 +21,13 @@ Each cited cell is found again through ``review.tables.cited`` (the grid, the cr
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from registry.checking.claims import Assertion, Citation, Claim, declared_unit, is_cell, unit_symbols
-from registry.models.uncertainty_kinds import REPEAT_WORDS, kind_words, kinds_in
-from registry.models.values import UncertaintyKind
-from registry.numbers import FIGURES, SIGN, SUPERSCRIPT, TIMES, glued_unit, parse_printed
-from registry.units import UnitTable
-from registry.units import table as unit_table
-from review.pdf.pdftext import Extraction, find_text, normalize, normalize_quote, number_pattern, unit_pattern
+from registry.checking.claims import Assertion, Claim
+from registry.numbers import SIGN, SUPERSCRIPT, TIMES, glued_unit, parse_printed
+from review.pdf.pdftext import Extraction, find_text
 from review.tables.captions import caption_texts, footnote_texts
 from review.tables.cell import CellText
 from review.tables.cited import Absent, CellLookup, Located, Unread, _value, same_number, tables_on
@@ -50,14 +35,7 @@ from review.tables.figures import second_figures
 from review.tables.table import Column, Row
 
 if TYPE_CHECKING:
-    from registry.models import Result
-    from registry.models.values import Uncertainty
-    from registry.store.loader import Registry
-
-#: The words papers use for each kind of uncertainty, and for what it is taken over (declared once, in
-#: ``registry.models.uncertainty_kinds``; ``kinds_in`` reads the kinds' words longest first).
-KIND_WORDS = kind_words()
-OVER_WORDS: dict[str, tuple[str, ...]] = {repeats.value: words for repeats, words in REPEAT_WORDS.items()}
+    pass
 
 
 @dataclass(frozen=True)
@@ -98,28 +76,37 @@ class TableCell(CellAt):
         spot = self.locate(doc)
         if isinstance(spot, str):
             return _cannot(self, expected, spot) or self._result(expected, False, self.page, detail=spot)
+        if spot.cell.value is not None and same_number(spot.cell.value, self.value):
+            shape = self._form_verdict(expected, spot)
+            return shape if shape is not None else self._passed(expected, spot)
+        return self._not_the_value(doc, expected, spot, cited)
+
+    def _passed(self, expected: str, spot: Located) -> Assertion:
+        """The cell prints the record's number: a pass, noting how it is printed (its form, an annotation, bold,
+        marks, what follows it, its group printed on the page where the table begins)."""
+        cell = spot.cell
+        notes = [f"in {spot.where} of {self.table}"]
+        if cell.form is not None and (cell.upper or cell.bound or cell.form.approximate):
+            notes.append(f"printed as '{cell.form.shown}'")
+        if cell.form is not None and cell.form.annotation:
+            notes.append(f"with '{cell.form.annotation}' set after it, an annotation, not compared")
+        if cell.bold:
+            notes.append("printed in bold")
+        if cell.marks:
+            notes.append(f"with the mark {cell.marks}")
+        after = _printed_after(cell)
+        if after:
+            notes.append(after)
+        if spot.row.group_page is not None:
+            notes.append(f"its group '{spot.row.levels[0]}' is printed on page {spot.row.group_page}, where the "
+                         "table begins")
+        return self._result(expected, True, self.page, cell.text, "; ".join(notes), spot.where)
+
+    def _not_the_value(self, doc: Extraction, expected: str, spot: Located, cited: str) -> Assertion:
+        """The cell prints another number or none: a fail naming where the value is printed instead (and the slip
+        that explains it), or cannot check where the cell holds no number or more than one."""
         cell = spot.cell
         wanted = _value(self.value)
-        if cell.value is not None and same_number(cell.value, self.value):
-            shape = self._form_verdict(expected, spot)
-            if shape is not None:
-                return shape
-            notes = [f"in {spot.where} of {self.table}"]
-            if cell.form is not None and (cell.upper or cell.bound or cell.form.approximate):
-                notes.append(f"printed as '{cell.form.shown}'")
-            if cell.form is not None and cell.form.annotation:
-                notes.append(f"with '{cell.form.annotation}' set after it, an annotation, not compared")
-            if cell.bold:
-                notes.append("printed in bold")
-            if cell.marks:
-                notes.append(f"with the mark {cell.marks}")
-            after = _printed_after(cell)
-            if after:
-                notes.append(after)
-            if spot.row.group_page is not None:
-                notes.append(f"its group '{spot.row.levels[0]}' is printed on page {spot.row.group_page}, where the "
-                             "table begins")
-            return self._result(expected, True, self.page, cell.text, "; ".join(notes), spot.where)
         if cell.upper is not None and same_number(cell.upper, self.value):
             return self._result(expected, False, self.page, cell.text, (
                 f"{spot.where} of {self.table} prints the range '{cell.form.shown if cell.form else cell.text}', "
@@ -252,334 +239,6 @@ def _dropped_power(cell: CellText, filed: str) -> bool:
     return (mantissa is not None and parse_printed(printed) is not None and same_number(mantissa.group(0), filed))
 
 
-def _numbers(text: str) -> list[str]:
-    from registry.numbers_in_text import numbers_in
-
-    return [_value(n) for n in numbers_in(normalize_quote(text))]
-
-
-@dataclass(frozen=True)
-class CellUncertainty(CellAt):
-    """The ± value or interval printed in the cell must be the record's.
-
-    ``own_column``: the source prints it in a column of its own ('SE'), named by the locator's
-    ``uncertainty_column``; ``column`` is then that column, and its cell in the value's row prints the number
-    itself (or an interval), with or without a '±'."""
-
-    printed: str
-    interval: bool
-    own_column: bool = False
-
-    def check(self, doc: Extraction) -> Assertion:
-        expected = f"'{self.printed}' in column '{self.column}'" if self.own_column else f"'{self.printed}' in the cell"
-        spot = self.locate(doc)
-        if isinstance(spot, str):
-            return _cannot(self, expected, spot, "the cell cannot be read: ") or self._result(
-                expected, False, self.page, detail=f"the cited cell is not on the page: {spot}")
-        cell = spot.cell
-        found: tuple[str, ...] | None = (cell.interval if self.interval else
-                                         ((cell.plus_minus,) if cell.plus_minus else
-                                          (cell.value,) if self.own_column and cell.value else None))
-        wanted = _numbers(self.printed)[: 2 if self.interval else 1]
-        if found is not None and [_value(f) for f in found] == wanted:
-            where = f"printed in its own column, {spot.where}" if self.own_column else \
-                f"printed with the value in {spot.where}"
-            return self._result(expected, True, self.page, cell.text, where, spot.where)
-        what = "interval" if self.interval else "± value"
-        if found is None:  # an uncertainty that cannot be read is no witness of another one
-            return self._unreadable(expected, self.page, f"{spot.where} prints '{cell.text}', read with no {what}, "
-                                    f"so the record's '{self.printed}' cannot be compared there")
-        shown = f"[{', '.join(found)}]" if self.interval else f"± {found[0]}"
-        return self._result(expected, False, self.page, cell.text,
-                            f"the cell prints '{cell.text}': {shown}, not the record's '{self.printed}'", spot.where)
-
-
-@dataclass(frozen=True)
-class TextUncertainty(Claim):
-    """The ± value or interval printed right after the value in the quoted text must be the record's."""
-
-    page: int
-    quote: str
-    value: str
-    printed: str
-    interval: bool
-
-    def check(self, doc: Extraction) -> Assertion:
-        expected = f"'{self.printed}' with '{self.value}'"
-        page_text = doc.page(self.page)
-        if page_text is None:
-            return self._result(expected, False, self.page, detail=self._missing_page(doc, self.page))
-        match = find_text(page_text, self.quote)
-        hit = match.search(number_pattern(self.value)) if match is not None else None
-        if match is None or hit is None:
-            return self._result(expected, False, self.page,
-                                detail=f"'{self.value}' is not printed in the quoted text, so its uncertainty cannot "
-                                       "be read")
-        after = hit.string[hit.end():hit.end() + 60]
-        number = rf"[-+]?{FIGURES}"
-        shape = (rf"[^\[\]]{{0,30}}?[\[(]\s*({number})\s*[,;\u2013-]\s*({number})\s*[\])]" if self.interval
-                 else rf"\s*(?:\u00b1|\+/-|\+-)\s*({number})")
-        printed = re.match(shape, after)
-        wanted = _numbers(self.printed)[: 2 if self.interval else 1]
-        if printed is not None and [_value(g) for g in printed.groups()] == wanted:
-            return self._result(expected, True, self.page, hit.string[hit.start():hit.end() + printed.end()],
-                                "printed right after the value")
-        shown = f"'{hit.string[hit.start():hit.end() + printed.end()]}'" if printed else "no " + (
-            "interval" if self.interval else "± value")
-        return self._result(expected, False, self.page, hit.string[hit.start():hit.end() + 30].strip(),
-                            f"the page prints {shown} with '{self.value}', not the record's '{self.printed}'")
-
-
-@dataclass(frozen=True)
-class UncertaintyStated(Claim):
-    """The words printed with the value (caption, header, row label, table note, sentence) name the record's kind.
-
-    The places are read nearest first (a column header before the caption), and the first that names any
-    kind decides: it must name the record's kind and no other, since a caption that says both 's.d.' and
-    'standard error' does not say which of the two a ± is. A record may cite where the source states the kind,
-    level or count away from the value (``Uncertainty.stated_at``: a sentence, another page, a header such as
-    '[N=1000]'): those words are read first, and the level and count may be printed there or in the place that
-    names the kind. Kind 'other' has no words to find: it passes on the value alone, and says so."""
-
-    page: int
-    kind: UncertaintyKind
-    level: str | None
-    over: tuple[int, str] | None
-    table: str | None = None
-    row: str | None = None
-    column: str | None = None
-    subtable: str | None = None
-    quote: str | None = None
-    stated_at: tuple[int, str] | None = None
-    """The page and the words the record cites as stating the kind, level or count."""
-    note: str | None = None
-
-    def check(self, doc: Extraction) -> Assertion:
-        expected = self.kind.value + (f" ({self.level}%)" if self.level else "") + (
-            f" over {self.over[0]} {self.over[1]}" if self.over else "")
-        if self.kind is UncertaintyKind.OTHER:
-            return self._result(expected, True, self.page, detail=f"kind 'other' ({self.note or 'no note'}): the "
-                                "registry has no words for it to find on the page, so it passes on the printed value "
-                                "and its uncertainty alone")
-        cited = self._cited(doc)
-        if isinstance(cited, str):
-            return self._result(expected, False, self.stated_at[0] if self.stated_at else self.page, detail=cited)
-        places = self._places(doc)
-        if isinstance(places, Unread):
-            return self._unreadable(expected, self.page, str(places))
-        if isinstance(places, str):
-            return self._result(expected, False, self.page, detail=places)
-        places = cited + places
-        for name, text in places:
-            printed = normalize(text).text
-            kinds = kinds_in(printed)
-            if not kinds:
-                continue
-            named = " and ".join(f"'{w}' ({k.value})" for k, w in kinds.items())
-            if self.kind not in kinds:
-                return self._result(expected, False, self.page, text[:160],
-                                    f"the {name} says {named}, not {self.kind.value}")
-            if len(kinds) > 1:
-                return self._result(expected, False, self.page, text[:160],
-                                    f"the {name} names more than one kind of uncertainty, {named}, so it does not say "
-                                    f"which one is printed with the value; quote the words that say {self.kind.value} "
-                                    "of this value, or check the record's kind")
-            word = kinds[self.kind]
-            also = [normalize(t).text for _, t in cited]
-            problems = []
-            if self.level and not any(self._level_in(t) for t in (printed, *also)):
-                problems.append(f"but not the level {self.level}%")
-            if self.over and not any(self._over_in(t) for t in (printed, *also)):
-                problems.append(f"but not '{self.over[0]} {self.over[1]}'")
-            if problems:
-                elsewhere = "" if cited else "; where the source states it elsewhere, cite that place as the " \
-                    "uncertainty's stated_at (page and quote)"
-                return self._result(expected, False, self.page, text[:160],
-                                    f"the {name} says '{word}' " + " and ".join(problems) + elsewhere)
-            where = f"the {name} says '{word}'"
-            if cited and name != cited[0][0]:
-                where += f", and the {cited[0][0]} gives the rest"
-            return self._result(expected, True, self.page, text[:160], where)
-        searched = ", ".join(name for name, _ in places) or "nothing"
-        return self._result(expected, False, self.page,
-                            detail=f"no words for {self.kind.value} ({', '.join(KIND_WORDS.get(self.kind, ()))}) in "
-                                   f"the {searched}; the record's kind of uncertainty is not what the source states "
-                                   "where the value is printed" + ("" if self.stated_at else "; where the source "
-                                   "states it elsewhere, cite that place as the uncertainty's stated_at (page and "
-                                   "quote)"))
-
-    def _cited(self, doc: Extraction) -> list[tuple[str, str]] | str:
-        """The words the record cites as stating the kind, level or count, as printed on their page."""
-        if self.stated_at is None:
-            return []
-        page, quote = self.stated_at
-        text = doc.page(page)
-        if text is None:
-            return f"the place the record cites for what its uncertainty is: {self._missing_page(doc, page)}"
-        match = find_text(text, quote)
-        if match is None:
-            return (f"the words the record cites for what its uncertainty is, '{quote}', are not printed on page "
-                    f"{page}")
-        return [(f"quote cited on page {page}", match.normalized)]
-
-    def _level_in(self, text: str) -> bool:
-        return bool(re.search(rf"(?<![\d.]){re.escape(self.level or '')}\s*%", text))
-
-    def _over_in(self, text: str) -> bool:
-        count, kind = self.over  # type: ignore[misc]
-        words = "|".join(re.escape(w) for w in OVER_WORDS.get(kind, (kind,)))
-        printed = f"(?:{count}|{count:,})"
-        return bool(re.search(rf"(?<![\d.,]){printed}\s+(?:\w+\s+){{0,2}}(?:{words})\b", text) or re.search(
-            rf"\bn\s*=\s*{printed}\b", text, re.IGNORECASE))
-
-    def _places(self, doc: Extraction) -> list[tuple[str, str]] | str:
-        if self.table is not None and self.row is not None and self.column is not None:
-            spot = CellAt(self.record_id, self.claim, self.page, self.table, self.row, self.column,
-                          subtable=self.subtable).locate(doc)
-            if isinstance(spot, str):
-                why = f"the cell cannot be read: {spot}"
-                return Unread(why) if isinstance(spot, Unread) else why
-            return [(f"column header '{spot.column.name}'", spot.column.name), (f"row label '{spot.row.name}'",
-                                                                                   spot.row.name),
-                    (f"caption of {self.table}", spot.table.caption),
-                    *((f"note under {self.table}", note) for note in spot.table.notes)]
-        page_text = doc.page(self.page)
-        if page_text is None:
-            return self._missing_page(doc, self.page)
-        match = find_text(page_text, self.quote or "")
-        if match is None:
-            return "the quoted text is not on the page, so the words around the value cannot be read"
-        places = [("quoted text and the sentence it comes from", match.before[-30:] + match.normalized + match.after)]
-        if self.table is not None:
-            places += [(f"caption of {self.table}", text) for text in _captions(doc, self.page, self.table)]
-        return places
-
-
-def _captions(doc: Extraction, page: int, label: str) -> list[str]:
-    words = doc.page_words(page)
-    return caption_texts(words, label) if words is not None else []
-
-
-@functools.lru_cache(maxsize=16)  # per table of units (a registry's own units print forms too) and shape
-def _unit_forms(units: UnitTable, bare: bool) -> re.Pattern[str]:
-    """The printed forms of every unit that say the unit of a value: at the start of a cell's text after the value
-    (``bare``: '17.4 ms'), or in parentheses in a header or a label ('Latency (ms)', 'Params (M)'). Longest first,
-    so that '(ms)' is never read as its 's'. Lowercase single letters are left out: '(s)' in 'model(s)', '(a)' and
-    '(d)' label parts and panels as often as they print seconds or days."""
-    forms = {form for form in units.every_form() if len(form) > 1 or not form.islower()}
-    either = "|".join(re.escape(form) for form in sorted(forms, key=len, reverse=True))
-    return re.compile(rf"^(?:{either})(?![A-Za-z])" if bare else rf"\(\s*({either})\s*\)")
-
-
-@dataclass(frozen=True)
-class CellUnit(CellAt):
-    """The unit must be the one printed in the cell, its column header or its row label, or else in the caption.
-
-    These are read nearest first, and the first of the three that prints a unit decides: a column header
-    'Latency (ms)' says the cell is in milliseconds, whatever a row label ('NT 500M') or the caption holds.
-    A unit printed without a symbol (``symbols`` empty: a count, a dimensionless score) must find no unit
-    there at all."""
-
-    unit: str
-    symbols: tuple[str, ...]
-    quote: str | None = field(default=None, kw_only=True)
-    """The sentence the locator quotes, where it quotes one: a unit it prints confirms the cell's."""
-
-    def check(self, doc: Extraction) -> Assertion:
-        expected = f"{' or '.join(self.symbols)} ({self.unit})" if self.symbols else f"no unit ({self.unit})"
-        spot = self.locate(doc)
-        if isinstance(spot, str):
-            return _cannot(self, expected, spot) or self._result(expected, False, self.page, detail=spot)
-        glued = self._glued_unit(expected, spot)
-        if glued is not None:
-            return glued
-        near = [("cell", spot.cell.rest), (f"column header '{spot.column.name}'", spot.column.name),
-                (f"row label '{spot.row.name}'", spot.row.name)]
-        for name, text in near:
-            symbol = self._symbol_in(text, declared=name != "cell")
-            if symbol is not None:
-                return self._result(expected, True, self.page, text[:120], f"'{symbol}' printed in the {name}",
-                                    spot.where)
-            other = self._other_unit(text, bare=name == "cell")
-            if other is not None:
-                printed, units = other
-                shown = f"'{printed}'" if name == "cell" else f"'({printed})'"
-                mine = f"not {expected}" if self.symbols else f"but the unit {self.unit} is printed without one"
-                return self._result(expected, False, self.page, text[:120],
-                                    f"the {name} prints {shown} ({' or '.join(units)}), {mine}; correct the record's "
-                                    "unit (or unit_detail) to the printed one", spot.where)
-        if not self.symbols:
-            return self._result(expected, True, self.page, spot.cell.text,
-                                "no unit is printed in the cell, its column header or its row label", spot.where)
-        farther = [(f"caption of {self.table}", spot.table.caption),
-                   *((f"note under {self.table}", note) for note in spot.table.notes),
-                   *(("citing sentence", sentence) for sentence in self._sentence(doc))]
-        for name, text in farther:
-            symbol = declared_unit(text, self.symbols)
-            if symbol is not None:
-                return self._result(expected, True, self.page, text[:120], f"'{symbol}' printed in the {name}",
-                                    spot.where)
-        searched = ", ".join(name for name, _ in farther)
-        return self._unprinted(expected, self.page, (
-            f"unit not printed on the page: no {expected} is printed in the cell, its column header, its row label, "
-            f"the {searched} (a unit set after a number, as the % of '95%', is that number's); the value is not "
-            "failed by it: cite where the source says the unit (unit_detail), or leave it reported"),
-            spot.cell.text, spot.where)
-
-    def _sentence(self, doc: Extraction) -> list[str]:
-        """The sentence the record's locator quotes, where it quotes one, as printed on the page."""
-        page_text = doc.page(self.page) if self.quote else None
-        match = find_text(page_text, self.quote or "") if page_text is not None else None
-        if match is None:
-            return []
-        return [match.before[match.before.rfind(". ") + 1:] + match.normalized + match.after.split(". ")[0]]
-
-    def _glued_unit(self, expected: str, spot: Located) -> Assertion | None:
-        """The unit a cell prints set against its number ('88s', '10m'), checked against the record's: its own
-        symbol or a form the table of units reads as the record's unit passes, a form of another unit fails, and a
-        form the table does not know ('m': minutes or metres) cannot be checked. None where the cell prints none:
-        the header, the label and the caption are read then."""
-        cell = spot.cell
-        letters = _glued(cell)
-        if not letters:
-            return None
-        if letters in self.symbols:
-            return self._result(expected, True, self.page, cell.text, f"'{letters}' printed in the cell, set against "
-                                "its number", spot.where)
-        units = unit_table().unit_printed_as(letters)
-        if self.unit in units:
-            return self._result(expected, True, self.page, cell.text, f"'{letters}' printed in the cell, set against "
-                                f"its number ({self.unit})", spot.where)
-        if units:
-            return self._result(expected, False, self.page, cell.text,
-                                f"the cell prints '{cell.text}', '{letters}' ({' or '.join(units)}) set against its "
-                                f"number, not {expected}; correct the record's unit (or unit_detail) to the printed "
-                                "one", spot.where)
-        return self._unreadable(expected, self.page, (
-            f"the cell prints '{cell.text}', '{letters}' set against its number, a sign the registry's table of units "
-            f"does not read; whether it is {expected} cannot be checked: where it is, write '{letters}' in the "
-            "record's unit_printed"))
-
-    def _symbol_in(self, text: str, *, declared: bool = True) -> str | None:
-        """The record's symbol printed in ``text``: in a header or label as its unit, not after a number of it
-        ('Mix 50%'); in the cell's text after its value (``declared`` False), anywhere."""
-        if declared:
-            return declared_unit(text, self.symbols)
-        printed = normalize_quote(text)
-        return next((s for s in self.symbols if unit_pattern(s).search(printed)), None)
-
-    def _other_unit(self, text: str, *, bare: bool) -> tuple[str, list[str]] | None:
-        """A unit other than the record's printed in ``text``: at its start (a cell's text after the value), or
-        in parentheses (a header, a label); the form and the units it stands for."""
-        known = unit_table()
-        for hit in _unit_forms(known, bare).finditer(normalize_quote(text)):
-            form = hit.group(0) if bare else hit.group(1)
-            units = known.unit_printed_as(form)
-            if self.unit not in units:
-                return form, units
-        return None
-
-
 @dataclass(frozen=True)
 class InPlace(Claim):
     """A quote must be printed in the caption of its table or figure, or in the note under its mark."""
@@ -606,65 +265,3 @@ class InPlace(Claim):
             return self._result(expected, False, self.page, detail=f"no {where} on page {self.page}")
         return self._result(expected, False, self.page, texts[0][:160].replace("\n", " "),
                             f"the {where} on page {self.page} does not print the quote")
-
-
-# -- claims from a result ---------------------------------------------------------------------------
-
-
-def cell_claims(registry: Registry, result: Result, citations: list[Citation]) -> list[Claim]:
-    """A table cell's value, uncertainty and unit, or the uncertainty printed with a value in a sentence."""
-    locator = result.source_locator
-    uncertainty = result.uncertainty
-    page = locator.page
-    if page is None:
-        return []
-    claims: list[Claim] = []
-    if is_cell(locator):
-        label = locator.table or locator.figure or ""
-        where = (result.id, page, label, locator.row or "", locator.column or "")
-        subtable = locator.subtable  # the row is looked up in that sub-table only (``review.tables.subtables``)
-        upper = result.range_upper.printed_value if result.range_upper is not None else None
-        bound = result.bound.value if result.bound is not None else None
-        claims.append(TableCell(where[0], "table cell", *where[1:], result.printed_value, subtable=subtable,
-                                upper=upper, bound=bound))
-        if uncertainty is not None:
-            beside = locator.uncertainty_column  # the ± in a column of its own, in the value's row
-            claims.append(CellUncertainty(where[0], "uncertainty", *where[1:4], beside or where[4], uncertainty.printed,
-                                          uncertainty.is_interval, own_column=beside is not None, subtable=subtable))
-            claims.append(_stated(result, uncertainty, page, table=label, row=locator.row, column=locator.column,
-                                  subtable=subtable))
-        symbols, agree = unit_symbols(result)
-        return [*claims, *agree, CellUnit(where[0], "unit", *where[1:], str(result.unit), symbols, subtable=subtable,
-                                          quote=" ".join(locator.quote.split()) if locator.quote else None)]
-    if uncertainty is not None and citations:
-        from registry.checking.claims import _citing
-
-        cited = _citing(citations, result.printed_value)
-        claims.append(TextUncertainty(result.id, "uncertainty", cited.page, cited.quote, result.printed_value,
-                                      uncertainty.printed, uncertainty.is_interval))
-        claims.append(_stated(result, uncertainty, cited.page, table=locator.table if locator.caption else None,
-                              quote=cited.quote))
-    return claims
-
-
-def _stated(result: Result, uncertainty: Uncertainty, page: int, **where: str | None) -> UncertaintyStated:
-    aggregate = uncertainty.over
-    over = (aggregate.count, aggregate.kind.value) if aggregate is not None and aggregate.count else None
-    level = format(uncertainty.level.normalize(), "f") if uncertainty.level is not None else None
-    cited = uncertainty.stated_at
-    stated_at = (cited.page or page, " ".join(cited.quote.split())) if cited is not None else None
-    return UncertaintyStated(result.id, "uncertainty kind", page, uncertainty.kind, level, over, **where,
-                             stated_at=stated_at, note=uncertainty.note)
-
-
-def place_claims(result: Result) -> list[Claim]:
-    """A caption or footnote locator: the quote must be printed in that caption or note."""
-    locator = result.source_locator
-    if locator.page is None or locator.quote is None:
-        return []
-    quote = " ".join(locator.quote.split())
-    if locator.footnote:
-        return [InPlace(result.id, "in footnote", locator.page, quote, mark=locator.footnote)]
-    if locator.caption:
-        return [InPlace(result.id, "in caption", locator.page, quote, label=locator.table or locator.figure)]
-    return []

@@ -2,7 +2,7 @@
 
 The PDF is what readers see and cite; the source it was typeset from (LaTeX, JATS XML, HTML, Word) is a second,
 independent witness of the same numbers. A claim about a table cell (``registry.checking.cells.TableCell``,
-``registry.checking.cells.CellUncertainty``) is checked here against the source's tables:
+``registry.checking.uncertainty.CellUncertainty``) is checked here against the source's tables:
 
 - **which table**: the source's floats are numbered as the typesetter numbers them; each is matched to the PDF's
   caption by its label and the first words of its caption (``review.sources.labels``), so that a table the PDF prints as
@@ -24,8 +24,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from registry.checking.cells import CellUncertainty, TableCell
+from registry.checking.cells import TableCell
 from registry.checking.claims import CANNOT_CHECK, FAIL, PASS, Assertion, Claim
+from registry.checking.uncertainty import CellUncertainty
 from registry.checking.witnesses import Witness, with_source
 from review.pdf.words import squeezed
 from review.sources.labels import NTH, SourceTables, named, named_columns, named_rows, same_label
