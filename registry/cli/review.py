@@ -1,8 +1,8 @@
 """``registry review ID``: re-parse the pinned PDF and check every transcribed claim against its page.
 
-The command parses arguments, calls ``review.review.run_review`` and renders its
+The command parses arguments, calls ``registry.checking.review.run_review`` and renders its
 assertions; ``--write`` files one review record per checked record, whatever its verdict
-(``review.review.write_reviews``). pypdf and httpx are imported only when the command runs.
+(``registry.checking.review.write_reviews``). pypdf and httpx are imported only when the command runs.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
-    from review.claims import Assertion
-    from review.review import ReviewRun
+    from registry.checking.claims import Assertion
+    from registry.checking.review import ReviewRun
 
 
 def review_command(
@@ -71,8 +71,8 @@ def review_command(
     from registry.cli.output import console, echo_json
 
     with user_errors(debug):
+        from registry.checking.review import ReviewLimits, run_review, write_reviews
         from registry.errors import RegistryError
-        from review.review import ReviewLimits, run_review, write_reviews
 
         if output_format not in ("table", "json"):
             raise RegistryError(f"unknown format {output_format!r}", "use --format table or --format json")
@@ -128,7 +128,7 @@ def exit_status(run: ReviewRun) -> int:
 def _outcome(assertion: Assertion) -> Text:
     from rich.text import Text
 
-    from review.claims import CANNOT_CHECK, PASS, UNIT_NOT_PRINTED
+    from registry.checking.claims import CANNOT_CHECK, PASS, UNIT_NOT_PRINTED
 
     styles = {PASS: ("pass", "green"), CANNOT_CHECK: ("CANNOT CHECK", "bold yellow"),
               UNIT_NOT_PRINTED: ("UNIT NOT PRINTED", "yellow")}
@@ -186,8 +186,8 @@ def render_run(run: ReviewRun, console: Console) -> None:
         console.print(table)
     for record_id, why in run.plan.skipped:
         console.print(Text(f"Not checked: {record_id}: {why}"))
-    from review.hints import hint
-    from review.review import verdicts
+    from registry.checking.hints import hint
+    from registry.checking.review import verdicts
 
     total = len(run.assertions)
     if run.failures and total > len(run.failures):  # the failures again, whole and together, below hundreds of passes
@@ -212,7 +212,7 @@ def render_run(run: ReviewRun, console: Console) -> None:
             page = f" (page {a.page})" if a.page is not None else ""
             console.print(Text(f"- {a.record_id}: {a.claim}{page}: {a.expected}: {a.detail}"))
     if run.source_only:
-        from review.witnesses import SOURCE_ONLY
+        from registry.checking.witnesses import SOURCE_ONLY
 
         console.print(Text(f"{len(run.source_only)} of {total} assertions {SOURCE_ONLY} (the PDF's cell could not be "
                            "read; the source prints the value): a weaker status than a check against the PDF",
@@ -271,7 +271,7 @@ def _second(assertion: Assertion) -> Text:
 
 
 def _primary(assertion: Assertion) -> bool:
-    from review.agreement import _primary_passed
+    from registry.checking.agreement import _primary_passed
 
     return _primary_passed(assertion)
 
@@ -280,7 +280,7 @@ def run_json(run: ReviewRun) -> dict[str, Any]:
     """The run as plain data: the PDF, both extractions, every assertion with both extractors' verdicts."""
     from dataclasses import asdict
 
-    from review.agreement import disagreements
+    from registry.checking.agreement import disagreements
 
     readings = run.readings
     return {

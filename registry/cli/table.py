@@ -1,6 +1,6 @@
 """``registry table PDF --page N``: a page's tables as the review reads them, for a person, a tool or an import.
 
-The command parses arguments, calls ``review.grid.read_page`` and renders its tables; PDFium and poppler
+The command parses arguments, calls ``review.tables.grid.read_page`` and renders its tables; PDFium and poppler
 are started only when it runs.
 """
 
@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from rich.console import Console, Group
     from rich.text import Text
 
-    from review.grid import GridCell, GridTable, ImportTable, PageGrid
+    from review.tables.grid_cells import GridCell, GridTable, PageGrid
+    from review.tables.grid_import import ImportTable
 
 FORMATS = ("table", "json", "csv")
 
@@ -58,8 +59,9 @@ def table_command(
 
     with user_errors(debug):
         from registry.errors import RegistryError
-        from review.grid import import_rows, read_page
-        from review.limited import ReviewLimits
+        from review.pdf.limited import ReviewLimits
+        from review.tables.grid import read_page
+        from review.tables.grid_import import import_rows
 
         if output_format not in FORMATS:
             raise RegistryError(f"unknown format {output_format!r}", "use --format table, json or csv")
@@ -142,7 +144,7 @@ def _listing(table: GridTable, grid: PageGrid, console_width: int) -> Group:
     from rich.table import Table
     from rich.text import Text
 
-    from review.grid import why_not_imported
+    from review.tables.grid_cells import why_not_imported
 
     second = grid.extractors[1].split(" ")[0] if len(grid.extractors) > 1 else None
     continued = " (continued)" if table.continued else ""
@@ -188,7 +190,7 @@ def _line(cell: GridCell, second: str | None) -> Text:
     """One cell for a narrow terminal: where, what it prints, how it was read, whether the CSV carries it."""
     from rich.text import Text
 
-    from review.grid import why_not_imported
+    from review.tables.grid_cells import why_not_imported
 
     parts = [f"value {_value(cell)}" if cell.value is not None else "no number"]
     if cell.uncertainty:

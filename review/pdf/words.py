@@ -4,12 +4,12 @@ Two extractors give words with boxes, independently of each other and of pypdf's
 
 - PDFium (``pypdfium2``), the primary: characters with their boxes, their rotation angle and
   their font weight, joined into words at the spaces PDFium generates between them;
-- poppler (``pdftotext -bbox-layout``, in ``review.poppler``), the second opinion: words with
+- poppler (``pdftotext -bbox-layout``, in ``review.pdf.poppler``), the second opinion: words with
   boxes inside poppler's own lines, a rotated line being tall and narrow.
 
 Coordinates are PDF points measured from the top-left corner of the page (``top`` grows downward),
 as poppler gives them; PDFium's bottom-up boxes are turned over. Nothing here knows a table:
-``review.cells`` reads tables from these words.
+``review.tables`` reads tables from these words.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from registry.numbers import MINUS_SIGNS, SIGN
+from registry.numbers import FIGURES, MINUS_SIGNS, SIGN
 
 #: Characters PDFium or poppler may print for a minus sign, read as '-' when comparing text.
 _MINUS = str.maketrans({**dict.fromkeys(MINUS_SIGNS + "\u2010\u2011", "-"), "\u2019": "'", "\u2018": "'"})
@@ -171,7 +171,7 @@ _SUPERSCRIPT_TEXT = re.compile(rf"^{SIGN}?\d{{1,3}}$")
 #: superscript: a relative change, a difference to a baseline) annotates the value: it is glued to the value's
 #: word between these brackets, so that no reader takes it for a cell of its own, nor its sign for a subtraction.
 ANNOTATION = ("\u27e8", "\u27e9")
-_ANNOTATION_TEXT = re.compile(rf"^[(\[]?{SIGN}?(?:\d[\d,]*(?:\.\d+)?|\.\d+)%?[)\]]?$")
+_ANNOTATION_TEXT = re.compile(rf"^[(\[]?{SIGN}?{FIGURES}%?[)\]]?$")
 _VALUE_END = re.compile(r"\d%?[*\u2020\u2021\u00a7]*$")
 #: An annotation is set at most this share of its value's height after it (a browser's or word processor's space).
 ANNOTATION_GAP = 0.6

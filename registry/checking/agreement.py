@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from review.claims import FAIL, Assertion, Claim, Opinion
-from review.extract import Readings
-from review.words import squeezed
+from registry.checking.claims import FAIL, Assertion, Claim, Opinion
+from review.pdf.extract import Readings
+from review.pdf.words import squeezed
 
 
 def check_readings(claims: list[Claim], readings: Readings) -> list[Assertion]:

@@ -1,7 +1,7 @@
 """Where the review points a curator who needs to see what it read: the command that shows a table as read.
 
 A leaf module, so that what reports on claims can name the command without importing
-the module that reads whole grids (``review.grid``), which imports them.
+the module that reads whole grids (``review.tables.grid``), which imports them.
 """
 
 from __future__ import annotations

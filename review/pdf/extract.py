@@ -2,11 +2,11 @@
 
 The *primary* reading is pypdf's page text (its SHA-256 is the review's ``extraction_sha256``)
 with PDFium's positioned words for table cells. The *second* reading is poppler's ``pdftotext``
-(``review.poppler``), fed the same bytes on its standard input: no extractor opens a file by name,
+(``review.pdf.poppler``), fed the same bytes on its standard input: no extractor opens a file by name,
 so what both parse is what was hashed. pdftotext starts first and works while pypdf and PDFium
 do, so the check costs the slower of the two.
 
-A review calls ``read_pdf`` inside its child process (``review.review.check_pdf``, run by
+A review calls ``read_pdf`` inside its child process (``registry.checking.review.check_pdf``, run by
 ``registry.sandbox`` within the review's time and memory limits): pdftotext, started from there,
 inherits the memory limit (``RLIMIT_AS``) and is killed with the child. A file that is not a
 PDF, is encrypted, damaged, or has no text at all (a scan) gets a ``PdfError`` with what to do.
@@ -21,7 +21,7 @@ from typing import Any
 
 from registry.textsafe import excerpt
 from review.errors import PdfError
-from review.pdftext import MAX_PAGE_CHARS, Extraction, extract_pdf, pdf_bytes
+from review.pdf.pdftext import MAX_PAGE_CHARS, Extraction, extract_pdf, pdf_bytes
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def read_pdf(source: Path | bytes, *, name: str | None = None, max_page_chars: i
              second: bool = True, timeout: float | None = None) -> Readings:
     """Both readings of ``source`` (the file's bytes, or a path to read them from; the second reading only
     where ``second`` and pdftotext is installed). ``timeout``: the seconds pdftotext may take."""
-    from review import poppler
+    from review.pdf import poppler
 
     source, name = pdf_bytes(source, name)
     name = name or "the PDF"
@@ -79,7 +79,7 @@ def read_pdf(source: Path | bytes, *, name: str | None = None, max_page_chars: i
 
 def primary_reading(data: bytes, name: str, max_page_chars: int = MAX_PAGE_CHARS) -> Extraction:
     """pypdf's text of every page and PDFium's words; PdfError for what is not readable."""
-    from review.words import pdfium_words
+    from review.pdf.words import pdfium_words
 
     path = Path(name)
     text = extract_pdf(data, name=name, max_page_chars=max_page_chars)

@@ -16,18 +16,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from registry import limits
+from registry.checking.claims import CANNOT_CHECK, FAIL, PASS, UNIT_NOT_PRINTED, Assertion, Claim, locator_of
+from registry.checking.dispatch import record_claims, source_claims
 from registry.errors import RegistryError
-from review.claims import CANNOT_CHECK, FAIL, PASS, UNIT_NOT_PRINTED, Assertion, Claim, locator_of
-from review.dispatch import record_claims, source_claims
 from review.errors import NotCheckableError
-from review.limited import ReviewLimits, run_reading
+from review.pdf.limited import ReviewLimits, run_reading
 
 if TYPE_CHECKING:
     from registry.models import MissingMetadata, Record, Review, Source
     from registry.store.loader import Registry
-    from review.extract import Readings
-    from review.fetch import PdfArtifact
-    from review.pdftext import Extraction
+    from review.pdf.extract import Readings
+    from review.pdf.fetch import PdfArtifact
+    from review.pdf.pdftext import Extraction
 
 
 @dataclass
@@ -83,8 +83,8 @@ class ReviewRun:
     @property
     def source_only(self) -> list[Assertion]:
         """The assertions the PDF could not check and the source confirmed: checked against the source, not the
-        PDF (``review.witnesses``), counted apart from passes."""
-        from review.witnesses import confirmed_by
+        PDF (``registry.checking.witnesses``), counted apart from passes."""
+        from registry.checking.witnesses import confirmed_by
 
         return [a for a in self.assertions if confirmed_by(a) == "source"]
 
@@ -176,7 +176,7 @@ def run_review(
     run in one child process within ``limits`` (``registry.sandbox``; poppler's ``pdftotext`` runs
     inside it, under the same limits), so that no PDF can hold the machine.
     """
-    from review.fetch import acquire_pdf, default_cache_dir
+    from review.pdf.fetch import acquire_pdf, default_cache_dir
 
     started = time.monotonic()
     plan = plan_review(registry, record_id)
@@ -187,7 +187,8 @@ def run_review(
     text_path = keep_text(cache_dir, artifact.sha256, readings.primary)
     witnessed: list[str] = []
     if plan.source.source_files:  # the second witness: the document's own source, where the record pins it
-        from review.sources.pinned import read_pinned, verified, witness
+        from registry.checking.source_witness import witness
+        from review.sources.pinned import read_pinned, verified
 
         files = verified(plan.source, sources or [], cache_dir)
         tables = read_pinned(plan.source, files, readings.primary)
@@ -218,13 +219,13 @@ class CheckRequest:
 
 def _check_limited(artifact: PdfArtifact, claims: list[Claim], limits: ReviewLimits, started: float,
                    second: bool) -> tuple[Readings, list[Assertion]]:
-    """``check_pdf`` in a child process with the time left and the memory limit (``review.limited``, the one
+    """``check_pdf`` in a child process with the time left and the memory limit (``review.pdf.limited``, the one
     reader ``registry table`` reads through too); its failures as messages."""
-    from review.extract import Readings
+    from review.pdf.extract import Readings
 
     remaining = limits.timeout - (time.monotonic() - started)
     request = CheckRequest(artifact.data, str(artifact.path), claims, limits.max_page_chars, remaining, second)
-    readings, checked = run_reading("review.review:check_pdf", request, limits, what="the review",
+    readings, checked = run_reading("registry.checking.review:check_pdf", request, limits, what="the review",
                                     doing="reading the PDF's text and checking its claims", started=started)
     return Readings.from_plain(readings), [Assertion.from_plain(fields) for fields in checked]
 
@@ -235,8 +236,8 @@ def check_pdf(request: CheckRequest) -> tuple[Any, ...]:
     Positioned words stay here, where the claims that need them are checked: only the page texts
     (and what the review records of each extraction) go back.
     """
-    from review.agreement import check_readings
-    from review.extract import read_pdf
+    from registry.checking.agreement import check_readings
+    from review.pdf.extract import read_pdf
 
     readings = read_pdf(request.data, name=request.name, max_page_chars=request.max_page_chars,
                         second=request.second, timeout=request.timeout)
@@ -251,7 +252,7 @@ def keep_text(cache_dir: Path, pdf_sha256: str, extraction: Extraction) -> Path 
     under that name is replaced, never reported as the text of this review.
     """
     from registry.store.atomic import temporary_beside
-    from review.fetch import sha256_file
+    from review.pdf.fetch import sha256_file
 
     path = cache_dir / f"{pdf_sha256}.{extraction.sha256}.txt"
     try:
@@ -313,7 +314,7 @@ def build_reviews(registry: Registry, run: ReviewRun, *, now: dt.datetime | None
     return reviews
 
 
-#: The verdict of a claim on record, by the review's word for it (``review.claims``).
+#: The verdict of a claim on record, by the review's word for it (``registry.checking.claims``).
 VERDICTS = {PASS: "pass", FAIL: "fail", CANNOT_CHECK: "cannot-check", UNIT_NOT_PRINTED: "unit-not-printed"}
 
 
@@ -367,8 +368,8 @@ def _checked(assertion: Assertion) -> Any:
     """The assertion as a review lists it, with each extractor's own reading where a second one read it too (none:
     the claim's verdict is the one extractor's). A witness's reading or detail is left out where it is the claim's
     own, so that agreeing extractors are not written out twice."""
+    from registry.checking.witnesses import confirmed_by
     from registry.models.checks import CheckedClaim, ClaimVerdict, Witness, WitnessKind
-    from review.witnesses import confirmed_by
 
     a = assertion
     printed, detail = _shown(a.found or a.matched), _shown(a.detail)
@@ -376,7 +377,8 @@ def _checked(assertion: Assertion) -> Any:
     witnesses = [Witness(witness=o.extractor, kind=WitnessKind.PDF_TEXT, verdict=ClaimVerdict(VERDICTS[o.outcome]),
                          read=None if _shown(o.matched) in (printed, None) else _shown(o.matched),
                          detail=None if _shown(o.detail) == detail else _shown(o.detail)) for o in opinions]
-    for w in a.witnesses:  # the document's source beside the PDF (``review.witnesses``): each verdict kept apart
+    # the document's source beside the PDF (``registry.checking.witnesses``): each verdict kept apart
+    for w in a.witnesses:
         if w.name == "pdf" and opinions:
             continue  # the extractors' own readings are listed already
         kind = WitnessKind.SOURCE_DOCUMENT if w.name == "source" else WitnessKind.PDF_TEXT

@@ -1,9 +1,9 @@
 """Which sub-table under one caption a locator's ``subtable`` ('(b)') names, and what to say when none is.
 
-The table reader (``review.tables``) reads sub-tables under one caption ('(a) Sequence models', '(b)
+The table reader (``review.tables.read``) reads sub-tables under one caption ('(a) Sequence models', '(b)
 Factorization models', or stacked titles such as 'AUC') each as a table of its own, its subcaption
 (``Table.subcaption``) the outer level of its rows. A cited cell whose locator names a sub-table is looked up
-in that sub-table only (``review.cells``), so a label printed in two of them is found in the one cited:
+in that sub-table only (``review.tables.cited``), so a label printed in two of them is found in the one cited:
 
 - the mark names a sub-table when it is that sub-table's mark, however the curator types it ('(b)', 'b)',
   'b', '(b) Factorization models'), or its whole caption or title ('AUC');
@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import re
 
-from review.tables import SUBTABLE_MARK, Row, Table, matches
-from review.words import squeezed
+from review.pdf.words import squeezed
+from review.tables.blocks import SUBTABLE_MARK
+from review.tables.table import Row, Table, matches
 
 #: A sub-table's mark at the start of its caption or of a locator's ``subtable``: a letter or a roman numeral,
 #: in parentheses or before a closing one ('(b)', 'b)', '(iv)').

@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, ClassVar
 
+from registry.checking.claims import Assertion, Claim
 from registry.models.records import Direction
 from registry.models.uncertainty_kinds import SPREADS
 from registry.numbers_in_text import numbers_in
-from review.claims import Assertion, Claim
-from review.pdftext import Extraction, normalize_quote, number_pattern
+from review.pdf.pdftext import Extraction, normalize_quote, number_pattern
 
 if TYPE_CHECKING:
     from registry.models import Result

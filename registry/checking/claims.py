@@ -19,7 +19,7 @@ Nothing here knows a particular paper. Every assertion comes from a record field
 
 Locators are typed (``registry.models.values.Locator``): the checker reads the page and the
 quoted text from their own fields. A locator with no page, or with a page but no quote, cannot
-be checked. Which of these claims a record makes is ``review.dispatch``'s to say: this module holds
+be checked. Which of these claims a record makes is ``registry.checking.dispatch``'s to say: this module holds
 the claim types and nothing that imports the table cells' or the consistency claims.
 """
 
@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from registry.checking.witnesses import Witness
 from registry.models import Record, Result
 from registry.models.values import Locator
 from registry.numbers import SIGN, flattened_power, read_bound, read_range
@@ -37,7 +38,7 @@ from registry.printed_forms import printed_before, range_after
 from registry.units import other_units_printed_as, own_form_in, printed_forms, table
 from registry.units import symbol as unit_symbol
 from review.errors import NotCheckableError
-from review.pdftext import (
+from review.pdf.pdftext import (
     Extraction,
     TextMatch,
     closest_text,
@@ -48,7 +49,6 @@ from review.pdftext import (
     number_pattern,
     unit_pattern,
 )
-from review.witnesses import Witness
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -76,7 +76,7 @@ def parse_locator(locator: Locator, record_id: str = "the record") -> list[Citat
     if locator.page is not None and locator.quote is not None:
         return [Citation(locator.page, " ".join(locator.quote.split()))]
     if locator.page is not None and is_cell(locator):
-        return []  # a table cell is checked by its row and column (review.cells), a quote is optional
+        return []  # a table cell is checked by its row and column (registry.checking.cells), a quote is optional
     if locator.page is not None:
         raise NotCheckableError(
             f"cannot check {record_id}: its source locator cites page {locator.page} but quotes no text",
@@ -121,7 +121,8 @@ class Assertion:
     ``passed`` is False, so that nothing counts it as checked."""
     absent: bool = False
     """Cannot check, with one extractor's witness: the cited table was read, and the cited row or column is printed
-    nowhere in it. A failure where both extractors say so (``review.agreement``), never on one reading alone."""
+    nowhere in it. A failure where both extractors say so (``registry.checking.agreement``), never on one reading
+    alone."""
     unprinted: bool = False
     """The unit is printed nowhere near the value (not with it, nor in its cell, header, row label, caption, table
     note or citing sentence): 'unit not printed', kept apart from a failure, since the page shows no other unit."""
@@ -129,7 +130,7 @@ class Assertion:
     """The primary extractor's own verdict, where a second extractor read the claim too (beside ``second``)."""
     witnesses: tuple[Witness, ...] = ()
     """Each witness's own verdict ('pdf', 'source'), where the source record pins source files beside the PDF
-    (``review.witnesses``); empty where the PDF is the only witness."""
+    (``registry.checking.witnesses``); empty where the PDF is the only witness."""
 
     @property
     def outcome(self) -> str:

@@ -4,7 +4,7 @@ A table of parameters sets in each column cells such as 'S_max = 96' or 'f_mean 
 a group of them ('wiring', 'inputs'): the row a record cites is the name printed before '=' in a cell, not a label
 at the start of a line, and the cells of one line belong to unrelated parameters. The grid and the crossing look
 for a row's label at the start of its line, so they cannot read such a cell; this reading is asked where they
-could not. In the cited caption's block (``review.crossing``'s regions), under the column's header (its words'
+could not. In the cited caption's block (``review.tables.crossing``'s regions), under the column's header (its words'
 extent widened to the midpoints to the next headers of its line), the one cell whose words before '=' print the
 record's row (compared as the crossing compares labels: squeezed, TeX's '_' and '^' left out); its words after '='
 are the cell, read by ``read_cell`` as any cell, so that every cell claim reads it as it reads a grid's cell.
@@ -15,10 +15,13 @@ A name printed in two cells under the header, a cell after '=' that prints a sec
 
 from __future__ import annotations
 
-from review.crossing import NotCrossed, Region, _Header, _key, _regions, _runs, _spanned
-from review.figures import within_brackets
-from review.tables import LABEL_GAP, Column, Row, Table, levels_of, read_cell
-from review.words import Line, PageWords, Word
+from review.pdf.words import Line, PageWords, Word
+from review.tables.cell import read_cell
+from review.tables.crossing_header import _Header, _key, _runs, _spanned
+from review.tables.crossing_region import NotCrossed, Region, _regions
+from review.tables.figures import within_brackets
+from review.tables.lines import LABEL_GAP
+from review.tables.table import Column, Row, Table, levels_of
 
 #: The word a cell prints between a parameter's name and its value.
 EQUALS = "="

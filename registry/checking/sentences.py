@@ -22,8 +22,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from review.claims import Assertion, Claim
-from review.pdftext import Extraction, find_text, normalize_quote, number_pattern
+from registry.checking.claims import Assertion, Claim
+from review.pdf.pdftext import Extraction, find_text, normalize_quote, number_pattern
 
 if TYPE_CHECKING:
     from registry.models import Result

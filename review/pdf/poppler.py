@@ -26,8 +26,8 @@ from pathlib import Path
 
 from registry.textsafe import excerpt
 from review.errors import PdfError, ReviewLimitError
-from review.pdftext import Extraction
-from review.words import PageWords, Word
+from review.pdf.pdftext import Extraction
+from review.pdf.words import PageWords, Word
 
 PROGRAM = "pdftotext"
 #: The Debian package that holds it, for the message that says it is missing.

@@ -1,16 +1,16 @@
 """The source witness: a cited table cell checked against the table as the document's source states it.
 
 The PDF is what readers see and cite; the source it was typeset from (LaTeX, JATS XML, HTML, Word) is a second,
-independent witness of the same numbers. A claim about a table cell (``review.cells.TableCell``,
-``review.cells.CellUncertainty``) is checked here against the source's tables:
+independent witness of the same numbers. A claim about a table cell (``registry.checking.cells.TableCell``,
+``registry.checking.uncertainty.CellUncertainty``) is checked here against the source's tables:
 
 - **which table**: the source's floats are numbered as the typesetter numbers them; each is matched to the PDF's
-  caption by its label and the first words of its caption (``label_tables``), so that a table the PDF prints as
+  caption by its label and the first words of its caption (``review.sources.labels``), so that a table the PDF prints as
   'Table 3' is the source's 'Table 3' even where an earlier float was not counted as the reader counts;
 - **which page**: the source has no pages; the cited page must be where the PDF prints the table's caption, or a
   page after it that prints the row's label and the cell (a table continued): a table whose caption is found on
   other pages only is cited on the wrong page, a fail;
-- **which cell**: the row and the column by the names the PDF reader matches (``review.tables.matches``; a
+- **which cell**: the row and the column by the names the PDF reader matches (``review.tables.table.matches``; a
   repeated label's ' #N' counts its rows from the top); the cell read as the PDF reader reads a printed cell.
 
 Verdicts: **pass** where the cell prints the value (or its ±); **fail** where it prints another, where the table
@@ -22,97 +22,16 @@ table (a name the curator spelled otherwise), or the row is ambiguous.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from review.cells import _value  # the one comparison of a cited number with a cell's
-from review.claims import CANNOT_CHECK, FAIL, PASS
+from registry.checking.cells import TableCell
+from registry.checking.claims import CANNOT_CHECK, FAIL, PASS, Assertion, Claim
+from registry.checking.uncertainty import CellUncertainty
+from registry.checking.witnesses import Witness, with_source
+from review.pdf.words import squeezed
+from review.sources.labels import NTH, SourceTables, named, named_columns, named_rows, same_label
 from review.sources.model import SourceCell, SourceColumn, SourceRow, SourceTable
-from review.tables import matches
-from review.witnesses import Witness
-from review.words import squeezed
-
-
-@dataclass
-class SourceTables:
-    """A source's tables, labelled as the PDF prints them, with the pages where each caption is printed."""
-
-    document: str
-    tables: list[SourceTable]
-    pages: dict[int, tuple[int, ...]] = field(default_factory=dict)
-    """For each table (by its index in ``tables``), the PDF pages printing its caption; absent: not looked up."""
-    page_texts: list[str] = field(default_factory=list)
-    """The PDF's pages' text, for the page check."""
-
-
-_LABEL = re.compile(r"(?<![a-z])(table|tab\.)\s*([a-z]?\d+(?:\.\d+)?|[ivxlc]+)\s*(?:[:.|\u2014\u2013-]|\(continued\))?",
-                    re.IGNORECASE)
-
-
-def _letters(text: str) -> str:
-    import unicodedata
-
-    return "".join(c for c in unicodedata.normalize("NFKC", text).lower() if c.isalpha())
-
-
-def label_tables(document: str, tables: list[SourceTable], page_texts: list[str] | None) -> SourceTables:
-    """The tables labelled as the PDF prints them: where the PDF prints a table label followed by the first words
-    of a source table's caption, that label is the table's; the pages where it does are the table's pages."""
-    found = SourceTables(document, tables)
-    if not page_texts:
-        return found
-    found.page_texts = list(page_texts)
-    heads: list[tuple[int, str, str]] = []  # page, printed label, the caption's letters after it
-    for number, text in enumerate(page_texts, start=1):
-        for hit in _LABEL.finditer(text):
-            heads.append((number, f"{hit.group(1).capitalize()} {hit.group(2)}",
-                          _letters(text[hit.end():hit.end() + 400])))
-    for index, table in enumerate(tables):
-        key = _letters(table.caption)[:24]
-        if len(key) < 8:
-            continue
-        hits = [(page, label) for page, label, after in heads if after.startswith(key)]
-        if not hits:
-            continue
-        labels = {squeezed(label).lower() for _, label in hits}
-        if len(labels) == 1:
-            table.label = "Table " + hits[0][1].split(" ", 1)[1] if hits[0][1].lower().startswith("tab") else \
-                hits[0][1]
-        found.pages[index] = tuple(sorted({page for page, _ in hits}))
-    return found
-
-
-def same_label(a: str, b: str) -> bool:
-    return squeezed(a).lower().rstrip(".:") == squeezed(b).lower().rstrip(".:")
-
-
-_NTH = re.compile(r"^(?P<name>.*?)\s+#(?P<n>\d+)$")
-
-
-#: A citation as the PDF prints it after a name ('MMTL [7]', 'BERT (Devlin et al., 2019)'): the source writes
-#: ``\cite``, which prints what the bibliography gives, so a cited name is also looked up without it.
-_CITATION = re.compile(r"\s*(?:\[[^\]]*\d[^\]]*\]|(?:[A-Z][\w'-]+(?:\s+(?:et\s+al\.?|and|&)(?:\s+[A-Z][\w'-]+)?)*\s*)?"
-                       r"\((?:[^()]*\s)?\d{4}[a-z]?\))")
-
-
-def _named(levels: tuple[str, ...], wanted: str) -> bool:
-    if matches(levels, wanted):
-        return True
-    uncited = _CITATION.sub("", wanted)
-    return uncited != wanted and matches(tuple(_CITATION.sub("", level) for level in levels), uncited)
-
-
-def _rows(table: SourceTable, wanted: str) -> list[SourceRow]:
-    nth = _NTH.match(wanted)
-    name = nth["name"] if nth else wanted
-    rows = [row for row in table.rows if _named(row.levels, name)]
-    if nth is None:
-        return rows
-    n = int(nth["n"])
-    return rows[n - 1:n] if 0 < n <= len(rows) else []
-
-
-def _columns(table: SourceTable, wanted: str) -> list[int]:
-    return [i for i, column in enumerate(table.columns) if _named(column.levels, wanted)]
+from review.tables.cited import _value  # the one comparison of a cited number with a cell's
 
 
 @dataclass(frozen=True)
@@ -142,8 +61,8 @@ def check_cell(source: SourceTables, claim: object) -> Witness:
     missing: list[str] = []
     lines: list[tuple[SourceTable, list[SourceRow], list[int]]] = []
     for _, table in candidates:
-        rows = _rows(table, row_name)
-        columns = _columns(table, column_name)
+        rows = named_rows(table, row_name)
+        columns = named_columns(table, column_name)
         if not rows:
             missing.append(f"no row '{row_name}'")
         if not columns:
@@ -152,7 +71,7 @@ def check_cell(source: SourceTables, claim: object) -> Witness:
         spots += [_Spot(table, row, table.columns[c], row.cells[c]) for row in rows for c in columns]
         if not rows:  # a cell printing 'name = value' under the column, the name the row's
             spots += [_Spot(table, row, table.columns[c], row.cells[c]) for row in table.rows for c in columns
-                      if row.cells[c].key is not None and _named((row.cells[c].key,), row_name)]
+                      if row.cells[c].key is not None and named((row.cells[c].key,), row_name)]
     if not spots:
         return _not_found(source, candidates, lines, value, table_label, " and ".join(dict.fromkeys(missing)))
     spots = [s for s in spots if s.cell.text] or spots  # a column named twice where a merged cell covers one
@@ -205,7 +124,7 @@ def _not_found(source: SourceTables, candidates: list[tuple[int, SourceTable]],
 
 def _uncertainty(source: SourceTables, claim: object, spot: _Spot) -> Witness:
     from registry.numbers_in_text import numbers_in
-    from review.pdftext import normalize_quote
+    from review.pdf.pdftext import normalize_quote
 
     reading = spot.cell.reading
     interval = bool(getattr(claim, "interval", False))
@@ -265,7 +184,7 @@ def _prints(page_text: str, spots: list[_Spot], row_name: str) -> bool:
     import unicodedata
 
     text = unicodedata.normalize("NFKC", page_text).lower().replace("\u2212", "-")
-    label = _NTH.sub(r"\g<name>", row_name).split(" / ")[-1]
+    label = NTH.sub(r"\g<name>", row_name).split(" / ")[-1]
     for start in _label_ends(text, label):
         after = text[start:start + _ROW_REACH]
         for spot in spots:
@@ -325,3 +244,17 @@ def _witness(source: SourceTables, outcome: str, matched: str = "", detail: str 
 def _order(label: str) -> tuple[int, str]:
     digits = "".join(c for c in label if c.isdigit())
     return (int(digits) if digits else 0, label)
+
+
+def witness(claims: list[Claim], assertions: list[Assertion], sources: list[SourceTables],
+            pdf_name: str) -> list[Assertion]:
+    """Every table cell claim's assertion with the source witness's verdict beside the PDF's
+    (``registry.checking.witnesses``): the first source file that holds the cited table is the one read."""
+    out: list[Assertion] = []
+    for claim, assertion in zip(claims, assertions, strict=True):
+        if not sources or not isinstance(claim, TableCell | CellUncertainty):
+            out.append(assertion)
+            continue
+        holding = next((s for s in sources if any(same_label(t.label, claim.table) for t in s.tables)), sources[0])
+        out.append(with_source(assertion, check_cell(holding, claim), pdf_name))
+    return out

@@ -1,7 +1,8 @@
 """Two witnesses of one claim: the printed PDF and the document's own source, each with its own verdict.
 
-A claim about a table cell is checked against the PDF (``review.agreement``: both extractors) and, where the source
-record pins source files, against the source (``review.sources.witness``). Each keeps its verdict
+A claim about a table cell is checked against the PDF (``registry.checking.agreement``: both extractors) and, where
+the source
+record pins source files, against the source (``registry.checking.source_witness``). Each keeps its verdict
 (``Assertion.witnesses``: 'pdf: pass', 'source: pass'); the assertion's own outcome combines them so that no
 display merges them:
 
@@ -19,7 +20,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-#: ``review.claims.Assertion``, which imports this module (its field ``witnesses``), named here without importing it.
+#: ``registry.checking.claims.Assertion``, which imports this module (its field ``witnesses``), named here without
+#: importing it.
 Assertion = Any
 
 PASS, FAIL, CANNOT_CHECK = "pass", "fail", "cannot check"

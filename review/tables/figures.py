@@ -5,7 +5,7 @@ A cell may print more than one number: a value and a bracketed note about it (a 
 under '(t-value, p-value)'). Typesetting keeps a bracket opened in a cell inside that cell, so the words up to the
 closing bracket are the cell's, however far apart they are set, and a number inside the bracket is no cell of its
 own. A spread in parentheses ('0.612 (0.383)') and an interval ('[0.61, 0.67]') are read as ± and interval by
-``review.tables.read_cell``, not here.
+``review.tables.cell.read_cell``, not here.
 
 The review reads a cell's first number as its value; the others are reported, never compared silently: a record
 citing one of them cannot be checked (``second_figures``), since the page does not say which one a record means.
@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import re
 
-from registry.numbers import SIGN
+from registry.numbers import FIGURES, SIGN
 
 _OPENING, _CLOSING = "([", ")]"
-_FIGURE = re.compile(rf"(?<![\w.]){SIGN}?(?:\d[\d,]*(?:\.\d+)?|\.\d+)")
+_FIGURE = re.compile(rf"(?<![\w.]){SIGN}?{FIGURES}")
 
 
 def depth(text: str) -> int:

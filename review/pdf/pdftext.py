@@ -40,15 +40,15 @@ from registry import limits
 from registry.numbers import MINUS_SIGNS, RANGE_DASH
 from registry.textsafe import excerpt
 from review.errors import PdfError, ReviewLimitError
-from review.fetch import sniff
-from review.limited import page_chars_checked
+from review.pdf.fetch import sniff
+from review.pdf.limited import page_chars_checked
 
 if TYPE_CHECKING:
     import datetime as dt
 
     import pypdf
 
-    from review.words import PageWords
+    from review.pdf.words import PageWords
 
 PAGE_SEPARATOR = "\f"
 #: Stands, in normalized text, for a hyphen at a line end (or a soft hyphen): dropped or kept as the quote needs.
@@ -88,7 +88,7 @@ class Extraction:
     """The CreationDate as the PDF states it, where it is not a date in the PDF's own form (``D:YYYYMMDD...``, as
     '12th May 2025'): shown, never read as a date (a metadata field never rejects a document)."""
     words: tuple[PageWords, ...] = ()
-    """Every page's positioned words, where the extractor gives them (``review.words``); empty where not."""
+    """Every page's positioned words, where the extractor gives them (``review.pdf.words``); empty where not."""
 
     @property
     def page_count(self) -> int:
@@ -111,6 +111,10 @@ class Extraction:
         """The positioned words of page ``number`` (1-based), or None past the end or without words."""
         return self.words[number - 1] if 1 <= number <= len(self.words) else None
 
+    def missing(self, number: int) -> str:
+        """Why page ``number`` cannot be read: the PDF has fewer pages."""
+        return f"page {number} does not exist: the PDF has {self.page_count} pages"
+
 
 #: The most text one page may hold. A dense page of a paper holds about 5,000 characters; a page
 #: past this is no paper's page (a crafted PDF can put 50 MB of text in one string), and matching
@@ -132,7 +136,7 @@ def pdf_bytes(source: Path | bytes, name: str | None) -> tuple[bytes, str | None
 def extract_pdf(source: Path | bytes, *, name: str | None = None, max_page_chars: int = MAX_PAGE_CHARS) -> Extraction:
     """Every page's text, or a ``PdfError`` saying what is wrong with the file and what to do.
 
-    ``source`` is the file's bytes (as they were hashed: see ``review.fetch``) or a path to read
+    ``source`` is the file's bytes (as they were hashed: see ``review.pdf.fetch``) or a path to read
     them from; ``name`` is how messages call the file. pypdf's own log lines and warnings about
     damaged files are silenced: the error says it once.
     """

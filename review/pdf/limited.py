@@ -4,7 +4,7 @@ imported from a PDF all read through.
 The reading itself (pypdf's text, PDFium's words, poppler's ``pdftotext``) runs in a child process
 (``registry.sandbox``) killed past the time allowed, its address space capped (``pdftotext``, started from
 there, inherits the cap and dies with it); one page may hold so many characters of text; the file so
-many bytes, refused before it is read (``review.fetch.read_pdf``). ``run_reading`` runs a reading and says
+many bytes, refused before it is read (``review.pdf.fetch.read_pdf``). ``run_reading`` runs a reading and says
 what stopped it: a limit reached is a ``ReviewLimitError`` naming the limit and the option that raises it,
 never a damaged file.
 """
