@@ -45,7 +45,6 @@ ALLOWED: frozenset[str] = frozenset({
     "registry/db/query.py::_sqlite_stream",
     "registry/db/views.py::_results_select",
     "registry/db/views.py::_selects",
-    "registry/models/records.py",
     "registry/page/kinds.py::_result_page",
     "registry/validate/incremental/run.py",
 })
