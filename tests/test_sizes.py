@@ -41,10 +41,6 @@ ALLOWED: frozenset[str] = frozenset({
     "registry/cli/review.py::review_command",
     "registry/cli/review.py::render_run",
     "registry/cli/table.py::table_command",
-    "registry/db/comparable.py::comparability_select",
-    "registry/db/query.py::_sqlite_stream",
-    "registry/db/views.py::_results_select",
-    "registry/db/views.py::_selects",
     "registry/page/kinds.py::_result_page",
 })
 
