@@ -41,7 +41,6 @@ ALLOWED: frozenset[str] = frozenset({
     "registry/cli/review.py::review_command",
     "registry/cli/review.py::render_run",
     "registry/cli/table.py::table_command",
-    "registry/page/kinds.py::_result_page",
 })
 
 
