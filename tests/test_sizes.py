@@ -38,7 +38,6 @@ ALLOWED: frozenset[str] = frozenset({
     "registry/cli/reproduce.py::reproduce_command",
     "registry/cli/review.py::review_command",
     "registry/cli/review.py::render_run",
-    "registry/cli/table.py::table_command",
 })
 
 
