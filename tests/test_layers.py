@@ -29,7 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("review.tables",),
     ("review.sources",),
     ("registry.checking",),
-    ("registry.validation", "registry.site", "registry.reproduce", "registry.generated"),
+    ("registry.validation", "registry.watcher", "registry.site", "registry.reproduce", "registry.generated"),
     ("registry.db",),
     ("registry.export",),
     ("registry.cli", "registry.__main__"),

@@ -321,7 +321,7 @@ def test_a_review_written_of_a_source_only_claim_says_checked_against_the_source
 def test_a_source_file_needs_where_it_came_from() -> None:
     from pydantic import ValidationError
 
-    from registry.models.records import SourceFile
+    from registry.models.source import SourceFile
 
     with pytest.raises(ValidationError, match="retrieval_url, or a retrieval_note"):
         SourceFile(path="main.tex", format="latex", sha256="0" * 64)  # type: ignore[arg-type]

@@ -23,6 +23,16 @@ if TYPE_CHECKING:
     from registry.checking.review import ReviewRun
 
 
+SOURCE_HELP = (
+    "A source file the source record pins under source_files (a LaTeX .tar.gz or main .tex, JATS XML, HTML, .docx, "
+    ".odt): each cited table cell is also checked against it, a second witness beside the PDF; its SHA-256 must be one "
+    "the record pins. Repeatable. Pinned files cached as '<sha256>-<name>' in --cache-dir are read too.")
+WRITE_HELP = (
+    "File a review record for each checked record, whatever its verdict ('source-checked', 'review-failed' or "
+    "'could-not-be-checked'), with every claim and what the PDF showed; it supersedes the record's earlier reviews, "
+    "which stay as its history.")
+
+
 def review_command(
     record_id: str = typer.Argument(
         ..., metavar="ID",
@@ -33,19 +43,8 @@ def review_command(
         None, "--pdf", metavar="FILE",
         help="Use this copy of the PDF (for example a hand download); its SHA-256 must equal the source's.",
     ),
-    source_files: list[Path] = typer.Option(
-        [], "--source", metavar="FILE",
-        help="A source file the source record pins under source_files (a LaTeX .tar.gz or main .tex, JATS XML, "
-             "HTML, .docx, .odt): each cited table cell is also checked against it, a second witness beside the "
-             "PDF; its SHA-256 must be one the record pins. Repeatable. Pinned files cached as "
-             "'<sha256>-<name>' in --cache-dir are read too.",
-    ),
-    write: bool = typer.Option(
-        False, "--write",
-        help="File a review record for each checked record, whatever its verdict ('source-checked', 'review-failed' "
-             "or 'could-not-be-checked'), with every claim and what the PDF showed; it supersedes the record's "
-             "earlier reviews, which stay as its history.",
-    ),
+    source_files: list[Path] = typer.Option([], "--source", metavar="FILE", help=SOURCE_HELP),
+    write: bool = typer.Option(False, "--write", help=WRITE_HELP),
     cache_dir: Path | None = typer.Option(
         None, "--cache-dir", metavar="DIR", envvar="REGISTRY_CACHE_DIR", file_okay=False,
         help="Where PDFs are cached as '<sha256>.pdf' (default ~/.cache/registry/pdfs; env REGISTRY_CACHE_DIR).",
@@ -86,10 +85,7 @@ def review_command(
             raise
         written = write_reviews(records, registry, run) if write else []
         if output_format == "json":
-            data = run_json(run)
-            data["reviews_written"] = [{"id": review.id, "status": review.status.value, "path": str(path)}
-                                       for review, path in written]
-            echo_json(data)
+            echo_json(run_json(run, written))
         else:
             render_run(run, console)
             render_written(written, console)
@@ -138,7 +134,25 @@ def _outcome(assertion: Assertion) -> Text:
 
 def render_run(run: ReviewRun, console: Console) -> None:
     """The PDF, its text, one table of assertions per record, and a verdict."""
-    from rich.table import Table
+    _render_reading(run, console)
+    by_record: dict[str, list] = {}
+    for assertion in run.assertions:
+        by_record.setdefault(assertion.record_id, []).append(assertion)
+    narrow = console.width < WIDE_TABLE_COLUMNS
+    for record_id, assertions in by_record.items():
+        if narrow:
+            console.print(_blocks(record_id, assertions, run.second.extractor.split(" ")[0] if run.second else None))
+        else:
+            console.print(_assertions_table(run, record_id, assertions))
+    from rich.text import Text
+
+    for record_id, why in run.plan.skipped:
+        console.print(Text(f"Not checked: {record_id}: {why}"))
+    _render_verdict(run, console)
+
+
+def _render_reading(run: ReviewRun, console: Console) -> None:
+    """The source, the PDF and its pin, the text each extractor read, and the source files read beside it."""
     from rich.text import Text
 
     source = run.plan.source
@@ -154,53 +168,54 @@ def render_run(run: ReviewRun, console: Console) -> None:
         console.print(Text(f"Second extractor: none; {run.readings.second_missing}", style="yellow"))
     for described in run.source_files:
         console.print(Text(f"Source file (second witness): {described}, matches the source's pin"))
-    by_record: dict[str, list] = {}
-    for assertion in run.assertions:
-        by_record.setdefault(assertion.record_id, []).append(assertion)
-    narrow = console.width < WIDE_TABLE_COLUMNS
-    for record_id, assertions in by_record.items():
-        if narrow:
-            console.print(_blocks(record_id, assertions, run.second.extractor.split(" ")[0] if run.second else None))
-            continue
-        table = Table(title=Text(record_id), title_justify="left", show_lines=False)
-        table.add_column("Claim", no_wrap=True)
-        table.add_column("Record says", overflow="fold")
-        table.add_column("Outcome", no_wrap=True)
-        table.add_column("Page", justify="right", no_wrap=True)
-        table.add_column("Matched text", overflow="fold")
-        table.add_column("Cell found", overflow="fold")
-        table.add_column("How / why", overflow="fold")
+
+
+def _assertions_table(run: ReviewRun, record_id: str, assertions: list[Assertion]) -> Any:
+    """One record's assertions as a table: a row each, with the second extractor's and the witnesses' columns where
+    the run has them."""
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=Text(record_id), title_justify="left", show_lines=False)
+    table.add_column("Claim", no_wrap=True)
+    table.add_column("Record says", overflow="fold")
+    table.add_column("Outcome", no_wrap=True)
+    table.add_column("Page", justify="right", no_wrap=True)
+    table.add_column("Matched text", overflow="fold")
+    table.add_column("Cell found", overflow="fold")
+    table.add_column("How / why", overflow="fold")
+    if run.second is not None:
+        table.add_column(run.second.extractor.split(" ")[0], no_wrap=True)
+    if run.source_files:
+        table.add_column("Witnesses", no_wrap=True)
+    for a in assertions:
+        outcome = _outcome(a)
+        cells: list[Text | str] = [Text(a.claim), Text(a.expected), outcome, "" if a.page is None else str(a.page),
+                                   Text(a.matched), Text(a.found), Text(a.detail)]
         if run.second is not None:
-            table.add_column(run.second.extractor.split(" ")[0], no_wrap=True)
+            cells.append(_second(a))
         if run.source_files:
-            table.add_column("Witnesses", no_wrap=True)
-        for a in assertions:
-            outcome = _outcome(a)
-            cells: list[Text | str] = [Text(a.claim), Text(a.expected), outcome, "" if a.page is None else str(a.page),
-                     Text(a.matched), Text(a.found), Text(a.detail)]
-            if run.second is not None:
-                cells.append(_second(a))
-            if run.source_files:
-                cells.append(Text(a.verdicts if a.witnesses else "pdf only", style="" if a.witnesses else "dim"))
-            table.add_row(*cells)
-        console.print(table)
-    for record_id, why in run.plan.skipped:
-        console.print(Text(f"Not checked: {record_id}: {why}"))
+            cells.append(Text(a.verdicts if a.witnesses else "pdf only", style="" if a.witnesses else "dim"))
+        table.add_row(*cells)
+    return table
+
+
+def _render_verdict(run: ReviewRun, console: Console) -> None:
+    """The failures again, what could not be checked (with the command that shows the tables), the units not
+    printed, what only the source backs, and the verdict."""
+    from rich.text import Text
+
     from registry.checking.hints import hint
     from registry.checking.review import verdicts
 
     total = len(run.assertions)
     if run.failures and total > len(run.failures):  # the failures again, whole and together, below hundreds of passes
         console.print(Text("Failed:", style="bold red"))
-        for a in run.failures:
-            page = f" (page {a.page})" if a.page is not None else ""
-            console.print(Text(f"- {a.record_id}: {a.claim}{page}: {a.expected}: {a.detail}"))
+        _render_listed(run.failures, console)
     if run.unchecked:
         console.print(Text("Could not be checked (the review could not read the cited table, row or column):",
                            style="bold yellow"))
-        for a in run.unchecked:
-            page = f" (page {a.page})" if a.page is not None else ""
-            console.print(Text(f"- {a.record_id}: {a.claim}{page}: {a.expected}: {a.detail}"))
+        _render_listed(run.unchecked, console)
         named = {(a.page, _table_of(a.expected)) for a in run.unchecked if a.page is not None and _table_of(a.expected)}
         pages = named | {(a.page, "") for a in run.unchecked if a.page is not None and a.page not in dict(named)}
         for at, label in sorted(pages):
@@ -208,9 +223,7 @@ def render_run(run: ReviewRun, console: Console) -> None:
     if run.unprinted:
         console.print(Text("Unit not printed (no other unit is printed with the value, so the value is not failed; "
                            "cite where the source says the unit, or leave it reported):", style="yellow"))
-        for a in run.unprinted:
-            page = f" (page {a.page})" if a.page is not None else ""
-            console.print(Text(f"- {a.record_id}: {a.claim}{page}: {a.expected}: {a.detail}"))
+        _render_listed(run.unprinted, console)
     if run.source_only:
         from registry.checking.witnesses import SOURCE_ONLY
 
@@ -222,6 +235,15 @@ def render_run(run: ReviewRun, console: Console) -> None:
                            style="bold red" if run.failures else "bold yellow"))
     else:
         console.print(Text(f"All {total} assertions passed.", style="bold green"))
+
+
+def _render_listed(assertions: list[Assertion], console: Console) -> None:
+    """'- record: claim (page N): expected: detail' for each assertion."""
+    from rich.text import Text
+
+    for a in assertions:
+        page = f" (page {a.page})" if a.page is not None else ""
+        console.print(Text(f"- {a.record_id}: {a.claim}{page}: {a.expected}: {a.detail}"))
 
 
 def _table_of(expected: str) -> str:
@@ -276,8 +298,9 @@ def _primary(assertion: Assertion) -> bool:
     return _primary_passed(assertion)
 
 
-def run_json(run: ReviewRun) -> dict[str, Any]:
-    """The run as plain data: the PDF, both extractions, every assertion with both extractors' verdicts."""
+def run_json(run: ReviewRun, written: list[tuple[Any, Path]]) -> dict[str, Any]:
+    """The run as plain data: the PDF, both extractions, every assertion with both extractors' verdicts, and the
+    reviews ``written``."""
     from dataclasses import asdict
 
     from registry.checking.agreement import disagreements
@@ -300,6 +323,8 @@ def run_json(run: ReviewRun) -> dict[str, Any]:
         "source_files": run.source_files,
         "checked_against_source_only": len(run.source_only),
         "passed": run.passed,
+        "reviews_written": [{"id": review.id, "status": review.status.value, "path": str(path)}
+                            for review, path in written],
     }
 
 

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from rich.console import Console, Group
     from rich.text import Text
 
+    from review.pdf.limited import ReviewLimits
     from review.tables.grid_cells import GridCell, GridTable, PageGrid
     from review.tables.grid_import import ImportTable
 
@@ -60,7 +61,6 @@ def table_command(
     with user_errors(debug):
         from registry.errors import RegistryError
         from review.pdf.limited import ReviewLimits
-        from review.tables.grid import read_page
         from review.tables.grid_import import import_rows
 
         if output_format not in FORMATS:
@@ -69,21 +69,7 @@ def table_command(
         if filled and output_format != "csv":
             raise RegistryError("--set fills columns of the CSV, which only --format csv writes",
                                 "add --format csv, or leave --set out")
-        for given in (pdf, source):
-            if given is not None and not given.is_file():
-                raise RegistryError(f"no file {given}" if not given.exists() else f"{given} is not a file",
-                                    "give the path of the file")
-        if source is not None:
-            from review.sources.table import source_grid
-
-            if label is None:
-                raise RegistryError("--source reads one table: name it", "add --table 'Table 2'")
-            grid = source_grid(source, label, pdf)
-        elif pdf is None or page is None:
-            raise RegistryError("give the PDF and --page N (or --source FILE --table LABEL)",
-                                "for example: registry table paper.pdf --page 7")
-        else:
-            grid = read_page(pdf, page, label, limits=ReviewLimits(timeout, max_memory, max_page_chars))
+        grid = _read(pdf, page, source, label, ReviewLimits(timeout, max_memory, max_page_chars))
         if output_format == "json":
             from dataclasses import asdict
 
@@ -92,6 +78,28 @@ def table_command(
             _write_csv(import_rows(grid, filled))
         else:
             render(grid, console)
+
+
+def _read(pdf: Path | None, page: int | None, source: Path | None, label: str | None, limits: ReviewLimits
+          ) -> PageGrid:
+    """The tables the command shows: one table of the document's source (``--source``), or the PDF page's."""
+    from registry.errors import RegistryError
+    from review.tables.grid import read_page
+
+    for given in (pdf, source):
+        if given is not None and not given.is_file():
+            raise RegistryError(f"no file {given}" if not given.exists() else f"{given} is not a file",
+                                "give the path of the file")
+    if source is not None:
+        from review.sources.table import source_grid
+
+        if label is None:
+            raise RegistryError("--source reads one table: name it", "add --table 'Table 2'")
+        return source_grid(source, label, pdf)
+    if pdf is None or page is None:
+        raise RegistryError("give the PDF and --page N (or --source FILE --table LABEL)",
+                            "for example: registry table paper.pdf --page 7")
+    return read_page(pdf, page, label, limits=limits)
 
 
 def _settings(given: list[str]) -> dict[str, str]:

@@ -1,13 +1,15 @@
 """``registry watch``: one process that keeps a records folder's incremental index in memory and answers
-``registry validate`` from it.
+``registry validate`` from it, each request validated through ``registry.validation`` (``Held``).
 
 A run of ``registry validate`` after one edit spends most of its time on work that does not depend on the edit: it
 ``stat``s every file to find what changed (about a second at 295,100 files), reads the index of the last run back
 (99 MB at that size) and writes it again, and imports the models and checks. The watcher does each once: it lists
-the folder from the kernel's journal of changes (``listing``), keeps the index as the last run left it, and runs
-the incremental validation (``registry.validate.incremental.run``) on each request. The report is the one the
-incremental run gives, so exactly what a cold run would (``tests/test_watch.py`` compares them); the index is
-written to disk when the watcher stops, so that the next run without it starts from there.
+the folder from the kernel's journal of changes (``registry.watch.listing``), keeps the index as the last run left
+it, and asks ``registry.validation`` for the report on each request, with what it holds: an incremental run from
+the index in memory. The report is the one the incremental run gives, so exactly what a cold run would
+(``tests/test_watch.py`` compares them); the index is written to disk when the watcher stops, so that the next run
+without it starts from there. Nothing here prints: what the watcher has to say goes to the ``say`` its caller (the
+command) gives.
 """
 
 from __future__ import annotations
@@ -15,13 +17,11 @@ from __future__ import annotations
 import datetime as dt
 import fcntl
 import os
-import re
 import resource
 import select
 import signal
 import socket
 import stat
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -43,6 +43,7 @@ from registry.watch.address import (
     send,
     socket_path,
 )
+from registry.watch.identity import Identity
 
 #: Connections answered at once (each reads its request within ``IO_TIMEOUT_S``; runs go one at a time); more wait
 #: in the socket's backlog.
@@ -63,7 +64,7 @@ class Watcher:
     time (``work``)."""
 
     def __init__(self, root: Path, say: Callable[[str], None]) -> None:
-        from registry.validate.incremental.index import recall
+        from registry.validation import Held
         from registry.watch.listing import Listing
 
         self.root, self.say = root, say
@@ -72,8 +73,7 @@ class Watcher:
         self._held = self._hold()
         self.identity = Identity(root)
         self.listing = Listing(root)
-        self.index = recall(root)
-        self.dirty = False
+        self.held = Held.recalled(root, self.listing)
         self.served = 0
         self.started = dt.datetime.now(dt.UTC)
         self.stopping = False
@@ -107,15 +107,12 @@ class Watcher:
                                  "--stop' first") from None
         return held
 
-    def validate(self, now: dt.datetime) -> Any:
-        """The report now, as a cold run would give it; the index kept in memory for the next request."""
-        from registry.validate.incremental import run as incremental
+    def validate(self, now: dt.datetime, *, files: bool = False) -> Any:
+        """The report now, as a cold run would give it (``registry.validation.Validation``; with ``files``, the
+        record files too); the index kept in memory for the next request."""
+        from registry.validation import validation
 
-        started = time.time_ns()
-        listed = self.listing.sync()
-        report, self.index, dirty = incremental.run(self.root, now, self.index, listed, started=started)
-        self.dirty = self.dirty or dirty
-        return report
+        return validation(self.root, now=now, files=files, held=self.held)
 
     def warm(self) -> None:
         """Work out now what the first run after an edit would otherwise work out for itself: each kind's plan of
@@ -209,7 +206,7 @@ class Watcher:
         try:
             return self._reply(request)
         except Exception as exc:  # noqa: BLE001 - the caller validates without the watcher, and is told why
-            self.index = None  # a run cut short may have left it half updated: the next one runs in full
+            self.held.index = None  # a run cut short may have left it half updated: the next one runs in full
             error = f"{type(exc).__name__}: {exc}"
             self.say(f"a request could not be answered: {error}")
             return {"error": error}
@@ -226,11 +223,12 @@ class Watcher:
             return {"stopped": os.getpid()}
         moved = self.identity.changed(tuple(request["folder"]))
         if moved is not None:
-            self.stopping, self.index, self.dirty = True, None, False  # what it holds is of another folder
+            self.stopping, self.held.index, self.held.changed = True, None, False  # it holds another folder's
             self.say(f"{moved}: stopping")
             return {"error": f"{moved}; the watcher stops"}
         began = time.perf_counter()
-        report = self.validate(dt.datetime.fromisoformat(request["now"]))
+        answered = self.validate(dt.datetime.fromisoformat(request["now"]), files=op == "records")
+        report = answered.report
         self.served += 1
         done = dict(incremental.last_run)
         self.say(f"{time.strftime('%H:%M:%S')} validate: {done.get('run')} run, {done.get('read')} files read, "
@@ -238,8 +236,8 @@ class Watcher:
                  f"{time.perf_counter() - began:.3f} s")
         reply = {"files": report.files, "records": report.records, "issues": [as_row(i) for i in report.issues],
                  "run": done}
-        if op == "records" and report.valid and self.index is not None:  # for 'registry db build' to plan an update
-            reply.update(folders_message(self.index["files"].folder_digests()))
+        if op == "records" and report.valid:  # for 'registry db build' to plan an update
+            reply.update(folders_message(answered.folders))
         return reply
 
     def status(self) -> dict[str, Any]:
@@ -261,9 +259,10 @@ class Watcher:
             pass
         with self.work:  # a run under way finishes first
             self.listing.close()
-            if self.dirty and self.index is not None:
+            index = self.held.index
+            if self.held.changed and index is not None:
                 self.say("keeping the index for the next run ...")
-                keep(self.root, self.index, dt.datetime.fromisoformat(self.index["now"]), self.index["at_ns"])
+                keep(self.root, index, dt.datetime.fromisoformat(index["now"]), index["at_ns"])
         os.close(self._held)  # another watcher may start now
 
 
@@ -290,56 +289,6 @@ def _refusal(request: dict[str, Any]) -> str | None:
     return None
 
 
-class Identity:
-    """The records folder a watcher watches, as it was when it started: its path, its device and inode (held
-    open), and the file systems mounted at or under it. ``changed`` says how the folder at that path differs now."""
-
-    def __init__(self, root: Path) -> None:
-        self.cwd = os.getcwd()
-        self.path = os.path.abspath(root)
-        self.real = os.path.realpath(root)
-        self._held = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-        found = os.fstat(self._held)
-        self.id = (found.st_dev, found.st_ino)
-        self.mounts = mounts_at(self.real)
-
-    def changed(self, asked: tuple[int, ...] | None = None) -> str | None:
-        """Why the folder at the watched path (and ``asked``: the client's device and inode of it) is no longer
-        the one watched, or None where it still is."""
-        try:
-            found = os.stat(self.path)
-        except OSError as exc:
-            return f"the records folder it watches is no longer at {self.path} ({exc.strerror})"
-        if (found.st_dev, found.st_ino) != self.id:
-            return f"{self.path} is no longer the folder it watches (moved away, or removed and made again)"
-        if asked is not None and asked != self.id:
-            return f"the folder asked about is not the one it watches at {self.path}"
-        if mounts_at(self.real) != self.mounts:
-            return f"a file system was mounted or unmounted at or under {self.path}"
-        return None
-
-
-def mounts_at(path: str) -> list[tuple[str, str]]:
-    """(mount id, mount point) of the file system holding ``path`` and of each mounted at or under it (Linux:
-    ``/proc/self/mountinfo``; none known elsewhere)."""
-    try:
-        with open("/proc/self/mountinfo", "rb") as file:
-            lines = file.read().decode("utf-8", "surrogateescape").splitlines()
-    except OSError:
-        return []
-    found, holding = [], ("", "")
-    for line in lines:
-        fields = line.split(" ")
-        if len(fields) < 5:
-            continue
-        point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4])
-        if point == path or point.startswith(path.rstrip("/") + "/"):
-            found.append((fields[0], point))
-        elif (path == point or path.startswith(point.rstrip("/") + "/")) and len(point) >= len(holding[1]):
-            holding = (fields[0], point)
-    return [holding, *found]
-
-
 def _give_back_freed_memory() -> None:
     """Return to the system what reading the index back freed (the file's bytes, the objects decoding made and
     dropped): the C library keeps freed memory for reuse, and a watcher lives long beside the user's other work."""
@@ -360,38 +309,19 @@ def _resident_mib() -> float:
         return float("nan")
 
 
-def _indexed_apart(root: Path) -> dict[str, Any] | None:
-    """The index a full run in a child process keeps for ``root`` (None: none kept): the watcher itself then holds
-    the index only, not the memory of a run that typed every record (which the allocator would not give back)."""
-    from registry.validate import memo
-    from registry.validate.incremental import run as incremental
-    from registry.validate.incremental.index import recall
-
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child (its coverage is not collected)
-        status = 1
-        try:
-            incremental.validate(root, memo.now())
-            status = 0
-        finally:
-            os._exit(status)
-    os.waitpid(pid, 0)
-    return recall(root)
-
-
-def watch(root: Path, say: Callable[[str], None] = lambda text: print(text, file=sys.stderr, flush=True)) -> None:
-    """Watch ``root`` and answer for it until stopped; the first run (from the kept index, or in full) is made
-    before the watcher listens, so that the first request is answered as fast as the next."""
+def watch(root: Path, say: Callable[[str], None]) -> None:
+    """Watch ``root`` and answer for it until stopped, saying what it does through ``say``; the first run (from the
+    kept index, or in full) is made before the watcher listens, so that the first request is answered as fast as the
+    next."""
     from registry.validate import memo
 
     watcher = Watcher(root, say)
     try:
         began = time.perf_counter()
-        if watcher.index is None:
+        if watcher.held.index is None:
             say(f"no index is kept for {root}: validating it in full first, in a process of its own ...")
-            watcher.index = _indexed_apart(root)
         say(f"listing and validating {root} ...")
-        report = watcher.validate(memo.now())
+        report = watcher.validate(memo.now()).report
         watcher.warm()
         _give_back_freed_memory()
         say(f"watching {root}: {report.files:,} files, {len(report.issues)} issues "
