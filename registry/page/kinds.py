@@ -271,7 +271,7 @@ def _sources_and_history(registry: Registry, record_id: str, sources: Iterable[S
 
 
 def _back_links(registry: Registry, record_id: str) -> list[Content]:
-    return [(Piece(f"{other.kind_token} "), Piece(d.record_name(other), link=other.id), Piece(f" ({path[0]})"))
+    return [(Piece(f"{other.kind_token} "), d.named_link(registry, other), Piece(f" ({path[0]})"))
             for other, path in registry.links_to(record_id)]
 
 
