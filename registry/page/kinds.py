@@ -216,7 +216,7 @@ def _result_page(result: Result, registry: Registry) -> Page:
         Section(TECHNICAL_METADATA, (technical_metadata(registry, result),)),
         Section("Related records", (Items((
             (Piece("evaluation: "), *d.record_link(evaluation)),
-            *((Piece("an input of: "), *d.record_link(derived))  # the results the source computed from this one
+            *((Piece("an input of: "), d.named_link(registry, derived))  # the results the source computed from this one
               for derived in current_only(registry, registry.referrers(result.id, Result, "derived"))),
         )),)),
     ]
