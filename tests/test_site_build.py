@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import shutil
 import urllib.parse
+from collections.abc import Iterator
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -49,8 +50,18 @@ def pages(site: Path) -> list[Path]:
 
 
 def text_of(element: ElementTree.Element) -> str:
-    """The element's text as a reader sees it: each text node apart, spaces collapsed."""
-    return " ".join(" ".join(element.itertext()).split())
+    """The element's text as a screen shows it: each text node apart, spaces collapsed, and the words only a screen
+    reader reads (visually hidden: class 'vh') left out."""
+    return " ".join(" ".join(shown_text(element)).split())
+
+
+def shown_text(element: ElementTree.Element) -> Iterator[str]:
+    if "vh" in (element.get("class") or "").split():
+        return
+    yield element.text or ""
+    for child in element:
+        yield from shown_text(child)
+        yield child.tail or ""
 
 
 def digest(folder: Path) -> str:

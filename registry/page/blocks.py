@@ -57,6 +57,10 @@ class Piece:
     """The exact value behind a rounded display ('33.88' behind '33.9'), for machines reading the page."""
     url: str | None = None
     """An address outside the registry the text links to (a paper's DOI); the text itself says where."""
+    hidden: str | None = None
+    """Words a screen reader reads after a link's text and a screen does not show: what a short link opens ('0.953'
+    is ', Accuracy (acceptor) of NT 2.5B on Splice sites, Table 1'). The terminal, which has no links, leaves
+    them out."""
 
 
 Content = tuple[Piece, ...]

@@ -12,12 +12,14 @@ import functools
 import re
 from collections.abc import Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
 
 from measure.outcome import Method
 from registry.models import (
     Configuration,
     Dataset,
     Evaluation,
+    Evidence,
     MissingReason,
     Protocol,
     Record,
@@ -27,6 +29,7 @@ from registry.models import (
     Review,
 )
 from registry.models.records import Independence
+from registry.models.values import Locator
 from registry.numbers import RANGE_DASH
 from registry.page.blocks import Content, Piece, Tag
 from registry.per_registry import memo
@@ -256,6 +259,76 @@ def result_context(registry: Registry, result: Result) -> tuple[Evaluation, Conf
         registry.get_as(evaluation.protocol, Protocol),
         registry.get_as(evaluation.dataset, Dataset),
     )
+
+
+def where_in_source(locator: Locator) -> str:
+    """"Table 1, row 'NT 2.5B', page 2": where a value stands in its source, without the quote."""
+    label = locator.table or locator.figure
+    parts = [f"{label} {locator.subtable}" if label and locator.subtable else label,
+             f"row '{locator.row}'" if locator.row else None, f"column '{locator.column}'" if locator.column else None,
+             locator.section if not label else None, f"page {locator.page}" if locator.page else None]
+    return ", ".join(part for part in parts if part)
+
+
+def result_words(registry: Registry, result: Result, *, value: bool = True) -> str:
+    """"0.953 Accuracy (acceptor) of NT 2.5B on Splice sites, Table 1, row 'NT 2.5B'": a result as a link to it
+    reads alone, in a list of a page's links (value, metric, model, dataset and locator)."""
+    where = where_in_source(result.source_locator)
+    shown = f"{with_unit(result.as_printed, result.unit)} " if value else ""
+    return f"{shown}{result_title(registry, result)}{', ' + where if where else ''}"
+
+
+def result_link(registry: Registry, result: Result, text: str, **piece: Any) -> Piece:
+    """``text`` linked to the result's page, with what it opens for a screen reader where the text is short: a
+    value ('0.953') or a model's name says nothing of the metric, dataset and place in the paper it stands for."""
+    value = text == with_unit(result.as_printed, result.unit) or text == with_unit(result_display(result), result.unit)
+    return Piece(text, link=result.id, hidden=f": {result_words(registry, result, value=not value)}", **piece)
+
+
+def named_link(registry: Registry, record: Record, text: str | None = None, **piece: Any) -> Piece:
+    """The record linked by ``text`` (its ``record_name`` by default). A result's, a review's and an evidence row's
+    link says what it opens for a screen reader: '0.958 MCC', 'source checked' and '11.49' alone name neither the
+    model, the dataset nor the record checked; a run's, which run it is."""
+    text = record_name(record) if text is None else text
+    if isinstance(record, Result):
+        return result_link(registry, record, text, **piece)
+    if isinstance(record, (Review, Evidence)):
+        return Piece(text, link=record.id, hidden=f" ({link_words(registry, record)})", **piece)
+    if isinstance(record, Reproduction):  # runs of one sweep can give the same value on the same hardware
+        return Piece(text, link=record.id, hidden=f" (run {record.id})", **piece)
+    return Piece(text, link=record.id, **piece)
+
+
+#: Kinds whose name on a page is not their token's capitalised ('config' -> 'Configuration').
+KIND_LABELS = {"config": "Configuration", "family": "Model family"}
+
+
+def kind_label(record: Record) -> str:
+    return KIND_LABELS.get(record.kind_token, label(record.kind_token))
+
+
+def link_words(registry: Registry, record: Record) -> str:
+    """What a link to the record opens, in words: 'result: 0.953 Accuracy (...) of ... on ..., Table 1' or
+    'evaluation: NT 2.5B LoRA, cv on H3K4me3'. The site adds it where one text on a page would lead to two
+    records."""
+    if isinstance(record, Result):
+        return f"result: {result_words(registry, record)}"
+    if isinstance(record, Review):
+        subjects = [_subject_name(registry, subject) for subject in record.subjects]
+        more = f" and {len(subjects) - 3} more" if len(subjects) > 3 else ""
+        return f"{record.status.value} review of {'; '.join(subjects[:3])}{more}"
+    if isinstance(record, Evidence):
+        where = where_in_source(record.source_locator)
+        return (f"evidence row: {label(record.property.value).lower()} '{record.statement}' of "
+                f"{_subject_name(registry, record.subject)}{', ' + where if where else ''}")
+    return f"{kind_label(record).lower()}: {record_name(record)}"
+
+
+def _subject_name(registry: Registry, record_id: str) -> str:
+    record = registry.records.get(record_id)
+    if record is None:
+        return record_id
+    return result_title(registry, record) if isinstance(record, Result) else record_name(record)
 
 
 def result_title(registry: Registry, result: Result) -> str:

@@ -50,12 +50,12 @@ def _evidence_table(registry: Registry, record_id: str) -> tuple[Block, ...]:
         methods = ", ".join(m.value for m in review.methods) or "no methods recorded"
         reviewed_at = review.reviewed_at.isoformat().replace("+00:00", "Z") if review.reviewed_at else ""
         cells.append((
-            (Piece(f"{d.label(row.property.value)} "), Piece(row.statement, tag=d.record_tag(registry, row),
-                                                              link=row.id),
+            (Piece(f"{d.label(row.property.value)} "),
+             d.named_link(registry, row, row.statement, tag=d.record_tag(registry, row)),
              Piece(f"\n{d.label(row.claim_scope.value)}")),
             (Piece(source.citation, link=source.id), Piece(f"\n{row.source_locator.text}\nVersion: "
                                                            f"{source.version_statement}")),
-            (Piece(review.status.value.replace("-", " "), link=review.id),
+            (d.named_link(registry, review, review.status.value.replace("-", " ")),
              Piece(f" {methods} · {reviewed_at} · {row.source_independence.value.replace('-', ' ')}\n"
                    f"Audit details: {review.note or ''}\n"
                    f"Field: {_or_missing(row, 'field')}\n"

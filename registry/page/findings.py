@@ -95,8 +95,8 @@ def _finding_row(registry: Registry, evaluation: Evaluation, result: Result) -> 
         (Piece("Configuration: "), *d.record_link(configuration)),
         (Piece("Protocol: "), Piece(d.record_name(protocol), link=protocol.id), Piece("\nDataset: "),
          Piece(d.record_name(dataset), link=dataset.id)),
-        (Piece(with_unit(d.result_display(result), result.unit), tag=tag,
-               exact=d.result_exact(result), link=result.id),
+        (d.result_link(registry, result, with_unit(d.result_display(result), result.unit), tag=tag,
+                       exact=d.result_exact(result)),
          Piece(f" · {d.metric_label(result.metric)} ({result.metric_qualifier})\n"
                f"{result.unit} · {d.direction_word(result)}\nTranscribed: "),
          Piece(with_unit(result.as_printed, result.unit), tag=tag,

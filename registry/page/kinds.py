@@ -199,7 +199,7 @@ def _result_page(result: Result, registry: Registry) -> Page:
         Section(TECHNICAL_METADATA, (technical_metadata(registry, result),)),
         Section("Related records", (Items((
             (Piece("evaluation: "), *d.record_link(evaluation)),
-            *((Piece("an input of: "), *d.record_link(derived))  # the results the source computed from this one
+            *((Piece("an input of: "), d.named_link(registry, derived))  # the results the source computed from this one
               for derived in current_only(registry, registry.referrers(result.id, Result, "derived"))),
         )),)),
     ]
@@ -274,7 +274,7 @@ def _sources_and_history(registry: Registry, record_id: str, sources: Iterable[S
 
 
 def _back_links(registry: Registry, record_id: str) -> list[Content]:
-    return [(Piece(f"{other.kind_token} "), Piece(d.record_name(other), link=other.id), Piece(f" ({path[0]})"))
+    return [(Piece(f"{other.kind_token} "), d.named_link(registry, other), Piece(f" ({path[0]})"))
             for other, path in registry.links_to(record_id)]
 
 

@@ -12,7 +12,7 @@ from registry.comparability import FACETS, Board, Facets, Leaderboard, Placed, l
 from registry.errors import RegistryError
 from registry.models import Configuration, Evaluation, Source
 from registry.page.blocks import Block, Column, Content, Items, Page, Paragraph, Piece, Section, Style, Table, plain
-from registry.page.display import metric_label, record_name, record_tag
+from registry.page.display import metric_label, record_name, record_tag, result_link, where_in_source
 from registry.store.loader import Registry
 from registry.units import with_unit
 
@@ -87,7 +87,7 @@ def _facet_words(facets: Facets) -> str:
 def _model(registry: Registry, value: Placed) -> Content:
     evaluation = registry.get_as(value.result.evaluation, Evaluation)
     configuration = registry.get_as(evaluation.configuration, Configuration)
-    return (Piece(record_name(configuration), link=value.result.id),)
+    return (result_link(registry, value.result, record_name(configuration)),)
 
 
 def _printed(registry: Registry, value: Placed) -> Content:
@@ -109,11 +109,6 @@ def _plain_number(value: Placed) -> str:
 def _where(registry: Registry, value: Placed) -> Content:
     """'Saadat and Fellay 2026, Table 1, row 'NT 2.5B', page 2': the source and where in it, without the quote."""
     source = registry.get_as(value.result.source, Source)
-    locator = value.result.source_locator
-    label = locator.table or locator.figure
-    parts = [f"{label} {locator.subtable}" if label and locator.subtable else label,
-             f"row '{locator.row}'" if locator.row else None, f"column '{locator.column}'" if locator.column else None,
-             locator.section if not label else None, f"page {locator.page}" if locator.page else None]
-    where = ", ".join(part for part in parts if part)
+    where = where_in_source(value.result.source_locator)
     return (Piece(f"{source.authors_label} {source.year}", link=source.id), Piece(f", {where}" if where else ""))
 

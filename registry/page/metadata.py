@@ -58,7 +58,8 @@ def technical_metadata(registry: Registry, record: Record) -> Fields:
             pieces: list[Piece] = []
             for index, target in enumerate(ids):
                 pieces += [Piece("; ")] if index else []
-                pieces.append(Piece(_name_of(registry, target), link=target))
+                named = registry.records.get(target)
+                pieces.append(d.named_link(registry, named) if named is not None else Piece(target, link=target))
             rows.append((label, tuple(pieces)))
             continue
         if is_nested and isinstance(value, BaseModel):  # it names records (``derived``)
@@ -71,7 +72,7 @@ def technical_metadata(registry: Registry, record: Record) -> Fields:
         rows.append(("Missing metadata", plain(f"{entry.field}: reason: {entry.reason.value}{note}")))
     for review in registry.referrers(record.id, Review, "subjects"):
         status, separator, rest = _review_line(review).partition(";")
-        rows.append(("Review", (Piece(status, link=review.id), Piece(separator + rest))))
+        rows.append(("Review", (d.named_link(registry, review, status), Piece(separator + rest))))
     return Fields(tuple(rows))
 
 
@@ -115,8 +116,8 @@ def _linked_parts(registry: Registry, value: BaseModel, tag: Tag | None) -> Cont
             pieces.append(Piece(label if index == 0 else ", "))
             named = registry.records.get(target)
             # a result is named by what it qualifies ('Splice sites, fp32'), with its printed value after it
-            pieces.append(Piece(named.metric_qualifier if isinstance(named, Result) else _name_of(registry, target),
-                                link=target))
+            pieces.append(d.named_link(registry, named, named.metric_qualifier if isinstance(named, Result) else None)
+                          if named is not None else Piece(target, link=target))
             if isinstance(named, Result):
                 pieces.append(Piece(f" ({with_unit(named.as_printed, named.unit)})"))
     return tuple(pieces)
@@ -139,12 +140,6 @@ def _review_line(review: Review) -> str:
     for entry in review.missing_metadata:  # each gap with its own reason: not every gap is 'not transcribed'
         parts.append(f"{entry.field.replace('_', ' ')}: {d.missing_phrase(review, entry.field).lower()}")
     return "; ".join(parts)
-
-
-def _name_of(registry: Registry, record_id: str) -> str:
-    """A record's name where it has one (its id otherwise, or where the id names no record)."""
-    named = registry.records.get(record_id)
-    return d.record_name(named) if named is not None else record_id
 
 
 def _plain(value: Any) -> str:

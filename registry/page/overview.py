@@ -48,8 +48,8 @@ def results_overview(registry: Registry, *, history: bool = False) -> tuple[Tabl
         rows.append((
             plain(str(number)),
             d.record_link(evaluation),
-            (Piece(with_unit(result.as_printed, result.unit), tag=d.record_tag(registry, result),
-                   exact=d.result_exact(result), link=result.id),
+            (d.result_link(registry, result, with_unit(result.as_printed, result.unit),
+                           tag=d.record_tag(registry, result), exact=d.result_exact(result)),
              Piece(f" ({d.result_display(result)})")),
             plain(short_uncertainty(result)),
             plain(provenance.status_label(registry, result.id)),

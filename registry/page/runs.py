@@ -114,10 +114,11 @@ def _runs_table(runs: list[Reproduction], title: str, unit: str) -> Table:
         tag = d.run_tag(run)
         value: Content
         if run.value is not None and run.value_bytes is not None:
-            value = (Piece(f"{run.value:.2f} {unit}", tag=tag, exact=str(run.value), link=run.id), Piece("\n"),
+            value = (Piece(f"{run.value:.2f} {unit}", tag=tag, exact=str(run.value), link=run.id,
+                           hidden=f": {d.record_name(run)}, run {run.id}"), Piece("\n"),
                      Piece(f"{gib(run.value_bytes):.2f} GiB", tag=tag, exact=str(gib(run.value_bytes))))
         else:
-            value = (Piece(f"{run.outcome.value}: {run.error}", link=run.id),)
+            value = (Piece(f"{run.outcome.value}: {run.error}", link=run.id, hidden=f", run {run.id}"),)
         comparison: Content = (
             (Piece(f"{run.comparison.difference:+.2f} {unit}", tag=tag, exact=str(run.comparison.difference)),
              Piece("\n"), Piece(f"×{run.comparison.ratio:.3f}", tag=tag, exact=str(run.comparison.ratio)))

@@ -22,13 +22,14 @@ from typing import Any
 from registry.errors import RegistryError
 from registry.models import KIND_MODELS, Evaluation, Release, Result
 from registry.page.blocks import Column, Fields, Paragraph, Piece, Section, Style, Table, plain
-from registry.page.display import record_tag
+from registry.page.display import kind_label, link_words, record_tag
 from registry.page.findings import finding_row
 from registry.page.history import earlier_versions
 from registry.page.kinds import build_page
-from registry.site.extras import Site, kind_label, plot_section, site_page
+from registry.site.extras import Site, plot_section, site_page
 from registry.site.html import Frame, Links, backing_section, index_rows_html, render, render_blocks
 from registry.site.index import COLUMNS, facets_of, index_rows
+from registry.site.link_texts import distinct_link_texts
 from registry.site.links import page_path
 from registry.status.provenance import status_label
 from registry.status.versions import current_only, not_current
@@ -136,12 +137,12 @@ def _write_all(site: Site, root: Path, progress: Callable[[str], None] | None) -
     earlier = render_blocks(earlier_versions(registry, not_current(registry, registry.of_kind(Result))),
                             Links("", urls))
     rows_html = index_rows_html(rows, tuple(header for _, header in COLUMNS), Links("", urls))
-    _put(root / "index.html", render("index.html.j2", title="Results", root="", results=rows, rows_html=rows_html,
-                                     facets=facets_of(rows), columns=COLUMNS, sources=sources, earlier=earlier,
-                                     **common).encode("utf-8"))
+    index = render("index.html.j2", title="Results", root="", results=rows, rows_html=rows_html,
+                   facets=facets_of(rows), columns=COLUMNS, sources=sources, earlier=earlier, **common)
+    _put(root / "index.html", distinct_link_texts(index, _describer(registry, urls, "")).encode("utf-8"))
     body = render_blocks(_releases_blocks(site), Links("../", urls))
-    _put(root / RELEASES_PAGE, render("releases.html.j2", title="Releases", root="../", body=body,
-                                      **common).encode("utf-8"))
+    releases = render("releases.html.j2", title="Releases", root="../", body=body, **common)
+    _put(root / RELEASES_PAGE, distinct_link_texts(releases, _describer(registry, urls, "../")).encode("utf-8"))
     _work_out_shared(site, Links("../", urls))
 
     ids = sorted(registry.records)
@@ -181,6 +182,7 @@ def _write_records(site: Site, root: Path, ids: list[str], copies: dict[str, str
     registry = site.registry
     frame = Frame("record.html.j2", RECORD_SLOTS, root="../", **common)
     base = f"{root}{os.sep}"  # paths as text: 90,000 files at 10,000 results, each joined once
+    describe = _describer(registry, common["urls"], "../")
     for record_id in ids:
         record = registry.records[record_id]
         kind = record.kind_token
@@ -189,9 +191,28 @@ def _write_records(site: Site, root: Path, ids: list[str], copies: dict[str, str
         body = render_blocks(page.blocks, links)
         html = frame.fill(title=page.title, kind_label=kind_label(record), record_file=copies[record_id],
                           json_file=f"{kind}/{record_id}.json", body=body, backing=backing_section(links))
+        html = distinct_link_texts(html, describe)
         _put(f"{base}{page_path(kind, record_id)}", html.encode("utf-8"))
         _put(f"{base}{kind}/{record_id}.json", record.model_dump_json(exclude_none=True).encode("utf-8") + b"\n")
         _put(f"{base}{copies[record_id]}", _read(registry.paths[record_id]))
+
+
+#: What the site's pages that are no record's are, as a link to them reads.
+PLACES = {"index.html": "the index of results", RELEASES_PAGE: "the releases page"}
+
+
+def _describer(registry: Registry, urls: dict[str, str], root: str) -> Callable[[str], str]:
+    """What a link from a page at ``root`` opens, from its address: a record's kind and name ('result: 0.953
+    Accuracy ... Table 1'), one of the site's own pages, or else the address itself (a DOI, a note on the page)."""
+    records = {path: record_id for record_id, path in urls.items() if record_id in registry.records}
+
+    def describe(href: str) -> str:
+        path = href.removeprefix(root)
+        if path in records:
+            return link_words(registry, registry.records[records[path]])
+        return PLACES.get(path, href)
+
+    return describe
 
 
 def _record_copies(registry: Registry) -> dict[str, str]:

@@ -124,9 +124,3 @@ def _insert_first(page: Page, section: Section) -> Page:
     blocks.insert(at, section)
     return replace(page, blocks=tuple(blocks))
 
-
-KIND_LABELS = {"config": "Configuration", "family": "Model family"}
-
-
-def kind_label(record: Record) -> str:
-    return KIND_LABELS.get(record.kind_token, d.label(record.kind_token))

@@ -67,14 +67,16 @@ BACKING_TITLE = "What backs these values"
 
 
 def backing_section(links: Links) -> Markup:
-    """The page's tags, each with what it means and what backs it (reviews, hardware, commits), as a section."""
+    """The page's tags, each with what it means and what backs it (reviews, hardware, commits), as a section; each
+    entry is numbered, as the labels that link to it say ('note 2': two entries can have one label)."""
     if not links.notes:
         return Markup("")
     entries = []
     for tag, number in sorted(links.notes.items(), key=lambda item: item[1]):
         backing = "".join(f"<li>{_escape(name)}: {_escape(value)}</li>" for name, value in tag.details)
         entries.append(f'<div id="backing-{number}"><dt><span class="tag tag-{_escape(tag.provenance.value)}">'
-                       f"{_escape(tag.label)}</span></dt><dd>{_escape(MEANING[tag.provenance])}"
+                       f'{_escape(tag.label)}</span> <span class="note">note {number}</span></dt>'
+                       f"<dd>{_escape(MEANING[tag.provenance])}"
                        + (f"<ul>{backing}</ul>" if backing else "") + "</dd></div>\n")
     return Markup(f'<section id="{anchor(BACKING_TITLE)}">\n<h2>{BACKING_TITLE}</h2>\n'
                   f'<dl class="fields backing">\n{"".join(entries)}</dl>\n</section>\n')
@@ -107,6 +109,8 @@ def inline(content: Content, links: Links) -> str:
         style = piece.style
         if style is _STRONG:
             inner = f"<strong>{inner}</strong>"
+        if piece.hidden is not None:
+            inner = f"{inner}{hidden_words(piece.hidden)}"
         if piece.link is not None and piece.link in urls:
             inner = f'<a href="{root}{_escape(urls[piece.link])}">{inner}</a>'
         elif piece.url is not None:
@@ -116,8 +120,8 @@ def inline(content: Content, links: Links) -> str:
             opening, label, kind = _tag_html(tag)
             if notes is not None:  # the label links to what backs the value
                 number = notes.setdefault(tag, len(notes) + 1)
-                label = (f' <a class="tag tag-{kind}" href="#backing-{number}" aria-label="{_escape(tag.label)}: '
-                         f'what backs it">{_escape(tag.label)}</a>')
+                label = (f' <a class="tag tag-{kind}" href="#backing-{number}">{_escape(tag.label)}'
+                         f'{hidden_words(f": what backs it, note {number}")}</a>')
             exact = f' data-exact="{_escape(piece.exact)}"' if piece.exact else ""
             same = next_tag is tag or next_tag == tag  # one label per run of values with the same tag
             inner = f"{opening}{exact}>{inner}</span>{'' if same else label}"
@@ -129,6 +133,12 @@ def inline(content: Content, links: Links) -> str:
 
 
 _STRONG, _NOTE, _PLAIN = Style.STRONG, Style.NOTE, Style.PLAIN
+
+
+def hidden_words(text: str) -> str:
+    """Words a screen reader reads and a screen does not show (``.vh`` in ``site.css``): the rest of a short link's
+    name, so that what the link opens is in its name while the text shown stays short."""
+    return f'<span class="vh">{_escape(text)}</span>'
 
 
 def render_blocks(blocks: tuple[Block, ...], links: Links, level: int = 2) -> Markup:

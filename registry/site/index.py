@@ -79,7 +79,7 @@ def _row(registry: Registry, result: Result) -> IndexRow:
           if result.uncertainty is not None else (Piece("\nno uncertainty printed", Style.NOTE),)),
     )
     cells: tuple[Content, ...] = (
-        (Piece(result.metric_qualifier, link=result.id),),
+        (d.result_link(registry, result, result.metric_qualifier),),
         (Piece(metric), Piece(f"\n{result.metric_direction.value} is better" if result.metric_direction is not None
                               else "\nno direction", Style.NOTE)),
         value,

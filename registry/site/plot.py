@@ -66,6 +66,8 @@ class Row:
     runs: tuple[Runs, ...]
     dataset: str = ""
     """The name of the dataset it was evaluated on: a plot draws one panel per dataset (small multiples)."""
+    words: str = ""
+    """What the row's link opens, for a screen reader (``display.result_words``): the label names the evaluation."""
 
 
 @dataclass(frozen=True)
@@ -150,7 +152,8 @@ def _group(registry: Registry, protocol: Protocol, key: tuple[str, str], results
             if values:
                 by_method.append(Runs(method, values, len(mine) - len(values), d.runs_tag(method, mine)))
         dataset = d.record_name(registry.records[registry.get_as(result.evaluation, Evaluation).dataset])
-        rows.append(Row(result, label, d.record_tag(registry, result), tuple(by_method), dataset))
+        rows.append(Row(result, label, d.record_tag(registry, result), tuple(by_method), dataset,
+                        f": {d.result_words(registry, result)}"))
     return Group(protocol, key[0], key[1], tuple(sorted(rows, key=lambda row: d.natural_key(row.label))))
 
 
@@ -163,7 +166,7 @@ def values_table(group: Group) -> Table:
         return (Piece(runs.label(unit), tag=runs.tag),) if runs else plain("none")
 
     rows = tuple(
-        ((Piece(row.label, link=row.result.id),),
+        ((Piece(row.label, link=row.result.id, hidden=row.words or None),),
          (Piece(with_unit(row.result.as_printed, unit), tag=row.tag, exact=d.result_exact(row.result)),),
          runs_cell(row, Method.MEASURED), runs_cell(row, Method.ESTIMATED))
         for row in group.rows
