@@ -230,7 +230,7 @@ def load_registry(root: Path, *, cache: bool | None = None, jobs: int | None = N
     store = ParseCache.open(root, verify=verify) if (cache_module.enabled() if cache is None else cache) else None
     try:
         with gc_paused():
-            loaded = (documents(found, store, jobs=jobs, inside=root) if store is not None
+            loaded = (documents(found, store, jobs=jobs, inside=root, typed=True) if store is not None
                       else typed_documents([path for _, path in found], jobs=jobs, inside=root))
             for path, doc in loaded:
                 report.files += 1
