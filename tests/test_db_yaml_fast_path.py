@@ -187,26 +187,6 @@ def test_every_number_yaml_rs_reads_is_one_the_guard_looks_at() -> None:
                 assert_agrees(doc)
 
 
-def test_the_odd_number_hint_misses_no_odd_word() -> None:
-    """``_odd_number`` looks word by word only where its quick pattern finds a word that may be an odd number: on
-    random words in every place a plain scalar begins, wherever a word is odd, the pattern finds one."""
-    rng = random.Random(13)
-    places = ("k: {}\n", "- {}\n", "k: [a, {}]\n", "k: [{}]\n", "{}: 1\n", "k: {{a: {}}}\n", "k: x\n  {}\n", "{}\n",
-              "k: [a,\n  {}]\n")
-    checked = odd = 0
-    for alphabet in ("0123456789_.+-eExXoObBaAfF", "0123456789_.+-", "019eE.", "0123456789"):
-        for _ in range(3000):
-            word = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 24)))
-            for place in places:
-                text = place.format(word)
-                found = fastyaml._odd_word(text)
-                odd += found
-                checked += 1
-                assert not found or fastyaml._ODD_NUMBER_HINT.search(text), text
-                assert fastyaml._odd_number(text) == found, text
-    assert odd > checked // 10  # the words hold many odd numbers: the test can fail
-
-
 def test_parse_yaml_gives_pyyamls_errors() -> None:
     for text in ("a: 1\na: 2\n", "a: &x 1\nb: *x\n", "", "a: [\n", "a: 2026-02-30\n", "a: b: c\n", "a: 010\nb: 2026-02-30\n"):
         with pytest.raises(RecordFileError) as fast_error:

@@ -109,11 +109,6 @@ _NUMBER_CANDIDATE = re.compile(r"[-+._0-9](?<![^ \[{,\n][-+._0-9])[0-9A-Za-z_.+-
 _YAML_RS_NUMBER = re.compile(r"[-+]?_*(?:0[xXoObB][0-9a-fA-F_]*|[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9_]*)?"
                              r"|\.[0-9_]+(?:[eE][-+]?[0-9_]*)?)")
 _CANONICAL_NUMBER = re.compile(_CANONICAL)
-#: Found wherever a word begins (as ``_NUMBER_CANDIDATE``'s do) that may be a number in a form other than a plain
-#: decimal: a leading '_' or '.', a radix prefix or leading zero, an exponent or '_' after digits, a trailing '.',
-#: 19 digits or more. Every word ``_odd_number`` looks for begins so (a superset): where none does, it has none.
-_ODD_NUMBER_HINT = re.compile(r"(?<![^ \[{,\n])[-+]?(?:[_.]|0[0-9xXoObB_]|[0-9]+(?:\.[0-9]*)?[eE_]|[0-9]+\.(?![0-9])"
-                              r"|[0-9]{19})")
 #: Where a whole plain scalar ends.
 _SCALAR_END = re.compile(r" *(?:\n|,|\]|\}| #|:(?: |\n|$)|$)")
 _MARKER_BASE = 10**17 + 7
@@ -167,11 +162,6 @@ def _refuse_unusual(text: str, raw: bytes) -> None:
 def _odd_number(text: str) -> bool:
     """Whether a whole plain scalar in ``text`` is a number in a form the two readers may read apart (010,
     0o17, 0X1F, 08, 1e3, 1_0e3, .5e3, -.5, ...): any that yaml-rs may read as a number but is no plain decimal."""
-    return _ODD_NUMBER_HINT.search(text) is not None and _odd_word(text)
-
-
-def _odd_word(text: str) -> bool:
-    """``_odd_number`` word by word (every word that may hold a number, its form and where it stands tested)."""
     for match in _NUMBER_CANDIDATE.finditer(text):
         token = match.group()
         if (_YAML_RS_NUMBER.fullmatch(token) and not _CANONICAL_NUMBER.fullmatch(token)
