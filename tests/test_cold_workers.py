@@ -12,6 +12,7 @@ import pytest
 
 from registry.store import reading, typedfiles
 from registry.store.loader import load_registry
+from registry.validate import memo
 from registry.validate.incremental import run as incremental
 from registry.validate.runner import validate
 from tests.conftest import BUNDLED_RECORDS, DATA
@@ -102,7 +103,9 @@ def test_jobs_is_one_process_below_the_threshold_unless_asked() -> None:
     assert typedfiles.workers_for(10 * typedfiles.CHUNK, 1) == 1
 
 
-def test_validate_with_jobs_prints_the_same_report(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_validate_with_jobs_prints_the_same_report(cli, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(memo, "now", lambda: NOW)  # a message names the moment dates are compared with
     root = with_every_invalid_case(tmp_path / "records")
     one = cli("validate", "--records", root, "--no-cache", "--jobs", "1", "--format", "json")
     two = cli("validate", "--records", root, "--no-cache", "--jobs", "2", "--format", "json")

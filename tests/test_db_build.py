@@ -550,12 +550,12 @@ def test_the_database_gets_the_umask_permissions(records_dir: Path, tmp_path: Pa
         os.umask(old)
 
 
-# -- rows kept in the parse cache ---------------------------------------------------------------
+# -- a full build makes every record's rows ------------------------------------------------------
 
 
 @pytest.fixture
 def converted(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
-    """Ids of the records a build turned into rows itself (not taken from the cache), with a cache of its own."""
+    """Ids of the records a build turned into rows, with a cache of its own."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
     monkeypatch.delenv("REGISTRY_NO_CACHE", raising=False)
     ids: list[str] = []
@@ -575,64 +575,19 @@ def build_without_cache(cli, records: Path, out: Path) -> bytes:  # type: ignore
     return out.read_bytes()
 
 
-def test_a_build_from_stored_rows_is_the_same_file(cli, records_dir: Path, tmp_path: Path,  # type: ignore[no-untyped-def]
-                                                   converted: list[str]) -> None:
+def test_a_full_build_is_the_same_file_with_the_cache_or_without(cli, records_dir: Path, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                                  converted: list[str]) -> None:
+    """Rows are not kept in the parse cache (storing them cost a first build more than they saved a later one):
+    each full build converts every record, through the cache (cold, then warm) or without it, into the same file."""
     add_reproduction(records_dir)
     expected = build_without_cache(cli, records_dir, tmp_path / "plain.db")
     records = len(converted)
     assert records == len(validate(records_dir)[0].records)
-    build(cli, records_dir, tmp_path / "cold.db")  # converts every record, and keeps their rows
-    assert len(converted) == 2 * records
-    build(cli, records_dir, tmp_path / "warm.db")  # converts none
-    assert len(converted) == 2 * records
+    build(cli, records_dir, tmp_path / "cold.db")
+    build(cli, records_dir, tmp_path / "warm.db")
+    assert len(converted) == 3 * records
     assert (tmp_path / "cold.db").read_bytes() == expected
     assert (tmp_path / "warm.db").read_bytes() == expected
-
-
-def test_a_changed_record_is_converted_again(cli, records_dir: Path, tmp_path: Path,  # type: ignore[no-untyped-def]
-                                             converted: list[str]) -> None:
-    add_reproduction(records_dir)
-    build(cli, records_dir, tmp_path / "first.db")
-    converted.clear()
-    run = records_dir / "reproduction" / f"{REPRODUCTION}.yaml"
-    text = run.read_text()
-    assert "duration_s: 12.5\n" in text
-    run.write_text(text.replace("duration_s: 12.5\n", "duration_s: 13.5\n"))
-    build(cli, records_dir, tmp_path / "second.db")
-    assert converted == [REPRODUCTION]
-    [store] = (tmp_path / "xdg-cache" / "registry").glob("records-*.sqlite3")
-    with sqlite3.connect(store) as connection:  # the old text's rows are forgotten
-        assert connection.execute("SELECT count(*) FROM derived").fetchone() == \
-            connection.execute("SELECT count(*) FROM file").fetchone()
-    assert query(tmp_path / "second.db", "SELECT duration_s FROM reproduction WHERE id = ?", REPRODUCTION) == [(13.5,)]
-    assert (tmp_path / "second.db").read_bytes() == build_without_cache(cli, records_dir, tmp_path / "plain.db")
-
-
-def test_damaged_stored_rows_are_never_used(cli, records_dir: Path, tmp_path: Path,  # type: ignore[no-untyped-def]
-                                            converted: list[str]) -> None:
-    build(cli, records_dir, tmp_path / "first.db")
-    [store] = (tmp_path / "xdg-cache" / "registry").glob("records-*.sqlite3")
-    with sqlite3.connect(store) as connection:
-        assert connection.execute("SELECT count(*) FROM derived").fetchone()[0] == len(converted)
-        connection.execute("UPDATE derived SET data = substr(data, 1, 20) || X'00' || substr(data, 22)")
-    converted.clear()
-    build(cli, records_dir, tmp_path / "second.db")
-    assert len(converted) == len(validate(records_dir)[0].records)  # every record converted again
-    assert (tmp_path / "second.db").read_bytes() == build_without_cache(cli, records_dir, tmp_path / "plain.db")
-    build(cli, records_dir, tmp_path / "third.db")  # the store was set aside and starts again
-    assert (tmp_path / "third.db").read_bytes() == (tmp_path / "second.db").read_bytes()
-
-
-def test_rows_of_another_version_of_the_code_are_not_used(cli, records_dir: Path, tmp_path: Path,  # type: ignore[no-untyped-def]
-                                                          converted: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    build(cli, records_dir, tmp_path / "first.db")
-    converted.clear()
-    monkeypatch.setattr(rows_module, "rows_version", lambda: "another-version")
-    build(cli, records_dir, tmp_path / "second.db")
-    assert len(converted) == len(validate(records_dir)[0].records)
-    [store] = (tmp_path / "xdg-cache" / "registry").glob("records-*.sqlite3")
-    with sqlite3.connect(store) as connection:  # only the latest version's rows are kept
-        assert connection.execute("SELECT DISTINCT version FROM derived").fetchall() == [("another-version",)]
 
 
 def test_the_build_help_names_every_view(cli) -> None:  # type: ignore[no-untyped-def]

@@ -9,7 +9,6 @@ line, docstring included (decorators apart; a function nested in another counts 
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 from tests.test_import_graph import ROOT
 

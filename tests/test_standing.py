@@ -147,7 +147,7 @@ def test_sql_derives_the_same_standing_for_every_combination(combined: tuple[Reg
 
     registry, made = combined
     database = tmp_path / "combined.db"
-    build_sqlite(registry, database, cache=False, full=True)
+    build_sqlite(registry, database, full=True)
     with sqlite3.connect(database) as connection:
         found = {row[0]: row[1:] for row in connection.execute(
             "SELECT record_id, standing, review_label FROM record_review_status").fetchall()}

@@ -650,3 +650,20 @@ def test_an_invalid_id_date_is_given_the_checks_own_day_as_an_example(records_di
     _, report = validate(with_case(records_dir, "id-date-invalid"), now=then)
     (issue,) = [i for i in report.issues if i.code == "id-date-invalid"]
     assert "(for example 20300102, today in UTC)" in issue.message, issue.message
+
+
+def test_of_kind_is_found_once_and_follows_the_registry() -> None:
+    """``Registry.of_kind`` keeps its answer per model (a rule asks it of every record it checks), gives a copy, and
+    finds the records again once the registry holds more."""
+    from registry.models import Dataset, Result
+
+    registry, _ = validate(BUNDLED_RECORDS)
+    results = registry.of_kind(Result)
+    assert results and [r.id for r in results] == sorted(r.id for r in registry.records.values()
+                                                          if isinstance(r, Result))
+    results.clear()  # the caller's copy
+    assert registry.of_kind(Result) and registry.of_kind(Result) is not registry.of_kind(Result)
+    [dataset] = registry.of_kind(Dataset)[:1]
+    added = dataset.model_copy(update={"id": "zz-added-dataset"})
+    registry.records[added.id] = added
+    assert registry.of_kind(Dataset)[-1] is added

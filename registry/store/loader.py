@@ -52,6 +52,7 @@ class Registry:
                                                                                   compare=False)
     _kinds: tuple[int, frozenset[type[Record]]] | None = field(default=None, repr=False, compare=False)
     _units: tuple[int, UnitTable] | None = field(default=None, repr=False, compare=False)
+    _by_kind: tuple[int, dict[type, list[Any]]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def units(self) -> UnitTable:
@@ -111,7 +112,14 @@ class Registry:
         return any(issubclass(present, models) for present in self._kinds[1])
 
     def of_kind(self, model: type[R]) -> list[R]:
-        return sorted((r for r in self.records.values() if isinstance(r, model)), key=lambda r: r.id)
+        """The records of ``model`` in id order (a copy), found once per registry and model: a rule of one kind
+        asks it of every record it checks (each dataset, for the benchmarks)."""
+        if self._by_kind is None or self._by_kind[0] != len(self.records):
+            self._by_kind = (len(self.records), {})
+        cache = self._by_kind[1]
+        if model not in cache:
+            cache[model] = sorted((r for r in self.records.values() if isinstance(r, model)), key=lambda r: r.id)
+        return list(cache[model])
 
     def referrers(self, record_id: str, model: type[R], field_name: str) -> list[R]:
         """Records of ``model`` whose ``field_name`` names ``record_id`` (a back link), in id order.
@@ -222,7 +230,7 @@ def load_registry(root: Path, *, cache: bool | None = None, jobs: int | None = N
     store = ParseCache.open(root, verify=verify) if (cache_module.enabled() if cache is None else cache) else None
     try:
         with gc_paused():
-            loaded = (documents(found, store, jobs=jobs, inside=root) if store is not None
+            loaded = (documents(found, store, jobs=jobs, inside=root, typed=True) if store is not None
                       else typed_documents([path for _, path in found], jobs=jobs, inside=root))
             for path, doc in loaded:
                 report.files += 1

@@ -16,7 +16,7 @@ import os
 from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import yaml
 
@@ -121,12 +121,15 @@ def read_record(path: Path, *, inside: Path | None = None) -> tuple[bytes, os.st
     must not have its content read, let alone quoted in a message.
     """
     try:
-        with _open_record(path, inside) as handle:
-            status = os.fstat(handle.fileno())
+        fd = _open_record(path, inside)
+        try:
+            status = os.fstat(fd)
             if status.st_size > MAX_FILE_BYTES:
                 raise RecordFileError(codes.FILE_TOO_LARGE, f"file is {status.st_size:,} bytes; record files are "
                                                             f"limited to {MAX_FILE_BYTES:,} bytes")
-            raw = handle.read(MAX_FILE_BYTES + 1)
+            raw = _read_all(fd, MAX_FILE_BYTES + 1, status.st_size)
+        finally:
+            os.close(fd)
     except OSError as exc:
         raise RecordFileError(codes.UNREADABLE_FILE, f"cannot read the file: {exc.strerror}") from exc
     if len(raw) > MAX_FILE_BYTES:  # it grew while being read
@@ -146,22 +149,37 @@ def decode(raw: bytes) -> str:
         ) from exc
 
 
-def _open_record(path: Path, inside: Path | None) -> BinaryIO:
-    """``path`` opened for reading; with ``inside``, not through a link whose target lies outside it.
+def _open_record(path: Path, inside: Path | None) -> int:
+    """``path`` opened for reading, as a file descriptor; with ``inside``, not through a link to outside it.
 
     Files are opened without following a final link (``O_NOFOLLOW``), so that only links pay for
     resolving their target, which is then opened the same way: what was checked is what is read.
+    The descriptor is read directly (``_read_all``): a buffered file object costs more than the read.
     """
     nofollow = getattr(os, "O_NOFOLLOW", 0)
     if inside is None or not nofollow:
-        return open(_target_inside(path, inside) if inside is not None and os.path.islink(path) else path, "rb")
+        return os.open(_target_inside(path, inside) if inside is not None and os.path.islink(path) else path,
+                       os.O_RDONLY)
     try:
-        fd = os.open(path, os.O_RDONLY | nofollow)
+        return os.open(path, os.O_RDONLY | nofollow)
     except OSError:
         if not os.path.islink(path):
             raise
-        fd = os.open(_target_inside(path, inside), os.O_RDONLY | nofollow)
-    return os.fdopen(fd, "rb")
+        return os.open(_target_inside(path, inside), os.O_RDONLY | nofollow)
+
+
+def _read_all(fd: int, limit: int, size: int) -> bytes:
+    """Up to ``limit`` bytes from ``fd``, to its end: one read where it gives the ``size`` the file had when opened
+    (a regular file is read whole), more where it gives less."""
+    raw = os.read(fd, limit)
+    if len(raw) >= size or len(raw) >= limit or not raw:
+        return raw
+    parts = [raw]
+    got = len(raw)
+    while got < limit and (more := os.read(fd, limit - got)):
+        parts.append(more)
+        got += len(more)
+    return b"".join(parts)
 
 
 def _target_inside(path: Path, inside: Path) -> str:

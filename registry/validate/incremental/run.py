@@ -357,10 +357,27 @@ class _Run(IndexView):
 
         ``paths``: the files' paths, where the caller has them (one ``Path`` a file, not two, in a full run).
         """
-        scratch = Registry(root=self.root)
-        report = Report()
         if paths is None:
             paths = [path_of(self.root, key) for key in keys]
+        if len(keys) == 1:  # nearly every id: one file, nothing to settle
+            held, path, (record, doc) = keys[0], paths[0], records[0]
+        else:
+            held, path, record, doc = self._settled(record_id, keys, records, paths)
+        dict.__setitem__(self.registry.records, record_id, record)
+        dict.__setitem__(self.registry.paths, record_id, path)
+        dict.__setitem__(self.registry.docs, record_id, doc)
+        kind = record.kind_token
+        self.entries[record_id] = RecordEntry.new(
+            loader_order=None if keys[0] == held else keys[0],
+            file=None if held == f"{kind}\0{record_id}.yaml" else held, kind=kind,
+            references=join_items(referenced_ids(record)), facts_read="", flags=READ_THE_WHOLE_REGISTRY)
+
+    def _settled(self, record_id: str, keys: list[str], records: list[tuple[Record, LoadedYaml]],
+                 paths: list[Path]) -> tuple[str, Path, Record, LoadedYaml]:
+        """Which of several files typing ``record_id`` holds it (its key, path, record and document), as the loader
+        decides; the others' issues go to the index."""
+        scratch = Registry(root=self.root)
+        report = Report()
         for path, (record, doc) in zip(paths, records, strict=True):
             if record_id in scratch.records:
                 _duplicate(path, doc, scratch, report, record)
@@ -369,15 +386,7 @@ class _Run(IndexView):
         if report.issues:
             self.index["dups"][record_id] = [as_row(issue) for issue in report.issues]
         held = next(key for key, path in zip(keys, paths, strict=True) if path == scratch.paths[record_id])
-        dict.__setitem__(self.registry.records, record_id, scratch.records[record_id])
-        dict.__setitem__(self.registry.paths, record_id, scratch.paths[record_id])
-        dict.__setitem__(self.registry.docs, record_id, scratch.docs[record_id])
-        record = scratch.records[record_id]
-        kind = record.kind_token
-        self.entries[record_id] = RecordEntry.new(
-            loader_order=None if keys[0] == held else keys[0],
-            file=None if held == f"{kind}\0{record_id}.yaml" else held, kind=kind,
-            references=join_items(referenced_ids(record)), facts_read="", flags=READ_THE_WHOLE_REGISTRY)
+        return held, scratch.paths[record_id], scratch.records[record_id], scratch.docs[record_id]
 
     def _fill_failed(self, *, again: bool = True) -> None:
         """The records that did not load, by id: the first file (in the loader's order) for each (found again
