@@ -15,7 +15,8 @@ from registry.checking.value_units import UnitWithValue, declared_unit
 from registry.errors import RegistryError
 from registry.validate.runner import validate
 from review.errors import NotCheckableError, PdfError
-from review.pdf.pdftext import Extraction, extract_pdf, find_text, normalize_quote, number_pattern, unit_pattern
+from review.pdf.matching import find_text, normalize_quote, number_pattern, unit_pattern
+from review.pdf.pdftext import Extraction, extract_pdf
 from tests.conftest import CONFIG_33, RESULT_11, RESULT_33, SOURCE
 from tests.test_review_support import (
     HEADING,

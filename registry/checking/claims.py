@@ -35,7 +35,8 @@ from registry.checking.witnesses import Witness
 from registry.models import Record
 from registry.models.values import Locator
 from review.errors import NotCheckableError
-from review.pdf.pdftext import Extraction, normalize_quote, number_pattern
+from review.pdf.matching import normalize_quote, number_pattern
+from review.pdf.pdftext import Extraction
 
 GRAMMAR = "'page: N' and 'quote: <quoted text>'"
 

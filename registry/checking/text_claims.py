@@ -12,15 +12,8 @@ from typing import TYPE_CHECKING, ClassVar
 from registry.checking.claims import Assertion, Claim
 from registry.numbers import flattened_power, read_bound, read_range
 from registry.printed_forms import printed_before, range_after
-from review.pdf.pdftext import (
-    Extraction,
-    closest_text,
-    find_on_pages,
-    find_text,
-    normalize,
-    normalize_quote,
-    number_pattern,
-)
+from review.pdf.matching import closest_text, find_on_pages, find_text, normalize, normalize_quote, number_pattern
+from review.pdf.pdftext import Extraction
 
 if TYPE_CHECKING:
     from collections.abc import Callable

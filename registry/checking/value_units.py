@@ -16,15 +16,8 @@ from registry.models import Result
 from registry.numbers import SIGN
 from registry.units import other_units_printed_as, own_form_in, printed_forms, table
 from registry.units import symbol as unit_symbol
-from review.pdf.pdftext import (
-    Extraction,
-    TextMatch,
-    find_text,
-    normalize,
-    normalize_quote,
-    number_pattern,
-    unit_pattern,
-)
+from review.pdf.matching import TextMatch, find_text, normalize, normalize_quote, number_pattern, unit_pattern
+from review.pdf.pdftext import Extraction
 
 
 def _unit_printed(form: str) -> str | None:
