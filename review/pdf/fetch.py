@@ -268,7 +268,7 @@ def download_pdf(
     """
     import httpx
 
-    from review import __version__
+    from registry import __version__
 
     check_url(url, allow_http_loopback=allow_http_loopback)
     by_hand = (f"download it in a browser from {url} and save it as {target}, or pass it with {{pdf}} FILE; "
