@@ -100,8 +100,8 @@ class Assertion:
     ``passed`` is False, so that nothing counts it as checked."""
     absent: bool = False
     """Cannot check, with one extractor's witness: the cited table was read, and the cited row or column is printed
-    nowhere in it. A failure where both extractors say so (``registry.checking.agreement``), never on one reading
-    alone."""
+    nowhere in it. A failure where both extractors say so (``registry.checking.agreement``), never on one
+    reading alone."""
     unprinted: bool = False
     """The unit is printed nowhere near the value (not with it, nor in its cell, header, row label, caption, table
     note or citing sentence): 'unit not printed', kept apart from a failure, since the page shows no other unit."""
