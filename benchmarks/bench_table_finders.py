@@ -6,9 +6,8 @@ check scores a right record (``TableCell``), and as the two neighbour slips of `
 neighbouring row, of the neighbouring column; caught = not pass):
 
 - ``registry``: the review's own check (``registry.checking.cells.TableCell`` through
-``registry.checking.agreement.check_both``, both
-  extractors, as ``registry review`` runs it); the cell's value only, no ± claims, so that all approaches answer
-  the same question;
+  ``registry.checking.agreement.check_both``, both extractors, as ``registry review`` runs it); the cell's value
+  only, no ± claims, so that all approaches answer the same question;
 - ``pdfplumber-lines``: ``page.find_tables()`` with pdfplumber's default settings (ruling lines);
 - ``pdfplumber-text``: ``page.find_tables({"vertical_strategy": "text", "horizontal_strategy": "text"})``;
 - ``camelot-stream``: ``camelot.read_pdf(path, pages=N, flavor="stream")``;

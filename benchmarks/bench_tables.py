@@ -26,11 +26,10 @@ alone (``read s/page``): reading every cited table on its page with both extract
 per page of tables (the issue's target: under 0.5 s): the grid, and the crossing's regions beside the captions, as
 ``--reader`` asks.
 
-``--reader`` picks the readings of a cited cell the review tries (``review.tables.cited.READINGS``): ``grid`` (the
-whole
+``--reader`` picks the readings of a cited cell the review tries (``review.tables.cited.READINGS``): ``grid`` (the whole
 table's grid alone), ``crossing`` (where the row's line and the column's header cross, alone:
-``review.tables.crossing``),
-``both`` (the review's own: the grid, and the crossing only where the grid cannot read the cell; the default).
+``review.tables.crossing``), ``both`` (the review's own: the grid, and the crossing only where the grid cannot read the
+cell; the default).
 
 Usage: ``python benchmarks/bench_tables.py [--papers DIR | --layouts] [--only SLUG,...] [--held-out SLUG,...]
 [--no-held-out] [--show N] [--reader grid|crossing|both]``

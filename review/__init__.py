@@ -1,27 +1,24 @@
-"""Source checking: re-parse the pinned PDF and check every transcribed claim against the page it cites.
+"""Reading the documents a review checks: the pinned PDF, its tables, and the source files it was typeset from.
 
 A result is *source checked* when someone confirmed that the number in the registry is the
-number in the paper. This package makes that check a program anyone can re-run:
+number in the paper. ``registry review`` makes that check a program anyone can re-run; this package reads what it
+checks against:
 
-- ``fetch``: get the PDF (a given file, the local cache, or a download) and prove by SHA-256
-  that it is the artifact the source record pins;
-- ``pdftext``: extract its text page by page with pypdf and match quotes across the
-  accidents of typesetting (line breaks, hyphenation, ligatures, arrows, minus signs);
-- ``claims``: the assertions the records make (locator page and quote, printed value, unit,
-  listed source checks), each checked against the text; ``dispatch`` says which claims each
-  record class makes, above ``claims``, ``cells`` and ``consistency`` (none imports another back);
-- ``words``, ``tables``, ``cells``: positioned words, tables read from them, and the claims about
-  table cells, uncertainties, units in headers, captions and footnotes; ``crossing`` and ``keyvalue``: a cited
-  cell read where its row and column cross, or as the cell printing 'row = value' under its header, where the
-  grid cannot read it; ``figures``: what a cell prints besides its value (a bracketed note, a pair);
-- ``poppler``, ``extract``, ``agreement``: the second extractor (``pdftotext``), both readings of
-  the verified bytes, and every claim checked with both (in the review's one child process,
-  ``registry.sandbox``, under the review's time and memory limits);
-- ``grid``, ``hints``: a page's tables as the cell checks read them, cell by cell in both readings (``registry
-  table``, and its CSV for ``registry import``), and the command a cell check that cannot read its cell names;
-- ``consistency``: derived values recomputed at their printed rounding (``registry.derived``, the
-  arithmetic ``registry validate`` runs too), and GRIM;
-- ``review``: run the whole check and build the review records it files, one per checked record, of any verdict.
+- ``review.pdf``: reading a PDF. ``fetch`` gets it (a given file, the local cache, or a download) and proves by
+  SHA-256 that it is the artifact the source record pins; ``pdftext`` extracts its text page by page with pypdf and
+  ``matching`` matches quotes across the accidents of typesetting (line breaks, hyphenation, ligatures, arrows,
+  minus signs); ``words`` gives its positioned words (PDFium), ``poppler`` the second extractor (``pdftotext``),
+  ``extract`` both readings of the verified bytes, and ``limited`` runs every reading in a child process
+  (``registry.sandbox``) under the review's time and memory limits;
+- ``review.tables``: tables read from positioned words (``read`` and the modules beside it), a cited cell read where
+  its row and column cross (``crossing``) or as 'row = value' under its header (``keyvalue``), found again by those
+  readings in turn (``cited``), and a page's tables cell by cell in both readings (``grid``: ``registry table``, and
+  its CSV for ``registry import``);
+- ``review.sources``: a document's own source files (LaTeX, HTML, JATS, Word, ODT) read into tables;
+- ``errors``: what can go wrong, each with the next thing to try.
+
+Nothing here checks a claim. The claims records make, checked against what this package reads, and the review
+records that say so, are ``registry.checking``'s.
 
 **Why PDFium for positioned words** (measured on the fixture papers, tests/data/papers/EXTRACTORS.md,
 344 table cells of 11 pages): pypdfium2 (PDFium) found 328 with a simple locator, at 16 ms a page,
@@ -38,10 +35,3 @@ its text is read with ``-raw``, since its reading order drops a hyphen at a line
 
 pypdf, pypdfium2 and httpx are imported inside the functions that need them.
 """
-
-from __future__ import annotations
-
-from registry import __version__
-
-#: How written reviews name their reviewer: the script and its version.
-REVIEWER = f"registry review/ {__version__}"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from registry.checking.claims import UnitDetailAgrees, detail_disagrees, unit_symbols
+from registry.checking.value_units import UnitDetailAgrees, detail_disagrees, unit_symbols
 from registry.cli import app
 from registry.curate.fmt import canonical_text, upgraded
 from registry.models import Result

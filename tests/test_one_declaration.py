@@ -2,6 +2,7 @@
 text may appear in its one home only (docstrings and comments aside: they may name it in prose).
 
 - the minus signs a number may carry: ``registry.numbers.MINUS_SIGNS``;
+- a number's printed figures, as the table and text readers look for them: ``registry.numbers.FIGURES``;
 - the kinds of uncertainty: their tokens in ``registry.models.values.UncertaintyKind``, their words and
   short labels (and the words for what they are taken over) in ``registry.models.uncertainty_kinds``;
 - an id's composition and the real-day check of its date: ``registry.ids``;
@@ -21,7 +22,7 @@ import pytest
 from registry.derived import OPERATIONS
 from registry.models.uncertainty_kinds import REPEAT_WORDS, UNCERTAINTY_KINDS
 from registry.models.values import Repeats, UncertaintyKind
-from registry.numbers import MINUS_SIGNS
+from registry.numbers import FIGURES, MINUS_SIGNS
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("registry", "review", "measure")
@@ -108,6 +109,14 @@ def _restates_signs(text: str) -> bool:
 def test_the_minus_signs_are_declared_in_one_module() -> None:
     """A pattern that lists the minus signs restates the set: it reads ``MINUS_SIGNS`` or ``SIGN`` instead."""
     found = homes(_restates_signs)
+    assert found == {"registry/numbers.py"}, found
+
+
+def test_the_printed_figures_pattern_is_declared_in_one_module() -> None:
+    """A pattern that spells out a number's figures ('digits with thousands commas and a fraction, or a fraction
+    alone') restates ``FIGURES``: the table and text readers build on it instead."""
+    figures = FIGURES[3:-1]  # without its group: a pattern may write it inside one of its own
+    found = homes(lambda text: figures in text)
     assert found == {"registry/numbers.py"}, found
 
 

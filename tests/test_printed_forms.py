@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from registry.checking.claims import ValueInQuote
+from registry.checking.text_claims import ValueInQuote
 from registry.issues import codes
 from registry.numbers import parse_printed, read_bound, read_number, read_range, why_not_a_number
 from registry.units import UNITS

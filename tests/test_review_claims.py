@@ -8,12 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from registry.checking.claims import Citation, UnitWithValue, ValueInQuote, declared_unit, parse_locator
+from registry.checking.claims import Citation, parse_locator
 from registry.checking.review import ReviewRun, plan_review, run_review
+from registry.checking.text_claims import ValueInQuote
+from registry.checking.value_units import UnitWithValue, declared_unit
 from registry.errors import RegistryError
 from registry.validate.runner import validate
 from review.errors import NotCheckableError, PdfError
-from review.pdf.pdftext import Extraction, extract_pdf, find_text, normalize_quote, number_pattern, unit_pattern
+from review.pdf.matching import find_text, normalize_quote, number_pattern, unit_pattern
+from review.pdf.pdftext import Extraction, extract_pdf
 from tests.conftest import CONFIG_33, RESULT_11, RESULT_33, SOURCE
 from tests.test_review_support import (
     HEADING,
@@ -455,7 +458,7 @@ def test_a_creation_date_that_is_no_pdf_date_never_rejects_the_document(tmp_path
     still read; the source's creation date is then 'cannot check', with what the PDF states."""
     import pypdf
 
-    from registry.checking.claims import CreationDate
+    from registry.checking.text_claims import CreationDate
 
     writer = pypdf.PdfWriter(clone_from=source_like_pdf(tmp_path / "good.pdf"))
     writer.add_metadata({"/CreationDate": "12th May 2025"})
@@ -499,7 +502,7 @@ def test_bad_files_give_a_clear_error(tmp_path: Path, make, message: str) -> Non
 
 
 def test_a_unit_without_a_known_printed_form_says_what_to_add() -> None:
-    from registry.checking.claims import _unit_claims
+    from registry.checking.value_units import _unit_claims
     from registry.models import Result
     from tests.conftest import BUNDLED_RECORDS
 

@@ -154,7 +154,7 @@ def test_a_planted_text_in_the_cache_is_replaced(tmp_path: Path) -> None:
 
 def test_finding_the_closest_text_is_linear() -> None:
     """The closest passage to a quote on a page of 100,000 characters, in one pass (it was one pass per window)."""
-    from review.pdf.pdftext import closest_text
+    from review.pdf.matching import closest_text
 
     page = ("lorem ipsum dolor sit amet " * 4000)[:99_000] + " the NT 2.5B checkpoint (33.8 -> 11.49 GB) " + "x" * 900
     started = time.monotonic()

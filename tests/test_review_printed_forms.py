@@ -26,7 +26,8 @@ import pytest
 
 from registry.checking.agreement import check_both
 from registry.checking.cells import TableCell
-from registry.checking.claims import CANNOT_CHECK, FAIL, PASS, ValueInQuote
+from registry.checking.claims import CANNOT_CHECK, FAIL, PASS
+from registry.checking.text_claims import ValueInQuote
 from registry.numbers import parse_printed, read_number, why_not_a_number
 from registry.printed_forms import BOUND_WORDS, printed_before, range_after, read_printed
 from review.pdf import poppler

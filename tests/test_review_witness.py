@@ -17,9 +17,10 @@ import pytest
 from registry.checking.agreement import check_both
 from registry.checking.cell_units import CellUnit
 from registry.checking.cells import TableCell
-from registry.checking.claims import CANNOT_CHECK, FAIL, PASS, UNIT_NOT_PRINTED, Assertion, Claim, UnitWithValue
+from registry.checking.claims import CANNOT_CHECK, FAIL, PASS, UNIT_NOT_PRINTED, Assertion, Claim
 from registry.checking.sentences import Respectively, SentenceDevice, devices_in
 from registry.checking.uncertainty import CellUncertainty
+from registry.checking.value_units import UnitWithValue
 from review.pdf.extract import Readings
 from review.pdf.pdftext import Extraction
 from review.pdf.words import PageWords, Word

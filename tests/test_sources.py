@@ -122,7 +122,8 @@ def test_latex_macros_inputs_spans_and_powers_are_read() -> None:
 
 
 def test_siunitx_numbers_and_s_columns_are_written_as_printed() -> None:
-    from review.sources.latex import grids_of, read_files
+    from review.sources.latex import grids_of
+    from review.sources.latex_document import read_files
 
     text = (r"\documentclass{article}\begin{document}\begin{table}\caption{Runs.}"
             r"\begin{tabular}{lSc}\toprule Run & {Rate} & Loss \\ \midrule a & 1.2e-3 & \num{4.5e-2} \\"

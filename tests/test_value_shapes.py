@@ -75,7 +75,7 @@ COUNT = "saadat-fellay-20261015-result-count-without-direction"
 
 
 def _review(value: str, sentence: str) -> bool:
-    from registry.checking.claims import ValueInQuote
+    from registry.checking.text_claims import ValueInQuote
     from review.pdf.pdftext import Extraction
 
     claim = ValueInQuote(BOUND, "printed value", 1, sentence, value)
@@ -133,7 +133,7 @@ def test_an_older_unit_detail_still_names_its_form(detail: str, form: str) -> No
 def test_review_reads_the_typed_printed_unit() -> None:
     import yaml
 
-    from registry.checking.claims import unit_symbols
+    from registry.checking.value_units import unit_symbols
     from registry.models import Result
 
     path = SHAPES / "valid" / "unit-printed" / "result" / "saadat-fellay-20261015-result-unit-as-printed.yaml"

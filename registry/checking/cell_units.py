@@ -13,10 +13,12 @@ import re
 from dataclasses import dataclass, field
 
 from registry.checking.cells import CellAt, _cannot, _glued
-from registry.checking.claims import Assertion, declared_unit
+from registry.checking.claims import Assertion
+from registry.checking.value_units import declared_unit
 from registry.units import UnitTable
 from registry.units import table as unit_table
-from review.pdf.pdftext import Extraction, find_text, normalize_quote, unit_pattern
+from review.pdf.matching import find_text, normalize_quote, unit_pattern
+from review.pdf.pdftext import Extraction
 from review.tables.captions import caption_texts
 from review.tables.cited import Located
 

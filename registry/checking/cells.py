@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING
 
 from registry.checking.claims import Assertion, Claim
 from registry.numbers import SIGN, SUPERSCRIPT, TIMES, glued_unit, parse_printed
-from review.pdf.pdftext import Extraction, find_text
+from review.pdf.matching import find_text
+from review.pdf.pdftext import Extraction
 from review.tables.captions import caption_texts, footnote_texts
 from review.tables.cell import CellText
 from review.tables.cited import Absent, CellLookup, Located, Unread, _value, same_number, tables_on

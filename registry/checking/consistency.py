@@ -26,7 +26,8 @@ from registry.checking.claims import Assertion, Claim
 from registry.models.records import Direction
 from registry.models.uncertainty_kinds import SPREADS
 from registry.numbers_in_text import numbers_in
-from review.pdf.pdftext import Extraction, normalize_quote, number_pattern
+from review.pdf.matching import normalize_quote, number_pattern
+from review.pdf.pdftext import Extraction
 
 if TYPE_CHECKING:
     from registry.models import Result

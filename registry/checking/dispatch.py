@@ -13,26 +13,12 @@ from typing import TYPE_CHECKING
 
 from registry.checking.cell_units import CellUnit
 from registry.checking.cells import InPlace, TableCell
-from registry.checking.claims import (
-    GRAMMAR,
-    Citation,
-    Claim,
-    CreationDate,
-    PageCount,
-    PageExists,
-    RecordsAgree,
-    TextOnPage,
-    ValueInQuote,
-    _citing,
-    _unit_claims,
-    is_cell,
-    locator_of,
-    parse_locator,
-    unit_symbols,
-)
+from registry.checking.claims import GRAMMAR, Citation, Claim, _citing, is_cell, locator_of, parse_locator
 from registry.checking.consistency import consistency_claims
 from registry.checking.sentences import sentence_claims
+from registry.checking.text_claims import CreationDate, PageCount, PageExists, RecordsAgree, TextOnPage, ValueInQuote
 from registry.checking.uncertainty import CellUncertainty, TextUncertainty, UncertaintyStated
+from registry.checking.value_units import _unit_claims, unit_symbols
 from registry.models import Configuration, Evidence, Record, Result
 from registry.models.records import EvidenceProperty
 from review.errors import NotCheckableError

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from registry import limits
+from registry import __version__, limits
 from registry.checking.claims import CANNOT_CHECK, FAIL, PASS, UNIT_NOT_PRINTED, Assertion, Claim, locator_of
 from registry.checking.dispatch import record_claims, source_claims
 from registry.errors import RegistryError
@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from review.pdf.extract import Readings
     from review.pdf.fetch import PdfArtifact
     from review.pdf.pdftext import Extraction
+
+#: How written reviews name their reviewer: the script and its version.
+REVIEWER = f"registry review/ {__version__}"
 
 
 @dataclass
@@ -323,7 +326,6 @@ def _review_of(registry: Registry, run: ReviewRun, subject: str, assertions: lis
     from registry.models import Review
     from registry.models.records import ReviewMethod, status_of_verdicts
     from registry.status.provenance import current_reviews
-    from review import REVIEWER
 
     claims = [_checked(a) for a in assertions]
     status = status_of_verdicts([claim.verdict for claim in claims])

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from registry.checking.claims import Assertion, Claim
-from review.pdf.pdftext import Extraction, find_text, normalize_quote, number_pattern
+from review.pdf.matching import find_text, normalize_quote, number_pattern
+from review.pdf.pdftext import Extraction
 
 if TYPE_CHECKING:
     from registry.models import Result

@@ -124,7 +124,7 @@ def _not_found(source: SourceTables, candidates: list[tuple[int, SourceTable]],
 
 def _uncertainty(source: SourceTables, claim: object, spot: _Spot) -> Witness:
     from registry.numbers_in_text import numbers_in
-    from review.pdf.pdftext import normalize_quote
+    from review.pdf.matching import normalize_quote
 
     reading = spot.cell.reading
     interval = bool(getattr(claim, "interval", False))

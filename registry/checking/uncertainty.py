@@ -16,7 +16,8 @@ from registry.checking.claims import Assertion, Claim
 from registry.models.uncertainty_kinds import REPEAT_WORDS, kind_words, kinds_in
 from registry.models.values import UncertaintyKind
 from registry.numbers import FIGURES
-from review.pdf.pdftext import Extraction, find_text, normalize, normalize_quote, number_pattern
+from review.pdf.matching import find_text, normalize, normalize_quote, number_pattern
+from review.pdf.pdftext import Extraction
 from review.tables.cited import Unread, _value
 
 #: The words papers use for each kind of uncertainty, and for what it is taken over (declared once, in

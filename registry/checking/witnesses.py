@@ -1,8 +1,7 @@
 """Two witnesses of one claim: the printed PDF and the document's own source, each with its own verdict.
 
 A claim about a table cell is checked against the PDF (``registry.checking.agreement``: both extractors) and, where
-the source
-record pins source files, against the source (``registry.checking.source_witness``). Each keeps its verdict
+the source record pins source files, against the source (``registry.checking.source_witness``). Each keeps its verdict
 (``Assertion.witnesses``: 'pdf: pass', 'source: pass'); the assertion's own outcome combines them so that no
 display merges them:
 

@@ -268,7 +268,7 @@ def download_pdf(
     """
     import httpx
 
-    from review import __version__
+    from registry import __version__
 
     check_url(url, allow_http_loopback=allow_http_loopback)
     by_hand = (f"download it in a browser from {url} and save it as {target}, or pass it with {{pdf}} FILE; "
@@ -280,60 +280,16 @@ def download_pdf(
     except OSError as exc:
         raise FetchError(f"cannot write to the cache folder {target.parent}: {exc.strerror}",
                          "choose a writable folder with {cache_dir}") from exc
-    digest = hashlib.sha256()
-    received = bytearray()
-    head = b""
-    content_type = ""
     try:
         with open(tmp, "wb") as out:
             client = httpx.Client(transport=transport, timeout=timeout, follow_redirects=True,
                                   headers={"User-Agent": f"registry-review/{__version__}"})
             with client, client.stream("GET", url) as response:
-                for hop in (*response.history, response):
-                    check_url(str(hop.url), allow_http_loopback=allow_http_loopback)
-                host = response.url.host or url
-                if response.status_code in _REFUSALS:
-                    raise BlockedDownloadError(
-                        f"{host} refused the scripted download of {url} (HTTP {response.status_code}); "
-                        "some hosts, OpenReview among them, block scripted retrieval",
-                        by_hand,
-                    )
-                if response.status_code >= 400:
-                    raise FetchError(f"{url} answered HTTP {response.status_code} {response.reason_phrase}",
-                                     f"check the source's retrieval URL, or {by_hand}")
-                content_type = response.headers.get("content-type", "")
-                length = response.headers.get("content-length", "")
-                if length.isdigit() and int(length) > max_bytes:
-                    raise FetchError(f"{url} is {int(length):,} bytes, over the {max_bytes:,}-byte cap; "
-                                     "nothing was kept", by_hand)
-                size = 0
-                for chunk in response.iter_bytes(_CHUNK):
-                    size += len(chunk)
-                    if size > max_bytes:
-                        raise FetchError(f"{url} sent more than the {max_bytes:,}-byte cap; the partial "
-                                         "download was deleted", by_hand)
-                    if len(head) < _HEAD:
-                        head += chunk[: _HEAD - len(head)]
-                    digest.update(chunk)
-                    received += chunk
-                    out.write(chunk)
+                got = _received(response, url, out, by_hand, allow_http_loopback=allow_http_loopback,
+                                max_bytes=max_bytes)
             out.flush()
             os.fsync(out.fileno())
-        found = digest.hexdigest()
-        if found != expected_sha256:
-            if sniff(head) == "html" or "html" in content_type.lower():
-                raise BlockedDownloadError(
-                    f"{host} answered the scripted download of {url} with an HTML page instead of the PDF "
-                    "(some hosts, OpenReview among them, block scripted retrieval); the page was deleted",
-                    by_hand,
-                )
-            raise HashMismatchError(
-                f"the download from {url} is not the pinned source: expected SHA-256 {expected_sha256}, "
-                f"found {found}; {describe_content(head)}. The download was deleted",
-                f"the host may now serve another version of the paper; {by_hand}",
-                expected=expected_sha256,
-                found=found,
-            )
+        found = _pinned_digest(got, url, expected_sha256, by_hand)
         os.replace(tmp, target)
     except httpx.TimeoutException as exc:
         raise FetchError(f"downloading {url} timed out after {timeout:g} s ({type(exc).__name__})",
@@ -346,4 +302,72 @@ def download_pdf(
                          "choose a writable folder with {cache_dir}") from exc
     finally:
         cleanup.close()
-    return PdfArtifact(path=target, sha256=found, data=bytes(received), origin="download", url=url)
+    return PdfArtifact(path=target, sha256=found, data=bytes(got.data), origin="download", url=url)
+
+
+@dataclass
+class _Download:
+    """What a download received: the host that answered, its content type, its first bytes, all of them, their
+    SHA-256."""
+
+    host: str
+    content_type: str = ""
+    head: bytes = b""
+    data: bytearray = field(default_factory=bytearray)
+    digest: Any = field(default_factory=hashlib.sha256)
+
+
+def _received(response: Any, url: str, out: Any, by_hand: str, *, allow_http_loopback: bool,
+              max_bytes: int) -> _Download:
+    """The response's bytes written to ``out``, every hop's URL checked, within ``max_bytes``; a refusal or an HTTP
+    error a ``FetchError`` that says what to do by hand."""
+    for hop in (*response.history, response):
+        check_url(str(hop.url), allow_http_loopback=allow_http_loopback)
+    got = _Download(response.url.host or url)
+    if response.status_code in _REFUSALS:
+        raise BlockedDownloadError(
+            f"{got.host} refused the scripted download of {url} (HTTP {response.status_code}); "
+            "some hosts, OpenReview among them, block scripted retrieval",
+            by_hand,
+        )
+    if response.status_code >= 400:
+        raise FetchError(f"{url} answered HTTP {response.status_code} {response.reason_phrase}",
+                         f"check the source's retrieval URL, or {by_hand}")
+    got.content_type = response.headers.get("content-type", "")
+    length = response.headers.get("content-length", "")
+    if length.isdigit() and int(length) > max_bytes:
+        raise FetchError(f"{url} is {int(length):,} bytes, over the {max_bytes:,}-byte cap; "
+                         "nothing was kept", by_hand)
+    size = 0
+    for chunk in response.iter_bytes(_CHUNK):
+        size += len(chunk)
+        if size > max_bytes:
+            raise FetchError(f"{url} sent more than the {max_bytes:,}-byte cap; the partial "
+                             "download was deleted", by_hand)
+        if len(got.head) < _HEAD:
+            got.head += chunk[: _HEAD - len(got.head)]
+        got.digest.update(chunk)
+        got.data += chunk
+        out.write(chunk)
+    return got
+
+
+def _pinned_digest(got: _Download, url: str, expected_sha256: str, by_hand: str) -> str:
+    """The download's SHA-256, where it is the pinned one; else why not: a web page served instead of the PDF, or
+    another file."""
+    found: str = got.digest.hexdigest()
+    if found == expected_sha256:
+        return found
+    if sniff(got.head) == "html" or "html" in got.content_type.lower():
+        raise BlockedDownloadError(
+            f"{got.host} answered the scripted download of {url} with an HTML page instead of the PDF "
+            "(some hosts, OpenReview among them, block scripted retrieval); the page was deleted",
+            by_hand,
+        )
+    raise HashMismatchError(
+        f"the download from {url} is not the pinned source: expected SHA-256 {expected_sha256}, "
+        f"found {found}; {describe_content(got.head)}. The download was deleted",
+        f"the host may now serve another version of the paper; {by_hand}",
+        expected=expected_sha256,
+        found=found,
+    )

@@ -26,12 +26,22 @@ siunitx's rounding options (``round-precision``): a number is written with the d
 
 from __future__ import annotations
 
-import tarfile
-from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
+from review.sources.latex_document import (
+    Document,
+    _all,
+    _args,
+    _children,
+    _types,
+    _unwrapped,
+    _verbatim,
+    _walk,
+    expand,
+    read_path,
+)
+from review.sources.latex_text import cell_text
 from review.sources.model import Grid, GridCell
-from review.sources.model import raised as to_superscript
 
 FLOATS = frozenset({"table", "table*", "sidewaystable", "sidewaystable*", "wraptable", "longtable", "longtable*",
                     "xltabular"})
@@ -44,285 +54,15 @@ _RULES = frozenset({"hline", "toprule", "midrule", "bottomrule", "cmidrule", "cl
                     "centering", "raggedright", "raggedleft", "small", "footnotesize", "scriptsize", "tiny",
                     "normalsize", "large", "Large", "label", "hfill"})
 _HEADER_END = frozenset({"midrule", "hline", "Xhline", "thickhline", "specialrule", "endhead", "endfirsthead"})
-_BOLD = frozenset({"textbf", "mathbf", "bm", "boldsymbol", "mathbold", "pmb", "bfseries", "bf", "textbfit"})
-_DROP = frozenset({"phantom", "hphantom", "vphantom", "label", "cite", "citep", "citet", "ref", "eqref",
-                   "footnote", "footnotemark", "vspace", "hspace", "color", "rowcolor", "cellcolor",
-                   "arrayrulecolor", "rule", "raisebox", "includegraphics", "index", "nocite", "linewidth",
-                   "setlength", "addlinespace", "renewcommand", "newcommand", "def", "tabcolsep", "arraystretch",
-                   "caption", "captionof", "centering", "strut", "xspace", "protect", "noindent", "relax",
-                   "hfill", "vfill", "smallskip", "medskip", "bigskip", "null", "unskip", "sisetup", "pagebreak",
-                   "rotatebox", "setcounter", "addtocounter", "resizebox", "scalebox", "adjustbox"})
-_SYMBOLS = {"pm": "\u00b1", "mp": "\u2213", "times": "\u00d7", "cdot": "\u00b7", "leq": "\u2264", "le": "\u2264",
-            "geq": "\u2265", "ge": "\u2265", "approx": "\u2248", "sim": "~", "dagger": "\u2020",
-            "ddagger": "\u2021", "textdagger": "\u2020", "textdaggerdbl": "\u2021", "ast": "*", "star": "\u22c6",
-            "%": "%", "&": "&", "_": "_", "#": "#", "$": "$", "{": "{", "}": "}", "textasteriskcentered": "*",
-            "uparrow": "\u2191", "downarrow": "\u2193", "rightarrow": "\u2192", "to": "\u2192",
-            "leftarrow": "\u2190", "checkmark": "\u2713", "cmark": "\u2713", "xmark": "\u2717",
-            "textpm": "\u00b1", "textminus": "\u2212", "textless": "<", "textgreater": ">", "lt": "<", "gt": ">",
-            "infty": "\u221e", "circ": "\u00b0", "degree": "\u00b0", "textdegree": "\u00b0", "percent": "%",
-            "textbar": "|", "vert": "|", "mid": "|", "ldots": "\u2026", "dots": "\u2026", "cdots": "\u22ef",
-            "textendash": "\u2013", "textemdash": "\u2014", "S": "\u00a7", "P": "\u00b6", ",": " ", ";": " ",
-            ":": " ", "!": "", " ": " ", "quad": " ", "qquad": " ", "enspace": " ", "thinspace": " ",
-            "nobreakspace": " ", "newline": " ", "\\": " ", "par": " ", "linebreak": " ", "textbackslash": "\\",
-            "neq": "\u2260", "ne": "\u2260", "textsuperscript": ""}
-_MAX_DEPTH = 32
-
-
-class LatexError(ValueError):
-    """The source cannot be read (no main file, a loop of inputs)."""
 
 
 # -- the parser and its macros ------------------------------------------------------------------------------------
 
 
-def _context(user: dict[str, _Macro]):  # type: ignore[no-untyped-def]
-    """pylatexenc's default macros and environments, with the argument shapes of the table packages and of the
-    paper's own macros, so that their arguments are parsed as arguments."""
-    from pylatexenc import macrospec
-    from pylatexenc.latexwalker import get_default_latex_context_db
-
-    db = get_default_latex_context_db()
-    specs = {"multicolumn": "{{{", "multirow": "[{[{[{", "caption": "*[{", "captionof": "*{[{", "resizebox": "*{{{",
-             "scalebox": "{[{", "num": "[{", "SI": "[{[{", "si": "[{", "qty": "[{{", "unit": "[{",
-             "tablenum": "[{", "cmidrule": "[{", "cline": "{", "makecell": "[{", "thead": "[{", "shortstack": "[{",
-             "rotatebox": "[{{", "textcolor": "{{", "colorbox": "{{", "cellcolor": "[{", "rowcolor": "[{",
-             "color": "[{", "specialrule": "{{{", "rule": "[{{", "raggedright": "", "arraybackslash": "",
-             "Block": "[{{", "frac": "{{", "dfrac": "{{", "tfrac": "{{", "adjustbox": "{{", "tnote": "{",
-             "subcaption": "[{",
-             "phantom": "{", "hphantom": "{", "vphantom": "{", "raisebox": "{[[{", "parbox": "[[[{{",
-             "input": "{", "include": "{", "subfile": "{", "subfloat": "[[{", "subcaptionbox": "*[{[[[{",
-             "addlinespace": "[",
-             "hspace": "*{", "vspace": "*{", "newcommand": "*{[[{", "renewcommand": "*{[[{",
-             "providecommand": "*{[[{", "DeclareRobustCommand": "*{[[{", "setlength": "{{", "textsuperscript": "{",
-             "textsubscript": "{", "ensuremath": "{", "mathbf": "{", "bm": "{", "boldsymbol": "{", "underline": "{",
-             "uline": "{", "textsc": "{", "mathrm": "{", "text": "{", "mbox": "{", "hbox": "{", "fbox": "{",
-             "emph": "{", "textit": "{", "texttt": "{", "mathit": "{", "mathsf": "{", "textsf": "{",
-             "mathtt": "{", "mathcal": "{", "operatorname": "*{", "underbrace": "{", "overline": "{",
-             "hat": "{", "tilde": "{", "bar": "{", "widehat": "{", "widetilde": "{", "textrm": "{",
-             "textup": "{", "textnormal": "{", "mathnormal": "{", "footnote": "[{", "cite": "*[[{",
-             "citep": "*[[{", "citet": "*[[{", "ref": "*{", "cref": "*{", "Cref": "*{", "autoref": "*{",
-             "eqref": "{", "label": "{", "href": "{{", "url": "{", "pbox": "[{", "diagbox": "[{{",
-             "sisetup": "{", "setcounter": "{{", "addtocounter": "{{", "tabularnewline": "", "hline": ""}
-    for name, user_macro in user.items():
-        specs[name] = ("[" if user_macro.default is not None else "") + "{" * (
-            user_macro.count - (1 if user_macro.default is not None else 0))
-    macros = [macrospec.MacroSpec(name, args) for name, args in specs.items()]
-    environments = [macrospec.EnvironmentSpec(name, args) for name, args in
-                    {"tabular": "{", "tabular*": "{[{", "tabularx": "{[{", "tabulary": "{[{", "longtable": "[{",
-                     "longtable*": "[{", "array": "[{", "NiceTabular": "[{", "supertabular": "{",
-                     "xltabular": "{[{", "tabu": "{", "longtabu": "{", "table": "[", "table*": "[",
-                     "sidewaystable": "[", "sidewaystable*": "[", "wraptable": "[{[{", "threeparttable": "[",
-                     "minipage": "[[[{", "subtable": "[{", "adjustbox": "{"}.items()]
-    db.add_context_category("registry-sources", macros=macros, environments=environments, prepend=True)
-    return db
-
-
-def _walk(text: str, user: dict[str, _Macro]):  # type: ignore[no-untyped-def]
-    from pylatexenc.latexwalker import LatexWalker
-
-    walker = LatexWalker(text, latex_context=_context(user), tolerant_parsing=True)
-    nodes, _, _ = walker.get_latex_nodes()
-    return nodes
-
-
-@dataclass(frozen=True)
-class _Macro:
-    count: int
-    default: str | None
-    body: str
-
-
-def _args(node) -> list:  # type: ignore[no-untyped-def,type-arg]
-    """A macro node's parsed arguments (None for an optional one not given)."""
-    parsed = getattr(node, "nodeargd", None)
-    return list(parsed.argnlist) if parsed is not None and parsed.argnlist is not None else []
-
-
-def _verbatim(node) -> str:  # type: ignore[no-untyped-def]
-    if node is None:
-        return ""
-    if node.isNodeType(_types().LatexGroupNode):
-        return "".join(n.latex_verbatim() for n in node.nodelist)
-    return node.latex_verbatim()
-
-
-def _types():  # type: ignore[no-untyped-def]
-    from pylatexenc import latexwalker
-
-    return latexwalker
-
-
-def _children(node) -> list:  # type: ignore[no-untyped-def,type-arg]
-    """Every node directly below ``node``: its body and its parsed arguments."""
-    out = [a for a in _args(node) if a is not None]
-    body = getattr(node, "nodelist", None)
-    return out + (list(body) if body else [])
-
-
-def _all(nodes) -> list:  # type: ignore[no-untyped-def,type-arg]
-    out = []
-    stack = list(reversed(nodes))
-    while stack:
-        node = stack.pop()
-        if node is None:
-            continue
-        out.append(node)
-        stack.extend(reversed(_children(node)))
-    return out
-
-
 # -- the document: its files spliced, its macros collected -----------------------------------------------------------
 
 
-@dataclass
-class Document:
-    """A LaTeX source with its inputs spliced in, its macros, and where each part came from."""
-
-    text: str
-    macros: dict[str, _Macro] = field(default_factory=dict)
-    name: str = ""
-    loaded: list[str] = field(default_factory=list)
-    """Every file spliced in, the main one first (paths relative to the main file's folder)."""
-
-
-def _load(files: dict[str, str], name: str, seen: tuple[str, ...] = (), loaded: list[str] | None = None) -> str:
-    """``name``'s text with every ``\\input``/``\\include`` it makes replaced by that file's (spliced itself)."""
-    if name in seen or len(seen) > _MAX_DEPTH:
-        raise LatexError(f"{name} inputs itself (through {' → '.join(seen)})")
-    if loaded is not None:
-        loaded.append(name)
-    text = files[name]
-    lt = _types()
-    spans: list[tuple[int, int, str]] = []
-    for node in _all(_walk(text, {})):
-        if node.isNodeType(lt.LatexMacroNode) and node.macroname in ("input", "include", "subfile", "import"):
-            args = [a for a in _args(node) if a is not None]
-            if not args:
-                continue
-            wanted = _verbatim(args[-1]).strip()
-            found = _resolve(files, name, wanted)
-            if found is not None:
-                spans.append((node.pos, node.pos + node.len, _load(files, found, (*seen, name), loaded)))
-    for start, end, inserted in sorted(spans, reverse=True):
-        text = text[:start] + "\n" + inserted + "\n" + text[end:]
-    return text
-
-
-def _resolve(files: dict[str, str], including: str, wanted: str) -> str | None:
-    here = PurePosixPath(including).parent
-    for candidate in (wanted, f"{wanted}.tex"):
-        for base in (here, PurePosixPath(".")):
-            path = str(PurePosixPath(*(p for p in (base / candidate).parts if p != ".")))
-            normal = _normal(path)
-            if normal in files:
-                return normal
-    return None
-
-
-def _normal(path: str) -> str:
-    parts: list[str] = []
-    for part in PurePosixPath(path).parts:
-        if part == "..":
-            if parts:
-                parts.pop()
-        elif part != ".":
-            parts.append(part)
-    return "/".join(parts)
-
-
-def _collect_macros(text: str) -> dict[str, _Macro]:
-    """The macros the document defines (``\\newcommand`` and its kin, ``\\def`` without delimited parameters)."""
-    lt = _types()
-    macros: dict[str, _Macro] = {}
-    nodes = _all(_walk(text, {}))
-    for at, node in enumerate(nodes):
-        if not node.isNodeType(lt.LatexMacroNode):
-            continue
-        if node.macroname in ("newcommand", "renewcommand", "providecommand", "DeclareRobustCommand"):
-            args = _args(node)
-            if len(args) < 5 or args[1] is None or args[4] is None:
-                continue
-            name = _verbatim(args[1]).strip().lstrip("\\")
-            count = int(_verbatim(args[2]).strip() or 0) if args[2] is not None and _verbatim(
-                args[2]).strip().isdigit() else 0
-            default = _verbatim(args[3]) if args[3] is not None else None
-            if node.macroname == "providecommand" and name in macros:
-                continue
-            macros[name] = _Macro(count, default, _verbatim(args[4]))
-        elif node.macroname == "def" and at + 2 < len(nodes):
-            target, body = nodes[at + 1], nodes[at + 2]
-            if target.isNodeType(lt.LatexMacroNode) and body.isNodeType(lt.LatexGroupNode) and \
-                    body.pos == target.pos + target.len:
-                macros[target.macroname] = _Macro(0, None, _verbatim(body))
-    return macros
-
-
-def read_files(files: dict[str, str], main: str) -> Document:
-    loaded: list[str] = []
-    text = _load(files, main, loaded=loaded)
-    return Document(text, _collect_macros(text), main, loaded)
-
-
-def read_path(path: Path) -> Document:
-    """A main ``.tex`` with the ``.tex`` files beside and below it, or a ``.tar.gz`` e-print."""
-    if path.name.endswith((".tar.gz", ".tgz", ".tar")):
-        files = _from_tar(path)
-        mains = sorted(n for n, t in files.items() if n.endswith(".tex") and "\\documentclass" in t)
-        if not mains:
-            raise LatexError(f"{path.name} holds no .tex file with \\documentclass")
-        return read_files(files, mains[0])
-    root = path.parent
-    files = {_normal(str(p.relative_to(root).as_posix())): p.read_text(encoding="utf-8", errors="replace")
-             for p in root.rglob("*") if p.is_file() and p.suffix in (".tex", ".sty", ".cls", ".def", ".tikz")}
-    return read_files(files, _normal(path.name))
-
-
-def _from_tar(path: Path) -> dict[str, str]:
-    files: dict[str, str] = {}
-    with tarfile.open(path) as archive:
-        for member in archive.getmembers():
-            if member.isfile() and member.name.endswith((".tex", ".sty", ".cls", ".def")):
-                handle = archive.extractfile(member)
-                if handle is not None:
-                    files[_normal(member.name)] = handle.read().decode("utf-8", errors="replace")
-    return files
-
-
 # -- expanding the paper's macros ---------------------------------------------------------------------------------
-
-
-def expand(text: str, macros: dict[str, _Macro], depth: int = 0) -> str:
-    """``text`` with every use of the paper's own macros replaced by its body, arguments substituted."""
-    if depth > _MAX_DEPTH or not macros:
-        return text
-    lt = _types()
-    spans: list[tuple[int, int, str]] = []
-
-    def visit(nodes) -> None:  # type: ignore[no-untyped-def]
-        for node in nodes:
-            if node is None:
-                continue
-            if node.isNodeType(lt.LatexMacroNode) and node.macroname in macros:
-                spans.append((node.pos, node.pos + node.len, _substituted(node, macros[node.macroname])))
-                continue
-            visit(_children(node))
-
-    visit(_walk(text, macros))
-    if not spans:
-        return text
-    for start, end, inserted in sorted(spans, reverse=True):
-        text = text[:start] + inserted + text[end:]
-    return expand(text, macros, depth + 1)
-
-
-def _substituted(node, macro: _Macro) -> str:  # type: ignore[no-untyped-def]
-    args = _args(node)
-    values = [(_verbatim(a) if a is not None else (macro.default or "")) for a in args]
-    body = macro.body
-    for i in range(macro.count, 0, -1):
-        body = body.replace(f"#{i}", values[i - 1] if i - 1 < len(values) else "")
-    # a macro used as a word ('\best{}' or '\ours x'): keep it apart from what follows
-    return "{" + body + "}"
 
 
 # -- the tables -----------------------------------------------------------------------------------------------------
@@ -561,12 +301,6 @@ def _cell(nodes: list, column_type: str) -> GridCell:  # type: ignore[type-arg]
     return GridCell(" ".join(text.split()), bold, colspan, rowspan, fill_columns=fill)
 
 
-def _unwrapped(node) -> list:  # type: ignore[no-untyped-def,type-arg]
-    if node is None:
-        return []
-    return list(node.nodelist) if node.isNodeType(_types().LatexGroupNode) else [node]
-
-
 def _int(node) -> int | None:  # type: ignore[no-untyped-def]
     text = _verbatim(node).strip()
     try:
@@ -575,163 +309,3 @@ def _int(node) -> int | None:  # type: ignore[no-untyped-def]
         return None
 
 
-def cell_text(nodes, siunitx: bool = False) -> tuple[str, bool]:  # type: ignore[no-untyped-def]
-    """What a cell's nodes print, and whether its number is set in bold."""
-    out = _Text()
-    out.visit(nodes, bold=False)
-    text = "".join(out.parts)
-    if siunitx:
-        text = _siunitx(text)
-    return text, out.bold
-
-
-class _Text:
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-        self.bold = False
-
-    def visit(self, nodes, bold: bool, math: bool = False) -> None:  # type: ignore[no-untyped-def]
-        lt = _types()
-        nodes = list(nodes or [])
-        at = 0
-        while at < len(nodes):
-            node = nodes[at]
-            at += 1
-            if node is None or node.isNodeType(lt.LatexCommentNode):
-                continue
-            if node.isNodeType(lt.LatexCharsNode):
-                chars = node.chars
-                if not math:
-                    self._add(chars.replace("~", " ").replace("---", "\u2014").replace("--", "\u2013"), bold)
-                    continue
-                chars = "".join(chars.split())  # TeX sets no space it reads in math
-                if chars[-1:] in ("^", "_") and at < len(nodes):  # '10^{-4}': the script is the next node
-                    self._math_chars(chars[:-1], bold)
-                    inner = _Text()
-                    inner.visit([nodes[at]], bold, math)
-                    at += 1
-                    self._script(chars[-1], "".join(inner.parts), bold)
-                    continue
-                self._math_chars(chars, bold)
-            elif node.isNodeType(lt.LatexGroupNode):
-                self.visit(node.nodelist, bold, math)
-            elif node.isNodeType(lt.LatexMathNode):
-                self.visit(node.nodelist, bold, True)
-            elif node.isNodeType(lt.LatexSpecialsNode):
-                if node.specials_chars in ("^", "_") and at < len(nodes):
-                    script = nodes[at]
-                    at += 1
-                    inner = _Text()
-                    inner.visit([script], bold, math)
-                    raised = "".join(inner.parts)
-                    self._add(to_superscript(raised) if node.specials_chars == "^" else raised, bold)
-                elif node.specials_chars == "~":
-                    self._add(" ", bold)
-                elif node.specials_chars in ("--", "---"):
-                    self._add("\u2013", bold)
-                else:
-                    self._add(node.specials_chars if node.specials_chars not in ("&",) else "", bold)
-            elif node.isNodeType(lt.LatexEnvironmentNode):
-                self.visit(node.nodelist, bold, math)
-                self._add(" ", bold)
-            elif node.isNodeType(lt.LatexMacroNode):
-                self._macro(node, bold, math)
-
-    def _macro(self, node, bold: bool, math: bool) -> None:  # type: ignore[no-untyped-def]
-        name = node.macroname
-        args = [a for a in _args(node) if a is not None]
-        if name in _BOLD:
-            if args:
-                self.visit([args[-1]], True, math)
-            else:  # a switch: '{\bf 0.91}'
-                self.bold = True
-            return
-        if name in ("num", "tablenum"):
-            self._add(_siunitx(_verbatim(args[-1]) if args else ""), bold)
-            return
-        if name in ("SI", "qty"):
-            value = _verbatim(args[1] if len(args) > 2 else args[0]) if args else ""
-            unit = cell_text(_unwrapped(args[-1]))[0] if len(args) > 1 else ""
-            self._add(_siunitx(value) + (" " + unit if unit and unit != "%" else unit), bold)
-            return
-        if name == "textsuperscript":
-            inner = _Text()
-            inner.visit(args, bold, math)
-            raised = "".join(inner.parts)
-            self._add(to_superscript(raised), bold)
-            return
-        if name in ("frac", "dfrac", "tfrac") and len(args) == 2:
-            self.visit([args[0]], bold, math)
-            self._add("/", bold)
-            self.visit([args[1]], bold, math)
-            return
-        if name in ("tnote",):
-            self._add(cell_text(_unwrapped(args[-1]))[0] if args else "", bold)
-            return
-        if name in _DROP:
-            return
-        if name in _SYMBOLS:
-            spaced = math and name in ("pm", "mp", "times", "cdot")  # a binary operator: set with space around it
-            self._add(f" {_SYMBOLS[name]} " if spaced else _SYMBOLS[name], bold)
-            return
-        if name in ("text", "textrm", "mbox", "textnormal", "textup", "textit", "emph") and math and args:
-            self.visit([args[-1]], bold, False)  # text inside math keeps its spaces
-            return
-        if name in ("makecell", "thead", "shortstack", "textcolor", "colorbox", "rotatebox", "resizebox",
-                    "scalebox", "adjustbox", "parbox", "pbox", "diagbox", "href"):
-            for arg in args[-1:] if name not in ("diagbox",) else args:
-                self.visit([arg], bold, math)
-                self._add(" ", bold)
-            return
-        if args:
-            self.visit([args[-1]] if len(args) == 1 else args[-1:], bold, math)
-            return
-        self._add(_symbol(node), bold)
-
-    def _math_chars(self, chars: str, bold: bool) -> None:
-        """Math text: a one-character script written without braces ('10^4', 'x_i') raised or lowered in place."""
-        at = 0
-        while at < len(chars):
-            if chars[at] in "^_" and at + 1 < len(chars):
-                self._script(chars[at], chars[at + 1], bold)
-                at += 2
-                continue
-            self._add(chars[at], bold)
-            at += 1
-
-    def _script(self, mark: str, raised: str, bold: bool) -> None:
-        """A superscript of digits as superscript digits ('10⁻⁴'); any other script as its text ('n_+', 'S_max')."""
-        if mark == "^":
-            self._add(to_superscript(raised), bold)
-        else:
-            self._add(("_" if mark == "_" else "") + raised, bold)
-
-    def _add(self, text: str, bold: bool) -> None:
-        if bold and any(c.isdigit() for c in text):
-            self.bold = True
-        self.parts.append(text)
-
-
-def _symbol(node) -> str:  # type: ignore[no-untyped-def]
-    """What pylatexenc's latex2text prints for a macro this module does not know (Greek letters, accents)."""
-    from pylatexenc.latex2text import LatexNodes2Text
-
-    try:
-        return LatexNodes2Text(math_mode="text").nodelist_to_text([node])
-    except Exception:  # noqa: BLE001 - a macro latex2text cannot print prints nothing
-        return ""
-
-
-def _siunitx(text: str) -> str:
-    """A number as siunitx prints it: 'e' exponents as '× 10⁻³', '+-' as '±', '(3)' kept."""
-    text = " ".join(text.replace("\\pm", "\u00b1").replace("+-", "\u00b1").split())
-    if any(c.isalpha() and c not in "eEdD" for c in text):
-        return text
-    for marker in ("e", "E", "d", "D"):
-        if marker in text:
-            mantissa, _, exponent = text.partition(marker)
-            exponent = exponent.strip().lstrip("+")
-            if exponent.lstrip("-").isdigit():
-                power = "10" + to_superscript(exponent)
-                return f"{mantissa.strip()} \u00d7 {power}" if mantissa.strip() else power
-    return text

@@ -76,7 +76,8 @@ def read_pinned(source: Source, files: list[PinnedFile], extraction: Extraction 
     for pinned in [f for f in files if _main(f, files)]:
         try:
             if pinned.format == "latex" and pinned.path.suffix == ".tex":
-                from review.sources.latex import grids_of, read_path
+                from review.sources.latex import grids_of
+                from review.sources.latex_document import read_path
 
                 document = read_path(pinned.path)
                 for name in document.loaded[1:]:

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from registry.numbers import parse_printed
-from review.pdf.pdftext import Extraction, normalize_quote
+from review.pdf.matching import normalize_quote
+from review.pdf.pdftext import Extraction
 from review.pdf.words import squeezed
 from review.tables import subtables
 from review.tables.captions import find_captions, label_at_line_start, upright

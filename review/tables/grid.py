@@ -105,8 +105,7 @@ def page_grid(request: PageRequest) -> dict[str, Any]:
 
 def plain_data(value: Any) -> Any:
     """``value`` with every text of a ``str`` subclass (``review.tables.cited.Unread``, why a cell cannot be read)
-    made a
-    plain ``str``, inside lists, tuples and dicts: the reading process may answer with plain values only."""
+    made a plain ``str``, inside lists, tuples and dicts: the reading process may answer with plain values only."""
     if isinstance(value, str):
         return str(value)
     if isinstance(value, dict):

@@ -140,8 +140,7 @@ def _crossed(primary: Extraction, second: Extraction | None, table: Table, other
     """The cells the review finds in the first reading's rows under a column name only the second extractor's grid
     reads (a header 'Batch 1' that PDFium's grid splits in two): read where the row and the column cross
     (``review.tables.crossing``), as a record citing them is looked up, and shown only where both extractors read the
-    cell
-    alike and the CSV does not carry the same text in that row already (the same cell under the split name). Row
+    cell alike and the CSV does not carry the same text in that row already (the same cell under the split name). Row
     names only the second reading has are not tried: a row misread there would name cells the page never labels
     so."""
     if other is None or second is None:
