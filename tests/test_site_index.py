@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from tests.browser_support import Watched, browser, fixture_site
+from tests.browser_support import Watched, browser, fixture_site, two_papers_site
 
 pytestmark = pytest.mark.browser
-__all__ = ["browser", "fixture_site"]  # fixtures, used by name
+__all__ = ["browser", "fixture_site", "two_papers_site"]  # fixtures, used by name
 
 TOTAL = 161
 SPLICE = "Splice sites, acceptor (genomic benchmarks fixture)"
@@ -108,5 +108,28 @@ def test_search_reads_every_shown_field(fixture_site: Path, browser: Any, query:
         if query == "standard deviation":
             assert all("standard deviation" in t for t in visible(page).locator("td:nth-child(3)").all_inner_texts())
         assert page.locator("#shown").inner_text() == f"{found} of {TOTAL} results shown"
+    finally:
+        watched.close()
+
+
+def test_the_value_sort_ranks_a_fraction_among_percents_and_sets_bounds_apart(two_papers_site: Path,
+                                                                                browser: Any) -> None:
+    """In Chromium, on the registry of two papers: the second paper's top-1 accuracy printed as a fraction (0.951)
+    sorts as 95.1 % beside the first paper's 94.2 %, not before it as its printed number would; its bound
+    ('> 0.95') and its zero-shot value sort in keys of their own (issue 39: 73 % listed sixth of seven)."""
+    watched = Watched(browser)
+    try:
+        page = watched.open(two_papers_site / "index.html", "?sort=value&order=ascending")
+        rows = page.locator("#results tbody tr").evaluate_all(
+            "rows => rows.map(r => [r.querySelector('td a').getAttribute('href'), r.cells[2].dataset.sort])")
+        order = {href.removeprefix("result/").removesuffix(".html"): index for index, (href, _) in enumerate(rows)}
+        key = {href.removeprefix("result/").removesuffix(".html"): sort.split("\u2063")[0] for href, sort in rows}
+        fraction, percent = "fixture-second-20261202-result-top1-fraction", \
+            "fixture-genomic-20261201-result-s5-splice-accuracy-fp32"
+        assert key[fraction] == key[percent] and order[percent] < order[fraction]
+        assert key["fixture-second-20261202-result-top1-bound"].startswith("~ not ranked")
+        assert order["fixture-second-20261202-result-top1-bound"] > max(order[fraction], order[percent])
+        assert key["fixture-second-20261202-result-zero-shot-accuracy"] != key[percent]
+        assert not watched.errors
     finally:
         watched.close()

@@ -50,7 +50,8 @@ def distinct_link_texts(page: str, describe: Callable[[str], str]) -> str:
         for at, href, _ in links:
             if read[at] in shared:
                 added[at] = added.get(at, "") + told(href)
-    out, last = [], 0
+    out: list[str] = []
+    last = 0
     for at in sorted(added):
         out += (page[last:at], hidden_words(added[at]))
         last = at
