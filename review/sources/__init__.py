@@ -1,9 +1,10 @@
-"""A document's own source read as a second witness of its tables: LaTeX, JATS XML, HTML, Word.
+"""A document's own source read as a second witness of its tables: LaTeX, JATS XML, HTML, Word, Typst.
 
 - ``model``: a table as a source states it (a grid of cells with spans), read into named rows and columns as the
   PDF reader names a printed table's;
 - one reader per format, each with a real parser: ``latex`` (pylatexenc), ``html`` and ``jats`` (lxml), ``docx``
-  (python-docx; an ``.odt`` through lxml); each says in its docstring what it does not handle;
+  (python-docx; an ``.odt`` through lxml), ``typst`` (a parser and evaluator of its own, ``typst_syntax``,
+  ``typst_eval``, ``typst_lib``: no Typst parser is published for Python); each says in its docstring what it does not handle;
 - ``witness``: a cited cell checked against the source's table, matched to the PDF's by label and caption.
 
 ``read_source(path)`` picks the reader by the file's name. The libraries are imported inside the readers, so that
@@ -19,7 +20,7 @@ from review.sources.model import Grid, SourceTable, tables_of
 
 #: The source formats, by how a file's name ends: what ``registry new source --source-file`` records as its format.
 FORMATS = {".tex": "latex", ".tar.gz": "latex", ".tgz": "latex", ".tar": "latex", ".xml": "jats", ".nxml": "jats",
-           ".html": "html", ".htm": "html", ".xhtml": "html", ".docx": "docx", ".odt": "odt"}
+           ".html": "html", ".htm": "html", ".xhtml": "html", ".docx": "docx", ".odt": "odt", ".typ": "typst"}
 
 
 class SourceFormatError(RegistryError, ValueError):
@@ -27,7 +28,7 @@ class SourceFormatError(RegistryError, ValueError):
 
     def __init__(self, message: str) -> None:
         super().__init__(message, "give the document's own source: a LaTeX .tex or e-print .tar.gz, JATS .xml, "
-                         ".html, .docx or .odt")
+                         ".html, .docx, .odt or Typst .typ")
 
 
 def format_of(path: Path | str) -> str:
@@ -57,6 +58,10 @@ def read_grids(path: Path, kind: str | None = None) -> list[Grid]:
         from review.sources.docx import read_docx
 
         return read_docx(path)
+    if kind == "typst":
+        from review.sources.typst import read_typst
+
+        return read_typst(path)
     if kind == "odt":
         from review.sources.docx import read_odt
 

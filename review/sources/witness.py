@@ -138,6 +138,11 @@ def check_cell(source: SourceTables, claim: object) -> Witness:
     if not candidates:
         return _witness(source, CANNOT_CHECK, detail=f"the source has no {table_label} (it has "
                         f"{', '.join(sorted({t.label for t in source.tables}, key=_order)) or 'no tables'})")
+    unread = [t for _, t in candidates if t.unread]
+    if len(unread) == len(candidates):
+        return _witness(source, CANNOT_CHECK, detail=f"{table_label} of the source could not be read: "
+                        f"{unread[0].unread}")
+    candidates = [(i, t) for i, t in candidates if not t.unread]
     spots: list[_Spot] = []
     missing: list[str] = []
     lines: list[tuple[SourceTable, list[SourceRow], list[int]]] = []

@@ -1,0 +1,584 @@
+"""A Typst document evaluated far enough to lay out its tables: what ``review.sources.typst`` reads them from.
+
+Typst tables are often built by code (a CSV read with ``csv()``, its rows mapped to cells, a function merging a
+column's repeated labels into ``table.cell(rowspan: ...)``); reading them means running that code. This evaluator
+runs the syntax tree of ``typst_syntax`` with Typst's values (none, booleans, integers, floats, strings, arrays,
+dictionaries, content, functions and closures, modules) and its scoping (``let`` in blocks, closures capturing their
+scope, ``set`` rules' defaults for ``table``). Content is kept as runs of text (bold or not) and the elements the
+reader needs: ``table`` with its cells, headers and footers, ``figure`` (with its kind, caption and supplement),
+``image``. Functions that only place or decorate their body (``align``, ``block``, ``box``, ``pad``, ``text``...)
+give their body; ``strong`` and ``text(weight: "bold")`` make it bold; ``super`` raises it.
+
+Not evaluated: ``show`` rules (they change how things look, not which numbers a table holds), counters and
+``context``'s queries, layout (``measure``), packages from Typst Universe (not available offline: a name imported
+from one is unknown, and a table that uses it is unreadable, 'cannot check'), except ``oxifmt``'s ``strfmt``, which
+tables use to round numbers (``review.sources.typst_lib.strfmt``).
+
+Bounded: every evaluation step counts, and past ``max_steps`` (or ``max_depth`` nested calls) the reading stops
+with ``TypstLimit``; files are read only inside the document's folder, each up to ``max_file_bytes``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from review.sources import typst_syntax as syn
+
+
+class TypstError(ValueError):
+    """The document's code cannot be evaluated here (an unknown name, a package not available, a type error)."""
+
+
+class TypstLimit(TypstError):
+    """The document's code ran past a limit (steps, nesting, a file's size)."""
+
+
+@dataclass(frozen=True)
+class Run:
+    text: str
+    bold: bool = False
+
+
+@dataclass(frozen=True)
+class Elem:
+    name: str
+    pos: tuple[Any, ...] = ()
+    named: dict[str, Any] = field(default_factory=dict)
+    where: str = ""
+
+
+@dataclass(frozen=True)
+class Content:
+    parts: tuple[Run | Elem, ...] = ()
+
+    def __add__(self, other: Content) -> Content:
+        return Content(self.parts + other.parts)
+
+
+@dataclass(frozen=True)
+class Opaque:
+    """A value the reader cannot know (a name from a package it does not have): using it makes what uses it
+    unreadable."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Token:
+    """A value that only styles or places (an alignment, a color, a stroke, a selector): no table prints it."""
+
+    name: str
+
+
+@dataclass
+class Closure:
+    node: syn.Closure
+    scope: Scope
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str
+    fn: Any
+    bound: tuple[tuple[Any, ...], tuple[tuple[str, Any], ...]] = ((), ())
+
+
+@dataclass(frozen=True)
+class Args:
+    pos: tuple[Any, ...]
+    named: dict[str, Any]
+
+
+@dataclass
+class Module:
+    name: str
+    scope: dict[str, Any]
+
+
+class Scope:
+    def __init__(self, parent: Scope | None = None, names: dict[str, Any] | None = None) -> None:
+        self.parent = parent
+        self.names: dict[str, Any] = names if names is not None else {}
+        self.styles: dict[str, dict[str, Any]] = {}
+
+    def lookup(self, name: str) -> Any:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return scope.names[name]
+            scope = scope.parent
+        raise TypstError(f"unknown name '{name}'")
+
+    def assign(self, name: str, value: Any) -> None:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                scope.names[name] = value
+                return
+            scope = scope.parent
+        raise TypstError(f"unknown name '{name}'")
+
+    def style(self, element: str) -> dict[str, Any]:
+        chain: list[Scope] = []
+        scope: Scope | None = self
+        while scope is not None:
+            chain.append(scope)
+            scope = scope.parent
+        out: dict[str, Any] = {}
+        for s in reversed(chain):
+            out.update(s.styles.get(element, {}))
+        return out
+
+
+class _Jump(Exception):
+    def __init__(self, kind: str, value: Any = None) -> None:
+        self.kind, self.value = kind, value
+
+
+EMPTY = Content()
+
+
+def join(a: Any, b: Any) -> Any:
+    """Two values joined as Typst joins a block's statements or a loop's iterations."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if isinstance(a, str) and isinstance(b, str):
+        return a + b
+    if isinstance(a, list) and isinstance(b, list):
+        return a + b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return {**a, **b}
+    return display(a) + display(b)
+
+
+def display(value: Any) -> Content:
+    """A value shown in markup (``#x``): its text, as Typst prints it."""
+    if isinstance(value, Content):
+        return value
+    if value is None or isinstance(value, (Token, syn.Unit, Builtin, Closure)) or value is syn.AUTO:
+        return EMPTY
+    if isinstance(value, Opaque):
+        raise TypstError(value.reason)
+    if isinstance(value, Elem):
+        return Content((value,))
+    return Content((Run(text_of(value)),))
+
+
+def text_of(value: Any) -> str:
+    """``str(value)`` in Typst: an integer's digits, a float without a trailing '.0' and without an exponent."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return float_text(value)
+    if isinstance(value, (list, tuple)):
+        return "(" + ", ".join(repr(v) if isinstance(v, str) else text_of(v) for v in value) + ")"
+    return str(value)
+
+
+def float_text(x: float) -> str:
+    from decimal import Decimal
+
+    if x != x:
+        return "NaN"
+    if x in (float("inf"), float("-inf")):
+        return ("-" if x < 0 else "") + "\u221e"
+    if x.is_integer() and abs(x) < 1e16:
+        return str(int(x))
+    text = format(Decimal(repr(x)), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def embolden(content: Content) -> Content:
+    return Content(tuple(Run(p.text, True) if isinstance(p, Run) else p for p in content.parts))
+
+
+@dataclass
+class Limits:
+    max_steps: int = 2_000_000
+    max_depth: int = 200
+    max_file_bytes: int = 20_000_000
+
+
+class Evaluator:
+    """Runs one Typst document (``run``): its markup's content, with the files it reads inside ``root``."""
+
+    def __init__(self, root: Path, limits: Limits | None = None) -> None:
+        from review.sources import typst_lib
+
+        self.root = root.resolve()
+        self.limits = limits or Limits()
+        self.steps = 0
+        self.depth = 0
+        self.files: list[Path] = []
+        self.modules: dict[Path, Module] = {}
+        self.globals = Scope(names=typst_lib.globals_())
+        self.lib = typst_lib
+        self.texts: dict[Path, str] = {}
+
+    # -- files -----------------------------------------------------------------------------------------------------
+    def resolve(self, name: str) -> Path:
+        here = self.files[-1].parent if self.files else self.root
+        path = (self.root / name.lstrip("/")) if name.startswith("/") else here / name
+        path = path.resolve()
+        if path != self.root and self.root not in path.parents:
+            raise TypstError(f"'{name}' is outside the document's folder, which is all the reader reads")
+        if not path.is_file():
+            raise TypstError(f"'{name}' is not in the source")
+        if path.stat().st_size > self.limits.max_file_bytes:
+            raise TypstLimit(f"'{name}' is {path.stat().st_size:,} bytes, more than the {self.limits.max_file_bytes:,}"
+                             " a source file may have")
+        return path
+
+    def read_text(self, name: str) -> str:
+        return self.resolve(name).read_text(encoding="utf-8-sig")
+
+    def where(self, node: syn.Node) -> str:
+        path = self.files[-1] if self.files else self.root
+        text = self.texts.get(path, "")
+        return f"{path.name}:{text.count(chr(10), 0, node.at) + 1}"
+
+    def run(self, path: Path) -> Content:
+        """The document's content: its markup evaluated, a failing top-level statement skipped (a figure whose
+        table cannot be read is still a figure, ``figure``)."""
+        self.texts = {}
+        return self._file(path.resolve(), top=True)[0]
+
+    def _file(self, path: Path, top: bool) -> tuple[Content, Scope]:
+        if path in self.files:
+            raise TypstError(f"{path.name} includes itself")
+        if len(self.files) > 16:
+            raise TypstLimit("files include each other more than 16 deep")
+        text = path.read_text(encoding="utf-8-sig")
+        self.texts[path] = text
+        self.files.append(path)
+        try:
+            nodes = syn.parse(text)
+            scope = Scope(self.globals)
+            return self.markup(nodes, scope, tolerant=top), scope
+        except syn.TypstSyntaxError as exc:
+            raise TypstError(f"{path.name}: {exc}") from None
+        finally:
+            self.files.pop()
+
+    def module(self, name: str) -> Module:
+        path = self.resolve(name)
+        if path not in self.modules:
+            _, scope = self._file(path, top=True)
+            self.modules[path] = Module(path.stem, scope.names)
+        return self.modules[path]
+
+    def include(self, name: str) -> Content:
+        return self._file(self.resolve(name), top=True)[0]
+
+    # -- evaluation ------------------------------------------------------------------------------------------------
+    def step(self) -> None:
+        self.steps += 1
+        if self.steps > self.limits.max_steps:
+            raise TypstLimit(f"the document's code took more than {self.limits.max_steps:,} steps")
+
+    def markup(self, nodes: tuple[syn.Node, ...], scope: Scope, tolerant: bool = False) -> Content:
+        parts: list[Run | Elem] = []
+        for node in nodes:
+            try:
+                parts += self.markup_node(node, scope).parts
+            except (TypstError, _Jump):
+                if not tolerant or isinstance(sys_exc(), TypstLimit):
+                    raise
+        return Content(tuple(parts))
+
+    def markup_node(self, node: syn.Node, scope: Scope) -> Content:
+        self.step()
+        if isinstance(node, syn.Text):
+            return Content((Run(node.text),))
+        if isinstance(node, syn.Space):
+            return Content((Run(" "),))
+        if isinstance(node, syn.Strong):
+            return embolden(self.markup(node.body, scope))
+        if isinstance(node, syn.Emph):
+            return self.markup(node.body, scope)
+        if isinstance(node, syn.Math):
+            return Content((Run(self.lib.math_text(node.source, self, scope)),))
+        if isinstance(node, syn.Raw):
+            return Content((Run(node.text),))
+        if isinstance(node, syn.Label):
+            return Content((Elem("label", (node.name,)),))
+        if isinstance(node, syn.Embed):
+            return display(self.eval(node.expr, scope))
+        if isinstance(node, syn.ContentBlock):
+            return self.markup(node.body, scope)
+        raise TypstError(f"unexpected {type(node).__name__} in markup")
+
+    def eval(self, node: syn.Node, scope: Scope) -> Any:
+        self.step()
+        method = getattr(self, "eval_" + type(node).__name__, None)
+        if method is None:
+            return self.markup_node(node, scope)
+        return method(node, scope)
+
+    def eval_Lit(self, node: syn.Lit, scope: Scope) -> Any:
+        return node.value
+
+    def eval_Ident(self, node: syn.Ident, scope: Scope) -> Any:
+        return scope.lookup(node.name)
+
+    def eval_ContentBlock(self, node: syn.ContentBlock, scope: Scope) -> Content:
+        return self.markup(node.body, Scope(scope))
+
+    def eval_CodeBlock(self, node: syn.CodeBlock, scope: Scope) -> Any:
+        inner = Scope(scope)
+        value: Any = None
+        for statement in node.body:
+            value = join(value, self.eval(statement, inner))
+        return value
+
+    def eval_ArrayLit(self, node: syn.ArrayLit, scope: Scope) -> list[Any]:
+        out: list[Any] = []
+        for item in node.items:
+            value = self.eval(item.value, scope)
+            if item.spread:
+                out += self.lib.spread_items(value)
+            else:
+                out.append(value)
+        return out
+
+    def eval_DictLit(self, node: syn.DictLit, scope: Scope) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for item in node.items:
+            value = self.eval(item.value, scope)
+            if item.spread:
+                out.update(value if isinstance(value, dict) else {})
+            else:
+                out[item.name or ""] = value
+        return out
+
+    def eval_Unary(self, node: syn.Unary, scope: Scope) -> Any:
+        return self.lib.unary(node.op, self.eval(node.operand, scope))
+
+    def eval_Binary(self, node: syn.Binary, scope: Scope) -> Any:
+        if node.op in ("=", "+=", "-=", "*=", "/="):
+            return self.assign(node, scope)
+        left = self.eval(node.left, scope)
+        if node.op == "and":
+            return self.lib.truth(left) and self.lib.truth(self.eval(node.right, scope))
+        if node.op == "or":
+            return self.lib.truth(left) or self.lib.truth(self.eval(node.right, scope))
+        return self.lib.binary(node.op, left, self.eval(node.right, scope))
+
+    def assign(self, node: syn.Binary, scope: Scope) -> None:
+        value = self.eval(node.right, scope)
+        target = node.left
+        if node.op != "=":
+            value = self.lib.binary(node.op[0], self.eval(target, scope), value)
+        if isinstance(target, syn.Ident):
+            scope.assign(target.name, value)
+            return None
+        if isinstance(target, syn.Call) and isinstance(target.callee, syn.FieldAccess) and \
+                target.callee.name == "at" and isinstance(target.callee.target, syn.Ident):
+            name = target.callee.target.name
+            container = self.lib.copied(scope.lookup(name))
+            key = self.eval(target.args[0].value, scope)
+            container[key] = value
+            scope.assign(name, container)
+            return None
+        if isinstance(target, syn.FieldAccess) and isinstance(target.target, syn.Ident):
+            container = dict(scope.lookup(target.target.name))
+            container[target.name] = value
+            scope.assign(target.target.name, container)
+            return None
+        raise TypstError("assignment to something other than a name or an item of one")
+
+    def eval_FieldAccess(self, node: syn.FieldAccess, scope: Scope) -> Any:
+        return self.lib.field(self.eval(node.target, scope), node.name)
+
+    def eval_Call(self, node: syn.Call, scope: Scope) -> Any:
+        callee = node.callee
+        if isinstance(callee, syn.FieldAccess):
+            target = self.eval(callee.target, scope)
+            if not isinstance(target, (Module, Builtin, dict)) or isinstance(target, dict) and \
+                    callee.name in self.lib.DICT_METHODS and callee.name not in target:
+                args = self.arguments(node.args, scope)
+                value, changed = self.lib.method(self, target, callee.name, args)
+                if changed and isinstance(callee.target, syn.Ident):
+                    scope.assign(callee.target.name, changed[0])
+                return value
+            function = self.lib.field(target, callee.name)
+        else:
+            function = self.eval(callee, scope)
+        if isinstance(function, Builtin) and function.name in self.lib.TOLERANT:
+            args = self.arguments(node.args, scope, tolerant=True)
+            return self.call(function, args, node)
+        return self.call(function, self.arguments(node.args, scope), node)
+
+    def arguments(self, nodes: tuple[syn.Arg, ...], scope: Scope, tolerant: bool = False) -> Args:
+        """The arguments' values; where ``tolerant`` (a table's, a figure's), one that cannot be evaluated is an
+        ``Opaque`` value saying why, the others kept."""
+        pos: list[Any] = []
+        named: dict[str, Any] = {}
+        for arg in nodes:
+            try:
+                value = self.eval(arg.value, scope)
+            except TypstLimit:
+                raise
+            except TypstError as exc:
+                if not tolerant:
+                    raise
+                value = Opaque(str(exc))
+                if arg.spread:
+                    pos.append(value)
+                    continue
+            if arg.spread:
+                if isinstance(value, Args):
+                    pos += value.pos
+                    named.update(value.named)
+                elif isinstance(value, dict):
+                    named.update(value)
+                else:
+                    pos += self.lib.spread_items(value)
+            elif arg.name is not None:
+                named[arg.name] = value
+            else:
+                pos.append(value)
+        return Args(tuple(pos), named)
+
+    def call(self, function: Any, args: Args, node: syn.Node | None = None) -> Any:
+        if isinstance(function, Opaque):
+            raise TypstError(function.reason)
+        if isinstance(function, Builtin):
+            pos, named = function.bound
+            return function.fn(self, Args(pos + args.pos, {**dict(named), **args.named}), node)
+        if isinstance(function, Closure):
+            return self.call_closure(function, args)
+        raise TypstError(f"{text_of(function)!r} is not a function")
+
+    def call_closure(self, closure: Closure, args: Args) -> Any:
+        self.depth += 1
+        if self.depth > self.limits.max_depth:
+            raise TypstLimit(f"functions call each other more than {self.limits.max_depth} deep")
+        try:
+            scope = Scope(closure.scope)
+            if closure.name:
+                scope.names[closure.name] = closure
+            positional = list(args.pos)
+            named = dict(args.named)
+            for param in closure.node.params:
+                if param.sink:
+                    scope.names[param.name] = Args(tuple(positional), named)
+                    positional, named = [], {}
+                elif param.default is not None:
+                    scope.names[param.name] = named.pop(param.name) if param.name in named else self.eval(
+                        param.default, closure.scope)
+                elif positional:
+                    scope.names[param.name] = positional.pop(0)
+                else:
+                    raise TypstError(f"missing argument: {param.name}")
+            try:
+                return self.eval(closure.node.body, scope)
+            except _Jump as jump:
+                if jump.kind == "return":
+                    return jump.value
+                raise
+        finally:
+            self.depth -= 1
+
+    def eval_Closure(self, node: syn.Closure, scope: Scope) -> Closure:
+        return Closure(node, scope, node.name)
+
+    def eval_Let(self, node: syn.Let, scope: Scope) -> None:
+        try:
+            value = self.eval(node.value, scope) if node.value is not None else None
+        except TypstLimit:
+            raise
+        except TypstError as exc:
+            value = Opaque(str(exc))
+        self.bind(node.pattern, value, scope)
+        return None
+
+    def bind(self, pattern: str | tuple[str, ...], value: Any, scope: Scope) -> None:
+        if isinstance(pattern, str):
+            if pattern != "_":
+                scope.names[pattern] = value
+            return
+        items = list(value.items()) if isinstance(value, dict) else self.lib.spread_items(value)
+        if len(items) != len(pattern):
+            raise TypstError(f"cannot destructure {len(items)} values into {len(pattern)} names")
+        for name, item in zip(pattern, items, strict=True):
+            if name != "_":
+                scope.names[name] = item
+
+    def eval_SetRule(self, node: syn.SetRule, scope: Scope) -> None:
+        if node.condition is not None and not self.lib.truth(self.eval(node.condition, scope)):
+            return None
+        target = self.eval(node.target, scope)
+        if isinstance(target, Builtin):
+            args = self.arguments(node.args, scope, tolerant=True)
+            scope.styles.setdefault(target.name, {}).update(args.named)
+        return None
+
+    def eval_ShowRule(self, node: syn.ShowRule, scope: Scope) -> None:
+        return None
+
+    def eval_Import(self, node: syn.Import, scope: Scope) -> None:
+        source = self.eval(node.source, scope)
+        if not isinstance(source, str):
+            raise TypstError("an import of something other than a file or a package")
+        if source.startswith("@"):
+            names = self.lib.package(source, node.names)
+        else:
+            module = self.module(source)
+            if node.names == ():
+                names = {module.name: module}
+            elif node.names is None:
+                names = dict(module.scope)
+            else:
+                names = {bound: module.scope.get(name, Opaque(f"{source} has no '{name}'"))
+                         for name, bound in node.names}
+        scope.names.update(names)
+        return None
+
+    def eval_Include(self, node: syn.Include, scope: Scope) -> Content:
+        return self.include(self.eval(node.source, scope))
+
+    def eval_If(self, node: syn.If, scope: Scope) -> Any:
+        if self.lib.truth(self.eval(node.condition, scope)):
+            return self.eval(node.then, scope)
+        return self.eval(node.otherwise, scope) if node.otherwise is not None else None
+
+    def eval_For(self, node: syn.For, scope: Scope) -> Any:
+        value: Any = None
+        for item in self.lib.iterate(self.eval(node.iterable, scope)):
+            inner = Scope(scope)
+            self.bind(node.pattern, item, inner)
+            try:
+                value = join(value, self.eval(node.body, inner))
+            except _Jump as jump:
+                if jump.kind == "break":
+                    break
+                if jump.kind != "continue":
+                    raise
+        return value
+
+    def eval_While(self, node: syn.While, scope: Scope) -> Any:
+        value: Any = None
+        while self.lib.truth(self.eval(node.condition, scope)):
+            try:
+                value = join(value, self.eval(node.body, Scope(scope)))
+            except _Jump as jump:
+                if jump.kind == "break":
+                    break
+                if jump.kind != "continue":
+                    raise
+        return value
+
+    def eval_Jump(self, node: syn.Jump, scope: Scope) -> Any:
+        raise _Jump(node.kind, self.eval(node.value, scope) if node.value is not None else None)
+
+
+def sys_exc() -> BaseException | None:
+    import sys
+
+    return sys.exc_info()[1]
