@@ -36,7 +36,7 @@ def review_command(
     source_files: list[Path] = typer.Option(
         [], "--source", metavar="FILE",
         help="A source file the source record pins under source_files (a LaTeX .tar.gz or main .tex, JATS XML, "
-             "HTML, .docx, .odt): each cited table cell is also checked against it, a second witness beside the "
+             "HTML, .docx, .odt, Typst .typ): each cited table cell is also checked against it, a second witness beside the "
              "PDF; its SHA-256 must be one the record pins. Repeatable. Pinned files cached as "
              "'<sha256>-<name>' in --cache-dir are read too.",
     ),

@@ -29,7 +29,7 @@ def table_command(
     page: int | None = typer.Option(None, "--page", min=1, metavar="N", help="The page, counted from 1 as the PDF "
                                     "counts it (the first page of the file is 1); required without --source."),
     source: Path | None = typer.Option(None, "--source", metavar="FILE", help="Read the table from the document's "
-                                       "own source instead (LaTeX .tex or .tar.gz, JATS XML, HTML, .docx, .odt): the "
+                                       "own source instead (LaTeX .tex or .tar.gz, JATS XML, HTML, .docx, .odt, Typst .typ): the "
                                        "same cells and CSV columns, from the source's structure; give --table."),
     label: str | None = typer.Option(None, "--table", metavar="LABEL", help="The table's label as its caption prints "
                                      "it ('Table 2', 'TABLE II'); default: every table on the page."),

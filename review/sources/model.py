@@ -53,6 +53,9 @@ class Grid:
     breakable: bool = True
     """Whether the table may go on over the next pages (a LaTeX ``longtable``, any HTML or Word table); a LaTeX
     float is set on one page."""
+    caption_below: bool = False
+    """Whether the caption is set below the table (Typst's figures): a table that breaks across pages then begins
+    on a page before its caption's."""
     unread: str = ""
     """Why the source's table could not be read, where it could not (a Typst table built with a package the reader
     does not have): the witness then cannot check its cells, and says why."""
@@ -127,6 +130,7 @@ class SourceTable:
     breakable: bool = True
     unread: str = ""
     """Why the source's table could not be read (``Grid.unread``); empty where it was."""
+    caption_below: bool = False
     others: list[SourceTable] = field(default_factory=list, repr=False)
     """The other tabulars under the same caption (sub-tables)."""
 
@@ -345,7 +349,7 @@ def table_of(grid: Grid) -> SourceTable:
             continue
         rows.append(SourceRow(_path(grid.group, group, labels), cells))
     return SourceTable(grid.label, grid.caption, columns, tuple(rows), grid.where, grid.label_given, grid.breakable,
-                       grid.unread)
+                       grid.unread, grid.caption_below)
 
 
 def tables_of(grids: list[Grid]) -> list[SourceTable]:

@@ -102,7 +102,8 @@ def _grid(table: Elem | None, label: str, caption: str, where: str) -> Grid:
         rows, header_rows = _layout(table)
     except TypstError as exc:
         return Grid(label, caption, [], where=table.where or where, unread=str(exc))
-    return Grid(label, caption, rows, header_rows, table.where or where, breakable=True, reserve=True)
+    return Grid(label, caption, rows, header_rows, table.where or where, breakable=True, reserve=True,
+                caption_below=True)
 
 
 def _columns(table: Elem) -> int:

@@ -411,7 +411,7 @@ class Evaluator:
             function = self.eval(callee, scope)
         if isinstance(function, Builtin) and function.name in self.lib.TOLERANT:
             args = self.arguments(node.args, scope, tolerant=True)
-            return self.call(function, args, node)
+            return self.call(function, Args(args.pos, {**scope.style(function.name), **args.named}), node)
         return self.call(function, self.arguments(node.args, scope), node)
 
     def arguments(self, nodes: tuple[syn.Arg, ...], scope: Scope, tolerant: bool = False) -> Args:
@@ -465,10 +465,16 @@ class Evaluator:
                 scope.names[closure.name] = closure
             positional = list(args.pos)
             named = dict(args.named)
+            own = {p.name for p in closure.node.params if not p.sink}
+            fixed = sum(1 for p in closure.node.params if not p.sink and p.default is None)
             for param in closure.node.params:
-                if param.sink:
-                    scope.names[param.name] = Args(tuple(positional), named)
-                    positional, named = [], {}
+                if param.sink:  # what the other parameters do not take: the positional ones after theirs
+                    taken = max(fixed - sum(1 for p in closure.node.params[:closure.node.params.index(param)]
+                                            if not p.sink and p.default is None), 0)
+                    rest = positional[:len(positional) - taken] if taken else positional
+                    positional = positional[len(rest):]
+                    scope.names[param.name] = Args(tuple(rest), {k: v for k, v in named.items() if k not in own})
+                    named = {k: v for k, v in named.items() if k in own}
                 elif param.default is not None:
                     scope.names[param.name] = named.pop(param.name) if param.name in named else self.eval(
                         param.default, closure.scope)
@@ -553,26 +559,27 @@ class Evaluator:
         for item in self.lib.iterate(self.eval(node.iterable, scope)):
             inner = Scope(scope)
             self.bind(node.pattern, item, inner)
-            try:
-                value = join(value, self.eval(node.body, inner))
-            except _Jump as jump:
-                if jump.kind == "break":
-                    break
-                if jump.kind != "continue":
-                    raise
+            value, more = self.iteration(node.body, inner, value)
+            if not more:
+                break
         return value
 
     def eval_While(self, node: syn.While, scope: Scope) -> Any:
         value: Any = None
         while self.lib.truth(self.eval(node.condition, scope)):
-            try:
-                value = join(value, self.eval(node.body, Scope(scope)))
-            except _Jump as jump:
-                if jump.kind == "break":
-                    break
-                if jump.kind != "continue":
-                    raise
+            value, more = self.iteration(node.body, Scope(scope), value)
+            if not more:
+                break
         return value
+
+    def iteration(self, body: syn.Node, scope: Scope, value: Any) -> tuple[Any, bool]:
+        """One pass of a loop's body, joined to the loop's value so far; whether the loop goes on (no ``break``)."""
+        try:
+            return join(value, self.eval(body, scope)), True
+        except _Jump as jump:
+            if jump.kind not in ("break", "continue"):
+                raise
+            return value, jump.kind == "continue"
 
     def eval_Jump(self, node: syn.Jump, scope: Scope) -> Any:
         raise _Jump(node.kind, self.eval(node.value, scope) if node.value is not None else None)

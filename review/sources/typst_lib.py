@@ -696,6 +696,9 @@ _RELATIONS = {"<=": "\u2264", ">=": "\u2265", "!=": "\u2260", "->": "\u2192", "=
               ">": ">", "~": "\u223c"}
 _MATH_TOKEN = re.compile(r'\s+|"(?:[^"\\]|\\.)*"|\\.|#|[A-Za-z]{2,}(?:\.[A-Za-z]+)*|[A-Za-z\u0370-\u03ff]|'
                          r"\d+(?:\.\d+)?|<=|>=|!=|->|=>|[=<>~]|[-+*/'^_()\[\]{},|&!:;.]|.", re.DOTALL)
+#: Symbols set as binary operators or relations: spaced, as the page prints them ('68.4 ± 0.5').
+_SPACED = frozenset({"plus.minus", "minus.plus", "times", "approx", "lt.eq", "gt.eq", "eq.not", "eq", "lt", "gt",
+                     "arrow.r", "div", "in", "sim"})
 _FRACTION_LIKE = {"frac": "/", "binom": ","}
 
 
@@ -776,6 +779,8 @@ def _math_name(tokens: list[str], i: int, ev: Any, scope: Any, source: str) -> t
         if name in ("abs", "norm"):
             return f"|{inner}|", j
         return inner, j
+    if name in _SPACED:
+        return f" {_SYMBOLS[name]} ", i + 1
     if name in _SYMBOLS:
         return _SYMBOLS[name], i + 1
     return name, i + 1

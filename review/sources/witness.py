@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from review.cells import _value  # the one comparison of a cited number with a cell's
+from review.cells import _value, same_number  # the one comparison of a cited number with a cell's
 from review.claims import CANNOT_CHECK, FAIL, PASS
 from review.sources.model import SourceCell, SourceColumn, SourceRow, SourceTable
 from review.tables import matches
@@ -171,11 +171,45 @@ def check_cell(source: SourceTables, claim: object) -> Witness:
     reading = spot.cell.reading
     if value is not None:
         if reading.value is not None and _value(reading.value) == _value(value):
+            disagreement = _form(claim, spot)
+            if disagreement:
+                return _witness(source, disagreement[0], spot.cell.text, disagreement[1])
             return _witness(source, PASS, spot.cell.text, f"in {spot.where}")
         printed = spot.cell.text or "nothing"
         return _witness(source, FAIL, spot.cell.text, f"the source prints {printed!r} in {spot.where}, not "
                         f"'{value}'")
     return _uncertainty(source, claim, spot)
+
+
+def _form(claim: object, spot: _Spot) -> tuple[str, str] | None:
+    """Where the cell's number is the claim's: the range or bound the source prints against the one the record files
+    (the PDF witness's rule, ``review.cells.TableCell._form_verdict``): a fail where the source prints a range the
+    record files as a point value, another upper end, or another bound; cannot check where the record files a range
+    or bound the cell prints without (its other end or sign may be in a cell of its own), or where the cell prints
+    a pair of figures that may be an interval; None where they agree."""
+    from review.cells import _PAIR_HEADER
+
+    reading = spot.cell.reading
+    upper, bound = getattr(claim, "upper", None), getattr(claim, "bound", None)
+    shown = spot.cell.text
+    if reading.upper and upper is None:
+        if reading.form is not None and reading.form.paired:
+            if _PAIR_HEADER.search(spot.column.name):
+                return None
+            return CANNOT_CHECK, (f"the source prints {shown!r} in {spot.where}, an interval or a pair of figures: "
+                                  "whether the point value is the cell's cannot be told")
+        return FAIL, (f"the source prints the range {shown!r} in {spot.where}; the record files its lower end as a "
+                      f"point value (file the range, with range_upper: {reading.upper!r})")
+    if reading.upper and not same_number(reading.upper, upper):
+        return FAIL, f"the source prints the range {shown!r} in {spot.where}, whose upper end is not {upper!r}"
+    if upper is not None and not reading.upper:
+        return CANNOT_CHECK, f"the source prints {shown!r} in {spot.where}, no range ending at {upper!r}"
+    if reading.bound and reading.bound != bound:
+        said = "the record files it as a value" if bound is None else f"not the record's '{bound}'"
+        return FAIL, f"the source prints {shown!r} in {spot.where}, a bound '{reading.bound}': {said}"
+    if bound is not None and not reading.bound:
+        return CANNOT_CHECK, f"the source prints {shown!r} in {spot.where}, with no bound's sign"
+    return None
 
 
 def _not_found(source: SourceTables, candidates: list[tuple[int, SourceTable]],
@@ -231,7 +265,8 @@ def _page_check(source: SourceTables, candidates: list[tuple[int, SourceTable]],
     - the page printing the table's caption is the table's, unless the table breaks across pages (a LaTeX
       ``longtable``, any HTML or Word table) and a page after it prints this row's label with its numbers;
     - a page after the caption's (up to three, none printing another table's caption) is the table's where the
-      table breaks across pages and the page prints the row's label with its numbers;
+      table breaks across pages and the page prints the row's label with its numbers; where the caption is set
+      below the table (Typst's figures), a page before it (up to three) is;
     - any other page: a fail where the PDF prints the table's caption elsewhere; where the PDF's text gives no
       caption of the table, the page must print the row's label with its numbers, else cannot check.
 
@@ -248,7 +283,9 @@ def _page_check(source: SourceTables, candidates: list[tuple[int, SourceTable]],
         return CANNOT_CHECK, (f"the PDF's text gives no caption of {label_name} beginning as the source's does, and "
                               f"page {page} does not print this cell's label and text")
     others = {p for i, pp in source.pages.items() if all(i != c for c, _ in candidates) for p in pp}
-    reach = {q for p in pages for q in range(p, p + (4 if breakable else 1)) if q == p or q not in others}
+    below = all(t.caption_below for _, t in candidates)
+    reach = {q for p in pages for q in range(p - (3 if breakable and below else 0), p + (
+        1 if below or not breakable else 4)) if q == p or below or q not in others}
     elsewhere = [q for q in sorted(reach - {page}) if 0 < q <= len(source.page_texts) and q not in pages
                  and _prints(source.page_texts[q - 1], spots, row_name)] if breakable else []
     if page in pages and not elsewhere:
