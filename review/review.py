@@ -190,7 +190,7 @@ def run_review(
         from review.sources.pinned import read_pinned, verified, witness
 
         files = verified(plan.source, sources or [], cache_dir)
-        tables = read_pinned(plan.source, files, readings.primary)
+        tables = read_pinned(plan.source, files, readings.primary, limits, started)
         assertions = witness(plan.claims, assertions, tables, artifact.path.name)
         witnessed = [f"{f.path.name} ({f.format}, SHA-256 {f.sha256})" for f in files]
     elif sources:

@@ -42,6 +42,8 @@ class SourceTables:
     """For each table (by its index in ``tables``), the PDF pages printing its caption; absent: not looked up."""
     page_texts: list[str] = field(default_factory=list)
     """The PDF's pages' text, for the page check."""
+    unread: str = ""
+    """Why the file could not be read, where a limit stopped its reading (``review.sources.limited``)."""
 
 
 _LABEL = re.compile(r"(?<![a-z])(table|tab\.)\s*([a-z]?\d+(?:\.\d+)?|[ivxlc]+)\s*(?:[:.|\u2014\u2013-]|\(continued\))?",
@@ -134,6 +136,8 @@ def check_cell(source: SourceTables, claim: object) -> Witness:
     row_name: str = claim.row
     column_name: str = claim.column
     value = getattr(claim, "value", None)
+    if source.unread:
+        return _witness(source, CANNOT_CHECK, detail=f"the source {source.document} was not read: {source.unread}")
     candidates = [(i, t) for i, t in enumerate(source.tables) if same_label(t.label, table_label)]
     if not candidates:
         return _witness(source, CANNOT_CHECK, detail=f"the source has no {table_label} (it has "
