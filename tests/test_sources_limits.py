@@ -61,3 +61,9 @@ def test_registry_review_of_a_hostile_source_says_cannot_check_and_names_the_lim
     assert source["outcome"] == "cannot check" and "2,000,000 steps" in source["detail"], source
     assert {w["name"]: w["outcome"] for w in assertion["witnesses"]}["pdf"] == "pass"
     assert RESULT in result.output
+
+
+def test_registry_table_from_a_hostile_source_names_the_limit(cli) -> None:  # type: ignore
+    result = cli("table", "--source", str(HOSTILE / "loop.typ"), "--table", "Table 1")
+    assert result.exit_code == 1
+    assert "more than 2,000,000 steps" in " ".join(result.output.split())

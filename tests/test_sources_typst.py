@@ -223,3 +223,16 @@ def test_the_fixture_compiles_to_the_cells_the_source_reader_reads(tmp_path: Pat
     assert len(values) == 12 + 8 + 6
     for value in values:
         assert plain(value) in text, value
+
+
+def test_registry_table_from_a_typst_source_writes_the_import_columns(cli) -> None:  # type: ignore
+    import csv
+    import io
+
+    result = cli("table", str(TYPST / "paper.pdf"), "--source", str(TYPST / "paper.typ"), "--table", "Table 2",
+                 "--format", "csv")
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(line for line in io.StringIO(result.output) if "," in line))
+    found = {(r["row"], r["column"]): r for r in rows if r.get("column")}
+    assert found[("Baseline / test", "Accuracy")]["value"] == "0.79"
+    assert found[("FixNet / dev", "Accuracy")]["page"] == "1"  # the page printing the caption

@@ -76,7 +76,7 @@ def table_command(
 
             if label is None:
                 raise RegistryError("--source reads one table: name it", "add --table 'Table 2'")
-            grid = source_grid(source, label, pdf)
+            grid = source_grid(source, label, pdf, limits=ReviewLimits(timeout, max_memory, max_page_chars))
         elif pdf is None or page is None:
             raise RegistryError("give the PDF and --page N (or --source FILE --table LABEL)",
                                 "for example: registry table paper.pdf --page 7")
