@@ -236,3 +236,22 @@ def test_registry_table_from_a_typst_source_writes_the_import_columns(cli) -> No
     found = {(r["row"], r["column"]): r for r in rows if r.get("column")}
     assert found[("Baseline / test", "Accuracy")]["value"] == "0.79"
     assert found[("FixNet / dev", "Accuracy")]["page"] == "1"  # the page printing the caption
+
+
+def test_registry_review_with_a_typst_source_names_each_witness_and_its_reader(cli, tmp_path: Path) -> None:  # type: ignore
+    import json
+
+    from tests.test_sources import _registry, _review
+
+    records = _registry(tmp_path, "typst", "typst/paper.typ", CELLS[0])
+    result = _review(cli, records, tmp_path, TYPST / "paper.pdf", TYPST / "paper.typ")
+    cell = next(a for a in json.loads(result.output)["assertions"] if a["claim"] == "table cell")
+    witnesses = {w["name"]: w for w in cell["witnesses"]}
+    assert witnesses["source"]["outcome"] == "pass" and witnesses["pdf"]["outcome"] == "pass"
+    assert witnesses["source"]["reader"].startswith("the registry's Typst reader")
+    assert witnesses["source"]["document"] == "paper.typ"
+    shown = cli("review", "fixture-genomic-20261201-result-abstract-lora-max-mcc-cost", "--records", str(records),
+                "--pdf", str(TYPST / "paper.pdf"), "--cache-dir", str(tmp_path / "cache"), "--source",
+                str(TYPST / "paper.typ"))
+    words = " ".join(shown.output.split())
+    assert "paper.typ (typst, read with the registry's Typst reader" in words, shown.output

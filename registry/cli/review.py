@@ -256,8 +256,9 @@ def _blocks(record_id: str, assertions: list[Assertion], second: str | None) -> 
                 grid.add_row("", Text(label, style="dim"), Text(value))
         if second is not None:
             grid.add_row("", Text(second, style="dim"), _second(a))
-        if a.witnesses:
-            grid.add_row("", Text("witnesses", style="dim"), Text(a.verdicts))
+        for w in a.witnesses:  # each witness's verdict, with the file and the program that read it
+            read = ", ".join(part for part in (w.document, w.reader) if part)
+            grid.add_row("", Text(f"{w.name} witness", style="dim"), Text(f"{w.outcome}{f' ({read})' if read else ''}"))
     return Group(Text(record_id, style="bold"), grid)
 
 

@@ -40,6 +40,27 @@ def format_of(path: Path | str) -> str:
                             f"{', '.join(sorted(FORMATS))})")
 
 
+#: The library each format is read with (its distribution's name), or None for the registry's own reader.
+LIBRARIES = {"latex": "pylatexenc", "html": "lxml", "jats": "lxml", "docx": "python-docx", "odt": "lxml",
+             "typst": None}
+
+
+def reader_of(kind: str) -> str:
+    """Who reads a format, with its version, as a review records a witness ('pylatexenc 2.10', 'the registry's
+    Typst reader 0.2.0'): the PDF's extractors are named so too."""
+    from importlib import metadata
+
+    library = LIBRARIES.get(kind)
+    if library is None:
+        from registry import __version__
+
+        return f"the registry's {kind.capitalize()} reader {__version__}"
+    try:
+        return f"{library} {metadata.version(library)}"
+    except metadata.PackageNotFoundError:
+        return library
+
+
 def read_grids(path: Path, kind: str | None = None) -> list[Grid]:
     kind = kind or format_of(path)
     if kind == "latex":

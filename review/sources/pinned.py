@@ -74,6 +74,7 @@ def read_pinned(source: Source, files: list[PinnedFile], extraction: Extraction 
     unread with the limit named (``SourceTables.unread``), and the review goes on."""
     from review.errors import ReviewLimitError
     from review.limited import ReviewLimits
+    from review.sources import reader_of
     from review.sources.limited import read_limited
     from review.sources.model import tables_of
     from review.sources.witness import SourceTables, label_tables
@@ -90,7 +91,7 @@ def read_pinned(source: Source, files: list[PinnedFile], extraction: Extraction 
                                           "not pin", f"add {name} to the source record's source_files (its "
                                           "SHA-256 and where it was retrieved), or give the e-print's .tar.gz")
         except ReviewLimitError as exc:
-            out.append(SourceTables(pinned.path.name, [], unread=exc.message))
+            out.append(SourceTables(pinned.path.name, [], unread=exc.message, reader=reader_of(pinned.format)))
             continue
         except SourceFileError:
             raise
@@ -100,7 +101,9 @@ def read_pinned(source: Source, files: list[PinnedFile], extraction: Extraction 
         except Exception as exc:  # noqa: BLE001 - a reader's failure is the file's, said with its name
             raise SourceFileError(f"{pinned.path.name} cannot be read as {pinned.format}: {exc}",
                                   "check that the file is the one the source pins, and its format") from None
-        out.append(label_tables(pinned.path.name, tables_of(grids), pages))
+        read = label_tables(pinned.path.name, tables_of(grids), pages)
+        read.reader = reader_of(pinned.format)
+        out.append(read)
     return out
 
 

@@ -44,6 +44,8 @@ class SourceTables:
     """The PDF's pages' text, for the page check."""
     unread: str = ""
     """Why the file could not be read, where a limit stopped its reading (``review.sources.limited``)."""
+    reader: str = ""
+    """What read the file, with its version (``review.sources.reader_of``)."""
 
 
 _LABEL = re.compile(r"(?<![a-z])(table|tab\.)\s*([a-z]?\d+(?:\.\d+)?|[ivxlc]+)\s*(?:[:.|\u2014\u2013-]|\(continued\))?",
@@ -365,7 +367,7 @@ def _same_number(printed: str, wanted: str) -> bool:
 
 
 def _witness(source: SourceTables, outcome: str, matched: str = "", detail: str = "") -> Witness:
-    return Witness("source", outcome, matched, detail, source.document)
+    return Witness("source", outcome, matched, detail, source.document, source.reader)
 
 
 def _order(label: str) -> tuple[int, str]:
