@@ -15,7 +15,8 @@ import pytest
 
 from review.cells import TableCell
 from review.sources import format_of, read_source
-from review.sources.typst_eval import Evaluator, Limits, TypstError, TypstLimit
+from review.sources.typst_eval import Evaluator, Limits
+from review.sources.typst_values import TypstError, TypstLimit
 from review.sources.typst_syntax import (
     Call, ContentBlock, Embed, Ident, Lit, Strong, Text, TypstSyntaxError, parse,
 )

@@ -76,7 +76,8 @@ def _read(path: Path, request: ReadRequest) -> tuple[list[Grid], list[str]]:
         return grids_of(document), list(document.loaded[1:])
     if request.format == "typst":
         from review.sources.typst import read_typst
-        from review.sources.typst_eval import Limits, TypstLimit
+        from review.sources.typst_eval import Limits
+        from review.sources.typst_values import TypstLimit
 
         try:
             return read_typst(path, Limits(max_file_bytes=request.max_bytes)), []

@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from review.sources.model import Grid, GridCell
-from review.sources.typst_eval import Content, Elem, Evaluator, Limits, Opaque, Run, TypstError, display
+from review.sources.typst_eval import Evaluator, Limits
+from review.sources.typst_values import Content, Elem, Opaque, Run, TypstError, display
 
 
 def read_typst(path: Path, limits: Limits | None = None) -> list[Grid]:

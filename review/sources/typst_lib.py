@@ -14,7 +14,7 @@ import math
 import re
 from typing import Any
 
-from review.sources.typst_eval import (
+from review.sources.typst_values import (
     EMPTY, Args, Builtin, Closure, Content, Elem, Module, Opaque, Run, Token, TypstError, display, embolden, join,
     text_of,
 )
@@ -562,7 +562,7 @@ def _figure(ev: Any, args: Args, node: Any) -> Elem:
 
 
 def _mentions(node: Any, name: str) -> bool:
-    from review.sources import typst_syntax as syn
+    import review.sources.typst_syntax as syn
 
     if isinstance(node, syn.Ident):
         return node.name == name
