@@ -384,7 +384,8 @@ def _checked(assertion: Assertion) -> Any:
         kind = WitnessKind.SOURCE_DOCUMENT if w.name == "source" else WitnessKind.PDF_TEXT
         reader = w.reader or (a.first.extractor if w.name == "pdf" and a.first is not None else "")
         named = f"{'the source' if w.name == 'source' else 'the PDF'} {w.document}".strip()
-        witnesses.append(Witness(witness=f"{named} ({reader})" if reader else named,
+        named = f"{named} ({reader})" if reader and w.name == "source" else reader or named  # the PDF: its extractor
+        witnesses.append(Witness(witness=named,
                                  kind=kind, verdict=ClaimVerdict(VERDICTS[w.outcome]), read=_shown(w.matched),
                                  detail=_shown(w.detail)))
     # A claim the source alone confirmed passes, all witnesses together; its witnesses say the PDF could not read it,

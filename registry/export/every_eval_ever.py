@@ -51,6 +51,7 @@ from registry.status import provenance
 from registry.status.standing import standing_of
 from registry.status.value_roles import Role, not_one_value, role_of, role_text
 from registry.status.versions import current_only, replacing, status_of, version_note
+from registry.status.witnesses import witness_details
 from registry.store.loader import Registry
 from registry.units import Dimension, dimension
 
@@ -256,6 +257,7 @@ def _result(registry: Registry, result: Result) -> dict[str, Any]:
             "source_url": source.retrieval_url or d.missing_phrase(source, "retrieval_url"),
             "source_locator": result.source_locator.text,
             "review_status": provenance.status_label(registry, result.id),
+            **witness_details(registry, result.id),
             "standing": standing_of(registry, result).summary,
             "hardware": d.hardware_text(result),
             "uncertainty": result.uncertainty.text if result.uncertainty else

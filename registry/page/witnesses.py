@@ -37,7 +37,7 @@ def claims_section(review: Review) -> Section:
             if (kind, name) not in names:
                 names.append((kind, name))
     columns = (Column("Claim"), Column("Record says"), Column("Review's verdict"),
-               *(Column(f"{_kind(kind).capitalize()} witness: {name}") for kind, name in names))
+               *(Column(f"{_kind(kind)} witness: {name}") for kind, name in names))
     rows = tuple(_row(claim, names, extractor) for claim in review.claims)
     return Section(CLAIMS_TITLE, (Paragraph(plain(CLAIMS_INTRO), Style.NOTE),
                                   Table(columns, rows, title=f"{len(rows)} claims", lines=True, expand=True)))
@@ -60,4 +60,5 @@ def _row(claim: CheckedClaim, names: list[tuple[WitnessKind, str]], extractor: s
 
 
 def _kind(kind: WitnessKind) -> str:
-    return KIND_NAMES[kind].replace("pdf", "PDF")
+    """'PDF' or 'Source', as a column or a line names a witness's kind."""
+    return "PDF" if kind is WitnessKind.PDF_TEXT else KIND_NAMES[kind].capitalize()

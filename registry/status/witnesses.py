@@ -12,7 +12,8 @@ exports show them:
 - ``witness_text``: the same in words, one kind at a time ('pypdf 7.1.1: pass (3 claims); pdftotext 24.02.0: pass
   (3 claims)'), as the exports write it.
 
-A claim that only one extractor read (no witnesses recorded) counts as the PDF's, under the name 'the PDF'.
+A claim that only one extractor read (no witnesses recorded) is that extractor's (the review's first; 'the PDF'
+where the review names none).
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def claim_witnesses(claim: CheckedClaim, extractor: str = "") -> list[tuple[Witn
     """Each witness of one claim with its own verdict; a claim one extractor read alone is the PDF's (named by
     ``extractor``, the review's first, where given)."""
     if not claim.witnesses:
-        return [(WitnessKind.PDF_TEXT, f"the PDF ({extractor})" if extractor else "the PDF", claim.verdict)]
+        return [(WitnessKind.PDF_TEXT, extractor or "the PDF", claim.verdict)]
     return [(w.kind, w.witness, w.verdict) for w in claim.witnesses if w.verdict is not None]
 
 
@@ -70,3 +71,10 @@ def witness_verdicts(registry: Registry, record_id: str) -> tuple[WitnessVerdict
 def witness_text(registry: Registry, record_id: str, kind: WitnessKind) -> str:
     """The record's witnesses of one kind in words ('' where none read it)."""
     return "; ".join(v.text for v in witness_verdicts(registry, record_id) if v.kind is kind)
+
+
+def witness_details(registry: Registry, record_id: str) -> dict[str, str]:
+    """The record's witnesses as an export's fields, one per kind that read it ('pdf_witnesses',
+    'source_witnesses'); none where no review read it."""
+    out = {f"{KIND_NAMES[kind]}_witnesses": witness_text(registry, record_id, kind) for kind in KIND_NAMES}
+    return {key: value for key, value in out.items() if value}
