@@ -16,10 +16,18 @@ import pytest
 from review.cells import TableCell
 from review.sources import format_of, read_source
 from review.sources.typst_eval import Evaluator, Limits
-from review.sources.typst_values import TypstError, TypstLimit
 from review.sources.typst_syntax import (
-    Call, ContentBlock, Embed, Ident, Lit, Strong, Text, TypstSyntaxError, parse,
+    Call,
+    ContentBlock,
+    Embed,
+    Ident,
+    Lit,
+    Strong,
+    Text,
+    TypstSyntaxError,
+    parse,
 )
+from review.sources.typst_values import TypstError, TypstLimit
 from review.sources.witness import check_cell, label_tables
 from tests.conftest import DATA
 
@@ -210,9 +218,9 @@ def test_the_fixture_compiles_to_the_cells_the_source_reader_reads(tmp_path: Pat
     compiler = pytest.importorskip("typst")
     pdf = tmp_path / "paper.pdf"
     pdf.write_bytes(compiler.compile(str(TYPST / "paper.typ")))
-    from review.extract import read_pdf
-
     import unicodedata
+
+    from review.extract import read_pdf
 
     def plain(text: str) -> str:  # a raised '⁻⁴' as the extractor writes it, '-4'
         return unicodedata.normalize("NFKC", text).replace("\u2212", "-")

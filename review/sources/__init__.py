@@ -3,8 +3,9 @@
 - ``model``: a table as a source states it (a grid of cells with spans), read into named rows and columns as the
   PDF reader names a printed table's;
 - one reader per format, each with a real parser: ``latex`` (pylatexenc), ``html`` and ``jats`` (lxml), ``docx``
-  (python-docx; an ``.odt`` through lxml), ``typst`` (a parser and evaluator of its own, ``typst_syntax``,
-  ``typst_eval``, ``typst_values``, ``typst_lib``: no Typst parser is published for Python); each says in its docstring what it does not handle;
+  (python-docx; an ``.odt`` through lxml), ``typst`` (a parser and evaluator of its own: ``typst_nodes``,
+  ``typst_markup``, ``typst_syntax``, ``typst_eval``, ``typst_values``, ``typst_lib``, ``typst_math``; no Typst
+  parser is published for Python); each says in its docstring what it does not handle;
 - ``witness``: a cited cell checked against the source's table, matched to the PDF's by label and caption.
 
 ``read_source(path)`` picks the reader by the file's name. The libraries are imported inside the readers, so that

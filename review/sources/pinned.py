@@ -18,8 +18,8 @@ from registry.errors import RegistryError
 
 if TYPE_CHECKING:
     from registry.models import Source
-    from review.limited import ReviewLimits
     from review.claims import Assertion, Claim
+    from review.limited import ReviewLimits
     from review.pdftext import Extraction
     from review.sources.witness import SourceTables
 

@@ -2,8 +2,9 @@
 
 ``source_grid(path, label)`` reads the table labelled ``label`` from a source file (``review.sources.read_source``)
 into a ``review.grid.PageGrid``, so that ``registry table --source FILE --table LABEL --format csv`` writes the same
-import columns as ``registry table PDF`` (the source read under the review's limits, as the PDF is): the page comes from the PDF where one is given (the page printing the
-table's caption, ``review.sources.witness.label_tables``), else it is left for the curator (``--set page=N``). A
+import columns as ``registry table PDF`` (the source read under the review's limits, as the PDF is): the page comes
+from the PDF where one is given (the page printing the table's caption, ``review.sources.witness.label_tables``),
+else it is left for the curator (``--set page=N``). A
 cell a record citing its row and column would not find again (a name printed twice) says so, as in a PDF's grid.
 """
 

@@ -26,9 +26,30 @@ from typing import Any
 
 import review.sources.typst_lib as typst_lib
 import review.sources.typst_syntax as syn
+from review.sources.typst_math import math_text
+from review.sources.typst_methods import DICT_METHODS, method
 from review.sources.typst_values import (
-    Args, Builtin, Closure, Content, Elem, Module, Opaque, Run, Scope, TypstError, TypstLimit, display, embolden,
-    join, text_of,
+    Args,
+    Builtin,
+    Closure,
+    Content,
+    Elem,
+    Module,
+    Opaque,
+    Run,
+    Scope,
+    TypstError,
+    TypstLimit,
+    binary,
+    copied,
+    display,
+    embolden,
+    iterate,
+    join,
+    spread_items,
+    text_of,
+    truth,
+    unary,
 )
 
 
@@ -140,7 +161,7 @@ class Evaluator:
         if isinstance(node, syn.Emph):
             return self.markup(node.body, scope)
         if isinstance(node, syn.Math):
-            return Content((Run(self.lib.math_text(node.source, self, scope)),))
+            return Content((Run(math_text(node.source, self, scope)),))
         if isinstance(node, syn.Raw):
             return Content((Run(node.text),))
         if isinstance(node, syn.Label):
@@ -179,7 +200,7 @@ class Evaluator:
         for item in node.items:
             value = self.eval(item.value, scope)
             if item.spread:
-                out += self.lib.spread_items(value)
+                out += spread_items(value)
             else:
                 out.append(value)
         return out
@@ -195,30 +216,30 @@ class Evaluator:
         return out
 
     def eval_Unary(self, node: syn.Unary, scope: Scope) -> Any:
-        return self.lib.unary(node.op, self.eval(node.operand, scope))
+        return unary(node.op, self.eval(node.operand, scope))
 
     def eval_Binary(self, node: syn.Binary, scope: Scope) -> Any:
         if node.op in ("=", "+=", "-=", "*=", "/="):
             return self.assign(node, scope)
         left = self.eval(node.left, scope)
         if node.op == "and":
-            return self.lib.truth(left) and self.lib.truth(self.eval(node.right, scope))
+            return truth(left) and truth(self.eval(node.right, scope))
         if node.op == "or":
-            return self.lib.truth(left) or self.lib.truth(self.eval(node.right, scope))
-        return self.lib.binary(node.op, left, self.eval(node.right, scope))
+            return truth(left) or truth(self.eval(node.right, scope))
+        return binary(node.op, left, self.eval(node.right, scope))
 
     def assign(self, node: syn.Binary, scope: Scope) -> None:
         value = self.eval(node.right, scope)
         target = node.left
         if node.op != "=":
-            value = self.lib.binary(node.op[0], self.eval(target, scope), value)
+            value = binary(node.op[0], self.eval(target, scope), value)
         if isinstance(target, syn.Ident):
             scope.assign(target.name, value)
             return None
         if isinstance(target, syn.Call) and isinstance(target.callee, syn.FieldAccess) and \
                 target.callee.name == "at" and isinstance(target.callee.target, syn.Ident):
             name = target.callee.target.name
-            container = self.lib.copied(scope.lookup(name))
+            container = copied(scope.lookup(name))
             key = self.eval(target.args[0].value, scope)
             container[key] = value
             scope.assign(name, container)
@@ -238,9 +259,9 @@ class Evaluator:
         if isinstance(callee, syn.FieldAccess):
             target = self.eval(callee.target, scope)
             if not isinstance(target, (Module, Builtin, dict)) or isinstance(target, dict) and \
-                    callee.name in self.lib.DICT_METHODS and callee.name not in target:
+                    callee.name in DICT_METHODS and callee.name not in target:
                 args = self.arguments(node.args, scope)
-                value, changed = self.lib.method(self, target, callee.name, args)
+                value, changed = method(self, target, callee.name, args)
                 if changed and isinstance(callee.target, syn.Ident):
                     scope.assign(callee.target.name, changed[0])
                 return value
@@ -276,7 +297,7 @@ class Evaluator:
                 elif isinstance(value, dict):
                     named.update(value)
                 else:
-                    pos += self.lib.spread_items(value)
+                    pos += spread_items(value)
             elif arg.name is not None:
                 named[arg.name] = value
             else:
@@ -347,7 +368,7 @@ class Evaluator:
             if pattern != "_":
                 scope.names[pattern] = value
             return
-        items = list(value.items()) if isinstance(value, dict) else self.lib.spread_items(value)
+        items = list(value.items()) if isinstance(value, dict) else spread_items(value)
         if len(items) != len(pattern):
             raise TypstError(f"cannot destructure {len(items)} values into {len(pattern)} names")
         for name, item in zip(pattern, items, strict=True):
@@ -355,7 +376,7 @@ class Evaluator:
                 scope.names[name] = item
 
     def eval_SetRule(self, node: syn.SetRule, scope: Scope) -> None:
-        if node.condition is not None and not self.lib.truth(self.eval(node.condition, scope)):
+        if node.condition is not None and not truth(self.eval(node.condition, scope)):
             return None
         target = self.eval(node.target, scope)
         if isinstance(target, Builtin):
@@ -388,13 +409,13 @@ class Evaluator:
         return self.include(self.eval(node.source, scope))
 
     def eval_If(self, node: syn.If, scope: Scope) -> Any:
-        if self.lib.truth(self.eval(node.condition, scope)):
+        if truth(self.eval(node.condition, scope)):
             return self.eval(node.then, scope)
         return self.eval(node.otherwise, scope) if node.otherwise is not None else None
 
     def eval_For(self, node: syn.For, scope: Scope) -> Any:
         value: Any = None
-        for item in self.lib.iterate(self.eval(node.iterable, scope)):
+        for item in iterate(self.eval(node.iterable, scope)):
             inner = Scope(scope)
             self.bind(node.pattern, item, inner)
             value, more = self.iteration(node.body, inner, value)
@@ -404,7 +425,7 @@ class Evaluator:
 
     def eval_While(self, node: syn.While, scope: Scope) -> Any:
         value: Any = None
-        while self.lib.truth(self.eval(node.condition, scope)):
+        while truth(self.eval(node.condition, scope)):
             value, more = self.iteration(node.body, Scope(scope), value)
             if not more:
                 break

@@ -21,432 +21,63 @@ a space (``#r.at(0)]`` ends before the bracket).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
-
-class TypstSyntaxError(ValueError):
-    """Source text the parser cannot read, with the line where it stopped."""
-
-    def __init__(self, message: str, line: int) -> None:
-        super().__init__(f"line {line}: {message}")
-        self.line = line
-
-
-@dataclass(frozen=True)
-class Node:
-    at: int = field(default=0, compare=False, kw_only=True)
-    """The offset in the source where the node begins (for messages: ``Parser.line``)."""
-
-
-# markup
-@dataclass(frozen=True)
-class Text(Node):
-    text: str
-
-
-@dataclass(frozen=True)
-class Space(Node):
-    pass
-
-
-@dataclass(frozen=True)
-class Strong(Node):
-    body: tuple[Node, ...]
-
-
-@dataclass(frozen=True)
-class Emph(Node):
-    body: tuple[Node, ...]
-
-
-@dataclass(frozen=True)
-class Math(Node):
-    source: str
-
-
-@dataclass(frozen=True)
-class Raw(Node):
-    text: str
-
-
-@dataclass(frozen=True)
-class Label(Node):
-    name: str
-
-
-@dataclass(frozen=True)
-class Embed(Node):
-    expr: Node
-
-
-# code
-@dataclass(frozen=True)
-class Lit(Node):
-    value: Any
-
-
-@dataclass(frozen=True)
-class Unit:
-    """A number with a unit (``3em``, ``50%``, ``1fr``): a size, which no table cell prints."""
-
-    value: float
-    unit: str
-
-
-@dataclass(frozen=True)
-class Ident(Node):
-    name: str
-
-
-@dataclass(frozen=True)
-class Arg(Node):
-    name: str | None
-    value: Node
-    spread: bool = False
-
-
-@dataclass(frozen=True)
-class ArrayLit(Node):
-    items: tuple[Arg, ...]
-
-
-@dataclass(frozen=True)
-class DictLit(Node):
-    items: tuple[Arg, ...]
-
-
-@dataclass(frozen=True)
-class ContentBlock(Node):
-    body: tuple[Node, ...]
-
-
-@dataclass(frozen=True)
-class CodeBlock(Node):
-    body: tuple[Node, ...]
-
-
-@dataclass(frozen=True)
-class Unary(Node):
-    op: str
-    operand: Node
-
-
-@dataclass(frozen=True)
-class Binary(Node):
-    op: str
-    left: Node
-    right: Node
-
-
-@dataclass(frozen=True)
-class FieldAccess(Node):
-    target: Node
-    name: str
-
-
-@dataclass(frozen=True)
-class Call(Node):
-    callee: Node
-    args: tuple[Arg, ...]
-
-
-@dataclass(frozen=True)
-class Param:
-    name: str
-    default: Node | None = None
-    sink: bool = False
-
-
-@dataclass(frozen=True)
-class Closure(Node):
-    params: tuple[Param, ...]
-    body: Node
-    name: str | None = None
-
-
-@dataclass(frozen=True)
-class Let(Node):
-    pattern: str | tuple[str, ...]
-    value: Node | None
-
-
-@dataclass(frozen=True)
-class SetRule(Node):
-    target: Node
-    args: tuple[Arg, ...]
-    condition: Node | None = None
-
-
-@dataclass(frozen=True)
-class ShowRule(Node):
-    pass
-
-
-@dataclass(frozen=True)
-class Import(Node):
-    source: Node
-    names: tuple[tuple[str, str], ...] | None
-    """(name in the module, name bound) pairs; None for ``*``."""
-
-
-@dataclass(frozen=True)
-class Include(Node):
-    source: Node
-
-
-@dataclass(frozen=True)
-class If(Node):
-    condition: Node
-    then: Node
-    otherwise: Node | None
-
-
-@dataclass(frozen=True)
-class For(Node):
-    pattern: str | tuple[str, ...]
-    iterable: Node
-    body: Node
-
-
-@dataclass(frozen=True)
-class While(Node):
-    condition: Node
-    body: Node
-
-
-@dataclass(frozen=True)
-class Jump(Node):
-    kind: str
-    """'return', 'break' or 'continue'."""
-    value: Node | None = None
-
+from review.sources.typst_markup import IDENT, Markup
+from review.sources.typst_nodes import (  # noqa: F401 - the tree's nodes, named where the parser is
+    AUTO,
+    Arg,
+    ArrayLit,
+    Binary,
+    Call,
+    Closure,
+    CodeBlock,
+    ContentBlock,
+    DictLit,
+    Embed,
+    Emph,
+    FieldAccess,
+    For,
+    Ident,
+    If,
+    Import,
+    Include,
+    Jump,
+    Label,
+    Let,
+    Lit,
+    Math,
+    Node,
+    Param,
+    Raw,
+    SetRule,
+    ShowRule,
+    Space,
+    Strong,
+    Text,
+    TypstSyntaxError,
+    Unary,
+    Unit,
+    While,
+)
 
 KEYWORDS = frozenset({"none", "auto", "true", "false", "not", "and", "or", "let", "set", "show", "context", "if",
                       "else", "for", "in", "while", "break", "continue", "return", "import", "include", "as"})
-_IDENT = re.compile(r"[^\W\d][\w-]*")
 _NUMBER = re.compile(r"(0x[0-9a-fA-F]+|0o[0-7]+|0b[01]+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)"
                      r"(pt|mm|cm|in|em|fr|deg|rad|%)?")
 _BINARY = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "in": 4, "not in": 4,
            "+": 5, "-": 5, "*": 6, "/": 6}
 _ASSIGN = ("+=", "-=", "*=", "/=", "=")
-_SHORTHANDS = (("---", "\u2014"), ("--", "\u2013"), ("...", "\u2026"), ("-?", "\u00ad"), ("~", "\u00a0"))
-_MARKER = re.compile(r"(=+|-|\+)(?=\s)")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"'}
-MAX_NESTING = 256
-"""The deepest nesting of brackets and blocks read: deeper is no document a person wrote."""
 
 
-class Parser:
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.pos = 0
-        self.depth = 0
 
-    # -- helpers ---------------------------------------------------------------------------------------------------
-    def line(self, at: int | None = None) -> int:
-        return self.text.count("\n", 0, self.pos if at is None else at) + 1
+class Parser(Markup):
+    """Typst's code (module docstring), over the markup and scanning of ``typst_markup.Markup``."""
 
-    def error(self, message: str) -> TypstSyntaxError:
-        return TypstSyntaxError(message, self.line())
-
-    def peek(self, n: int = 0) -> str:
-        return self.text[self.pos + n] if self.pos + n < len(self.text) else ""
-
-    def starts(self, s: str) -> bool:
-        return self.text.startswith(s, self.pos)
-
-    def expect(self, s: str) -> None:
-        if not self.starts(s):
-            found = self.text[self.pos:self.pos + 12] or "the end"
-            raise self.error(f"expected {s!r}, found {found!r}")
-        self.pos += len(s)
-
-    def nest(self) -> None:
-        self.depth += 1
-        if self.depth > MAX_NESTING:
-            raise self.error(f"nested more than {MAX_NESTING} deep")
-
-    def comment(self) -> bool:
-        """Skip one comment at the position, if there is one."""
-        if self.starts("//"):
-            end = self.text.find("\n", self.pos)
-            self.pos = len(self.text) if end < 0 else end
-            return True
-        if self.starts("/*"):
-            level, self.pos = 1, self.pos + 2
-            while level:
-                if self.pos >= len(self.text):
-                    raise self.error("a /* comment is never closed")
-                if self.starts("/*"):
-                    level, self.pos = level + 1, self.pos + 2
-                elif self.starts("*/"):
-                    level, self.pos = level - 1, self.pos + 2
-                else:
-                    self.pos += 1
-            return True
-        return False
-
-    def trivia(self, newlines: bool) -> bool:
-        """Skip spaces and comments (and line breaks where ``newlines``); whether a line break was passed."""
-        crossed = False
-        while self.pos < len(self.text):
-            c = self.text[self.pos]
-            if c == "\n":
-                if not newlines:
-                    return crossed
-                crossed = True
-                self.pos += 1
-            elif c.isspace():
-                self.pos += 1
-            elif not self.comment():
-                break
-        return crossed
-
-    # -- markup ----------------------------------------------------------------------------------------------------
-    def markup(self, closing: str = "") -> tuple[Node, ...]:
-        """Markup up to ``closing`` (']' for a content block, '*' or '_' for strong or emph) or the end."""
-        nodes: list[Node] = []
-        buffer: list[str] = []
-        start_of_line = True
-
-        def flush() -> None:
-            if buffer:
-                nodes.append(Text("".join(buffer), at=self.pos))
-                buffer.clear()
-
-        while self.pos < len(self.text):
-            c = self.peek()
-            if closing and c == closing and (closing == "]" or not self._inside_word()):
-                break
-            if c == "]" and closing in ("*", "_"):
-                break
-            if self.starts("//") and not "".join(buffer).endswith(":") or self.starts("/*"):
-                self.comment()
-                continue
-            if c.isspace():
-                flush()
-                newline = False
-                while self.pos < len(self.text) and self.peek().isspace():
-                    newline = newline or self.peek() == "\n"
-                    self.pos += 1
-                if not nodes or not isinstance(nodes[-1], Space):
-                    nodes.append(Space(at=self.pos))
-                start_of_line = newline
-                continue
-            if start_of_line and self._marker():
-                continue
-            start_of_line = False
-            node = self._markup_token(c, closing)
-            if isinstance(node, str):
-                buffer.append(node)
-            elif node is not None:
-                flush()
-                nodes.append(node)
-        flush()
-        return tuple(nodes)
-
-    def _inside_word(self) -> bool:
-        before = self.text[self.pos - 1] if self.pos else ""
-        return before.isalnum() and self.peek(1).isalnum()
-
-    def _marker(self) -> bool:
-        """A heading's ``=``, a list's ``-``/``+``, a term's ``/`` at the start of a line: dropped."""
-        hit = _MARKER.match(self.text, self.pos)
-        if hit:
-            self.pos = hit.end()
-            return True
-        return False
-
-    def _markup_token(self, c: str, closing: str) -> Node | str | None:
-        start = self.pos
-        if c == "\\":
-            return self._escape()
-        if c == "#":
-            nxt = self.peek(1)
-            if nxt and (nxt in "([{\"" or _IDENT.match(nxt)):
-                self.pos += 1
-                return Embed(self.embedded(), at=start)
-            self.pos += 1
-            return "#"
-        if c in "*_" and not self._inside_word():
-            self.pos += 1
-            self.nest()
-            body = self.markup(closing=c)
-            self.depth -= 1
-            if self.peek() == c:
-                self.pos += 1
-            return (Strong if c == "*" else Emph)(body, at=start)
-        if c == "$":
-            return Math(self._until_dollar(), at=start)
-        if c == "`":
-            return self._raw()
-        if c == "<":
-            hit = re.compile(r"<([\w:.\-]+)>").match(self.text, self.pos)
-            if hit:
-                self.pos = hit.end()
-                return Label(hit.group(1), at=start)
-        if c == "@":
-            hit = re.compile(r"@([\w:.\-]*\w)").match(self.text, self.pos)
-            if hit:
-                self.pos = hit.end()
-                return Text(hit.group(1), at=start)
-        if c == "[":
-            self.pos += 1
-            self.nest()
-            inner = self.markup(closing="]")
-            self.depth -= 1
-            self.expect("]")
-            return ContentBlock((Text("["), *inner, Text("]")), at=start)
-        for written, printed in _SHORTHANDS:
-            if self.starts(written):
-                self.pos += len(written)
-                return printed
-        self.pos += 1
-        return c
-
-    def _escape(self) -> Node | str:
-        nxt = self.peek(1)
-        if not nxt or nxt.isspace():
-            self.pos += 1
-            return Space(at=self.pos)
-        hit = re.compile(r"\\u\{([0-9a-fA-F]{1,6})\}").match(self.text, self.pos)
-        if hit:
-            self.pos = hit.end()
-            return chr(int(hit.group(1), 16))
-        self.pos += 2
-        return nxt
-
-    def _until_dollar(self) -> str:
-        self.pos += 1
-        start = self.pos
-        while self.pos < len(self.text) and self.peek() != "$":
-            self.pos += 2 if self.peek() == "\\" else 1
-        if self.pos >= len(self.text):
-            raise self.error("a $ (math) is never closed")
-        self.pos += 1
-        return self.text[start:self.pos - 1]
-
-    def _raw(self) -> Node:
-        start = self.pos
-        ticks = len(re.compile(r"`+").match(self.text, self.pos).group(0))  # type: ignore[union-attr]
-        if ticks == 2:
-            self.pos += 2
-            return Raw("", at=start)
-        self.pos += ticks
-        end = self.text.find("`" * ticks, self.pos)
-        if end < 0:
-            raise self.error("raw text in backticks is never closed")
-        body = self.text[self.pos:end]
-        self.pos = end + ticks
-        if ticks >= 3:
-            body = re.sub(r"^[\w-]*\n?", "", body, count=1)  # the language tag
-        return Raw(body, at=start)
-
-    # -- code ------------------------------------------------------------------------------------------------------
     def embedded(self) -> Node:
         """The code after a ``#`` in markup (module docstring)."""
-        hit = _IDENT.match(self.text, self.pos)
+        hit = IDENT.match(self.text, self.pos)
         if hit and hit.group(0) in KEYWORDS and hit.group(0) not in ("none", "auto", "true", "false"):
             node = self.expression(newlines=False)
             if self.peek() == ";":
@@ -474,8 +105,7 @@ class Parser:
             op = self._binary()
             if op is None:
                 if precedence == 0:
-                    assign = next((a for a in _ASSIGN if self.starts(a) and not self.starts("==") and not self.starts("=>")),
-                                  None)
+                    assign = next((a for a in _ASSIGN if self.starts(a) and not self.starts(("==", "=>"))), None)
                     if assign:
                         self.pos += len(assign)
                         return Binary(assign, left, self.expression(newlines, 0), at=start)
@@ -500,7 +130,7 @@ class Parser:
         return None
 
     def _keyword(self, word: str, consume: bool = True) -> bool:
-        hit = _IDENT.match(self.text, self.pos)
+        hit = IDENT.match(self.text, self.pos)
         if hit and hit.group(0) == word:
             if consume:
                 self.pos = hit.end()
@@ -530,7 +160,7 @@ class Parser:
             assert hit is not None
             self.pos = hit.end()
             return Lit(_number(hit.group(1), hit.group(2)), at=start)
-        hit = _IDENT.match(self.text, self.pos)
+        hit = IDENT.match(self.text, self.pos)
         if not hit:
             raise self.error(f"expected an expression, found {self.text[self.pos:self.pos + 12] or 'the end'!r}")
         name = hit.group(0)
@@ -609,7 +239,7 @@ class Parser:
         if self.peek() == "(":
             pattern: str | tuple[str, ...] = self.pattern()
         else:
-            hit = _IDENT.match(self.text, self.pos)
+            hit = IDENT.match(self.text, self.pos)
             if not hit:
                 raise self.error("expected a name after 'let'")
             self.pos = hit.end()
@@ -712,7 +342,7 @@ class Parser:
                 if self.peek() == ")":
                     break
                 self.pos += 2 if self.starts("..") else 0
-                hit = _IDENT.match(self.text, self.pos)
+                hit = IDENT.match(self.text, self.pos)
                 if not hit:
                     raise self.error("expected a name in a destructuring pattern")
                 self.pos = hit.end()
@@ -722,7 +352,7 @@ class Parser:
                     self.pos += 1
             self.expect(")")
             return tuple(names)
-        hit = _IDENT.match(self.text, self.pos)
+        hit = IDENT.match(self.text, self.pos)
         if not hit:
             raise self.error("expected a name")
         self.pos = hit.end()
@@ -792,9 +422,9 @@ class Parser:
             if spaced:
                 self.trivia(False)
             c = self.peek()
-            if c == "." and _IDENT.match(self.peek(1)) and not self.starts(".."):
+            if c == "." and IDENT.match(self.peek(1)) and not self.starts(".."):
                 self.pos += 1
-                hit = _IDENT.match(self.text, self.pos)
+                hit = IDENT.match(self.text, self.pos)
                 assert hit is not None
                 self.pos = hit.end()
                 node = FieldAccess(node, hit.group(0), at=node.at)
@@ -831,12 +461,6 @@ class Parser:
                 out.append(c)
 
 
-class _Auto:
-    def __repr__(self) -> str:
-        return "auto"
-
-
-AUTO = _Auto()
 
 
 def _number(digits: str, unit: str | None) -> Any:

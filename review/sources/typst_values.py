@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import review.sources.typst_syntax as syn
+from review.sources.typst_nodes import AUTO, Unit
+
 
 class TypstError(ValueError):
     """The document's code cannot be evaluated here (an unknown name, a package not available, a type error)."""
@@ -172,3 +174,91 @@ def float_text(x: float) -> str:
 
 def embolden(content: Content) -> Content:
     return Content(tuple(Run(p.text, True) if isinstance(p, Run) else p for p in content.parts))
+
+
+def truth(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypstError(f"expected a boolean, found {text_of(value)!r}")
+    return value
+
+
+def copied(value: Any) -> Any:
+    return list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
+
+
+def spread_items(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    if isinstance(value, Args):
+        return list(value.pos)
+    if isinstance(value, Opaque):
+        raise TypstError(value.reason)
+    raise TypstError(f"cannot spread {text_of(value)!r}")
+
+
+def iterate(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [[k, v] for k, v in value.items()]
+    if isinstance(value, str):
+        return list(value)
+    return spread_items(value)
+
+
+def unary(op: str, value: Any) -> Any:
+    if op == "not":
+        return not truth(value)
+    if isinstance(value, Opaque):
+        raise TypstError(value.reason)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return -value if op == "-" else value
+    if isinstance(value, Unit):
+        return Unit(-value.value if op == "-" else value.value, value.unit)
+    raise TypstError(f"cannot apply '{op}' to {text_of(value)!r}")
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def binary(op: str, a: Any, b: Any) -> Any:  # noqa: C901 - one table of Typst's operators
+    for value in (a, b):
+        if isinstance(value, Opaque):
+            raise TypstError(value.reason)
+    if op == "==":
+        return isinstance(a, bool) == isinstance(b, bool) and a == b
+    if op == "!=":
+        return not binary("==", a, b)
+    if op in ("in", "not in"):
+        found = a in b if isinstance(b, (str, list, dict)) else False
+        return found if op == "in" else not found
+    if op in ("<", "<=", ">", ">="):
+        if not (_number(a) and _number(b) or isinstance(a, str) and isinstance(b, str)):
+            raise TypstError(f"cannot compare {text_of(a)!r} with {text_of(b)!r}")
+        return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+    if _number(a) and _number(b):
+        if op == "/":
+            if b == 0:
+                raise TypstError("cannot divide by zero")
+            return a / b
+        return {"+": a + b, "-": a - b, "*": a * b}[op]
+    if isinstance(a, (Unit, Token)) or isinstance(b, (Unit, Token)) or a is AUTO or b is AUTO:
+        return Token("size")
+    if op == "+":
+        if a is None:
+            return b
+        if b is None:
+            return a
+        if isinstance(a, str) and isinstance(b, str) or isinstance(a, list) and isinstance(b, list):
+            return a + b
+        if isinstance(a, dict) and isinstance(b, dict):
+            return {**a, **b}
+        if isinstance(a, (Content, str)) and isinstance(b, (Content, str)):
+            return display(a) + display(b)
+    if op == "*" and (isinstance(a, (str, list)) and isinstance(b, int) or isinstance(b, (str, list)) and
+                      isinstance(a, int)):
+        if max(a if isinstance(a, int) else 0, b if isinstance(b, int) else 0) > 1_000_000:
+            raise TypstError("a repetition of more than a million")
+        return a * b
+    raise TypstError(f"cannot apply '{op}' to {text_of(a)!r} and {text_of(b)!r}")
