@@ -165,12 +165,19 @@ def check_cell(source: SourceTables, claim: object) -> Witness:
             spots += [_Spot(table, row, table.columns[c], row.cells[c]) for row in table.rows for c in columns
                       if row.cells[c].key is not None and _named((row.cells[c].key,), row_name)]
     if not spots:
-        return _not_found(source, candidates, lines, value, table_label, " and ".join(dict.fromkeys(missing)))
+        return _not_found(source, candidates, lines, value, (table_label, row_name, column_name),
+                          " and ".join(dict.fromkeys(missing)))
     spots = [s for s in spots if s.cell.text] or spots  # a column named twice where a merged cell covers one
     page_verdict, why = _page_check(source, candidates, page, spots, row_name)
     if page_verdict:
         return _witness(source, page_verdict, detail=why)
     if len(spots) > 1 and len({(s.cell.text) for s in spots}) > 1:
+        printing = [s for s in spots if s.cell.reading.value is not None and _same_number(s.cell.reading.value,
+                                                                                          value)] if value else spots
+        if not printing:  # whichever of them the record means, the source prints another value there
+            shown = ", ".join(f"{s.cell.text or 'nothing'!r} in row '{s.row.name}'" for s in spots[:4])
+            return _witness(source, FAIL, detail=f"{len(spots)} cells of {table_label} in the source are named row "
+                            f"'{row_name}', column '{column_name}', and none prints '{value}' ({shown})")
         return _witness(source, CANNOT_CHECK, detail=f"{len(spots)} cells of {table_label} in the source are "
                         f"named row '{row_name}', column '{column_name}': name the row with its group")
     spot = spots[0]
@@ -219,19 +226,25 @@ def _form(claim: object, spot: _Spot) -> tuple[str, str] | None:
 
 
 def _not_found(source: SourceTables, candidates: list[tuple[int, SourceTable]],
-               lines: list[tuple[SourceTable, list[SourceRow], list[int]]], value: str | None, label: str,
-               missing: str) -> Witness:
+               lines: list[tuple[SourceTable, list[SourceRow], list[int]]], value: str | None,
+               cited: tuple[str, str, str], missing: str) -> Witness:
     """A cited row or column the source's table does not have. The source states the table whole: where the row
     (or the column) is there and prints the value in none of its cells, or neither is there and the table prints
-    the value in no cell, the claim is wrong (fail); where the value is printed in the row or column that is there,
-    or anywhere in a table where neither is, a name may be spelled otherwise (cannot check). Numbers are compared
-    as numbers ('2.6e-3' is '2.6 × 10⁻³')."""
+    the value in no cell, the claim is wrong (fail); where neither is there and another table of the source has
+    both, printing the value where they cross, the value is that table's (fail: the wrong table cited); where the
+    value is printed in the row or column that is there, or anywhere in a table where neither is, a name may be
+    spelled otherwise (cannot check). Numbers are compared as numbers ('2.6e-3' is '2.6 × 10⁻³')."""
+    label, row_name, column_name = cited
     if value is None:
         return _witness(source, CANNOT_CHECK, detail=f"{label} in the source has {missing}")
+    named = any(rows or columns for _, rows, columns in lines)
+    other = None if named else _in_another_table(source, candidates, row_name, column_name, value)
+    if other is not None:
+        return _witness(source, FAIL, other.cell.text, f"{label} in the source has {missing}; the source prints "
+                        f"'{value}' at {other.where}: the value of another table")
     found = _printed_anywhere(candidates, value)
     near = [s for s in found for table, rows, columns in lines if s.table is table and (
         s.row in rows or any(s.column is table.columns[c] for c in columns))]
-    named = any(rows or columns for _, rows, columns in lines)
     if not found:  # a cell the reader could not split (a table nested in a cell) may print it among others
         found = [_Spot(t, row, column, cell) for _, t in candidates for row, column, cell in t.values()
                  if _number_printed(cell.text, SourceCell(value))]
@@ -246,6 +259,17 @@ def _not_found(source: SourceTables, candidates: list[tuple[int, SourceTable]],
                         f"{(near or found)[0].where}")
     return _witness(source, FAIL, detail=f"{label} in the source has {missing}, and prints '{value}' in no cell of "
                     "the row or column it has")
+
+
+def _in_another_table(source: SourceTables, candidates: list[tuple[int, SourceTable]], row_name: str,
+                      column_name: str, value: str) -> _Spot | None:
+    """The cell of another table of the source that has both the cited row and the cited column and prints the value
+    where they cross, where exactly one does."""
+    cited = {id(t) for _, t in candidates}
+    found = [_Spot(t, row, t.columns[c], row.cells[c]) for t in source.tables if id(t) not in cited and not t.unread
+             for row in _rows(t, row_name) for c in _columns(t, column_name)
+             if row.cells[c].reading.value is not None and _same_number(row.cells[c].reading.value, value)]
+    return found[0] if len({id(s.table) for s in found}) == 1 else None
 
 
 def _uncertainty(source: SourceTables, claim: object, spot: _Spot) -> Witness:
