@@ -136,7 +136,7 @@ def _protocol_page(protocol: Protocol, registry: Registry) -> Page:
 @build_page.register
 def _review_page(review: Review, registry: Registry) -> Page:
     return Page(review.id, review.kind_token, d.record_name(review),
-                _generic_blocks(registry, review, claims_section(review)))
+                _generic_blocks(registry, review, *claims_section(review)))
 
 
 @build_page.register

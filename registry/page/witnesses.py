@@ -26,10 +26,10 @@ def witness_lines(registry: Registry, record_id: str) -> list[tuple[str, Content
     return [(f"Witness ({_kind(v.kind)})", plain(v.text)) for v in witness_verdicts(registry, record_id)]
 
 
-def claims_section(review: Review) -> Section:
-    """A review's claims with each witness's verdict in a column of its own."""
+def claims_section(review: Review) -> tuple[Section, ...]:
+    """A review's claims with each witness's verdict in a column of its own (none where it lists no claims)."""
     if not review.claims:
-        return Section(CLAIMS_TITLE, (Paragraph(plain("The review lists no claims."), Style.NOTE),))
+        return ()
     names: list[tuple[WitnessKind, str]] = []
     extractor = first_extractor(review)
     for claim in review.claims:
@@ -39,8 +39,8 @@ def claims_section(review: Review) -> Section:
     columns = (Column("Claim"), Column("Record says"), Column("Review's verdict"),
                *(Column(f"{_kind(kind)} witness: {name}") for kind, name in names))
     rows = tuple(_row(claim, names, extractor) for claim in review.claims)
-    return Section(CLAIMS_TITLE, (Paragraph(plain(CLAIMS_INTRO), Style.NOTE),
-                                  Table(columns, rows, title=f"{len(rows)} claims", lines=True, expand=True)))
+    return (Section(CLAIMS_TITLE, (Paragraph(plain(CLAIMS_INTRO), Style.NOTE),
+                                   Table(columns, rows, title=f"{len(rows)} claims", lines=True, expand=True))),)
 
 
 def _row(claim: CheckedClaim, names: list[tuple[WitnessKind, str]], extractor: str) -> tuple[Content, ...]:
