@@ -47,3 +47,15 @@ def test_a_value_cited_in_the_wrong_table_fails_where_another_table_has_its_row_
     assert verdict.outcome == "fail" and "Table 1" in verdict.detail and "another table" in verdict.detail
     spelled = check_cell(_source(), _claim("Table 2", "Small / Bse", "Acc.", "71.2"))  # names in no table
     assert spelled.outcome == "cannot check"
+
+
+def test_a_float_cited_on_a_page_that_does_not_print_its_caption_fails_whatever_its_names() -> None:
+    tables = _source().tables
+    for table in tables:
+        table.breakable = False  # LaTeX floats, set on one page
+    source = label_tables("paper.tex", tables, [PAGE, "Some other page of text."])
+    verdict = check_cell(source, TableCell("r", "table cell", 2, "Table 1", "Small / Bse", "Acc.", "71.2"))  # type: ignore
+    assert verdict.outcome == "fail" and "set on one page: page 2 does not hold it" in verdict.detail
+    breakable = label_tables("paper.html", _source().tables, [PAGE, "Some other page of text."])
+    assert check_cell(breakable, TableCell("r", "table cell", 2, "Table 1", "Small / Bse", "Acc.",  # type: ignore
+                                           "71.2")).outcome == "cannot check"

@@ -165,6 +165,9 @@ def check_cell(source: SourceTables, claim: object) -> Witness:
             spots += [_Spot(table, row, table.columns[c], row.cells[c]) for row in table.rows for c in columns
                       if row.cells[c].key is not None and _named((row.cells[c].key,), row_name)]
     if not spots:
+        wrong_page = _float_elsewhere(source, candidates, page)
+        if wrong_page:  # the cell is not found by its names, but the table is not on the cited page at all
+            return _witness(source, FAIL, detail=wrong_page)
         return _not_found(source, candidates, lines, value, (table_label, row_name, column_name),
                           " and ".join(dict.fromkeys(missing)))
     spots = [s for s in spots if s.cell.text] or spots  # a column named twice where a merged cell covers one
@@ -259,6 +262,17 @@ def _not_found(source: SourceTables, candidates: list[tuple[int, SourceTable]],
                         f"{(near or found)[0].where}")
     return _witness(source, FAIL, detail=f"{label} in the source has {missing}, and prints '{value}' in no cell of "
                     "the row or column it has")
+
+
+def _float_elsewhere(source: SourceTables, candidates: list[tuple[int, SourceTable]], page: int) -> str:
+    """Why the cited page cannot hold the table, where the table is a float (set on one page: it cannot break across
+    pages) whose caption the PDF prints on other pages only; '' otherwise (the page may hold it)."""
+    pages = sorted({p for i, _ in candidates for p in source.pages.get(i, ())})
+    if not pages or page in pages or any(t.breakable for _, t in candidates):
+        return ""
+    label = candidates[0][1].label
+    return (f"the PDF prints the caption of {label} on page {', '.join(map(str, pages))}, and {label} is a float, "
+            f"set on one page: page {page} does not hold it")
 
 
 def _in_another_table(source: SourceTables, candidates: list[tuple[int, SourceTable]], row_name: str,
