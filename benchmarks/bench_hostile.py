@@ -17,7 +17,7 @@ it (``/proc``: VmHWM, VmRSS), and the time of the next 'registry validate' (answ
 
 
 The table cases (issues 36 and 40): ``registry table`` on hostile pages, read under the review's limits
-(``review.limited``): a page of 300 by 300 numbers with the default limits, with its characters allowed
+(``review.pdf.limited``): a page of 300 by 300 numbers with the default limits, with its characters allowed
 (then the time stops it), and under a memory limit; a pdftotext that never answers; a sparse 6 GB file.
 
 Usage: ``python benchmarks/bench_hostile.py [queries|writers|imports|kills|watcher|tables]`` (default: all; ``writers``

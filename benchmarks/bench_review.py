@@ -136,8 +136,8 @@ def timed(run: object, repeats: int) -> tuple[float, object]:
 
 
 def review(records: Path, record_id: str, pdf: Path, cache: Path, second: bool, repeats: int) -> None:
+    from registry.checking.review import run_review
     from registry.validate.runner import validate
-    from review.review import run_review
 
     registry, report = validate(records)
     assert report.valid, [i.message for i in report.errors[:3]]

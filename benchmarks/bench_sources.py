@@ -1,6 +1,6 @@
 """Benchmark: every gold table cell of the papers in ``../shared/papers`` that keep their source, checked by both
-witnesses: the PDF (``review.agreement.check_both``, as ``registry review`` checks a cell) and the source
-(``review.sources.witness.check_cell``: the LaTeX, HTML, JATS or Word the PDF was typeset from).
+witnesses: the PDF (``registry.checking.agreement.check_both``, as ``registry review`` checks a cell) and the source
+(``registry.checking.source_witness.check_cell``: the LaTeX, HTML, JATS or Word the PDF was typeset from).
 
 For each paper with a ``source/`` folder (its main file named in ``source/SOURCE-FILES.md``), the right claims
 (each gold cell's value, filed with its form as ``bench_tables.py`` files it: a range with its upper end, a bound
@@ -67,11 +67,13 @@ class Counts:
 
 
 def run_paper(folder: Path, source: Path, show: int, use_pdf: bool) -> Counts:
-    from review.agreement import check_both
-    from review.cells import CellUncertainty, TableCell
-    from review.extract import read_pdf
+    from registry.checking.agreement import check_both
+    from registry.checking.cells import TableCell
+    from registry.checking.source_witness import check_cell
+    from registry.checking.uncertainty import CellUncertainty
+    from review.pdf.extract import read_pdf
     from review.sources import read_source
-    from review.sources.witness import check_cell, label_tables
+    from review.sources.labels import label_tables
 
     counts = Counts()
     gold = read_gold(folder / "cells.tsv")

@@ -1,7 +1,7 @@
 """Benchmark: ``registry table --format csv`` on every table of the corpus, against its gold cells.
 
 For each (paper, page, table) of ``../shared/papers/*/cells.tsv``, the page is read as ``registry table``
-reads it (``review.grid.read_page``, both extractors) and turned into import rows (``import_rows``). Each gold
+reads it (``review.tables.grid.read_page``, both extractors) and turned into import rows (``import_rows``). Each gold
 cell is then:
 
 - **carried**: a CSV row at the gold's row path and column path, with the gold's value;
@@ -45,7 +45,8 @@ def _number(text: str) -> Decimal | None:
 
 def measure(paper: Path) -> tuple[Counter[str], list[float]]:
     from registry.errors import RegistryError
-    from review.grid import import_rows, read_page
+    from review.tables.grid import read_page
+    from review.tables.grid_import import import_rows
 
     gold = list(csv.DictReader((paper / "cells.tsv").open(encoding="utf-8"), delimiter="\t"))
     counts: Counter[str] = Counter()

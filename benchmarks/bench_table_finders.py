@@ -5,7 +5,8 @@ Every gold cell of every ``cells.tsv`` is looked up on its page by each approach
 check scores a right record (``TableCell``), and as the two neighbour slips of ``bench_tables`` (the value of the
 neighbouring row, of the neighbouring column; caught = not pass):
 
-- ``registry``: the review's own check (``review.cells.TableCell`` through ``review.agreement.check_both``, both
+- ``registry``: the review's own check (``registry.checking.cells.TableCell`` through
+``registry.checking.agreement.check_both``, both
   extractors, as ``registry review`` runs it); the cell's value only, no ± claims, so that all approaches answer
   the same question;
 - ``pdfplumber-lines``: ``page.find_tables()`` with pdfplumber's default settings (ruling lines);
@@ -18,7 +19,7 @@ A finder gives grids of cell texts with their regions on the page; the same read
 columns for all three (``read_grid``), and the same rules locate the cited cell (``locate``):
 
 1. **Which grid is the cited table.** The captions of the page are found with the registry's own caption rules
-   (``review.tables.find_captions`` and ``starts_caption``, over pdfplumber's words; a figure's caption claims
+   (``review.tables.captions.find_captions`` and ``starts_caption``, over pdfplumber's words; a figure's caption claims
    no grid). A grid that holds a caption line as one of its rows is cut there (the text strategy's grid of a
    whole page; camelot's grid that starts at the previous table's caption). A page's captions are set on one
    side of their tables, as a document's class sets them: of "every caption over its table" and "every
@@ -34,7 +35,7 @@ columns for all three (``read_grid``), and the same rules locate the cited cell 
    ``\\multirow`` centred on its rows); an empty header cell above the bottom header row takes the nearest
    header of its line, the left one on a tie (a spanning ``\\multicolumn``, set centred or flush left).
 3. **Row and column.** A row or column matches a gold path as the review's lookup does
-   (``review.tables.matches``: its last levels, or its levels joined), or where its last levels joined are the
+   (``review.tables.table.matches``: its last levels, or its levels joined), or where its last levels joined are the
    whole path (a header set on two lines, which a finder gives as two grid rows); exactly one row and one column
    must match, as in the review. A gold ``#N`` (the Nth printing of a repeated label) takes the Nth matching
    row, which the review's locators cannot name (so the finders get those cells, the reader cannot).
@@ -183,8 +184,9 @@ FINDERS = (
 def page_captions(pdf: object, page_number: int, labels: set[str]) -> list[Caption]:
     """Every caption line of the page: those of ``labels`` by the review's caption rule, and any other table's
     or figure's caption start (to tell which grid is whose)."""
-    from review.tables import find_captions, starts_caption
-    from review.words import PageWords, Word, lines_of
+    from review.pdf.words import PageWords, Word, lines_of
+    from review.tables.captions import find_captions
+    from review.tables.lines import starts_caption
 
     page = pdf.pages[page_number - 1]  # type: ignore[attr-defined]
     words = tuple(Word(w["text"], float(w["x0"]), float(w["top"]), float(w["x1"]), float(w["bottom"]),
@@ -390,10 +392,10 @@ class Found:
 
 def named(levels: tuple[str, ...], wanted: str) -> bool:
     """Whether a grid's row or column named ``levels`` is the gold's ``wanted``: as the review's lookup matches
-    (``review.tables.matches``), or its last levels joined are the whole path (a header or label set on two lines,
+    (``review.tables.table.matches``), or its last levels joined are the whole path (a header or label set on two lines,
     which a finder gives as two rows of its grid: 'No.' over 'classes')."""
-    from review.tables import levels_of, matches
-    from review.words import squeezed
+    from review.pdf.words import squeezed
+    from review.tables.table import levels_of, matches
 
     if matches(levels, wanted):
         return True
@@ -540,10 +542,10 @@ def _why_kind(why: str) -> str:
 
 def run_registry(folder: Path) -> Result:
     """The review's own cell check on one paper, the cell's value only (``TableCell``), both extractors."""
-    from review.agreement import check_both
-    from review.cells import TableCell
-    from review.extract import read_pdf
-    from review.tables import read_tables
+    from registry.checking.agreement import check_both
+    from registry.checking.cells import TableCell
+    from review.pdf.extract import read_pdf
+    from review.tables.read import read_tables
 
     gold = read_gold(folder / "cells.tsv")
     result = Result(folder.name)

@@ -2,7 +2,7 @@
 
 Each paper folder holds ``paper.pdf`` and ``cells.tsv`` (the cells as printed, transcribed from
 the document's own source independently of any extractor; format in ``FORMAT.md`` there). Every gold cell
-is checked, with both extractors as ``registry review`` checks it (``review.agreement.check_both``):
+is checked, with both extractors as ``registry review`` checks it (``registry.checking.agreement.check_both``):
 
 - **right**: the cell's value (and its ±, where one is printed) cited at its own table, page, row
   and column. Each must pass; the verdicts are counted apart: pass, fail, cannot check;
@@ -26,8 +26,10 @@ alone (``read s/page``): reading every cited table on its page with both extract
 per page of tables (the issue's target: under 0.5 s): the grid, and the crossing's regions beside the captions, as
 ``--reader`` asks.
 
-``--reader`` picks the readings of a cited cell the review tries (``review.cells.READINGS``): ``grid`` (the whole
-table's grid alone), ``crossing`` (where the row's line and the column's header cross, alone: ``review.crossing``),
+``--reader`` picks the readings of a cited cell the review tries (``review.tables.cited.READINGS``): ``grid`` (the
+whole
+table's grid alone), ``crossing`` (where the row's line and the column's header cross, alone:
+``review.tables.crossing``),
 ``both`` (the review's own: the grid, and the crossing only where the grid cannot read the cell; the default).
 
 Usage: ``python benchmarks/bench_tables.py [--papers DIR | --layouts] [--only SLUG,...] [--held-out SLUG,...]
@@ -138,7 +140,7 @@ def _same(a: str, b: str) -> bool:
 
 
 def _name(path: str) -> str:
-    from review.words import squeezed
+    from review.pdf.words import squeezed
 
     return squeezed(path).lower()
 
@@ -205,11 +207,13 @@ class PaperResult:
 
 
 def run_paper(folder: Path) -> PaperResult:
-    from review.agreement import check_both
-    from review.cells import READINGS, CellUncertainty, TableCell
-    from review.crossing import table_regions
-    from review.extract import read_pdf
-    from review.tables import read_tables
+    from registry.checking.agreement import check_both
+    from registry.checking.cells import TableCell
+    from registry.checking.uncertainty import CellUncertainty
+    from review.pdf.extract import read_pdf
+    from review.tables.cited import READINGS
+    from review.tables.crossing_region import table_regions
+    from review.tables.read import read_tables
 
     gold = read_gold(folder / "cells.tsv")
     started = time.perf_counter()
@@ -311,7 +315,7 @@ def _slips(c: Counter[str]) -> str:
             f"{c['passed']:4d}  cannot {c['cannot check']:5d}")
 
 
-#: ``--reader``: the readings ``review.cells`` tries, in turn.
+#: ``--reader``: the readings ``review.tables.cited`` tries, in turn.
 _READERS = {"grid": ("grid",), "crossing": ("crossing",), "both": ("grid", "crossing")}
 
 
@@ -371,10 +375,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reader", choices=sorted(_READERS), default="both",
                         help="the readings of a cited cell to measure (default: both, as the review reads)")
     args = parser.parse_args(argv)
-    import review.cells
+    import review.tables.cited
 
-    review.cells.READINGS = _READERS[args.reader]
-    print(f"reader: {args.reader} ({' then '.join(review.cells.READINGS)})")
+    review.tables.cited.READINGS = _READERS[args.reader]
+    print(f"reader: {args.reader} ({' then '.join(review.tables.cited.READINGS)})")
     roots = [LAYOUTS, PRODUCERS] if args.layouts else [args.papers]
     folders = sorted((p for root in roots for p in root.iterdir()
                       if (p / "cells.tsv").is_file() and (p / "paper.pdf").is_file()), key=lambda p: p.name)

@@ -2,7 +2,7 @@
 
 A paper prints a derived number (a difference, a ratio, 'a 66% reduction', a speed-up, a mean over
 folds) beside the numbers it comes from. Both ``registry validate`` (``registry.validate.runner``) and
-``registry review`` (``review.consistency``) recompute it from its inputs' printed digits, over every
+``registry review`` (``registry.checking.consistency``) recompute it from its inputs' printed digits, over every
 value their rounding allows (``registry.rounding.rounding_interval``), and compare the interval with
 its own printed digits. They call this module, so they convert units the same way (a difference of
 1.5 GB and 500 MB is 1.0 GB in both) and name the same arithmetic when the digits disagree.

@@ -39,6 +39,10 @@ SUPERSCRIPT = "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"
 FROM_SUPERSCRIPT = str.maketrans(SUPERSCRIPT + "\u207b\u207a", "0123456789-+")
 #: The signs a product with a power of ten is printed with ('3.2 × 10^-4', '3.2·10−4', '3.2x10-4', '3.2*10^-4').
 TIMES = "\u00d7xX\u00b7\u22c5\u2219*"
+#: A number's figures as the table and text readers look for them, declared once: digits with thousands commas and
+#: a fraction, or a fraction alone ('1,843', '0.681', '.5'). No sign, no exponent: each pattern built on it adds the
+#: ones it allows. ``read_number`` reads what such a pattern finds.
+FIGURES = r"(?:\d[\d,]*(?:\.\d+)?|\.\d+)"
 #: Footnote marks: *, †, ‡, §, ¶, ‖ (superscript digits after a decimal number are marks too).
 _MARKS = "*\u2020\u2021\u00a7\u00b6\u2016"
 #: Punctuation that ends a sentence or a clause after a number ('an MCC of 0.592.').

@@ -1,4 +1,4 @@
-"""The targeted reading of one cited cell: where the row's line and the column's header cross (``review.crossing``).
+"""The targeted reading of one cited cell: where the row's line and the column's header cross (``review.tables.crossing``).
 
 Synthetic pages (word lists with boxes, as an extractor gives them) hold one rule each; real papers of
 ``../shared/papers`` (read in place, skipped where absent) hold the typesetting the grid reader leaves unread
@@ -15,15 +15,21 @@ from pathlib import Path
 
 import pytest
 
-from review import cells, poppler
-from review.agreement import check_both
-from review.cells import CellUncertainty, CellUnit, TableCell, Unread
-from review.claims import CANNOT_CHECK, FAIL, PASS
-from review.crossing import NotCrossed, read_crossing, table_regions
-from review.extract import Readings, read_pdf
-from review.pdftext import Extraction
-from review.tables import Table
-from review.words import PageWords, Word
+from registry.checking import cells
+from registry.checking.agreement import check_both
+from registry.checking.cell_units import CellUnit
+from registry.checking.cells import TableCell
+from registry.checking.claims import CANNOT_CHECK, FAIL, PASS
+from registry.checking.uncertainty import CellUncertainty
+from review.pdf import poppler
+from review.pdf.extract import Readings, read_pdf
+from review.pdf.pdftext import Extraction
+from review.pdf.words import PageWords, Word
+from review.tables import cited
+from review.tables.cited import Unread
+from review.tables.crossing import read_crossing
+from review.tables.crossing_region import NotCrossed, table_regions
+from review.tables.table import Table
 
 HEIGHT = 8.0
 CHAR = 5.0
@@ -329,7 +335,7 @@ GRID_UNREAD = _page(CAPTION, _line(115, ("Model", 100), ("Acc", 200), ("F1", 260
 
 def test_the_review_reads_the_crossing_where_the_grid_cannot_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     doc = _doc(GRID_UNREAD)
-    monkeypatch.setattr(cells, "READINGS", ("grid", "crossing"))
+    monkeypatch.setattr(cited, "READINGS", ("grid", "crossing"))
     monkeypatch.setattr(cells.CellAt, "_find_in_grid", lambda self, doc: Unread("the grid could not"))
     passed = TableCell("r", "table cell", 1, "Table 1", "Fine-tuned / Ours", "Acc", "73.1").check(doc)
     assert passed.outcome == PASS
@@ -346,13 +352,13 @@ def test_the_review_reads_the_crossing_where_the_grid_cannot_and_says_so(monkeyp
 def test_the_crossing_never_overrules_a_grid_that_found_the_cell() -> None:
     doc = _doc(_page(CAPTION, HEADER, *ROWS))
     spot = cells.CellAt("r", "table cell", 1, "Table 1", "Ours", "F1").locate(doc)
-    assert isinstance(spot, cells.Located) and not spot.crossed
+    assert isinstance(spot, cited.Located) and not spot.crossed
     assert "read where" not in spot.where
 
 
 def test_without_the_crossing_the_grid_leaves_the_cell_unread(monkeypatch: pytest.MonkeyPatch) -> None:
     doc = _doc(GRID_UNREAD)
-    monkeypatch.setattr(cells, "READINGS", ("grid",))
+    monkeypatch.setattr(cited, "READINGS", ("grid",))
     monkeypatch.setattr(cells.CellAt, "_find_in_grid", lambda self, doc: Unread("the grid could not"))
     assert TableCell("r", "table cell", 1, "Table 1", "Fine-tuned / Ours", "Acc", "73.1").check(doc).outcome == (
         CANNOT_CHECK)

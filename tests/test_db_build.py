@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from registry.db import build as build_module
+from registry.db import build_rows as rows_module
 from registry.db.tables import mirror
 from registry.db.views import NOT_REVIEWED, views
 from registry.models import KIND_MODELS, Recipe, Reproduction, Result
@@ -558,13 +559,13 @@ def converted(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
     monkeypatch.delenv("REGISTRY_NO_CACHE", raising=False)
     ids: list[str] = []
-    real = build_module.record_rows
+    real = rows_module.record_rows
 
     def counting(record, path, tables=None):  # type: ignore[no-untyped-def]
         ids.append(record.id)
         return real(record, path, tables)
 
-    monkeypatch.setattr(build_module, "record_rows", counting)
+    monkeypatch.setattr(rows_module, "record_rows", counting)
     return ids
 
 
@@ -626,7 +627,7 @@ def test_rows_of_another_version_of_the_code_are_not_used(cli, records_dir: Path
                                                           converted: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     build(cli, records_dir, tmp_path / "first.db")
     converted.clear()
-    monkeypatch.setattr(build_module, "rows_version", lambda: "another-version")
+    monkeypatch.setattr(rows_module, "rows_version", lambda: "another-version")
     build(cli, records_dir, tmp_path / "second.db")
     assert len(converted) == len(validate(records_dir)[0].records)
     [store] = (tmp_path / "xdg-cache" / "registry").glob("records-*.sqlite3")

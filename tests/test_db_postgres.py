@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from registry.db import build as build_module
-from registry.db.build import ordered_tables
+from registry.db.schema import ordered_tables
 from tests.conftest import RESULT_11, RESULT_33
 from tests.test_db_build import RECIPE, REPRODUCTION, add_reproduction
 from tests.test_db_schema import widen_results

@@ -23,8 +23,9 @@ from pydantic import AwareDatetime, Field
 from sqlalchemy import create_engine, event
 
 from registry.db import build as build_module
-from registry.db.build import ordered_tables, schema_ddl
+from registry.db import schema as schema_module
 from registry.db.rows import record_rows
+from registry.db.schema import ordered_tables, schema_ddl
 from registry.db.tables import derive, mirror
 from registry.db.views import views
 from registry.models import KIND_MODELS, MissingMetadata, MissingReason, Record, Result
@@ -277,7 +278,7 @@ def test_the_made_up_kind_round_trips_through_sqlite(monkeypatch: pytest.MonkeyP
             by_table.setdefault(table, []).append(row)
     with engine.begin() as connection:
         for table in ordered_tables():
-            connection.execute(build_module.CreateTable(table))
+            connection.execute(schema_module.CreateTable(table))
         for table in ordered_tables():
             if table.name in by_table:
                 build_module.insert_rows(connection, table, by_table[str(table.name)])

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 import yaml
 
+from registry.checking.consistency import consistency_claims
 from registry.derived import OPERATIONS, Input, Underivable, derive, underivable
 from registry.models import Result
 from registry.models.values import Operation
 from registry.validate.runner import validate
-from review.consistency import consistency_claims
 from tests.conftest import DATA
 
 FIXTURE = DATA / "fixture-registry"

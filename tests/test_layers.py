@@ -1,5 +1,5 @@
-"""The layers of the code: no loop between sub-packages (``registry.store``, ``registry.validate``, ...; the modules
-at the top of ``registry`` each count as one, ``review`` and ``measure`` as one each), and every import goes to the
+"""The layers of the code: no loop between sub-packages (``registry.store``, ``registry.validate``, ``review.pdf``, ...;
+the modules at the top of ``registry`` each count as one, those at the top of ``review`` as one, ``measure`` as one), and every import goes to the
 same layer or one below, in the order ``LAYERS`` declares (docs/development.md shows it). A new sub-package or
 top-level module must be given its layer here; the module-level test (tests/test_import_graph.py) keeps each layer
 free of cycles inside.
@@ -23,7 +23,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("registry.status", "registry.comparability"),
     ("registry.validate",),
     ("registry.watch", "registry.page", "registry.curate"),
-    ("registry.validation", "review", "registry.site", "registry.reproduce", "registry.generated"),
+    # reading documents: a PDF's text and words, its tables, a document's own source files; then checking claims
+    ("review",),
+    ("review.pdf",),
+    ("review.tables",),
+    ("review.sources",),
+    ("registry.checking",),
+    ("registry.validation", "registry.watcher", "registry.site", "registry.reproduce", "registry.generated"),
     ("registry.db",),
     ("registry.export",),
     ("registry.cli", "registry.__main__"),
@@ -32,11 +38,14 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 
 def unit_of(module: str) -> str:
     """The unit a module belongs to: its sub-package of ``registry`` (``registry.store``), a module at the top of
-    ``registry`` itself (``registry.units``), or its top package (``review``)."""
+    ``registry`` itself (``registry.units``), its sub-package of ``review`` (``review.pdf``), or its top package
+    (``review`` for ``review.errors``, ``measure``)."""
     parts = module.split(".")
-    if parts[0] != "registry" or len(parts) == 1:
+    if len(parts) == 1:
         return parts[0]
-    return f"registry.{parts[1]}"
+    if parts[0] == "registry" or (parts[0] == "review" and (ROOT / "review" / parts[1]).is_dir()):
+        return f"{parts[0]}.{parts[1]}"
+    return parts[0]
 
 
 def unit_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from registry.checking.claims import UnitDetailAgrees, detail_disagrees, unit_symbols
 from registry.cli import app
 from registry.curate.fmt import canonical_text, upgraded
 from registry.models import Result
 from registry.validate.runner import validate
-from review.claims import UnitDetailAgrees, detail_disagrees, unit_symbols
 
 DATA = Path(__file__).parent / "data"
 OLD = DATA / "old-registry"
@@ -81,9 +81,9 @@ def test_a_phrase_holding_the_units_own_form_is_no_disagreement() -> None:
 
 @pytest.mark.pdf
 def test_the_old_record_reviews_as_right_before_and_after_fmt(records: Path, tmp_path: Path) -> None:
-    from review.agreement import check_readings
-    from review.extract import read_pdf
-    from review.review import plan_review
+    from registry.checking.agreement import check_readings
+    from registry.checking.review import plan_review
+    from review.pdf.extract import read_pdf
 
     readings = read_pdf(PAPER)
     for step in ("before", "after"):

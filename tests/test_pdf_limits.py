@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from review.errors import ReviewLimitError
-from review.pdftext import extract_pdf
+from review.pdf.pdftext import extract_pdf
 
 
 def many_pages(path: Path, count: int) -> Path:

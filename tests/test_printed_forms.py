@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from registry.checking.claims import ValueInQuote
 from registry.issues import codes
 from registry.numbers import parse_printed, read_bound, read_number, read_range, why_not_a_number
 from registry.units import UNITS
-from review.claims import ValueInQuote
-from review.pdftext import Extraction
+from review.pdf.pdftext import Extraction
 from tests.conftest import DATA, FIXTURE_TABLE
 from tests.printed_forms import FORMS, Form
 

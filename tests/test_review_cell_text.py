@@ -7,15 +7,19 @@ from __future__ import annotations
 
 import pytest
 
+from registry.checking.cell_units import CellUnit
+from registry.checking.cells import TableCell
+from registry.checking.claims import CANNOT_CHECK, FAIL, PASS
 from registry.numbers import glued_unit
-from review.cells import CellUnit, TableCell
-from review.claims import CANNOT_CHECK, FAIL, PASS
-from review.crossing import NotCrossed, read_crossing
-from review.figures import note_words, second_figures, within_brackets
-from review.keyvalue import read_keyed
-from review.pdftext import Extraction
-from review.tables import Table, _numbers_line, find_columns, find_rows, read_tables
-from review.words import Line, PageWords, Word
+from review.pdf.pdftext import Extraction
+from review.pdf.words import Line, PageWords, Word
+from review.tables.crossing import read_crossing
+from review.tables.crossing_region import NotCrossed
+from review.tables.figures import note_words, second_figures, within_brackets
+from review.tables.keyvalue import read_keyed
+from review.tables.lines import _numbers_line
+from review.tables.read import read_tables
+from review.tables.table import Table, find_columns, find_rows
 
 
 def _words(spec: list[tuple[str, float, float]], top: float, height: float = 8.0) -> list[Word]:

@@ -19,14 +19,15 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from registry.checking.agreement import check_readings, disagreements
+from registry.checking.review import ReviewLimits, plan_review, run_review
 from registry.cli import app
 from registry.validate.runner import validate
-from review import poppler
-from review.agreement import check_readings, disagreements
-from review.extract import Readings, read_pdf
-from review.review import ReviewLimits, plan_review, run_review
-from review.tables import find_columns, find_rows, read_tables
-from review.words import squeezed
+from review.pdf import poppler
+from review.pdf.extract import Readings, read_pdf
+from review.pdf.words import squeezed
+from review.tables.read import read_tables
+from review.tables.table import find_columns, find_rows
 
 pytestmark = pytest.mark.pdf  # reads or renders PDFs (pdflatex, pdftotext, PDFium): left out of make test-fast
 
@@ -193,8 +194,8 @@ def test_the_reference_copy_passes_grim(readings: Readings) -> None:
     ("pass-at-1", "34.6"),  # 1,038 correct of 20 samples on each of 150 problems: 1038/3000, no count of 150
 ])
 def test_grim_is_not_applied_to_a_metric_that_is_no_share_of_n_items(metric: str, printed: str) -> None:
+    from registry.checking.consistency import GrimPossible, consistency_claims
     from registry.models import Result
-    from review.consistency import GrimPossible, consistency_claims
 
     registry, _ = validate(REGISTRY)
     share = registry.get_as(R + "s5-promoter-accuracy", Result)
@@ -205,8 +206,8 @@ def test_grim_is_not_applied_to_a_metric_that_is_no_share_of_n_items(metric: str
 
 
 def test_a_derived_value_with_a_wrong_input_fails(tmp_path: Path, readings: Readings) -> None:
+    from registry.checking.consistency import consistency_claims
     from registry.validate.runner import validate as check
-    from review.consistency import consistency_claims
 
     registry, _ = check(REGISTRY)
     result = registry.records[R + "s5-1-lora-memory-reduction"]
@@ -230,7 +231,7 @@ def test_a_derived_value_with_a_wrong_input_fails(tmp_path: Path, readings: Read
     ("95% CI by bootstrap; SD of folds not shown", {"confidence-interval": "CI", "standard-deviation": "SD"}),
 ])
 def test_the_words_for_kinds_are_read_longest_first(text: str, kinds: dict[str, str]) -> None:
-    from review.cells import kinds_in
+    from registry.models.uncertainty_kinds import kinds_in
 
     assert {kind.value: word for kind, word in kinds_in(text).items()} == kinds
 
@@ -248,9 +249,9 @@ QUOTED = "0.947 \u00b1 0.004 (mean \u00b1 std. err. over 5 seeds)"
 ])
 def test_a_standard_error_is_not_read_as_a_standard_deviation(kind: str, page: str, passed: bool,
                                                                 detail: str) -> None:
+    from registry.checking.uncertainty import UncertaintyStated
     from registry.models.values import UncertaintyKind
-    from review.cells import UncertaintyStated
-    from review.pdftext import Extraction
+    from review.pdf.pdftext import Extraction
 
     claim = UncertaintyStated("some-result", "uncertainty kind", 1, UncertaintyKind(kind), None, (5, "seeds"),
                               quote=QUOTED)
@@ -420,7 +421,7 @@ def test_a_failing_pdftotext_is_named(tmp_path: Path, monkeypatch: pytest.Monkey
 def test_both_extractors_read_the_bytes_that_were_hashed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The file is swapped right after it was read and hashed: pypdf, PDFium and pdftotext still read what was
     hashed (pdftotext is given the bytes on its standard input, never the file's name)."""
-    from review import fetch
+    from review.pdf import fetch
 
     copy = tmp_path / "paper.pdf"
     shutil.copyfile(PAPER, copy)
@@ -509,7 +510,7 @@ def test_format_json_says_why_when_the_review_cannot_run(tmp_path: Path) -> None
 
 def test_a_derived_value_of_a_large_magnitude_is_recomputed_without_a_crash(readings: Readings) -> None:
     # Decimal.quantize raised InvalidOperation once the worked value had more digits than the context holds.
-    from review.consistency import DerivedConsistent
+    from registry.checking.consistency import DerivedConsistent
 
     claim = DerivedConsistent(record_id="r", claim="derived", printed="2.0e30", operation="ratio",
                               inputs=("4.0e58", "2.0e28"), sources=("a", "b"))

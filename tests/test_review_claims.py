@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from registry.checking.claims import Citation, UnitWithValue, ValueInQuote, declared_unit, parse_locator
+from registry.checking.review import ReviewRun, plan_review, run_review
 from registry.errors import RegistryError
 from registry.validate.runner import validate
-from review.claims import Citation, UnitWithValue, ValueInQuote, declared_unit, parse_locator
 from review.errors import NotCheckableError, PdfError
-from review.pdftext import Extraction, extract_pdf, find_text, normalize_quote, number_pattern, unit_pattern
-from review.review import ReviewRun, plan_review, run_review
+from review.pdf.pdftext import Extraction, extract_pdf, find_text, normalize_quote, number_pattern, unit_pattern
 from tests.conftest import CONFIG_33, RESULT_11, RESULT_33, SOURCE
 from tests.test_review_support import (
     HEADING,
@@ -39,12 +39,12 @@ LOCATOR_11 = (
 @pytest.fixture(autouse=True)
 def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
     """These tests pass the PDF or fail before fetching; a download attempt is a bug."""
-    import review.fetch
+    import review.pdf.fetch
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("the test tried to download")
 
-    monkeypatch.setattr(review.fetch, "download_pdf", refuse)
+    monkeypatch.setattr(review.pdf.fetch, "download_pdf", refuse)
 
 
 # -- what a locator cites -----------------------------------------------------------------------------
@@ -455,7 +455,7 @@ def test_a_creation_date_that_is_no_pdf_date_never_rejects_the_document(tmp_path
     still read; the source's creation date is then 'cannot check', with what the PDF states."""
     import pypdf
 
-    from review.claims import CreationDate
+    from registry.checking.claims import CreationDate
 
     writer = pypdf.PdfWriter(clone_from=source_like_pdf(tmp_path / "good.pdf"))
     writer.add_metadata({"/CreationDate": "12th May 2025"})
@@ -499,8 +499,8 @@ def test_bad_files_give_a_clear_error(tmp_path: Path, make, message: str) -> Non
 
 
 def test_a_unit_without_a_known_printed_form_says_what_to_add() -> None:
+    from registry.checking.claims import _unit_claims
     from registry.models import Result
-    from review.claims import _unit_claims
     from tests.conftest import BUNDLED_RECORDS
 
     registry, _ = validate(BUNDLED_RECORDS)

@@ -369,7 +369,7 @@ def test_python_m_registry_review_runs_the_same_command(pinned: Path, paper: Pat
 
 
 def test_help_does_not_import_pypdf_or_httpx() -> None:
-    watched = ("pypdf", "httpx", "review.pdftext", "review.fetch")
+    watched = ("pypdf", "httpx", "review.pdf.pdftext", "review.pdf.fetch")
     assert modules_imported_by([["--help"], ["review", "--help"]], watched) == []
 
 

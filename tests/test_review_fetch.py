@@ -19,7 +19,7 @@ from registry.cli.options import FLAGS
 from registry.models import Source
 from registry.validate.runner import validate
 from review.errors import BlockedDownloadError, FetchError, HashMismatchError
-from review.fetch import acquire_pdf, cache_path, check_url, default_cache_dir, download_pdf, sha256_file
+from review.pdf.fetch import acquire_pdf, cache_path, check_url, default_cache_dir, download_pdf, sha256_file
 from tests.conftest import SOURCE
 from tests.test_review_support import build_pdf, fresh_records, pin, sha256_of
 

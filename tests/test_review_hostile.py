@@ -93,7 +93,7 @@ def test_without_cryptography_aes_says_what_to_install(monkeypatch: pytest.Monke
     from pypdf.errors import DependencyError
 
     from review.errors import PdfError
-    from review.pdftext import extract_pdf
+    from review.pdf.pdftext import extract_pdf
 
     def missing(*args: object, **kwargs: object) -> bytes:
         raise DependencyError("cryptography>=3.1 is required for AES algorithm")
@@ -109,9 +109,9 @@ def test_without_cryptography_aes_says_what_to_install(monkeypatch: pytest.Monke
 
 def test_the_bytes_checked_are_the_bytes_hashed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A file swapped for another right after it was read and hashed: the review still checks what was hashed."""
+    from registry.checking.review import run_review
     from registry.validate.runner import validate
-    from review import fetch
-    from review.review import run_review
+    from review.pdf import fetch
 
     paper = source_like_pdf(tmp_path / "paper.pdf")
     other = source_like_pdf(tmp_path / "other.pdf", value="44.44")
@@ -135,8 +135,8 @@ def test_the_bytes_checked_are_the_bytes_hashed(tmp_path: Path, monkeypatch: pyt
 
 
 def test_a_planted_text_in_the_cache_is_replaced(tmp_path: Path) -> None:
+    from registry.checking.review import run_review
     from registry.validate.runner import validate
-    from review.review import run_review
 
     paper = source_like_pdf(tmp_path / "paper.pdf")
     records = fresh_records(tmp_path)
@@ -154,7 +154,7 @@ def test_a_planted_text_in_the_cache_is_replaced(tmp_path: Path) -> None:
 
 def test_finding_the_closest_text_is_linear() -> None:
     """The closest passage to a quote on a page of 100,000 characters, in one pass (it was one pass per window)."""
-    from review.pdftext import closest_text
+    from review.pdf.pdftext import closest_text
 
     page = ("lorem ipsum dolor sit amet " * 4000)[:99_000] + " the NT 2.5B checkpoint (33.8 -> 11.49 GB) " + "x" * 900
     started = time.monotonic()

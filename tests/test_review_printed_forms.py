@@ -24,16 +24,16 @@ from pathlib import Path
 
 import pytest
 
+from registry.checking.agreement import check_both
+from registry.checking.cells import TableCell
+from registry.checking.claims import CANNOT_CHECK, FAIL, PASS, ValueInQuote
 from registry.numbers import parse_printed, read_number, why_not_a_number
 from registry.printed_forms import BOUND_WORDS, printed_before, range_after, read_printed
-from review import poppler
-from review.agreement import check_both
-from review.cells import TableCell
-from review.claims import CANNOT_CHECK, FAIL, PASS, ValueInQuote
-from review.extract import Readings
-from review.pdftext import Extraction
-from review.tables import read_cell
-from review.words import PageWords, Word
+from review.pdf import poppler
+from review.pdf.extract import Readings
+from review.pdf.pdftext import Extraction
+from review.pdf.words import PageWords, Word
+from review.tables.cell import read_cell
 
 HEIGHT = 8.0
 CHAR = 5.0
@@ -235,7 +235,7 @@ def test_a_flattened_power_is_refused_with_advice_that_keeps_the_exponent() -> N
 def test_an_annotation_after_a_value_is_no_second_number_of_it(cell: tuple[str, ...]) -> None:
     outcome, detail = _check(cell, "73.1")
     assert outcome == PASS, detail
-    # Set after the value (forms) or raised and glued to it by the reader (review.words.ANNOTATION): never compared.
+    # Set after the value (forms) or raised and glued to it by the reader (review.pdf.words.ANNOTATION): never compared.
     assert re.search(r"with '[+\u2212]\d+\.\d%' set after it, an annotation, not compared"
                      r"|\u27e8[+\u2212]\d+\.\d%\u27e9', its first number the value, the figures after it not compared", detail)
     read = read_cell(_words(0, *_cell_words(0, 0, cell)))
@@ -310,7 +310,7 @@ SOURCE = "fixture-forms-20261207-source-printed-forms"
 
 @functools.cache
 def _typeset() -> Readings:
-    from review.extract import read_pdf
+    from review.pdf.extract import read_pdf
 
     return read_pdf(FIXTURE)
 

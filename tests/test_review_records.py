@@ -24,7 +24,7 @@ from registry.status import provenance
 from registry.status.standing import standing_of
 from registry.store.loader import Registry
 from registry.validate.runner import validate
-from review import poppler
+from review.pdf import poppler
 from tests.conftest import DATA
 
 pytestmark = [pytest.mark.pdf, pytest.mark.skipif(poppler.find_pdftotext() is None,

@@ -1,9 +1,9 @@
 """A locator's ``subtable`` ('(b)') checked for real: the cited cell's row is looked up in that sub-table only.
 
-Sub-tables under one caption are read each as a table of its own (``review.tables``), the subcaption the outer
+Sub-tables under one caption are read each as a table of its own (``review.tables.read``), the subcaption the outer
 level of its rows. A row printed in two sub-tables is found in the one cited; a mark the reader found no
 sub-table for is cannot-check naming the sub-tables read; a row not in the cited sub-table but in another is a
-fail naming where it is printed. The crossing reading (``review.crossing``) keeps the row's lines under the cited
+fail naming where it is printed. The crossing reading (``review.tables.crossing``) keeps the row's lines under the cited
 sub-table's caption, or says it cannot. Synthetic pages (word boxes as an extractor gives them, laid out as
 kula-mixture-2018 Table 2 is; stand-ins, not the paper) hold one rule each; the real paper of
 ``../shared/papers`` (read in place, skipped where absent) holds the typesetting.
@@ -17,15 +17,20 @@ from pathlib import Path
 
 import pytest
 
-from review import cells, poppler
-from review.agreement import check_both
-from review.cells import CellUnit, TableCell, Unread
-from review.claims import CANNOT_CHECK, FAIL, PASS
-from review.crossing import NotCrossed, read_crossing
-from review.extract import Readings, read_pdf
-from review.pdftext import Extraction
-from review.subtables import mark_of, names
-from review.words import PageWords, Word
+from registry.checking import cells
+from registry.checking.agreement import check_both
+from registry.checking.cell_units import CellUnit
+from registry.checking.cells import TableCell
+from registry.checking.claims import CANNOT_CHECK, FAIL, PASS
+from review.pdf import poppler
+from review.pdf.extract import Readings, read_pdf
+from review.pdf.pdftext import Extraction
+from review.pdf.words import PageWords, Word
+from review.tables import cited
+from review.tables.cited import Unread
+from review.tables.crossing import read_crossing
+from review.tables.crossing_region import NotCrossed
+from review.tables.subtables import mark_of, names
 
 ROOT = Path(__file__).resolve().parent.parent
 PAPERS = next((p for p in (ROOT.parent / "shared" / "papers", Path("/work/shared/papers")) if p.is_dir()),
@@ -147,7 +152,7 @@ def test_a_mark_with_no_subtable_read_is_cannot_check_naming_the_subtables_read(
 
 
 def test_a_table_read_whole_has_no_subtable_to_pass_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cells, "READINGS", ("grid",))
+    monkeypatch.setattr(cited, "READINGS", ("grid",))
     got = _cell("0.0908", "(a)").check(_doc(_kula_like(marked=False)))
     assert got.outcome == CANNOT_CHECK
     assert "no sub-table (a) is read under the caption of Table 2: it is read as one table" in got.detail
@@ -176,7 +181,7 @@ def test_the_crossing_keeps_the_rows_under_the_cited_subtables_caption() -> None
 
 def test_the_review_asks_the_crossing_with_the_subtable_where_the_grid_cannot(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cells, "READINGS", ("grid", "crossing"))
+    monkeypatch.setattr(cited, "READINGS", ("grid", "crossing"))
     monkeypatch.setattr(cells.CellAt, "_find_in_grid", lambda self, doc: Unread("the grid could not"))
     doc = _doc(_kula_like())
     got = _cell("0.1200", "(b)").check(doc)

@@ -16,16 +16,16 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from registry.checking.agreement import check_both, disagreements
+from registry.checking.cells import TableCell
+from registry.checking.claims import CANNOT_CHECK, FAIL, PASS, Assertion, Claim
+from registry.checking.review import plan_review
 from registry.cli import app
 from registry.cli.review import EXIT_CANNOT_CHECK
 from registry.validate.runner import validate
-from review import poppler
-from review.agreement import check_both, disagreements
-from review.cells import TableCell
-from review.claims import CANNOT_CHECK, FAIL, PASS, Assertion, Claim
-from review.extract import Readings, read_pdf
-from review.pdftext import Extraction
-from review.review import plan_review
+from review.pdf import poppler
+from review.pdf.extract import Readings, read_pdf
+from review.pdf.pdftext import Extraction
 
 DATA = Path(__file__).parent / "data"
 PAPER = DATA / "papers" / "genomic-benchmarks-fixture" / "paper.pdf"

@@ -14,13 +14,15 @@ import dataclasses
 
 import pytest
 
-from review.agreement import check_both
-from review.cells import CellUncertainty, CellUnit, TableCell
-from review.claims import CANNOT_CHECK, FAIL, PASS, UNIT_NOT_PRINTED, Assertion, Claim, UnitWithValue
-from review.extract import Readings
-from review.pdftext import Extraction
-from review.sentences import Respectively, SentenceDevice, devices_in
-from review.words import PageWords, Word
+from registry.checking.agreement import check_both
+from registry.checking.cell_units import CellUnit
+from registry.checking.cells import TableCell
+from registry.checking.claims import CANNOT_CHECK, FAIL, PASS, UNIT_NOT_PRINTED, Assertion, Claim, UnitWithValue
+from registry.checking.sentences import Respectively, SentenceDevice, devices_in
+from registry.checking.uncertainty import CellUncertainty
+from review.pdf.extract import Readings
+from review.pdf.pdftext import Extraction
+from review.pdf.words import PageWords, Word
 
 HEIGHT = 8.0
 CHAR = 5.0

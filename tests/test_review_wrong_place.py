@@ -10,12 +10,12 @@ not know) cannot be checked.
 
 from __future__ import annotations
 
-from review.agreement import check_both
-from review.cells import TableCell
-from review.claims import CANNOT_CHECK, FAIL, PASS
-from review.extract import Readings
-from review.pdftext import Extraction
-from review.words import PageWords, Word
+from registry.checking.agreement import check_both
+from registry.checking.cells import TableCell
+from registry.checking.claims import CANNOT_CHECK, FAIL, PASS
+from review.pdf.extract import Readings
+from review.pdf.pdftext import Extraction
+from review.pdf.words import PageWords, Word
 
 HEIGHT = 8.0
 CHAR = 5.0

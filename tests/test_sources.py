@@ -16,10 +16,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from review.cells import CellUncertainty, TableCell
+from registry.checking.cells import TableCell
+from registry.checking.source_witness import check_cell
+from registry.checking.uncertainty import CellUncertainty
 from review.sources import format_of, read_source
+from review.sources.labels import label_tables
 from review.sources.model import Grid, GridCell, table_of
-from review.sources.witness import check_cell, label_tables
 from tests.conftest import DATA
 
 SOURCES = DATA / "sources"
@@ -45,7 +47,7 @@ CELLS = {
 
 
 def _pages(pdf: Path) -> list[str]:
-    from review.extract import read_pdf
+    from review.pdf.extract import read_pdf
 
     primary = read_pdf(pdf, second=False).primary
     return [primary.page(n) or "" for n in range(1, primary.page_count + 1)]
@@ -81,8 +83,8 @@ def test_each_format_confirms_its_cells_and_fails_a_neighbours_value(fixture: st
     "html", "jats", "docx"])
 def test_each_fixture_is_read_by_the_pdf_witness_too(fixture: str) -> None:
     """The same cells through the PDF's two extractors: the fixtures are real documents of each producer."""
-    from review.agreement import check_both
-    from review.extract import read_pdf
+    from registry.checking.agreement import check_both
+    from review.pdf.extract import read_pdf
 
     readings = read_pdf(SOURCES / fixture / "paper.pdf")
     outcomes = [check_both(_cell(t, r, c, v), readings).outcome for t, r, c, v in CELLS[fixture][1]]
@@ -279,8 +281,8 @@ def test_a_source_file_the_record_does_not_pin_is_refused(cli, tmp_path: Path) -
 
 
 def test_the_source_alone_confirms_as_its_own_weaker_status() -> None:
-    from review.claims import Assertion
-    from review.witnesses import SOURCE_ONLY, Witness, confirmed_by, with_source
+    from registry.checking.claims import Assertion
+    from registry.checking.witnesses import SOURCE_ONLY, Witness, confirmed_by, with_source
 
     unread = Assertion("r", "table cell", "'1.5'", False, 1, detail="no row 'AF'", unreadable=True)
     combined = with_source(unread, Witness("source", "pass", "1.5", "in row 'AF'"))
@@ -294,11 +296,11 @@ def test_the_source_alone_confirms_as_its_own_weaker_status() -> None:
 def test_a_review_written_of_a_source_only_claim_says_checked_against_the_source_only() -> None:
     """The review record keeps each witness's verdict: a claim only the source confirmed passes with the PDF's
     'cannot check' beside it, so the value is checked against the source only; a claim the PDF passed too is not."""
+    from registry.checking.claims import Assertion
+    from registry.checking.review import _checked
+    from registry.checking.witnesses import Witness, with_source
     from registry.models.checks import ClaimVerdict, WitnessKind
     from registry.status.provenance import source_only
-    from review.claims import Assertion
-    from review.review import _checked
-    from review.witnesses import Witness, with_source
 
     unread = Assertion("r", "table cell", "'1.5'", False, 1, detail="no row 'AF'", unreadable=True)
     claim = _checked(with_source(unread, Witness("source", "pass", "1.5", "in row 'AF'", "main.tex")))
@@ -319,7 +321,7 @@ def test_a_review_written_of_a_source_only_claim_says_checked_against_the_source
 def test_a_source_file_needs_where_it_came_from() -> None:
     from pydantic import ValidationError
 
-    from registry.models.records import SourceFile
+    from registry.models.source import SourceFile
 
     with pytest.raises(ValidationError, match="retrieval_url, or a retrieval_note"):
         SourceFile(path="main.tex", format="latex", sha256="0" * 64)  # type: ignore[arg-type]

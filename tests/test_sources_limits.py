@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from review.errors import ReviewLimitError
-from review.limited import ReviewLimits
+from review.pdf.limited import ReviewLimits
 from review.sources.limited import read_limited
 from tests.conftest import DATA
 from tests.test_sources import RESULT, SOURCES, _registry, _review

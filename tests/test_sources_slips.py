@@ -1,15 +1,16 @@
 """Slips the source witness fails because of how sources are written: the source states every cell of a table, so a
 value printed by none of the cells a record's names could mean, or printed where another table has the cited row
-and column, is a failure with what the source prints (review.sources.witness).
+and column, is a failure with what the source prints (registry.checking.source_witness).
 
 The tables are written here as grids (stand-ins, invented numbers) and read as the readers read a source's.
 """
 
 from __future__ import annotations
 
-from review.cells import TableCell
+from registry.checking.cells import TableCell
+from registry.checking.source_witness import check_cell
+from review.sources.labels import label_tables
 from review.sources.model import Grid, GridCell, tables_of
-from review.sources.witness import check_cell, label_tables
 
 PAGE = ("Table 1: Accuracy of the models by size. Model Acc Small Base 71.2 Large Base 80.4\n"
         "Table 2: Training cost of the models. Model Hours Tagger 12 Parser 0.5")

@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from review.cells import TableCell
+from registry.checking.cells import TableCell
+from registry.checking.source_witness import check_cell
 from review.sources import format_of, read_source
+from review.sources.labels import label_tables
 from review.sources.typst_eval import Evaluator, Limits
 from review.sources.typst_syntax import (
     Call,
@@ -28,7 +30,6 @@ from review.sources.typst_syntax import (
     parse,
 )
 from review.sources.typst_values import TypstError, TypstLimit
-from review.sources.witness import check_cell, label_tables
 from tests.conftest import DATA
 
 TYPST = DATA / "sources" / "typst"
@@ -174,7 +175,7 @@ CELLS = [("Table 1", "Small models / Base", "Accuracy (%) / Set B", "68.4"),
 
 
 def _witness():  # type: ignore[no-untyped-def]
-    from review.extract import read_pdf
+    from review.pdf.extract import read_pdf
 
     primary = read_pdf(TYPST / "paper.pdf", second=False).primary
     pages = [primary.page(n) or "" for n in range(1, primary.page_count + 1)]
@@ -204,8 +205,8 @@ def test_a_range_filed_as_a_point_value_fails_the_source_witness() -> None:
 
 
 def test_the_pdf_witness_reads_the_compiled_fixture_too() -> None:
-    from review.agreement import check_both
-    from review.extract import read_pdf
+    from registry.checking.agreement import check_both
+    from review.pdf.extract import read_pdf
 
     readings = read_pdf(TYPST / "paper.pdf")
     outcomes = [check_both(_claim(*cell), readings).outcome for cell in CELLS[:3]]
@@ -220,7 +221,7 @@ def test_the_fixture_compiles_to_the_cells_the_source_reader_reads(tmp_path: Pat
     pdf.write_bytes(compiler.compile(str(TYPST / "paper.typ")))
     import unicodedata
 
-    from review.extract import read_pdf
+    from review.pdf.extract import read_pdf
 
     def plain(text: str) -> str:  # a raised '⁻⁴' as the extractor writes it, '-4'
         return unicodedata.normalize("NFKC", text).replace("\u2212", "-")

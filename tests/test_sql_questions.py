@@ -17,7 +17,7 @@ from registry.status.value_roles import SCORES, role_of
 from registry.status.versions import current_only
 from registry.store.loader import Registry
 from registry.validate.runner import validate
-from review import poppler
+from review.pdf import poppler
 from tests.conftest import DATA, ROOT
 
 DOC = ROOT / "docs" / "sql.md"

@@ -233,8 +233,8 @@ def test_a_damaged_pdf(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-
 
 @pytest.mark.pdf
 def test_a_cell_that_cannot_be_read_points_to_the_table_command() -> None:
-    from review.cells import TableCell
-    from review.extract import read_pdf
+    from registry.checking.cells import TableCell
+    from review.pdf.extract import read_pdf
 
     doc = read_pdf(FIXTURE_PDF, second=False).primary
     assertion = TableCell("r", "table cell", 2, "Table 1", "NT 9B", "Promoter", "0.912").check(doc)
@@ -270,14 +270,14 @@ def test_the_review_of_a_cell_it_cannot_read_points_to_the_table_command(tmp_pat
     ("0.64 (0.61-0.67)", ("0.61", "0.67"), "(0.61, 0.67)"),
 ])
 def test_an_interval_keeps_the_brackets_the_page_prints(text: str, interval: tuple[str, str], printed: str) -> None:
-    from review.grid import GridCell
+    from review.tables.grid_cells import GridCell
 
     cell = GridCell("r", "c", text, "0.64", None, interval, "", False, "", None, None)
     assert cell.uncertainty == printed
 
 
 def test_hint_quotes_for_the_shell() -> None:
-    from review.hints import hint
+    from registry.checking.hints import hint
 
     assert hint("my paper.pdf", 4, "Table 3") == "registry table 'my paper.pdf' --page 4 --table 'Table 3'"
     assert hint(None, 2) == "registry table PDF --page 2"

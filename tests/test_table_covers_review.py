@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.bench_tables import LAYOUTS, PRODUCERS, read_gold, verdict
-from review import poppler
+from review.pdf import poppler
 
 pytestmark = [pytest.mark.pdf, pytest.mark.skipif(poppler.find_pdftotext() is None,
                                                   reason="poppler-utils is not installed")]
@@ -36,13 +36,14 @@ GAPS = {
 
 @functools.cache
 def _missing(folder: Path) -> tuple[str, ...]:
+    from registry.checking.agreement import check_both
+    from registry.checking.cells import TableCell
     from registry.curate.values import split_printed
     from registry.errors import RegistryError
     from registry.numbers import parse_printed
-    from review.agreement import check_both
-    from review.cells import TableCell
-    from review.extract import read_pdf
-    from review.grid import import_rows, read_page
+    from review.pdf.extract import read_pdf
+    from review.tables.grid import read_page
+    from review.tables.grid_import import import_rows
 
     gold = read_gold(folder / "cells.tsv")
     readings = read_pdf(folder / "paper.pdf")

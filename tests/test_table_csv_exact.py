@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from review.grid import GridCell, GridTable, PageGrid, import_rows
+from review.tables.grid_cells import GridCell, GridTable, PageGrid
+from review.tables.grid_import import import_rows
 
 
 def _cell(text: str, value: str | None, number: str | None, *, rest: str = "", plus_minus: str | None = None,
@@ -77,8 +78,8 @@ def test_the_reading_process_answers_with_plain_values_only() -> None:
     import pickle
 
     from registry.sandbox import Plain
-    from review.cells import Unread
-    from review.grid import plain_data
+    from review.tables.cited import Unread
+    from review.tables.grid import plain_data
 
     answer = {"tables": ({"cells": [{"found_again": Unread("no row 'A' in Table 1")}], "rows": ("A",)},)}
     with pytest.raises(pickle.UnpicklingError):
@@ -91,5 +92,5 @@ def test_an_answer_of_objects_is_named_as_such() -> None:
     from registry.sandbox import ChildFailed, run_limited
 
     with pytest.raises(ChildFailed) as caught:
-        run_limited("review.cells:Unread", "why", timeout=60, memory_mb=None)
+        run_limited("review.tables.cited:Unread", "why", timeout=60, memory_mb=None)
     assert caught.value.error_type == "UnpicklingError" and "more than plain values" in caught.value.message

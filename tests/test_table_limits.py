@@ -1,4 +1,4 @@
-"""``registry table`` reads a page as ``registry review`` reads a PDF: one reader (``review.limited``), one set of
+"""``registry table`` reads a page as ``registry review`` reads a PDF: one reader (``review.pdf.limited``), one set of
 limits (time, memory, characters on a page, bytes in the file), the same options, a limit reached said as a limit.
 
 The hostile inputs are made here: a ``pdftotext`` that never answers (a stand-in put first on the PATH, as a
@@ -126,7 +126,7 @@ def test_a_bound_of_pypdf_is_a_limit_not_damage(tmp_path: Path) -> None:
     """200,000 empty pages: a valid PDF past pypdf's own bound on an array's length (it was 'a corrupt PDF:
     LimitReachedError')."""
     from review.errors import ReviewLimitError
-    from review.pdftext import extract_pdf
+    from review.pdf.pdftext import extract_pdf
 
     pdf = tmp_path / "pages.pdf"
     pdf.write_bytes(many_pages_pdf(200_000))

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from registry.numbers import parse_printed
-from review import poppler
+from review.pdf import poppler
 from tests.conftest import DATA
 
 PRODUCERS = DATA / "producers"
@@ -33,7 +33,7 @@ SOURCE_ID = "fixture-{name}-20261207-source-latency-of-generated-models"
 SETTINGS = ("family=Generated models", "dataset=Latency benchmark", "metric={column_last}", "direction=lower",
             "unit=ms", "uncertainty_kind=standard-deviation")
 #: Producers whose page the reader cannot yet read as a table the CSV can carry any row of (strict expected
-#: failures; the reading belongs to the table reader, review/tables.py and review/crossing.py).
+#: failures; the reading belongs to the table reader, review/tables/read.py and review/tables/crossing.py).
 UNREAD: dict[str, str] = {
     "libreoffice": "LibreOffice sets the column headers 'Batch 1' 'Batch 8' 'Peak' close together and the row labels "
                    "wrapped over two to four lines: the reader merges neighbouring columns ('31.7 0.52') and takes a "
@@ -58,7 +58,7 @@ def _generator():  # type: ignore[no-untyped-def]
 
 
 def _source(records: Path, name: str, pdf: Path) -> str:
-    from review.pdftext import extract_pdf
+    from review.pdf.pdftext import extract_pdf
 
     source_id = SOURCE_ID.format(name=name)
     created = extract_pdf(pdf).creation_date or "2024-06-01"
@@ -186,7 +186,7 @@ def test_the_gold_values_are_the_printed_numbers() -> None:
 def test_a_creation_date_pypdf_cannot_read_is_no_damage() -> None:
     """LibreOffice writes CreationDate as "D:20261207191741Z'", which pypdf cannot convert: the text is read all
     the same, without a date (it was 'a corrupt PDF: ValueError: Can not convert date')."""
-    from review.pdftext import extract_pdf
+    from review.pdf.pdftext import extract_pdf
 
     pdf = PRODUCERS / "libreoffice" / "paper.pdf"
     assert b"Z')" in pdf.read_bytes() or b"Z'" in pdf.read_bytes()

@@ -15,11 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from review import poppler
-from review.agreement import check_both
-from review.cells import CellUncertainty, TableCell
-from review.claims import PASS
-from review.extract import Readings, read_pdf
+from registry.checking.agreement import check_both
+from registry.checking.cells import TableCell
+from registry.checking.claims import PASS
+from registry.checking.uncertainty import CellUncertainty
+from review.pdf import poppler
+from review.pdf.extract import Readings, read_pdf
 
 ROOT = Path(__file__).resolve().parent.parent
 PAPERS = next((p for p in (ROOT.parent / "shared" / "papers", Path("/work/shared/papers")) if p.is_dir()),

@@ -23,14 +23,14 @@ from pathlib import Path
 import pytest
 
 from benchmarks.bench_tables import LAYOUTS, PaperResult, run_paper
-from review import poppler
+from review.pdf import poppler
 
 pytestmark = pytest.mark.skipif(poppler.find_pdftotext() is None, reason="poppler-utils is not installed")
 
 #: Layouts whose targets the review does not meet yet, with what it misreads (strict expected failures). Empty:
 #: the grid reader keeps a header row set close under a centred one-line caption out of the caption
 #: (``twocol-tablestar``, ``sideways-resizebox``), and a cell it cannot read is read where the row and the column
-#: cross (``review.crossing``).
+#: cross (``review.tables.crossing``).
 MISREAD: dict[str, str] = {}
 FOLDERS = sorted(p.name for p in LAYOUTS.iterdir() if (p / "cells.tsv").is_file())
 

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from review.tables import _columns, _runs, _thousands, is_prose, joined_lines, matches, read_cell
-from review.words import Line, Word, lines_of
+from review.pdf.words import Line, Word, lines_of
+from review.tables.cell import read_cell
+from review.tables.headers import _columns
+from review.tables.lines import _thousands, is_prose, joined_lines
+from review.tables.rows import _runs
+from review.tables.table import matches
 
 ROWS = [100.0, 110.0, 120.0, 130.0, 140.0, 150.0, 160.0, 170.0]
 
@@ -152,8 +156,8 @@ def test_a_header_over_spanning_headers_spans_them_whole() -> None:
 def test_a_row_groups_name_may_run_on_over_the_first_columns() -> None:
     # koyama-green-2024 Table 2: 'Alignment-based F-score' (75-188) runs on past where the first column's header
     # starts (151.5), in less than half the table's width; the rows under it are its group
-    from review.tables import read_tables
-    from review.words import PageWords
+    from review.pdf.words import PageWords
+    from review.tables.read import read_tables
 
     def words(spec: list[tuple[str, float, float]], top: float) -> list[Word]:
         return [Word(text, x0, top, x1, top + 8.0) for text, x0, x1 in spec]
@@ -176,7 +180,7 @@ def test_a_row_groups_name_may_run_on_over_the_first_columns() -> None:
 
 def test_a_cell_wider_than_its_header_is_no_part_of_the_row_label() -> None:
     # thiry-patches-2021 Table 1: '1 · 10⁴' starts left of its header '|D|' (313.1); its '1' is the cell's
-    from review.tables import _label_end
+    from review.tables.lines import _label_end
 
     row = _words([("Coates", 159.3, 186.0), ("et", 188.0, 196.0), ("al.", 198.0, 208.0), ("1", 300.0, 305.0),
                   ("\u00b7", 307.0, 309.5), ("10\u00b3", 311.5, 326.0), ("85.6", 435.0, 452.0)])
@@ -192,8 +196,8 @@ def _spec_words(spec: list[tuple[str, float, float]], top: float, height: float 
 def test_a_caption_set_beside_running_text_bounds_its_table_at_the_gap() -> None:
     # ellis-library-2018 Table 3 (a wraptable) as PDFium places it: the caption starts mid-line, after the
     # paragraph's line that runs on beside the table; the table lies right of the gap between them
-    from review.tables import _page_column
-    from review.words import PageWords
+    from review.pdf.words import PageWords
+    from review.tables.captions import _page_column
 
     caption = _spec_words([("a", 108.4, 112.0), ("view", 115.0, 135.0), ("of", 138.0, 147.0), ("the", 149.0, 161.0),
                            ("recognition", 164.0, 210.0), ("model", 213.0, 238.0), ("as", 242.0, 249.0),
@@ -224,7 +228,7 @@ def test_a_caption_set_beside_running_text_bounds_its_table_at_the_gap() -> None
 ])
 def test_a_line_whose_numbers_are_all_part_of_names_is_a_header(spec: list[tuple[str, float, float]],
                                                                  numbers: bool) -> None:
-    from review.tables import _numbers_line
+    from review.tables.lines import _numbers_line
 
     assert _numbers_line(Line(tuple(_spec_words(spec, 100.0)))) is numbers
 
@@ -233,8 +237,9 @@ def test_cells_wider_than_their_headers_are_read_between_the_gaps_of_the_body() 
     # sinha-systematic-2021 Table 5 as PDFium places it: '91.17 +/- 2.6' (341-394) under 'LZ' (382-394) reaches
     # left of the midpoint to the stub 'Model', and '68.66 +/- 11.6' (405-464) left of the midpoint between
     # 'LZ' and 'GL'; the gaps between the body's columns set the cells apart
-    from review.tables import find_columns, find_rows, read_tables
-    from review.words import PageWords
+    from review.pdf.words import PageWords
+    from review.tables.read import read_tables
+    from review.tables.table import find_columns, find_rows
 
     rows = [("MN", [("91.17", 341.0, 363.0), ("+/-", 367.0, 378.0), ("2.6", 382.0, 394.0), ("68.66", 405.0, 428.0),
                     ("+/-", 431.0, 443.0), ("11.6", 447.0, 464.0), ("88.05", 480.0, 503.0), ("+/-", 506.0, 518.0),
@@ -275,7 +280,8 @@ def test_a_gap_between_a_value_and_its_spread_inside_a_cell_is_no_column_boundar
     # the fpdf fixture paper's Table 1 as PDFium places it: '71.3 ± 0.4' under 'Accuracy (%)' leaves a gap
     # between '71.3' and '0.4' ('±' is no number) as well as the gap before the 'Δ vs 6-mer (pp)' column's
     # numbers: two gaps between the headers' centres, so the boundary stays at the headers' midpoint
-    from review.tables import Column, _fitted_to_gutters
+    from review.tables.headers import _fitted_to_gutters
+    from review.tables.table import Column
 
     columns = [Column(("Accuracy (%)",), 191.9, 257.2, float("-inf"), 275.0),
                Column(("\u0394 vs 6-mer (pp)",), 292.8, 370.6, 275.0, 387.7),
@@ -291,8 +297,9 @@ def test_a_gap_between_a_value_and_its_spread_inside_a_cell_is_no_column_boundar
 def test_subtables_under_one_caption_are_read_each_with_its_own_columns() -> None:
     # kula-mixture-2018 Table 2 as PDFium places it: '(a) Sequence models' and '(b) Factorization models' each
     # over a header of its own, set at other widths (Movielens at 123-160, then at 142-179)
-    from review.tables import find_columns, find_rows, read_tables
-    from review.words import PageWords
+    from review.pdf.words import PageWords
+    from review.tables.read import read_tables
+    from review.tables.table import find_columns, find_rows
 
     words = _spec_words([("Table", 54.0, 75.0), ("2:", 86.0, 92.0), ("Mean", 102.0, 124.0),
                          ("reciprocal", 134.0, 174.0), ("rank", 184.0, 203.0), ("(MRR).", 213.0, 241.0)], 84.9)
@@ -328,7 +335,7 @@ def test_subtables_under_one_caption_are_read_each_with_its_own_columns() -> Non
 def test_a_header_row_centred_under_a_one_line_caption_is_no_caption_line() -> None:
     # the twocol-tablestar layout's Table 1 as PDFium places it: 'Model  ms/batch  GiB' sits 3 points under the
     # centred one-line caption, centred alike; its gaps between cells are no spaces of a paragraph's line
-    from review.tables import _continues
+    from review.tables.captions import _continues
 
     caption = Line(tuple(_spec_words([("Table", 72.1, 94.0), ("1:", 97.0, 103.0), ("Invented", 107.0, 141.0),
                                       ("latency", 144.0, 172.0), ("and", 175.0, 189.0), ("memory", 192.0, 225.0),
@@ -345,8 +352,8 @@ def test_a_header_row_centred_under_a_one_line_caption_is_no_caption_line() -> N
 def test_a_label_centred_across_the_table_names_the_rows_under_it() -> None:
     # ellis-library-2018 Table 3 as PDFium places it: 'List Processing' and 'Text Editing' are centred on the
     # table (289-493), between the header and the rows and amid the rows: row groups
-    from review.tables import read_tables
-    from review.words import PageWords
+    from review.pdf.words import PageWords
+    from review.tables.read import read_tables
 
     words = _spec_words([("Ours", 337.0, 356.0), ("No", 361.0, 373.0), ("NN", 376.0, 390.0), ("SE", 399.0, 410.0),
                          ("NPS", 419.0, 436.0), ("PCFG", 442.0, 467.0), ("Enum", 472.0, 496.0)], 430.3)
@@ -377,8 +384,9 @@ def test_stacked_subtables_each_under_a_centred_title_and_the_same_header_are_re
     # macha-classification-2023 Table 6.4 as PDFium places it (two of its three subtables, three of its columns):
     # each subtable's title ('TPR@K = 10', 'AUC') is centred over the header it repeats, ~20 points from the
     # subtables around it; the caption is under the last one
-    from review.tables import find_columns, find_rows, read_tables
-    from review.words import PageWords
+    from review.pdf.words import PageWords
+    from review.tables.read import read_tables
+    from review.tables.table import find_columns, find_rows
 
     header = [("Formulation", 90.3, 141.0), ("MNIST", 176.0, 206.0), ("FashionMNIST", 216.0, 279.0),
               ("CIFAR10", 289.0, 326.0)]

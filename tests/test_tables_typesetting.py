@@ -1,4 +1,4 @@
-"""How producers other than TeX set tables, read from extractors' word coordinates (``review.tables``).
+"""How producers other than TeX set tables, read from extractors' word coordinates (``review.tables.read``).
 
 Each test is a synthetic page (words with boxes, as PDFium or poppler give them) holding one phenomenon of
 typesetting seen on pages printed by a browser, a word processor, Typst or a publisher's pipeline: a row label
@@ -13,9 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from review import tables
-from review.tables import Table, find_columns, find_rows, read_tables
-from review.words import PageWords, Word, _quarter_turned
+from review.pdf.words import PageWords, Word, _quarter_turned
+from review.tables import blocks
+from review.tables import read as tables
+from review.tables import rows as row_labels
+from review.tables.read import read_tables
+from review.tables.table import Table, find_columns, find_rows
 
 CHAR = 5.0
 
@@ -118,7 +121,7 @@ def test_rows_set_far_apart_at_one_pitch_are_one_table() -> None:
 
 
 def test_without_the_pitch_rows_set_far_apart_are_no_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tables, "_paces", lambda items, values=2: [0.0] * len(items))
+    monkeypatch.setattr(blocks, "_paces", lambda items, values=2: [0.0] * len(items))
     assert read_tables(_page(CAPTION, *PADDED), "Table 1") == []
 
 
@@ -288,14 +291,14 @@ def test_a_raised_annotation_after_a_value_is_part_of_its_cell(annotation: str) 
 
 
 def test_a_raised_annotation_is_glued_to_its_value_word() -> None:
-    from review.words import ANNOTATION, lines_of
+    from review.pdf.words import ANNOTATION, lines_of
 
     words = [*_line(140, ("71.2", 240)), _raised("\u221242.3%", 260.5, 140)]
     assert [w.text for w in lines_of(words)[0].words] == [f"71.2{ANNOTATION[0]}\u221242.3%{ANNOTATION[1]}"]
 
 
 def test_a_number_on_the_line_in_the_values_own_letters_is_no_annotation() -> None:
-    from review.words import lines_of
+    from review.pdf.words import lines_of
 
     words = _line(140, ("71.2", 240), ("-42.3", 262))
     assert [w.text for w in lines_of(words)[0].words] == ["71.2", "-42.3"]
@@ -333,8 +336,8 @@ def test_a_table_followed_by_running_text_is_not_continued_on_the_next_page() ->
 
 
 def test_the_review_finds_a_cell_of_a_table_continued_without_a_caption() -> None:
-    from review.cells import tables_on
-    from review.pdftext import Extraction
+    from review.pdf.pdftext import Extraction
+    from review.tables.cited import tables_on
 
     doc = Extraction(pages=("one", "two"), extractor="test", words=(_on(1, *FIRST_PAGE), _on(2, *NEXT_PAGE)))
     assert [t.subcaption for t in tables_on(doc, 2, "Table 1")] == ["Test set", "Held-out set"]
@@ -376,12 +379,12 @@ def test_a_name_holding_a_number_keeps_its_column_a_label_column() -> None:
 ])
 def test_labels_that_cannot_each_be_centred_on_their_rows_start_their_runs(on_rows: list[int], rows: int,
                                                                            centred: bool) -> None:
-    assert tables._centred_runs(on_rows, rows) is centred
+    assert row_labels._centred_runs(on_rows, rows) is centred
 
 
 def test_rows_over_the_first_top_aligned_label_keep_no_label_of_the_rows_under_it() -> None:
     ys = [10.0 * k for k in range(8)]
-    assert tables._runs(ys, [(10.0, "Llama"), (60.0, "Qwen")]) == ["", "Llama", "Llama", "Llama", "Llama",
+    assert row_labels._runs(ys, [(10.0, "Llama"), (60.0, "Qwen")]) == ["", "Llama", "Llama", "Llama", "Llama",
                                                                    "Llama", "Qwen", "Qwen"]
 
 
@@ -416,7 +419,7 @@ def test_pdfium_reads_a_raised_annotation_set_against_its_value_apart_from_a_min
     line."""
     from fpdf import FPDF
 
-    from review.words import ANNOTATION, lines_of, pdfium_words
+    from review.pdf.words import ANNOTATION, lines_of, pdfium_words
     from tests.test_review_support import needs_unicode_font
 
     pdf = FPDF(unit="pt", format="A4")

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from registry.checking.uncertainty import UncertaintyStated
 from registry.models.values import Uncertainty, UncertaintyKind
-from review.cells import UncertaintyStated
-from review.pdftext import Extraction
+from review.pdf.pdftext import Extraction
 from tests.conftest import DATA
 
 FIXTURE_PDF = DATA / "papers" / "genomic-benchmarks-fixture" / "paper.pdf"

@@ -132,8 +132,8 @@ def test_the_exports_show_the_unit(own_unit: Path, tmp_path: Path, cli) -> None:
 
 def test_review_reads_a_unit_records_form_in_a_cell(units: UnitTable) -> None:
     """CellUnit on a cell that prints '1,230 img/s': the registry's unit passes; another unit is named."""
-    from review.cells import CellUnit
-    from review.tables import CellText
+    from registry.checking.cell_units import CellUnit
+    from review.tables.cell import CellText
 
     def spot(text: str, rest: str, column: str = "Throughput") -> SimpleNamespace:
         return SimpleNamespace(cell=CellText(text, text.split()[0], rest=rest), column=SimpleNamespace(name=column),
@@ -208,8 +208,8 @@ def test_the_schema_takes_any_token_and_says_the_registry_checks_it() -> None:
 
 
 def test_review_reads_the_uncertainty_from_its_own_column() -> None:
-    from review.cells import CellUncertainty
-    from review.tables import CellText
+    from registry.checking.uncertainty import CellUncertainty
+    from review.tables.cell import CellText
 
     def check(printed: str, cell: str):  # type: ignore[no-untyped-def]
         claim = CellUncertainty("r", "uncertainty", 2, "Table 1", "NT 500M", "SE", printed, False, own_column=True)
@@ -226,8 +226,10 @@ def test_review_reads_the_uncertainty_from_its_own_column() -> None:
 
 
 def test_the_uncertainty_column_and_the_subtable_become_claims() -> None:
+    from registry.checking.cells import CellAt
+    from registry.checking.dispatch import cell_claims
+    from registry.checking.uncertainty import CellUncertainty, UncertaintyStated
     from registry.models.values import Locator
-    from review.cells import CellAt, CellUncertainty, UncertaintyStated, cell_claims
 
     registry, _ = load_registry(DATA / "fixture-registry")
     base = next(r for r in registry.of_kind(Result) if r.uncertainty is not None and r.source_locator.row)
@@ -248,8 +250,8 @@ def test_the_uncertainty_column_and_the_subtable_become_claims() -> None:
 def test_a_subtable_is_cannot_check_never_a_silent_pass() -> None:
     # text without positioned words, though it prints the marks: no sub-table can be read, so a cell cited in one
     # is not passed (tests/test_review_subtables.py reads real and typeset sub-tables)
-    from review.cells import TableCell
-    from review.pdftext import Extraction
+    from registry.checking.cells import TableCell
+    from review.pdf.pdftext import Extraction
 
     doc = Extraction(pages=("", "Table 2: (a) Histone marks (b) Splice sites\nNT 500M 0.681"), extractor="plain-text")
     got = TableCell("r", "table cell", 2, "Table 2", "NT 500M", "AUC", "0.681", subtable="(b)").check(doc)

@@ -75,8 +75,8 @@ COUNT = "saadat-fellay-20261015-result-count-without-direction"
 
 
 def _review(value: str, sentence: str) -> bool:
-    from review.claims import ValueInQuote
-    from review.pdftext import Extraction
+    from registry.checking.claims import ValueInQuote
+    from review.pdf.pdftext import Extraction
 
     claim = ValueInQuote(BOUND, "printed value", 1, sentence, value)
     return claim.check(Extraction(pages=(f"Results: {sentence}. Done.",), extractor="test")).passed
@@ -133,8 +133,8 @@ def test_an_older_unit_detail_still_names_its_form(detail: str, form: str) -> No
 def test_review_reads_the_typed_printed_unit() -> None:
     import yaml
 
+    from registry.checking.claims import unit_symbols
     from registry.models import Result
-    from review.claims import unit_symbols
 
     path = SHAPES / "valid" / "unit-printed" / "result" / "saadat-fellay-20261015-result-unit-as-printed.yaml"
     data = yaml.safe_load(path.read_text(encoding="utf-8"))

@@ -38,6 +38,14 @@ class QueryFormat(StrEnum):
     JSON = "json"
 
 
+FULL_HELP = (
+    "Build the SQLite file anew even where it could be updated. Without it, a file that an earlier build of this same "
+    "code wrote from the same records folder, and that nothing wrote to since, gets only the rows of the records "
+    "added, edited, renamed or removed (and the search rows that read them); the output says when and why a build is "
+    "a full one. Such an update validates the records as 'registry validate' does (answered by a running 'registry "
+    "watch', else incrementally) and reads only the changed ones. A --db server is always built anew.")
+
+
 def build_command(
     out: Path = typer.Option(
         Path(DEFAULT_DB), "--out", "-o", dir_okay=False,
@@ -59,15 +67,7 @@ def build_command(
         "(Datasette reads one metadata file for every database it serves); default: <name>.metadata.json "
         "beside the database.",
     ),
-    full: bool = typer.Option(
-        False, "--full",
-        help="Build the SQLite file anew even where it could be updated. Without it, a file that an earlier "
-        "build of this same code wrote from the same records folder, and that nothing wrote to since, gets only "
-        "the rows of the records added, edited, renamed or removed (and the search rows that read them); the "
-        "output says when and why a build is a full one. Such an update validates the records as 'registry "
-        "validate' does (answered by a running 'registry watch', else incrementally) and reads only the changed "
-        "ones. A --db server is always built anew.",
-    ),
+    full: bool = typer.Option(False, "--full", help=FULL_HELP),
     records: Path = RecordsOption,
     no_cache: bool = NoCacheOption,
     debug: bool = DebugOption,
@@ -82,20 +82,7 @@ def build_command(
     with user_errors(debug), stopped_by_signals():
         from registry.db.build import build_database
 
-        if db is not None and db.split(":", 1)[0].split("+")[0].lower() == "sqlite":
-            raise RegistryError(f"--db {db!r} names a SQLite file, but --db is for a PostgreSQL server",
-                                _sqlite_url_hint(db))
-        if _URL_AS_PATH.match(str(out)):  # a path folds the URL's '//' into '/'
-            from registry.db.server import shown_url
-
-            url = _URL_AS_PATH.sub(r"\g<0>/", str(out), count=1)
-            raise RegistryError(f"--out {shown_url(url)!r} is a database URL, but --out is the SQLite file to write",
-                                # How many slashes a sqlite URL had is lost: no path is guessed from it.
-                                _sqlite_url_hint("sqlite://") if url.lower().startswith("sqlite") else
-                                f"build into the server with --db {shown_url(url)}")
-        if db is not None and "://" not in db:
-            raise RegistryError(f"--db {db!r} is not a database URL",
-                                "use --out FILE for a SQLite file, or --db postgresql+psycopg://USER:PASS@HOST/DB")
+        _check_targets(db, out)
         from registry.site.links import checked_base_url
 
         site = checked_base_url(base_url) if base_url is not None else None
@@ -112,6 +99,24 @@ def build_command(
 
             metadata = write_metadata(out, site, metadata_file)
             console.print(f"Wrote {metadata} (for: datasette {out} --metadata {metadata})")
+
+
+def _check_targets(db: str | None, out: Path) -> None:
+    """Refuse a SQLite URL given as --db, a database URL given as --out, and a --db that is no URL."""
+    if db is not None and db.split(":", 1)[0].split("+")[0].lower() == "sqlite":
+        raise RegistryError(f"--db {db!r} names a SQLite file, but --db is for a PostgreSQL server",
+                            _sqlite_url_hint(db))
+    if _URL_AS_PATH.match(str(out)):  # a path folds the URL's '//' into '/'
+        from registry.db.server import shown_url
+
+        url = _URL_AS_PATH.sub(r"\g<0>/", str(out), count=1)
+        raise RegistryError(f"--out {shown_url(url)!r} is a database URL, but --out is the SQLite file to write",
+                            # How many slashes a sqlite URL had is lost: no path is guessed from it.
+                            _sqlite_url_hint("sqlite://") if url.lower().startswith("sqlite") else
+                            f"build into the server with --db {shown_url(url)}")
+    if db is not None and "://" not in db:
+        raise RegistryError(f"--db {db!r} is not a database URL",
+                            "use --out FILE for a SQLite file, or --db postgresql+psycopg://USER:PASS@HOST/DB")
 
 
 def _built_line(summary: Any) -> str:
@@ -234,20 +239,25 @@ def query_command(
             path = sqlite_path(db)
             if path is not None:
                 _warn_if_stale(path, records)
-            if format is QueryFormat.CSV:
-                _write_csv(result.columns, result.batches())
-            elif format is QueryFormat.JSON:
-                _write_json(result.columns, result.batches())
-            else:
-                count = _print_table(result.columns, result.batches())
-                shown = f"{count} row(s)"
-                if result.truncated:
-                    shown = f"the first {count} rows; more exist (raise --max-rows, or use --format csv)"
-                console.print(shown)
+            _write_result(result, format)
         if result.truncated and format is not QueryFormat.TABLE:
             sys.stdout.flush()
             err_console.print(f"Warning: only the first {max_rows:,} rows were given; more exist (raise --max-rows "
                               "to get them)", markup=False, soft_wrap=True)
+
+
+def _write_result(result: Any, format: QueryFormat) -> None:
+    """A query's rows (``registry.db.query.QueryStream``) as csv, as json, or as a table with the count below it."""
+    if format is QueryFormat.CSV:
+        _write_csv(result.columns, result.batches())
+    elif format is QueryFormat.JSON:
+        _write_json(result.columns, result.batches())
+    else:
+        count = _print_table(result.columns, result.batches())
+        shown = f"{count} row(s)"
+        if result.truncated:
+            shown = f"the first {count} rows; more exist (raise --max-rows, or use --format csv)"
+        console.print(shown)
 
 
 #: The most characters of one value a table shows (csv and json give it whole).

@@ -29,7 +29,8 @@ DateOption = typer.Option(None, "--date", help="The batch date of the new ids, y
 DryRunOption = typer.Option(False, "--dry-run", help="Check everything and show what would be written, writing "
                             "nothing.")
 
-# The limits of reading a PDF, the same for 'registry review' and 'registry table' (``review.limited``), declared once.
+# The limits of reading a PDF, the same for 'registry review' and 'registry table' (``review.pdf.limited``), declared
+# once.
 PdfTimeoutOption = typer.Option(
     limits.REVIEW_TIMEOUT_S, "--timeout", min=1, metavar="SECONDS",
     help="Stop after this long (getting the PDF, reading it with both extractors, and for a review checking the "

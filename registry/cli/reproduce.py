@@ -102,23 +102,19 @@ def reproduce_command(
     from measure.outcome import Method
     from measure.schedule import Deadline
     from registry.reproduce import plan as rp
-    from registry.reproduce.run import MEASURED_STEPS
     from registry.reproduce.types import RunEnvironment
 
     clock = Deadline(deadline)
     with user_errors(debug):
-        _refuse_conflicting(result_id, whole_ablation=whole_ablation, estimate=estimate, steps=steps,
-                            dry_run=dry_run)
+        _refuse_conflicting(result_id, whole_ablation=whole_ablation, estimate=estimate, steps=steps, dry_run=dry_run)
         registry = _load(records, lenient=whole_ablation)
         overrides = rp.parse_overrides(setting)
         method = Method.ESTIMATED if estimate else Method.MEASURED
         request = rp.Request(result_id, method, overrides, limit=limit, smoke=smoke, redo=redo, plan_only=plan_only)
         device = _usable(rp.device_for(request, _cuda))
-        # The GPU a measurement runs on; a plan does not load torch to ask, and counts what any GPU settled.
-        gpu = _device_name(device, method) if method is Method.MEASURED and device == "cuda" and not plan_only else None
+        gpu = _measuring_gpu(device, method, plan_only)
         command = command_line(result_id, whole_ablation=whole_ablation, estimate=estimate, smoke=smoke,
-                               overrides=overrides, limit=limit,
-                               steps=None if steps in (None, MEASURED_STEPS) else steps, records=records)
+                               overrides=overrides, limit=limit, steps=steps, records=records)
         early = RunEnvironment.collect(command) if rp.environment_first(request) else None
         skip = rp.skip_for(registry, request, runs=runs, gpu=gpu, env=early)
         the_plan = rp.plan_request(registry, request, skip=skip)
@@ -133,19 +129,40 @@ def reproduce_command(
         env = early or RunEnvironment.collect(command)
         log = _run_log(out, records)
         if whole_ablation:
-            err_console.print(f"{len(the_plan.jobs)} setting(s) on {_device_name(device, method)}; commit "
-                              f"{env.git_commit}; software: {_versions(env.software)}", soft_wrap=True)
-        write_root = None if (smoke or no_write) else records
-        finished: list[Any] = []
-        with _stopped_by_signals(lambda name: _print_interrupted(the_plan, finished, log, name)):
-            run = _run_with_progress(the_plan, env, write_root=write_root, steps=steps or MEASURED_STEPS,
-                                     device=device, deadline=clock, setting_timeout=setting_timeout, log=log,
-                                     finished=finished)
-        _print_tables(the_plan, run.filed)
-        _print_footer(the_plan, run, write_root, log)
-        failed = [entry for entry in run.filed if entry.write_error]
-        if (run.filed and not any(entry.outcome.finished for entry in run.filed)) or failed:
-            raise typer.Exit(1)
+            _announce(the_plan, env, _device_name(device, method))
+        _run_plan(the_plan, env, write_root=None if (smoke or no_write) else records, steps=steps, device=device,
+                  deadline=clock, setting_timeout=setting_timeout, log=log)
+
+
+def _measuring_gpu(device: str, method: Any, plan_only: bool) -> str | None:
+    """The GPU a measurement runs on (None: no measurement on a GPU); a plan does not load torch to ask, and counts
+    what any GPU settled."""
+    from measure.outcome import Method
+
+    return _device_name(device, method) if method is Method.MEASURED and device == "cuda" and not plan_only else None
+
+
+def _announce(the_plan: Any, env: Any, device_name: str) -> None:
+    """What a whole ablation runs on: the settings, the device, the commit and the software."""
+    err_console.print(f"{len(the_plan.jobs)} setting(s) on {device_name}; commit {env.git_commit}; software: "
+                      f"{_versions(env.software)}", soft_wrap=True)
+
+
+def _run_plan(the_plan: Any, env: Any, *, write_root: Path | None, steps: int | None, device: str, deadline: Any,
+              setting_timeout: int | None, log: Any) -> None:
+    """Run the planned settings (``steps`` training steps each; default: as measured), printing progress, then their
+    tables and the footer; exit status 1 where no setting finished or a record could not be written."""
+    from registry.reproduce.run import MEASURED_STEPS
+
+    finished: list[Any] = []
+    with _stopped_by_signals(lambda name: _print_interrupted(the_plan, finished, log, name)):
+        run = _run_with_progress(the_plan, env, write_root=write_root, steps=steps or MEASURED_STEPS, device=device,
+                                 deadline=deadline, setting_timeout=setting_timeout, log=log, finished=finished)
+    _print_tables(the_plan, run.filed)
+    _print_footer(the_plan, run, write_root, log)
+    failed = [entry for entry in run.filed if entry.write_error]
+    if (run.filed and not any(entry.outcome.finished for entry in run.filed)) or failed:
+        raise typer.Exit(1)
 
 
 def _refuse_conflicting(result_id: str | None, *, whole_ablation: bool, estimate: bool, steps: int | None,
@@ -200,9 +217,11 @@ def command_line(result_id: str | None, *, whole_ablation: bool = False, estimat
     """The command as a user would type it, rebuilt from the options that decide what runs (stable in records).
 
     Scheduling options (``--deadline``, ``--setting-timeout``, ``--out``, ``--redo``) decide when a
-    setting runs, not what it measures, and are left out.
+    setting runs, not what it measures, and are left out, and so are ``steps`` where they are the measured default.
     """
     import shlex
+
+    from registry.reproduce.run import MEASURED_STEPS
 
     parts = ["registry", "reproduce"] + (["--all"] if whole_ablation else [result_id or ""])
     parts += ["--estimate"] if estimate else []
@@ -211,7 +230,7 @@ def command_line(result_id: str | None, *, whole_ablation: bool = False, estimat
         for value in values:
             parts += ["--setting", f"{name}={str(value).lower() if isinstance(value, bool) else value}"]
     parts += ["--limit", str(limit)] if limit is not None else []
-    parts += ["--steps", str(steps)] if steps is not None else []
+    parts += ["--steps", str(steps)] if steps not in (None, MEASURED_STEPS) else []
     parts += ["--records", str(records)] if records is not None and str(records) != "records" else []
     return " ".join(shlex.quote(p) for p in parts)
 

@@ -1,8 +1,8 @@
 """``registry review ID``: re-parse the pinned PDF and check every transcribed claim against its page.
 
-The command parses arguments, calls ``review.review.run_review`` and renders its
+The command parses arguments, calls ``registry.checking.review.run_review`` and renders its
 assertions; ``--write`` files one review record per checked record, whatever its verdict
-(``review.review.write_reviews``). pypdf and httpx are imported only when the command runs.
+(``registry.checking.review.write_reviews``). pypdf and httpx are imported only when the command runs.
 """
 
 from __future__ import annotations
@@ -19,8 +19,19 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
-    from review.claims import Assertion
-    from review.review import ReviewRun
+    from registry.checking.claims import Assertion
+    from registry.checking.review import ReviewRun
+
+
+SOURCE_HELP = (
+    "A source file the source record pins under source_files (a LaTeX .tar.gz or main .tex, JATS XML, HTML, .docx, "
+    ".odt, Typst .typ): each cited table cell is also checked against it, a second witness beside the PDF; its "
+    "SHA-256 must be one the record pins. Repeatable. Pinned files cached as '<sha256>-<name>' in --cache-dir are "
+    "read too.")
+WRITE_HELP = (
+    "File a review record for each checked record, whatever its verdict ('source-checked', 'review-failed' or "
+    "'could-not-be-checked'), with every claim and what the PDF showed; it supersedes the record's earlier reviews, "
+    "which stay as its history.")
 
 
 def review_command(
@@ -33,19 +44,8 @@ def review_command(
         None, "--pdf", metavar="FILE",
         help="Use this copy of the PDF (for example a hand download); its SHA-256 must equal the source's.",
     ),
-    source_files: list[Path] = typer.Option(
-        [], "--source", metavar="FILE",
-        help="A source file the source record pins under source_files (a LaTeX .tar.gz or main .tex, JATS XML, "
-             "HTML, .docx, .odt, Typst .typ): each cited table cell is also checked against it, a second witness beside the "
-             "PDF; its SHA-256 must be one the record pins. Repeatable. Pinned files cached as "
-             "'<sha256>-<name>' in --cache-dir are read too.",
-    ),
-    write: bool = typer.Option(
-        False, "--write",
-        help="File a review record for each checked record, whatever its verdict ('source-checked', 'review-failed' "
-             "or 'could-not-be-checked'), with every claim and what the PDF showed; it supersedes the record's "
-             "earlier reviews, which stay as its history.",
-    ),
+    source_files: list[Path] = typer.Option([], "--source", metavar="FILE", help=SOURCE_HELP),
+    write: bool = typer.Option(False, "--write", help=WRITE_HELP),
     cache_dir: Path | None = typer.Option(
         None, "--cache-dir", metavar="DIR", envvar="REGISTRY_CACHE_DIR", file_okay=False,
         help="Where PDFs are cached as '<sha256>.pdf' (default ~/.cache/registry/pdfs; env REGISTRY_CACHE_DIR).",
@@ -71,8 +71,8 @@ def review_command(
     from registry.cli.output import console, echo_json
 
     with user_errors(debug):
+        from registry.checking.review import ReviewLimits, run_review, write_reviews
         from registry.errors import RegistryError
-        from review.review import ReviewLimits, run_review, write_reviews
 
         if output_format not in ("table", "json"):
             raise RegistryError(f"unknown format {output_format!r}", "use --format table or --format json")
@@ -86,10 +86,7 @@ def review_command(
             raise
         written = write_reviews(records, registry, run) if write else []
         if output_format == "json":
-            data = run_json(run)
-            data["reviews_written"] = [{"id": review.id, "status": review.status.value, "path": str(path)}
-                                       for review, path in written]
-            echo_json(data)
+            echo_json(run_json(run, written))
         else:
             render_run(run, console)
             render_written(written, console)
@@ -128,7 +125,7 @@ def exit_status(run: ReviewRun) -> int:
 def _outcome(assertion: Assertion) -> Text:
     from rich.text import Text
 
-    from review.claims import CANNOT_CHECK, PASS, UNIT_NOT_PRINTED
+    from registry.checking.claims import CANNOT_CHECK, PASS, UNIT_NOT_PRINTED
 
     styles = {PASS: ("pass", "green"), CANNOT_CHECK: ("CANNOT CHECK", "bold yellow"),
               UNIT_NOT_PRINTED: ("UNIT NOT PRINTED", "yellow")}
@@ -138,7 +135,25 @@ def _outcome(assertion: Assertion) -> Text:
 
 def render_run(run: ReviewRun, console: Console) -> None:
     """The PDF, its text, one table of assertions per record, and a verdict."""
-    from rich.table import Table
+    _render_reading(run, console)
+    by_record: dict[str, list] = {}
+    for assertion in run.assertions:
+        by_record.setdefault(assertion.record_id, []).append(assertion)
+    narrow = console.width < WIDE_TABLE_COLUMNS
+    for record_id, assertions in by_record.items():
+        if narrow:
+            console.print(_blocks(record_id, assertions, run.second.extractor.split(" ")[0] if run.second else None))
+        else:
+            console.print(_assertions_table(run, record_id, assertions))
+    from rich.text import Text
+
+    for record_id, why in run.plan.skipped:
+        console.print(Text(f"Not checked: {record_id}: {why}"))
+    _render_verdict(run, console)
+
+
+def _render_reading(run: ReviewRun, console: Console) -> None:
+    """The source, the PDF and its pin, the text each extractor read, and the source files read beside it."""
     from rich.text import Text
 
     source = run.plan.source
@@ -154,53 +169,54 @@ def render_run(run: ReviewRun, console: Console) -> None:
         console.print(Text(f"Second extractor: none; {run.readings.second_missing}", style="yellow"))
     for described in run.source_files:
         console.print(Text(f"Source file (second witness): {described}, matches the source's pin"))
-    by_record: dict[str, list] = {}
-    for assertion in run.assertions:
-        by_record.setdefault(assertion.record_id, []).append(assertion)
-    narrow = console.width < WIDE_TABLE_COLUMNS
-    for record_id, assertions in by_record.items():
-        if narrow:
-            console.print(_blocks(record_id, assertions, run.second.extractor.split(" ")[0] if run.second else None))
-            continue
-        table = Table(title=Text(record_id), title_justify="left", show_lines=False)
-        table.add_column("Claim", no_wrap=True)
-        table.add_column("Record says", overflow="fold")
-        table.add_column("Outcome", no_wrap=True)
-        table.add_column("Page", justify="right", no_wrap=True)
-        table.add_column("Matched text", overflow="fold")
-        table.add_column("Cell found", overflow="fold")
-        table.add_column("How / why", overflow="fold")
+
+
+def _assertions_table(run: ReviewRun, record_id: str, assertions: list[Assertion]) -> Any:
+    """One record's assertions as a table: a row each, with the second extractor's and the witnesses' columns where
+    the run has them."""
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=Text(record_id), title_justify="left", show_lines=False)
+    table.add_column("Claim", no_wrap=True)
+    table.add_column("Record says", overflow="fold")
+    table.add_column("Outcome", no_wrap=True)
+    table.add_column("Page", justify="right", no_wrap=True)
+    table.add_column("Matched text", overflow="fold")
+    table.add_column("Cell found", overflow="fold")
+    table.add_column("How / why", overflow="fold")
+    if run.second is not None:
+        table.add_column(run.second.extractor.split(" ")[0], no_wrap=True)
+    if run.source_files:
+        table.add_column("Witnesses", no_wrap=True)
+    for a in assertions:
+        outcome = _outcome(a)
+        cells: list[Text | str] = [Text(a.claim), Text(a.expected), outcome, "" if a.page is None else str(a.page),
+                                   Text(a.matched), Text(a.found), Text(a.detail)]
         if run.second is not None:
-            table.add_column(run.second.extractor.split(" ")[0], no_wrap=True)
+            cells.append(_second(a))
         if run.source_files:
-            table.add_column("Witnesses", no_wrap=True)
-        for a in assertions:
-            outcome = _outcome(a)
-            cells: list[Text | str] = [Text(a.claim), Text(a.expected), outcome, "" if a.page is None else str(a.page),
-                     Text(a.matched), Text(a.found), Text(a.detail)]
-            if run.second is not None:
-                cells.append(_second(a))
-            if run.source_files:
-                cells.append(Text(a.verdicts if a.witnesses else "pdf only", style="" if a.witnesses else "dim"))
-            table.add_row(*cells)
-        console.print(table)
-    for record_id, why in run.plan.skipped:
-        console.print(Text(f"Not checked: {record_id}: {why}"))
-    from review.hints import hint
-    from review.review import verdicts
+            cells.append(Text(a.verdicts if a.witnesses else "pdf only", style="" if a.witnesses else "dim"))
+        table.add_row(*cells)
+    return table
+
+
+def _render_verdict(run: ReviewRun, console: Console) -> None:
+    """The failures again, what could not be checked (with the command that shows the tables), the units not
+    printed, what only the source backs, and the verdict."""
+    from rich.text import Text
+
+    from registry.checking.hints import hint
+    from registry.checking.review import verdicts
 
     total = len(run.assertions)
     if run.failures and total > len(run.failures):  # the failures again, whole and together, below hundreds of passes
         console.print(Text("Failed:", style="bold red"))
-        for a in run.failures:
-            page = f" (page {a.page})" if a.page is not None else ""
-            console.print(Text(f"- {a.record_id}: {a.claim}{page}: {a.expected}: {a.detail}"))
+        _render_listed(run.failures, console)
     if run.unchecked:
         console.print(Text("Could not be checked (the review could not read the cited table, row or column):",
                            style="bold yellow"))
-        for a in run.unchecked:
-            page = f" (page {a.page})" if a.page is not None else ""
-            console.print(Text(f"- {a.record_id}: {a.claim}{page}: {a.expected}: {a.detail}"))
+        _render_listed(run.unchecked, console)
         named = {(a.page, _table_of(a.expected)) for a in run.unchecked if a.page is not None and _table_of(a.expected)}
         pages = named | {(a.page, "") for a in run.unchecked if a.page is not None and a.page not in dict(named)}
         for at, label in sorted(pages):
@@ -208,11 +224,9 @@ def render_run(run: ReviewRun, console: Console) -> None:
     if run.unprinted:
         console.print(Text("Unit not printed (no other unit is printed with the value, so the value is not failed; "
                            "cite where the source says the unit, or leave it reported):", style="yellow"))
-        for a in run.unprinted:
-            page = f" (page {a.page})" if a.page is not None else ""
-            console.print(Text(f"- {a.record_id}: {a.claim}{page}: {a.expected}: {a.detail}"))
+        _render_listed(run.unprinted, console)
     if run.source_only:
-        from review.witnesses import SOURCE_ONLY
+        from registry.checking.witnesses import SOURCE_ONLY
 
         console.print(Text(f"{len(run.source_only)} of {total} assertions {SOURCE_ONLY} (the PDF's cell could not be "
                            "read; the source prints the value): a weaker status than a check against the PDF",
@@ -222,6 +236,15 @@ def render_run(run: ReviewRun, console: Console) -> None:
                            style="bold red" if run.failures else "bold yellow"))
     else:
         console.print(Text(f"All {total} assertions passed.", style="bold green"))
+
+
+def _render_listed(assertions: list[Assertion], console: Console) -> None:
+    """'- record: claim (page N): expected: detail' for each assertion."""
+    from rich.text import Text
+
+    for a in assertions:
+        page = f" (page {a.page})" if a.page is not None else ""
+        console.print(Text(f"- {a.record_id}: {a.claim}{page}: {a.expected}: {a.detail}"))
 
 
 def _table_of(expected: str) -> str:
@@ -258,7 +281,8 @@ def _blocks(record_id: str, assertions: list[Assertion], second: str | None) -> 
             grid.add_row("", Text(second, style="dim"), _second(a))
         for w in a.witnesses:  # each witness's verdict, with the file and the program that read it
             read = ", ".join(part for part in (w.document, w.reader) if part)
-            grid.add_row("", Text(f"{w.name} witness", style="dim"), Text(f"{w.outcome}{f' ({read})' if read else ''}"))
+            grid.add_row("", Text(f"{w.name} witness", style="dim"),
+                         Text(f"{w.outcome}{f' ({read})' if read else ''}"))
     return Group(Text(record_id, style="bold"), grid)
 
 
@@ -272,16 +296,17 @@ def _second(assertion: Assertion) -> Text:
 
 
 def _primary(assertion: Assertion) -> bool:
-    from review.agreement import _primary_passed
+    from registry.checking.agreement import _primary_passed
 
     return _primary_passed(assertion)
 
 
-def run_json(run: ReviewRun) -> dict[str, Any]:
-    """The run as plain data: the PDF, both extractions, every assertion with both extractors' verdicts."""
+def run_json(run: ReviewRun, written: list[tuple[Any, Path]]) -> dict[str, Any]:
+    """The run as plain data: the PDF, both extractions, every assertion with both extractors' verdicts, and the
+    reviews ``written``."""
     from dataclasses import asdict
 
-    from review.agreement import disagreements
+    from registry.checking.agreement import disagreements
 
     readings = run.readings
     return {
@@ -301,6 +326,8 @@ def run_json(run: ReviewRun) -> dict[str, Any]:
         "source_files": run.source_files,
         "checked_against_source_only": len(run.source_only),
         "passed": run.passed,
+        "reviews_written": [{"id": review.id, "status": review.status.value, "path": str(path)}
+                            for review, path in written],
     }
 
 

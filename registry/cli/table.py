@@ -1,6 +1,6 @@
 """``registry table PDF --page N``: a page's tables as the review reads them, for a person, a tool or an import.
 
-The command parses arguments, calls ``review.grid.read_page`` and renders its tables; PDFium and poppler
+The command parses arguments, calls ``review.tables.grid.read_page`` and renders its tables; PDFium and poppler
 are started only when it runs.
 """
 
@@ -18,7 +18,9 @@ if TYPE_CHECKING:
     from rich.console import Console, Group
     from rich.text import Text
 
-    from review.grid import GridCell, GridTable, ImportTable, PageGrid
+    from review.pdf.limited import ReviewLimits
+    from review.tables.grid_cells import GridCell, GridTable, PageGrid
+    from review.tables.grid_import import ImportTable
 
 FORMATS = ("table", "json", "csv")
 
@@ -29,8 +31,9 @@ def table_command(
     page: int | None = typer.Option(None, "--page", min=1, metavar="N", help="The page, counted from 1 as the PDF "
                                     "counts it (the first page of the file is 1); required without --source."),
     source: Path | None = typer.Option(None, "--source", metavar="FILE", help="Read the table from the document's "
-                                       "own source instead (LaTeX .tex or .tar.gz, JATS XML, HTML, .docx, .odt, Typst .typ): the "
-                                       "same cells and CSV columns, from the source's structure; give --table."),
+                                       "own source instead (LaTeX .tex or .tar.gz, JATS XML, HTML, .docx, .odt, Typst "
+                                       ".typ): the same cells and CSV columns, from the source's structure; give "
+                                       "--table."),
     label: str | None = typer.Option(None, "--table", metavar="LABEL", help="The table's label as its caption prints "
                                      "it ('Table 2', 'TABLE II'); default: every table on the page."),
     output_format: str = typer.Option("table", "--format", metavar="FORMAT", help="'table' (default: every cell, "
@@ -58,8 +61,8 @@ def table_command(
 
     with user_errors(debug):
         from registry.errors import RegistryError
-        from review.grid import import_rows, read_page
-        from review.limited import ReviewLimits
+        from review.pdf.limited import ReviewLimits
+        from review.tables.grid_import import import_rows
 
         if output_format not in FORMATS:
             raise RegistryError(f"unknown format {output_format!r}", "use --format table, json or csv")
@@ -67,21 +70,7 @@ def table_command(
         if filled and output_format != "csv":
             raise RegistryError("--set fills columns of the CSV, which only --format csv writes",
                                 "add --format csv, or leave --set out")
-        for given in (pdf, source):
-            if given is not None and not given.is_file():
-                raise RegistryError(f"no file {given}" if not given.exists() else f"{given} is not a file",
-                                    "give the path of the file")
-        if source is not None:
-            from review.sources.table import source_grid
-
-            if label is None:
-                raise RegistryError("--source reads one table: name it", "add --table 'Table 2'")
-            grid = source_grid(source, label, pdf, limits=ReviewLimits(timeout, max_memory, max_page_chars))
-        elif pdf is None or page is None:
-            raise RegistryError("give the PDF and --page N (or --source FILE --table LABEL)",
-                                "for example: registry table paper.pdf --page 7")
-        else:
-            grid = read_page(pdf, page, label, limits=ReviewLimits(timeout, max_memory, max_page_chars))
+        grid = _read(pdf, page, source, label, ReviewLimits(timeout, max_memory, max_page_chars))
         if output_format == "json":
             from dataclasses import asdict
 
@@ -90,6 +79,28 @@ def table_command(
             _write_csv(import_rows(grid, filled))
         else:
             render(grid, console)
+
+
+def _read(pdf: Path | None, page: int | None, source: Path | None, label: str | None, limits: ReviewLimits
+          ) -> PageGrid:
+    """The tables the command shows: one table of the document's source (``--source``), or the PDF page's."""
+    from registry.errors import RegistryError
+    from review.tables.grid import read_page
+
+    for given in (pdf, source):
+        if given is not None and not given.is_file():
+            raise RegistryError(f"no file {given}" if not given.exists() else f"{given} is not a file",
+                                "give the path of the file")
+    if source is not None:
+        from review.sources.table import source_grid
+
+        if label is None:
+            raise RegistryError("--source reads one table: name it", "add --table 'Table 2'")
+        return source_grid(source, label, pdf, limits=limits)
+    if pdf is None or page is None:
+        raise RegistryError("give the PDF and --page N (or --source FILE --table LABEL)",
+                            "for example: registry table paper.pdf --page 7")
+    return read_page(pdf, page, label, limits=limits)
 
 
 def _settings(given: list[str]) -> dict[str, str]:
@@ -142,7 +153,7 @@ def _listing(table: GridTable, grid: PageGrid, console_width: int) -> Group:
     from rich.table import Table
     from rich.text import Text
 
-    from review.grid import why_not_imported
+    from review.tables.grid_cells import why_not_imported
 
     second = grid.extractors[1].split(" ")[0] if len(grid.extractors) > 1 else None
     continued = " (continued)" if table.continued else ""
@@ -188,7 +199,7 @@ def _line(cell: GridCell, second: str | None) -> Text:
     """One cell for a narrow terminal: where, what it prints, how it was read, whether the CSV carries it."""
     from rich.text import Text
 
-    from review.grid import why_not_imported
+    from review.tables.grid_cells import why_not_imported
 
     parts = [f"value {_value(cell)}" if cell.value is not None else "no number"]
     if cell.uncertainty:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import typer
@@ -59,14 +60,19 @@ def watch_command(
             raise RegistryError("the records folder given is not a folder",
                                 "point {records} at the folder that holds '<kind>/<id>.yaml' files", path=records)
         from registry.watch.inotify import Unavailable
-        from registry.watch.server import AlreadyWatched, watch
+        from registry.watcher import AlreadyWatched, watch
 
         try:
-            watch(records)
+            watch(records, _say)
         except AlreadyWatched as exc:
             raise RegistryError(str(exc), "'registry validate' from here is answered by it already") from exc
         except (Unavailable, PermissionError) as exc:  # PermissionError: address.NotOurs, private.UnsafeFolder
             raise RegistryError(str(exc), "validate without a watcher: 'registry validate' works as always") from exc
+
+
+def _say(text: str) -> None:
+    """What the watcher does, a line each on stderr as it happens (written whole: a log, not a terminal's layout)."""
+    print(text, file=sys.stderr, flush=True)
 
 
 def register(app: typer.Typer) -> None:

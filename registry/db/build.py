@@ -12,44 +12,43 @@ record files against it). An existing file is replaced only when it is a databas
 
 from __future__ import annotations
 
-import datetime as dt
 import itertools
 import os
 import sqlite3
-import stat
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
-from functools import cache
-from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Date, Index, create_engine, event, insert, text
-from sqlalchemy import Table as SaTable
+from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.schema import CreateIndex, CreateTable
 
 from registry.db import update
-from registry.db.coltypes import ExactDecimal, UtcTimestamp
-from registry.db.freshness import RECORDS_FOLDER_KEY
-from registry.db.manifest import digest_of, manifest_ddl, manifest_rows, seal, write_folders, write_manifest
-from registry.db.rows import Row, record_row, record_rows, relative_path
-from registry.db.search import create_search, search_ddl
+from registry.db.build_rows import (
+    fixed_values,
+    insert_rows,
+    record_values,
+    records_in_order,
+    registry_rows,
+    rows_version,
+    sqlite_rows,
+)
+from registry.db.manifest import manifest_ddl, manifest_rows, seal, write_folders, write_manifest
+from registry.db.replaceable import ensure_replaceable, not_replaceable, replaceable
+from registry.db.schema import create_indexes, create_schema, ordered_tables
+from registry.db.search import create_search
 from registry.db.server import connection_error, first_line, server_engine, shown_url
-from registry.db.tables import SCHEMA_VERSION, mirror
 from registry.db.views import create_views, drop_views, views
 from registry.errors import InvalidRegistryError, RegistryError
-from registry.models import KIND_MODELS, Record
 from registry.models.unit import UnitRecord
 from registry.site.links import SITE_URL_KEY
 from registry.store.atomic import TargetChangedError, install, sync_folder, temporary_beside
 from registry.store.cache import ParseCache
 from registry.store.cache import enabled as cache_enabled
 from registry.store.loader import Registry, gc_paused
-from registry.units import BUILT_IN
 
 #: Rows buffered before they are written; bounds memory on large registries.
 FLUSH_ROWS = 50_000
@@ -75,158 +74,6 @@ class BuildSummary:
     """Why a watcher that answered could not serve, for the command to say (the records were validated without it)."""
     cache_refused: object | None = None
     """Why the cache's folders could not be used, for the command to say (nothing was kept)."""
-
-
-def ordered_tables() -> list[SaTable]:
-    """Every table (derived from the record models), each after the tables its foreign keys point to."""
-    return mirror().tables()
-
-
-def registry_rows(registry: Registry) -> Iterator[tuple[str, Row]]:
-    """Every (table, row) of the registry: kinds in dependency order, ids sorted within a kind."""
-    tables = mirror()
-    for record, relative in records_in_order(registry):
-        yield from record_rows(record, relative, tables)
-    yield from _fixed_rows(registry)
-
-
-def records_in_order(registry: Registry, only: set[str] | None = None) -> Iterator[tuple[Record, str]]:
-    """(record, its path below the records folder) of every record (or of those in ``only``): kinds in dependency
-    order, ids sorted."""
-    by_kind: dict[str, list[str]] = {kind: [] for kind in KIND_MODELS}
-    for record_id in registry.records if only is None else only:
-        by_kind[registry.records[record_id].kind_token].append(record_id)
-    for ids in by_kind.values():
-        for record_id in sorted(ids):
-            yield registry.records[record_id], relative_path(registry, record_id)
-
-
-def _fixed_rows(registry: Registry, count: int | None = None) -> Iterator[tuple[str, Row]]:
-    """The rows that come from no record: the units (built-in ones and the registry's unit records'), and what
-    the database holds (``count`` records: default, as many as ``registry`` holds; an update's registry holds
-    only the records it stores again, and every unit record)."""
-    declared = {record.token: record.id for record in registry.of_kind(UnitRecord)}
-    for token, unit in registry.units.specs.items():
-        yield "unit", {"token": token, "dimension": unit.dimension.value, "symbol": unit.symbol, "scale": unit.scale,
-                       "scale_float": None if unit.scale is None else float(unit.scale),
-                       "record_id": declared.get(token) if token not in BUILT_IN else None}
-    yield "registry_meta", {"key": "schema_version", "value": str(SCHEMA_VERSION)}
-    yield "registry_meta", {"key": "records", "value": str(len(registry.records) if count is None else count)}
-    yield "registry_meta", {"key": RECORDS_FOLDER_KEY, "value": str(registry.root.resolve())}  # for 'registry query'
-
-
-def sqlite_rows(registry: Registry, store: ParseCache | None = None) -> Iterator[tuple[str, tuple[Any, ...]]]:
-    """``registry_rows`` as the values SQLite stores (``as_sqlite``), in the same order.
-
-    A record's rows (but its ``record`` row, which holds its path) depend only on its file's content
-    and the code that types and converts it, so ``store`` keeps them by the content's digest and
-    ``rows_version``: an unchanged record is not converted again. They are the same values either way
-    (text, numbers, flags and None come back from the store exactly), so the database is the same,
-    byte for byte.
-    """
-    yield from record_values(registry, records_in_order(registry), store)
-    yield from fixed_values(registry)
-
-
-def fixed_values(registry: Registry, count: int | None = None) -> Iterator[tuple[str, tuple[Any, ...]]]:
-    """``_fixed_rows`` as the values SQLite stores."""
-    stored_as = _stored_as()
-    for name, row in _fixed_rows(registry, count):
-        yield name, stored_as[name](row)
-
-
-def _stored_as() -> dict[str, Callable[[Row], tuple[Any, ...]]]:
-    return {name: _sqlite_values(table) for name, table in mirror().metadata.tables.items()}
-
-
-def record_values(registry: Registry, ordered: Iterator[tuple[Record, str]], store: ParseCache | None = None
-                  ) -> Iterator[tuple[str, tuple[Any, ...]]]:
-    """The rows (as SQLite stores them) of the records ``ordered`` gives, in that order (see ``sqlite_rows``)."""
-    tables = mirror()
-    stored_as = _stored_as()
-    version = rows_version() if store is not None else ""
-    as_record = stored_as["record"]
-    while chunk := list(itertools.islice(ordered, ROWS_LOOKUP)):
-        digests = [_digest_of(registry, record) for record, _ in chunk]
-        known = store.derived(version, [d for d in digests if d is not None]) if store is not None else {}
-        for (record, relative), digest in zip(chunk, digests, strict=True):
-            yield "record", as_record(record_row(record, relative))
-            rows = known.get(digest) if digest is not None else None
-            if rows is None:
-                made = record_rows(record, relative, tables)
-                next(made)  # the 'record' row, made above
-                rows = [(name, stored_as[name](row)) for name, row in made]
-                if store is not None and digest is not None:
-                    store.remember_derived(version, digest, rows)
-            yield from rows
-
-
-#: Records whose stored rows are looked up at once.
-ROWS_LOOKUP = 1000
-
-
-def _digest_of(registry: Registry, record: Record) -> bytes | None:
-    return digest_of(registry, record.id) or None
-
-
-def rows_version() -> str:
-    """What a record's rows depend on beyond its file's content: the tables as SQLite makes them, and the
-    code that types records and turns them into rows (every module of the package, every kind's model,
-    Pydantic and Python). The parse cache's store is itself kept per version of the parsing code."""
-    import hashlib
-    import inspect
-    import sys
-
-    import pydantic_core
-
-    import registry
-
-    digest = hashlib.sha256(f"{ROWS_FORMAT} {sys.version} {pydantic_core.__version__}".encode())
-    digest.update(schema_ddl("sqlite").encode())
-    package = Path(registry.__file__).resolve().parent
-    sources = {*package.rglob("*.py")}
-    for model in KIND_MODELS.values():  # a kind registered from outside the package (a plugin, a test)
-        source = inspect.getsourcefile(model)
-        if source is not None:
-            sources.add(Path(source).resolve())
-    for path in sorted(sources):
-        digest.update(str(path.relative_to(package) if path.is_relative_to(package) else path).encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-#: Bump when what ``sqlite_rows`` stores changes meaning.
-ROWS_FORMAT = 1
-
-
-def _create_schema(connection: Connection) -> None:
-    """Tables first; indexes (after the rows go in, indexes build faster) and views come after ``_fill``."""
-    for table in ordered_tables():
-        connection.execute(CreateTable(table))
-
-
-def _indexes() -> list[Index]:
-    return [index for table in ordered_tables() for index in sorted(table.indexes, key=lambda i: str(i.name))]
-
-
-def _create_indexes(connection: Connection) -> None:
-    for index in _indexes():
-        connection.execute(CreateIndex(index))
-
-
-def schema_ddl(dialect: str) -> str:
-    """The statements a build runs to make its tables, indexes and views, as ``dialect`` ('sqlite' or
-    'postgresql') words them; no server is needed. ``tests/data/golden/`` keeps them, so that a change
-    to the derivation shows up in a diff."""
-    from sqlalchemy.dialects import postgresql, sqlite
-
-    compiler = {"sqlite": sqlite.dialect, "postgresql": postgresql.dialect}[dialect]()
-    statements = [str(CreateTable(table).compile(dialect=compiler)).strip() for table in ordered_tables()]
-    statements += [str(CreateIndex(index).compile(dialect=compiler)).strip() for index in _indexes()]
-    statements += [f"CREATE VIEW {name} AS{select}" for name, (_, select) in views(dialect).items()]
-    statements += [search_ddl(), *manifest_ddl()] if dialect == "sqlite" else []
-    script = "\n\n".join(f"{statement};" for statement in statements)
-    return "\n".join(line.rstrip() for line in script.splitlines()) + "\n"
 
 
 def _fill(connection: Connection, registry: Registry, store: ParseCache | None = None) -> int:
@@ -258,62 +105,11 @@ def _fill(connection: Connection, registry: Registry, store: ParseCache | None =
     return written
 
 
-def insert_rows(connection: Connection, table: SaTable, rows: list[Any]) -> None:
-    """One executemany for a batch of rows of one table (on SQLite, rows may be the values it stores)."""
-    if connection.dialect.name == "sqlite":
-        # SQLAlchemy's per-row parameter processing costs more than SQLite's insert itself; on SQLite the
-        # rows go straight to the driver, converted the way the column types would convert them.
-        values = rows if rows and isinstance(rows[0], tuple) else list(map(_sqlite_values(table), rows))
-        connection.connection.driver_connection.executemany(_sqlite_insert(table)[0], values)  # type: ignore[union-attr]
-    else:
-        connection.execute(insert(table), rows)
-
-
-def _sqlite_values(table: SaTable) -> Callable[[Row], tuple[Any, ...]]:
-    """What turns a row of ``table`` into the values SQLite stores, in column order, converted as the column
-    types would convert them."""
-    _, getter, converters = _sqlite_insert(table)
-    if not converters:
-        return getter  # type: ignore[no-any-return]
-    return lambda row: _convert(getter(row), converters)
-
-
-def _convert(value: tuple[Any, ...], converters: list[tuple[int, Any]]) -> tuple[Any, ...]:
-    items = list(value)
-    for index, convert in converters:
-        if items[index] is not None:
-            items[index] = convert(items[index])
-    return tuple(items)
-
-
-def _sqlite_timestamp(value: dt.datetime) -> str:
-    """As SQLAlchemy stores a DateTime on SQLite, in UTC (see ``coltypes.UtcTimestamp``)."""
-    return value.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
-
-
-@cache
-def _sqlite_insert(table: SaTable) -> tuple[str, Any, list[tuple[int, Any]]]:
-    """The INSERT statement of a table, a function picking a row's values in column order, and converters."""
-    names = [column.name for column in table.columns]
-    quoted = ", ".join(f'"{name}"' for name in names)
-    sql = f'INSERT INTO "{table.name}" ({quoted}) VALUES ({", ".join("?" * len(names))})'
-    getter = itemgetter(*names) if len(names) > 1 else (lambda row: (row[names[0]],))
-    converters: list[tuple[int, Any]] = []
-    for index, column in enumerate(table.columns):
-        if isinstance(column.type, ExactDecimal):
-            converters.append((index, str))
-        elif isinstance(column.type, UtcTimestamp):
-            converters.append((index, _sqlite_timestamp))
-        elif isinstance(column.type, Date):
-            converters.append((index, dt.date.isoformat))
-    return sql, getter, converters
-
-
 def _populate(connection: Connection, registry: Registry, store: ParseCache | None = None,
               site_url: str | None = None) -> int:
     """Tables, rows, indexes, views and search; ``site_url`` (where the site is published) is kept in
     ``registry_meta`` for the views' page links (``registry.site.links.page_url_sql``)."""
-    _create_schema(connection)
+    create_schema(connection)
     written = _fill(connection, registry, store)
     if site_url is not None:
         connection.execute(text("INSERT INTO registry_meta (key, value) VALUES (:key, :value)"),
@@ -322,7 +118,7 @@ def _populate(connection: Connection, registry: Registry, store: ParseCache | No
     if connection.dialect.name == "postgresql":
         # Check the deferred foreign keys now: PostgreSQL indexes no table with checks still pending.
         connection.execute(text("SET CONSTRAINTS ALL IMMEDIATE"))
-    _create_indexes(connection)
+    create_indexes(connection)
     create_views(connection)
     create_search(connection)
     if connection.dialect.name == "sqlite":  # what the next build reads to update this one (manifest.py)
@@ -502,10 +298,10 @@ def _written(out: Path, records_read_at: int | None, count: int,
                 os.fsync(handle.fileno())
             # Replaced only if it is still a database a build wrote (or nothing, or an empty file): a file
             # put at ``out`` while this build ran is judged as it is replaced, and kept.
-            install(tmp, out, replaceable=_replaceable)
+            install(tmp, out, replaceable=replaceable)
             sync_folder(out.parent)
         except TargetChangedError as exc:
-            raise _not_replaceable(out, "while the build ran") from exc
+            raise not_replaceable(out, "while the build ran") from exc
         except SQLAlchemyError as exc:
             raise RegistryError(
                 f"building {str(out)!r} failed: {first_line(exc)}; the previous database, if any, is untouched",
@@ -568,53 +364,6 @@ def _update(current: update.Current, out: Path, tmp: Path, code: str, site_url: 
         raise update.NotUpdatable(f"the update failed ({first_line(exc)})") from exc
     finally:
         engine.dispose()
-
-
-def is_registry_database(path: Path) -> bool:
-    """Whether ``path`` is a SQLite database that a build wrote: it has ``registry_meta`` with a schema version."""
-    try:
-        connection = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
-    except (sqlite3.Error, OSError):
-        return False
-    try:
-        row = connection.execute("SELECT value FROM registry_meta WHERE key = 'schema_version'").fetchone()
-    except (sqlite3.Error, UnicodeDecodeError):  # a damaged file: SQLite's message about it may not be UTF-8
-        return False
-    finally:
-        connection.close()
-    return row is not None
-
-
-def ensure_replaceable(out: Path) -> None:
-    """Refuse to replace a file that is not a database built here: '--out README.md' must not destroy a README.
-
-    A database from any earlier build may be replaced (that is what rebuilding is), and so may an
-    empty file (it holds nothing to lose); any other file is left exactly as it is.
-    """
-    try:
-        if not out.exists() or out.is_dir():
-            return  # nothing there yet; a folder gets its own message
-    except OSError:
-        return  # the write itself will report what is wrong
-    if not _replaceable(out):
-        raise _not_replaceable(out)
-
-
-def _replaceable(path: Path) -> bool:
-    """Whether a build may replace the file at ``path``: an empty file, or a database a build wrote."""
-    try:
-        info = path.stat()
-    except OSError:
-        return not path.is_symlink()  # gone meanwhile: nothing to lose (a dangling link is kept)
-    return stat.S_ISREG(info.st_mode) and (info.st_size == 0 or is_registry_database(path))
-
-
-def _not_replaceable(out: Path, when: str = "") -> RegistryError:
-    return RegistryError(
-        f"{str(out)!r} {'was written ' + when + ' and ' if when else 'already exists and '}is not a database that "
-        "'registry db build' wrote; it was left untouched",
-        "choose another file for {out} (for example registry.db), or move that file away first",
-    )
 
 
 # -- a server (PostgreSQL) ------------------------------------------------------------------

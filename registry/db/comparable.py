@@ -85,11 +85,11 @@ COMPARABILITY_COLUMNS = ("result_id", *FACET_COLUMNS, "canonical_value", "direct
                          "value_role", "review_status", "review_label", "not_ranked_because")
 
 
-def comparability_select() -> str:
-    """One row per current result: its facets, comparability key, canonical value and unit, and why it is not
-    ranked (the value role is ``results_flat``'s)."""
+def _facets_read() -> str:
+    """Each current result's values and what its facets are made from, as ``results_flat`` and the records it names
+    give them (the inner query of ``comparability_select``)."""
     repeated = ", ".join(_quoted(kind.value) for kind in sorted(REPEATED_RUNS))
-    inner = f"""
+    return f"""
 SELECT f.result_id,
        f.printed_value,
        f.numeric_value_float,
@@ -123,6 +123,11 @@ JOIN evaluation e ON e.id = f.evaluation_id
 JOIN dataset d ON d.id = f.dataset_id
 LEFT JOIN unit fu ON fu.token = f.unit
 LEFT JOIN ({_metric_values()}) m ON m.column1 = f.metric"""
+
+
+def comparability_select() -> str:
+    """One row per current result: its facets, comparability key, canonical value and unit, and why it is not
+    ranked (the value role is ``results_flat``'s)."""
     role = "q.value_role"
     listed = ",\n       ".join(f"z.{column}" for column in COMPARABILITY_COLUMNS)
     return f"""
@@ -149,7 +154,7 @@ FROM (SELECT q.result_id,
        q.review_status,
        q.review_label,
        {_why_not(role)} AS not_ranked_because
-FROM ({inner}) q
+FROM ({_facets_read()}) q
 LEFT JOIN unit u ON u.token = q.unit
 LEFT JOIN unit cu ON cu.token = q.canonical_token) z"""
 

@@ -4,7 +4,7 @@ A build lists every record it stored in ``build_manifest``: the record's id and 
 file content its rows were made from (the loader's ``content_digest``, which validation computed
 anyway: nothing is read or hashed again). Its path is the ``record`` table's, and the records
 folder ``registry_meta``'s. ``build_state`` names the code that made the rows (``CODE_KEY``:
-``build.rows_version``, a digest of the package's source, the models, the tables, Pydantic and
+``build_rows.rows_version``, a digest of the package's source, the models, the tables, Pydantic and
 Python) and, last, the seal (``SEAL_KEY``): the write count SQLite keeps in the file's header
 (bytes 24-27, "file change counter", one more at each committed write) as the build left it. Any later write by another
 program (``sqlite3``, Datasette, a script) changes that count, so the file no longer matches its

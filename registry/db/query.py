@@ -160,22 +160,9 @@ def _sqlite_stream(path: Path, statement: str, limits: Limits) -> Iterator[Query
             process.stdin.close()
         except BrokenPipeError:
             pass  # it ended already; reading says why
-        out = process.stdout
 
         def receive() -> tuple[Any, ...]:
-            try:
-                message = Plain(out).load()  # a fresh unpickler each time: one keeps every message it read
-            except (EOFError, pickle.UnpicklingError, OSError) as exc:
-                process.wait()
-                if killed.is_set():
-                    raise _timed_out(limits.timeout) from exc
-                raise QueryError(
-                    f"the query's process ended without an answer (exit status {process.returncode})",
-                    "run it again; if it ends the same way, narrow the query or raise {max_memory}",
-                ) from exc
-            if message[0] == "error":
-                raise _sqlite_error(path, statement, message[1], message[2], limits)
-            return message  # type: ignore[no-any-return]
+            return _message(process, killed, path, statement, limits)
 
         columns = receive()[1]
         stream = QueryStream(list(columns), iter(()))
@@ -198,6 +185,26 @@ def _sqlite_stream(path: Path, statement: str, limits: Limits) -> Iterator[Query
         process.wait()
         if process.stdout is not None:
             process.stdout.close()
+
+
+def _message(process: subprocess.Popen[bytes], killed: threading.Event, path: Path, statement: str,
+             limits: Limits) -> tuple[Any, ...]:
+    """The worker's next message; its error, or its end without an answer (killed when its time was up, or
+    not), raised as the ``QueryError`` that says so."""
+    assert process.stdout is not None
+    try:
+        message = Plain(process.stdout).load()  # a fresh unpickler each time: one keeps every message it read
+    except (EOFError, pickle.UnpicklingError, OSError) as exc:
+        process.wait()
+        if killed.is_set():
+            raise _timed_out(limits.timeout) from exc
+        raise QueryError(
+            f"the query's process ended without an answer (exit status {process.returncode})",
+            "run it again; if it ends the same way, narrow the query or raise {max_memory}",
+        ) from exc
+    if message[0] == "error":
+        raise _sqlite_error(path, statement, message[1], message[2], limits)
+    return message  # type: ignore[no-any-return]
 
 
 def _timed_out(timeout: float) -> QueryError:

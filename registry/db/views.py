@@ -236,33 +236,9 @@ SELECT rec.id AS record_id,
 FROM record rec"""
 
 
-def _results_select(tables: Mirror, dialect: str, *, history: bool) -> str:
-    """The results as ``results_flat`` lists them; with ``history``, every version and its status."""
-    status = ("       hs.status,\n       hs.superseded_by,\n" if history else "")
-    current = "" if history else "\nWHERE hs.status = 'current'"
-    rowid = f"       r.rowid AS {ROWID_COLUMN},\n" if dialect == "sqlite" else ""  # the search table's key
-    return f"""
-SELECT r.id AS result_id,
-{rowid}{status}{_result_columns(tables)}
-       {_role_case()} AS value_role,
-       u.dimension AS unit_dimension,
-       u.symbol AS unit_symbol,
-       (SELECT h.accelerator FROM result_hardware h WHERE h.result_id = r.id
-        ORDER BY h.position LIMIT 1) AS hardware_accelerator,
-       (SELECT COUNT(*) FROM result_hardware h WHERE h.result_id = r.id) AS hardware_entries,
-       st.review_status,
-       st.artifact_pinned AS review_artifact_pinned,
-       st.review_label,
-       st.review_found,
-       st.standing,
-       st.confirmed_by,
-       st.disputed_by,
-       {_latest_review("id")} AS latest_review_id,
-       {_latest_review("reviewer")} AS latest_reviewer,
-       {_latest_review("reviewed_at")} AS latest_reviewed_at,
-       (SELECT COUNT(*) FROM missing_metadata m WHERE m.record_id = r.id) AS missing_metadata_count,
-       {_missing_fields(dialect)} AS missing_metadata,
-       e.id AS evaluation_id,
+#: The columns ``results_flat`` takes from the records a result names: its evaluation, configuration, model family,
+#: protocol, dataset and source.
+_RESULT_CONTEXT = """       e.id AS evaluation_id,
        e.name AS evaluation_name,
        e.independence,
        e.split,
@@ -290,8 +266,9 @@ SELECT r.id AS result_id,
        s.doi AS source_doi,
        s.arxiv AS source_arxiv,
        s.openreview AS source_openreview,
-       {page_url_sql("'result'", "r.id")} AS result_page
-FROM result r
+"""
+#: The joins that bring them in, with the result's review status, its version's status and its unit.
+_RESULT_JOINS = """FROM result r
 JOIN evaluation e ON e.id = r.evaluation
 JOIN config c ON c.id = e.configuration
 JOIN family f ON f.id = c.model_family
@@ -300,7 +277,37 @@ JOIN dataset d ON d.id = e.dataset
 JOIN source s ON s.id = r.source
 JOIN record_review_status st ON st.record_id = r.id
 JOIN record_status hs ON hs.record_id = r.id
-LEFT JOIN unit u ON u.token = r.unit{current}"""
+"""
+
+
+def _results_select(tables: Mirror, dialect: str, *, history: bool) -> str:
+    """The results as ``results_flat`` lists them; with ``history``, every version and its status."""
+    status = ("       hs.status,\n       hs.superseded_by,\n" if history else "")
+    current = "" if history else "\nWHERE hs.status = 'current'"
+    rowid = f"       r.rowid AS {ROWID_COLUMN},\n" if dialect == "sqlite" else ""  # the search table's key
+    return f"""
+SELECT r.id AS result_id,
+{rowid}{status}{_result_columns(tables)}
+       {_role_case()} AS value_role,
+       u.dimension AS unit_dimension,
+       u.symbol AS unit_symbol,
+       (SELECT h.accelerator FROM result_hardware h WHERE h.result_id = r.id
+        ORDER BY h.position LIMIT 1) AS hardware_accelerator,
+       (SELECT COUNT(*) FROM result_hardware h WHERE h.result_id = r.id) AS hardware_entries,
+       st.review_status,
+       st.artifact_pinned AS review_artifact_pinned,
+       st.review_label,
+       st.review_found,
+       st.standing,
+       st.confirmed_by,
+       st.disputed_by,
+       {_latest_review("id")} AS latest_review_id,
+       {_latest_review("reviewer")} AS latest_reviewer,
+       {_latest_review("reviewed_at")} AS latest_reviewed_at,
+       (SELECT COUNT(*) FROM missing_metadata m WHERE m.record_id = r.id) AS missing_metadata_count,
+       {_missing_fields(dialect)} AS missing_metadata,
+{_RESULT_CONTEXT}       {page_url_sql("'result'", "r.id")} AS result_page
+{_RESULT_JOINS}LEFT JOIN unit u ON u.token = r.unit{current}"""
 
 
 def views(dialect: str = "sqlite") -> dict[str, tuple[str, str]]:
@@ -321,7 +328,21 @@ def _views(tables: Mirror, dialect: str) -> dict[str, tuple[str, str]]:
 def _selects(tables: Mirror, dialect: str) -> dict[str, str]:
     """Each view's SELECT, by the name ``registry.db.catalog.VIEWS`` gives it."""
     return {
-        "record_review_status": f"""
+        "record_review_status": _review_status_select(dialect),
+        "record_status": _STATUS_SELECT,
+        "failed_claims": _failed_claims_select(),
+        "results_flat": _results_select(tables, dialect, history=False),
+        "results_all": _results_select(tables, dialect, history=True),
+        "comparability": comparability_select(),
+        "leaderboard": leaderboard_select(),
+        "missing_metadata_all": _missing_metadata_select(),
+        "reproductions_side_by_side": _reproductions_select(),
+    }
+
+
+def _review_status_select(dialect: str) -> str:
+    """Each record's review status, what its reviews found and its standing (``record_review_status``)."""
+    return f"""
 SELECT q.record_id,
        q.kind,
        q.review_status,
@@ -343,9 +364,12 @@ FROM (SELECT rec.id AS record_id,
        hs.status AS version,
        (SELECT rp.method FROM reproduction rp WHERE rp.id = rec.id) AS method,
        {page_url_sql("rec.kind", "rec.id")} AS record_page
-FROM record rec JOIN record_status hs ON hs.record_id = rec.id) q""",
-        "record_status": _STATUS_SELECT,
-        "failed_claims": f"""
+FROM record rec JOIN record_status hs ON hs.record_id = rec.id) q"""
+
+
+def _failed_claims_select() -> str:
+    """Every claim that did not pass in a current record's deciding review (``failed_claims``)."""
+    return f"""
 SELECT q.record_id,
        q.kind,
        q.review_status,
@@ -370,12 +394,12 @@ JOIN review v ON v.id = s.review_id AND v.status = q.review_status
 JOIN review_claim c ON c.review_id = v.id
 LEFT JOIN result r ON r.id = q.record_id
 WHERE q.review_status IN ('{ReviewStatus.REVIEW_FAILED.value}', '{ReviewStatus.NOT_CHECKABLE.value}')
-  AND c.verdict <> '{ClaimVerdict.PASS.value}' AND {_current('q.record_id')}""",
-        "results_flat": _results_select(tables, dialect, history=False),
-        "results_all": _results_select(tables, dialect, history=True),
-        "comparability": comparability_select(),
-        "leaderboard": leaderboard_select(),
-        "missing_metadata_all": f"""
+  AND c.verdict <> '{ClaimVerdict.PASS.value}' AND {_current('q.record_id')}"""
+
+
+def _missing_metadata_select() -> str:
+    """Every missing metadata entry, with its record's kind, file and page (``missing_metadata_all``)."""
+    return f"""
 SELECT m.record_id,
        rec.kind,
        m.field,
@@ -384,8 +408,12 @@ SELECT m.record_id,
        rec.path,
        {page_url_sql("rec.kind", "m.record_id")} AS record_page
 FROM missing_metadata m
-JOIN record rec ON rec.id = m.record_id""",
-        "reproductions_side_by_side": f"""
+JOIN record rec ON rec.id = m.record_id"""
+
+
+def _reproductions_select() -> str:
+    """Each reproduction beside the result it reproduces (``reproductions_side_by_side``)."""
+    return f"""
 SELECT rp.id AS reproduction_id,
        r.id AS result_id,
        rp.recipe AS recipe_id,
@@ -408,8 +436,7 @@ SELECT rp.id AS reproduction_id,
        {page_url_sql("'reproduction'", "rp.id")} AS reproduction_page,
        {page_url_sql("'result'", "r.id")} AS result_page
 FROM reproduction rp
-JOIN result r ON r.id = rp.result""",
-    }
+JOIN result r ON r.id = rp.result"""
 
 
 def create_views(connection: Connection) -> None:

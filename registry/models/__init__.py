@@ -24,9 +24,9 @@ from registry.models.records import (
     Release,
     Result,
     Review,
-    Source,
 )
 from registry.models.reproduction import Recipe, Reproduction
+from registry.models.source import Source
 from registry.models.unit import UnitRecord
 
 #: The registration: every kind, in the order records are listed, shown and stored.

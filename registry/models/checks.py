@@ -3,7 +3,7 @@
 A review (``registry.models.records.Review``) of any verdict keeps its claims: a review that failed
 says what the page printed instead, one that could not check says what was read there. Each claim is
 read by one or more witnesses (the PDF's text as each extractor reads it, and, where the source's own
-document is pinned, that document); the claim's verdict combines theirs (``review.agreement``), and the
+document is pinned, that document); the claim's verdict combines theirs (``registry.checking.agreement``), and the
 review's status follows from its claims' verdicts (``status_of_verdicts``).
 """
 

@@ -169,23 +169,6 @@ def _result_page(result: Result, registry: Registry) -> Page:
     source = registry.get_as(result.source, Source)
     status = provenance.status_label(registry, result.id)
     tag = d.record_tag(registry, result)
-    display = d.result_display(result)
-    standing = status_of(registry, result.id)
-    version = "" if standing is Status.CURRENT else f"; {standing.value}, not the registry's value (see above)"
-
-    spread = f" {result.uncertainty.printed}" if result.uncertainty is not None else ""
-    headline = Paragraph((
-        Piece(with_unit(display, result.unit), Style.STRONG, tag, exact=d.result_exact(result)),
-        *((Piece(spread, Style.STRONG, tag),) if spread else ()),
-        Piece(f" · {d.metric_label(result.metric)} ({result.metric_qualifier})"),
-        Piece("\nTranscribed value: ", Style.TRANSCRIBED),
-        Piece(with_unit(result.as_printed, result.unit), Style.TRANSCRIBED, tag, exact=d.result_exact(result)),
-        *((Piece(spread, Style.TRANSCRIBED, tag),) if spread else ()),
-        Piece(" as printed", Style.TRANSCRIBED),
-        *((Piece(f" ({d.value_text(result.uncertainty).removeprefix(spread.strip()).strip(' ()')})"),)
-          if result.uncertainty is not None else ()),
-        Piece(f" (display value {display}; {status}{version})"),
-    ))
     evaluation_tag = d.record_tag(registry, evaluation)
     methods = Fields((
         ("Tested configuration", d.record_link(configuration)),
@@ -200,7 +183,7 @@ def _result_page(result: Result, registry: Registry) -> Page:
     ))
     blocks: list[Block] = [
         *status_banner(registry, result),
-        headline,
+        _headline(registry, result, status, tag),
         standing_section(registry, result),
         Section("Methods", (
             methods,
@@ -229,6 +212,26 @@ def _result_page(result: Result, registry: Registry) -> Page:
         )),)),
     ]
     return Page(result.id, result.kind_token, d.result_title(registry, result), tuple(blocks))
+
+
+def _headline(registry: Registry, result: Result, status: str, tag: Tag | None) -> Paragraph:
+    """The value as displayed and as transcribed, its uncertainty, metric, provenance status and version."""
+    display = d.result_display(result)
+    standing = status_of(registry, result.id)
+    version = "" if standing is Status.CURRENT else f"; {standing.value}, not the registry's value (see above)"
+    spread = f" {result.uncertainty.printed}" if result.uncertainty is not None else ""
+    return Paragraph((
+        Piece(with_unit(display, result.unit), Style.STRONG, tag, exact=d.result_exact(result)),
+        *((Piece(spread, Style.STRONG, tag),) if spread else ()),
+        Piece(f" · {d.metric_label(result.metric)} ({result.metric_qualifier})"),
+        Piece("\nTranscribed value: ", Style.TRANSCRIBED),
+        Piece(with_unit(result.as_printed, result.unit), Style.TRANSCRIBED, tag, exact=d.result_exact(result)),
+        *((Piece(spread, Style.TRANSCRIBED, tag),) if spread else ()),
+        Piece(" as printed", Style.TRANSCRIBED),
+        *((Piece(f" ({d.value_text(result.uncertainty).removeprefix(spread.strip()).strip(' ()')})"),)
+          if result.uncertainty is not None else ()),
+        Piece(f" (display value {display}; {status}{version})"),
+    ))
 
 
 @build_page.register

@@ -1,2 +1,4 @@
-"""``registry watch``: a process that keeps a records folder's listing current from the kernel's journal of changes
-and answers ``registry validate`` from what it keeps in memory (``listing``, ``server``, ``client``)."""
+"""``registry watch``'s parts below the validation: the records folder's listing kept current from the kernel's
+journal of changes (``inotify``, ``listing``), the folder's identity (``identity``), where the watcher and its clients
+meet (``address``) and the side that asks (``client``). The process that answers is ``registry.watcher``, above
+``registry.validation``, which it asks."""

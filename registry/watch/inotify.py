@@ -49,7 +49,7 @@ _HEADER = struct.Struct("iIII")  # wd, mask, cookie, len (struct inotify_event)
 
 @functools.cache
 def libc() -> ctypes.CDLL:
-    """The C library, errno kept (inotify's calls here; ``malloc_trim`` in ``registry.watch.server``)."""
+    """The C library, errno kept (inotify's calls here; ``malloc_trim`` in ``registry.watcher``)."""
     return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
 
 

@@ -20,7 +20,7 @@
 Not handled: macros defined with ``\\let`` or ``xparse``'s ``\\NewDocumentCommand``; a ``\\def`` with delimited
 parameters; tables built by ``\\foreach``, ``pgfplotstable``, ``\\csvreader`` or read from data files; tabularray's
 ``tblr`` (its cell options); numbering changed by ``\\setcounter``, ``\\renewcommand\\thetable`` or an appendix
-that restarts the count (the label is then matched to the PDF's by the caption: ``review.sources.witness``);
+that restarts the count (the label is then matched to the PDF's by the caption: ``registry.checking.source_witness``);
 siunitx's rounding options (``round-precision``): a number is written with the digits the source gives.
 """
 

@@ -1,8 +1,8 @@
-"""A pinned source file read under the review's limits, as the PDF is (``review.limited``).
+"""A pinned source file read under the review's limits, as the PDF is (``review.pdf.limited``).
 
 A source is input like the PDF: a LaTeX file whose macros expand without end, a Typst program that loops, an
 e-print that unpacks to gigabytes, markup nested thousands deep. So each file is read in a child process
-(``review.limited.run_reading``: killed past the review's time left, its memory capped), refused unread above
+(``review.pdf.limited.run_reading``: killed past the review's time left, its memory capped), refused unread above
 ``ReviewLimits.max_source_bytes``, and its tables' cells counted (at most ``REVIEW_MAX_SOURCE_CELLS``); a
 reader's recursion past Python's depth and a Typst program past its steps are limits too. What stops a reading
 is a ``ReviewLimitError`` that names the limit: the review goes on, and the source witness says 'cannot check'
@@ -19,7 +19,7 @@ from typing import Any
 
 from registry import limits as registry_limits
 from review.errors import ReviewLimitError
-from review.limited import ReviewLimits, run_reading
+from review.pdf.limited import ReviewLimits, run_reading
 from review.sources.model import Grid, GridCell
 
 

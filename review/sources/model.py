@@ -4,7 +4,7 @@ Every format's reader (``latex``, ``html``, ``jats``, ``docx``) gives its tables
 with its text as printed (``\\pm`` as '±', ``$10^{-4}$`` as '10⁻⁴'), whether it is bold, its row and column span,
 and whether the source marks it as a header (``<th>``, ``<thead>``, the rows above booktabs' ``\\midrule``).
 ``table_of`` turns a grid into a ``SourceTable`` the way the PDF reader names a printed table's cells
-(``review.tables``): a column by its header levels, outermost first; a row by its group (a line spanning the body,
+(``review.tables.read``): a column by its header levels, outermost first; a row by its group (a line spanning the body,
 or a label set once beside several rows) and its label; so that the names a record cites find the same cell in
 either witness.
 """
@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass, field
 
 from registry.numbers import SIGN, SUPERSCRIPT
-from review.tables import CellText, read_cell
-from review.words import Word, squeezed
+from review.pdf.words import Word, squeezed
+from review.tables.cell import CellText, read_cell
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def raised(text: str) -> str:
 
 @dataclass(frozen=True)
 class SourceCell:
-    """A cell of a source table, read as the PDF reader reads a printed cell (``review.tables.read_cell``)."""
+    """A cell of a source table, read as the PDF reader reads a printed cell (``review.tables.cell.read_cell``)."""
 
     text: str
     bold: bool = False
@@ -228,7 +228,7 @@ def _extent(line: list[GridCell | None], c: int) -> tuple[int, int]:
 def _header_levels(header: list[list[GridCell | None]], c: int) -> tuple[str, ...]:
     """A column's header levels, outermost first: one per span; the text of cells over the same columns in
     consecutive header rows is one header set on several lines ('Non High-' over 'light-based')."""
-    from review.tables import joined_lines
+    from review.tables.lines import joined_lines
 
     levels: list[tuple[tuple[int, int], str, GridCell | None]] = []
     for line in header:

@@ -18,10 +18,9 @@ from registry.errors import RegistryError
 
 if TYPE_CHECKING:
     from registry.models import Source
-    from review.claims import Assertion, Claim
-    from review.limited import ReviewLimits
-    from review.pdftext import Extraction
-    from review.sources.witness import SourceTables
+    from review.pdf.limited import ReviewLimits
+    from review.pdf.pdftext import Extraction
+    from review.sources.labels import SourceTables
 
 
 class SourceFileError(RegistryError):
@@ -73,11 +72,11 @@ def read_pinned(source: Source, files: list[PinnedFile], extraction: Extraction 
     Each file is read under the review's ``limits`` (``review.sources.limited``): one that reaches a limit is kept
     unread with the limit named (``SourceTables.unread``), and the review goes on."""
     from review.errors import ReviewLimitError
-    from review.limited import ReviewLimits
+    from review.pdf.limited import ReviewLimits
     from review.sources import reader_of
+    from review.sources.labels import SourceTables, label_tables
     from review.sources.limited import read_limited
     from review.sources.model import tables_of
-    from review.sources.witness import SourceTables, label_tables
 
     pages = [extraction.page(n) or "" for n in range(1, extraction.page_count + 1)] if extraction else None
     pins = {pin.sha256 for pin in source.source_files}
@@ -119,20 +118,3 @@ def _main(pinned: PinnedFile, files: list[PinnedFile]) -> bool:
 def _declares_class(path: Path) -> bool:
     return "\\documentclass" in path.read_text(encoding="utf-8", errors="replace")
 
-
-def witness(claims: list[Claim], assertions: list[Assertion], sources: list[SourceTables],
-            pdf_name: str) -> list[Assertion]:
-    """Every table cell claim's assertion with the source witness's verdict beside the PDF's (``review.witnesses``):
-    the first source file that holds the cited table is the one read."""
-    from review.cells import CellUncertainty, TableCell
-    from review.sources.witness import check_cell, same_label
-    from review.witnesses import with_source
-
-    out: list[Assertion] = []
-    for claim, assertion in zip(claims, assertions, strict=True):
-        if not sources or not isinstance(claim, TableCell | CellUncertainty):
-            out.append(assertion)
-            continue
-        holding = next((s for s in sources if any(same_label(t.label, claim.table) for t in s.tables)), sources[0])
-        out.append(with_source(assertion, check_cell(holding, claim), pdf_name))
-    return out

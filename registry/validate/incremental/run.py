@@ -27,7 +27,8 @@ being listed and read; more than ``_Suggestions.LIMIT`` ids to suggest for) runs
 
 This module holds the run: what to read, settle and check again; what it keeps and the index on disk are in
 ``index`` (beside the parse cache, behind its MAC), the files' entries in ``files``, and the registry that notes
-what each check reads in ``tracking``. docs/design/incremental.md says the same for a reader.
+what each check reads in ``tracking``, what the index answers about the registry in ``view``.
+docs/design/incremental.md says the same for a reader.
 """
 
 from __future__ import annotations
@@ -51,7 +52,6 @@ from registry.store.yamlio import LoadedYaml
 from registry.units import use
 from registry.validate import runner as checks
 from registry.validate.incremental.files import (
-    Files,
     Listed,
     as_row,
     changed_files,
@@ -60,7 +60,6 @@ from registry.validate.incremental.files import (
     from_row,
     id_of,
     key_prefix,
-    list_entries,
     outcome,
     path_of,
     record_files,
@@ -73,7 +72,6 @@ from registry.validate.incremental.index import (
     NAMES_THE_CLOCK,
     READ_THE_WHOLE_REGISTRY,
     SEP,
-    RecordEntries,
     RecordEntry,
     Unsure,
     empty_index,
@@ -86,6 +84,7 @@ from registry.validate.incremental.index import (
     split_items,
 )
 from registry.validate.incremental.tracking import UNIT_KIND, Asked, Reads, Tracked
+from registry.validate.incremental.view import IndexView
 from registry.validate.memo import Folder
 
 #: Findings whose words or presence depend on the moment of the run: worked out again on every run.
@@ -176,22 +175,17 @@ def run(root: Path, now: dt.datetime, index: dict[str, Any] | None, listed: list
 # -- the run -------------------------------------------------------------------------------------
 
 
-class _Run:
+class _Run(IndexView):
     """One validation of ``root`` that reads and updates ``index``."""
 
     def __init__(self, root: Path, now: dt.datetime, index: dict[str, Any], store: _Store) -> None:
-        self.root, self.now, self.index, self._store = root, now, index, store
-        self.files: Files = index["files"]
-        self.entries: RecordEntries = index["records"]
+        super().__init__(index)
+        self.root, self.now, self._store = root, now, store
         self.reads = Reads()
         self.registry = Tracked(root, self.reads, self._load)
         self.registry.attach(self)
         self.suggestions = Asked(self.registry, self.reads)
         self.rules = checks.RuleTable()
-        self._links: dict[str, list[str]] = {}
-        self._kinds: set[str] | None = None
-        self._list_keys: list[str] | None = None
-        self._ids: dict[tuple[str, ...] | None, list[str]] = {}
         self.done: dict[str, Any] = {"run": "full", "read": 0, "checked": 0}
         #: Files whose status is as kept and was last changed before this moment are taken as unchanged unread.
         self.settled_before: int = index.get("at_ns", 0) - RACY_NS
@@ -470,41 +464,3 @@ class _Run:
         if not files:
             report.add(no_records(self.root))
         return report
-
-    def list_keys(self) -> list[str]:
-        """The keys of the files whose entries are lists (``incremental.files.list_entries``), once the files are
-        as this run leaves them."""
-        if self._list_keys is None:
-            self._list_keys = list_entries(self.files)
-        return self._list_keys
-
-    def file_of(self, record_id: str) -> str:
-        """The key of the file that holds ``record_id``."""
-        entry = self.entries[record_id]
-        return entry.file or f"{entry.kind}\0{record_id}.yaml"
-
-    def order(self, record_id: str) -> str:
-        """The record's place in the loader's order: the key of the first file that typed its id."""
-        return self.entries[record_id].loader_order or self.file_of(record_id)
-
-    def kinds(self) -> set[str]:
-        """The kinds of the records held (once per run: asked while checking, when no record changes)."""
-        if self._kinds is None:
-            self._kinds = self.entries.kinds()
-        return self._kinds
-
-    def ids(self, kinds: tuple[str, ...] | None) -> list[str]:
-        """The ids held (of ``kinds``), in order (once per run and kinds)."""
-        if kinds not in self._ids:
-            self._ids[kinds] = sorted(i for i, entry in self.entries.items() if kinds is None or entry.kind in kinds)
-        return self._ids[kinds]
-
-    def linking(self, record_id: str) -> list[str]:
-        """The ids of the records naming ``record_id``, from what the index keeps (once per run and id): the
-        entries whose bytes hold the id, opened and read."""
-        if record_id not in self._links:
-            needle = record_id.encode("utf-8", "surrogatepass")
-            candidates = {*self.entries.holding(needle), *self.entries.open_ids()}
-            self._links[record_id] = [other for other in candidates
-                                      if record_id in split_items(self.entries[other].references)]
-        return self._links[record_id]

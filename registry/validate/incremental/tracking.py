@@ -3,7 +3,7 @@
 A record's kept findings stay valid while every fact its check read is as it was; this registry notes
 each one (a record looked up, the records naming one, the list of ids, whether a kind is held, the whole
 registry) as the checks ask, and brings a record in from its file only when first asked for. It asks
-the run it belongs to (``RunView``: ``registry.validate.incremental.run._Run``) what the index holds.
+the run it belongs to (``RunView``: ``registry.validate.incremental.view.IndexView``) what the index holds.
 """
 
 from __future__ import annotations

@@ -1,0 +1,114 @@
+"""A table as read: its columns, rows and cells, and a row or a column found by the name a record cites (header
+levels joined by ' / ', the last levels enough, glyphs a source and a page set differently made alike).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from review.pdf.words import Line, Word, squeezed
+from review.tables.cell import MARKS, CellText, read_cell
+
+
+@dataclass(frozen=True)
+class Column:
+    """One bottom-level column: its header levels (outermost first), its header's extent and its boundaries."""
+
+    levels: tuple[str, ...]
+    x0: float
+    x1: float
+    lo: float = float("-inf")
+    hi: float = float("inf")
+
+    @property
+    def name(self) -> str:
+        return " / ".join(self.levels)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One body line: its label (its group first, where rows are grouped), and the words after the label."""
+
+    levels: tuple[str, ...]
+    line: Line
+    cells: tuple[Word, ...]
+    group_page: int | None = None
+    """Where the row's group label is printed, if on another page (a continued table)."""
+
+    @property
+    def name(self) -> str:
+        return " / ".join(self.levels)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table read off one page."""
+
+    label: str
+    page: int
+    caption: str
+    continued: bool
+    header: tuple[Line, ...]
+    columns: tuple[Column, ...]
+    stub: Column | None
+    rows: tuple[Row, ...]
+    notes: tuple[str, ...]
+    open_group: str | None = None
+    """The group of the last rows, which a continuation on the next page carries on."""
+    carried_from: int | None = None
+    words: tuple[Word, ...] = field(default=(), repr=False)
+    others: tuple[Row, ...] = field(default=(), repr=False)
+    """The rows of the other subtables under the same caption: a row label they print too is ambiguous."""
+    subcaption: str | None = None
+    """The caption or title of the subtable this is, under the table's caption ('(a) Sequence models'); none where
+    the caption holds one table."""
+
+    def cell(self, row: Row, column: Column) -> CellText:
+        return read_cell([w for w in row.cells if column.lo <= w.centre < column.hi])
+
+
+def levels_of(name: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in name.split(" / ") if part.strip())
+
+
+#: How a curator types a sub- or superscript that the page prints as smaller letters on the line ('M_N', 'x^{2}'):
+#: left out when names are compared, on both sides.
+_SCRIPT_MARKUP = str.maketrans("", "", "_^{}")
+
+
+#: Math fonts' glyphs that print as a letter or sign a curator types otherwise, and that NFKC keeps apart: the
+#: increment sign for a capital delta ('∆Acc' for 'ΔAcc'), the asterisk operator for an asterisk ('∆∗').
+_LOOKALIKES = str.maketrans({"\u2206": "\u0394", "\u2217": "*"})
+
+
+def plain_glyphs(text: str) -> str:
+    """``text`` with math fonts' look-alike glyphs as a curator types them (``_LOOKALIKES``)."""
+    return text.translate(_LOOKALIKES)
+
+
+def _same(a: str, b: str) -> bool:
+    """Whether two names are one printed name: compared squeezed, without trailing marks, in any case, with a
+    sub- or superscript typed as markup ('M_N') the same as printed ('MN'), and a math font's look-alike glyph
+    the same as the letter typed ('∆' and 'Δ')."""
+    return (plain_glyphs(squeezed(a)).rstrip(MARKS).lower().translate(_SCRIPT_MARKUP)
+            == plain_glyphs(squeezed(b)).rstrip(MARKS).lower().translate(_SCRIPT_MARKUP))
+
+
+def matches(levels: tuple[str, ...], wanted: str) -> bool:
+    """Whether a header or row named ``levels`` is the one a record names ``wanted`` (its last levels may do)."""
+    asked = levels_of(wanted)
+    if not asked or len(asked) > len(levels):
+        return _same(" ".join(levels), wanted)
+    return all(_same(a, b) for a, b in zip(levels[-len(asked):], asked, strict=True)) or _same(
+        " ".join(levels), wanted)
+
+
+def find_rows(table: Table, wanted: str) -> list[Row]:
+    """The rows of ``table`` named ``wanted``, and, where there are any, those of its sibling subtables named so
+    too (a label printed in two subtables, cited without its subcaption, is ambiguous)."""
+    own = [row for row in table.rows if matches(row.levels, wanted)]
+    return own + [row for row in table.others if matches(row.levels, wanted)] if own else own
+
+
+def find_columns(table: Table, wanted: str) -> list[Column]:
+    return [column for column in table.columns if matches(column.levels, wanted)]
