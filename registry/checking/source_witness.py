@@ -53,17 +53,9 @@ def check_cell(source: SourceTables, claim: object) -> Witness:
     row_name: str = claim.row
     column_name: str = claim.column
     value = getattr(claim, "value", None)
-    if source.unread:
-        return _witness(source, CANNOT_CHECK, detail=f"the source {source.document} was not read: {source.unread}")
-    candidates = [(i, t) for i, t in enumerate(source.tables) if same_label(t.label, table_label)]
-    if not candidates:
-        return _witness(source, CANNOT_CHECK, detail=f"the source has no {table_label} (it has "
-                        f"{', '.join(sorted({t.label for t in source.tables}, key=_order)) or 'no tables'})")
-    unread = [t for _, t in candidates if t.unread]
-    if len(unread) == len(candidates):
-        return _witness(source, CANNOT_CHECK, detail=f"{table_label} of the source could not be read: "
-                        f"{unread[0].unread}")
-    candidates = [(i, t) for i, t in candidates if not t.unread]
+    candidates, unreadable = _cited_tables(source, table_label)
+    if unreadable is not None:
+        return unreadable
     spots: list[_Spot] = []
     missing: list[str] = []
     lines: list[tuple[SourceTable, list[SourceRow], list[int]]] = []
@@ -90,14 +82,8 @@ def check_cell(source: SourceTables, claim: object) -> Witness:
     if page_verdict:
         return _witness(source, page_verdict, detail=why)
     if len(spots) > 1 and len({(s.cell.text) for s in spots}) > 1:
-        printing = [s for s in spots if s.cell.reading.value is not None and _same_number(s.cell.reading.value,
-                                                                                          value)] if value else spots
-        if not printing:  # whichever of them the record means, the source prints another value there
-            shown = ", ".join(f"{s.cell.text or 'nothing'!r} in row '{s.row.name}'" for s in spots[:4])
-            return _witness(source, FAIL, detail=f"{len(spots)} cells of {table_label} in the source are named row "
-                            f"'{row_name}', column '{column_name}', and none prints '{value}' ({shown})")
-        return _witness(source, CANNOT_CHECK, detail=f"{len(spots)} cells of {table_label} in the source are "
-                        f"named row '{row_name}', column '{column_name}': name the row with its group")
+        return _ambiguous(source, spots, value, f"{len(spots)} cells of {table_label} in the source are named row "
+                          f"'{row_name}', column '{column_name}'")
     spot = spots[0]
     reading = spot.cell.reading
     if value is not None:
@@ -110,6 +96,33 @@ def check_cell(source: SourceTables, claim: object) -> Witness:
         return _witness(source, FAIL, spot.cell.text, f"the source prints {printed!r} in {spot.where}, not "
                         f"'{value}'")
     return _uncertainty(source, claim, spot)
+
+
+def _cited_tables(source: SourceTables, table_label: str) -> tuple[list[tuple[int, SourceTable]], Witness | None]:
+    """The source's readable tables labelled as the claim cites, or why there are none (cannot check)."""
+    if source.unread:
+        return [], _witness(source, CANNOT_CHECK, detail=f"the source {source.document} was not read: "
+                            f"{source.unread}")
+    candidates = [(i, t) for i, t in enumerate(source.tables) if same_label(t.label, table_label)]
+    if not candidates:
+        return [], _witness(source, CANNOT_CHECK, detail=f"the source has no {table_label} (it has "
+                            f"{', '.join(sorted({t.label for t in source.tables}, key=_order)) or 'no tables'})")
+    readable = [(i, t) for i, t in candidates if not t.unread]
+    if not readable:
+        return [], _witness(source, CANNOT_CHECK, detail=f"{table_label} of the source could not be read: "
+                            f"{candidates[0][1].unread}")
+    return readable, None
+
+
+def _ambiguous(source: SourceTables, spots: list[_Spot], value: str | None, named_so: str) -> Witness:
+    """Several cells a name could mean: a fail where none prints the value (whichever the record means, the source
+    prints another there), cannot check where one does."""
+    printing = [s for s in spots if s.cell.reading.value is not None and _same_number(s.cell.reading.value,
+                                                                                      value)] if value else spots
+    if not printing:
+        shown = ", ".join(f"{s.cell.text or 'nothing'!r} in row '{s.row.name}'" for s in spots[:4])
+        return _witness(source, FAIL, detail=f"{named_so}, and none prints '{value}' ({shown})")
+    return _witness(source, CANNOT_CHECK, detail=f"{named_so}: name the row with its group")
 
 
 def _form(claim: object, spot: _Spot) -> tuple[str, str] | None:

@@ -256,8 +256,7 @@ def _result(registry: Registry, result: Result) -> dict[str, Any]:
             "pdf_sha256": source.sha256,
             "source_url": source.retrieval_url or d.missing_phrase(source, "retrieval_url"),
             "source_locator": result.source_locator.text,
-            "review_status": provenance.status_label(registry, result.id),
-            **witness_details(registry, result.id),
+            **_review_details(registry, result.id),
             "standing": standing_of(registry, result).summary,
             "hardware": d.hardware_text(result),
             "uncertainty": result.uncertainty.text if result.uncertainty else
@@ -292,6 +291,11 @@ def _result(registry: Registry, result: Result) -> dict[str, Any]:
         },
         "score_details": score,
     }
+
+
+def _review_details(registry: Registry, result_id: str) -> dict[str, str]:
+    """The result's review status, and each witness's own verdict (``registry.status.witnesses``), never merged."""
+    return {"review_status": provenance.status_label(registry, result_id), **witness_details(registry, result_id)}
 
 
 def metric_id(metric: str, scaled: Canonical) -> str:
