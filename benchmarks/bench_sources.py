@@ -3,7 +3,8 @@ witnesses: the PDF (``registry.checking.agreement.check_both``, as ``registry re
 (``registry.checking.source_witness.check_cell``: the LaTeX, HTML, JATS or Word the PDF was typeset from).
 
 For each paper with a ``source/`` folder (its main file named in ``source/SOURCE-FILES.md``), the right claims
-(each gold cell's value, and its ± where one is printed) and the slips of ``bench_tables.py`` (the neighbouring
+(each gold cell's value, filed with its form as ``bench_tables.py`` files it: a range with its upper end, a bound
+with its sign; and its ± where one is printed) and the slips of ``bench_tables.py`` (the neighbouring
 row's or column's value, the neighbouring ±, the right value in the wrong table or on the wrong page) are each
 checked by both witnesses. Reported: the share of right claims confirmed (passed) by the source witness, by the
 PDF witness, and by at least one; right claims that fail either witness; slips caught (failed) by each witness; a
@@ -99,7 +100,7 @@ def run_paper(folder: Path, source: Path, show: int, use_pdf: bool) -> Counts:
 
     for cell in gold:
         where = ("bench", "table cell", cell.page, cell.table, cell.row, cell.column)
-        claims = [TableCell(*where, cell.printed_value)]  # type: ignore[arg-type]
+        claims = [TableCell(*where, cell.printed_value, **cell.shape)]  # type: ignore[arg-type]
         if cell.plus_minus:
             claims.append(CellUncertainty("bench", "uncertainty", *where[2:], cell.printed_plus_minus, False))
         for claim in claims:

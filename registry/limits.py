@@ -27,3 +27,7 @@ REVIEW_MAX_PAGE_CHARS = 100_000
 """--max-page-chars: characters of text one page may hold (a dense page of a paper holds about 5,000)."""
 REVIEW_MAX_PDF_BYTES = 200 * 1024 * 1024
 """The largest PDF read or downloaded: papers are a few megabytes."""
+REVIEW_MAX_SOURCE_BYTES = 100 * 1024 * 1024
+"""The largest source file (LaTeX e-print, JATS, HTML, Word, Typst, or a file a Typst source reads) the review reads."""
+REVIEW_MAX_SOURCE_CELLS = 200_000
+"""The most table cells one source file's tables may hold (a long paper's hold a few thousand)."""

@@ -46,7 +46,7 @@ def pieces(page: Page) -> list[Piece]:
 
 def test_each_kind_has_one_builder_chosen_by_its_class(registry: Registry) -> None:
     assert {cls.__name__ for cls in build_page.registry} == {"object", "Result", "Configuration", "Source",
-                                                              "ModelFamily", "Dataset", "Protocol", "Benchmark"}
+                                                              "ModelFamily", "Dataset", "Protocol", "Benchmark", "Review"}
     result = build_page(registry.records[RESULT_11], registry)
     assert [s.title for s in result.sections()] == [
         "What the registry says about this value", "Methods", "Reproduction", "Evidence", "Sources and history",

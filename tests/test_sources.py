@@ -187,7 +187,7 @@ def test_a_file_of_no_known_format_gets_a_message() -> None:
     from review.sources import SourceFormatError
 
     with pytest.raises(SourceFormatError, match="no reader for this kind of file"):
-        format_of("paper.typ")
+        format_of("paper.rtf")
 
 
 # -- registry review with both witnesses -------------------------------------------------------------------------

@@ -194,9 +194,11 @@ def run_review(
         from review.sources.pinned import read_pinned, verified
 
         files = verified(plan.source, sources or [], cache_dir)
-        tables = read_pinned(plan.source, files, readings.primary)
+        tables = read_pinned(plan.source, files, readings.primary, limits, started)
         assertions = witness(plan.claims, assertions, tables, artifact.path.name)
-        witnessed = [f"{f.path.name} ({f.format}, SHA-256 {f.sha256})" for f in files]
+        from review.sources import reader_of
+
+        witnessed = [f"{f.path.name} ({f.format}, read with {reader_of(f.format)}, SHA-256 {f.sha256})" for f in files]
     elif sources:
         from review.sources.pinned import SourceFileError
 
@@ -384,7 +386,10 @@ def _checked(assertion: Assertion) -> Any:
         if w.name == "pdf" and opinions:
             continue  # the extractors' own readings are listed already
         kind = WitnessKind.SOURCE_DOCUMENT if w.name == "source" else WitnessKind.PDF_TEXT
-        witnesses.append(Witness(witness=f"{'the source' if w.name == 'source' else 'the PDF'} {w.document}".strip(),
+        reader = w.reader or (a.first.extractor if w.name == "pdf" and a.first is not None else "")
+        named = f"{'the source' if w.name == 'source' else 'the PDF'} {w.document}".strip()
+        named = f"{named} ({reader})" if reader and w.name == "source" else reader or named  # the PDF: its extractor
+        witnesses.append(Witness(witness=named,
                                  kind=kind, verdict=ClaimVerdict(VERDICTS[w.outcome]), read=_shown(w.matched),
                                  detail=_shown(w.detail)))
     # A claim the source alone confirmed passes, all witnesses together; its witnesses say the PDF could not read it,

@@ -31,7 +31,7 @@ from registry.checking.witnesses import Witness, with_source
 from review.pdf.words import squeezed
 from review.sources.labels import NTH, SourceTables, named, named_columns, named_rows, same_label
 from review.sources.model import SourceCell, SourceColumn, SourceRow, SourceTable
-from review.tables.cited import _value  # the one comparison of a cited number with a cell's
+from review.tables.cited import _value, same_number  # the one comparison of a cited number with a cell's
 
 
 @dataclass(frozen=True)
@@ -53,10 +53,9 @@ def check_cell(source: SourceTables, claim: object) -> Witness:
     row_name: str = claim.row
     column_name: str = claim.column
     value = getattr(claim, "value", None)
-    candidates = [(i, t) for i, t in enumerate(source.tables) if same_label(t.label, table_label)]
-    if not candidates:
-        return _witness(source, CANNOT_CHECK, detail=f"the source has no {table_label} (it has "
-                        f"{', '.join(sorted({t.label for t in source.tables}, key=_order)) or 'no tables'})")
+    candidates, unreadable = _cited_tables(source, table_label)
+    if unreadable is not None:
+        return unreadable
     spots: list[_Spot] = []
     missing: list[str] = []
     lines: list[tuple[SourceTable, list[SourceRow], list[int]]] = []
@@ -73,18 +72,25 @@ def check_cell(source: SourceTables, claim: object) -> Witness:
             spots += [_Spot(table, row, table.columns[c], row.cells[c]) for row in table.rows for c in columns
                       if row.cells[c].key is not None and named((row.cells[c].key,), row_name)]
     if not spots:
-        return _not_found(source, candidates, lines, value, table_label, " and ".join(dict.fromkeys(missing)))
+        wrong_page = _float_elsewhere(source, candidates, page)
+        if wrong_page:  # the cell is not found by its names, but the table is not on the cited page at all
+            return _witness(source, FAIL, detail=wrong_page)
+        return _not_found(source, candidates, lines, value, (table_label, row_name, column_name),
+                          " and ".join(dict.fromkeys(missing)))
     spots = [s for s in spots if s.cell.text] or spots  # a column named twice where a merged cell covers one
     page_verdict, why = _page_check(source, candidates, page, spots, row_name)
     if page_verdict:
         return _witness(source, page_verdict, detail=why)
     if len(spots) > 1 and len({(s.cell.text) for s in spots}) > 1:
-        return _witness(source, CANNOT_CHECK, detail=f"{len(spots)} cells of {table_label} in the source are "
-                        f"named row '{row_name}', column '{column_name}': name the row with its group")
+        return _ambiguous(source, spots, value, f"{len(spots)} cells of {table_label} in the source are named row "
+                          f"'{row_name}', column '{column_name}'")
     spot = spots[0]
     reading = spot.cell.reading
     if value is not None:
         if reading.value is not None and _value(reading.value) == _value(value):
+            disagreement = _form(claim, spot)
+            if disagreement:
+                return _witness(source, disagreement[0], spot.cell.text, disagreement[1])
             return _witness(source, PASS, spot.cell.text, f"in {spot.where}")
         printed = spot.cell.text or "nothing"
         return _witness(source, FAIL, spot.cell.text, f"the source prints {printed!r} in {spot.where}, not "
@@ -92,20 +98,84 @@ def check_cell(source: SourceTables, claim: object) -> Witness:
     return _uncertainty(source, claim, spot)
 
 
+def _cited_tables(source: SourceTables, table_label: str) -> tuple[list[tuple[int, SourceTable]], Witness | None]:
+    """The source's readable tables labelled as the claim cites, or why there are none (cannot check)."""
+    if source.unread:
+        return [], _witness(source, CANNOT_CHECK, detail=f"the source {source.document} was not read: "
+                            f"{source.unread}")
+    candidates = [(i, t) for i, t in enumerate(source.tables) if same_label(t.label, table_label)]
+    if not candidates:
+        return [], _witness(source, CANNOT_CHECK, detail=f"the source has no {table_label} (it has "
+                            f"{', '.join(sorted({t.label for t in source.tables}, key=_order)) or 'no tables'})")
+    readable = [(i, t) for i, t in candidates if not t.unread]
+    if not readable:
+        return [], _witness(source, CANNOT_CHECK, detail=f"{table_label} of the source could not be read: "
+                            f"{candidates[0][1].unread}")
+    return readable, None
+
+
+def _ambiguous(source: SourceTables, spots: list[_Spot], value: str | None, named_so: str) -> Witness:
+    """Several cells a name could mean: a fail where none prints the value (whichever the record means, the source
+    prints another there), cannot check where one does."""
+    printing = [s for s in spots if s.cell.reading.value is not None and _same_number(s.cell.reading.value,
+                                                                                      value)] if value else spots
+    if not printing:
+        shown = ", ".join(f"{s.cell.text or 'nothing'!r} in row '{s.row.name}'" for s in spots[:4])
+        return _witness(source, FAIL, detail=f"{named_so}, and none prints '{value}' ({shown})")
+    return _witness(source, CANNOT_CHECK, detail=f"{named_so}: name the row with its group")
+
+
+def _form(claim: object, spot: _Spot) -> tuple[str, str] | None:
+    """Where the cell's number is the claim's: the range or bound the source prints against the one the record files
+    (the PDF witness's rule, ``review.cells.TableCell._form_verdict``): a fail where the source prints a range the
+    record files as a point value, another upper end, or another bound; cannot check where the record files a range
+    or bound the cell prints without (its other end or sign may be in a cell of its own), or where the cell prints
+    a pair of figures that may be an interval; None where they agree."""
+    from registry.checking.cells import _PAIR_HEADER
+
+    reading = spot.cell.reading
+    upper, bound = getattr(claim, "upper", None), getattr(claim, "bound", None)
+    shown = spot.cell.text
+    if reading.upper and upper is None:
+        if reading.form is not None and reading.form.paired:
+            if _PAIR_HEADER.search(spot.column.name):
+                return None
+            return CANNOT_CHECK, (f"the source prints {shown!r} in {spot.where}, an interval or a pair of figures: "
+                                  "whether the point value is the cell's cannot be told")
+        return FAIL, (f"the source prints the range {shown!r} in {spot.where}; the record files its lower end as a "
+                      f"point value (file the range, with range_upper: {reading.upper!r})")
+    if reading.upper and not same_number(reading.upper, upper):
+        return FAIL, f"the source prints the range {shown!r} in {spot.where}, whose upper end is not {upper!r}"
+    if upper is not None and not reading.upper:
+        return CANNOT_CHECK, f"the source prints {shown!r} in {spot.where}, no range ending at {upper!r}"
+    if reading.bound and reading.bound != bound:
+        said = "the record files it as a value" if bound is None else f"not the record's '{bound}'"
+        return FAIL, f"the source prints {shown!r} in {spot.where}, a bound '{reading.bound}': {said}"
+    if bound is not None and not reading.bound:
+        return CANNOT_CHECK, f"the source prints {shown!r} in {spot.where}, with no bound's sign"
+    return None
+
+
 def _not_found(source: SourceTables, candidates: list[tuple[int, SourceTable]],
-               lines: list[tuple[SourceTable, list[SourceRow], list[int]]], value: str | None, label: str,
-               missing: str) -> Witness:
+               lines: list[tuple[SourceTable, list[SourceRow], list[int]]], value: str | None,
+               cited: tuple[str, str, str], missing: str) -> Witness:
     """A cited row or column the source's table does not have. The source states the table whole: where the row
     (or the column) is there and prints the value in none of its cells, or neither is there and the table prints
-    the value in no cell, the claim is wrong (fail); where the value is printed in the row or column that is there,
-    or anywhere in a table where neither is, a name may be spelled otherwise (cannot check). Numbers are compared
-    as numbers ('2.6e-3' is '2.6 × 10⁻³')."""
+    the value in no cell, the claim is wrong (fail); where neither is there and another table of the source has
+    both, printing the value where they cross, the value is that table's (fail: the wrong table cited); where the
+    value is printed in the row or column that is there, or anywhere in a table where neither is, a name may be
+    spelled otherwise (cannot check). Numbers are compared as numbers ('2.6e-3' is '2.6 × 10⁻³')."""
+    label, row_name, column_name = cited
     if value is None:
         return _witness(source, CANNOT_CHECK, detail=f"{label} in the source has {missing}")
+    named = any(rows or columns for _, rows, columns in lines)
+    other = None if named else _in_another_table(source, candidates, row_name, column_name, value)
+    if other is not None:
+        return _witness(source, FAIL, other.cell.text, f"{label} in the source has {missing}; the source prints "
+                        f"'{value}' at {other.where}: the value of another table")
     found = _printed_anywhere(candidates, value)
     near = [s for s in found for table, rows, columns in lines if s.table is table and (
         s.row in rows or any(s.column is table.columns[c] for c in columns))]
-    named = any(rows or columns for _, rows, columns in lines)
     if not found:  # a cell the reader could not split (a table nested in a cell) may print it among others
         found = [_Spot(t, row, column, cell) for _, t in candidates for row, column, cell in t.values()
                  if _number_printed(cell.text, SourceCell(value))]
@@ -120,6 +190,28 @@ def _not_found(source: SourceTables, candidates: list[tuple[int, SourceTable]],
                         f"{(near or found)[0].where}")
     return _witness(source, FAIL, detail=f"{label} in the source has {missing}, and prints '{value}' in no cell of "
                     "the row or column it has")
+
+
+def _float_elsewhere(source: SourceTables, candidates: list[tuple[int, SourceTable]], page: int) -> str:
+    """Why the cited page cannot hold the table, where the table is a float (set on one page: it cannot break across
+    pages) whose caption the PDF prints on other pages only; '' otherwise (the page may hold it)."""
+    pages = sorted({p for i, _ in candidates for p in source.pages.get(i, ())})
+    if not pages or page in pages or any(t.breakable for _, t in candidates):
+        return ""
+    label = candidates[0][1].label
+    return (f"the PDF prints the caption of {label} on page {', '.join(map(str, pages))}, and {label} is a float, "
+            f"set on one page: page {page} does not hold it")
+
+
+def _in_another_table(source: SourceTables, candidates: list[tuple[int, SourceTable]], row_name: str,
+                      column_name: str, value: str) -> _Spot | None:
+    """The cell of another table of the source that has both the cited row and the cited column and prints the value
+    where they cross, where exactly one does."""
+    cited = {id(t) for _, t in candidates}
+    found = [_Spot(t, row, t.columns[c], row.cells[c]) for t in source.tables if id(t) not in cited and not t.unread
+             for row in named_rows(t, row_name) for c in named_columns(t, column_name)
+             if row.cells[c].reading.value is not None and _same_number(row.cells[c].reading.value, value)]
+    return found[0] if len({id(s.table) for s in found}) == 1 else None
 
 
 def _uncertainty(source: SourceTables, claim: object, spot: _Spot) -> Witness:
@@ -145,7 +237,8 @@ def _page_check(source: SourceTables, candidates: list[tuple[int, SourceTable]],
     - the page printing the table's caption is the table's, unless the table breaks across pages (a LaTeX
       ``longtable``, any HTML or Word table) and a page after it prints this row's label with its numbers;
     - a page after the caption's (up to three, none printing another table's caption) is the table's where the
-      table breaks across pages and the page prints the row's label with its numbers;
+      table breaks across pages and the page prints the row's label with its numbers; where the caption is set
+      below the table (Typst's figures), a page before it (up to three) is;
     - any other page: a fail where the PDF prints the table's caption elsewhere; where the PDF's text gives no
       caption of the table, the page must print the row's label with its numbers, else cannot check.
 
@@ -162,7 +255,9 @@ def _page_check(source: SourceTables, candidates: list[tuple[int, SourceTable]],
         return CANNOT_CHECK, (f"the PDF's text gives no caption of {label_name} beginning as the source's does, and "
                               f"page {page} does not print this cell's label and text")
     others = {p for i, pp in source.pages.items() if all(i != c for c, _ in candidates) for p in pp}
-    reach = {q for p in pages for q in range(p, p + (4 if breakable else 1)) if q == p or q not in others}
+    below = all(t.caption_below for _, t in candidates)
+    reach = {q for p in pages for q in range(p - (3 if breakable and below else 0), p + (
+        1 if below or not breakable else 4)) if q == p or below or q not in others}
     elsewhere = [q for q in sorted(reach - {page}) if 0 < q <= len(source.page_texts) and q not in pages
                  and _prints(source.page_texts[q - 1], spots, row_name)] if breakable else []
     if page in pages and not elsewhere:
@@ -238,7 +333,7 @@ def _same_number(printed: str, wanted: str) -> bool:
 
 
 def _witness(source: SourceTables, outcome: str, matched: str = "", detail: str = "") -> Witness:
-    return Witness("source", outcome, matched, detail, source.document)
+    return Witness("source", outcome, matched, detail, source.document, source.reader)
 
 
 def _order(label: str) -> tuple[int, str]:

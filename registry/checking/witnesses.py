@@ -40,6 +40,8 @@ class Witness:
     detail: str = ""
     document: str = ""
     """The file the witness read ('paper.pdf', 'main.tex')."""
+    reader: str = ""
+    """What read it, with its version ('pylatexenc 2.10', 'pypdf 6.1.1'), where known."""
 
     @property
     def verdict(self) -> str:

@@ -25,8 +25,9 @@ if TYPE_CHECKING:
 
 SOURCE_HELP = (
     "A source file the source record pins under source_files (a LaTeX .tar.gz or main .tex, JATS XML, HTML, .docx, "
-    ".odt): each cited table cell is also checked against it, a second witness beside the PDF; its SHA-256 must be one "
-    "the record pins. Repeatable. Pinned files cached as '<sha256>-<name>' in --cache-dir are read too.")
+    ".odt, Typst .typ): each cited table cell is also checked against it, a second witness beside the PDF; its "
+    "SHA-256 must be one the record pins. Repeatable. Pinned files cached as '<sha256>-<name>' in --cache-dir are "
+    "read too.")
 WRITE_HELP = (
     "File a review record for each checked record, whatever its verdict ('source-checked', 'review-failed' or "
     "'could-not-be-checked'), with every claim and what the PDF showed; it supersedes the record's earlier reviews, "
@@ -278,8 +279,10 @@ def _blocks(record_id: str, assertions: list[Assertion], second: str | None) -> 
                 grid.add_row("", Text(label, style="dim"), Text(value))
         if second is not None:
             grid.add_row("", Text(second, style="dim"), _second(a))
-        if a.witnesses:
-            grid.add_row("", Text("witnesses", style="dim"), Text(a.verdicts))
+        for w in a.witnesses:  # each witness's verdict, with the file and the program that read it
+            read = ", ".join(part for part in (w.document, w.reader) if part)
+            grid.add_row("", Text(f"{w.name} witness", style="dim"),
+                         Text(f"{w.outcome}{f' ({read})' if read else ''}"))
     return Group(Text(record_id, style="bold"), grid)
 
 

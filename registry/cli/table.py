@@ -31,8 +31,9 @@ def table_command(
     page: int | None = typer.Option(None, "--page", min=1, metavar="N", help="The page, counted from 1 as the PDF "
                                     "counts it (the first page of the file is 1); required without --source."),
     source: Path | None = typer.Option(None, "--source", metavar="FILE", help="Read the table from the document's "
-                                       "own source instead (LaTeX .tex or .tar.gz, JATS XML, HTML, .docx, .odt): the "
-                                       "same cells and CSV columns, from the source's structure; give --table."),
+                                       "own source instead (LaTeX .tex or .tar.gz, JATS XML, HTML, .docx, .odt, Typst "
+                                       ".typ): the same cells and CSV columns, from the source's structure; give "
+                                       "--table."),
     label: str | None = typer.Option(None, "--table", metavar="LABEL", help="The table's label as its caption prints "
                                      "it ('Table 2', 'TABLE II'); default: every table on the page."),
     output_format: str = typer.Option("table", "--format", metavar="FORMAT", help="'table' (default: every cell, "
@@ -95,7 +96,7 @@ def _read(pdf: Path | None, page: int | None, source: Path | None, label: str | 
 
         if label is None:
             raise RegistryError("--source reads one table: name it", "add --table 'Table 2'")
-        return source_grid(source, label, pdf)
+        return source_grid(source, label, pdf, limits=limits)
     if pdf is None or page is None:
         raise RegistryError("give the PDF and --page N (or --source FILE --table LABEL)",
                             "for example: registry table paper.pdf --page 7")

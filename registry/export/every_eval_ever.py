@@ -51,6 +51,7 @@ from registry.status import provenance
 from registry.status.standing import standing_of
 from registry.status.value_roles import Role, not_one_value, role_of, role_text
 from registry.status.versions import current_only, replacing, status_of, version_note
+from registry.status.witnesses import witness_details
 from registry.store.loader import Registry
 from registry.units import Dimension, dimension
 
@@ -255,7 +256,7 @@ def _result(registry: Registry, result: Result) -> dict[str, Any]:
             "pdf_sha256": source.sha256,
             "source_url": source.retrieval_url or d.missing_phrase(source, "retrieval_url"),
             "source_locator": result.source_locator.text,
-            "review_status": provenance.status_label(registry, result.id),
+            **_review_details(registry, result.id),
             "standing": standing_of(registry, result).summary,
             "hardware": d.hardware_text(result),
             "uncertainty": result.uncertainty.text if result.uncertainty else
@@ -290,6 +291,11 @@ def _result(registry: Registry, result: Result) -> dict[str, Any]:
         },
         "score_details": score,
     }
+
+
+def _review_details(registry: Registry, result_id: str) -> dict[str, str]:
+    """The result's review status, and each witness's own verdict (``registry.status.witnesses``), never merged."""
+    return {"review_status": provenance.status_label(registry, result_id), **witness_details(registry, result_id)}
 
 
 def metric_id(metric: str, scaled: Canonical) -> str:

@@ -25,7 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from registry.export import Written
+from registry.models.checks import WitnessKind
 from registry.site.links import page_path, page_url
+from registry.status.witnesses import witness_text
 from registry.store.loader import Registry
 from registry.textsafe import is_formula
 
@@ -41,9 +43,15 @@ COMPUTED = {"value_role": "string", "hardware_entries": "integer", "review_statu
             "disputed_by": "string"}
 #: The view's columns the export leaves out: its page links, which ``ADDED`` gives from the export's base URL.
 VIEW_LINKS = frozenset({"result_page"})
-#: Columns the export adds to the view's: where the result's page is.
+#: The witnesses' columns, in ``ADDED``'s order: the PDF's readings, then the source's (never merged).
+WITNESS_KINDS = (WitnessKind.PDF_TEXT, WitnessKind.SOURCE_DOCUMENT)
+#: Columns the export adds to the view's: where the result's page is, and each witness's own verdict.
 ADDED = {"page_path": "The result's page on the site, relative to the site's root.",
-         "page_url": "The result's page on the published site; empty where no base URL was given."}
+         "page_url": "The result's page on the published site; empty where no base URL was given.",
+         "pdf_witnesses": "Each reading of the PDF's text that checked the result (the extractor and its version), "
+                          "with its own verdict over the claims it read; empty where no review read it.",
+         "source_witnesses": "Each reading of the document's own source that checked the result (the file, the "
+                             "reader and its version), with its own verdict; empty where no review read one."}
 
 
 def write(registry: Registry, out: Path, *, base_url: str | None = None, **_: Any) -> Written:
@@ -65,7 +73,8 @@ def write(registry: Registry, out: Path, *, base_url: str | None = None, **_: An
                 for row in cursor:
                     record_id = row[0]
                     links = [page_path("result", record_id),
-                             page_url(base_url, "result", record_id) if base_url else None]
+                             page_url(base_url, "result", record_id) if base_url else None,
+                             *(witness_text(registry, record_id, kind) or None for kind in WITNESS_KINDS)]
                     writer.writerow([safe_cell(value) for value in (*row, *links)])
         finally:
             connection.close()

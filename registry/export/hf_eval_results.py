@@ -64,6 +64,7 @@ from registry.page import display as d
 from registry.status.standing import standing_of
 from registry.status.value_roles import SCORES, not_one_value, role_of, role_text
 from registry.status.versions import version_note
+from registry.status.witnesses import witness_details
 from registry.store.loader import Registry
 from registry.units import with_unit
 
@@ -240,9 +241,11 @@ def _notes(registry: Registry, result: Result) -> str:
     cited = "" if _source_url(source) else f"; source: {source.citation} (no retrieval URL)"
     scaled = place(registry, result).canonical
     converted = "" if scaled.unit == result.unit else f" (written as {with_unit(str(scaled.value), scaled.unit)})"
+    witnessed = "".join(f"; {kind.replace('_', ' ')}: {text}" for kind, text in witness_details(
+        registry, result.id).items())
     return (f"{d.metric_label(result.metric)} ({result.metric_qualifier}), "
             f"{with_unit(result.as_printed, result.unit)} as printed{converted}, {uncertainty}; "
-            f"{standing_of(registry, result).summary}; registry record {result.id}{cited}")
+            f"{standing_of(registry, result).summary}{witnessed}; registry record {result.id}{cited}")
 
 
 def _date(registry: Registry, result: Result) -> str:

@@ -62,6 +62,7 @@ from registry.status import provenance
 from registry.status.standing import standing_of
 from registry.status.value_roles import role_text
 from registry.status.versions import status_of
+from registry.status.witnesses import witness_details
 from registry.store.loader import Registry
 
 NAMESPACE = ("reg", "urn:registry:")
@@ -186,6 +187,7 @@ class _Builder:
         registry = self.registry
         attributes: dict[str, Any] = {"prov:type": f"reg:{record.kind_token}", "prov:label": d.record_name(record),
                                       "reg:review_status": provenance.status_label(registry, record.id),
+                                      **{f"reg:{k}": v for k, v in witness_details(registry, record.id).items()},
                                       "reg:standing": standing_of(registry, record).summary,
                                       "reg:status": status_of(registry, record.id).value}
         if isinstance(record, Result):

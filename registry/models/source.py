@@ -22,6 +22,8 @@ class SourceFormat(StrEnum):
     HTML = "html"
     DOCX = "docx"
     ODT = "odt"
+    TYPST = "typst"
+    """A Typst ``.typ`` main file; the files it reads (``csv()``, ``#include``) sit beside it."""
 
 
 class SourceFile(Strict):
@@ -30,7 +32,7 @@ class SourceFile(Strict):
 
     path: Text = Field(description="The file's name as the review is given it (for example 'arXiv-2101.00001.tar.gz' "
                        "or 'main.tex'); a main .tex with inputs is looked up beside the PDF's cache by this name.")
-    format: SourceFormat = Field(description="How the file is read: latex, jats, html, docx or odt.")
+    format: SourceFormat = Field(description="How the file is read: latex, jats, html, docx, odt or typst.")
     sha256: Sha256 = Field(description="SHA-256 of the file's bytes, as retrieved.")
     retrieval_url: HttpsUrl | None = Field(None, description="Where the file was retrieved from.")
     retrieval_note: Text | None = Field(

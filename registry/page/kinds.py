@@ -26,6 +26,7 @@ from registry.models import (
     Protocol,
     Record,
     Result,
+    Review,
     Source,
 )
 from registry.page import display as d
@@ -50,6 +51,7 @@ from registry.page.leaderboard import leaderboard_blocks
 from registry.page.metadata import TECHNICAL_METADATA, technical_metadata
 from registry.page.runs import recipes_and_reproductions
 from registry.page.standing import standing_section
+from registry.page.witnesses import claims_section
 from registry.status import provenance
 from registry.status.versions import Status, current_only, not_current, status_of
 from registry.store.loader import Registry
@@ -129,6 +131,12 @@ def _benchmark_page(benchmark: Benchmark, registry: Registry) -> Page:
 @build_page.register
 def _protocol_page(protocol: Protocol, registry: Registry) -> Page:
     return _results_of_page(registry, protocol, "protocol")
+
+
+@build_page.register
+def _review_page(review: Review, registry: Registry) -> Page:
+    return Page(review.id, review.kind_token, d.record_name(review),
+                _generic_blocks(registry, review, *claims_section(review)))
 
 
 @build_page.register

@@ -29,6 +29,7 @@ from registry.page.blocks import (
     Tag,
     plain,
 )
+from registry.page.witnesses import witness_lines
 from registry.store.loader import Registry
 from registry.units import with_unit
 
@@ -73,6 +74,7 @@ def technical_metadata(registry: Registry, record: Record) -> Fields:
     for review in registry.referrers(record.id, Review, "subjects"):
         status, separator, rest = _review_line(review).partition(";")
         rows.append(("Review", (d.named_link(registry, review, status), Piece(separator + rest))))
+    rows += witness_lines(registry, record.id)  # each witness of the current reviews, its own verdict
     return Fields(tuple(rows))
 
 

@@ -35,6 +35,8 @@ class ReviewLimits:
     """The most characters of text one page may hold."""
     max_pdf_bytes: int = limits.REVIEW_MAX_PDF_BYTES
     """The largest PDF read."""
+    max_source_bytes: int = limits.REVIEW_MAX_SOURCE_BYTES
+    """The largest source file read (``review.sources.limited``), read too under the time and memory above."""
 
 
 def run_reading(target: str, request: Any, limits: ReviewLimits, *, what: str, doing: str | None = None,

@@ -28,6 +28,10 @@ class SourceTables:
     """For each table (by its index in ``tables``), the PDF pages printing its caption; absent: not looked up."""
     page_texts: list[str] = field(default_factory=list)
     """The PDF's pages' text, for the page check."""
+    unread: str = ""
+    """Why the file could not be read, where a limit stopped its reading (``review.sources.limited``)."""
+    reader: str = ""
+    """What read the file, with its version (``review.sources.reader_of``)."""
 
 
 _LABEL = re.compile(r"(?<![a-z])(table|tab\.)\s*([a-z]?\d+(?:\.\d+)?|[ivxlc]+)\s*(?:[:.|\u2014\u2013-]|\(continued\))?",

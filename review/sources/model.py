@@ -53,6 +53,12 @@ class Grid:
     breakable: bool = True
     """Whether the table may go on over the next pages (a LaTeX ``longtable``, any HTML or Word table); a LaTeX
     float is set on one page."""
+    caption_below: bool = False
+    """Whether the caption is set below the table (Typst's figures): a table that breaks across pages then begins
+    on a page before its caption's."""
+    unread: str = ""
+    """Why the source's table could not be read, where it could not (a Typst table built with a package the reader
+    does not have): the witness then cannot check its cells, and says why."""
     reserve: bool = True
     """Whether a cell spanning rows takes its place in the rows below (HTML, JATS, Word), or the rows below write
     an empty cell there (LaTeX's ``\\multirow``)."""
@@ -122,6 +128,9 @@ class SourceTable:
     where: str = ""
     label_given: bool = False
     breakable: bool = True
+    unread: str = ""
+    """Why the source's table could not be read (``Grid.unread``); empty where it was."""
+    caption_below: bool = False
     others: list[SourceTable] = field(default_factory=list, repr=False)
     """The other tabulars under the same caption (sub-tables)."""
 
@@ -339,7 +348,8 @@ def table_of(grid: Grid) -> SourceTable:
         if not any(cell.text for cell in cells) and not any(labels):
             continue
         rows.append(SourceRow(_path(grid.group, group, labels), cells))
-    return SourceTable(grid.label, grid.caption, columns, tuple(rows), grid.where, grid.label_given, grid.breakable)
+    return SourceTable(grid.label, grid.caption, columns, tuple(rows), grid.where, grid.label_given, grid.breakable,
+                       grid.unread, grid.caption_below)
 
 
 def tables_of(grids: list[Grid]) -> list[SourceTable]:

@@ -18,6 +18,7 @@ from registry.errors import RegistryError
 
 if TYPE_CHECKING:
     from registry.models import Source
+    from review.pdf.limited import ReviewLimits
     from review.pdf.pdftext import Extraction
     from review.sources.labels import SourceTables
 
@@ -64,10 +65,17 @@ def verified(source: Source, given: list[Path], cache_dir: Path | None) -> list[
     return found
 
 
-def read_pinned(source: Source, files: list[PinnedFile], extraction: Extraction | None) -> list[SourceTables]:
-    """Each pinned file's tables, labelled as the PDF prints them; a main .tex's inputs checked against the pins."""
-    from review.sources import read_grids
-    from review.sources.labels import label_tables
+def read_pinned(source: Source, files: list[PinnedFile], extraction: Extraction | None,
+                limits: ReviewLimits | None = None, started: float | None = None) -> list[SourceTables]:
+    """Each pinned file's tables, labelled as the PDF prints them; a main .tex's inputs checked against the pins.
+
+    Each file is read under the review's ``limits`` (``review.sources.limited``): one that reaches a limit is kept
+    unread with the limit named (``SourceTables.unread``), and the review goes on."""
+    from review.errors import ReviewLimitError
+    from review.pdf.limited import ReviewLimits
+    from review.sources import reader_of
+    from review.sources.labels import SourceTables, label_tables
+    from review.sources.limited import read_limited
     from review.sources.model import tables_of
 
     pages = [extraction.page(n) or "" for n in range(1, extraction.page_count + 1)] if extraction else None
@@ -75,20 +83,15 @@ def read_pinned(source: Source, files: list[PinnedFile], extraction: Extraction 
     out: list[SourceTables] = []
     for pinned in [f for f in files if _main(f, files)]:
         try:
-            if pinned.format == "latex" and pinned.path.suffix == ".tex":
-                from review.sources.latex import grids_of
-                from review.sources.latex_document import read_path
-
-                document = read_path(pinned.path)
-                for name in document.loaded[1:]:
-                    loaded = pinned.path.parent / name
-                    if sha256_of(loaded) not in pins:
-                        raise SourceFileError(f"{pinned.path.name} inputs {name}, which the source {source.id} does "
-                                              "not pin", f"add {name} to the source record's source_files (its "
-                                              "SHA-256 and where it was retrieved), or give the e-print's .tar.gz")
-                grids = grids_of(document)
-            else:
-                grids = read_grids(pinned.path, pinned.format)
+            grids, inputs = read_limited(pinned.path, pinned.format, limits or ReviewLimits(), started)
+            for name in inputs:
+                if sha256_of(pinned.path.parent / name) not in pins:
+                    raise SourceFileError(f"{pinned.path.name} inputs {name}, which the source {source.id} does "
+                                          "not pin", f"add {name} to the source record's source_files (its "
+                                          "SHA-256 and where it was retrieved), or give the e-print's .tar.gz")
+        except ReviewLimitError as exc:
+            out.append(SourceTables(pinned.path.name, [], unread=exc.message, reader=reader_of(pinned.format)))
+            continue
         except SourceFileError:
             raise
         except ImportError as exc:
@@ -97,7 +100,9 @@ def read_pinned(source: Source, files: list[PinnedFile], extraction: Extraction 
         except Exception as exc:  # noqa: BLE001 - a reader's failure is the file's, said with its name
             raise SourceFileError(f"{pinned.path.name} cannot be read as {pinned.format}: {exc}",
                                   "check that the file is the one the source pins, and its format") from None
-        out.append(label_tables(pinned.path.name, tables_of(grids), pages))
+        read = label_tables(pinned.path.name, tables_of(grids), pages)
+        read.reader = reader_of(pinned.format)
+        out.append(read)
     return out
 
 

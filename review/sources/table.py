@@ -2,24 +2,34 @@
 
 ``source_grid(path, label)`` reads the table labelled ``label`` from a source file (``review.sources.read_source``)
 into a ``review.tables.grid_cells.PageGrid``, so that ``registry table --source FILE --table LABEL --format csv``
-writes the same import columns as ``registry table PDF``: the page comes from the PDF where one is given (the page
-printing the table's caption, ``review.sources.labels.label_tables``), else it is left for the curator (``--set
-page=N``). A cell a record citing its row and column would not find again (a name printed twice) says so, as in a
-PDF's grid.
+writes the same import columns as ``registry table PDF`` (the source read under the review's limits, as the PDF
+is): the page comes from the PDF where one is given (the page printing the table's caption,
+``review.sources.labels.label_tables``), else it is left for the curator (``--set page=N``). A cell a record citing
+its row and column would not find again (a name printed twice) says so, as in a PDF's grid.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from review.tables.grid_cells import GridCell, GridError, GridTable, PageGrid
 
+if TYPE_CHECKING:
+    from review.pdf.limited import ReviewLimits
 
-def source_grid(path: Path, label: str | None, pdf: Path | None = None) -> PageGrid:
-    from review.sources import read_source
+
+def source_grid(path: Path, label: str | None, pdf: Path | None = None,
+                limits: ReviewLimits | None = None) -> PageGrid:
+    """The table (or, with ``label`` None, every table) of a source file, read under ``limits``
+    (``review.sources.limited``: a limit reached is a ``ReviewLimitError`` naming it)."""
+    from review.pdf.limited import ReviewLimits
+    from review.sources import format_of
     from review.sources.labels import label_tables, named_columns, named_rows, same_label
+    from review.sources.limited import read_limited
+    from review.sources.model import tables_of
 
-    tables = read_source(path)
+    tables = tables_of(read_limited(path, format_of(path), limits or ReviewLimits())[0])
     pages: list[str] | None = None
     page_count = 0
     if pdf is not None:

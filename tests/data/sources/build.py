@@ -5,6 +5,7 @@
 - ``jats/paper.xml`` written as HTML (its ``<table-wrap>``s as captioned tables, ``<bold>`` as ``<strong>``) and
   printed by Chromium;
 - ``docx/paper.docx`` written here with python-docx (a table with merged cells), converted by LibreOffice;
+- ``typst/paper.typ`` (with ``data/scores.csv``) by the Typst compiler (the ``typst`` package of the test extras);
 - ``tampered/``: ``paper.html`` is ``html/paper.html`` with one value changed; its PDF is ``html/paper.pdf``.
 
 The PDFs are committed, so the tests need none of these programs; run ``python tests/data/sources/build.py`` to
@@ -107,6 +108,12 @@ def docx() -> None:
     pdf.write_bytes(re.sub(rb"\((D:\d{14}Z)[' ]\)", rb"(\1) ", pdf.read_bytes()))
 
 
+def typst() -> None:
+    import typst as compiler
+
+    _out("typst").write_bytes(compiler.compile(str(HERE / "typst" / "paper.typ")))
+
+
 def _out(fixture: str) -> Path:
     folder = OUT / fixture
     folder.mkdir(parents=True, exist_ok=True)
@@ -125,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         page.write_text(jats_html(), encoding="utf-8")
         chromium(page, _out("jats"))
     docx()
+    typst()
     return 0
 
 
