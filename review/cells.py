@@ -63,6 +63,7 @@ from review.tables import (
     runs_to_foot,
     upright,
 )
+from review.tagged import read_tagged
 from review.words import squeezed
 
 if TYPE_CHECKING:
@@ -109,7 +110,7 @@ def tables_on(doc: Extraction, page: int, label: str) -> list[Table]:
     if key not in held:
         words = doc.page_words(page)
         previous = doc.page_words(page - 1) if page > 1 else None
-        held[key] = read_tables(words, label, previous) if words is not None else []
+        held[key] = (read_tagged(words, label) or read_tables(words, label, previous)) if words is not None else []
         if not held[key] and words is not None and previous is not None:
             before = tables_on(doc, page - 1, label)  # a table broken across pages, its caption on one of them
             held[key] = continued_tables(words, label, before[-1], previous) if before else []

@@ -18,7 +18,7 @@ from typing import Any
 
 from registry.errors import RegistryError
 from review.cells import CellAt, Located, same_number, tables_on
-from review.extract import pdfium_version
+from review.extract import pdfium_version, tagged_as
 from review.limited import ReviewLimits, page_chars_checked, run_reading
 from review.pdftext import Extraction
 from review.tables import CellText, Table
@@ -269,7 +269,7 @@ def page_readings(request: PageRequest) -> tuple[Extraction, Extraction | None, 
     with poppler.Reading(request.data, program, str(pdf), request.timeout, pages=(max(1, page - 1), page),
                          text=False) as reading:
         other = reading.result()
-    return primary, _extraction(count, list(other.words), other.extractor), None
+    return primary, tagged_as(_extraction(count, list(other.words), other.extractor), primary), None
 
 
 def _pdfium_pages(data: bytes, pdf: Path, page: int) -> tuple[int, list[PageWords]]:

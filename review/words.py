@@ -21,6 +21,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from registry.numbers import MINUS_SIGNS, SIGN
+from review.structtree import TaggedTable, page_tables
 
 #: Characters PDFium or poppler may print for a minus sign, read as '-' when comparing text.
 _MINUS = str.maketrans({**dict.fromkeys(MINUS_SIGNS + "\u2010\u2011", "-"), "\u2019": "'", "\u2018": "'"})
@@ -84,6 +85,8 @@ class PageWords:
     width: float
     height: float
     words: tuple[Word, ...]
+    tagged: tuple[TaggedTable, ...] = ()
+    """The tables the PDF's structure tree states on this page (``review.structtree``); empty where it has none."""
 
 
 @dataclass(frozen=True)
@@ -193,8 +196,10 @@ def pdfium_words(data: bytes) -> tuple[PageWords, ...]:
             try:
                 textpage = page.get_textpage()
                 try:
-                    pages.append(PageWords(index + 1, float(page.get_width()), float(page.get_height()),
-                                           tuple(_page_words(textpage, raw, float(page.get_height())))))
+                    height = float(page.get_height())
+                    pages.append(PageWords(index + 1, float(page.get_width()), height,
+                                           tuple(_page_words(textpage, raw, height)),
+                                           page_tables(document, page, textpage, height)))
                 finally:
                     textpage.close()
             finally:
@@ -202,6 +207,16 @@ def pdfium_words(data: bytes) -> tuple[PageWords, ...]:
         return tuple(pages)
     finally:
         document.close()
+
+
+def with_tags(pages: tuple[PageWords, ...], tagged: tuple[PageWords, ...]) -> tuple[PageWords, ...]:
+    """``pages`` (another extractor's words) with the tagged tables ``tagged`` (PDFium's pages) read on the same
+    page: the structure tree is the PDF's, whichever extractor reads the words in its cells."""
+    import dataclasses
+
+    tables = {page.number: page.tagged for page in tagged if page.tagged}
+    return tuple(dataclasses.replace(page, tagged=tables[page.number]) if page.number in tables else page
+                 for page in pages)
 
 
 def _page_words(textpage: object, raw: object, height: float) -> list[Word]:
