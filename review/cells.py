@@ -63,7 +63,7 @@ from review.tables import (
     runs_to_foot,
     upright,
 )
-from review.tagged import read_tagged
+from review.tagged import continued_tagged, read_tagged
 from review.words import squeezed
 
 if TYPE_CHECKING:
@@ -113,7 +113,8 @@ def tables_on(doc: Extraction, page: int, label: str) -> list[Table]:
         held[key] = (read_tagged(words, label) or read_tables(words, label, previous)) if words is not None else []
         if not held[key] and words is not None and previous is not None:
             before = tables_on(doc, page - 1, label)  # a table broken across pages, its caption on one of them
-            held[key] = continued_tables(words, label, before[-1], previous) if before else []
+            held[key] = (continued_tagged(words, previous, before[-1])
+                         or continued_tables(words, label, before[-1], previous)) if before else []
     return held[key]
 
 

@@ -43,6 +43,34 @@ def read_tagged(page: PageWords, label: str) -> list[Table]:
     return tables
 
 
+def continued_tagged(page: PageWords, previous: PageWords, before: Table) -> list[Table]:
+    """The rows a tagged table ``before`` (read from the tree on ``previous``) carries on with at the top of
+    ``page``, where no caption is printed again: the page's first tagged table, under the same columns (as many as
+    ``before`` reads past its label columns), its rows read as on the page before. Empty where ``before`` was not
+    read from the tree, or the page's first tagged table has another number of columns."""
+    if not page.tagged or not read_tagged(previous, before.label):
+        return []
+    tagged = min(page.tagged, key=lambda t: t.box[1])
+    if any(line.bottom <= tagged.box[1] and line.text.lower().startswith(("table", "fig"))
+           for line in lines_of(page.words)):
+        return []  # a caption over it: another table or figure, not the one carried on
+    cells = _placed(tagged, page.words)
+    if cells is None:
+        return []
+    width = max(c.last for c in cells) + 1
+    stub_width = width - len(before.columns)
+    if stub_width < 1:
+        return []
+    extents = _extents(cells, width)
+    columns = tuple(_column([], 0, k, extents, levels=before.columns[k - stub_width].levels)
+                    for k in range(stub_width, width))
+    rows = _rows(cells, list(range(len(tagged.rows))), stub_width)
+    if not rows:
+        return []
+    return [Table(before.label, page.number, before.caption, True, (), columns, before.stub, tuple(rows), (),
+                  words=tuple(w for c in cells for w in c.words))]
+
+
 def _caption(page: PageWords, line: Line, start: int) -> list[Line]:
     """The caption's lines: its first, and the lines that follow it closely at its left edge or inside it, up to a
     tagged table's first row."""
@@ -85,12 +113,13 @@ def _table(tagged: TaggedTable, page: PageWords, label: str, caption: str) -> Ta
     numeric = {(c.row, column) for c in cells if c.words and read_cell(c.words).value is not None
                for column in range(c.first, c.last + 1)}
     header_rows = _header_rows(tagged, cells, numeric, row_count)
-    _widened(cells, header_rows, _extents(cells, width))
+    extents = _extents([c for c in cells if c.row >= header_rows], width, _extents(cells, width))
+    _widened(cells, header_rows, extents)
     body = [r for r in range(header_rows, row_count)]
-    stub_width = next((k for k in range(width) if any((r, k) in numeric for r in body)), width)
+    counted = 1 if _counts_rows(cells, body) else 0
+    stub_width = next((k for k in range(counted, width) if any((r, k) in numeric for r in body)), width)
     if stub_width == 0 or stub_width == width or not body:
         return None  # no label column, or no number in any column: not a table of numbers to read as a grid
-    extents = _extents(cells, width)
     columns = tuple(_column(cells, header_rows, k, extents) for k in range(stub_width, width))
     stub = _column(cells, header_rows, 0, extents, last=stub_width - 1)
     rows = _rows(cells, body, stub_width)
@@ -99,6 +128,13 @@ def _table(tagged: TaggedTable, page: PageWords, label: str, caption: str) -> Ta
     header_words = [w for c in cells if c.row < header_rows for w in c.words]
     return Table(label, page.number, caption, False, tuple(lines_of(header_words)), columns, stub, tuple(rows), (),
                  words=tuple(w for c in cells for w in c.words))
+
+
+def _counts_rows(cells: list[_Cell], body: list[int]) -> bool:
+    """Whether the first column numbers the body's rows 1, 2, 3, ... (a serial number, part of the row's label)."""
+    firsts = [next((c for c in cells if c.row == r and c.first == c.last == 0), None) for r in body]
+    texts = [c.text if c is not None else "" for c in firsts]
+    return len(texts) > 1 and texts == [str(n) for n in range(1, len(texts) + 1)]
 
 
 class _Cell:
@@ -160,15 +196,15 @@ def _logical(row: tuple[TaggedCell, ...], occupied: set[int], full: int, r: int,
 
 def _widened(cells: list[_Cell], header_rows: int, extents: list[tuple[float, float]]) -> None:
     """A header cell placed by its box alone (its producer declares no span) widened over the columns beside it that
-    no header cell of its row or the rows above covers, as far as its text stays centred over them: a header set
-    once, centred over the columns it heads ('Runs' over runs 1 to 10)."""
+    no header cell of its row or the rows above covers, as far as its text heads them (``_heads``): a header set
+    once over the columns it heads ('Runs' centred over runs 1 to 10, 'Number of Images' flush left over two)."""
     width = len(extents)
     for r in range(header_rows):
         covered = {k for c in cells if c.row <= r for k in range(c.first, c.last + 1)}
         own = sorted((c for c in cells if c.row == r), key=lambda c: c.first)
         for i, cell in enumerate(own):
-            if not cell.by_box or cell.tagged.box is None:
-                continue
+            if not cell.by_box or cell.tagged.box is None or cell.first == 0:
+                continue  # (the label column's header heads that column alone)
             left = own[i - 1].last + 1 if i else 0
             right = own[i + 1].first - 1 if i + 1 < len(own) else width - 1
             free = [k for k in range(left, right + 1) if k not in covered or cell.first <= k <= cell.last]
@@ -178,11 +214,18 @@ def _widened(cells: list[_Cell], header_rows: int, extents: list[tuple[float, fl
                 for b in (k for k in free if k >= cell.last):
                     if any(k not in free for k in range(a, b + 1)) or b - a <= best[1] - best[0]:
                         continue
-                    middle = (extents[a][0] + extents[b][1]) / 2
-                    if abs(middle - centre) <= CENTRED:
+                    if _heads(cell.tagged.box, centre, extents[a], extents[b], a == cell.first):
                         best = (a, b)
             cell.first, cell.last = best
             covered.update(range(cell.first, cell.last + 1))
+
+
+def _heads(box: Box, centre: float, first: tuple[float, float], last: tuple[float, float], own: bool) -> bool:
+    """Whether a header's text heads the columns from ``first`` to ``last``: centred over them, or set flush left
+    at the first (its own) and running past it."""
+    if abs((first[0] + last[1]) / 2 - centre) <= CENTRED:
+        return True
+    return own and abs(box[0] - first[0]) <= SLACK and box[2] > first[1] + SLACK
 
 
 def _column_spans(tagged: TaggedTable, full: int) -> list[tuple[float, float]] | None:
@@ -229,31 +272,34 @@ def _header_rows(tagged: TaggedTable, cells: list[_Cell], numeric: set[tuple[int
     return rows if rows < count else 0
 
 
-def _extents(cells: list[_Cell], width: int) -> list[tuple[float, float]]:
-    """Each column's extent across, from the cells that cover it alone."""
+def _extents(cells: list[_Cell], width: int, otherwise: list[tuple[float, float]] | None = None
+             ) -> list[tuple[float, float]]:
+    """Each column's extent across, from the cells that cover it alone (``otherwise``'s, or none, where none
+    does)."""
     found = []
     for k in range(width):
         boxes = [c.tagged.box for c in cells if c.first == c.last == k and c.tagged.box is not None]
-        found.append((min(b[0] for b in boxes), max(b[2] for b in boxes)) if boxes else (float("nan"), float("nan")))
+        none = otherwise[k] if otherwise is not None else (float("nan"), float("nan"))
+        found.append((min(b[0] for b in boxes), max(b[2] for b in boxes)) if boxes else none)
     return found
 
 
 def _column(cells: list[_Cell], header_rows: int, first: int, extents: list[tuple[float, float]],
-            last: int | None = None) -> Column:
+            last: int | None = None, levels: tuple[str, ...] | None = None) -> Column:
     """Column ``first`` (to ``last``, for the stub): its header levels top to bottom, its extent and its bounds, half
     way across the gutters beside it."""
     last = first if last is None else last
-    levels: list[str] = []
+    stacked: list[str] = list(levels or ())
     for r in range(header_rows):
         for c in cells:
-            if c.row == r and c.first <= last and c.last >= first and c.text and (not levels or levels[-1] != c.text):
-                levels.append(c.text)
+            if c.row == r and c.first <= last and c.last >= first and c.text and (not stacked or stacked[-1] != c.text):
+                stacked.append(c.text)
     x0, x1 = extents[first][0], extents[last][1]
     before = extents[first - 1][1] if first > 0 else float("nan")
     after = extents[last + 1][0] if last + 1 < len(extents) else float("nan")
     lo = (before + x0) / 2 if before == before and x0 == x0 else float("-inf")
     hi = (x1 + after) / 2 if after == after and x1 == x1 else float("inf")
-    return Column(tuple(levels), x0, x1, lo, hi)
+    return Column(tuple(stacked), x0, x1, lo, hi)
 
 
 def _rows(cells: list[_Cell], body: list[int], stub_width: int) -> list[Row]:
