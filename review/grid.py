@@ -281,7 +281,7 @@ def _pdfium_pages(data: bytes, pdf: Path, page: int) -> tuple[int, list[PageWord
 
     from review.errors import PdfError
     from review.fetch import sniff
-    from review.words import pdfium_words
+    from review.words import pdfium_tagged, pdfium_words
 
     kind = sniff(data[:1024])
     if kind != "pdf":
@@ -297,6 +297,7 @@ def _pdfium_pages(data: bytes, pdf: Path, page: int) -> tuple[int, list[PageWord
         if not 1 <= page <= count:
             return count, []
         first = max(1, page - 1)
+        tagged = pdfium_tagged(document, range(first, page + 1))
         part = pdfium.PdfDocument.new()
         try:
             part.import_pages(document, list(range(first - 1, page)))
@@ -308,7 +309,8 @@ def _pdfium_pages(data: bytes, pdf: Path, page: int) -> tuple[int, list[PageWord
             part.close()
     finally:
         document.close()
-    return count, [dataclasses.replace(w, number=first + i) for i, w in enumerate(pdfium_words(buffer.getvalue()))]
+    return count, [dataclasses.replace(w, number=first + i, tagged=tagged.get(first + i, ()))
+                   for i, w in enumerate(pdfium_words(buffer.getvalue()))]
 
 
 def _extraction(count: int, pages: list[PageWords], extractor: str) -> Extraction:

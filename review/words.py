@@ -209,6 +209,25 @@ def pdfium_words(data: bytes) -> tuple[PageWords, ...]:
         document.close()
 
 
+def pdfium_tagged(document: object, numbers: range) -> dict[int, tuple[TaggedTable, ...]]:
+    """The tagged tables of the pages ``numbers`` (from 1) of an open PDFium document, where they hold any: read
+    from the document itself, since a copy of its pages leaves its structure tree behind."""
+    found = {}
+    for number in numbers:
+        page = document[number - 1]  # type: ignore[index]
+        try:
+            textpage = page.get_textpage()
+            try:
+                tables = page_tables(document, page, textpage, float(page.get_height()))
+            finally:
+                textpage.close()
+        finally:
+            page.close()
+        if tables:
+            found[number] = tables
+    return found
+
+
 def with_tags(pages: tuple[PageWords, ...], tagged: tuple[PageWords, ...]) -> tuple[PageWords, ...]:
     """``pages`` (another extractor's words) with the tagged tables ``tagged`` (PDFium's pages) read on the same
     page: the structure tree is the PDF's, whichever extractor reads the words in its cells."""
