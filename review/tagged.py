@@ -131,8 +131,10 @@ def _table(tagged: TaggedTable, page: PageWords, label: str, caption: str) -> Ta
 
 
 def _counts_rows(cells: list[_Cell], body: list[int]) -> bool:
-    """Whether the first column numbers the body's rows 1, 2, 3, ... (a serial number, part of the row's label)."""
-    firsts = [next((c for c in cells if c.row == r and c.first == c.last == 0), None) for r in body]
+    """Whether the first column numbers the body's rows 1, 2, 3, ... (a serial number, part of the row's label;
+    the rows of one cell, a row group's label, left out)."""
+    rows = [r for r in body if sum(c.row == r for c in cells) > 1]
+    firsts = [next((c for c in cells if c.row == r and c.first == c.last == 0), None) for r in rows]
     texts = [c.text if c is not None else "" for c in firsts]
     return len(texts) > 1 and texts == [str(n) for n in range(1, len(texts) + 1)]
 
