@@ -110,7 +110,7 @@ def _table(tagged: TaggedTable, page: PageWords, label: str, caption: str) -> Ta
         return None
     width = max(c.last for c in cells) + 1
     row_count = len(tagged.rows)
-    numeric = {(c.row, column) for c in cells if c.words and read_cell(c.words).value is not None
+    numeric = {(c.row, column) for c in cells if c.words and read_cell(list(c.words)).value is not None
                for column in range(c.first, c.last + 1)}
     header_rows = _header_rows(tagged, cells, numeric, row_count)
     extents = _extents([c for c in cells if c.row >= header_rows], width, _extents(cells, width))
@@ -234,7 +234,7 @@ def _column_spans(tagged: TaggedTable, full: int) -> list[tuple[float, float]] |
     """Each column's extent across, from the rows that have a cell in every column."""
     spans = []
     for k in range(full):
-        boxes = [row[k].box for row in tagged.rows if len(row) == full and row[k].box is not None]
+        boxes = [box for row in tagged.rows if len(row) == full and (box := row[k].box) is not None]
         if not boxes:
             return None
         spans.append((min(b[0] for b in boxes), max(b[2] for b in boxes)))
@@ -266,7 +266,8 @@ def _header_rows(tagged: TaggedTable, cells: list[_Cell], numeric: set[tuple[int
         own = [c for c in cells if c.row == r]
         all_th = bool(own) and all(c.tagged.header for c in own)
         spanned = r == rows > 0 and not any(c.first == 0 for c in own)  # its label cell spanned from a header row
-        if not all_th and not spanned and any((r, k) in numeric for k in range(1, 1 + max((c.last for c in own), default=0))):
+        last = max((c.last for c in own), default=0)
+        if not all_th and not spanned and any((r, k) in numeric for k in range(1, 1 + last)):
             break
         if r and len(own) == 1 and own[0].first == 0 and not own[0].tagged.header:
             break
@@ -314,7 +315,7 @@ def _rows(cells: list[_Cell], body: list[int], stub_width: int) -> list[Row]:
     for r in body:
         own = [c for c in cells if c.row == r]
         data = [c for c in own if c.last >= stub_width]
-        if len(own) == 1 and own[0].text and (not data or read_cell(own[0].words).value is None):
+        if len(own) == 1 and own[0].text and (not data or read_cell(list(own[0].words)).value is None):
             group = own[0].text  # a row that only names a group of the rows under it
             above = [""] * stub_width
             continue
