@@ -108,9 +108,31 @@ class _Element:
         return cls(kind, tuple(m for m in dict.fromkeys(mcids) if m >= 0), tuple(children), *spans)
 
     def tables(self) -> list[_Element]:
-        """The innermost Table elements at or under this one (a table set inside another is a layout's frame)."""
-        inner = [t for child in self.children for t in child.tables()]
-        return inner or ([self] if self.kind == "Table" else [])
+        """The innermost Table elements with rows at or under this one (a table set inside another is a layout's
+        frame; a Table element without rows, as some pipelines nest one in a table's cell, is none)."""
+        inner = [t for child in self.children if child.kind not in ROW_GROUPS | {ROW} for t in child.tables()]
+        if inner:
+            return inner
+        if self.kind == "Table":
+            return [self] if self.rows() else []
+        return [part for part in self._loose_tables() if part.rows()]
+
+    def _loose_tables(self) -> list[_Element]:
+        """The tables whose parts an element holds loose, each an empty Table element (or none) followed by its row
+        groups (THead, TBody, TFoot) as siblings, as some pipelines (PDFlib from Arbortext) write them: a new table
+        starts at each Table element, and at a THead or TBody after a TBody or TFoot."""
+        runs: list[list[_Element]] = []
+        previous = ""
+        for child in self.children:
+            if child.kind not in ROW_GROUPS | {ROW, "Table"}:
+                previous = child.kind
+                continue
+            if (not runs or child.kind == "Table" or previous not in ROW_GROUPS | {ROW, "Table"}
+                    or (child.kind in {"THead", "TBody"} and previous in {"TBody", "TFoot"})):
+                runs.append([])
+            runs[-1].append(child)
+            previous = child.kind
+        return [_Element("Table", (), tuple(run), 1, 1) for run in runs]
 
     def rows(self) -> list[_Element]:
         found = []
