@@ -186,3 +186,24 @@ def _word_readings(read_pdf):  # type: ignore[no-untyped-def]
     if "word" not in _READ:
         _READ["word"] = read_pdf(WORD_PAPER)
     return _READ["word"]
+
+
+def test_table_parts_written_loose_are_read_as_one_table_each() -> None:
+    """PDFlib from Arbortext writes an empty Table element, then the table's THead, TBody and TFoot as its siblings
+    (li-train-2023): each run of parts is one table, and a row group holds no table of its own."""
+    from review.structtree import _Element
+
+    def element(kind: str, *children: _Element, mcid: int | None = None) -> _Element:
+        return _Element(kind, () if mcid is None else (mcid,), children, 1, 1)
+
+    def row(*mcids: int) -> _Element:
+        return element("TR", *(element("TD", mcid=m) for m in mcids))
+
+    loose = element("P", element("Table", mcid=0), element("THead", row(1, 2)), element("TBody", row(3, 4), row(5, 6)),
+                    element("TFoot"), element("Table", mcid=7), element("THead", row(8, 9)),
+                    element("TBody", row(10, 11)))
+    tables = element("Document", loose).tables()
+    assert [len(t.rows()) for t in tables] == [3, 2]
+    assert [[c.mcids for c in r.children] for r in tables[1].rows()] == [[(8,), (9,)], [(10,), (11,)]]
+    nested = element("Document", element("Table", element("TBody", row(1, 2)), element("Table")))
+    assert [len(t.rows()) for t in nested.tables()] == [1]  # the empty Table inside is no table
