@@ -53,14 +53,16 @@ def test_an_untagged_pdf_states_no_table() -> None:
 
 
 @pytest.mark.skipif(poppler.find_pdftotext() is None, reason="poppler-utils is not installed")
-def test_both_extractors_read_the_tagged_grid_with_wrapped_labels_whole() -> None:
+@pytest.mark.parametrize("producer", ["libreoffice-tagged", "html", "typst"])  # LibreOffice, Chromium, Typst tag
+def test_both_extractors_read_the_tagged_grid_with_wrapped_labels_whole(producer: str) -> None:
     from review.cells import tables_on
     from review.extract import read_pdf
 
-    gold = {(g["row"], g["column"]): g["printed"] for g in _gold("libreoffice-tagged")}
-    readings = read_pdf(TAGGED)
+    gold = {(g["row"], g["column"]): g["printed"] for g in _gold(producer)}
+    readings = read_pdf(DATA / "producers" / producer / "paper.pdf")
     assert readings.second is not None
     for doc in readings.all:
+        assert doc.page_words(1).tagged, f"{producer}: no structure tree read"
         (table,) = tables_on(doc, 1, "Table 1")
         assert [c.name for c in table.columns] == ["Batch 1", "Batch 8", "Peak"]
         assert {r.name for r in table.rows} == {row for row, _ in gold}
