@@ -15,6 +15,8 @@ label sits beside, gives nothing, and the page is read from its geometry (``revi
 
 from __future__ import annotations
 
+import dataclasses
+
 from review.structtree import Box, TaggedCell, TaggedTable
 from review.tables import Column, Line, Row, Table, find_captions, lines_of, read_cell
 from review.words import PageWords, Word
@@ -163,7 +165,6 @@ def _placed(tagged: TaggedTable, words: tuple[Word, ...]) -> list[_Cell] | None:
     spans = _column_spans(tagged, full)
     if spans is None:
         return None
-    taken: set[int] = set()
     placed = []
     below: dict[int, set[int]] = {}  # the columns each row leaves to a cell spanning down from a row above
     for r, row in enumerate(tagged.rows):
@@ -172,10 +173,30 @@ def _placed(tagged: TaggedTable, words: tuple[Word, ...]) -> list[_Cell] | None:
             if cell.box is None:
                 continue
             first, last = (k, k) if len(row) == full else logical[k] if logical else _covered(cell.box, spans)
-            inside = [i for i, w in enumerate(words) if i not in taken and _holds(cell.box, w)]
-            taken.update(inside)
-            placed.append(_Cell(r, first, last, cell, tuple(words[i] for i in inside), logical is None))
+            placed.append(_Cell(r, first, last, cell, (), logical is None))
+    _fill(placed, words, tagged.box)
     return placed
+
+
+def _fill(cells: list[_Cell], words: tuple[Word, ...], table: Box) -> None:
+    """Each word of the table's box into one cell: among the cells whose box holds its middle across and meets it
+    down the page, the one whose top is nearest its own (a word boxed by a math font's ascent and descent runs
+    lines past its glyphs, its top near theirs). A word poppler calls turned, for its tall and narrow box, is upright
+    where its box runs past the glyphs of its cell (a font's box, not a turned line)."""
+    found: dict[int, list[Word]] = {}
+    for word in words:
+        if not _meets(table, word):
+            continue
+        near = [(abs(cell.tagged.box[1] - word.top), i) for i, cell in enumerate(cells)
+                if cell.tagged.box is not None and _meets(cell.tagged.box, word)]
+        if near:
+            cell = cells[min(near)[1]]
+            box = cell.tagged.box
+            if word.rotated and box is not None and box[3] - box[1] < word.height:
+                word = dataclasses.replace(word, rotated=False)  # a tall font box past its cell's glyphs, not turned
+            found.setdefault(min(near)[1], []).append(word)
+    for i, cell in enumerate(cells):
+        cell.words = tuple(found.get(i, ()))
 
 
 def _logical(row: tuple[TaggedCell, ...], occupied: set[int], full: int, r: int, below: dict[int, set[int]]
@@ -251,10 +272,10 @@ def _covered(box: Box, spans: list[tuple[float, float]]) -> tuple[int, int]:
     return nearest, nearest
 
 
-def _holds(box: Box, word: Word) -> bool:
-    x = word.centre
-    y = (word.top + word.bottom) / 2
-    return box[0] - SLACK <= x <= box[2] + SLACK and box[1] - SLACK <= y <= box[3] + SLACK
+def _meets(box: Box, word: Word) -> bool:
+    """Whether the box, widened by ``SLACK``, holds the word's middle across and meets the word down the page."""
+    return (box[0] - SLACK <= word.centre <= box[2] + SLACK
+            and word.top < box[3] + SLACK and word.bottom > box[1] - SLACK)
 
 
 def _header_rows(tagged: TaggedTable, cells: list[_Cell], numeric: set[tuple[int, int]], count: int) -> int:

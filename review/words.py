@@ -240,10 +240,10 @@ def with_tags(pages: tuple[PageWords, ...], tagged: tuple[PageWords, ...]) -> tu
 
 def _page_words(textpage: object, raw: object, height: float) -> list[Word]:
     count = textpage.count_chars()  # type: ignore[attr-defined]
-    text = textpage.get_text_range(0, count) if count else ""  # type: ignore[attr-defined]
-    if len(text) != count:  # a character PDFium counts but prints as more or fewer: read them one by one
-        text = "".join((textpage.get_text_range(i, 1) or " ")[:1] for i in range(count))  # type: ignore[attr-defined]
     handle = textpage.raw  # type: ignore[attr-defined]
+    whole = textpage.get_text_range(0, count) if count else ""  # type: ignore[attr-defined]
+    # a character PDFium counts but prints as more or fewer (one outside the BMP, as its two halves): one by one
+    text: list[str | None] | str = whole if len(whole) == count else _char_texts(raw, handle, count)
     words: list[Word] = []
     chars: list[tuple[str, tuple[float, float, float, float], bool, bool]] = []
 
@@ -260,10 +260,14 @@ def _page_words(textpage: object, raw: object, height: float) -> list[Word]:
             chars.clear()
 
     for i, char in enumerate(text):
+        if char is None:  # the second half of a character read whole at its first
+            continue
         if char.isspace() or not char:
             flush()
             continue
         box = textpage.get_charbox(i)  # type: ignore[attr-defined]
+        if chars and chars[-1][0] == char and chars[-1][1] == tuple(box):
+            continue  # the same character at the same spot: one glyph given its text twice (Word's math)
         angle = raw.FPDFText_GetCharAngle(handle, i)  # type: ignore[attr-defined]
         rotated = _quarter_turned(angle)
         if chars and chars[-1][3] != rotated:
@@ -280,6 +284,25 @@ def _page_words(textpage: object, raw: object, height: float) -> list[Word]:
         chars.append((char, tuple(box), bold, rotated))  # type: ignore[arg-type]
     flush()
     return words
+
+
+def _char_texts(raw: object, handle: object, count: int) -> list[str | None]:
+    """Each character's text, from its code: a character outside the Basic Multilingual Plane (a math letter '𝐼'),
+    which PDFium counts as its two UTF-16 halves, whole at its first half and None at its second; a code of 0 a
+    space."""
+    codes = [raw.FPDFText_GetUnicode(handle, i) for i in range(count)]  # type: ignore[attr-defined]
+    texts: list[str | None] = []
+    for i, code in enumerate(codes):
+        low = codes[i + 1] if i + 1 < count else 0
+        if 0xD800 <= code < 0xDC00 and 0xDC00 <= low < 0xE000:
+            texts.append(chr(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)))
+        elif 0xDC00 <= code < 0xE000 and i and 0xD800 <= codes[i - 1] < 0xDC00:
+            texts.append(None)
+        elif 0xD800 <= code < 0xE000 or not code:
+            texts.append(" ")
+        else:
+            texts.append(chr(code))
+    return texts
 
 
 def _raised(box: tuple[float, float, float, float],
