@@ -209,3 +209,72 @@ def test_table_parts_written_loose_are_read_as_one_table_each() -> None:
     assert [[c.mcids for c in r.children] for r in tables[1].rows()] == [[(8,), (9,)], [(10,), (11,)]]
     nested = element("Document", element("Table", element("TBody", row(1, 2)), element("Table")))
     assert [len(t.rows()) for t in nested.tables()] == [1]  # the empty Table inside is no table
+
+
+# -- Word's math: letters outside the BMP, their /ActualText given twice, and a math font's tall boxes ---------------
+
+
+class _Codes:
+    """What ``review.words._char_texts`` asks of PDFium: each character's UTF-16 code."""
+
+    def __init__(self, codes: list[int]) -> None:
+        self.codes = codes
+
+    def FPDFText_GetUnicode(self, handle: object, index: int) -> int:  # noqa: N802 - PDFium's name
+        return self.codes[index]
+
+
+def test_pdfium_reads_a_character_outside_the_bmp_whole() -> None:
+    """PDFium counts '𝐼' (U+1D43C) as its two UTF-16 halves; read one by one they were lost ('| |' for |I|)."""
+    from review.words import _char_texts
+
+    halves = [0x7C, 0xD835, 0xDC3C, 0xD835, 0xDC3C, 0x7C, 0]
+    assert _char_texts(_Codes(halves), None, len(halves)) == ["|", "\U0001d43c", None, "\U0001d43c", None, "|", " "]
+    assert _char_texts(_Codes([0xDC3C, 0x41]), None, 2) == [" ", "A"]  # a half alone is no character
+
+
+@pytest.mark.skipif(not (PAPERS / "zhou-shelter-2020" / "paper.pdf").is_file(),
+                    reason="the corpus paper zhou-shelter-2020 is not here")
+def test_word_math_letters_are_read_once_by_pdfium() -> None:
+    """Word gives each math letter its text twice (/ActualText <FEFF D835DC3C D835DC3C>) at one glyph's box: read
+    once, as printed."""
+    words = [w.text for w in pdfium_words((PAPERS / "zhou-shelter-2020" / "paper.pdf").read_bytes())[8].words]
+    assert "|\U0001d43c|" in words and "|\U0001d43c\U0001d43c|" not in words and "|" not in words[:80]
+
+
+def test_poppler_words_with_every_math_letter_doubled_are_halved() -> None:
+    from review.poppler import undoubled
+
+    assert undoubled("|\U0001d43c\U0001d43c|") == "|\U0001d43c|"
+    assert undoubled("\U0001d443\U0001d443\U0001d459\U0001d459") == "\U0001d443\U0001d459"
+    assert undoubled("\U0001d465\U0001d465\U0001d466") == "\U0001d465\U0001d465\U0001d466"  # 𝑦 once: as printed
+    assert undoubled("\U0001d465\U0001d466") == "\U0001d465\U0001d466"
+    assert undoubled("Batch") == "Batch"
+
+
+def test_a_math_font_box_is_set_back_on_its_line() -> None:
+    """poppler boxes a Cambria Math word by the font's ascent and descent, several lines high: on a line of
+    ordinary words it gets their height at their foot, so that it joins no line above or below."""
+    from review.poppler import _on_the_line
+
+    line = [Word("the", 10, 100, 25, 109), Word("|\U0001d43c|", 28, 98, 38, 132), Word("is", 41, 100, 50, 109)]
+    moved = _on_the_line(line)
+    assert moved[0] == line[0] and moved[2] == line[2]
+    assert (moved[1].top, moved[1].bottom) == (100, 109) and moved[1].text == line[1].text
+    alone = [Word("|\U0001d43c|", 28, 98, 38, 132)]
+    assert _on_the_line(alone) == alone  # nothing on the line to measure it by
+
+
+def test_a_cell_takes_a_tall_word_whose_top_is_near_its_own() -> None:
+    """A math word boxed from its glyphs' top to far below (poppler, turned for its tall and narrow box) belongs
+    to the cell whose top is nearest its own, upright, not to the row of values its box runs into."""
+    page = _page([
+        [_cell("Problem", 60, 120, True), _cell("Size", 158, 120, True)],
+        [_cell("e1", 60, 134), _cell("100", 158, 134)],
+        [_cell("e2", 60, 146), _cell("200", 158, 146)],
+    ])
+    tall = Word("|\U0001d43c|", 158, 119, 170, 150, rotated=True)
+    words = tuple(tall if w.text == "Size" else w for w in page.words)
+    (table,) = read_tagged(dataclasses.replace(page, words=words), "Table 1")
+    assert [c.name for c in table.columns] == ["|\U0001d43c|"]
+    assert [table.cell(r, table.columns[0]).text for r in table.rows] == ["100", "200"]
