@@ -266,8 +266,9 @@ def _page_words(textpage: object, raw: object, height: float) -> list[Word]:
             flush()
             continue
         box = textpage.get_charbox(i)  # type: ignore[attr-defined]
-        if chars and chars[-1][0] == char and chars[-1][1] == tuple(box):
-            continue  # the same character at the same spot: one glyph given its text twice (Word's math)
+        if ord(char) > 0xFFFF and chars and chars[-1][0] == char and chars[-1][1] == tuple(box):
+            continue  # a math letter twice at one glyph's spot: its text given twice (Word's math), not a ligature's
+            # letters ('ff' from 'ﬀ', two letters at one box, which are the letters printed)
         angle = raw.FPDFText_GetCharAngle(handle, i)  # type: ignore[attr-defined]
         rotated = _quarter_turned(angle)
         if chars and chars[-1][3] != rotated:
