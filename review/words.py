@@ -243,7 +243,7 @@ def _page_words(textpage: object, raw: object, height: float) -> list[Word]:
     handle = textpage.raw  # type: ignore[attr-defined]
     whole = textpage.get_text_range(0, count) if count else ""  # type: ignore[attr-defined]
     # a character PDFium counts but prints as more or fewer (one outside the BMP, as its two halves): one by one
-    text: list[str | None] | str = whole if len(whole) == count else _char_texts(raw, handle, count)
+    text: list[str | None] | str = whole if len(whole) == count else _char_texts(textpage, raw, handle, count)
     words: list[Word] = []
     chars: list[tuple[str, tuple[float, float, float, float], bool, bool]] = []
 
@@ -287,10 +287,10 @@ def _page_words(textpage: object, raw: object, height: float) -> list[Word]:
     return words
 
 
-def _char_texts(raw: object, handle: object, count: int) -> list[str | None]:
-    """Each character's text, from its code: a character outside the Basic Multilingual Plane (a math letter '𝐼'),
-    which PDFium counts as its two UTF-16 halves, whole at its first half and None at its second; a code of 0 a
-    space."""
+def _char_texts(textpage: object, raw: object, handle: object, count: int) -> list[str | None]:
+    """Each character's text, one by one: a character outside the Basic Multilingual Plane (a math letter '𝐼'),
+    which PDFium counts as its two UTF-16 halves, whole at its first half and None at its second (read alone, each
+    half is lost); every other as PDFium's text gives it (a space where it gives none)."""
     codes = [raw.FPDFText_GetUnicode(handle, i) for i in range(count)]  # type: ignore[attr-defined]
     texts: list[str | None] = []
     for i, code in enumerate(codes):
@@ -299,10 +299,10 @@ def _char_texts(raw: object, handle: object, count: int) -> list[str | None]:
             texts.append(chr(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)))
         elif 0xDC00 <= code < 0xE000 and i and 0xD800 <= codes[i - 1] < 0xDC00:
             texts.append(None)
-        elif 0xD800 <= code < 0xE000 or not code:
-            texts.append(" ")
+        elif 0xD800 <= code < 0xE000:
+            texts.append(" ")  # a half alone
         else:
-            texts.append(chr(code))
+            texts.append((textpage.get_text_range(i, 1) or " ")[:1])  # type: ignore[attr-defined]
     return texts
 
 

@@ -215,7 +215,8 @@ def test_table_parts_written_loose_are_read_as_one_table_each() -> None:
 
 
 class _Codes:
-    """What ``review.words._char_texts`` asks of PDFium: each character's UTF-16 code."""
+    """What ``review.words._char_texts`` asks of PDFium: each character's UTF-16 code, and its text (PDFium gives
+    none for a generated character's mark, 2 or 3)."""
 
     def __init__(self, codes: list[int]) -> None:
         self.codes = codes
@@ -223,14 +224,18 @@ class _Codes:
     def FPDFText_GetUnicode(self, handle: object, index: int) -> int:  # noqa: N802 - PDFium's name
         return self.codes[index]
 
+    def get_text_range(self, index: int, count: int) -> str:
+        return "".join(chr(c) for c in self.codes[index:index + count] if c > 3)
+
 
 def test_pdfium_reads_a_character_outside_the_bmp_whole() -> None:
     """PDFium counts '𝐼' (U+1D43C) as its two UTF-16 halves; read one by one they were lost ('| |' for |I|)."""
     from review.words import _char_texts
 
-    halves = [0x7C, 0xD835, 0xDC3C, 0xD835, 0xDC3C, 0x7C, 0]
-    assert _char_texts(_Codes(halves), None, len(halves)) == ["|", "\U0001d43c", None, "\U0001d43c", None, "|", " "]
-    assert _char_texts(_Codes([0xDC3C, 0x41]), None, 2) == [" ", "A"]  # a half alone is no character
+    halves = _Codes([0x7C, 0xD835, 0xDC3C, 0xD835, 0xDC3C, 0x7C, 2, 0x0C])
+    assert _char_texts(halves, halves, None, 8) == ["|", "\U0001d43c", None, "\U0001d43c", None, "|", " ", "\x0c"]
+    alone = _Codes([0xDC3C, 0x41])
+    assert _char_texts(alone, alone, None, 2) == [" ", "A"]  # a half alone is no character
 
 
 @pytest.mark.skipif(not (PAPERS / "zhou-shelter-2020" / "paper.pdf").is_file(),
