@@ -74,7 +74,7 @@ def read_pdf(source: Path | bytes, *, name: str | None = None, max_page_chars: i
         return Readings(primary_reading(source, name, max_page_chars), None, why)
     with poppler.Reading(source, program, name, timeout) as other:  # working while pypdf and PDFium read
         primary = primary_reading(source, name, max_page_chars)  # its error (not a PDF, ...) is the one to report
-        return Readings(primary, other.result())
+        return Readings(primary, tagged_as(other.result(), primary))
 
 
 def primary_reading(data: bytes, name: str, max_page_chars: int = MAX_PAGE_CHARS) -> Extraction:
@@ -97,6 +97,16 @@ def primary_reading(data: bytes, name: str, max_page_chars: int = MAX_PAGE_CHARS
                        f"{excerpt(str(exc), 200)[1:-1]}",
                        "the file may be damaged; download the PDF again, or check it opens in a PDF viewer") from exc
     return dataclasses.replace(text, extractor=f"{text.extractor} (words: {pdfium_version()})", words=words)
+
+
+def tagged_as(other: Extraction, primary: Extraction) -> Extraction:
+    """The second extraction with the tagged tables PDFium read from the PDF's structure tree
+    (``review.pdf.structtree``) on its pages: the tree is the PDF's own, whichever extractor's words fill its cells."""
+    from review.pdf.words import with_tags
+
+    if not any(page.tagged for page in primary.words):
+        return other
+    return dataclasses.replace(other, words=with_tags(other.words, primary.words))
 
 
 def pdfium_version() -> str:

@@ -176,15 +176,49 @@ def parse_bbox_layout(xhtml: str) -> tuple[PageWords, ...]:
             box = (float(token["lx0"]), float(token["ly0"]), float(token["lx1"]), float(token["ly1"]))
             line = []
         elif token["x0"] is not None:
-            line.append(Word(html.unescape(token["text"]), float(token["x0"]), float(token["y0"]),
+            line.append(Word(undoubled(html.unescape(token["text"])), float(token["x0"]), float(token["y0"]),
                              float(token["x1"]), float(token["y1"])))
         elif token["end"] is not None:
             rotated = _rotated(box, line)
-            words.extend(Word(w.text, w.x0, w.top, w.x1, w.bottom, rotated=True) if rotated else w for w in line)
+            words.extend(Word(w.text, w.x0, w.top, w.x1, w.bottom, rotated=True) if rotated else w
+                         for w in (line if rotated else _on_the_line(line)))
             line = []
     if started:
         close_page()
     return tuple(pages)
+
+
+#: A word this many times taller than its line's other words is set in a font whose box says nothing of its glyphs.
+TALL = 2.0
+
+
+def _on_the_line(line: list[Word]) -> list[Word]:
+    """The line's words, each far taller than the line's other words (``TALL``) given their height, at their foot:
+    poppler boxes a word by its font's ascent and descent, and a math font's (Cambria Math, as Word sets it) are
+    several lines high, so that its words would join the lines above and below into one."""
+    heights = sorted(w.bottom - w.top for w in line)
+    usual = heights[len(heights) // 2]
+    if len(line) < 2 or heights[-1] <= TALL * usual:
+        return line
+    plain = [w for w in line if w.bottom - w.top <= TALL * usual]
+    bottom = sorted(w.bottom for w in plain)[len(plain) // 2]
+    return [w if w.bottom - w.top <= TALL * usual else dataclasses.replace(w, top=bottom - usual, bottom=bottom)
+            for w in line]
+
+
+#: Unicode's mathematical alphanumeric symbols (italic 𝐼, bold 𝐱, ...), the letters a math font prints.
+_MATH_LETTERS = re.compile(r"([\U0001D400-\U0001D7FF])\1*")
+
+
+def undoubled(text: str) -> str:
+    """``text`` with each math letter once where a word gives every one of them twice over: Word writes a math
+    letter's ``/ActualText`` with its UTF-16 pair twice (``<FEFF D835DC3C D835DC3C>`` for 𝐼), which poppler
+    follows ('|𝐼𝐼|' for |I|, '𝑃𝑃𝑙𝑙' for Pl); PDFium gives the two at one glyph's box and reads it once
+    (``review.words``). A word whose math letters do not all come in pairs is as printed."""
+    runs = list(_MATH_LETTERS.finditer(text))
+    if not runs or any(len(run.group()) % 2 for run in runs):
+        return text
+    return _MATH_LETTERS.sub(lambda run: run.group()[: len(run.group()) // 2], text)
 
 
 def _rotated(box: tuple[float, float, float, float], line: list[Word]) -> bool:

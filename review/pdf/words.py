@@ -21,6 +21,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from registry.numbers import FIGURES, MINUS_SIGNS, SIGN
+from review.pdf.structtree import TaggedTable, page_tables
 
 #: Characters PDFium or poppler may print for a minus sign, read as '-' when comparing text.
 _MINUS = str.maketrans({**dict.fromkeys(MINUS_SIGNS + "\u2010\u2011", "-"), "\u2019": "'", "\u2018": "'"})
@@ -84,6 +85,8 @@ class PageWords:
     width: float
     height: float
     words: tuple[Word, ...]
+    tagged: tuple[TaggedTable, ...] = ()
+    """The tables the PDF's structure tree states on this page (``review.pdf.structtree``); empty where it has none."""
 
 
 @dataclass(frozen=True)
@@ -193,8 +196,10 @@ def pdfium_words(data: bytes) -> tuple[PageWords, ...]:
             try:
                 textpage = page.get_textpage()
                 try:
-                    pages.append(PageWords(index + 1, float(page.get_width()), float(page.get_height()),
-                                           tuple(_page_words(textpage, raw, float(page.get_height())))))
+                    height = float(page.get_height())
+                    pages.append(PageWords(index + 1, float(page.get_width()), height,
+                                           tuple(_page_words(textpage, raw, height)),
+                                           page_tables(document, page, textpage, height)))
                 finally:
                     textpage.close()
             finally:
@@ -204,12 +209,41 @@ def pdfium_words(data: bytes) -> tuple[PageWords, ...]:
         document.close()
 
 
+def pdfium_tagged(document: object, numbers: range) -> dict[int, tuple[TaggedTable, ...]]:
+    """The tagged tables of the pages ``numbers`` (from 1) of an open PDFium document, where they hold any: read
+    from the document itself, since a copy of its pages leaves its structure tree behind."""
+    found = {}
+    for number in numbers:
+        page = document[number - 1]  # type: ignore[index]
+        try:
+            textpage = page.get_textpage()
+            try:
+                tables = page_tables(document, page, textpage, float(page.get_height()))
+            finally:
+                textpage.close()
+        finally:
+            page.close()
+        if tables:
+            found[number] = tables
+    return found
+
+
+def with_tags(pages: tuple[PageWords, ...], tagged: tuple[PageWords, ...]) -> tuple[PageWords, ...]:
+    """``pages`` (another extractor's words) with the tagged tables ``tagged`` (PDFium's pages) read on the same
+    page: the structure tree is the PDF's, whichever extractor reads the words in its cells."""
+    import dataclasses
+
+    tables = {page.number: page.tagged for page in tagged if page.tagged}
+    return tuple(dataclasses.replace(page, tagged=tables[page.number]) if page.number in tables else page
+                 for page in pages)
+
+
 def _page_words(textpage: object, raw: object, height: float) -> list[Word]:
     count = textpage.count_chars()  # type: ignore[attr-defined]
-    text = textpage.get_text_range(0, count) if count else ""  # type: ignore[attr-defined]
-    if len(text) != count:  # a character PDFium counts but prints as more or fewer: read them one by one
-        text = "".join((textpage.get_text_range(i, 1) or " ")[:1] for i in range(count))  # type: ignore[attr-defined]
     handle = textpage.raw  # type: ignore[attr-defined]
+    whole = textpage.get_text_range(0, count) if count else ""  # type: ignore[attr-defined]
+    # a character PDFium counts but prints as more or fewer (one outside the BMP, as its two halves): one by one
+    text: list[str | None] | str = whole if len(whole) == count else _char_texts(textpage, raw, handle, count)
     words: list[Word] = []
     chars: list[tuple[str, tuple[float, float, float, float], bool, bool]] = []
 
@@ -226,10 +260,15 @@ def _page_words(textpage: object, raw: object, height: float) -> list[Word]:
             chars.clear()
 
     for i, char in enumerate(text):
+        if char is None:  # the second half of a character read whole at its first
+            continue
         if char.isspace() or not char:
             flush()
             continue
         box = textpage.get_charbox(i)  # type: ignore[attr-defined]
+        if ord(char) > 0xFFFF and chars and chars[-1][0] == char and chars[-1][1] == tuple(box):
+            continue  # a math letter twice at one glyph's spot: its text given twice (Word's math), not a ligature's
+            # letters ('ff' from 'ﬀ', two letters at one box, which are the letters printed)
         angle = raw.FPDFText_GetCharAngle(handle, i)  # type: ignore[attr-defined]
         rotated = _quarter_turned(angle)
         if chars and chars[-1][3] != rotated:
@@ -246,6 +285,25 @@ def _page_words(textpage: object, raw: object, height: float) -> list[Word]:
         chars.append((char, tuple(box), bold, rotated))  # type: ignore[arg-type]
     flush()
     return words
+
+
+def _char_texts(textpage: object, raw: object, handle: object, count: int) -> list[str | None]:
+    """Each character's text, one by one: a character outside the Basic Multilingual Plane (a math letter '𝐼'),
+    which PDFium counts as its two UTF-16 halves, whole at its first half and None at its second (read alone, each
+    half is lost); every other as PDFium's text gives it (a space where it gives none)."""
+    codes = [raw.FPDFText_GetUnicode(handle, i) for i in range(count)]  # type: ignore[attr-defined]
+    texts: list[str | None] = []
+    for i, code in enumerate(codes):
+        low = codes[i + 1] if i + 1 < count else 0
+        if 0xD800 <= code < 0xDC00 and 0xDC00 <= low < 0xE000:
+            texts.append(chr(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)))
+        elif 0xDC00 <= code < 0xE000 and i and 0xD800 <= codes[i - 1] < 0xDC00:
+            texts.append(None)
+        elif 0xD800 <= code < 0xE000:
+            texts.append(" ")  # a half alone
+        else:
+            texts.append((textpage.get_text_range(i, 1) or " ")[:1])  # type: ignore[attr-defined]
+    return texts
 
 
 def _raised(box: tuple[float, float, float, float],

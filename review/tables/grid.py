@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from review.pdf.extract import pdfium_version
+from review.pdf.extract import pdfium_version, tagged_as
 from review.pdf.limited import ReviewLimits, page_chars_checked, run_reading
 from review.pdf.pdftext import Extraction
 from review.pdf.words import PageWords, lines_of, squeezed
@@ -166,7 +166,7 @@ def page_readings(request: PageRequest) -> tuple[Extraction, Extraction | None, 
     with poppler.Reading(request.data, program, str(pdf), request.timeout, pages=(max(1, page - 1), page),
                          text=False) as reading:
         other = reading.result()
-    return primary, _extraction(count, list(other.words), other.extractor), None
+    return primary, tagged_as(_extraction(count, list(other.words), other.extractor), primary), None
 
 
 def _pdfium_pages(data: bytes, pdf: Path, page: int) -> tuple[int, list[PageWords]]:
@@ -178,7 +178,7 @@ def _pdfium_pages(data: bytes, pdf: Path, page: int) -> tuple[int, list[PageWord
 
     from review.errors import PdfError
     from review.pdf.fetch import sniff
-    from review.pdf.words import pdfium_words
+    from review.pdf.words import pdfium_tagged, pdfium_words
 
     kind = sniff(data[:1024])
     if kind != "pdf":
@@ -194,6 +194,7 @@ def _pdfium_pages(data: bytes, pdf: Path, page: int) -> tuple[int, list[PageWord
         if not 1 <= page <= count:
             return count, []
         first = max(1, page - 1)
+        tagged = pdfium_tagged(document, range(first, page + 1))
         part = pdfium.PdfDocument.new()
         try:
             part.import_pages(document, list(range(first - 1, page)))
@@ -205,7 +206,8 @@ def _pdfium_pages(data: bytes, pdf: Path, page: int) -> tuple[int, list[PageWord
             part.close()
     finally:
         document.close()
-    return count, [dataclasses.replace(w, number=first + i) for i, w in enumerate(pdfium_words(buffer.getvalue()))]
+    return count, [dataclasses.replace(w, number=first + i, tagged=tagged.get(first + i, ()))
+                   for i, w in enumerate(pdfium_words(buffer.getvalue()))]
 
 
 def _extraction(count: int, pages: list[PageWords], extractor: str) -> Extraction:

@@ -10,7 +10,8 @@ apart, a range, a bound in words, a ± after a value.
 Producers: ``latex`` (pdflatex, booktabs), ``pandoc`` (Markdown through pandoc's LaTeX writer), ``html``
 (Chromium's print to PDF), ``libreoffice`` (a .docx written with python-docx, its headers as Word sets them,
 flush left) and ``libreoffice-odt`` (an OpenDocument text written with odfpy, numeric headers flush right),
-both converted by LibreOffice headless, ``typst`` (the ``typst`` package from PyPI). Usage: ``python generate.py`` writes every source and
+both converted by LibreOffice headless, ``libreoffice-tagged`` (the same .docx exported as a tagged PDF, its
+structure tree stating the table's rows and cells), ``typst`` (the ``typst`` package from PyPI). Usage: ``python generate.py`` writes every source and
 gold; ``python generate.py --render [PRODUCER...]`` renders the PDFs too (each producer where it is
 installed). The tests read the committed PDFs; where a producer is installed, a test renders again and
 compares the text.
@@ -317,12 +318,16 @@ def odt(path: Path) -> None:
 
 SOURCES = {"latex": ("paper.tex", latex_source), "pandoc": ("paper.md", markdown_source),
            "html": ("paper.html", html_source), "typst": ("paper.typ", typst_source),
-           "libreoffice": ("paper.docx", docx), "libreoffice-odt": ("paper.odt", odt)}
+           "libreoffice": ("paper.docx", docx), "libreoffice-odt": ("paper.odt", odt),
+           "libreoffice-tagged": ("paper.docx", docx)}
 #: The sources written as files of their own (zipped XML), not as text.
 BINARY = (".docx", ".odt")
 #: What each producer needs installed to render again.
 NEEDS = {"latex": ("pdflatex",), "pandoc": ("pandoc", "pdflatex"), "html": ("chromium",),
-         "libreoffice": ("soffice",), "libreoffice-odt": ("soffice",), "typst": ()}
+         "libreoffice": ("soffice",), "libreoffice-odt": ("soffice",), "libreoffice-tagged": ("soffice",),
+         "typst": ()}
+#: LibreOffice's PDF export filter with its structure tree written (a tagged PDF), as ``--convert-to`` takes it.
+TAGGED_PDF = 'pdf:writer_pdf_Export:{"UseTaggedPDF":{"type":"boolean","value":"true"}}'
 
 
 def installed(producer: str) -> bool:
@@ -374,7 +379,7 @@ def render(producer: str, folder: Path, out: Path) -> None:
                             (work / name).as_uri()], cwd=work, env=env, check=True, capture_output=True, timeout=300)
         elif producer.startswith("libreoffice"):
             subprocess.run(["soffice", f"-env:UserInstallation={(work / 'profile').as_uri()}", "--headless",
-                            "--convert-to", "pdf", "--outdir", str(work), str(work / name)], cwd=work, env=env,
+                            "--convert-to", TAGGED_PDF if producer.endswith("tagged") else "pdf", "--outdir", str(work), str(work / name)], cwd=work, env=env,
                            check=True, capture_output=True, timeout=300)
         elif producer == "typst":
             import typst
