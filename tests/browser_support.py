@@ -73,6 +73,12 @@ def browser() -> Iterator[Any]:
             launched.close()
 
 
+def shown(locator: Any) -> str:
+    """An element's text as a screen shows it: without the words only a screen reader reads (class 'vh')."""
+    return str(locator.evaluate("e => { const c = e.cloneNode(true); c.querySelectorAll('.vh').forEach(h => h.remove());"
+                                " return c.textContent; }"))
+
+
 class Watched:
     """A page that records console errors, page errors and every request that is not to a local file."""
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser_support import Watched, browser, fixture_site, site
+from tests.browser_support import Watched, browser, fixture_site, shown, site
 from tests.conftest import RESULT_11, RESULT_33, ROOT
 
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -82,7 +82,7 @@ def test_seed_result_pages_show_values_review_and_plot(site: Path, browser: Any)
             headline = page.locator("main > p").nth(1).inner_text()
             assert f"Transcribed value: {value} GB" in headline and f"{status})" in headline
             badge = page.locator(f"span.v[data-exact='{value}'] + a.tag").first
-            assert badge.inner_text() == status
+            assert shown(badge) == status
             figure = page.locator("figure.plot svg")
             assert figure.is_visible() and figure.bounding_box()["width"] > 300
             svg_text = " ".join(figure.locator("text").all_text_contents())
@@ -109,7 +109,7 @@ def test_the_fixture_registry_site_browses_with_its_derived_inputs_linked(fixtur
         derived = page.locator("dt", has_text="Derived").locator("xpath=following-sibling::dd[1]")
         assert "inputs:" not in derived.inner_text()
         links = derived.locator("a:not(.tag)")  # the inputs; the tag's label links to what backs the value
-        assert links.all_inner_texts() == ["Splice sites, Accuracy in fp32", "Splice sites, Accuracy in bf16"]
+        assert [shown(link) for link in links.all()] == ["Splice sites, Accuracy in fp32", "Splice sites, Accuracy in bf16"]
         assert "(94.2%)" in derived.inner_text() and "(93.8%)" in derived.inner_text()
         links.first.click()
         page.wait_for_load_state("load")

@@ -97,7 +97,8 @@ def test_a_value_links_with_its_metric_model_dataset_and_locator(two_papers_site
     try:
         page = watched.open(two_papers_site / "benchmark" / "fixture-shared-20261202-benchmark-splice-sites.html")
         lumen = [name for name, url in links_of(page) if name.startswith("Lumen-B") and "/result/" in url]
-        assert lumen and all("Accuracy" in name and "Splice" in name and "Table" in name for name in lumen), lumen
+        assert lumen and all(re.search(r": .*\d%? (Accuracy|TOP1|MCC) \(.* of Lumen-B .* on Splice.*, Table 1", name)
+                             for name in lumen), lumen
         page = watched.open(two_papers_site / "source" / "fixture-second-20261202-source-lumen-fixture.html")
         values = [name for name, url in links_of(page) if "/result/" in url and name[:1].isdigit()]
         assert values and all(" of " in name and " on " in name and "Table" in name for name in values), values

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from registry.page import display as d
-from tests.browser_support import Watched, browser, fixture_site, site
+from tests.browser_support import Watched, browser, fixture_site, shown, site
 from tests.conftest import CONFIG_33, RESULT_11, SOURCE
 
 pytestmark = pytest.mark.browser
@@ -94,8 +94,7 @@ def test_what_backs_a_value_opens_by_keyboard(site: Path, browser: Any) -> None:
         assert page.url.endswith("#main") and page.evaluate("document.activeElement.id") == "main"
 
         badge = page.locator("main > p").nth(1).locator("a.tag").first
-        shown = badge.evaluate("a => Array.from(a.childNodes).filter(n => n.nodeType === 3).map(n => n.data).join('')")
-        assert shown == "source checked" and badge.text_content() == "source checked: what backs it, note 1"
+        assert shown(badge) == "source checked" and badge.text_content() == "source checked: what backs it, note 1"
         badge.focus()
         page.keyboard.press("Enter")
         fragment = page.url.rsplit("#", 1)[1]
