@@ -57,6 +57,9 @@ def test_a_float_cited_on_a_page_that_does_not_print_its_caption_fails_whatever_
     source = label_tables("paper.tex", tables, [PAGE, "Some other page of text."])
     verdict = check_cell(source, TableCell("r", "table cell", 2, "Table 1", "Small / Bse", "Acc.", "71.2"))  # type: ignore
     assert verdict.outcome == "fail" and "set on one page: page 2 does not hold it" in verdict.detail
+    printed = label_tables("paper.tex", tables, [PAGE, "A page that quotes 71.2 in its text."])
+    assert check_cell(printed, TableCell("r", "table cell", 2, "Table 1", "Small / Bse", "Acc.",  # type: ignore
+                                         "71.2")).outcome == "cannot check"  # the page prints the value
     breakable = label_tables("paper.html", _source().tables, [PAGE, "Some other page of text."])
     assert check_cell(breakable, TableCell("r", "table cell", 2, "Table 1", "Small / Bse", "Acc.",  # type: ignore
                                            "71.2")).outcome == "cannot check"

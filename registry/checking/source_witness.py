@@ -22,6 +22,7 @@ table (a name the curator spelled otherwise), or the row is ambiguous.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from registry.checking.cells import TableCell
@@ -72,7 +73,7 @@ def check_cell(source: SourceTables, claim: object) -> Witness:
             spots += [_Spot(table, row, table.columns[c], row.cells[c]) for row in table.rows for c in columns
                       if row.cells[c].key is not None and named((row.cells[c].key,), row_name)]
     if not spots:
-        wrong_page = _float_elsewhere(source, candidates, page)
+        wrong_page = _float_elsewhere(source, candidates, page, value)
         if wrong_page:  # the cell is not found by its names, but the table is not on the cited page at all
             return _witness(source, FAIL, detail=wrong_page)
         return _not_found(source, candidates, lines, value, (table_label, row_name, column_name),
@@ -192,15 +193,20 @@ def _not_found(source: SourceTables, candidates: list[tuple[int, SourceTable]],
                     "the row or column it has")
 
 
-def _float_elsewhere(source: SourceTables, candidates: list[tuple[int, SourceTable]], page: int) -> str:
-    """Why the cited page cannot hold the table, where the table is a float (set on one page: it cannot break across
-    pages) whose caption the PDF prints on other pages only; '' otherwise (the page may hold it)."""
+def _float_elsewhere(source: SourceTables, candidates: list[tuple[int, SourceTable]], page: int,
+                     value: str | None) -> str:
+    """Why the cited page cannot hold the cell, where the table is a float (set on one page: it cannot break across
+    pages) whose caption the PDF prints on other pages only, and the cited page prints the value nowhere (a caption
+    the PDF's text garbles, found only where another page quotes it, is no evidence alone); '' otherwise."""
     pages = sorted({p for i, _ in candidates for p in source.pages.get(i, ())})
-    if not pages or page in pages or any(t.breakable for _, t in candidates):
+    if not pages or page in pages or any(t.breakable for _, t in candidates) or value is None:
+        return ""
+    text = source.page_texts[page - 1] if 0 < page <= len(source.page_texts) else ""
+    if _number_printed(unicodedata.normalize("NFKC", text).replace("\u2212", "-"), SourceCell(value)):
         return ""
     label = candidates[0][1].label
     return (f"the PDF prints the caption of {label} on page {', '.join(map(str, pages))}, and {label} is a float, "
-            f"set on one page: page {page} does not hold it")
+            f"set on one page: page {page} does not hold it (it prints '{value}' nowhere)")
 
 
 def _in_another_table(source: SourceTables, candidates: list[tuple[int, SourceTable]], row_name: str,
