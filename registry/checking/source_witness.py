@@ -83,8 +83,8 @@ def check_cell(source: SourceTables, claim: object) -> Witness:
     if page_verdict:
         return _witness(source, page_verdict, detail=why)
     if len(spots) > 1 and len({(s.cell.text) for s in spots}) > 1:
-        return _ambiguous(source, spots, value, f"{len(spots)} cells of {table_label} in the source are named row "
-                          f"'{row_name}', column '{column_name}'")
+        return _ambiguous(source, candidates, spots, value, f"{len(spots)} cells of {table_label} in the source are "
+                          f"named row '{row_name}', column '{column_name}'", page)
     spot = spots[0]
     reading = spot.cell.reading
     if value is not None:
@@ -115,14 +115,26 @@ def _cited_tables(source: SourceTables, table_label: str) -> tuple[list[tuple[in
     return readable, None
 
 
-def _ambiguous(source: SourceTables, spots: list[_Spot], value: str | None, named_so: str) -> Witness:
-    """Several cells a name could mean: a fail where none prints the value (whichever the record means, the source
-    prints another there), cannot check where one does."""
-    printing = [s for s in spots if s.cell.reading.value is not None and _same_number(s.cell.reading.value,
-                                                                                      value)] if value else spots
-    if not printing:
+def _page_prints(source: SourceTables, page: int, value: str) -> bool:
+    """Whether the cited page of the PDF prints the value anywhere (then a source silent about it may be read short
+    of what it prints: a rounding the reader does not apply, a version of the source apart from the PDF's)."""
+    text = source.page_texts[page - 1] if 0 < page <= len(source.page_texts) else ""
+    return _number_printed(unicodedata.normalize("NFKC", text).replace("\u2212", "-"), SourceCell(value))
+
+
+def _ambiguous(source: SourceTables, candidates: list[tuple[int, SourceTable]], spots: list[_Spot],
+               value: str | None, named_so: str, page: int) -> Witness:
+    """Several cells a name could mean: a fail where the cited table, its caption printed by the PDF under the cited
+    label (so that it is the PDF's table, not one the count numbers alike), prints the value in no cell at all
+    (whichever cell the record means, the source prints another value there); cannot check otherwise: the cell the
+    record means may be one the source names otherwise (a group the name leaves out), not among these."""
+    confirmed = all(i in source.pages for i, _ in candidates)  # the PDF prints each one's caption under its label
+    if value is not None and confirmed and not _page_prints(source, page, value) and not _printed_anywhere(
+            candidates, value) and not any(
+            _number_printed(cell.text, SourceCell(value)) for _, t in candidates for _, _, cell in t.values()):
         shown = ", ".join(f"{s.cell.text or 'nothing'!r} in row '{s.row.name}'" for s in spots[:4])
-        return _witness(source, FAIL, detail=f"{named_so}, and none prints '{value}' ({shown})")
+        return _witness(source, FAIL, detail=f"{named_so}, none prints '{value}' ({shown}), nor does any other cell "
+                        "of the table")
     return _witness(source, CANNOT_CHECK, detail=f"{named_so}: name the row with its group")
 
 
@@ -201,8 +213,7 @@ def _float_elsewhere(source: SourceTables, candidates: list[tuple[int, SourceTab
     pages = sorted({p for i, _ in candidates for p in source.pages.get(i, ())})
     if not pages or page in pages or any(t.breakable for _, t in candidates) or value is None:
         return ""
-    text = source.page_texts[page - 1] if 0 < page <= len(source.page_texts) else ""
-    if _number_printed(unicodedata.normalize("NFKC", text).replace("\u2212", "-"), SourceCell(value)):
+    if _page_prints(source, page, value):
         return ""
     label = candidates[0][1].label
     return (f"the PDF prints the caption of {label} on page {', '.join(map(str, pages))}, and {label} is a float, "
