@@ -30,10 +30,19 @@ def _claim(table: str, row: str, column: str, value: str) -> TableCell:
     return TableCell("r", "table cell", 1, table, row, column, value)  # type: ignore[call-arg]
 
 
-def test_a_value_no_cell_of_an_ambiguous_name_prints_fails() -> None:
+def test_a_value_no_cell_of_an_ambiguous_name_prints_fails_where_the_table_prints_it_nowhere() -> None:
     verdict = check_cell(_source(), _claim("Table 1", "Base", "Acc", "75.0"))
     assert verdict.outcome == "fail" and "none prints '75.0'" in verdict.detail
     assert "71.2" in verdict.detail and "80.4" in verdict.detail
+    elsewhere = check_cell(_source(), _claim("Table 2", "Tagger", "Hours", "12"))
+    assert elsewhere.outcome == "pass"
+    # a row named 'Base' (two cells), the value printed by another cell of the table: it may be the cell meant
+    grid = Grid("Table 1", "Accuracy of the models by size.", [
+        [GridCell("Model"), GridCell("Acc")], [GridCell("Small", colspan=2)], [GridCell("Base"), GridCell("71.2")],
+        [GridCell("Large", colspan=2)], [GridCell("Base"), GridCell("80.4")], [GridCell("Base (tuned)"),
+                                                                               GridCell("75.0")]], 1)
+    printed = label_tables("paper.tex", tables_of([grid]), [PAGE])
+    assert check_cell(printed, _claim("Table 1", "Base", "Acc", "75.0")).outcome == "cannot check"
 
 
 def test_a_value_one_cell_of_an_ambiguous_name_prints_cannot_be_told() -> None:
@@ -57,6 +66,9 @@ def test_a_float_cited_on_a_page_that_does_not_print_its_caption_fails_whatever_
     source = label_tables("paper.tex", tables, [PAGE, "Some other page of text."])
     verdict = check_cell(source, TableCell("r", "table cell", 2, "Table 1", "Small / Bse", "Acc.", "71.2"))  # type: ignore
     assert verdict.outcome == "fail" and "set on one page: page 2 does not hold it" in verdict.detail
+    printed = label_tables("paper.tex", tables, [PAGE, "A page that quotes 71.2 in its text."])
+    assert check_cell(printed, TableCell("r", "table cell", 2, "Table 1", "Small / Bse", "Acc.",  # type: ignore
+                                         "71.2")).outcome == "cannot check"  # the page prints the value
     breakable = label_tables("paper.html", _source().tables, [PAGE, "Some other page of text."])
     assert check_cell(breakable, TableCell("r", "table cell", 2, "Table 1", "Small / Bse", "Acc.",  # type: ignore
                                            "71.2")).outcome == "cannot check"

@@ -22,6 +22,7 @@ table (a name the curator spelled otherwise), or the row is ambiguous.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from registry.checking.cells import TableCell
@@ -72,7 +73,7 @@ def check_cell(source: SourceTables, claim: object) -> Witness:
             spots += [_Spot(table, row, table.columns[c], row.cells[c]) for row in table.rows for c in columns
                       if row.cells[c].key is not None and named((row.cells[c].key,), row_name)]
     if not spots:
-        wrong_page = _float_elsewhere(source, candidates, page)
+        wrong_page = _float_elsewhere(source, candidates, page, value)
         if wrong_page:  # the cell is not found by its names, but the table is not on the cited page at all
             return _witness(source, FAIL, detail=wrong_page)
         return _not_found(source, candidates, lines, value, (table_label, row_name, column_name),
@@ -82,8 +83,8 @@ def check_cell(source: SourceTables, claim: object) -> Witness:
     if page_verdict:
         return _witness(source, page_verdict, detail=why)
     if len(spots) > 1 and len({(s.cell.text) for s in spots}) > 1:
-        return _ambiguous(source, spots, value, f"{len(spots)} cells of {table_label} in the source are named row "
-                          f"'{row_name}', column '{column_name}'")
+        return _ambiguous(source, candidates, spots, value, f"{len(spots)} cells of {table_label} in the source are "
+                          f"named row '{row_name}', column '{column_name}'", page)
     spot = spots[0]
     reading = spot.cell.reading
     if value is not None:
@@ -114,14 +115,26 @@ def _cited_tables(source: SourceTables, table_label: str) -> tuple[list[tuple[in
     return readable, None
 
 
-def _ambiguous(source: SourceTables, spots: list[_Spot], value: str | None, named_so: str) -> Witness:
-    """Several cells a name could mean: a fail where none prints the value (whichever the record means, the source
-    prints another there), cannot check where one does."""
-    printing = [s for s in spots if s.cell.reading.value is not None and _same_number(s.cell.reading.value,
-                                                                                      value)] if value else spots
-    if not printing:
+def _page_prints(source: SourceTables, page: int, value: str) -> bool:
+    """Whether the cited page of the PDF prints the value anywhere (then a source silent about it may be read short
+    of what it prints: a rounding the reader does not apply, a version of the source apart from the PDF's)."""
+    text = source.page_texts[page - 1] if 0 < page <= len(source.page_texts) else ""
+    return _number_printed(unicodedata.normalize("NFKC", text).replace("\u2212", "-"), SourceCell(value))
+
+
+def _ambiguous(source: SourceTables, candidates: list[tuple[int, SourceTable]], spots: list[_Spot],
+               value: str | None, named_so: str, page: int) -> Witness:
+    """Several cells a name could mean: a fail where the cited table, its caption printed by the PDF under the cited
+    label (so that it is the PDF's table, not one the count numbers alike), prints the value in no cell at all
+    (whichever cell the record means, the source prints another value there); cannot check otherwise: the cell the
+    record means may be one the source names otherwise (a group the name leaves out), not among these."""
+    confirmed = all(i in source.pages for i, _ in candidates)  # the PDF prints each one's caption under its label
+    if value is not None and confirmed and not _page_prints(source, page, value) and not _printed_anywhere(
+            candidates, value) and not any(
+            _number_printed(cell.text, SourceCell(value)) for _, t in candidates for _, _, cell in t.values()):
         shown = ", ".join(f"{s.cell.text or 'nothing'!r} in row '{s.row.name}'" for s in spots[:4])
-        return _witness(source, FAIL, detail=f"{named_so}, and none prints '{value}' ({shown})")
+        return _witness(source, FAIL, detail=f"{named_so}, none prints '{value}' ({shown}), nor does any other cell "
+                        "of the table")
     return _witness(source, CANNOT_CHECK, detail=f"{named_so}: name the row with its group")
 
 
@@ -192,15 +205,19 @@ def _not_found(source: SourceTables, candidates: list[tuple[int, SourceTable]],
                     "the row or column it has")
 
 
-def _float_elsewhere(source: SourceTables, candidates: list[tuple[int, SourceTable]], page: int) -> str:
-    """Why the cited page cannot hold the table, where the table is a float (set on one page: it cannot break across
-    pages) whose caption the PDF prints on other pages only; '' otherwise (the page may hold it)."""
+def _float_elsewhere(source: SourceTables, candidates: list[tuple[int, SourceTable]], page: int,
+                     value: str | None) -> str:
+    """Why the cited page cannot hold the cell, where the table is a float (set on one page: it cannot break across
+    pages) whose caption the PDF prints on other pages only, and the cited page prints the value nowhere (a caption
+    the PDF's text garbles, found only where another page quotes it, is no evidence alone); '' otherwise."""
     pages = sorted({p for i, _ in candidates for p in source.pages.get(i, ())})
-    if not pages or page in pages or any(t.breakable for _, t in candidates):
+    if not pages or page in pages or any(t.breakable for _, t in candidates) or value is None:
+        return ""
+    if _page_prints(source, page, value):
         return ""
     label = candidates[0][1].label
     return (f"the PDF prints the caption of {label} on page {', '.join(map(str, pages))}, and {label} is a float, "
-            f"set on one page: page {page} does not hold it")
+            f"set on one page: page {page} does not hold it (it prints '{value}' nowhere)")
 
 
 def _in_another_table(source: SourceTables, candidates: list[tuple[int, SourceTable]], row_name: str,
