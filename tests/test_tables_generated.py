@@ -22,9 +22,10 @@ import pytest
 
 from benchmarks.bench_tables import GENERATED, PaperResult, run_paper
 from review.pdf import poppler
-from review.pdf.words import PageWords, Word
-from review.tables import captions
+from review.pdf.words import Line, PageWords, Word
+from review.tables import captions, crossing_region, read, table
 from review.tables.read import read_tables
+from review.tables.table import Column, Row, Table
 
 FOLDERS = sorted(p.name for p in GENERATED.iterdir() if (p / "cells.tsv").is_file())
 #: Conventions whose right cells the reader does not all pass yet ('cannot check', never 'fail'), with why.
@@ -113,3 +114,63 @@ def test_without_the_side_by_side_rule_the_left_table_takes_the_right_ones_cells
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(captions, "_beside_caption", lambda page, line, start, lo, hi: (lo, hi))
     assert _shape("Table 1") != (["Alpha", "Beta"], ["Acc", "F1"])
+
+
+# IEEE's style: each caption above its table, the label alone on a line ('TABLE I') over the caption's text; two
+# tables stacked in one column, running text under them.
+STACKED = PageWords(1, 300.0, 800.0, tuple(
+    _words(50, ("TABLE", 118), ("I", 148))
+    + _words(60, ("SCORES", 70), ("OF", 105), ("THE", 120), ("SMALL", 140), ("MODELS.", 170))
+    + _words(80, ("Method", 60), ("Acc", 150), ("F1", 200))
+    + _words(94, ("Alpha", 60), ("71.2", 150), ("68.4", 200))
+    + _words(106, ("Beta", 60), ("73.5", 150), ("70.1", 200))
+    + _words(130, ("TABLE", 116), ("II", 146))
+    + _words(140, ("SCORES", 70), ("OF", 105), ("THE", 120), ("LARGE", 140), ("MODELS.", 170))
+    + _words(160, ("Method", 60), ("Acc", 150), ("F1", 200))
+    + _words(174, ("Gamma", 60), ("80.4", 150), ("78.9", 200))
+    + _words(186, ("Delta", 60), ("82.7", 150), ("80.3", 200))
+    + [w for i in range(4) for w in _words(215 + 12 * i, ("The", 20), ("methods", 45), ("are", 90),
+                                                         ("compared", 110), ("on", 160), ("the", 175),
+                                                         ("same", 195), ("splits", 220), ("here.", 255))]))
+
+
+def test_a_table_under_another_caption_is_that_captions() -> None:
+    rows = [[r.name for r in t.rows] for t in read_tables(STACKED, "TABLE II")]
+    assert rows == [["Gamma", "Delta"]]
+
+
+def test_without_the_caption_above_rule_the_table_over_a_caption_is_read_as_its_own_too(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(read, "captioned_above", lambda lines, first: False)
+    rows = [[r.name for r in t.rows] for t in read_tables(STACKED, "TABLE II")]
+    assert ["Alpha", "Beta"] in rows
+
+
+def test_the_crossing_reads_a_table_under_another_caption_as_that_captions() -> None:
+    regions = crossing_region.table_regions(STACKED, "TABLE II")
+    assert len(regions) == 1 and [ln.text.split()[0] for ln in regions[0].lines][:3] == ["Method", "Gamma", "Delta"]
+
+
+def test_without_the_caption_above_rules_the_crossing_reads_the_table_over_the_caption(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both rules: a label alone ('TABLE I') ends a region as a caption does, and a region under another caption's
+    paragraph is that caption's (where the region stops at the paragraph's text, before its label)."""
+    monkeypatch.setattr(crossing_region, "captioned_above", lambda lines, first: False)
+    monkeypatch.setattr(crossing_region, "label_alone", lambda line: False)
+    regions = crossing_region.table_regions(STACKED, "TABLE II")
+    assert any("Alpha" in ln.text for r in regions for ln in r.lines)
+
+
+def test_a_label_wrapped_at_a_hyphen_is_found_with_or_without_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """'Supervised fine-' over 'tuning' in a p{} column reads 'Supervised finetuning' (a hyphen at a line's end
+    before a lower-case letter is TeX's); the name a record cites, 'fine-tuning', is found all the same, where no
+    row is named exactly so. With the rule off it is not."""
+    lines = (Line(tuple(_words(100, ("Supervised", 60), ("finetuning", 115), ("71.2", 200)))),
+             Line(tuple(_words(112, ("Fine", 60), ("tuning", 85), ("73.5", 200)))))
+    rows = tuple(Row((ln.words[0].text + " " + ln.words[1].text,), ln, (ln.words[2],)) for ln in lines)
+    columns = (Column(("Acc",), 200.0, 220.0),)
+    found = Table("Table 1", 1, "Table 1: x.", False, (), columns, None, rows, ())
+    assert [r.name for r in table.find_rows(found, "Supervised fine-tuning")] == ["Supervised finetuning"]
+    assert [r.name for r in table.find_rows(found, "Fine tuning")] == ["Fine tuning"]  # an exact name first
+    monkeypatch.setattr(table, "_same_but_hyphens", table._same)
+    assert table.find_rows(found, "Supervised fine-tuning") == []
