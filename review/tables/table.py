@@ -4,6 +4,7 @@ levels joined by ' / ', the last levels enough, glyphs a source and a page set d
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -111,8 +112,12 @@ def matches(levels: tuple[str, ...], wanted: str, same: Callable[[str, str], boo
 def _same_but_hyphens(a: str, b: str) -> bool:
     """``_same``, hyphens aside: a label wrapped in a narrow column ('fine-' over 'tuning') is read with the hyphen
     at the line's end dropped (``joined_lines``: TeX sets one where it breaks a word), though TeX breaks at a
-    hyphen the name prints too, and the page cannot tell which it was."""
-    return _same(a.replace("-", ""), b.replace("-", ""))
+    hyphen the name prints too, and the page cannot tell which it was. Only a hyphen inside a word ('fine-tuning')
+    is set aside: dashes around a name ('std----', a rule read as text) are part of what is printed."""
+    return _same(_INNER_HYPHEN.sub("", a), _INNER_HYPHEN.sub("", b))
+
+
+_INNER_HYPHEN = re.compile(r"(?<=\w)-(?=\w)")
 
 
 def _named(items: Iterable[T], levels: Callable[[T], tuple[str, ...]], wanted: str) -> list[T]:
