@@ -32,8 +32,8 @@ table's grid alone), ``crossing`` (where the row's line and the column's header 
 ``review.tables.crossing``),
 ``both`` (the review's own: the grid, and the crossing only where the grid cannot read the cell; the default).
 
-Usage: ``python benchmarks/bench_tables.py [--papers DIR | --layouts | --generated] [--only SLUG,...] [--held-out SLUG,...]
-[--no-held-out] [--show N] [--reader grid|crossing|both]``
+Usage: ``python benchmarks/bench_tables.py [--papers DIR | --layouts | --generated] [--only SLUG,...]
+[--held-out SLUG,...] [--no-held-out] [--show N] [--reader grid|crossing|both]``
 (``--layouts`` measures the generated layouts of ``tests/data/layouts`` and ``tests/data/producers`` instead of
 the real papers; ``--generated`` the LaTeX conventions of ``tests/data/generated``, reported per convention as
 the producer 'TeX <convention>'; every run reports per producer too)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import importlib.util
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -29,7 +28,10 @@ from review.tables.table import Column, Row, Table
 
 FOLDERS = sorted(p.name for p in GENERATED.iterdir() if (p / "cells.tsv").is_file())
 #: Conventions whose right cells the reader does not all pass yet ('cannot check', never 'fail'), with why.
-PARTLY: dict[str, str] = {}
+PARTLY: dict[str, str] = {
+    "many-columns": "pdftotext reads one of 13 short headers of a \\footnotesize table ('Top5') as no column of its "
+                    "own, so that the cells under it cannot be checked (PDFium reads them)",
+}
 
 
 @functools.cache

@@ -203,7 +203,7 @@ def table(rng: random.Random, style: Style, label: str) -> Built:
     group_names = rng.sample(GROUPS, 2) if style.row_groups else [""]
     lines: list[str] = []
     gold: list[Gold] = []
-    align = ("S[table-format=-2.%d]" % decimals) if style.siunitx else ("r" if rng.random() < 0.5 else "c")
+    align = f"S[table-format=-2.{decimals}]" if style.siunitx else ("r" if rng.random() < 0.5 else "c")
     first = "p{3.2cm}" if style.wrap else "l"
     lead = ["l"] if style.row_groups == "multirow" else []
     bar = "|" if style.rules == "hline" else ""
