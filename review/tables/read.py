@@ -63,8 +63,8 @@ from review.tables.lines import (
     _text,
     _thousands,
     _unit_row,
-    is_prose,
     captioned_above,
+    is_prose,
     starts_caption,
 )
 from review.tables.rows import (
