@@ -31,10 +31,11 @@ table's grid alone), ``crossing`` (where the row's line and the column's header 
 ``review.tables.crossing``), ``both`` (the review's own: the grid, and the crossing only where the grid cannot read the
 cell; the default).
 
-Usage: ``python benchmarks/bench_tables.py [--papers DIR | --layouts] [--only SLUG,...] [--held-out SLUG,...]
-[--no-held-out] [--show N] [--reader grid|crossing|both]``
+Usage: ``python benchmarks/bench_tables.py [--papers DIR | --layouts | --generated] [--only SLUG,...]
+[--held-out SLUG,...] [--no-held-out] [--show N] [--reader grid|crossing|both]``
 (``--layouts`` measures the generated layouts of ``tests/data/layouts`` and ``tests/data/producers`` instead of
-the real papers; every run reports per producer too)
+the real papers; ``--generated`` the LaTeX conventions of ``tests/data/generated``, reported per convention as
+the producer 'TeX <convention>'; every run reports per producer too)
 (``--show`` prints the first N right cells that did not pass, with the review's message, per paper).
 A benchmark to run by hand, not a timed test.
 """
@@ -59,6 +60,9 @@ if not PAPERS.is_dir():
 LAYOUTS = ROOT / "tests" / "data" / "layouts"
 # The third: one gold table typeset by several producers (test fixtures; generate.py there), measured with --layouts
 PRODUCERS = ROOT / "tests" / "data" / "producers"
+# The fourth: LaTeX tables across the conventions real papers use, several seeded variations of each (test
+# fixtures; generate.py there), measured with --generated and reported per convention
+GENERATED = ROOT / "tests" / "data" / "generated"
 
 
 _PLUS_MINUS = re.compile(r"(?:\u00b1|\+/-)\s*(\d[\d,]*(?:\.\d+)?|\.\d+)|\((\d[\d,]*(?:\.\d+)?|\.\d+)\)")
@@ -283,6 +287,8 @@ def producer_of(folder: Path) -> str:
     (Producer, Creator) names it; 'unknown' where neither says."""
     if folder.parent == PRODUCERS:  # a generated layout: its folder names its producer (libreoffice-odt)
         return folder.name.split("-")[0]
+    if folder.parent == GENERATED:  # reported per convention: the folder's name less its seed
+        return "TeX " + folder.name.rsplit("-", 1)[0]
     if folder.parent == LAYOUTS:
         return "TeX"
     source = folder / "SOURCE.md"
@@ -366,6 +372,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--papers", type=Path, default=PAPERS)
     parser.add_argument("--layouts", action="store_true", help=f"measure the generated layouts in {LAYOUTS}")
+    parser.add_argument("--generated", action="store_true",
+                        help=f"measure the generated conventions in {GENERATED}, per convention")
     parser.add_argument("--only", default="", help="comma-separated paper slugs")
     parser.add_argument("--held-out", default=",".join(HELD_OUT),
                         help="comma-separated slugs of the papers kept aside, reported apart (default: %(default)s)")
@@ -378,7 +386,7 @@ def main(argv: list[str] | None = None) -> int:
 
     review.tables.cited.READINGS = _READERS[args.reader]
     print(f"reader: {args.reader} ({' then '.join(review.tables.cited.READINGS)})")
-    roots = [LAYOUTS, PRODUCERS] if args.layouts else [args.papers]
+    roots = [LAYOUTS, PRODUCERS] if args.layouts else [GENERATED] if args.generated else [args.papers]
     folders = sorted((p for root in roots for p in root.iterdir()
                       if (p / "cells.tsv").is_file() and (p / "paper.pdf").is_file()), key=lambda p: p.name)
     if args.only:

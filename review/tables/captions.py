@@ -155,7 +155,43 @@ def _page_column(page: PageWords, line: Line, start: int) -> tuple[float, float]
     lo, hi = _column_of(page, words[start].x0, words[end].x1)
     if hi - lo < page.width and _caption_runs_across(page, line, start):
         lo, hi = 0.0, page.width
-    return _beside_text(line, start, lo, hi)
+    return _beside_text(line, start, *_beside_caption(page, line, start, lo, hi))
+
+
+def _beside_caption(page: PageWords, line: Line, start: int, lo: float, hi: float) -> tuple[float, float]:
+    """The extent ``lo``..``hi`` of a caption across a one-column page narrowed to its half where another table's
+    caption stands in the other half: two floats set side by side (minipages, each with its own ``\\caption``)
+    centre each caption in its own box, so that one caption ends left of the page's middle and the other starts
+    right of it (on one baseline, or not, as the boxes' heights differ); each table stands under or over its own
+    caption only. The boundary is halfway across the gap between the two captions, the gap between the boxes. A
+    caption centred on a one-column page crosses the middle, and so never narrows another."""
+    mid = page.width / 2
+    if hi - lo < page.width:
+        return lo, hi
+    x0, x1 = _segment(line.words, start)
+    if x0 < mid < x1:
+        return lo, hi
+    for other in lines_of(page.words):
+        for k, word in enumerate(other.words):
+            if (other is line and k == start) or (k and word.x0 - other.words[k - 1].x1 <= 8):
+                continue
+            if not starts_caption(Line(other.words[k:k + 3])):
+                continue
+            o0, o1 = _segment(other.words, k)
+            if x1 < mid < o0:
+                hi = min(hi, (x1 + o0) / 2)
+            elif o1 < mid < x0:
+                lo = max(lo, (o1 + x0) / 2)
+    return lo, hi
+
+
+def _segment(words: tuple[Word, ...], start: int) -> tuple[float, float]:
+    """Where the run of words from ``start`` set at a sentence's spaces (no gap wider than 8 points) begins and
+    ends: a caption's first line, not the text beside it."""
+    end = start
+    while end + 1 < len(words) and words[end + 1].x0 - words[end].x1 <= 8:
+        end += 1
+    return words[start].x0, words[end].x1
 
 
 def _caption_runs_across(page: PageWords, line: Line, start: int) -> bool:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from review.pdf.words import Line, PageWords, Word
 from review.tables.captions import _continues, caption_columns, upright
 from review.tables.cell import is_value
-from review.tables.lines import _numbers_line, is_prose, starts_caption
+from review.tables.lines import _numbers_line, captioned_above, is_prose, label_alone, starts_caption
 
 #: A vertical gap (points) wider than this ends a table's region: sub-tables stacked under one caption are set
 #: closer, the running head or a float above or below is set farther.
@@ -56,8 +56,11 @@ def table_regions(page: PageWords, label: str) -> list[Region]:
             end += 1  # a caption goes on in running text; a header centred close under it is the table's
         caption = " ".join(ln.text for ln in lines[at:end + 1])
         width = max(ln.x1 for ln in lines) - min(ln.x0 for ln in lines)
-        for block in (_side(lines, end + 1, 1, lines[end].bottom, width),
-                      _side(lines, at - 1, -1, lines[at].top, width)):
+        below = _side(lines, end + 1, 1, lines[end].bottom, width)
+        above = _side(lines, at - 1, -1, lines[at].top, width)
+        if below is not None and above is not None and captioned_above(lines, min(above, key=lambda ln: ln.top)):
+            above = None  # a table under another caption, this one's table under it: the other's
+        for block in (below, above):
             if block is not None and any(any(is_value(w) for w in ln.words) for ln in block):
                 regions.append(Region(caption, tuple(sorted(block, key=lambda ln: ln.top)), _turned(page, block)))
     return regions
@@ -114,9 +117,10 @@ def _ours_before(kept: list[Line], caption: Line, own: float) -> list[Line] | No
 
 def _caption_in(line: Line) -> bool:
     """Whether a line starts a caption, or holds one where a column of the page begins (a line that runs across
-    two columns of text: 'tasks and Table 5: Results ...')."""
+    two columns of text: 'tasks and Table 5: Results ...'), or is a table's label alone ('TABLE I' over its
+    caption's text, as IEEEtran sets it)."""
     words = line.words
-    return any(starts_caption(Line(words[j:])) for j in range(len(words))
+    return label_alone(line) or any(starts_caption(Line(words[j:])) for j in range(len(words))
                if j == 0 or words[j].x0 - words[j - 1].x1 >= _GUTTER)
 
 

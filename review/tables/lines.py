@@ -47,6 +47,33 @@ def starts_caption(line: Line) -> bool:
     return bool(_ANY_CAPTION.match("".join(squeezed(w.text) for w in line.words[:3])))
 
 
+#: A table's label set alone on its line, its caption's text on the lines under it ('TABLE II', as IEEEtran sets
+#: it).
+_LABEL_ALONE = re.compile(r"^(?:table|tab\.)(?:[A-Z]?\d+(?:\.\d+)*[a-z]?|[IVXLC]+)[:.|]?$", re.IGNORECASE)
+
+
+def label_alone(line: Line) -> bool:
+    """Whether a line is a table's label and nothing else ('TABLE II'): the first line of a caption set in two
+    parts, the label centred over the caption's text."""
+    return bool(_LABEL_ALONE.match("".join(squeezed(w.text) for w in line.words)))
+
+
+def captioned_above(lines: list[Line], first: Line) -> bool:
+    """Whether the paragraph set just above ``first`` (the top line of a block over a caption) is another caption:
+    a table whose caption stands above it (IEEE's style, and any ``\\caption`` typed before its tabular) is that
+    caption's, not the one under it. The paragraph is the lines set at a caption's line spacing going up from
+    ``first``: one that starts a caption ('Table 1:') or holds a label alone ('TABLE I') makes it one."""
+    above = [ln for ln in lines if ln.bottom <= first.top + 0.5]
+    reach = first.top
+    for line in sorted(above, key=lambda ln: -ln.bottom)[:4]:
+        if reach - line.bottom > 3 * line.height:  # the skip between a caption and its table
+            return False
+        if starts_caption(line) or label_alone(line):
+            return True
+        reach = line.top
+    return False
+
+
 def _clusters(line: Line) -> list[list[Word]]:
     clusters: list[list[Word]] = []
     for word in line.words:

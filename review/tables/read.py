@@ -63,6 +63,7 @@ from review.tables.lines import (
     _text,
     _thousands,
     _unit_row,
+    captioned_above,
     is_prose,
     starts_caption,
 )
@@ -113,6 +114,7 @@ def read_tables(page: PageWords, label: str, previous: PageWords | None = None) 
                      for part, group in _subtables(block_lines)]
             read = _siblings([t for t in parts if t is not None])
             if read:
+                bounded = bounded or (block_lines[0].top < lines[at].top and captioned_above(lines, block_lines[0]))
                 away = (block_lines[0].top - lines[caption_end].bottom if block_lines[0].top >= lines[at].top
                         else lines[at].top - block_lines[-1].bottom)
                 found.append((read, bounded, away))

@@ -4,10 +4,15 @@ levels joined by ' / ', the last levels enough, glyphs a source and a page set d
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from review.pdf.words import Line, Word, squeezed
 from review.tables.cell import MARKS, CellText, read_cell
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -94,21 +99,40 @@ def _same(a: str, b: str) -> bool:
             == plain_glyphs(squeezed(b)).rstrip(MARKS).lower().translate(_SCRIPT_MARKUP))
 
 
-def matches(levels: tuple[str, ...], wanted: str) -> bool:
+def matches(levels: tuple[str, ...], wanted: str, same: Callable[[str, str], bool] | None = None) -> bool:
     """Whether a header or row named ``levels`` is the one a record names ``wanted`` (its last levels may do)."""
+    same = same or _same
     asked = levels_of(wanted)
     if not asked or len(asked) > len(levels):
-        return _same(" ".join(levels), wanted)
-    return all(_same(a, b) for a, b in zip(levels[-len(asked):], asked, strict=True)) or _same(
+        return same(" ".join(levels), wanted)
+    return all(same(a, b) for a, b in zip(levels[-len(asked):], asked, strict=True)) or same(
         " ".join(levels), wanted)
+
+
+def _same_but_hyphens(a: str, b: str) -> bool:
+    """``_same``, hyphens aside: a label wrapped in a narrow column ('fine-' over 'tuning') is read with the hyphen
+    at the line's end dropped (``joined_lines``: TeX sets one where it breaks a word), though TeX breaks at a
+    hyphen the name prints too, and the page cannot tell which it was. Only a hyphen inside a word ('fine-tuning')
+    is set aside: dashes around a name ('std----', a rule read as text) are part of what is printed."""
+    return _same(_INNER_HYPHEN.sub("", a), _INNER_HYPHEN.sub("", b))
+
+
+_INNER_HYPHEN = re.compile(r"(?<=\w)-(?=\w)")
+
+
+def _named(items: Iterable[T], levels: Callable[[T], tuple[str, ...]], wanted: str) -> list[T]:
+    """The items named ``wanted``; where none is, those named so hyphens aside (``_same_but_hyphens``)."""
+    items = list(items)
+    exact = [item for item in items if matches(levels(item), wanted)]
+    return exact or [item for item in items if matches(levels(item), wanted, _same_but_hyphens)]
 
 
 def find_rows(table: Table, wanted: str) -> list[Row]:
     """The rows of ``table`` named ``wanted``, and, where there are any, those of its sibling subtables named so
     too (a label printed in two subtables, cited without its subcaption, is ambiguous)."""
-    own = [row for row in table.rows if matches(row.levels, wanted)]
-    return own + [row for row in table.others if matches(row.levels, wanted)] if own else own
+    own = _named(table.rows, lambda row: row.levels, wanted)
+    return own + _named(table.others, lambda row: row.levels, wanted) if own else own
 
 
 def find_columns(table: Table, wanted: str) -> list[Column]:
-    return [column for column in table.columns if matches(column.levels, wanted)]
+    return _named(table.columns, lambda column: column.levels, wanted)
