@@ -17,7 +17,7 @@ import pytest
 from registry.store.loader import scan_record_files
 from registry.validate import memo
 from registry.validate.incremental import run as incremental
-from tests.conftest import RESULT_11
+from tests.conftest import DATA, RESULT_11
 
 
 @pytest.fixture(autouse=True)
@@ -189,3 +189,21 @@ def test_nothing_changed_writes_no_index(cli, records_dir: Path, own_cache: Path
     result.write_text(result.read_text().replace("numeric_value: '11.49'", "numeric_value: '11.5'"))
     cli("validate", "--records", records_dir)
     assert index.read_bytes() != kept[1]
+
+
+def test_the_benchmarks_rule_reads_the_benchmarks_not_the_whole_registry(cli, records_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """A dataset's check lists the benchmarks (``Registry.of_kind``) through the index: nothing changed, nothing is
+    checked again; a benchmark the dataset is named like, added then removed, is found as a cold run finds it."""
+    ours, cold = outputs(cli, records_dir)
+    assert ours == cold and incremental.last_run["run"] == "full"
+    ours, _ = outputs(cli, records_dir)
+    assert incremental.last_run == {"run": "incremental", "read": 0, "checked": 0}
+    case = DATA / "invalid" / "dataset-benchmark-unlinked" / "benchmark"
+    added = records_dir / "benchmark" / next(case.iterdir()).name
+    added.parent.mkdir(exist_ok=True)
+    added.write_text(next(case.iterdir()).read_text())
+    ours, cold = outputs(cli, records_dir)
+    assert ours == cold and "dataset-benchmark-unlinked" in cold and incremental.last_run["run"] == "incremental"
+    added.unlink()
+    ours, cold = outputs(cli, records_dir)
+    assert ours == cold and "dataset-benchmark-unlinked" not in cold and incremental.last_run["run"] == "incremental"

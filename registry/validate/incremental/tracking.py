@@ -164,6 +164,22 @@ class Tracked(Registry):
         links they read (``links_to``), and the kept answers' key counts every record."""
         return self._find_referrers(record_id, model, field_name)
 
+    def of_kind(self, model: type[R]) -> list[R]:
+        """The records of ``model`` from the index's list of ids (the fact of that list, and of each record, noted),
+        not from the whole registry: a rule that asks it of every record it checks (each dataset, for the
+        benchmarks) would otherwise read every record, and its records be checked again on every run."""
+        run = self._run
+        if run is None:
+            return super().of_kind(model)
+        kinds = tuple(sorted(kind for kind, kind_model in KIND_MODELS.items() if issubclass(kind_model, model)))
+        found: list[R] = []
+        for record_id in self._sorted_ids(kinds):
+            record = self.records.get(record_id)
+            if not isinstance(record, model):
+                raise Unsure  # the index names a record no file holds now, or one of another kind
+            found.append(record)
+        return found
+
     @property
     def units(self) -> UnitTable:
         """The built-in units where the registry holds no unit record, which is the only case an incremental run
