@@ -72,3 +72,14 @@ def test_a_float_cited_on_a_page_that_does_not_print_its_caption_fails_whatever_
     breakable = label_tables("paper.html", _source().tables, [PAGE, "Some other page of text."])
     assert check_cell(breakable, TableCell("r", "table cell", 2, "Table 1", "Small / Bse", "Acc.",  # type: ignore
                                            "71.2")).outcome == "cannot check"
+
+
+def test_a_power_of_ten_is_one_number_however_the_source_and_the_record_set_it() -> None:
+    """LaTeX's '3.69 \\times 10^{-31}' reads as '3.69 × 10⁻³¹'; a record files it as printed in the PDF's text,
+    '3.69 × 10^−31': the same number, the same digits. Another mantissa or exponent still fails."""
+    grid = Grid("Table 1", "Accuracy of the models by size.", [
+        [GridCell("Model"), GridCell("p")], [GridCell("Small"), GridCell("3.69 × 10⁻³¹")]], 1)
+    printed = label_tables("paper.tex", tables_of([grid]), [PAGE])
+    assert check_cell(printed, _claim("Table 1", "Small", "p", "3.69 × 10^−31")).outcome == "pass"
+    assert check_cell(printed, _claim("Table 1", "Small", "p", "3.69 × 10^−13")).outcome == "fail"
+    assert check_cell(printed, _claim("Table 1", "Small", "p", "3.70 × 10^−31")).outcome == "fail"

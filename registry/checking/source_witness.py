@@ -88,7 +88,7 @@ def check_cell(source: SourceTables, claim: object) -> Witness:
     spot = spots[0]
     reading = spot.cell.reading
     if value is not None:
-        if reading.value is not None and _value(reading.value) == _value(value):
+        if reading.value is not None and same_number(reading.value, value):  # however a power of ten is set
             disagreement = _form(claim, spot)
             if disagreement:
                 return _witness(source, disagreement[0], spot.cell.text, disagreement[1])
