@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from registry.checking.claims import Assertion, Claim
+from registry.checking.other_tables import in_other_table
 from registry.numbers import SIGN, SUPERSCRIPT, TIMES, glued_unit, parse_printed
 from review.pdf.matching import find_text
 from review.pdf.pdftext import Extraction
@@ -52,8 +53,12 @@ class CellAt(Claim, CellLookup):
     (``review.tables.subtables``)."""
 
 
-def _cannot(claim: CellAt, expected: str, spot: str, prefix: str = "") -> Assertion | None:
-    """The assertion for a cell that could not be found: cannot check where it could not be read."""
+def _cannot(claim: CellAt, doc: Extraction, expected: str, spot: str, prefix: str = "") -> Assertion | None:
+    """The assertion for a cell that could not be found: cannot check where it could not be read, with the witness
+    of a failure (``absent``) where the cited row or column is printed nowhere in the table, or where it is one of
+    another captioned table's on the page (``registry.checking.other_tables``)."""
+    if isinstance(spot, Unread) and not isinstance(spot, Absent) and claim.subtable is None:
+        spot = in_other_table(doc, claim.page, claim.table, claim.row, claim.column) or spot
     if isinstance(spot, Unread):
         return claim._unreadable(expected, claim.page, prefix + spot, absent=isinstance(spot, Absent))
     return None
@@ -76,7 +81,7 @@ class TableCell(CellAt):
         expected = f"'{filed}' in {cited}, row '{self.row}', column '{self.column}'"
         spot = self.locate(doc)
         if isinstance(spot, str):
-            return _cannot(self, expected, spot) or self._result(expected, False, self.page, detail=spot)
+            return _cannot(self, doc, expected, spot) or self._result(expected, False, self.page, detail=spot)
         if spot.cell.value is not None and same_number(spot.cell.value, self.value):
             shape = self._form_verdict(expected, spot)
             return shape if shape is not None else self._passed(expected, spot)
