@@ -43,7 +43,7 @@ def in_other_table(doc: Extraction, page: int, label: str, row: str, column: str
             continue
         holder = next((t for t in tables_on(doc, page, other) if _holds(t, kind, name) and _apart(t, cited)), None)
         if holder is not None:
-            return Absent(f"no {kind} '{name}' in {label} on page {page}, which is read whole: {_listed(cited)}; "
+            return Absent(f"no {kind} '{name}' in {label} on page {page}; read whole, it has {_listed(cited)}; "
                           f"'{name}' is a {kind} of {holder.label} on the same page: the record cites the wrong "
                           "table")
     return None
@@ -84,6 +84,6 @@ def _inside(words: tuple[Word, ...], block: tuple[Word, ...]) -> bool:
 
 def _listed(tables: list[Table]) -> str:
     """Every row and column of the cited table's readings, for the witness (both extractors' must be the same)."""
-    return "; ".join(f"rows {', '.join(repr(r.name) for r in t.rows)}; columns "
+    return "; ".join(f"rows {', '.join(repr(r.name) for r in t.rows)} and columns "
                      f"{', '.join(repr(c.name) for c in t.columns)}" for t in tables)
 
