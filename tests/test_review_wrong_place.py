@@ -16,21 +16,9 @@ from registry.checking.claims import CANNOT_CHECK, FAIL, PASS
 from review.pdf.extract import Readings
 from review.pdf.pdftext import Extraction
 from review.pdf.words import PageWords, Word
+from tests.placed_words import CHAR, placed_line, placed_text
 
-HEIGHT = 8.0
-CHAR = 5.0
-
-
-def _line(top: float, *words: tuple[str, float]) -> list[Word]:
-    return [Word(text, x0, top, x0 + CHAR * len(text), top + HEIGHT) for text, x0 in words]
-
-
-def _words(top: float, text: str, x: float = 100.0) -> list[Word]:
-    placed = []
-    for word in text.split():
-        placed.append((word, x))
-        x += CHAR * len(word) + 3
-    return _line(top, *placed)
+_line, _words = placed_line, placed_text
 
 
 def _prose(top: float, lines: int = 6) -> list[list[Word]]:
