@@ -104,3 +104,36 @@ def test_a_name_printed_only_in_running_text_cannot_be_checked() -> None:
     page = [*_sizes(100), *_prose(180), *_retrieval(260)]  # 'machines' is printed in the prose, in no table
     got = _cite(_both(page), "Table 2", "machines", "Recall", "58.9")
     assert got.outcome == CANNOT_CHECK
+
+
+# -- the wrong page, where the cited page may hold a part of the table -------------------------------------------------
+
+
+def _pages(first: list[list[Word]], second: list[list[Word]]) -> Readings:
+    def doc(extractor: str) -> Extraction:
+        pages = (first, second)
+        return Extraction(pages=tuple("\n".join(" ".join(w.text for w in line) for line in p) for p in pages),
+                          extractor=extractor,
+                          words=tuple(PageWords(n, 600.0, 800.0, tuple(w for line in p for w in line))
+                                      for n, p in enumerate(pages, start=1)))
+    return Readings(doc("pypdf 5"), doc("pdftotext 24"))
+
+
+def test_a_value_cited_on_the_page_after_a_table_that_runs_to_its_foot_fails_where_its_page_prints_it() -> None:
+    readings = _pages([*_prose(100), *_sizes(600)], _prose(100))  # nothing under Table 1: it may go on on page 2
+    got = check_both(TableCell("r", "table cell", 2, "Table 1", "Ours", "7B", "73.4"), readings)
+    assert got.outcome == FAIL  # rule off: cannot check (page 2 may hold a part of Table 1)
+    assert got.detail.startswith("Table 1 is printed on page 1, not on page 2: row 'Ours', column '7B' prints 73.4")
+
+
+def test_another_value_cited_there_cannot_be_checked() -> None:
+    readings = _pages([*_prose(100), *_sizes(600)], _prose(100))  # page 2 may print the row again, with this value
+    got = check_both(TableCell("r", "table cell", 2, "Table 1", "Ours", "7B", "75.0"), readings)
+    assert got.outcome == CANNOT_CHECK
+
+
+def test_with_the_rule_off_the_page_after_cannot_be_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cells, "on_other_page", lambda *args: None)
+    readings = _pages([*_prose(100), *_sizes(600)], _prose(100))
+    assert check_both(TableCell("r", "table cell", 2, "Table 1", "Ours", "7B", "73.4"), readings).outcome \
+        == CANNOT_CHECK

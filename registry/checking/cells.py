@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from registry.checking.ambiguous import cells_named, none_prints
 from registry.checking.claims import Assertion, Claim
-from registry.checking.other_tables import in_other_table
+from registry.checking.other_tables import in_other_table, on_other_page
 from registry.numbers import SIGN, SUPERSCRIPT, TIMES, glued_unit, parse_printed
 from review.pdf.matching import find_text
 from review.pdf.pdftext import Extraction
@@ -82,6 +82,8 @@ class TableCell(CellAt):
         expected = f"'{filed}' in {cited}, row '{self.row}', column '{self.column}'"
         spot = self.locate(doc)
         if isinstance(spot, str):
+            if not isinstance(spot, Absent) and self.subtable is None:
+                spot = on_other_page(doc, self.page, self.table, self.row, self.column, self.value) or spot
             return (self._in_none_named(doc, expected, cited) or _cannot(self, doc, expected, spot)
                     or self._result(expected, False, self.page, detail=spot))
         if spot.cell.value is not None and same_number(spot.cell.value, self.value):

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from review.pdf.pdftext import Extraction
 from review.pdf.words import Word, squeezed
-from review.tables.cited import Absent, tables_on
+from review.tables.captions import label_at_line_start
+from review.tables.cited import Absent, same_number, tables_on
 from review.tables.table import Table, find_columns, find_rows
 
 
@@ -87,3 +88,29 @@ def _listed(tables: list[Table]) -> str:
     return "; ".join(f"rows {', '.join(repr(r.name) for r in t.rows)} and columns "
                      f"{', '.join(repr(c.name) for c in t.columns)}" for t in tables)
 
+
+
+def on_other_page(doc: Extraction, page: int, label: str, row: str, column: str, value: str) -> Absent | None:
+    """The witness of a value cited on the wrong page: the cited page holds no reading of ``label`` at all (no
+    caption, no part carried on, no line that starts with the label), and the one other page whose table has the
+    cited row and column prints the record's value there. A table's body prints each row once, so the cell is that
+    page's; a page holding another part of the table under the same names prints another value there, and then
+    there is no witness. None otherwise."""
+    words = doc.page_words(page)
+    if words is None or tables_on(doc, page, label) or label_at_line_start(words, label):
+        return None  # a line that starts with the label may be a caption in a form the reader does not know
+    found = []
+    for other in range(1, doc.page_count + 1):
+        if other == page or doc.page_words(other) is None:
+            continue
+        for table in tables_on(doc, other, label):
+            rows, columns = find_rows(table, row), find_columns(table, column)
+            found += [(other, table, r, c) for r in rows for c in columns]
+    if len(found) != 1:
+        return None
+    other, table, r, c = found[0]
+    cell = table.cell(r, c)
+    if cell.value is None or not same_number(cell.value, value):
+        return None
+    return Absent(f"{label} is printed on page {other}, not on page {page}: row '{r.name}', column '{c.name}' prints "
+                  f"{cell.printed_value} there, and page {page} holds no reading of {label}")
