@@ -16,21 +16,9 @@ from registry.checking.claims import CANNOT_CHECK, FAIL, PASS
 from review.pdf.extract import Readings
 from review.pdf.pdftext import Extraction
 from review.pdf.words import PageWords, Word
+from tests.placed_words import CHAR, placed_line, placed_text
 
-HEIGHT = 8.0
-CHAR = 5.0
-
-
-def _line(top: float, *words: tuple[str, float]) -> list[Word]:
-    return [Word(text, x0, top, x0 + CHAR * len(text), top + HEIGHT) for text, x0 in words]
-
-
-def _words(top: float, text: str, x: float = 100.0) -> list[Word]:
-    placed = []
-    for word in text.split():
-        placed.append((word, x))
-        x += CHAR * len(word) + 3
-    return _line(top, *placed)
+_line, _words = placed_line, placed_text
 
 
 def _prose(top: float, lines: int = 6) -> list[list[Word]]:
@@ -76,7 +64,7 @@ def test_a_value_cited_on_a_page_that_prints_no_caption_of_its_table_fails_namin
 
 def test_a_page_after_a_table_that_runs_to_its_foot_cannot_be_checked() -> None:
     readings = _both([*_prose(100), *_table(600)], _prose(100))  # nothing under the table: it may go on
-    got = _cite(2, readings)
+    got = _cite(2, readings, "75.0")  # a value page 1 does not print there (73.4 there fails: test_review_other_table)
     assert got.outcome == CANNOT_CHECK and "no caption of Table 1 on page 2" in got.detail
 
 
@@ -87,7 +75,7 @@ def test_a_page_before_a_table_set_above_its_caption_cannot_be_checked() -> None
              _words(140, "Table 1: Win rates of the models, a fixture typeset for the tests.")]
     readings = _both(_prose(100), [*above, *_prose(200)])
     assert _cite(2, readings).outcome == PASS
-    assert _cite(1, readings).outcome == CANNOT_CHECK  # the table may begin on page 1
+    assert _cite(1, readings, "75.0").outcome == CANNOT_CHECK  # the table may begin on page 1
 
 
 def test_a_page_that_starts_a_line_with_the_label_cannot_be_checked() -> None:

@@ -57,7 +57,7 @@ class CellUnit(CellAt):
         expected = f"{' or '.join(self.symbols)} ({self.unit})" if self.symbols else f"no unit ({self.unit})"
         spot = self.locate(doc)
         if isinstance(spot, str):
-            return _cannot(self, expected, spot) or self._result(expected, False, self.page, detail=spot)
+            return _cannot(self, doc, expected, spot) or self._result(expected, False, self.page, detail=spot)
         glued = self._glued_unit(expected, spot)
         if glued is not None:
             return glued

@@ -25,7 +25,9 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from registry.checking.ambiguous import cells_named, none_prints
 from registry.checking.claims import Assertion, Claim
+from registry.checking.other_tables import in_other_table, on_other_page
 from registry.numbers import SIGN, SUPERSCRIPT, TIMES, glued_unit, parse_printed
 from review.pdf.matching import find_text
 from review.pdf.pdftext import Extraction
@@ -52,8 +54,12 @@ class CellAt(Claim, CellLookup):
     (``review.tables.subtables``)."""
 
 
-def _cannot(claim: CellAt, expected: str, spot: str, prefix: str = "") -> Assertion | None:
-    """The assertion for a cell that could not be found: cannot check where it could not be read."""
+def _cannot(claim: CellAt, doc: Extraction, expected: str, spot: str, prefix: str = "") -> Assertion | None:
+    """The assertion for a cell that could not be found: cannot check where it could not be read, with the witness
+    of a failure (``absent``) where the cited row or column is printed nowhere in the table, or where it is one of
+    another captioned table's on the page (``registry.checking.other_tables``)."""
+    if isinstance(spot, Unread) and not isinstance(spot, Absent) and claim.subtable is None:
+        spot = in_other_table(doc, claim.page, claim.table, claim.row, claim.column) or spot
     if isinstance(spot, Unread):
         return claim._unreadable(expected, claim.page, prefix + spot, absent=isinstance(spot, Absent))
     return None
@@ -76,11 +82,25 @@ class TableCell(CellAt):
         expected = f"'{filed}' in {cited}, row '{self.row}', column '{self.column}'"
         spot = self.locate(doc)
         if isinstance(spot, str):
-            return _cannot(self, expected, spot) or self._result(expected, False, self.page, detail=spot)
+            if not isinstance(spot, Absent) and self.subtable is None:
+                spot = on_other_page(doc, self.page, self.table, self.row, self.column, self.value) or spot
+            return (self._in_none_named(doc, expected, cited) or _cannot(self, doc, expected, spot)
+                    or self._result(expected, False, self.page, detail=spot))
         if spot.cell.value is not None and same_number(spot.cell.value, self.value):
             shape = self._form_verdict(expected, spot)
             return shape if shape is not None else self._passed(expected, spot)
         return self._not_the_value(doc, expected, spot, cited)
+
+    def _in_none_named(self, doc: Extraction, expected: str, cited: str) -> Assertion | None:
+        """A failure where the row and column name several cells (a name printed twice) and every one of them prints
+        another number (``registry.checking.ambiguous``); None otherwise."""
+        named = cells_named(doc, self.page, self.table, self.row, self.column) if self.subtable is None else []
+        if not none_prints(named, self.value):
+            return None
+        holds = "; ".join(f"{where} has {cell.printed_value}" for where, cell in named)
+        return self._result(expected, False, self.page, named[0][1].text, (
+            f"{self.value} is not printed in {cited} on page {self.page} where row '{self.row}' and column "
+            f"'{self.column}' can cross: they name {len(named)} cells, and none prints it ({holds})"), named[0][0])
 
     def _passed(self, expected: str, spot: Located) -> Assertion:
         """The cell prints the record's number: a pass, noting how it is printed (its form, an annotation, bold,

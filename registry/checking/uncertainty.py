@@ -50,7 +50,7 @@ class CellUncertainty(CellAt):
         expected = f"'{self.printed}' in column '{self.column}'" if self.own_column else f"'{self.printed}' in the cell"
         spot = self.locate(doc)
         if isinstance(spot, str):
-            return _cannot(self, expected, spot, "the cell cannot be read: ") or self._result(
+            return _cannot(self, doc, expected, spot, "the cell cannot be read: ") or self._result(
                 expected, False, self.page, detail=f"the cited cell is not on the page: {spot}")
         cell = spot.cell
         found: tuple[str, ...] | None = (cell.interval if self.interval else
