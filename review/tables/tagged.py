@@ -16,11 +16,13 @@ label sits beside, gives nothing, and the page is read from its geometry (``revi
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 from review.pdf.structtree import Box, TaggedCell, TaggedTable
 from review.pdf.words import Line, PageWords, Word, lines_of
 from review.tables.captions import find_captions
 from review.tables.cell import read_cell
+from review.tables.lines import joined_lines
 from review.tables.table import Column, Row, Table
 
 #: Points: a word belongs to a cell whose box, widened by this, holds its centre (the two extractors' boxes of a
@@ -35,13 +37,30 @@ NEAR_LINES = 6.0
 def read_tagged(page: PageWords, label: str) -> list[Table]:
     """The tables of ``label`` on ``page`` as its structure tree states them, one per caption that has a tagged
     table of numbers beside it; empty where none has (the page is then read from its geometry)."""
-    if not page.tagged:
+    return read_stated(page, label, page.tagged, headed_by_words=False)
+
+
+def read_ruled(page: PageWords, label: str) -> list[Table]:
+    """The tables of ``label`` on ``page`` as the rules drawn around their cells state them
+    (``review.pdf.drawn``), read as a structure tree's tables are; empty where no caption of the label has a ruled
+    grid of numbers beside it, or where a grid's rules do not set its rows apart (a cell holds numbers on two
+    lines)."""
+    return [table for table in read_stated(page, label, page.ruled, headed_by_words=True) if _rows_apart(table)]
+
+
+def read_stated(page: PageWords, label: str, stated: tuple[TaggedTable, ...], headed_by_words: bool) -> list[Table]:
+    """The tables of ``label`` on ``page`` as the grids ``stated`` (a structure tree's, or the drawn rules') give
+    their cells, one per caption that has such a grid of numbers beside it. ``headed_by_words``: the grid names no
+    header cell (drawn rules), so its first rows whose every data cell prints a word ('95% CI', 'Batch 1', 'N')
+    head it."""
+    if not stated:
         return []
     tables = []
     for line, start in find_captions(page, label):
-        caption = _caption(page, line, start)
-        tagged = _beside(page.tagged, caption)
-        read = _table(tagged, page, label, " ".join(ln.text for ln in caption)) if tagged is not None else None
+        caption = _caption(page, line, start, stated)
+        tagged = _beside(stated, caption)
+        read = (_table(tagged, page, label, " ".join(ln.text for ln in caption), headed_by_words)
+                if tagged is not None else None)
         if read is not None:
             tables.append(read)
     return tables
@@ -75,13 +94,24 @@ def continued_tagged(page: PageWords, previous: PageWords, before: Table) -> lis
                   words=tuple(w for c in cells for w in c.words))]
 
 
-def _caption(page: PageWords, line: Line, start: int) -> list[Line]:
+def _rows_apart(table: Table) -> bool:
+    """Whether every cell of the table's rows prints its numbers on one line: a grid whose rules frame several rows
+    of numbers in one cell (rules around the table and between its columns only) does not set its rows apart."""
+    for row in table.rows:
+        for column in table.columns:
+            lines = lines_of([w for w in row.cells if column.lo <= w.centre <= column.hi])
+            if sum(any(ch.isdigit() for ch in ln.text) for ln in lines) > 1:
+                return False
+    return True
+
+
+def _caption(page: PageWords, line: Line, start: int, stated: tuple[TaggedTable, ...]) -> list[Line]:
     """The caption's lines: its first, and the lines that follow it closely at its left edge or inside it, up to a
     tagged table's first row."""
     first = Line(line.words[start:])
     found = [first]
     lines = lines_of([w for w in page.words if w.top > first.bottom - 1])
-    boxes = [t.box for t in page.tagged]
+    boxes = [t.box for t in stated]
     for following in lines:
         last, middle = found[-1], (following.top + following.bottom) / 2
         if (following.top - last.bottom > last.height * 0.8 or following.x0 < first.x0 - 2
@@ -108,7 +138,8 @@ def _beside(tagged: tuple[TaggedTable, ...], caption: list[Line]) -> TaggedTable
     return best[1] if best is not None else None
 
 
-def _table(tagged: TaggedTable, page: PageWords, label: str, caption: str) -> Table | None:
+def _table(tagged: TaggedTable, page: PageWords, label: str, caption: str, headed_by_words: bool = False
+           ) -> Table | None:
     cells = _placed(tagged, page.words)
     if cells is None:
         return None
@@ -116,7 +147,7 @@ def _table(tagged: TaggedTable, page: PageWords, label: str, caption: str) -> Ta
     row_count = len(tagged.rows)
     numeric = {(c.row, column) for c in cells if c.words and read_cell(list(c.words)).value is not None
                for column in range(c.first, c.last + 1)}
-    header_rows = _header_rows(tagged, cells, numeric, row_count)
+    header_rows = _header_rows(tagged, cells, numeric, row_count, headed_by_words)
     extents = _extents([c for c in cells if c.row >= header_rows], width, _extents(cells, width))
     _widened(cells, header_rows, extents)
     body = [r for r in range(header_rows, row_count)]
@@ -154,7 +185,8 @@ class _Cell:
 
     @property
     def text(self) -> str:
-        return " ".join(line.text for line in lines_of(self.words)) if self.words else ""
+        texts = [line.text for line in lines_of(self.words)]
+        return functools.reduce(joined_lines, texts) if texts else ""  # a line-end hyphen as the geometry reads it
 
 
 def _placed(tagged: TaggedTable, words: tuple[Word, ...]) -> list[_Cell] | None:
@@ -280,14 +312,19 @@ def _meets(box: Box, word: Word) -> bool:
             and word.top < box[3] + SLACK and word.bottom > box[1] - SLACK)
 
 
-def _header_rows(tagged: TaggedTable, cells: list[_Cell], numeric: set[tuple[int, int]], count: int) -> int:
-    """How many rows head the table: the first rows whose cells are all header cells (TH), hold no number past the
-    first column, or leave the first column to a header cell spanning down into them; up to a row of one data cell
-    from the first column on (a row group's label)."""
+def _header_rows(tagged: TaggedTable, cells: list[_Cell], numeric: set[tuple[int, int]], count: int,
+                 headed_by_words: bool = False) -> int:
+    """How many rows head the table: the first rows whose cells are all header cells (TH; where
+    ``headed_by_words``, whose data cells all print a word), hold no number past the first column, or leave the
+    first column to a header cell spanning down into them; up to a row of one data cell from the first column on
+    (a row group's label)."""
     rows = 0
     for r in range(count):
         own = [c for c in cells if c.row == r]
         all_th = bool(own) and all(c.tagged.header for c in own)
+        if headed_by_words and not all_th:
+            data = [c.text for c in own if c.first > 0 and c.text]
+            all_th = bool(data) and all(any(ch.isalpha() for ch in text) for text in data)
         spanned = r == rows > 0 and not any(c.first == 0 for c in own)  # its label cell spanned from a header row
         last = max((c.last for c in own), default=0)
         if not all_th and not spanned and any((r, k) in numeric for k in range(1, 1 + last)):
