@@ -37,7 +37,7 @@ NEAR_LINES = 6.0
 def read_tagged(page: PageWords, label: str) -> list[Table]:
     """The tables of ``label`` on ``page`` as its structure tree states them, one per caption that has a tagged
     table of numbers beside it; empty where none has (the page is then read from its geometry)."""
-    return read_stated(page, label, page.tagged, headed_by_words=False)
+    return read_stated(page, label, page.tagged, drawn=False)
 
 
 def read_ruled(page: PageWords, label: str) -> list[Table]:
@@ -45,21 +45,22 @@ def read_ruled(page: PageWords, label: str) -> list[Table]:
     (``review.pdf.drawn``), read as a structure tree's tables are; empty where no caption of the label has a ruled
     grid of numbers beside it, or where a grid's rules do not set its rows apart (a cell holds numbers on two
     lines)."""
-    return [table for table in read_stated(page, label, page.ruled, headed_by_words=True) if _rows_apart(table)]
+    return [table for table in read_stated(page, label, page.ruled, drawn=True) if _rows_apart(table)]
 
 
-def read_stated(page: PageWords, label: str, stated: tuple[TaggedTable, ...], headed_by_words: bool) -> list[Table]:
+def read_stated(page: PageWords, label: str, stated: tuple[TaggedTable, ...], drawn: bool) -> list[Table]:
     """The tables of ``label`` on ``page`` as the grids ``stated`` (a structure tree's, or the drawn rules') give
-    their cells, one per caption that has such a grid of numbers beside it. ``headed_by_words``: the grid names no
-    header cell (drawn rules), so its first rows whose every data cell prints a word ('95% CI', 'Batch 1', 'N')
-    head it."""
+    their cells, one per caption that has such a grid of numbers beside it. ``drawn``: the grid is drawn rules,
+    whose cells tile the table: it names no header cell, so its first rows whose every data cell prints a word
+    ('95% CI', 'Batch 1', 'N') head it, and a word is in the cell that holds its middle (a word's box as poppler
+    gives it, the font's ascent and descent, runs past its line into the cell below)."""
     if not stated:
         return []
     tables = []
     for line, start in find_captions(page, label):
         caption = _caption(page, line, start, stated)
         tagged = _beside(stated, caption)
-        read = (_table(tagged, page, label, " ".join(ln.text for ln in caption), headed_by_words)
+        read = (_table(tagged, page, label, " ".join(ln.text for ln in caption), drawn)
                 if tagged is not None else None)
         if read is not None:
             tables.append(read)
@@ -138,16 +139,16 @@ def _beside(tagged: tuple[TaggedTable, ...], caption: list[Line]) -> TaggedTable
     return best[1] if best is not None else None
 
 
-def _table(tagged: TaggedTable, page: PageWords, label: str, caption: str, headed_by_words: bool = False
+def _table(tagged: TaggedTable, page: PageWords, label: str, caption: str, drawn: bool = False
            ) -> Table | None:
-    cells = _placed(tagged, page.words)
+    cells = _placed(tagged, page.words, drawn)
     if cells is None:
         return None
     width = max(c.last for c in cells) + 1
     row_count = len(tagged.rows)
     numeric = {(c.row, column) for c in cells if c.words and read_cell(list(c.words)).value is not None
                for column in range(c.first, c.last + 1)}
-    header_rows = _header_rows(tagged, cells, numeric, row_count, headed_by_words)
+    header_rows = _header_rows(tagged, cells, numeric, row_count, drawn)
     extents = _extents([c for c in cells if c.row >= header_rows], width, _extents(cells, width))
     _widened(cells, header_rows, extents)
     body = [r for r in range(header_rows, row_count)]
@@ -189,7 +190,7 @@ class _Cell:
         return functools.reduce(joined_lines, texts) if texts else ""  # a line-end hyphen as the geometry reads it
 
 
-def _placed(tagged: TaggedTable, words: tuple[Word, ...]) -> list[_Cell] | None:
+def _placed(tagged: TaggedTable, words: tuple[Word, ...], drawn: bool = False) -> list[_Cell] | None:
     """Every cell with a box, in its row, over the columns it covers; None where the rows set no columns (no row
     of two cells or more with boxes). A full row's cells are its columns in turn; a row of fewer cells is placed by
     the spans its cells declare where it declares any (``/ColSpan``, ``/RowSpan`` above it), else by its boxes."""
@@ -208,21 +209,24 @@ def _placed(tagged: TaggedTable, words: tuple[Word, ...]) -> list[_Cell] | None:
                 continue
             first, last = (k, k) if len(row) == full else logical[k] if logical else _covered(cell.box, spans)
             placed.append(_Cell(r, first, last, cell, (), logical is None))
-    _fill(placed, words, tagged.box)
+    _fill(placed, words, tagged.box, drawn)
     return placed
 
 
-def _fill(cells: list[_Cell], words: tuple[Word, ...], table: Box) -> None:
+def _fill(cells: list[_Cell], words: tuple[Word, ...], table: Box, drawn: bool = False) -> None:
     """Each word of the table's box into one cell: among the cells whose box holds its middle across and meets it
     down the page, the one whose top is nearest its own (a word boxed by a math font's ascent and descent runs
     lines past its glyphs, its top near theirs). A word poppler calls turned, for its tall and narrow box, is upright
-    where its box runs past the glyphs of its cell (a font's box, not a turned line)."""
+    where its box runs past the glyphs of its cell (a font's box, not a turned line). In a ``drawn`` grid (cells
+    that tile the table) a word is in the cell that holds its middle, and outside the table where none does."""
     found: dict[int, list[Word]] = {}
     for word in words:
         if not _meets(table, word):
             continue
+        middle = (word.top + word.bottom) / 2
         near = [(abs(cell.tagged.box[1] - word.top), i) for i, cell in enumerate(cells)
-                if cell.tagged.box is not None and _meets(cell.tagged.box, word)]
+                if cell.tagged.box is not None and _meets(cell.tagged.box, word)
+                and (not drawn or cell.tagged.box[1] <= middle <= cell.tagged.box[3])]
         if near:
             cell = cells[min(near)[1]]
             box = cell.tagged.box
@@ -313,16 +317,16 @@ def _meets(box: Box, word: Word) -> bool:
 
 
 def _header_rows(tagged: TaggedTable, cells: list[_Cell], numeric: set[tuple[int, int]], count: int,
-                 headed_by_words: bool = False) -> int:
+                 drawn: bool = False) -> int:
     """How many rows head the table: the first rows whose cells are all header cells (TH; where
-    ``headed_by_words``, whose data cells all print a word), hold no number past the first column, or leave the
+    ``drawn``, whose data cells all print a word), hold no number past the first column, or leave the
     first column to a header cell spanning down into them; up to a row of one data cell from the first column on
     (a row group's label)."""
     rows = 0
     for r in range(count):
         own = [c for c in cells if c.row == r]
         all_th = bool(own) and all(c.tagged.header for c in own)
-        if headed_by_words and not all_th:
+        if drawn and not all_th:
             data = [c.text for c in own if c.first > 0 and c.text]
             all_th = bool(data) and all(any(ch.isalpha() for ch in text) for text in data)
         spanned = r == rows > 0 and not any(c.first == 0 for c in own)  # its label cell spanned from a header row
