@@ -86,7 +86,7 @@ def _ruled_page(ys: tuple[float, ...], words: list[Word]) -> PageWords:
     down = [Rule(False, x, ys[0], ys[-1]) for x in (50, 150, 250, 350)]
     grid = drawn._grid(across + down)
     assert grid is not None
-    caption = [_word("Table", 50, 80), _word("1:", 90, 80), _word("Latency.", 110, 80)]
+    caption = [_word("Table", 50, 60), _word("1:", 90, 60), _word("Latency.", 110, 60)]
     return PageWords(1, 612, 792, tuple(caption + words), ruled=(grid,))
 
 
@@ -131,3 +131,20 @@ def test_the_typst_papers_boxed_table_is_read_from_its_rules() -> None:
     table = read_ruled(page, "Table 7")[0]
     assert [c.name for c in table.columns] == ["N", "Δ𝑝(Unable)", "95% CI"]
     assert "Llama-3.2-3B-Instruct / Ignore-Completion" in [r.name for r in table.rows]
+
+
+def test_rules_round_groups_of_columns_leave_the_page_to_its_geometry() -> None:
+    words = _HEADER + [_word("Small", 55, 124), _word("12.4", 155, 124), _word("31.7", 190, 124),
+                       _word("0.52", 255, 124)]
+    page = _ruled_page((100, 118, 138), words)  # two numbers side by side in one drawn cell
+    assert read_ruled(page, "Table 1") == []
+    raised = _ruled_page((100, 118, 138), _HEADER + [_word("Small", 55, 124), _word("3.2", 155, 124),
+                                                     Word("\u22124", 176, 121, 186, 129), _word("0.52", 255, 124)])
+    assert [r.name for r in read_ruled(raised, "Table 1")[0].rows] == ["Small"]  # a raised exponent is no number
+
+
+def test_a_heading_between_the_caption_and_the_rules_leaves_the_page_to_its_geometry() -> None:
+    words = [_word("Train", 55, 85)] + _HEADER + [_word("Small", 55, 124), _word("12.4", 155, 124),
+                                                   _word("0.52", 255, 124)]
+    assert read_ruled(_ruled_page((100, 118, 138), words), "Table 1") == []
+    assert read_ruled(_ruled_page((100, 118, 138), words[1:]), "Table 1")

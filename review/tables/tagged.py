@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 
 from review.pdf.structtree import Box, TaggedCell, TaggedTable
 from review.pdf.words import Line, PageWords, Word, lines_of
@@ -30,6 +31,8 @@ from review.tables.table import Column, Row, Table
 SLACK = 1.5
 #: Points: a header's text is centred over the columns it heads where its middle is within this of theirs.
 CENTRED = 6.0
+#: A word that starts a number: digits, after a sign or a decimal point.
+_NUMBER_START = re.compile(r"^[-+\u2212]?\.?\d")
 #: A tagged table is a caption's where it starts (or ends) within this many of the caption's line heights of it.
 NEAR_LINES = 6.0
 
@@ -43,9 +46,9 @@ def read_tagged(page: PageWords, label: str) -> list[Table]:
 def read_ruled(page: PageWords, label: str) -> list[Table]:
     """The tables of ``label`` on ``page`` as the rules drawn around their cells state them
     (``review.pdf.drawn``), read as a structure tree's tables are; empty where no caption of the label has a ruled
-    grid of numbers beside it, or where a grid's rules do not set its rows apart (a cell holds numbers on two
-    lines)."""
-    return [table for table in read_stated(page, label, page.ruled, drawn=True) if _rows_apart(table)]
+    grid of numbers beside it enclosing the whole table, or where a grid's rules do not set its rows and columns
+    apart (a cell holds numbers on two lines, or two numbers side by side)."""
+    return [table for table in read_stated(page, label, page.ruled, drawn=True) if _cells_apart(table)]
 
 
 def read_stated(page: PageWords, label: str, stated: tuple[TaggedTable, ...], drawn: bool) -> list[Table]:
@@ -60,6 +63,8 @@ def read_stated(page: PageWords, label: str, stated: tuple[TaggedTable, ...], dr
     for line, start in find_captions(page, label):
         caption = _caption(page, line, start, stated)
         tagged = _beside(stated, caption)
+        if drawn and tagged is not None and _between(page, caption, tagged.box):
+            continue  # words between the caption and the rules: the grid does not enclose the whole table
         read = (_table(tagged, page, label, " ".join(ln.text for ln in caption), drawn)
                 if tagged is not None else None)
         if read is not None:
@@ -95,15 +100,34 @@ def continued_tagged(page: PageWords, previous: PageWords, before: Table) -> lis
                   words=tuple(w for c in cells for w in c.words))]
 
 
-def _rows_apart(table: Table) -> bool:
-    """Whether every cell of the table's rows prints its numbers on one line: a grid whose rules frame several rows
-    of numbers in one cell (rules around the table and between its columns only) does not set its rows apart."""
+def _between(page: PageWords, caption: list[Line], box: Box) -> bool:
+    """Whether a word is printed across the grid's width between the caption and the grid (a heading titling the
+    rows, a header line set above the top rule): the grid holds only part of the table."""
+    top, bottom = caption[0].top, caption[-1].bottom
+    lo, hi = (bottom, box[1]) if box[1] >= bottom - 1 else (box[3], top)
+    return any(lo + SLACK < (w.top + w.bottom) / 2 < hi - SLACK and box[0] - SLACK <= w.centre <= box[2] + SLACK
+               for w in page.words)
+
+
+def _cells_apart(table: Table) -> bool:
+    """Whether every cell of the table's rows prints one number: its numbers on one line, and no two numbers side by
+    side on it (a raised exponent after a number, '10' '−4', is part of it). A grid whose rules frame several rows or
+    columns of numbers in one cell (rules round the table, or round groups of columns, only) sets them apart no more
+    than the word gaps do."""
     for row in table.rows:
         for column in table.columns:
             lines = lines_of([w for w in row.cells if column.lo <= w.centre <= column.hi])
-            if sum(any(ch.isdigit() for ch in ln.text) for ln in lines) > 1:
+            numbered = [ln for ln in lines if any(ch.isdigit() for ch in ln.text)]
+            if len(numbered) > 1 or any(_side_by_side(a, b) for ln in numbered
+                                        for a, b in zip(ln.words, ln.words[1:])):
                 return False
     return True
+
+
+def _side_by_side(first: Word, second: Word) -> bool:
+    """Whether two words of a line are two numbers set side by side on one baseline."""
+    return (_NUMBER_START.match(first.text) is not None and _NUMBER_START.match(second.text) is not None
+            and second.bottom > (first.top + first.bottom) / 2)
 
 
 def _caption(page: PageWords, line: Line, start: int, stated: tuple[TaggedTable, ...]) -> list[Line]:
