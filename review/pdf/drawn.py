@@ -100,7 +100,7 @@ def _path_rules(raw: object, obj: object, matrix: _Matrix, height: float) -> lis
         elif x1 - x0 <= THIN and y1 - y0 >= SHORTEST:
             found.append(Rule(False, (x0 + x1) / 2, y0, y1))
     if stroke.value and not found:
-        for (kind, x, y), (_, px, py) in zip(points[1:], points[:-1]):
+        for (kind, x, y), (_, px, py) in zip(points[1:], points[:-1], strict=True):
             if kind != raw.FPDF_SEGMENT_LINETO:  # type: ignore[attr-defined]
                 continue
             if abs(y - py) < 0.5 and abs(x - px) >= SHORTEST:

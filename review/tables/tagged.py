@@ -119,7 +119,7 @@ def _cells_apart(table: Table) -> bool:
             lines = lines_of([w for w in row.cells if column.lo <= w.centre <= column.hi])
             numbered = [ln for ln in lines if any(ch.isdigit() for ch in ln.text)]
             if len(numbered) > 1 or any(_side_by_side(a, b) for ln in numbered
-                                        for a, b in zip(ln.words, ln.words[1:])):
+                                        for a, b in zip(ln.words, ln.words[1:], strict=False)):
                 return False
     return True
 
