@@ -8,6 +8,9 @@ row with fewer (a header spanning several columns, a row group's label) covers t
 tree that declares no ``/ColSpan`` reads as one that does. What is printed in each cell stays each extractor's
 reading: a word belongs to the cell whose box holds its centre.
 
+A ruled table's grid, as its drawn rules state it (``review.pdf.drawn``), is read the same way (``read_ruled``),
+where no tagged table sits beside the caption: its cells' boxes are the rectangles between the rules.
+
 The reading is the grid ``review.tables`` reads geometrically, in the same classes, so every check after it is the
 same. A tagged table that is no table of numbers (a layout frame, a table of words), or that no caption of the
 label sits beside, gives nothing, and the page is read from its geometry (``review.tables.read_tables``).
