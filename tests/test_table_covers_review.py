@@ -33,6 +33,8 @@ GAPS = {
     "html": "a superscript letter against the value ('12.4a'), as in threeparttable-notes",
     "typst": "a superscript letter against the value ('12.4a'), as in threeparttable-notes",
     "libreoffice-tagged": "a superscript letter against the value ('12.4a'), as in threeparttable-notes",
+    # read from its drawn rules (review.pdf.drawn): the same
+    "libreoffice-ruled": "a superscript letter against the value ('12.4a'), as in threeparttable-notes",
 }
 
 

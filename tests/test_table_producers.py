@@ -27,7 +27,8 @@ from review.pdf import poppler
 from tests.conftest import DATA
 
 PRODUCERS = DATA / "producers"
-NAMES = ("latex", "pandoc", "html", "typst", "libreoffice", "libreoffice-odt", "libreoffice-tagged")
+NAMES = ("latex", "pandoc", "html", "typst", "libreoffice", "libreoffice-odt", "libreoffice-tagged",
+         "libreoffice-ruled")
 SOURCE_ID = "fixture-{name}-20261207-source-latency-of-generated-models"
 #: What a curator fills that the page cannot (the unit is printed only in the caption: milliseconds).
 SETTINGS = ("family=Generated models", "dataset=Latency benchmark", "metric={column_last}", "direction=lower",

@@ -101,10 +101,11 @@ def primary_reading(data: bytes, name: str, max_page_chars: int = MAX_PAGE_CHARS
 
 def tagged_as(other: Extraction, primary: Extraction) -> Extraction:
     """The second extraction with the tagged tables PDFium read from the PDF's structure tree
-    (``review.pdf.structtree``) on its pages: the tree is the PDF's own, whichever extractor's words fill its cells."""
+    (``review.pdf.structtree``) and the grids its drawn rules enclose (``review.pdf.drawn``) on its pages: both are
+    the PDF's own, whichever extractor's words fill their cells."""
     from review.pdf.words import with_tags
 
-    if not any(page.tagged for page in primary.words):
+    if not any(page.tagged or page.ruled for page in primary.words):
         return other
     return dataclasses.replace(other, words=with_tags(other.words, primary.words))
 

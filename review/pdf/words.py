@@ -21,6 +21,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from registry.numbers import FIGURES, MINUS_SIGNS, SIGN
+from review.pdf.drawn import page_grids
 from review.pdf.structtree import TaggedTable, page_tables
 
 #: Characters PDFium or poppler may print for a minus sign, read as '-' when comparing text.
@@ -87,6 +88,8 @@ class PageWords:
     words: tuple[Word, ...]
     tagged: tuple[TaggedTable, ...] = ()
     """The tables the PDF's structure tree states on this page (``review.pdf.structtree``); empty where it has none."""
+    ruled: tuple[TaggedTable, ...] = ()
+    """The grids the page's drawn rules enclose (``review.pdf.drawn``); empty where it draws none."""
 
 
 @dataclass(frozen=True)
@@ -199,7 +202,8 @@ def pdfium_words(data: bytes) -> tuple[PageWords, ...]:
                     height = float(page.get_height())
                     pages.append(PageWords(index + 1, float(page.get_width()), height,
                                            tuple(_page_words(textpage, raw, height)),
-                                           page_tables(document, page, textpage, height)))
+                                           page_tables(document, page, textpage, height),
+                                           page_grids(page, height)))
                 finally:
                     textpage.close()
             finally:
@@ -233,9 +237,9 @@ def with_tags(pages: tuple[PageWords, ...], tagged: tuple[PageWords, ...]) -> tu
     page: the structure tree is the PDF's, whichever extractor reads the words in its cells."""
     import dataclasses
 
-    tables = {page.number: page.tagged for page in tagged if page.tagged}
-    return tuple(dataclasses.replace(page, tagged=tables[page.number]) if page.number in tables else page
-                 for page in pages)
+    tables = {page.number: page for page in tagged if page.tagged or page.ruled}
+    return tuple(dataclasses.replace(page, tagged=tables[page.number].tagged, ruled=tables[page.number].ruled)
+                 if page.number in tables else page for page in pages)
 
 
 def _page_words(textpage: object, raw: object, height: float) -> list[Word]:

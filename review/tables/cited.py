@@ -22,7 +22,7 @@ from review.tables.captions import find_captions, label_at_line_start, upright
 from review.tables.cell import CellText
 from review.tables.read import continued_tables, read_tables, runs_to_foot
 from review.tables.table import Column, Row, Table, find_columns, find_rows, plain_glyphs
-from review.tables.tagged import continued_tagged, read_tagged
+from review.tables.tagged import continued_tagged, read_ruled, read_tagged
 
 
 @dataclass
@@ -59,7 +59,8 @@ def tables_on(doc: Extraction, page: int, label: str) -> list[Table]:
     if key not in held:
         words = doc.page_words(page)
         previous = doc.page_words(page - 1) if page > 1 else None
-        held[key] = (read_tagged(words, label) or read_tables(words, label, previous)) if words is not None else []
+        held[key] = (read_tagged(words, label) or read_ruled(words, label) or read_tables(words, label, previous)
+                     ) if words is not None else []
         if not held[key] and words is not None and previous is not None:
             before = tables_on(doc, page - 1, label)  # a table broken across pages, its caption on one of them
             held[key] = (continued_tagged(words, previous, before[-1])

@@ -8,6 +8,9 @@ row with fewer (a header spanning several columns, a row group's label) covers t
 tree that declares no ``/ColSpan`` reads as one that does. What is printed in each cell stays each extractor's
 reading: a word belongs to the cell whose box holds its centre.
 
+A ruled table's grid, as its drawn rules state it (``review.pdf.drawn``), is read the same way (``read_ruled``),
+where no tagged table sits beside the caption: its cells' boxes are the rectangles between the rules.
+
 The reading is the grid ``review.tables`` reads geometrically, in the same classes, so every check after it is the
 same. A tagged table that is no table of numbers (a layout frame, a table of words), or that no caption of the
 label sits beside, gives nothing, and the page is read from its geometry (``review.tables.read_tables``).
@@ -16,11 +19,14 @@ label sits beside, gives nothing, and the page is read from its geometry (``revi
 from __future__ import annotations
 
 import dataclasses
+import functools
+import re
 
 from review.pdf.structtree import Box, TaggedCell, TaggedTable
 from review.pdf.words import Line, PageWords, Word, lines_of
 from review.tables.captions import find_captions
 from review.tables.cell import read_cell
+from review.tables.lines import joined_lines
 from review.tables.table import Column, Row, Table
 
 #: Points: a word belongs to a cell whose box, widened by this, holds its centre (the two extractors' boxes of a
@@ -28,6 +34,8 @@ from review.tables.table import Column, Row, Table
 SLACK = 1.5
 #: Points: a header's text is centred over the columns it heads where its middle is within this of theirs.
 CENTRED = 6.0
+#: A word that starts a number: digits, after a sign or a decimal point.
+_NUMBER_START = re.compile(r"^[-+\u2212]?\.?\d")
 #: A tagged table is a caption's where it starts (or ends) within this many of the caption's line heights of it.
 NEAR_LINES = 6.0
 
@@ -35,13 +43,33 @@ NEAR_LINES = 6.0
 def read_tagged(page: PageWords, label: str) -> list[Table]:
     """The tables of ``label`` on ``page`` as its structure tree states them, one per caption that has a tagged
     table of numbers beside it; empty where none has (the page is then read from its geometry)."""
-    if not page.tagged:
+    return read_stated(page, label, page.tagged, drawn=False)
+
+
+def read_ruled(page: PageWords, label: str) -> list[Table]:
+    """The tables of ``label`` on ``page`` as the rules drawn around their cells state them
+    (``review.pdf.drawn``), read as a structure tree's tables are; empty where no caption of the label has a ruled
+    grid of numbers beside it enclosing the whole table, or where a grid's rules do not set its rows and columns
+    apart (a cell holds numbers on two lines, or two numbers side by side)."""
+    return [table for table in read_stated(page, label, page.ruled, drawn=True) if _cells_apart(table)]
+
+
+def read_stated(page: PageWords, label: str, stated: tuple[TaggedTable, ...], drawn: bool) -> list[Table]:
+    """The tables of ``label`` on ``page`` as the grids ``stated`` (a structure tree's, or the drawn rules') give
+    their cells, one per caption that has such a grid of numbers beside it. ``drawn``: the grid is drawn rules,
+    whose cells tile the table: it names no header cell, so its first rows whose every data cell prints a word
+    ('95% CI', 'Batch 1', 'N') head it, and a word is in the cell that holds its middle (a word's box as poppler
+    gives it, the font's ascent and descent, runs past its line into the cell below)."""
+    if not stated:
         return []
     tables = []
     for line, start in find_captions(page, label):
-        caption = _caption(page, line, start)
-        tagged = _beside(page.tagged, caption)
-        read = _table(tagged, page, label, " ".join(ln.text for ln in caption)) if tagged is not None else None
+        caption = _caption(page, line, start, stated)
+        tagged = _beside(stated, caption)
+        if drawn and tagged is not None and _between(page, caption, tagged.box):
+            continue  # words between the caption and the rules: the grid does not enclose the whole table
+        read = (_table(tagged, page, label, " ".join(ln.text for ln in caption), drawn)
+                if tagged is not None else None)
         if read is not None:
             tables.append(read)
     return tables
@@ -75,13 +103,43 @@ def continued_tagged(page: PageWords, previous: PageWords, before: Table) -> lis
                   words=tuple(w for c in cells for w in c.words))]
 
 
-def _caption(page: PageWords, line: Line, start: int) -> list[Line]:
+def _between(page: PageWords, caption: list[Line], box: Box) -> bool:
+    """Whether a word is printed across the grid's width between the caption and the grid (a heading titling the
+    rows, a header line set above the top rule): the grid holds only part of the table."""
+    top, bottom = caption[0].top, caption[-1].bottom
+    lo, hi = (bottom, box[1]) if box[1] >= bottom - 1 else (box[3], top)
+    return any(lo + SLACK < (w.top + w.bottom) / 2 < hi - SLACK and box[0] - SLACK <= w.centre <= box[2] + SLACK
+               for w in page.words)
+
+
+def _cells_apart(table: Table) -> bool:
+    """Whether every cell of the table's rows prints one number: its numbers on one line, and no two numbers side by
+    side on it (a raised exponent after a number, '10' '−4', is part of it). A grid whose rules frame several rows or
+    columns of numbers in one cell (rules round the table, or round groups of columns, only) sets them apart no more
+    than the word gaps do."""
+    for row in table.rows:
+        for column in table.columns:
+            lines = lines_of([w for w in row.cells if column.lo <= w.centre <= column.hi])
+            numbered = [ln for ln in lines if any(ch.isdigit() for ch in ln.text)]
+            if len(numbered) > 1 or any(_side_by_side(a, b) for ln in numbered
+                                        for a, b in zip(ln.words, ln.words[1:], strict=False)):
+                return False
+    return True
+
+
+def _side_by_side(first: Word, second: Word) -> bool:
+    """Whether two words of a line are two numbers set side by side on one baseline."""
+    return (_NUMBER_START.match(first.text) is not None and _NUMBER_START.match(second.text) is not None
+            and second.bottom > (first.top + first.bottom) / 2)
+
+
+def _caption(page: PageWords, line: Line, start: int, stated: tuple[TaggedTable, ...]) -> list[Line]:
     """The caption's lines: its first, and the lines that follow it closely at its left edge or inside it, up to a
     tagged table's first row."""
     first = Line(line.words[start:])
     found = [first]
     lines = lines_of([w for w in page.words if w.top > first.bottom - 1])
-    boxes = [t.box for t in page.tagged]
+    boxes = [t.box for t in stated]
     for following in lines:
         last, middle = found[-1], (following.top + following.bottom) / 2
         if (following.top - last.bottom > last.height * 0.8 or following.x0 < first.x0 - 2
@@ -108,15 +166,16 @@ def _beside(tagged: tuple[TaggedTable, ...], caption: list[Line]) -> TaggedTable
     return best[1] if best is not None else None
 
 
-def _table(tagged: TaggedTable, page: PageWords, label: str, caption: str) -> Table | None:
-    cells = _placed(tagged, page.words)
+def _table(tagged: TaggedTable, page: PageWords, label: str, caption: str, drawn: bool = False
+           ) -> Table | None:
+    cells = _placed(tagged, page.words, drawn)
     if cells is None:
         return None
     width = max(c.last for c in cells) + 1
     row_count = len(tagged.rows)
     numeric = {(c.row, column) for c in cells if c.words and read_cell(list(c.words)).value is not None
                for column in range(c.first, c.last + 1)}
-    header_rows = _header_rows(tagged, cells, numeric, row_count)
+    header_rows = _header_rows(tagged, cells, numeric, row_count, drawn)
     extents = _extents([c for c in cells if c.row >= header_rows], width, _extents(cells, width))
     _widened(cells, header_rows, extents)
     body = [r for r in range(header_rows, row_count)]
@@ -154,10 +213,11 @@ class _Cell:
 
     @property
     def text(self) -> str:
-        return " ".join(line.text for line in lines_of(self.words)) if self.words else ""
+        texts = [line.text for line in lines_of(self.words)]
+        return functools.reduce(joined_lines, texts) if texts else ""  # a line-end hyphen as the geometry reads it
 
 
-def _placed(tagged: TaggedTable, words: tuple[Word, ...]) -> list[_Cell] | None:
+def _placed(tagged: TaggedTable, words: tuple[Word, ...], drawn: bool = False) -> list[_Cell] | None:
     """Every cell with a box, in its row, over the columns it covers; None where the rows set no columns (no row
     of two cells or more with boxes). A full row's cells are its columns in turn; a row of fewer cells is placed by
     the spans its cells declare where it declares any (``/ColSpan``, ``/RowSpan`` above it), else by its boxes."""
@@ -176,21 +236,24 @@ def _placed(tagged: TaggedTable, words: tuple[Word, ...]) -> list[_Cell] | None:
                 continue
             first, last = (k, k) if len(row) == full else logical[k] if logical else _covered(cell.box, spans)
             placed.append(_Cell(r, first, last, cell, (), logical is None))
-    _fill(placed, words, tagged.box)
+    _fill(placed, words, tagged.box, drawn)
     return placed
 
 
-def _fill(cells: list[_Cell], words: tuple[Word, ...], table: Box) -> None:
+def _fill(cells: list[_Cell], words: tuple[Word, ...], table: Box, drawn: bool = False) -> None:
     """Each word of the table's box into one cell: among the cells whose box holds its middle across and meets it
     down the page, the one whose top is nearest its own (a word boxed by a math font's ascent and descent runs
     lines past its glyphs, its top near theirs). A word poppler calls turned, for its tall and narrow box, is upright
-    where its box runs past the glyphs of its cell (a font's box, not a turned line)."""
+    where its box runs past the glyphs of its cell (a font's box, not a turned line). In a ``drawn`` grid (cells
+    that tile the table) a word is in the cell that holds its middle, and outside the table where none does."""
     found: dict[int, list[Word]] = {}
     for word in words:
         if not _meets(table, word):
             continue
+        middle = (word.top + word.bottom) / 2
         near = [(abs(cell.tagged.box[1] - word.top), i) for i, cell in enumerate(cells)
-                if cell.tagged.box is not None and _meets(cell.tagged.box, word)]
+                if cell.tagged.box is not None and _meets(cell.tagged.box, word)
+                and (not drawn or cell.tagged.box[1] <= middle <= cell.tagged.box[3])]
         if near:
             cell = cells[min(near)[1]]
             box = cell.tagged.box
@@ -280,14 +343,19 @@ def _meets(box: Box, word: Word) -> bool:
             and word.top < box[3] + SLACK and word.bottom > box[1] - SLACK)
 
 
-def _header_rows(tagged: TaggedTable, cells: list[_Cell], numeric: set[tuple[int, int]], count: int) -> int:
-    """How many rows head the table: the first rows whose cells are all header cells (TH), hold no number past the
-    first column, or leave the first column to a header cell spanning down into them; up to a row of one data cell
-    from the first column on (a row group's label)."""
+def _header_rows(tagged: TaggedTable, cells: list[_Cell], numeric: set[tuple[int, int]], count: int,
+                 drawn: bool = False) -> int:
+    """How many rows head the table: the first rows whose cells are all header cells (TH; where
+    ``drawn``, whose data cells all print a word), hold no number past the first column, or leave the
+    first column to a header cell spanning down into them; up to a row of one data cell from the first column on
+    (a row group's label)."""
     rows = 0
     for r in range(count):
         own = [c for c in cells if c.row == r]
         all_th = bool(own) and all(c.tagged.header for c in own)
+        if drawn and not all_th:
+            data = [c.text for c in own if c.first > 0 and c.text]
+            all_th = bool(data) and all(any(ch.isalpha() for ch in text) for text in data)
         spanned = r == rows > 0 and not any(c.first == 0 for c in own)  # its label cell spanned from a header row
         last = max((c.last for c in own), default=0)
         if not all_th and not spanned and any((r, k) in numeric for k in range(1, 1 + last)):

@@ -10,7 +10,8 @@ apart, a range, a bound in words, a ± after a value.
 Producers: ``latex`` (pdflatex, booktabs), ``pandoc`` (Markdown through pandoc's LaTeX writer), ``html``
 (Chromium's print to PDF), ``libreoffice`` (a .docx written with python-docx, its headers as Word sets them,
 flush left) and ``libreoffice-odt`` (an OpenDocument text written with odfpy, numeric headers flush right),
-both converted by LibreOffice headless, ``libreoffice-tagged`` (the same .docx exported as a tagged PDF, its
+both converted by LibreOffice headless, ``libreoffice-ruled`` (the .docx with every cell's borders drawn, Word's
+'Table Grid', printed untagged: its grid stated by its rules), ``libreoffice-tagged`` (the same .docx exported as a tagged PDF, its
 structure tree stating the table's rows and cells), ``typst`` (the ``typst`` package from PyPI). Usage: ``python generate.py`` writes every source and
 gold; ``python generate.py --render [PRODUCER...]`` renders the PDFs too (each producer where it is
 installed). The tests read the committed PDFs; where a producer is installed, a test renders again and
@@ -214,8 +215,9 @@ def typst_source() -> str:
 """
 
 
-def docx(path: Path) -> None:
-    """The table as a Word document (python-docx), for LibreOffice to print."""
+def docx(path: Path, ruled: bool = False) -> None:
+    """The table as a Word document (python-docx), for LibreOffice to print; ``ruled``: every cell's borders drawn
+    (Word's 'Table Grid' style)."""
     import docx as word
     from docx.shared import Cm
 
@@ -226,6 +228,8 @@ def docx(path: Path) -> None:
     document.add_paragraph(CAPTION)
     rows = sum(1 + (i == 0 or TABLE[i - 1][0] != g) for i, (g, _, _) in enumerate(TABLE))
     table = document.add_table(rows=rows + 1, cols=4)
+    if ruled:
+        table.style = "Table Grid"
     for index, name in enumerate(("Model", *COLUMNS)):
         table.cell(0, index).text = name
     at = 1
@@ -254,6 +258,11 @@ def docx(path: Path) -> None:
             other.width = Cm(2.5)
     document.add_paragraph(NOTES)
     document.save(str(path))
+
+
+def ruled_docx(path: Path) -> None:
+    """The Word document with every cell's borders drawn: the grid a ruled table states by its rules."""
+    docx(path, ruled=True)
 
 
 def odt(path: Path) -> None:
@@ -319,12 +328,13 @@ def odt(path: Path) -> None:
 SOURCES = {"latex": ("paper.tex", latex_source), "pandoc": ("paper.md", markdown_source),
            "html": ("paper.html", html_source), "typst": ("paper.typ", typst_source),
            "libreoffice": ("paper.docx", docx), "libreoffice-odt": ("paper.odt", odt),
-           "libreoffice-tagged": ("paper.docx", docx)}
+           "libreoffice-tagged": ("paper.docx", docx), "libreoffice-ruled": ("paper.docx", ruled_docx)}
 #: The sources written as files of their own (zipped XML), not as text.
 BINARY = (".docx", ".odt")
 #: What each producer needs installed to render again.
 NEEDS = {"latex": ("pdflatex",), "pandoc": ("pandoc", "pdflatex"), "html": ("chromium",),
          "libreoffice": ("soffice",), "libreoffice-odt": ("soffice",), "libreoffice-tagged": ("soffice",),
+         "libreoffice-ruled": ("soffice",),
          "typst": ()}
 #: LibreOffice's PDF export filter with its structure tree written (a tagged PDF), as ``--convert-to`` takes it.
 TAGGED_PDF = 'pdf:writer_pdf_Export:{"UseTaggedPDF":{"type":"boolean","value":"true"}}'
