@@ -22,6 +22,7 @@ import dataclasses
 import functools
 import re
 
+from registry.numbers import SIGN
 from review.pdf.structtree import Box, TaggedCell, TaggedTable
 from review.pdf.words import Line, PageWords, Word, lines_of
 from review.tables.captions import find_captions
@@ -35,7 +36,7 @@ SLACK = 1.5
 #: Points: a header's text is centred over the columns it heads where its middle is within this of theirs.
 CENTRED = 6.0
 #: A word that starts a number: digits, after a sign or a decimal point.
-_NUMBER_START = re.compile(r"^[-+\u2212]?\.?\d")
+_NUMBER_START = re.compile(rf"^{SIGN}?\.?\d")
 #: A tagged table is a caption's where it starts (or ends) within this many of the caption's line heights of it.
 NEAR_LINES = 6.0
 
