@@ -265,3 +265,13 @@ def test_registry_review_with_a_typst_source_names_each_witness_and_its_reader(c
                 str(TYPST / "paper.typ"))
     words = " ".join(shown.output.split())
     assert "paper.typ (typst, read with the registry's Typst reader" in words, shown.output
+
+
+def test_registry_table_on_a_typst_file_that_does_not_parse_says_so_as_the_users_error(cli, tmp_path: Path) -> None:  # type: ignore
+    """A source whose markup is broken is the document's error, worded with a hint, never 'report it'."""
+    broken = tmp_path / "paper.typ"
+    broken.write_text("#table(columns: 2, [a], [1]\n")  # a stand-in fixture: the call never closed
+    result = cli("table", "--source", str(broken), "--table", "Table 1")
+    assert result.exit_code == 1, result.output
+    assert "paper.typ cannot be read as Typst" in result.output and "typst compile" in result.output
+    assert "report it" not in result.output

@@ -77,12 +77,18 @@ def _read(path: Path, request: ReadRequest) -> tuple[list[Grid], list[str]]:
     if request.format == "typst":
         from review.sources.typst import read_typst
         from review.sources.typst_eval import Limits
-        from review.sources.typst_values import TypstLimit
+        from review.sources.typst_values import TypstError, TypstLimit
 
         try:
             return read_typst(path, Limits(max_file_bytes=request.max_bytes)), []
         except TypstLimit as exc:
             raise ReviewLimitError(f"{path.name}: {exc}") from None
+        except TypstError as exc:  # the document's own error (its markup or code), not the registry's
+            from registry.errors import RegistryError
+
+            raise RegistryError(f"{path.name} cannot be read as Typst: {exc}",
+                                "check that the file is the paper's own source and compiles with 'typst compile'"
+                                ) from None
     from review.sources import read_grids
 
     return read_grids(path, request.format), []
